@@ -1,0 +1,1 @@
+"""Headroom's Qt side: the desktop app, report rendering and the command line."""

@@ -1,0 +1,333 @@
+"""The ``headroom`` command line.
+
+``headroom [FILE]`` opens the desktop app; the subcommands below work without a display.
+User errors go to stderr as one line, with exit status 2; nothing is written over an existing
+file when a command fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+
+from models import examples
+from models.design import Design, DesignError, Override, apply_scenario, parse_assignment
+from models.engine import Engine
+from models.files import load_design, save_design
+from models.knobs import knob, knobs_for
+
+PROG = "headroom"
+
+
+class UserError(Exception):
+    """A problem with what the user asked for: reported on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UserError(f"{self.prog}: {message}")
+
+
+def _emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def _load(path: str) -> Design:
+    return load_design(Path(path))
+
+
+def _overrides(design: Design, sets: Sequence[str]) -> list[Override]:
+    return [parse_assignment(design, s) for s in sets]
+
+
+def _engine(args: argparse.Namespace) -> tuple[Design, Engine]:
+    design = _load(args.file)
+    if args.scenario:
+        design.scenario(args.scenario)  # raises with the known names
+    base = apply_scenario(design, args.scenario)
+    engine = Engine(base)
+    engine.scenario = args.scenario or "base"
+    for ov in _overrides(base, args.set or []):
+        engine.patch(ov)
+    return design, engine
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    _, engine = _engine(args)
+    pred = engine.evaluate()
+    doc = pred.to_dict()
+    if args.json:
+        _emit(doc)
+    else:
+        s = doc["summary"]
+        c = s["consolidation"]
+        print(f"{doc['design']} [{doc['scenario']}]")
+        print(f"  total IOPS        {s['total_iops']:,.0f}")
+        print(f"  mean latency      {s['mean_latency_ms']:.3f} ms   "
+              f"p95 {s['p95_latency_ms']:.3f} ms")
+        print(f"  FT logging        {s['ft_logging_mbps']:,.1f} Mbit/s")
+        print(f"  VMs per host      {c['vms_per_host']:.1f}  (max by CPU "
+              f"{c['max_vms_per_host_by_cpu']}, by p95 {c['max_vms_per_host_by_p95']}; "
+              f"binding {c['binding']}; hosts needed {c['hosts_needed']})")
+        for b in doc["bottlenecks"]:
+            print(f"  bottleneck {b['component']} {b['resource']} {b['util']:.0%}: "
+                  f"{b['explanation']}")
+        for w in doc["warnings"]:
+            print(f"  warning: {w}")
+    return 0
+
+
+def sweep_values(path: str, start: float | None, stop: float | None, steps: int,
+                 log: bool | None) -> list[Any]:
+    """The values a sweep visits: numbers from start to stop, or every choice of an enum."""
+    k = knob(path.split(".", 1)[1]) if path.startswith(("id:", "tag:")) else knob(path)
+    spec = k.spec if k else None
+    if k is not None and spec is not None and spec.type in ("bool", "enum") and start is None:
+        return [c == "true" if spec.type == "bool" else c for c in k.choices or ()]
+    if start is None or stop is None:
+        raise UserError("sweep: --from and --to are required for a numeric knob")
+    if steps < 1 or steps > 100000:
+        raise UserError("sweep: --steps must be from 1 to 100000")
+    use_log = log if log is not None else bool(k and k.log)
+    if use_log and (start <= 0 or stop <= 0):
+        raise UserError("sweep: a log sweep needs --from and --to above 0")
+    vals = (np.geomspace(start, stop, steps) if use_log else np.linspace(start, stop, steps))
+    if spec is not None and spec.type == "int":
+        return sorted({round(float(v)) for v in vals}, reverse=start > stop)
+    if spec is not None and spec.choices is not None:
+        return [float(c) for c in spec.choices
+                if min(start, stop) <= float(c) <= max(start, stop)]
+    return [float(v) for v in vals]
+
+
+def run_sweep(engine: Engine, base: Design, path: str,
+              values: Sequence[Any]) -> list[dict[str, Any]]:
+    rows = []
+    for v in values:
+        ov = parse_assignment(base, f"{path}={str(v).lower() if isinstance(v, bool) else v}")
+        engine.patch(ov)
+        rows.append({"value": ov.value, "summary": engine.evaluate().summary_dict()})
+    return rows
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    design, engine = _engine(args)
+    base = apply_scenario(design, args.scenario)
+    values = sweep_values(args.knob, args.start, args.stop, args.steps, args.log)
+    parse_assignment(base, f"{args.knob}={values[0]}")  # validates the path first
+    rows = run_sweep(engine, base, args.knob, values)
+    doc = {"format": "headroom-sweep", "version": 1, "design": design.name,
+           "scenario": engine.scenario, "knob": args.knob, "steps": rows}
+    if args.json:
+        _emit(doc)
+    else:
+        print(f"{design.name}: sweep {args.knob}")
+        for r in rows:
+            s = r["summary"]
+            print(f"  {r['value']!s:>10}  IOPS {s['total_iops']:>12,.0f}  mean "
+                  f"{s['mean_latency_ms']:8.3f} ms  p95 {s['p95_latency_ms']:8.3f} ms")
+    return 0
+
+
+def cmd_knobs(args: argparse.Namespace) -> int:
+    design = _load(args.file)
+    ks = knobs_for(design)
+    if args.json:
+        _emit({"format": "headroom-knobs", "version": 1, "design": design.name,
+               "knobs": [k.to_dict() for k in ks]})
+    else:
+        for k in ks:
+            rng = (", ".join(map(str, k.choices)) if k.choices
+                   else f"{k.min:g} .. {k.max:g}")
+            print(f"{k.path:36} {k.label} [{rng}] {k.unit}  ({k.source})")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from models.calibration import all_checks  # noqa: PLC0415
+
+    checks = all_checks()
+    rows = [c.to_dict() for c in checks]
+    numeric = [abs(c.error) for c in checks if c.bound == "eq"]
+    summary = {"cases": len({c.case_id for c in checks}), "comparisons": len(checks),
+               "passed": sum(c.ok for c in checks), "failed": sum(not c.ok for c in checks),
+               "median_abs_error": statistics.median(numeric) if numeric else 0.0,
+               "by_role": {r: sum(c.role == r for c in checks) for r in ("fit", "check", "rule")}}
+    if args.json:
+        _emit({"format": "headroom-validation", "version": 1, "summary": summary,
+               "checks": rows})
+        return 0
+    for role, title in (("fit", "Fitted (coefficients were fitted to these)"),
+                        ("rule", "Rules (implemented as the study states them)"),
+                        ("check", "Checked (not used in fitting)")):
+        part = [r for r in rows if r["role"] == role]
+        if not part:
+            continue
+        print(f"\n{title}: {len(part)}")
+        print(f"  {'case':44} {'quantity':44} {'published':>11} {'model':>11} {'error':>8}")
+        for r in part:
+            pub = ("> " if r["bound"] == "gt" else "< " if r["bound"] == "lt" else "") + \
+                f"{r['published']:.4g}"
+            mark = "ok" if r["ok"] else "FAIL"
+            print(f"  {r['case'][:44]:44} {r['quantity'][:44]:44} {pub:>11} "
+                  f"{r['model']:>11.4g} {r['error']:>+8.1%} {mark}")
+    print(f"\n{summary['passed']} of {summary['comparisons']} comparisons within tolerance over "
+          f"{summary['cases']} cases; median |error| {summary['median_abs_error']:.1%}")
+    return 0
+
+
+def cmd_examples(args: argparse.Namespace) -> int:
+    rows = [{"name": n, "design": examples.load(n).name} for n in examples.names()]
+    if args.json:
+        _emit({"examples": rows})
+    else:
+        for r in rows:
+            print(f"{r['name']:28} {r['design']}")
+    return 0
+
+
+def cmd_example(args: argparse.Namespace) -> int:
+    try:
+        design = examples.load(args.name)
+    except KeyError:
+        raise UserError(f"example: no example named '{args.name}' (known: "
+                        + ", ".join(examples.names()) + ")") from None
+    save_design(design, Path(args.output))
+    print(f"wrote {args.output}")
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    src, dst = Path(args.input), Path(args.output)
+    if src.resolve() == dst.resolve():
+        raise UserError("convert: input and output are the same file")
+    save_design(_load(args.input), dst)
+    print(f"wrote {dst}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from app.report import export_report  # noqa: PLC0415  (Qt only when needed)
+
+    design, engine = _engine(args)
+    export_report(design, engine.scenario, Path(args.output), engine.evaluate())
+    print(f"wrote {args.output}")
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _add_eval_opts(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scenario", help="a scenario of the design (default: the base design)")
+    p.add_argument("--set", action="append", metavar="PATH=VALUE",
+                   help="override a property: vm.workload.io_oio=32, id:v1.vcpus=4, "
+                        "design.policy.cpu_util_max=0.8 (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Headroom: a what-if explorer for vSphere designs.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("evaluate", help="print the prediction of a design")
+    p.add_argument("file")
+    _add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("sweep", help="one prediction summary per knob value")
+    p.add_argument("file")
+    p.add_argument("--knob", required=True, metavar="PATH")
+    p.add_argument("--from", dest="start", type=float)
+    p.add_argument("--to", dest="stop", type=float)
+    p.add_argument("--steps", type=int, default=11)
+    p.add_argument("--log", action=argparse.BooleanOptionalAction, default=None,
+                   help="geometric steps (default: the knob's own scale)")
+    _add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("knobs", help="the knobs that apply to a design")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_knobs)
+
+    p = sub.add_parser("validate", help="every calibration case: model vs published")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("examples", help="list the bundled example designs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_examples)
+
+    p = sub.add_parser("example", help="write a bundled example design to a file")
+    p.add_argument("name")
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(func=cmd_example)
+
+    p = sub.add_parser("convert", help="convert between .json and .headroom")
+    p.add_argument("input")
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("report", help="write the report as PDF or PNG, headless")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True)
+    _add_eval_opts(p)
+    p.set_defaults(func=cmd_report)
+    return parser
+
+
+
+COMMANDS = ("evaluate", "sweep", "knobs", "validate", "examples", "example", "convert", "report")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
+        return _gui(args_list)
+    try:
+        args = parser.parse_args(args_list)
+        return int(args.func(args))
+    except UserError as err:
+        return _fail(str(err))
+    except DesignError as err:
+        return _fail("; ".join(str(i) for i in err.issues))
+    except BrokenPipeError:
+        return 0
+    except OSError as err:
+        return _fail(f"{err.filename or ''}: {err.strerror or err}".lstrip(": "))
+
+
+def _fail(message: str) -> int:
+    text = message if message.startswith(PROG) else f"{PROG}: error: {message}"
+    sys.stderr.write(" ".join(text.split("\n")) + "\n")
+    return 2
+
+
+def _gui(argv: list[str]) -> int:
+    parser = _Parser(prog=PROG, usage=f"{PROG} [FILE] | {PROG} COMMAND ...")
+    parser.add_argument("file", nargs="?")
+    parser.add_argument("--self-test", action="store_true",
+                        help="start, evaluate the bundled example, and exit (for packaging)")
+    try:
+        args = parser.parse_args(argv)
+    except UserError as err:
+        return _fail(str(err))
+    from app.main import run_app  # noqa: PLC0415  (Qt only for the GUI)
+
+    return run_app(args.file, self_test=args.self_test)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

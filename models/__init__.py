@@ -1,0 +1,1 @@
+"""Headroom's design document and performance-model engine (numpy only, never Qt)."""

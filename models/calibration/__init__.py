@@ -1,0 +1,93 @@
+"""Calibration: the published figures each model is fitted to or checked against.
+
+Each subsystem has a module here (``storage``, ``network``, ``ft``, ``consolidation``,
+``stretched``, ...) with a ``checks() -> list[Check]`` function that rebuilds a study's testbed
+as a design, evaluates it through the public engine and compares with the published figure.
+``role`` says whether the figure was used to fit a coefficient (``fit``), is a rule the engine
+implements as stated (``rule``), or was not used in fitting at all (``check``) - the honest test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+CASES_PATH = Path(__file__).resolve().parents[2] / "resources" / "calibration" / "cases.jsonl"
+
+SUBSYSTEMS = ("storage", "network", "ft", "consolidation", "stretched")
+"""Modules of this package that provide ``checks()``, in report order."""
+
+
+@dataclass(frozen=True)
+class Check:
+    case_id: str
+    quantity: str
+    """What is compared, e.g. 'IOPS, 1 VM, filter on / off'."""
+    published: float
+    model: float
+    tolerance: float
+    """Largest acceptable relative error (0.1 = 10%); for bounds, the slack allowed."""
+    role: Literal["fit", "check", "rule"] = "check"
+    bound: Literal["eq", "gt", "lt"] = "eq"
+    """'gt': published is a lower bound ('over 70K'); 'lt': an upper bound."""
+    note: str = ""
+
+    @property
+    def error(self) -> float:
+        """Relative error of the model against the published figure (0 when a bound holds)."""
+        if self.bound == "gt" and self.model >= self.published:
+            return 0.0
+        if self.bound == "lt" and self.model <= self.published:
+            return 0.0
+        if self.published == 0:
+            return abs(self.model)
+        return (self.model - self.published) / abs(self.published)
+
+    @property
+    def ok(self) -> bool:
+        return math.isfinite(self.model) and abs(self.error) <= self.tolerance + 1e-12
+
+    def case(self) -> dict[str, Any]:
+        return cases()[self.case_id]
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.case()
+        return {"case": self.case_id, "study": c["study"], "subsystem": c["subsystem"],
+                "modelability": c["modelability"], "quantity": self.quantity,
+                "published": self.published, "bound": self.bound, "model": self.model,
+                "error": self.error, "tolerance": self.tolerance, "ok": self.ok,
+                "role": self.role, "note": self.note, "quote": c["quote"]}
+
+
+@cache
+def cases() -> dict[str, dict[str, Any]]:
+    """All calibration cases by id (the bundled copy of shared/calibration/cases.jsonl)."""
+    out: dict[str, dict[str, Any]] = {}
+    with CASES_PATH.open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                case = json.loads(line)
+                out[case["id"]] = case
+    return out
+
+
+def all_checks(subsystems: tuple[str, ...] = SUBSYSTEMS) -> list[Check]:
+    out: list[Check] = []
+    for name in subsystems:
+        try:
+            module = importlib.import_module(f"models.calibration.{name}")
+        except ModuleNotFoundError as err:
+            if err.name == f"models.calibration.{name}":
+                continue
+            raise
+        out.extend(module.checks())
+    return out
+
+
+def covered_cases(checks: list[Check]) -> set[str]:
+    return {c.case_id for c in checks}

@@ -1,0 +1,195 @@
+"""A design compiled to numpy arrays, once, so that models evaluate it with vector operations.
+
+Every property of every kind becomes one column (defaults filled in): numbers as float64,
+bools as bool, enums as int codes into the property's ``choices``.  Links become index arrays
+(``vm_host[i]`` is the host index of VM ``i``, -1 when it has none).  A knob change patches a
+column in place (:meth:`Compiled.patch`) instead of recompiling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models.design import Design, DesignError, Issue, Override, check_value, normalise
+from models.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value, prop_spec
+
+
+def _encode(spec: PropSpec, value: Value) -> float | int | bool:
+    if spec.type == "bool":
+        return bool(value)
+    if spec.type == "enum" and spec.choices is not None and isinstance(spec.choices[0], str):
+        return spec.choices.index(value)
+    if value is None:
+        return float("nan")
+    return float(value)
+
+
+def _dtype(spec: PropSpec) -> type:
+    if spec.type == "bool":
+        return np.bool_
+    if spec.type == "enum" and spec.choices is not None and isinstance(spec.choices[0], str):
+        return np.int64
+    if spec.type == "str":
+        return np.object_
+    return np.float64
+
+
+@dataclass
+class Table:
+    """The components of one kind (or the links of one kind) as columns."""
+
+    kind: str
+    specs: dict[str, PropSpec]
+    ids: list[str]
+    cols: dict[str, np.ndarray]
+    index: dict[str, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def code(self, prop: str, choice: str) -> int:
+        """The int code of ``choice`` in enum column ``prop``."""
+        choices = self.specs[prop].choices
+        assert choices is not None
+        return list(choices).index(choice)
+
+    def is_(self, prop: str, choice: str) -> np.ndarray:
+        """Boolean mask: rows whose enum ``prop`` equals ``choice``."""
+        return np.asarray(self.cols[prop] == self.code(prop, choice))
+
+
+def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
+           rows: list[dict[str, Value]]) -> Table:
+    cols: dict[str, np.ndarray] = {}
+    for name, spec in specs.items():
+        data = [_encode(spec, row.get(name, spec.default)) for row in rows]
+        cols[name] = np.array(data, dtype=_dtype(spec)) if data else np.zeros(0, _dtype(spec))
+    return Table(kind, specs, ids, cols, {cid: i for i, cid in enumerate(ids)})
+
+
+@dataclass
+class Compiled:
+    design: Design
+    tables: dict[str, Table]
+    links: dict[str, Table]
+    """Link tables: ids are ``from->to``; columns are the link's props plus ``src``/``dst``
+    index arrays into the end kinds' tables."""
+    names: dict[str, str]
+    policy: dict[str, float]
+
+    # frequently used link maps (index arrays, -1 for none)
+    vm_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    vm_secondary: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    vm_array: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    nic_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    nic_vm: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    host_site: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    @property
+    def vm(self) -> Table:
+        return self.tables["vm"]
+
+    @property
+    def host(self) -> Table:
+        return self.tables["host"]
+
+    @property
+    def nic(self) -> Table:
+        return self.tables["nic"]
+
+    @property
+    def array(self) -> Table:
+        return self.tables["storage_array"]
+
+    @property
+    def site(self) -> Table:
+        return self.tables["site"]
+
+    def host_array_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        t = self.links["storage"]
+        return t.cols["src"], t.cols["dst"]
+
+    def patch(self, ov: Override) -> None:
+        """Apply one validated override to the arrays in place (and to the design)."""
+        if ov.select == "design":
+            spec = prop_spec("design", ov.prop)
+            assert spec is not None
+            self.policy[ov.prop.removeprefix("policy.")] = float(_encode(spec, ov.value))
+            self.design.policy[ov.prop.removeprefix("policy.")] = ov.value
+            return
+        for kind, rows in self._select_rows(ov.select).items():
+            table = self.tables.get(kind) or self.links[kind]
+            spec = table.specs.get(ov.prop)
+            if spec is None:
+                raise DesignError([Issue(f"select '{ov.select}'", f"kind '{kind}' has no such"
+                                         " property", ov.prop)])
+            problem = check_value(spec, ov.value)
+            if problem:
+                raise DesignError([Issue(f"select '{ov.select}'", problem, ov.prop)])
+            table.cols[ov.prop][rows] = _encode(spec, ov.value)
+            value = normalise(spec, ov.value)
+            if kind in KINDS:
+                for i in rows:
+                    comp = self.design.component(table.ids[i])
+                    assert comp is not None
+                    comp.props[ov.prop] = value
+            else:
+                links = [lk for lk in self.design.links if lk.kind == kind]
+                for i in rows:
+                    links[i].props[ov.prop] = value
+
+    def _select_rows(self, select: str) -> dict[str, np.ndarray]:
+        if select in self.tables:
+            return {select: np.arange(len(self.tables[select]))}
+        if select in self.links:
+            return {select: np.arange(len(self.links[select]))}
+        out: dict[str, list[int]] = {}
+        if select.startswith("id:"):
+            cid = select[3:]
+            for kind, t in self.tables.items():
+                if cid in t.index:
+                    out.setdefault(kind, []).append(t.index[cid])
+        elif select.startswith("tag:"):
+            tag = select[4:]
+            for comp in self.design.components:
+                if tag in comp.tags:
+                    out.setdefault(comp.kind, []).append(self.tables[comp.kind].index[comp.id])
+        if not out:
+            raise DesignError([Issue(f"select '{select}'", "matches nothing")])
+        return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
+
+
+def compile_design(design: Design) -> Compiled:
+    """Compile ``design`` (already validated) into numpy tables."""
+    tables: dict[str, Table] = {}
+    for kind, spec in KINDS.items():
+        comps = [c for c in design.components if c.kind == kind]
+        tables[kind] = _table(kind, spec.props, [c.id for c in comps], [c.props for c in comps])
+    links: dict[str, Table] = {}
+    for kind, lspec in LINKS.items():
+        lks = [lk for lk in design.links if lk.kind == kind]
+        t = _table(kind, lspec.props, [f"{lk.source}->{lk.target}" for lk in lks],
+                   [lk.props for lk in lks])
+        src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
+        t.cols["src"] = np.array([src_t.index[lk.source] for lk in lks], dtype=np.int64)
+        t.cols["dst"] = np.array([dst_t.index[lk.target] for lk in lks], dtype=np.int64)
+        links[kind] = t
+    policy = {name.removeprefix("policy."): float(_encode(spec, design.policy_value(
+        name.removeprefix("policy.")))) for name, spec in DESIGN_PROPS.items()}
+    c = Compiled(design, tables, links, {comp.id: comp.name or comp.id
+                                         for comp in design.components}, policy)
+    c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
+    c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
+    c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))
+    c.nic_host = _one_to_one(links["installed_in"], len(tables["nic"]))
+    c.nic_vm = _one_to_one(links["passthrough"], len(tables["nic"]))
+    c.host_site = _one_to_one(links["located_at"], len(tables["host"]))
+    return c
+
+
+def _one_to_one(link: Table, n: int) -> np.ndarray:
+    out = np.full(n, -1, dtype=np.int64)
+    out[link.cols["src"]] = link.cols["dst"]
+    return out

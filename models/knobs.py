@@ -1,0 +1,148 @@
+"""The knob registry: every tuning knob the sliders, ``--set``, sweeps and reports offer.
+
+A knob is a property of a kind (``vm.workload.io_oio``) or of the design
+(``design.policy.cpu_util_max``) or of a link kind (``wan.rtt_ms``) with a slider range that is
+usually narrower than what validation accepts, a label, and the study that justifies its
+effect.  Type, unit and choices come from :mod:`models.schema`; nothing is declared twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.design import Design
+from models.schema import KINDS, LINKS, PropSpec, prop_spec
+
+
+@dataclass(frozen=True)
+class Knob:
+    path: str
+    """``<kind>.<prop>``: kind is a component kind, a link kind or ``design``."""
+    label: str
+    source: str
+    """The study (and case ids) behind the knob's effect."""
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    log: bool = False
+    group: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.path.split(".", 1)[0]
+
+    @property
+    def prop(self) -> str:
+        return self.path.split(".", 1)[1]
+
+    @property
+    def spec(self) -> PropSpec:
+        spec = prop_spec(self.kind, self.prop)
+        assert spec is not None, self.path
+        return spec
+
+    @property
+    def unit(self) -> str:
+        return self.spec.unit
+
+    @property
+    def choices(self) -> tuple[str, ...] | tuple[float, ...] | None:
+        spec = self.spec
+        if spec.type == "bool":
+            return ("false", "true")
+        return spec.choices
+
+    def applies_to(self, design: Design) -> bool:
+        if self.kind == "design":
+            return True
+        if self.kind in LINKS:
+            return any(lk.kind == self.kind for lk in design.links)
+        return any(c.kind == self.kind for c in design.components)
+
+    def to_dict(self) -> dict[str, object]:
+        spec = self.spec
+        return {"path": self.path, "label": self.label, "unit": spec.unit, "type": spec.type,
+                "min": self.min, "max": self.max, "step": self.step, "log": self.log,
+                "choices": list(self.choices) if self.choices else None,
+                "kinds": [self.kind], "default": spec.default, "group": self.group,
+                "source": self.source}
+
+
+VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
+MILLION = "Single vSphere Host, a Million I/O Operations per Second"
+RAIDPOOL = "Virtualized Storage Performance: RAID Groups versus Storage pools"
+FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
+FT6 = "Fault Tolerance Performance in vSphere 6"
+DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
+FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
+         " A FedEx Case Study")
+LRO = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs on vSphere 6"
+VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
+SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
+DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
+
+KNOBS: tuple[Knob, ...] = (
+    # storage
+    Knob("vm.workload.io_oio", "Outstanding I/Os", VAIO, 1, 256, 1, log=True, group="Storage"),
+    Knob("vm.workload.io_block_kb", "I/O size", MILLION, 0.5, 1024, None, log=True,
+         group="Storage"),
+    Knob("vm.workload.io_read_pct", "Read share", RAIDPOOL, 0, 100, 5, group="Storage"),
+    Knob("vm.vscsi", "Virtual SCSI adapter", MILLION, group="Storage"),
+    Knob("vm.vaio_filter", "VAIO I/O filter", VAIO, group="Storage"),
+    Knob("storage_array.raid", "RAID level", RAIDPOOL, group="Storage"),
+    Knob("storage_array.layout", "RAID group or pool", RAIDPOOL, group="Storage"),
+    Knob("storage_array.media", "Drive media", RAIDPOOL, group="Storage"),
+    Knob("storage_array.disks", "Drives", RAIDPOOL, 1, 500, 1, log=True, group="Storage"),
+    Knob("storage_array.sioc", "Storage I/O Control", SIOC, group="Storage"),
+    # network
+    Knob("nic.speed_gbps", "NIC speed", FEDEX, group="Network"),
+    Knob("nic.pcie_gen", "PCIe generation", FEDEX, 1, 5, 1, group="Network"),
+    Knob("nic.pcie_lanes", "PCIe lanes", FEDEX, group="Network"),
+    Knob("nic.lro", "Large receive offload", LRO, group="Network"),
+    Knob("nic.vmdq", "NetQueue / VMDq", FEDEX, group="Network"),
+    Knob("vm.vnic", "Virtual NIC", LRO, group="Network"),
+    Knob("vm.workload.net_msg_bytes", "Message size", LRO, 64, 65536, None, log=True,
+         group="Network"),
+    Knob("vm.workload.net_streams", "Parallel streams", FEDEX, 1, 64, 1, log=True,
+         group="Network"),
+    # fault tolerance
+    Knob("vm.ft", "Fault Tolerance", FT4, group="Fault Tolerance"),
+    Knob("vm.vcpus", "vCPUs", FT6, 1, 128, 1, log=True, group="Fault Tolerance"),
+    # consolidation
+    Knob("host.dense_mode", "Dense mode", DENSE, group="Consolidation"),
+    Knob("host.hyperthreading", "Hyperthreading", DENSE, group="Consolidation"),
+    Knob("vm.workload.req_per_s", "Requests per second", DENSE, 0, 2000, None,
+         group="Consolidation"),
+    Knob("vm.workload.cpu_pct", "Guest CPU demand", DOCKER, 0, 100, 1, group="Consolidation"),
+    Knob("design.policy.cpu_util_max", "CPU utilisation ceiling", DENSE, 0.5, 1.0, 0.01,
+         group="Policy"),
+    Knob("design.policy.p95_ms_max", "p95 response-time ceiling", DENSE, 1, 1000, None,
+         log=True, group="Policy"),
+    Knob("design.policy.ha_spare_hosts", "HA spare hosts", DENSE, 0, 8, 1, group="Policy"),
+    # stretched cluster
+    Knob("wan.rtt_ms", "Inter-site latency", VSAN, 0, 10, 0.1, group="Stretched cluster"),
+    Knob("wan.gbps", "Inter-site bandwidth", VSAN, 0.1, 100, None, log=True,
+         group="Stretched cluster"),
+)
+
+_BY_PATH = {k.path: k for k in KNOBS}
+
+
+def knob(path: str) -> Knob | None:
+    return _BY_PATH.get(path)
+
+
+def knobs_for(design: Design) -> list[Knob]:
+    """The knobs that apply to ``design`` (a component or link of their kind exists)."""
+    return [k for k in KNOBS if k.applies_to(design)]
+
+
+def _check_registry() -> None:
+    for k in KNOBS:
+        if k.kind not in KINDS and k.kind not in LINKS and k.kind != "design":
+            raise AssertionError(f"knob {k.path}: unknown kind")
+        if prop_spec(k.kind, k.prop) is None:
+            raise AssertionError(f"knob {k.path}: unknown property")
+
+
+_check_registry()

@@ -1,0 +1,237 @@
+"""The vocabulary of a design: component kinds, their properties, link kinds.
+
+One declaration per property: its type, default, unit, range or choices and a one-line meaning.
+Validation, the compiled numpy tables, the inspector, `--set` parsing and the README's property
+table all read it from here.  Property names and units follow the public contract
+(`shared/spec/design-format.md`); nested workload properties use dotted names
+(``workload.io_oio``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PropType = Literal["int", "float", "bool", "enum", "str"]
+Value = bool | int | float | str | None
+
+ESXI_VERSIONS = ("4.0", "4.1", "5.0", "5.1", "5.5", "6.0", "6.5", "6.7", "7.0", "8.0")
+
+
+@dataclass(frozen=True)
+class PropSpec:
+    """One property of a component kind, link kind or the design itself.
+
+    ``choices`` holds strings for ``enum`` and numbers for numeric properties restricted to a
+    set (NIC speeds).  ``nullable`` properties accept ``null`` meaning "not given", and their
+    default is ``None`` (for example ``workload.io_iops``: absent means closed loop).
+    """
+
+    name: str
+    type: PropType
+    default: Value
+    unit: str = ""
+    doc: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] | tuple[float, ...] | None = None
+    nullable: bool = False
+
+    def expected(self) -> str:
+        """A short phrase that says what a valid value looks like, for error messages."""
+        if self.type == "bool":
+            text = "true or false"
+        elif self.type == "str":
+            text = "a string"
+        elif self.choices is not None:
+            text = "one of " + ", ".join(_fmt(c) for c in self.choices)
+        else:
+            noun = "a whole number" if self.type == "int" else "a number"
+            if self.min is not None and self.max is not None:
+                text = f"{noun} from {_fmt(self.min)} to {_fmt(self.max)}"
+            elif self.min is not None:
+                text = f"{noun} >= {_fmt(self.min)}"
+            else:
+                text = noun
+        if self.unit:
+            text += f" ({self.unit})"
+        if self.nullable:
+            text += " or null"
+        return text
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    name: str
+    label: str
+    doc: str
+    props: dict[str, PropSpec]
+
+
+@dataclass(frozen=True)
+class LinkSpec:
+    name: str
+    from_kind: str
+    to_kind: str
+    doc: str
+    props: dict[str, PropSpec]
+    many: bool = True
+    """False when a component may have at most one link of this kind going out of it."""
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, str):
+        return f"'{v}'"
+    return str(v)
+
+
+def _props(*specs: PropSpec) -> dict[str, PropSpec]:
+    return {s.name: s for s in specs}
+
+
+P = PropSpec
+
+HOST = KindSpec(
+    "host", "Host", "An ESXi host (or a bare-metal server for native comparisons).",
+    _props(
+        P("platform", "enum", "esxi", choices=("esxi", "native"),
+          doc="esxi, or native (bare metal) for native-vs-virtual comparisons"),
+        P("esxi_version", "enum", "8.0", choices=ESXI_VERSIONS,
+          doc="ESXi release; gates features (FT limits, LRO for Windows, dense mode)"),
+        P("sockets", "int", 2, "sockets", "CPU sockets", 1, 16),
+        P("cores_per_socket", "int", 16, "cores", "physical cores per socket", 1, 256),
+        P("ghz", "float", 2.4, "GHz", "nominal core clock", 0.5, 6.0),
+        P("hyperthreading", "bool", True, doc="hyperthreading enabled (two threads per core)"),
+        P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
+        P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
+        P("hba_count", "int", 2, "ports", "storage HBA ports (FC/iSCSI/SAS)", 0, 32),
+    ),
+)
+
+NIC = KindSpec(
+    "nic", "Physical NIC", "A physical network adapter installed in a host.",
+    _props(
+        P("speed_gbps", "float", 10.0, "Gbit/s", "port line rate",
+          choices=(1.0, 10.0, 25.0, 40.0, 100.0)),
+        P("ports", "int", 2, "ports", "ports on the adapter", 1, 8),
+        P("pcie_gen", "int", 3, "generation", "PCIe slot generation", 1, 5),
+        P("pcie_lanes", "int", 8, "lanes", "electrical width of the slot",
+          choices=(1.0, 2.0, 4.0, 8.0, 16.0)),
+        P("vmdq", "bool", True, doc="NetQueue / VMDq enabled"),
+        P("lro", "bool", True, doc="large receive offload in the host stack"),
+        P("role", "enum", "vm", choices=("vm", "ft_logging", "vmotion", "management", "storage"),
+          doc="traffic the adapter carries"),
+    ),
+)
+
+STORAGE_ARRAY = KindSpec(
+    "storage_array", "Storage array", "A storage array, datastore or vSAN cluster's disk group.",
+    _props(
+        P("media", "enum", "ssd", choices=("ssd", "hdd15k", "hdd10k", "hdd7k"), doc="drive media"),
+        P("disks", "int", 8, "drives", "drive count", 1, 5000),
+        P("disk_iops", "float", None, "IOPS", "per-drive random IOPS; null means the media's"
+          " default", 1, 5.0e6, nullable=True),
+        P("raid", "enum", "raid5", choices=("none", "raid0", "raid1", "raid5", "raid6", "raid10"),
+          doc="RAID level"),
+        P("layout", "enum", "raid_group", choices=("raid_group", "pool"),
+          doc="traditional RAID group or storage pool"),
+        P("protocol", "enum", "fc", choices=("fc", "iscsi", "nfs", "sas", "vsan"),
+          doc="how hosts reach the array"),
+        P("fabric_gbps", "float", 16.0, "Gbit/s", "host-to-array link speed", 0.1, 1000),
+        P("vaai", "bool", True, doc="VAAI offloads available"),
+        P("sioc", "bool", False, doc="Storage I/O Control enabled on the datastore"),
+    ),
+)
+
+SITE = KindSpec("site", "Site", "A location; hosts are placed at sites (stretched clusters).", {})
+
+VM = KindSpec(
+    "vm", "Virtual machine", "A virtual machine and the workload it runs.",
+    _props(
+        P("vcpus", "int", 2, "vCPUs", "virtual CPUs", 1, 768),
+        P("memory_gb", "float", 4.0, "GB", "configured memory", 0.0625, 24576),
+        P("guest_os", "enum", "linux", choices=("linux", "windows"), doc="guest OS family"),
+        P("vnic", "enum", "vmxnet3", choices=("vmxnet3", "vmxnet2", "e1000"),
+          doc="virtual NIC type"),
+        P("vscsi", "enum", "pvscsi", choices=("pvscsi", "lsi_sas"),
+          doc="virtual SCSI adapter"),
+        P("ft", "bool", False, doc="protected by vSphere Fault Tolerance"),
+        P("vaio_filter", "enum", "none", choices=("none", "null", "cache", "replication"),
+          doc="VAIO I/O filter on the virtual disk"),
+        P("latency_sensitivity", "enum", "normal", choices=("normal", "high"),
+          doc="VM latency-sensitivity setting"),
+        P("containers", "int", 0, "containers", "containers running inside the VM", 0, 10000),
+        P("workload.profile", "enum", "oltp",
+          choices=("iometer", "oltp", "web", "netperf", "file_transfer", "multicast_rx",
+                   "cpu_bound", "vdi", "idle"),
+          doc="what the VM runs"),
+        P("workload.cpu_pct", "float", 25.0, "%", "guest CPU demand as % of its vCPUs, for"
+          " profiles without a request model", 0, 100),
+        P("workload.io_block_kb", "float", 8.0, "KB", "I/O size", 0.5, 4096),
+        P("workload.io_read_pct", "float", 70.0, "%", "share of reads", 0, 100),
+        P("workload.io_random_pct", "float", 100.0, "%", "share of random I/O", 0, 100),
+        P("workload.io_oio", "int", 8, "I/Os", "outstanding I/Os kept in flight (closed loop)",
+          0, 65536),
+        P("workload.io_iops", "float", None, "IOPS", "offered IOPS (open loop); null means"
+          " closed loop on io_oio", 0, 1.0e7, nullable=True),
+        P("workload.net_rx_mbps", "float", 0.0, "Mbit/s", "offered receive load", 0, 400000),
+        P("workload.net_tx_mbps", "float", 0.0, "Mbit/s", "offered transmit load", 0, 400000),
+        P("workload.net_msg_bytes", "float", 16384.0, "bytes", "application message size",
+          1, 1.0e8),
+        P("workload.net_streams", "int", 1, "streams", "parallel streams", 1, 4096),
+        P("workload.net_tool", "enum", "netperf",
+          choices=("netperf", "scp", "rsync", "bbcp", "ftp"), doc="transfer tool"),
+        P("workload.net_crypto", "enum", "none", choices=("none", "openssh", "hpn_ssh"),
+          doc="encryption on the transfer"),
+        P("workload.multicast_pps", "float", 0.0, "packets/s", "multicast receive rate", 0,
+          1.0e8),
+        P("workload.multicast_packet_bytes", "float", 512.0, "bytes", "multicast packet size",
+          1, 65536),
+        P("workload.req_per_s", "float", 0.0, "requests/s", "request rate (web)", 0, 1.0e7),
+        P("workload.resp_kb", "float", 100.0, "KB", "response size (web)", 0, 1.0e6),
+    ),
+)
+
+KINDS: dict[str, KindSpec] = {k.name: k for k in (HOST, NIC, STORAGE_ARRAY, SITE, VM)}
+
+LINKS: dict[str, LinkSpec] = {
+    spec.name: spec
+    for spec in (
+        LinkSpec("runs_on", "vm", "host", "where the VM runs", {}, many=False),
+        LinkSpec("ft_secondary_on", "vm", "host",
+                 "where the FT secondary runs (must differ from runs_on)", {}, many=False),
+        LinkSpec("installed_in", "nic", "host", "a physical NIC of the host", {}, many=False),
+        LinkSpec("passthrough", "nic", "vm", "VMDirectPath: the NIC is given to that VM", {},
+                 many=False),
+        LinkSpec("disk_on", "vm", "storage_array", "where the VM's virtual disk lives", {},
+                 many=False),
+        LinkSpec("storage", "host", "storage_array", "the host reaches that array", {}),
+        LinkSpec("located_at", "host", "site", "site of the host", {}, many=False),
+        LinkSpec("wan", "site", "site", "inter-site link",
+                 _props(P("rtt_ms", "float", 1.0, "ms", "inter-site round-trip time", 0, 1000),
+                        P("gbps", "float", 10.0, "Gbit/s", "inter-site bandwidth", 0.001,
+                          10000))),
+    )
+}
+
+DESIGN_PROPS: dict[str, PropSpec] = _props(
+    P("policy.cpu_util_max", "float", 0.9, "fraction", "highest acceptable host CPU"
+      " utilisation", 0.05, 1.0),
+    P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
+      0.001, 1.0e6),
+    P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
+)
+"""Properties of the design itself, selected with ``design`` in overrides and knobs."""
+
+
+def prop_spec(kind: str, prop: str) -> PropSpec | None:
+    """The spec of ``prop`` on a component kind, a link kind or ``design``; None if unknown."""
+    if kind == "design":
+        return DESIGN_PROPS.get(prop)
+    if kind in KINDS:
+        return KINDS[kind].props.get(prop)
+    if kind in LINKS:
+        return LINKS[kind].props.get(prop)
+    return None

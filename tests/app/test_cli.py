@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from models import examples
+
+EXAMPLE = str(examples.path(examples.DEFAULT_EXAMPLE))
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_evaluate_json_is_a_contract_prediction(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "evaluate", EXAMPLE, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["format"] == "headroom-prediction" and doc["version"] == 1
+    assert {"vms", "hosts", "arrays", "summary", "bottlenecks", "warnings"} <= set(doc)
+
+
+def test_set_error_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "evaluate", EXAMPLE, "--set", "vm.workload.io_oio=-1", "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "workload.io_oio" in err and "Traceback" not in err
+
+
+def test_unknown_scenario_lists_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "evaluate", EXAMPLE, "--scenario", "nope")
+    assert code == 2 and "no scenario named 'nope'" in err and "iofilter" in err
+
+
+def test_missing_file_and_bad_extension(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    code, _, err = run(capsys, "evaluate", str(tmp_path / "missing.json"))
+    assert code == 2 and "no such file" in err
+    bad = tmp_path / "design.txt"
+    bad.write_text("{}")
+    code, _, err = run(capsys, "evaluate", str(bad))
+    assert code == 2 and "unknown file type" in err
+
+
+def test_malformed_design_file_is_a_clear_error(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    f = tmp_path / "bad.json"
+    f.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(capsys, "evaluate", str(f))
+    assert code == 2 and "bad.json" in err
+
+
+def test_sweep_visits_each_step(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", "vm.workload.io_oio", "--from", "1",
+                       "--to", "64", "--steps", "7", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert [s["value"] for s in doc["steps"]] == [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_sweep_over_enum_knob_visits_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", "vm.vaio_filter", "--json")
+    assert code == 0
+    assert [s["value"] for s in json.loads(out)["steps"]] == ["none", "null", "cache",
+                                                               "replication"]
+
+
+def test_knobs_json_lists_applicable_knobs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "knobs", EXAMPLE, "--json")
+    paths = {k["path"] for k in json.loads(out)["knobs"]}
+    assert code == 0 and "vm.workload.io_oio" in paths and "wan.rtt_ms" not in paths
+
+
+def test_example_and_convert_round_trip(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    out_file = tmp_path / "e.json"
+    assert run(capsys, "example", examples.DEFAULT_EXAMPLE, "-o", str(out_file))[0] == 0
+    copy = tmp_path / "copy.json"
+    assert run(capsys, "convert", str(out_file), "-o", str(copy))[0] == 0
+    assert json.loads(copy.read_text()) == json.loads(out_file.read_text())
+
+
+def test_unknown_example_leaves_no_file(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    target = tmp_path / "x.json"
+    code, _, err = run(capsys, "example", "nope", "-o", str(target))
+    assert code == 2 and not target.exists() and "known:" in err
