@@ -1,0 +1,256 @@
+"""The File menu: New, Open, Save, Save As, recent files, report export, "save changes?".
+
+:class:`FileController` owns the file side of one main window.  Dialogs go through small
+methods (:meth:`FileController.ask_open_path`, :meth:`ask_save_path`, :meth:`ask_save_changes`,
+:meth:`show_error`) so tests replace them and never open a real modal dialog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QSettings, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
+
+from models import examples
+from models.design import Design, DesignError
+from models.files import load_design, save_design
+
+if TYPE_CHECKING:
+    from app.document import DesignDocument
+
+MAX_RECENT = 8
+RECENT_KEY = "files/recent"
+DESIGN_FILTER = "Headroom designs (*.headroom *.json);;Headroom file (*.headroom);;JSON (*.json)"
+SAVE_FILTER = "Headroom file (*.headroom);;JSON design (*.json)"
+
+
+class FileController(QObject):
+    """File actions for ``window`` acting on ``document``."""
+
+    file_opened = Signal(str)
+    file_saved = Signal(str)
+
+    def __init__(self, window: QMainWindow, document: DesignDocument) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = document
+        self.menu = QMenu("&File", window)
+        first = self._first_menu_action()
+        if first is None:
+            window.menuBar().addMenu(self.menu)
+        else:
+            window.menuBar().insertMenu(first, self.menu)
+        self.action_new = self._action("&New", QKeySequence.StandardKey.New, self.new)
+        self.action_open = self._action("&Open...", QKeySequence.StandardKey.Open,
+                                        self.open)
+        self.examples_menu = self.menu.addMenu("Open &Example")
+        for name in examples.names():
+            act = self.examples_menu.addAction(name)
+            act.triggered.connect(lambda _=False, n=name: self.open_example(n))
+        self.recent_menu = self.menu.addMenu("Open &Recent")
+        self.menu.addSeparator()
+        self.action_save = self._action("&Save", QKeySequence.StandardKey.Save, self.save)
+        self.action_save_as = self._action("Save &As...", QKeySequence("Ctrl+Shift+S"),
+                                           self.save_as)
+        self.menu.addSeparator()
+        self.action_export_pdf = self._action("Export Report (&PDF)...", None,
+                                              lambda: self.export_report(".pdf"))
+        self.action_export_png = self._action("Export Report (P&NG)...", None,
+                                              lambda: self.export_report(".png"))
+        self.menu.addSeparator()
+        self.action_quit = self._action("&Quit", QKeySequence("Ctrl+Q"), window.close)
+        self._rebuild_recent()
+        window.installEventFilter(self)
+        self.document.modified_changed.connect(self._update_title)
+        self.document.path_changed.connect(self._update_title)
+        self._update_title()
+
+    # ------------------------------------------------------------------ setup
+    def _first_menu_action(self) -> QAction | None:
+        acts = self.window.menuBar().actions()
+        return acts[0] if acts else None
+
+    def _action(self, text: str, shortcut: QKeySequence | QKeySequence.StandardKey | None,
+                slot: object) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(shortcut)
+        act.triggered.connect(slot)
+        self.menu.addAction(act)
+        return act
+
+    # ------------------------------------------------------------------ dialogs (patchable)
+    def ask_open_path(self) -> str:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open design", self._folder(),
+                                              DESIGN_FILTER)
+        return path
+
+    def ask_save_path(self, suggested: str, file_filter: str = SAVE_FILTER) -> str:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save", suggested, file_filter)
+        return path
+
+    def ask_save_changes(self) -> QMessageBox.StandardButton:
+        name = Path(self.document.path).name if self.document.path else "Untitled"
+        return QMessageBox.question(
+            self.window, "Save changes?",
+            f"Save the changes to {name} before closing?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+
+    def show_error(self, title: str, message: str) -> None:
+        QMessageBox.warning(self.window, title, message)
+
+    # ------------------------------------------------------------------ actions
+    def new(self) -> None:
+        if self.maybe_save():
+            self.document.replace_design(Design(), "")
+
+    def open(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.ask_open_path()
+        if path:
+            self.open_path(path)
+
+    def open_example(self, name: str) -> None:
+        if self.maybe_save():
+            self.document.replace_design(examples.load(name), "")
+
+    def open_path(self, path: str) -> bool:
+        """Load ``path`` into the document; an error is shown, nothing changes."""
+        try:
+            design = load_design(path)
+        except (DesignError, OSError) as err:
+            msg = err.describe() if isinstance(err, DesignError) else str(err)
+            self.show_error("Could not open design", msg)
+            return False
+        self.document.replace_design(design, str(Path(path).resolve()))
+        self.add_recent(str(Path(path).resolve()))
+        self.file_opened.emit(self.document.path)
+        return True
+
+    def save(self) -> bool:
+        if not self.document.path:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        suggested = self.document.path or str(Path(self._folder()) /
+                                              f"{_safe_name(self.document.design.name)}.headroom")
+        path = self.ask_save_path(suggested)
+        if not path:
+            return False
+        if Path(path).suffix.lower() not in (".json", ".headroom"):
+            path += ".headroom"
+        return self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        try:
+            save_design(self.document.design, path)
+        except (DesignError, OSError) as err:
+            msg = err.describe() if isinstance(err, DesignError) else str(err)
+            self.show_error("Could not save design", msg)
+            return False
+        full = str(Path(path).resolve())
+        self._set_document_path(full)
+        self.document.undo_stack.setClean()
+        self.add_recent(full)
+        self.file_saved.emit(full)
+        return True
+
+    def _set_document_path(self, path: str) -> None:
+        setter = getattr(self.document, "set_path", None)
+        if callable(setter):
+            setter(path)
+        elif path != self.document.path:
+            self.document.path = path
+            self.document.path_changed.emit(path)
+
+    def export_report(self, ext: str) -> bool:
+        base = Path(self.document.path).with_suffix(ext).name if self.document.path else \
+            f"{_safe_name(self.document.design.name)}{ext}"
+        filt = "PDF report (*.pdf)" if ext == ".pdf" else "PNG image (*.png)"
+        path = self.ask_save_path(str(Path(self._folder()) / base), filt)
+        if not path:
+            return False
+        if not path.lower().endswith(ext):
+            path += ext
+        from app.report import export_report  # noqa: PLC0415  (heavy; only when used)
+
+        try:
+            pred = self.document.prediction or self.document.evaluate_now()
+            export_report(self.document.design, self.document.scenario, Path(path), pred)
+        except (DesignError, OSError) as err:
+            msg = err.describe() if isinstance(err, DesignError) else str(err)
+            self.show_error("Could not export report", msg)
+            return False
+        return True
+
+    def maybe_save(self) -> bool:
+        """Ask to save a modified document; False means the user cancelled."""
+        if not self.document.is_modified:
+            return True
+        answer = self.ask_save_changes()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    # ------------------------------------------------------------------ recent files
+    def recent_files(self) -> list[str]:
+        raw = QSettings().value(RECENT_KEY, [])
+        items: list[object] = [raw] if isinstance(raw, str) else list(raw or []) \
+            if isinstance(raw, (list, tuple)) else []
+        return [str(p) for p in items if p]
+
+    def add_recent(self, path: str) -> None:
+        items = [path] + [p for p in self.recent_files() if p != path]
+        QSettings().setValue(RECENT_KEY, items[:MAX_RECENT])
+        self._rebuild_recent()
+
+    def clear_recent(self) -> None:
+        QSettings().remove(RECENT_KEY)
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent_files()
+        for i, path in enumerate(items):
+            act = self.recent_menu.addAction(f"&{i + 1} {Path(path).name}")
+            act.setToolTip(path)
+            act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+        if items:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear Recent Files").triggered.connect(self.clear_recent)
+        self.recent_menu.setEnabled(bool(items))
+
+    def _open_recent(self, path: str) -> None:
+        if self.maybe_save():
+            self.open_path(path)
+
+    # ------------------------------------------------------------------ window
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802  (Qt)
+        if (watched is self.window and event.type() == QEvent.Type.Close
+                and not self.maybe_save()):
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _folder(self) -> str:
+        if self.document.path:
+            return str(Path(self.document.path).parent)
+        recent = self.recent_files()
+        return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+    def _update_title(self, *_: object) -> None:
+        name = Path(self.document.path).name if self.document.path else "Untitled"
+        self.window.setWindowFilePath(self.document.path)
+        self.window.setWindowTitle(f"{name}[*] - {self.document.design.name} - Headroom")
+        self.window.setWindowModified(self.document.is_modified)
+
+
+def _safe_name(name: str) -> str:
+    keep = "".join(ch if ch.isalnum() or ch in " -_." else "_" for ch in name).strip()
+    return keep or "design"
