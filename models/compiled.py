@@ -12,7 +12,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.design import Design, DesignError, Issue, Override, check_value, normalise
+from models.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+    Override,
+    apply_overrides,
+    check_value,
+)
 from models.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value, prop_spec
 
 
@@ -79,6 +88,11 @@ class Compiled:
     names: dict[str, str]
     policy: dict[str, float]
 
+    _components: dict[str, list[Component]] = field(default_factory=dict)
+    patched: list[Override] = field(default_factory=list)
+    cache: dict[str, object] = field(default_factory=dict)
+    """Scratch space for models (warm starts, static per-design lists); cleared by nothing."""
+
     # frequently used link maps (index arrays, -1 for none)
     vm_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     vm_secondary: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -112,12 +126,21 @@ class Compiled:
         return t.cols["src"], t.cols["dst"]
 
     def patch(self, ov: Override) -> None:
-        """Apply one validated override to the arrays in place (and to the design)."""
+        """Apply one override to the arrays in place.
+
+        ``design`` keeps the state it was compiled from; :attr:`patched` lists the overrides
+        applied since, and :meth:`current_design` replays them when a document is needed.
+        """
         if ov.select == "design":
             spec = prop_spec("design", ov.prop)
-            assert spec is not None
+            if spec is None:
+                raise DesignError([Issue("select 'design'", "the design has no such property",
+                                         ov.prop)])
+            problem = check_value(spec, ov.value)
+            if problem:
+                raise DesignError([Issue("select 'design'", problem, ov.prop)])
             self.policy[ov.prop.removeprefix("policy.")] = float(_encode(spec, ov.value))
-            self.design.policy[ov.prop.removeprefix("policy.")] = ov.value
+            self.patched.append(ov)
             return
         for kind, rows in self._select_rows(ov.select).items():
             table = self.tables.get(kind) or self.links[kind]
@@ -129,16 +152,11 @@ class Compiled:
             if problem:
                 raise DesignError([Issue(f"select '{ov.select}'", problem, ov.prop)])
             table.cols[ov.prop][rows] = _encode(spec, ov.value)
-            value = normalise(spec, ov.value)
-            if kind in KINDS:
-                for i in rows:
-                    comp = self.design.component(table.ids[i])
-                    assert comp is not None
-                    comp.props[ov.prop] = value
-            else:
-                links = [lk for lk in self.design.links if lk.kind == kind]
-                for i in rows:
-                    links[i].props[ov.prop] = value
+        self.patched.append(ov)
+
+    def current_design(self) -> Design:
+        """The compiled design with every patch applied (a new document)."""
+        return apply_overrides(self.design, self.patched)
 
     def _select_rows(self, select: str) -> dict[str, np.ndarray]:
         if select in self.tables:
@@ -153,9 +171,10 @@ class Compiled:
                     out.setdefault(kind, []).append(t.index[cid])
         elif select.startswith("tag:"):
             tag = select[4:]
-            for comp in self.design.components:
-                if tag in comp.tags:
-                    out.setdefault(comp.kind, []).append(self.tables[comp.kind].index[comp.id])
+            for kind, comps in self._components.items():
+                for i, comp in enumerate(comps):
+                    if tag in comp.tags:
+                        out.setdefault(kind, []).append(i)
         if not out:
             raise DesignError([Issue(f"select '{select}'", "matches nothing")])
         return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
@@ -164,12 +183,18 @@ class Compiled:
 def compile_design(design: Design) -> Compiled:
     """Compile ``design`` (already validated) into numpy tables."""
     tables: dict[str, Table] = {}
+    by_kind: dict[str, list[Component]] = {kind: [] for kind in KINDS}
+    for comp in design.components:
+        by_kind[comp.kind].append(comp)
+    links_by_kind: dict[str, list[Link]] = {kind: [] for kind in LINKS}
+    for lk in design.links:
+        links_by_kind[lk.kind].append(lk)
     for kind, spec in KINDS.items():
-        comps = [c for c in design.components if c.kind == kind]
+        comps = by_kind[kind]
         tables[kind] = _table(kind, spec.props, [c.id for c in comps], [c.props for c in comps])
     links: dict[str, Table] = {}
     for kind, lspec in LINKS.items():
-        lks = [lk for lk in design.links if lk.kind == kind]
+        lks = links_by_kind[kind]
         t = _table(kind, lspec.props, [f"{lk.source}->{lk.target}" for lk in lks],
                    [lk.props for lk in lks])
         src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
@@ -179,7 +204,8 @@ def compile_design(design: Design) -> Compiled:
     policy = {name.removeprefix("policy."): float(_encode(spec, design.policy_value(
         name.removeprefix("policy.")))) for name, spec in DESIGN_PROPS.items()}
     c = Compiled(design, tables, links, {comp.id: comp.name or comp.id
-                                         for comp in design.components}, policy)
+                                         for comp in design.components}, policy,
+                 _components=by_kind)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
     c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
     c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))

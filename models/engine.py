@@ -15,6 +15,8 @@ one evaluation (milliseconds for thousands of VMs).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from models import consolidation, ft, network, storage, stretched
@@ -42,6 +44,34 @@ def evaluate(design: Design, scenario: str | None = None) -> Prediction:
     return Engine(design, scenario).evaluate()
 
 
+@dataclass
+class _Static:
+    """Per-design lists that knob patches never change (computed once per compile)."""
+
+    vm_names: list[str]
+    vm_host: list[str | None]
+    host_names: list[str]
+    host_vms: np.ndarray
+    nic_host: list[str | None]
+    array_names: list[str]
+
+
+def _static(c: Compiled) -> _Static:
+    cached = c.cache.get("engine.static")
+    if isinstance(cached, _Static):
+        return cached
+    host_ids = c.host.ids
+    st = _Static(
+        vm_names=[c.names[i] for i in c.vm.ids],
+        vm_host=[host_ids[h] if h >= 0 else None for h in c.vm_host.tolist()],
+        host_names=[c.names[i] for i in host_ids],
+        host_vms=np.bincount(c.vm_host[c.vm_host >= 0], minlength=len(host_ids)),
+        nic_host=[host_ids[h] if h >= 0 else None for h in c.nic_host.tolist()],
+        array_names=[c.names[i] for i in c.array.ids])
+    c.cache["engine.static"] = st
+    return st
+
+
 def run(c: Compiled, scenario: str = "base") -> Prediction:
     st = stretched.solve(c)
     write_delay = st.vm_write_delay_ms + ft.io_delay_ms(c)
@@ -60,24 +90,22 @@ def run(c: Compiled, scenario: str = "base") -> Prediction:
     latency = latency + np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
     bound = [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by, strict=True)]
 
+    st_ = _static(c)
     host_ids = c.host.ids
-    vm_host = [host_ids[h] if h >= 0 else None for h in c.vm_host]
-    nic_host = [host_ids[h] if h >= 0 else None for h in c.nic_host]
-    host_vms = np.bincount(c.vm_host[c.vm_host >= 0], minlength=len(host_ids))
     vms = VmArrays(
-        ids=c.vm.ids, names=[c.names[i] for i in c.vm.ids], host=vm_host, iops=iops,
+        ids=c.vm.ids, names=st_.vm_names, host=st_.vm_host, iops=iops,
         storage_mbps=mbps, latency_ms=latency, p95_latency_ms=np.maximum(p95, latency),
         net_gbps=net_gbps, cpu_util=con.vm_cpu_util,
         cpu_cost_per_kiops=sto.vm_cpu_cost_per_kiops, ft=c.vm.cols["ft"].copy(),
         ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
         ft_throughput_ratio=ratio, bound_by=bound)
     hosts = HostArrays(
-        ids=host_ids, names=[c.names[i] for i in host_ids], cpu_util=con.host_cpu_util,
-        memory_util=con.host_memory_util, vms=host_vms, dense_mode_active=con.host_dense_active,
+        ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
+        memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,
         ft_logging_mbps=fto.host_logging_mbps)
-    nics = NicArrays(ids=c.nic.ids, host=nic_host, util=net.nic_util + fto.nic_util,
+    nics = NicArrays(ids=c.nic.ids, host=st_.nic_host, util=net.nic_util + fto.nic_util,
                      gbps=net.nic_gbps + fto.nic_gbps)
-    arrays = ArrayArrays(ids=c.array.ids, names=[c.names[i] for i in c.array.ids],
+    arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names,
                          iops=sto.array_iops, latency_ms=sto.array_latency_ms,
                          util=sto.array_util)
     parts = (st, sto, net, fto, con)

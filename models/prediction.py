@@ -163,22 +163,10 @@ class Prediction:
         arrays = [{"id": aid, "name": a.names[i], "iops": _num(a.iops[i]),
                    "latency_ms": _num(a.latency_ms[i]), "util": _num(a.util[i])}
                   for i, aid in enumerate(a.ids)]
-        c = self.consolidation
         out: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "design": self.design,
             "scenario": self.scenario, "vms": vms, "hosts": hosts, "arrays": arrays,
-            "summary": {
-                "total_iops": _num(self.total_iops),
-                "mean_latency_ms": _num(self.mean_latency_ms),
-                "p95_latency_ms": _num(self.p95_latency_ms),
-                "ft_logging_mbps": _num(self.ft_logging_mbps),
-                "ft_latency_add_ms": _num(self.ft_latency_add_ms),
-                "consolidation": {
-                    "vms_per_host": _num(c.vms_per_host),
-                    "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,
-                    "max_vms_per_host_by_p95": c.max_vms_per_host_by_p95,
-                    "binding": c.binding, "hosts_needed": c.hosts_needed},
-            },
+            "summary": self.summary_dict(),
             "bottlenecks": [{"component": r.component, "resource": r.resource,
                              "util": _num(r.util), "explanation": r.explanation,
                              "source": r.source} for r in self.bottlenecks()],
@@ -189,9 +177,20 @@ class Prediction:
         return out
 
     def summary_dict(self) -> dict[str, Any]:
-        """The ``summary`` block only (used by sweeps)."""
-        d = self.to_dict()
-        return d["summary"]
+        """The ``summary`` block of the JSON (also one row of a sweep)."""
+        c = self.consolidation
+        return {
+            "total_iops": _num(self.total_iops),
+            "mean_latency_ms": _num(self.mean_latency_ms),
+            "p95_latency_ms": _num(self.p95_latency_ms),
+            "ft_logging_mbps": _num(self.ft_logging_mbps),
+            "ft_latency_add_ms": _num(self.ft_latency_add_ms),
+            "consolidation": {
+                "vms_per_host": _num(c.vms_per_host),
+                "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,
+                "max_vms_per_host_by_p95": c.max_vms_per_host_by_p95,
+                "binding": c.binding, "hosts_needed": c.hosts_needed},
+        }
 
 
 def _num(x: Any) -> float | None:

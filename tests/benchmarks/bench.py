@@ -1,0 +1,109 @@
+"""`make bench`: speed and memory figures, written to a JSON file (never asserted in tests).
+
+Targets (issue 2/3): re-evaluation after a knob change at 2,000 VMs / 50 hosts <= 2 ms median
+(bar 5 ms); 10,000 VMs <= 10 ms; a 200-step sweep <= 0.4 s; slider-move to repaint at 2,000 VMs
+<= 16 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from models.design import Override
+from models.engine import Engine
+from models.synth import large_design
+
+
+def _times(fn: Callable[[], object], repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1000.0)
+    return out
+
+
+def _stats(ms: list[float]) -> dict[str, float]:
+    ms = sorted(ms)
+    return {"median_ms": statistics.median(ms), "p95_ms": ms[int(0.95 * (len(ms) - 1))],
+            "min_ms": ms[0], "runs": len(ms)}
+
+
+def bench_reevaluate(n_vms: int, n_hosts: int, repeat: int = 200) -> dict[str, Any]:
+    design = large_design(n_vms, n_hosts)
+    t0 = time.perf_counter()
+    engine = Engine(design)
+    compile_ms = (time.perf_counter() - t0) * 1000.0
+    engine.evaluate()
+    state = {"oio": 8}
+
+    def step() -> None:
+        state["oio"] = 8 + (state["oio"] + 1) % 56
+        engine.patch(Override("vm", "workload.io_oio", state["oio"]))
+        engine.evaluate()
+
+    for _ in range(10):
+        step()
+    result = _stats(_times(step, repeat))
+    tracemalloc.start()
+    step()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    result.update(compile_ms=compile_ms, vms=n_vms, hosts=n_hosts,
+                  eval_peak_alloc_mb=peak / 2**20)
+    return result
+
+
+def bench_sweep(n_vms: int = 2000, steps: int = 200) -> dict[str, Any]:
+    from app.cli import run_sweep, sweep_values  # noqa: PLC0415
+
+    design = large_design(n_vms, 50)
+    engine = Engine(design)
+    values = sweep_values("vm.workload.io_oio", 1, 256, steps, log=False)
+    t0 = time.perf_counter()
+    rows = run_sweep(engine, design, "vm.workload.io_oio", values)
+    return {"steps": len(rows), "vms": n_vms, "total_s": time.perf_counter() - t0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="build/bench.json")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = parser.parse_args()
+    rep = 30 if args.quick else 200
+    figures: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "cpu": platform.processor()
+                    or platform.machine()},
+        "reevaluate_2000_vms_50_hosts": bench_reevaluate(2000, 50, rep),
+        "reevaluate_10000_vms_250_hosts": bench_reevaluate(10000, 250, max(20, rep // 4)),
+        "sweep_200_steps_2000_vms": bench_sweep(2000, 200),
+    }
+    try:
+        from tests.benchmarks.bench_gui import bench_slider_repaint  # noqa: PLC0415
+    except ImportError:
+        figures["slider_repaint_2000_vms"] = "not available"
+    else:
+        figures["slider_repaint_2000_vms"] = bench_slider_repaint(2000)
+    targets = {"reevaluate_2000_vms_50_hosts": 2.0, "reevaluate_10000_vms_250_hosts": 10.0}
+    for key, target in targets.items():
+        figures[key]["target_ms"] = target
+        figures[key]["meets_target"] = figures[key]["median_ms"] <= target
+    figures["sweep_200_steps_2000_vms"]["target_s"] = 0.4
+    figures["sweep_200_steps_2000_vms"]["meets_target"] = (
+        figures["sweep_200_steps_2000_vms"]["total_s"] <= 0.4)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n")
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

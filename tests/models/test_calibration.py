@@ -1,0 +1,48 @@
+"""`headroom validate` covers every direct and needs-calibration case of the engine's
+subsystems, within tolerance (issue 2's acceptance)."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+import pytest
+
+from models.calibration import CASES_PATH, Check, all_checks, cases
+
+ENGINE_V1 = ("storage", "network", "ft", "consolidation", "stretched-cluster")
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "calibration" / "cases.jsonl"
+
+
+@pytest.fixture(scope="module")
+def checks() -> list[Check]:
+    return all_checks()
+
+
+def test_bundled_cases_match_shared_copy() -> None:
+    if not SHARED.exists():
+        pytest.skip("shared/ is not beside this checkout")
+    assert CASES_PATH.read_bytes() == SHARED.read_bytes()
+
+
+def test_every_modelable_case_of_engine_v1_is_covered(checks: list[Check]) -> None:
+    wanted = {cid for cid, c in cases().items() if c["subsystem"] in ENGINE_V1
+              and c["modelability"] in ("direct", "needs-calibration")}
+    covered = {c.case_id for c in checks}
+    assert sorted(wanted - covered) == []
+
+
+def test_every_check_is_within_its_tolerance(checks: list[Check]) -> None:
+    failed = [f"{c.case_id}: {c.quantity}: published {c.published}, model {c.model:.4g}"
+              for c in checks if not c.ok]
+    assert failed == []
+
+
+def test_median_error_is_at_most_ten_percent(checks: list[Check]) -> None:
+    errors = [abs(c.error) for c in checks if c.bound == "eq"]
+    assert errors and statistics.median(errors) <= 0.10
+
+
+def test_some_cases_are_checked_not_fitted(checks: list[Check]) -> None:
+    roles = {c.role for c in checks}
+    assert {"fit", "check"} <= roles

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.design import DesignError, Override, apply_overrides
+from models.engine import Engine, evaluate
+from models.synth import large_design
+
+
+def test_patch_then_evaluate_equals_fresh_evaluation() -> None:
+    design = large_design(60, 4, 2)
+    ov = Override("vm", "workload.io_oio", 17)
+    engine = Engine(design)
+    engine.evaluate()
+    engine.patch(ov)
+    patched = engine.evaluate()
+    fresh = evaluate(apply_overrides(design, [ov]))
+    for name in ("iops", "latency_ms", "p95_latency_ms", "cpu_util", "net_gbps"):
+        np.testing.assert_allclose(getattr(patched.vms, name), getattr(fresh.vms, name),
+                                   rtol=1e-6, atol=1e-9, err_msg=name)
+    a, b = patched.summary_dict(), fresh.summary_dict()
+    assert a["consolidation"] == b["consolidation"]
+    a.pop("consolidation")
+    b.pop("consolidation")
+    assert a == pytest.approx(b)
+
+
+def test_patch_rejects_bad_values_and_leaves_arrays_alone() -> None:
+    engine = Engine(large_design(10, 2, 1))
+    before = engine.compiled.vm.cols["workload.io_oio"].copy()
+    with pytest.raises(DesignError):
+        engine.patch(Override("vm", "workload.io_oio", -5))
+    np.testing.assert_array_equal(engine.compiled.vm.cols["workload.io_oio"], before)
+
+
+def test_current_design_replays_patches() -> None:
+    design = large_design(10, 2, 1)
+    engine = Engine(design)
+    engine.patch(Override("id:v3", "vcpus", 6))
+    engine.patch(Override("design", "policy.cpu_util_max", 0.7))
+    now = engine.compiled.current_design()
+    v3 = now.component("v3")
+    assert v3 is not None and v3.get("vcpus") == 6
+    assert now.policy_value("cpu_util_max") == 0.7
+    orig = design.component("v3")
+    assert orig is not None and orig.get("vcpus") == 2
+
+
+def test_scenario_engine_starts_from_the_scenario() -> None:
+    design = large_design(10, 2, 1)
+    from models.design import Scenario  # noqa: PLC0415
+
+    design.scenarios.append(Scenario("deep", [Override("vm", "workload.io_oio", 64)]))
+    engine = Engine(design, "deep")
+    assert engine.scenario == "deep"
+    assert (engine.compiled.vm.cols["workload.io_oio"] == 64).all()
+
+
+def test_empty_design_evaluates() -> None:
+    from models.design import Design  # noqa: PLC0415
+
+    doc = evaluate(Design()).to_dict()
+    assert doc["vms"] == [] and doc["summary"]["total_iops"] == 0
