@@ -1,0 +1,581 @@
+"""The open design as a Qt object: edits go through undo commands, views follow its signals.
+
+:class:`DesignDocument` owns the :class:`~models.design.Design`, a :class:`QUndoStack` and the
+:class:`~models.engine.Engine` of the active scenario.  Views read ``document.design`` but never
+change it: every user edit calls one of the edit methods below, which pushes exactly one
+:class:`QUndoCommand` (see :mod:`app.commands`).  Commands call the ``raw_*`` primitives, which
+change the design, emit the matching signal and mark the engine stale.  Evaluation is
+coalesced: many edits in one event-loop turn lead to one ``Engine.evaluate()``.
+
+See ``notes/document-api.md`` for the contract other GUI pieces code against.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoStack
+
+from app import commands
+from app.commands import OldValue
+from models.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+    Override,
+    Scenario,
+    check_value,
+    make_override,
+    normalise,
+    split_path,
+    targets,
+)
+from models.engine import Engine
+from models.prediction import Prediction
+from models.schema import KINDS, LINKS, Value
+
+#: Properties of a component that are not schema properties but can be set with
+#: ``set_value('id:<id>', prop, value)`` (always on the base design).
+COMPONENT_FIELDS = ("name",)
+#: Fields of the design itself settable with ``set_value('design', prop, value)``.
+DESIGN_FIELDS = ("name", "notes")
+
+ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
+
+
+class DesignDocument(QObject):
+    """The open design, its undo stack, scenarios, selection and latest prediction."""
+
+    design_replaced = Signal()
+    component_added = Signal(str)
+    component_removed = Signal(str)
+    component_changed = Signal(str, str)
+    link_added = Signal(object)
+    link_removed = Signal(object)
+    scenario_changed = Signal(str)
+    scenarios_changed = Signal()
+    selection_changed = Signal(list)
+    prediction_updated = Signal(object)
+    baseline_updated = Signal(object)
+    modified_changed = Signal(bool)
+    path_changed = Signal(str)
+    # extensions beyond notes/document-api.md
+    values_changed = Signal(str, str)
+    """(select, prop) after any set_value / its undo: one emission per edit, for knob panels."""
+    design_changed = Signal(str)
+    """A field of the design itself changed: 'name', 'notes' or a 'policy.*' property."""
+    evaluation_failed = Signal(str)
+    """The engine raised; the message says what failed.  The last good prediction stays."""
+
+    def __init__(self, design: Design | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self.design: Design = design if design is not None else Design()
+        self.undo_stack = QUndoStack(self)
+        self.scenario = "base"
+        self.prediction: Prediction | None = None
+        self.baseline: Prediction | None = None
+        self.selection: list[str] = []
+        self.path = ""
+        self.last_error = ""
+        self._engine: Engine | None = None
+        self._base_engine: Engine | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._evaluate_pending)
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self._try_evaluate()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self, path: str | None = None) -> None:
+        """Record that the document was saved (to ``path`` if given): clears the modified flag."""
+        if path is not None:
+            self.set_path(path)
+        self.undo_stack.setClean()
+
+    def set_path(self, path: str) -> None:
+        if path != self.path:
+            self.path = path
+            self.path_changed.emit(path)
+
+    def component(self, cid: str) -> Component | None:
+        return self.design.component(cid)
+
+    def new_id(self, kind: str) -> str:
+        """A fresh component id for ``kind`` (``h3``, ``v12``, ...)."""
+        prefix = ID_PREFIX.get(kind, kind[:1])
+        used = {c.id for c in self.design.components}
+        n = sum(1 for c in self.design.components if c.kind == kind) + 1
+        while f"{prefix}{n}" in used:
+            n += 1
+        return f"{prefix}{n}"
+
+    def links_of(self, cid: str) -> list[Link]:
+        return [lk for lk in self.design.links if cid in (lk.source, lk.target)]
+
+    # ------------------------------------------------------------------ edits (undoable)
+    def add_component(self, comp: Component) -> None:
+        """Add one component (one undo step).  Raises DesignError if it is not valid."""
+        self.add_components([comp], [])
+
+    def add_components(self, comps: list[Component], links: list[Link],
+                       text: str | None = None) -> None:
+        """Add components and links between them (and existing ones) as ONE undo step
+        (paste, drop of a preset).  Raises DesignError naming the first problem."""
+        issues: list[Issue] = []
+        used = {c.id for c in self.design.components}
+        for comp in comps:
+            if comp.kind not in KINDS:
+                issues.append(Issue(comp.label(), "unknown kind (known: "
+                                    + ", ".join(KINDS) + ")"))
+                continue
+            if not comp.id or comp.id in used:
+                issues.append(Issue(comp.label(), "the id is empty or already used"))
+            used.add(comp.id)
+            for prop, val in comp.props.items():
+                spec = KINDS[comp.kind].props.get(prop)
+                problem = "unknown property" if spec is None else check_value(spec, val)
+                if problem:
+                    issues.append(Issue(comp.label(), problem, prop))
+        if issues:
+            raise DesignError(issues)
+        if not comps and not links:
+            return
+        trial = Design(components=[*self.design.components, *comps],
+                       links=list(self.design.links))
+        for lk in links:
+            reason = link_problem(trial, lk)
+            if reason:
+                raise DesignError([Issue(lk.label(), reason)])
+            trial.links.append(lk)
+        label = text or (f"Add {comps[0].name or comps[0].id}" if len(comps) == 1
+                         else f"Add {len(comps)} components")
+        self.undo_stack.push(commands.AddComponents(self, comps, links, label))
+
+    def remove_components(self, ids: list[str]) -> None:
+        """Remove components and every link touching them (one undo step)."""
+        present = [cid for cid in dict.fromkeys(ids) if self.design.component(cid)]
+        if present:
+            self.undo_stack.push(commands.RemoveComponents(self, present))
+
+    def move_components(self, moves: dict[str, tuple[float, float]]) -> None:
+        """Move components to new positions (one undo step; pushed on drag release)."""
+        real = {}
+        for cid, (x, y) in moves.items():
+            comp = self.design.component(cid)
+            if comp is not None and (comp.x, comp.y) != (float(x), float(y)):
+                real[cid] = (float(x), float(y))
+        if real:
+            self.undo_stack.push(commands.MoveComponents(self, real))
+
+    def add_link(self, link: Link) -> str | None:
+        """Add a link; returns None when done, else why it is illegal (nothing pushed).
+
+        A link of a kind that allows only one per source (``runs_on``, ``disk_on``, ...)
+        replaces the existing one in the same undo step (re-homing a VM is one gesture).
+        """
+        reason = link_problem(self.design, link, allow_replace=True)
+        if reason:
+            return reason
+        replaced = [lk for lk in self.design.links
+                    if not LINKS[link.kind].many and lk.kind == link.kind
+                    and lk.source == link.source]
+        self.undo_stack.push(commands.AddLink(self, link, replaced))
+        return None
+
+    def remove_link(self, link: Link) -> None:
+        if self._link_index(link) >= 0:
+            self.undo_stack.push(commands.RemoveLink(self, link))
+
+    def set_value(self, select: str, prop: str, value: Value,
+                  merge_key: str | None = None) -> None:
+        """Set ``prop`` of what ``select`` addresses to ``value`` (one undo step).
+
+        In scenario 'base' this edits the design; in a named scenario it adds or replaces
+        that scenario's override.  Consecutive calls with the same non-None ``merge_key``
+        merge into one undo step: use a key unique to the gesture (e.g. the slider's path
+        plus a press counter).  ``'id:<id>', 'name'`` renames a component and
+        ``'design', 'name'|'notes'`` edits the design's fields (always on the base design).
+        Raises DesignError (nothing pushed) when the value or selector is invalid.
+        """
+        value = self.validate(select, prop, value)
+        scenario = "base" if self._is_field(select, prop) else self.scenario
+        self.undo_stack.push(commands.SetValue(self, scenario, select, prop, value, merge_key))
+
+    def validate(self, select: str, prop: str, value: Value) -> Value:
+        """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
+        if self._is_field(select, prop):
+            if select.startswith("id:") and self.design.component(select[3:]) is None:
+                raise DesignError([Issue(f"select '{select}'", "no such component")])
+            if not isinstance(value, str):
+                raise DesignError([Issue(f"select '{select}'", "expected a string", prop)])
+            if prop == "name" and select == "design" and not value.strip():
+                raise DesignError([Issue("design", "the name may not be empty", prop)])
+            return value
+        if select.startswith("id:") and self.design.component(select[3:]) is None:
+            raise DesignError([Issue(f"select '{select}'", "no such component")])
+        return make_override(self.design, select, prop, value).value
+
+    def value(self, select: str, prop: str) -> Value | None:
+        """The effective value in the active scenario; None when mixed or nothing matches."""
+        if select == "design":
+            if prop in DESIGN_FIELDS:
+                return str(getattr(self.design, prop))
+            key = prop.removeprefix("policy.")
+            val: Value = self.design.policy_value(key)
+            for ov in self._overrides():
+                if ov.select == "design" and ov.prop == prop:
+                    val = ov.value
+            return val
+        found = targets(self.design, select)
+        if not found:
+            return None
+        if self._is_field(select, prop):
+            comp = found[0]
+            return comp.name if isinstance(comp, Component) else None
+        overrides = [ov for ov in self._overrides() if ov.prop == prop]
+        matched = [(ov, {_target_key(t) for t in targets(self.design, ov.select)})
+                   for ov in overrides]
+        result: Value = None
+        for i, t in enumerate(found):
+            try:
+                val = t.get(prop)
+            except KeyError:
+                return None
+            tkey = _target_key(t)
+            for ov, keys in matched:
+                if tkey in keys:
+                    val = ov.value
+            if i == 0:
+                result = val
+            elif val != result:
+                return None
+        return result
+
+    def set_scenario(self, name: str) -> None:
+        """Make ``name`` ('base' or a scenario) active and re-evaluate (not undoable)."""
+        if name != "base":
+            self.design.scenario(name)  # raises DesignError with the known names
+        if name == self.scenario:
+            return
+        self.scenario = name
+        self._engine = None
+        self._base_engine = None
+        self.scenario_changed.emit(name)
+        self._try_evaluate()
+
+    def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> None:
+        """Add a named scenario (one undo step); DesignError if the name is taken or empty."""
+        name = name.strip()
+        if not name or name == "base" or any(s.name == name for s in self.design.scenarios):
+            raise DesignError([Issue(f"scenario '{name}'", "the name is empty, 'base' or"
+                                     " already used")])
+        self.undo_stack.push(commands.AddScenario(self, Scenario(name, list(overrides))))
+
+    def remove_scenario(self, name: str) -> None:
+        self.design.scenario(name)  # raises DesignError naming the known scenarios
+        self.undo_stack.push(commands.RemoveScenario(self, name))
+
+    # ------------------------------------------------------------------ selection
+    def set_selection(self, ids: list[str]) -> None:
+        ids = [cid for cid in dict.fromkeys(ids) if self.design.component(cid) is not None]
+        if ids != self.selection:
+            self.selection = ids
+            self.selection_changed.emit(list(ids))
+
+    # ------------------------------------------------------------------ evaluation
+    def request_evaluation(self) -> None:
+        """Evaluate on the next event-loop turn; many requests lead to one evaluation."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def evaluate_now(self) -> Prediction:
+        """Evaluate the active scenario now and emit prediction_updated (and baseline_updated).
+        Raises what the engine raises."""
+        self._timer.stop()
+        if self._engine is None:
+            self._engine = Engine(self.design, self.scenario)
+        prediction = self._engine.evaluate()
+        if self.scenario == "base":
+            baseline = prediction
+            self._base_engine = None
+        else:
+            if self._base_engine is None or self.baseline is None:
+                self._base_engine = Engine(self.design)
+            baseline = self._base_engine.evaluate()
+        self.prediction = prediction
+        self.baseline = baseline
+        self.last_error = ""
+        self.prediction_updated.emit(prediction)
+        self.baseline_updated.emit(baseline)
+        return prediction
+
+    def sweep(self, path: str, values: Sequence[Value]) -> list[Prediction]:
+        """Predictions of the active scenario for each value of knob ``path``
+        (``vm.workload.io_oio``, ``id:v1.workload.io_oio``, ``design.policy.cpu_util_max``),
+        on a private engine: the document does not change.  DesignError on a bad value."""
+        select, prop = split_path(path)
+        engine = Engine(self.design, self.scenario)
+        overrides = [make_override(self.design, select, prop, v) for v in values]
+        out = []
+        for ov in overrides:
+            engine.patch(ov)
+            out.append(engine.evaluate())
+        return out
+
+    def replace_design(self, design: Design, path: str = "") -> None:
+        """Load a whole new design (New/Open/import/recover): clears undo and selection."""
+        self._timer.stop()
+        self.design = design
+        self.scenario = "base"
+        self._engine = None
+        self._base_engine = None
+        self.selection = []
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.path = path
+        self.design_replaced.emit()
+        self.path_changed.emit(path)
+        self.scenario_changed.emit("base")
+        self.scenarios_changed.emit()
+        self.selection_changed.emit([])
+        self.modified_changed.emit(False)
+        self._try_evaluate()
+
+    # ------------------------------------------------------------------ primitives
+    # Called by app.commands only: they change the design, emit, and mark engines stale.
+    def raw_insert_component(self, comp: Component, index: int) -> None:
+        self.design.components.insert(min(index, len(self.design.components)), comp)
+        self._structure_changed()
+        self.component_added.emit(comp.id)
+
+    def raw_remove_component(self, cid: str) -> tuple[Component, int]:
+        for i, comp in enumerate(self.design.components):
+            if comp.id == cid:
+                del self.design.components[i]
+                if cid in self.selection:
+                    self.set_selection([s for s in self.selection if s != cid])
+                self._structure_changed()
+                self.component_removed.emit(cid)
+                return comp, i
+        raise KeyError(cid)
+
+    def raw_insert_link(self, link: Link, index: int) -> None:
+        self.design.links.insert(min(index, len(self.design.links)), link)
+        self._structure_changed()
+        self.link_added.emit(link)
+
+    def raw_remove_link(self, link: Link) -> int:
+        i = self._link_index(link)
+        if i < 0:
+            raise KeyError(link.label())
+        removed = self.design.links.pop(i)
+        self._structure_changed()
+        self.link_removed.emit(removed)
+        return i
+
+    def raw_set_positions(self, positions: dict[str, tuple[float, float]]) -> None:
+        for cid, (x, y) in positions.items():
+            comp = self.design.component(cid)
+            if comp is not None:
+                comp.x, comp.y = x, y
+                self.component_changed.emit(cid, "")
+
+    def raw_read_values(self, select: str, prop: str) -> dict[object, OldValue]:
+        """The explicit values ``select`` addresses on the base design (for undo)."""
+        if select == "design":
+            if prop in DESIGN_FIELDS:
+                return {"design": OldValue(True, getattr(self.design, prop))}
+            key = prop.removeprefix("policy.")
+            return {"design": OldValue(key in self.design.policy, self.design.policy.get(key))}
+        out: dict[object, OldValue] = {}
+        for t in targets(self.design, select):
+            if self._is_field(select, prop) and isinstance(t, Component):
+                out[_target_key(t)] = OldValue(True, t.name)
+            else:
+                out[_target_key(t)] = OldValue(prop in t.props, t.props.get(prop))
+        return out
+
+    def raw_write_values(self, select: str, prop: str, values: dict[object, OldValue],
+                         patch: Override | None = None) -> None:
+        """Write values into the base design; ``patch`` lets the engine update in place."""
+        changed: list[str] = []
+        for key, old in values.items():
+            if key == "design":
+                if prop in DESIGN_FIELDS:
+                    setattr(self.design, prop, old.value)
+                else:
+                    pkey = prop.removeprefix("policy.")
+                    if old.present:
+                        self.design.policy[pkey] = old.value
+                    else:
+                        self.design.policy.pop(pkey, None)
+                continue
+            target = self._find_target(key)
+            if target is None:
+                continue
+            if self._is_field(select, prop) and isinstance(target, Component):
+                target.name = str(old.value)
+            elif old.present:
+                target.props[prop] = old.value
+            else:
+                target.props.pop(prop, None)
+            if isinstance(target, Component):
+                changed.append(target.id)
+        if self._is_field(select, prop):
+            self._structure_changed()  # names are part of the prediction
+        elif patch is not None and self.scenario == "base" and self._engine is not None:
+            self._engine.patch(patch)
+            self.request_evaluation()
+        else:
+            self._structure_changed()
+        self._emit_values(select, prop, changed)
+
+    def raw_set_overrides(self, scenario: str, overrides: list[Override],
+                          select: str, prop: str, patch: Override | None = None) -> None:
+        """Replace a scenario's override list (set_value in a named scenario and its undo)."""
+        sc = self.design.scenario(scenario)
+        sc.overrides = list(overrides)
+        if scenario == self.scenario:
+            if patch is not None and self._engine is not None and _patch_is_exact(
+                    overrides, patch):
+                self._engine.patch(patch)
+            else:
+                self._engine = None
+            self.request_evaluation()
+        changed = [t.id for t in targets(self.design, select) if isinstance(t, Component)]
+        self.scenarios_changed.emit()
+        self._emit_values(select, prop, changed)
+
+    def raw_insert_scenario(self, scenario: Scenario, index: int) -> None:
+        self.design.scenarios.insert(min(index, len(self.design.scenarios)), scenario)
+        self.scenarios_changed.emit()
+
+    def raw_remove_scenario(self, name: str) -> tuple[Scenario, int]:
+        for i, sc in enumerate(self.design.scenarios):
+            if sc.name == name:
+                del self.design.scenarios[i]
+                if self.scenario == name:
+                    self.set_scenario("base")
+                self.scenarios_changed.emit()
+                return sc, i
+        raise KeyError(name)
+
+    # ------------------------------------------------------------------ internals
+    @staticmethod
+    def _is_field(select: str, prop: str) -> bool:
+        if select == "design":
+            return prop in DESIGN_FIELDS
+        return select.startswith("id:") and prop in COMPONENT_FIELDS
+
+    def _overrides(self) -> list[Override]:
+        if self.scenario == "base":
+            return []
+        for sc in self.design.scenarios:
+            if sc.name == self.scenario:
+                return sc.overrides
+        return []
+
+    def _emit_values(self, select: str, prop: str, changed: list[str]) -> None:
+        for cid in changed:
+            self.component_changed.emit(cid, "" if self._is_field(select, prop) else prop)
+        if select == "design":
+            self.design_changed.emit(prop)
+        self.values_changed.emit(select, prop)
+
+    def _find_target(self, key: object) -> Component | Link | None:
+        if isinstance(key, str):
+            return self.design.component(key)
+        for lk in self.design.links:
+            if _target_key(lk) == key:
+                return lk
+        return None
+
+    def _link_index(self, link: Link) -> int:
+        for i, lk in enumerate(self.design.links):
+            if lk is link or (lk.source, lk.target, lk.kind) == (link.source, link.target,
+                                                                  link.kind):
+                return i
+        return -1
+
+    def _structure_changed(self) -> None:
+        self._engine = None
+        self._base_engine = None
+        self.request_evaluation()
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
+
+    def _evaluate_pending(self) -> None:
+        self._try_evaluate()
+
+    def _try_evaluate(self) -> None:
+        try:
+            self.evaluate_now()
+        except Exception as err:  # the engine must never take the app down
+            self._engine = None
+            self._base_engine = None
+            self.last_error = f"{type(err).__name__}: {err}"
+            traceback.print_exc()
+            self.evaluation_failed.emit(self.last_error)
+
+
+def _target_key(t: Component | Link) -> object:
+    if isinstance(t, Component):
+        return t.id
+    return (t.kind, t.source, t.target)
+
+
+def _patch_is_exact(overrides: list[Override], patch: Override) -> bool:
+    """True when applying ``patch`` last gives the same result as the override list: no other
+    override of the same property could win over it."""
+    return all(ov.prop != patch.prop or ov.select == patch.select for ov in overrides)
+
+
+def link_problem(design: Design, link: Link, allow_replace: bool = False) -> str | None:
+    """Why ``link`` cannot be added to ``design`` (None when it can).
+
+    With ``allow_replace`` an existing link of a one-per-source kind is not a problem (the
+    caller replaces it)."""
+    spec = LINKS.get(link.kind)
+    if spec is None:
+        return f"unknown link kind '{link.kind}' (known: {', '.join(LINKS)})"
+    src, dst = design.component(link.source), design.component(link.target)
+    if src is None or dst is None:
+        missing = link.source if src is None else link.target
+        return f"'{missing}' is not a component of the design"
+    if src.id == dst.id:
+        return "a link cannot join a component to itself"
+    if src.kind != spec.from_kind or dst.kind != spec.to_kind:
+        return (f"a {link.kind} link goes from a {spec.from_kind} to a {spec.to_kind},"
+                f" not from a {src.kind} to a {dst.kind}")
+    for prop, val in link.props.items():
+        pspec = spec.props.get(prop)
+        if pspec is None:
+            return f"a {link.kind} link has no property '{prop}'"
+        problem = check_value(pspec, val)
+        if problem:
+            return f"property '{prop}': {problem}"
+        link.props[prop] = normalise(pspec, val)
+    for lk in design.links:
+        if lk.kind == link.kind and {lk.source, lk.target} == {link.source, link.target}:
+            return f"'{link.source}' and '{link.target}' are already joined by {link.kind}"
+        if (not spec.many and not allow_replace and lk.kind == link.kind
+                and lk.source == link.source):
+            return (f"'{link.source}' already has a {link.kind} link (to '{lk.target}');"
+                    " at most one is allowed")
+    other = {"runs_on": "ft_secondary_on", "ft_secondary_on": "runs_on"}.get(link.kind)
+    if other is not None:
+        for lk in design.links:
+            if lk.kind == other and lk.source == link.source and lk.target == link.target:
+                return ("the FT secondary must run on a different host than the primary"
+                        f" (both on '{link.target}')")
+    return None
