@@ -121,6 +121,9 @@ def _check_header(path: Path) -> int:
                          "JSON designs must end in .json")
     if len(head) < 100:
         raise _err(path, "the file is truncated (shorter than an SQLite header)")
+    if head[18] == 2 or head[19] == 2:
+        raise _err(path, "the database uses a write-ahead log (WAL); Headroom designs are "
+                         "single files in rollback-journal mode")
     user_version, app_id = struct.unpack(">i", head[60:64])[0], \
         struct.unpack(">I", head[68:72])[0]
     if app_id != APPLICATION_ID:
@@ -144,7 +147,7 @@ def _harden(conn: sqlite3.Connection, deadline: float) -> None:
     conn.execute("PRAGMA trusted_schema = OFF")
     conn.execute("PRAGMA cell_size_check = ON")
     conn.execute("PRAGMA mmap_size = 0")
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 100)
 
 
 @contextlib.contextmanager
