@@ -55,6 +55,9 @@ class NetworkResult(Common):
     """Host cores the VM's network path consumes."""
     vm_bound_by: list[str] = field(default_factory=list)
     """'' where the network does not limit the VM."""
+    vm_rx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Packets per second delivered to the VM (after LRO aggregation)."""
+    vm_tx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     nic_gbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
@@ -70,6 +73,8 @@ class FtResult(Common):
     nic_gbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """FT logging traffic carried by each NIC, added to the network model's."""
     nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_sizing_rule_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Logging bandwidth the vSphere 4 sizing rule asks for (reads x 8 + rx) x 1.2; 0 w/o FT."""
 
 
 @dataclass

@@ -176,6 +176,9 @@ VM = KindSpec(
           0, 65536),
         P("workload.io_iops", "float", None, "IOPS", "offered IOPS (open loop); null means"
           " closed loop on io_oio", 0, 1.0e7, nullable=True),
+        P("workload.io_app_cpu_us", "float", 0.0, "us", "application CPU per I/O in the guest"
+          " (at 2.4 GHz); 0 for pure I/O generators", 0, 1.0e6),
+        P("disk_shares", "int", 1000, "shares", "Storage I/O Control disk shares", 1, 1000000),
         P("workload.net_rx_mbps", "float", 0.0, "Mbit/s", "offered receive load", 0, 400000),
         P("workload.net_tx_mbps", "float", 0.0, "Mbit/s", "offered transmit load", 0, 400000),
         P("workload.net_msg_bytes", "float", 16384.0, "bytes", "application message size",
@@ -201,7 +204,11 @@ LINKS: dict[str, LinkSpec] = {
     for spec in (
         LinkSpec("runs_on", "vm", "host", "where the VM runs", {}, many=False),
         LinkSpec("ft_secondary_on", "vm", "host",
-                 "where the FT secondary runs (must differ from runs_on)", {}, many=False),
+                 "where the FT secondary runs (must differ from runs_on)",
+                 _props(P("rtt_ms", "float", 0.25, "ms", "round trip between the primary and"
+                          " secondary host on the FT logging network (LAN: a few hundred"
+                          " microseconds, VMware vSphere 4 FT paper)", 0, 100)),
+                 many=False),
         LinkSpec("installed_in", "nic", "host", "a physical NIC of the host", {}, many=False),
         LinkSpec("passthrough", "nic", "vm", "VMDirectPath: the NIC is given to that VM", {},
                  many=False),
