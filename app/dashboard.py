@@ -1,0 +1,181 @@
+"""The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base.
+
+Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
+``baseline_updated``; each carries the study behind its figure as a tooltip.  :data:`KPIS` is
+also what the scenario comparison table lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from app import format as fmt
+from models.knobs import DENSE, FT4, FT6, MILLION, RAIDPOOL, VAIO
+from models.prediction import Prediction
+
+if TYPE_CHECKING:
+    from app.document import DesignDocument
+
+
+@dataclass(frozen=True)
+class Kpi:
+    key: str
+    title: str
+    unit: str
+    value: Callable[[Prediction], float | None]
+    source: str
+    doc: str
+    higher_is_better: bool | None = None
+    """Colours the delta (None: neither direction is better)."""
+    short: bool = False
+    """Shorten large counts with k/M."""
+
+    def text(self, p: Prediction | None) -> str:
+        """The figure as the tile shows it."""
+        if p is None:
+            return fmt.NONE
+        v = self.value(p)
+        if self.short:
+            return fmt.si(v) + (f" {self.unit}" if v is not None else "")
+        return fmt.with_unit(v, self.unit)
+
+
+def _hosts_needed(p: Prediction) -> float | None:
+    h = p.consolidation.hosts_needed
+    return float(h) if h is not None else None
+
+
+KPIS: tuple[Kpi, ...] = (
+    Kpi("total_iops", "Total IOPS", "IOPS", lambda p: p.total_iops,
+        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True),
+    Kpi("mean_latency_ms", "Mean latency", "ms", lambda p: p.mean_latency_ms,
+        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        "IOPS-weighted mean storage latency over VMs that do I/O", False),
+    Kpi("p95_latency_ms", "p95 latency", "ms", lambda p: p.p95_latency_ms,
+        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False),
+    Kpi("ft_logging_mbps", "FT logging", "Mbit/s", lambda p: p.ft_logging_mbps,
+        f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
+    Kpi("ft_latency_add_ms", "FT added latency", "ms", lambda p: p.ft_latency_add_ms,
+        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False),
+    Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
+        "VMs per host in the design as placed"),
+    Kpi("hosts_needed", "Hosts needed", "", _hosts_needed, DENSE,
+        "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False),
+)
+
+KPI_BY_KEY = {k.key: k for k in KPIS}
+
+
+def detail_text(key: str, p: Prediction | None) -> str:
+    """The small line under a tile's figure (the binding limit for consolidation)."""
+    if p is None:
+        return ""
+    c = p.consolidation
+    if key == "vms_per_host":
+        return (f"max {fmt.number(c.max_vms_per_host_by_cpu)} by CPU, "
+                f"{fmt.number(c.max_vms_per_host_by_p95)} by p95")
+    if key == "hosts_needed":
+        return f"binding limit: {c.binding or 'none'}"
+    if key == "ft_logging_mbps":
+        return f"{int(p.vms.ft.sum())} FT-protected VMs"
+    return ""
+
+
+class KpiTile(QFrame):
+    """A KPI's title, figure, detail line and delta against base; updated in place."""
+
+    def __init__(self, kpi: Kpi, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.kpi = kpi
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setToolTip(f"{kpi.title}: {kpi.doc}.\nStudy behind it: {kpi.source}")
+        self.setAccessibleName(f"{kpi.title} tile")
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(2)
+        self.title_label = QLabel(kpi.title)
+        self.title_label.setStyleSheet("color: palette(mid);")
+        self.value_label = QLabel(fmt.NONE)
+        self.value_label.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        self.value_label.setAccessibleName(kpi.title)
+        self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail_label = QLabel()
+        self.detail_label.setStyleSheet("font-size: 8pt;")
+        self.delta_label = QLabel()
+        self.delta_label.setAccessibleName(f"{kpi.title} change against base")
+        for w in (self.title_label, self.value_label, self.detail_label, self.delta_label):
+            layout.addWidget(w)
+
+    def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool) -> None:
+        self.value_label.setText(self.kpi.text(p))
+        self.detail_label.setText(detail_text(self.kpi.key, p))
+        if not show_delta or p is None or base is None:
+            self.delta_label.setText("")
+            self.delta_label.setVisible(False)
+            return
+        new, old = self.kpi.value(p), self.kpi.value(base)
+        self.delta_label.setText("vs base: " + fmt.delta(new, old, self.kpi.unit))
+        colour = "palette(text)"
+        if self.kpi.higher_is_better is not None and new is not None and old is not None \
+                and new != old:
+            better = (new > old) == self.kpi.higher_is_better
+            colour = "#1e8449" if better else "#c0392b"
+        self.delta_label.setStyleSheet(f"color: {colour};")
+        self.delta_label.setVisible(True)
+
+
+class Dashboard(QWidget):
+    """KPI tiles for the active scenario, with deltas against base when a scenario is active."""
+
+    COLUMNS = 4
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.setAccessibleName("Dashboard")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        self.scenario_label = QLabel()
+        self.scenario_label.setAccessibleName("Dashboard scenario")
+        outer.addWidget(self.scenario_label)
+        grid = QGridLayout()
+        grid.setSpacing(6)
+        self.tiles: dict[str, KpiTile] = {}
+        for i, kpi in enumerate(KPIS):
+            tile = KpiTile(kpi)
+            grid.addWidget(tile, i // self.COLUMNS, i % self.COLUMNS)
+            self.tiles[kpi.key] = tile
+        outer.addLayout(grid)
+        self.warnings_label = QLabel()
+        self.warnings_label.setWordWrap(True)
+        self.warnings_label.setStyleSheet("color: #b9770e;")
+        self.warnings_label.setAccessibleName("Model warnings")
+        outer.addWidget(self.warnings_label)
+        outer.addStretch(1)
+        document.prediction_updated.connect(self.refresh)
+        document.baseline_updated.connect(self.refresh)
+        document.scenario_changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self, *_: object) -> None:
+        p = self.document.prediction
+        base = self.document.baseline
+        active = self.document.scenario
+        show_delta = active != "base"
+        self.scenario_label.setText(
+            f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
+        for tile in self.tiles.values():
+            tile.update_from(p, base, show_delta)
+        warnings = p.warnings if p is not None else []
+        text = "\n".join(f"⚠ {w}" for w in warnings[:4])
+        if len(warnings) > 4:
+            text += f"\n… and {len(warnings) - 4} more"
+        self.warnings_label.setText(text)
+        self.warnings_label.setVisible(bool(text))

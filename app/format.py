@@ -1,0 +1,100 @@
+"""Number and unit formatting shared by the knob panel, dashboard, charts and scenario bar.
+
+One place decides how a figure reads on screen, so a tile, a table cell and a test that
+compares a tile's text with the prediction all agree.
+"""
+
+from __future__ import annotations
+
+import math
+
+from models.schema import Value
+
+MIXED = "mixed"
+"""Shown where the selected components disagree on a value."""
+NONE = "–"
+"""Shown where a figure is not modelled (NaN) or not defined."""
+
+
+def number(x: float | None, digits: int = 3) -> str:
+    """``x`` with about ``digits`` significant digits and thousands separators.
+
+    >>> number(123456.7)
+    '123,457'
+    >>> number(0.01234)
+    '0.0123'
+    >>> number(4.0)
+    '4'
+    """
+    if x is None or not math.isfinite(x):
+        return NONE
+    if x == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(x)))
+    decimals = max(0, digits - 1 - mag)
+    text = f"{x:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def si(x: float | None, digits: int = 3) -> str:
+    """Large counts shortened with k/M (``123.5k``); small ones as :func:`number`."""
+    if x is None or not math.isfinite(x):
+        return NONE
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= 10 * factor:
+            return number(x / factor, digits) + suffix
+    return number(x, digits)
+
+
+def with_unit(x: float | None, unit: str, digits: int = 3) -> str:
+    """``number`` followed by its unit (none for fractions and unitless figures)."""
+    text = number(x, digits)
+    if text == NONE or not unit or unit == "fraction":
+        return text
+    return f"{text} {unit}"
+
+
+def percent(fraction: float | None, digits: int = 3) -> str:
+    """A fraction as a percentage (``0.873`` -> ``87.3 %``)."""
+    if fraction is None or not math.isfinite(fraction):
+        return NONE
+    return number(fraction * 100.0, digits) + " %"
+
+
+def value(v: Value, unit: str = "") -> str:
+    """A property value as the knob panel shows it (``None`` reads as mixed)."""
+    if v is None:
+        return MIXED
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, str):
+        return v
+    if unit == "fraction":
+        return number(float(v))
+    return with_unit(float(v), unit)
+
+
+def delta(new: float | None, base: float | None, unit: str = "", digits: int = 3) -> str:
+    """The change from ``base`` to ``new``: ``+12.5 ms (+8.1 %)``; ``±0`` when unchanged."""
+    if new is None or base is None or not (math.isfinite(new) and math.isfinite(base)):
+        return NONE
+    d = new - base
+    if d == 0:
+        return "±0"
+    sign = "+" if d > 0 else "−"
+    text = sign + number(abs(d), digits)
+    if unit and unit != "fraction":
+        text += f" {unit}"
+    if base != 0:
+        text += f" ({sign}{number(abs(d) / abs(base) * 100.0, 2)} %)"
+    return text
+
+
+def signed_percent(error: float) -> str:
+    """A relative error as a signed percentage (``-0.042`` -> ``−4.2 %``)."""
+    if not math.isfinite(error):
+        return NONE
+    sign = "+" if error > 0 else ("−" if error < 0 else "")
+    return f"{sign}{number(abs(error) * 100.0, 2)} %"

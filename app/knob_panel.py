@@ -1,0 +1,335 @@
+"""The knob panel: one control per knob of :mod:`models.knobs`, grouped, with the study behind it.
+
+Controls are built from the registry (slider for numbers, combo box for choices, check box for
+switches) and re-filtered when the selection changes: with components selected, the panel shows
+the knobs of the selected kinds and edits those components (``id:<id>``); otherwise it shows the
+kind-wide knobs (``vm``, ``host``, ``design``, ``wan``...).  Every edit goes through
+:meth:`DesignDocument.set_value` with a merge key, so a slider drag is one undo step.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import format as fmt
+from models.design import DesignError, selector_kind
+from models.knobs import Knob, knobs_for
+from models.schema import Value
+
+if TYPE_CHECKING:
+    from app.document import DesignDocument
+
+SLIDER_STEPS = 200
+"""Positions of a slider without a natural step (and of every log-scale slider)."""
+
+
+class KnobSlider:
+    """Maps a knob's value range onto integer slider positions (linear or logarithmic)."""
+
+    def __init__(self, knob: Knob):
+        spec = knob.spec
+        lo = knob.min if knob.min is not None else spec.min
+        hi = knob.max if knob.max is not None else spec.max
+        self.lo = float(lo if lo is not None else 0.0)
+        self.hi = float(hi if hi is not None else max(self.lo + 1.0, 100.0))
+        self.log = knob.log and self.lo > 0
+        self.step = knob.step
+        self.is_int = spec.type == "int"
+        if not self.log and self.step:
+            self.positions = max(1, min(1000, round((self.hi - self.lo) / self.step)))
+        else:
+            self.positions = SLIDER_STEPS
+
+    def to_value(self, pos: int) -> float | int:
+        t = min(max(pos, 0), self.positions) / self.positions
+        if self.log:
+            x = math.exp(math.log(self.lo) + t * (math.log(self.hi) - math.log(self.lo)))
+        else:
+            x = self.lo + t * (self.hi - self.lo)
+        if self.step:
+            x = self.lo + round((x - self.lo) / self.step) * self.step
+        x = min(max(x, self.lo), self.hi)
+        if self.is_int:
+            return round(x)
+        return float(f"{x:.4g}")
+
+    def to_pos(self, value: float) -> int:
+        x = min(max(float(value), self.lo), self.hi)
+        if self.log:
+            t = (math.log(x) - math.log(self.lo)) / (math.log(self.hi) - math.log(self.lo))
+        else:
+            t = (x - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
+        return round(t * self.positions)
+
+
+class KnobRow(QWidget):
+    """One knob: label, control, current value with unit, and the study as a caption."""
+
+    touched = Signal(str)
+    """The knob path, emitted when the user changes the control."""
+
+    def __init__(self, document: DesignDocument, knob: Knob, selects: list[str],
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.knob = knob
+        self.selects = selects
+        self._updating = False
+        self._gesture = 0
+        self._last: Value = None
+        spec = knob.spec
+        self.setToolTip(f"{knob.label}: {spec.doc}\nStudy behind it: {knob.source}"
+                        f"\nKnob: {knob.path}")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 4)
+        layout.setSpacing(1)
+        top = QHBoxLayout()
+        self.label = QLabel(knob.label)
+        self.value_label = QLabel()
+        self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.value_label.setAccessibleName(f"{knob.label} value")
+        top.addWidget(self.label, 1)
+        top.addWidget(self.value_label)
+        layout.addLayout(top)
+        self.slider: QSlider | None = None
+        self.combo: QComboBox | None = None
+        self.check: QCheckBox | None = None
+        self.mapping: KnobSlider | None = None
+        control: QWidget
+        if spec.type == "bool":
+            self.check = QCheckBox("enabled")
+            self.check.toggled.connect(self._on_toggled)
+            control = self.check
+        elif knob.choices is not None:
+            self.combo = QComboBox()
+            for c in knob.choices:
+                self.combo.addItem(fmt.value(c, knob.unit), c)
+            self.combo.setPlaceholderText(fmt.MIXED)
+            self.combo.activated.connect(self._on_activated)
+            control = self.combo
+        else:
+            self.mapping = KnobSlider(knob)
+            self.slider = QSlider(Qt.Orientation.Horizontal)
+            self.slider.setRange(0, self.mapping.positions)
+            self.slider.setSingleStep(1)
+            self.slider.setPageStep(max(1, self.mapping.positions // 10))
+            self.slider.sliderPressed.connect(self._new_gesture)
+            self.slider.valueChanged.connect(self._on_slider)
+            control = self.slider
+        control.setAccessibleName(f"{knob.label} ({knob.unit})" if knob.unit else knob.label)
+        control.setAccessibleDescription(f"{spec.doc}. Study: {knob.source}")
+        control.setToolTip(self.toolTip())
+        control.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.control = control
+        self.label.setBuddy(control)
+        layout.addWidget(control)
+        self.caption = QLabel(knob.source)
+        self.caption.setWordWrap(True)
+        self.caption.setStyleSheet("color: palette(mid); font-size: 8pt;")
+        layout.addWidget(self.caption)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b; font-size: 8pt;")
+        self.error_label.hide()
+        layout.addWidget(self.error_label)
+        self.refresh()
+
+    # ------------------------------------------------------------------ model -> view
+    def current(self) -> Value:
+        """The effective value over every target, or None when they differ."""
+        values = [self.document.value(s, self.knob.prop) for s in self.selects]
+        first = values[0] if values else None
+        return first if all(v == first for v in values[1:]) else None
+
+    def refresh(self) -> None:
+        value = self.current()
+        self._last = value
+        self.value_label.setText(fmt.value(value, self.knob.unit))
+        self._updating = True
+        try:
+            if self.slider is not None and self.mapping is not None:
+                if value is not None and not isinstance(value, (str, bool)) \
+                        and not self.slider.isSliderDown() \
+                        and self.mapping.to_value(self.slider.value()) != value:
+                    self.slider.setValue(self.mapping.to_pos(value))
+            elif self.combo is not None:
+                index = self.combo.findData(value) if value is not None else -1
+                if index < 0 and isinstance(value, (int, float)) and self.knob.choices:
+                    index = next((i for i, c in enumerate(self.knob.choices)
+                                  if isinstance(c, (int, float)) and float(c) == float(value)),
+                                 -1)
+                self.combo.setCurrentIndex(index)
+            elif self.check is not None:
+                self.check.setTristate(value is None)
+                if value is None:
+                    self.check.setCheckState(Qt.CheckState.PartiallyChecked)
+                else:
+                    self.check.setChecked(bool(value))
+        finally:
+            self._updating = False
+
+    # ------------------------------------------------------------------ view -> model
+    def _new_gesture(self) -> None:
+        self._gesture += 1
+
+    def _merge_key(self) -> str:
+        return f"{self.knob.path}@{'|'.join(self.selects)}#{self._gesture}"
+
+    def _apply(self, value: Value, merge: bool) -> None:
+        if self._updating or value == self._last:
+            return
+        key = self._merge_key() if merge and len(self.selects) == 1 else None
+        stack = self.document.undo_stack
+        several = len(self.selects) > 1
+        if several:  # one undo step for the whole selection
+            stack.beginMacro(f"Set {self.knob.label}")
+        try:
+            for select in self.selects:
+                self.document.set_value(select, self.knob.prop, value, merge_key=key)
+        except DesignError as err:
+            self.error_label.setText(str(err))
+            self.error_label.show()
+            self.refresh()
+            return
+        finally:
+            if several:
+                stack.endMacro()
+        self.error_label.hide()
+        self._last = value
+        self.value_label.setText(fmt.value(value, self.knob.unit))
+        self.touched.emit(self.knob.path)
+
+    def _on_slider(self, pos: int) -> None:
+        if self.mapping is not None:
+            self._apply(self.mapping.to_value(pos), merge=True)
+
+    def _on_activated(self, index: int) -> None:
+        if self.combo is not None and index >= 0:
+            self._apply(self.combo.itemData(index), merge=False)
+
+    def _on_toggled(self, checked: bool) -> None:
+        if self.check is not None and not self._updating:
+            self.check.setTristate(False)
+            self._apply(bool(checked), merge=False)
+
+
+class KnobPanel(QWidget):
+    """Sliders, combo boxes and check boxes for every knob that applies, grouped by subsystem."""
+
+    knob_touched = Signal(str)
+    """The path of the knob the user changed last (the knob curve follows it)."""
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.rows: dict[str, KnobRow] = {}
+        self._signature: tuple[object, ...] = ()
+        self.setAccessibleName("Knob panel")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        self.scope_label = QLabel()
+        self.scope_label.setWordWrap(True)
+        self.scope_label.setAccessibleName("Knob scope")
+        outer.addWidget(self.scope_label)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer.addWidget(self.scroll_area, 1)
+        self._rebuild_timer = QTimer(self)
+        self._rebuild_timer.setSingleShot(True)
+        self._rebuild_timer.setInterval(0)
+        self._rebuild_timer.timeout.connect(self.rebuild)
+        document.design_replaced.connect(self.rebuild)
+        document.selection_changed.connect(self._schedule_rebuild)
+        document.component_added.connect(self._schedule_rebuild)
+        document.component_removed.connect(self._schedule_rebuild)
+        document.link_added.connect(self._schedule_rebuild)
+        document.link_removed.connect(self._schedule_rebuild)
+        document.scenario_changed.connect(self.refresh_values)
+        document.scenarios_changed.connect(self.refresh_values)
+        document.values_changed.connect(self._on_values_changed)
+        self.rebuild()
+
+    # ------------------------------------------------------------------ structure
+    def _scope(self) -> tuple[list[tuple[Knob, list[str]]], str]:
+        design = self.document.design
+        applicable = knobs_for(design)
+        selected = [c for c in (design.component(i) for i in self.document.selection) if c]
+        if not selected:
+            return [(k, [k.kind]) for k in applicable], "All components (kind-wide knobs)"
+        by_kind: dict[str, list[str]] = {}
+        for c in selected:
+            by_kind.setdefault(c.kind, []).append(f"id:{c.id}")
+        rows = [(k, by_kind[k.kind]) for k in applicable if k.kind in by_kind]
+        names = ", ".join(c.name or c.id for c in selected[:4])
+        more = f" and {len(selected) - 4} more" if len(selected) > 4 else ""
+        return rows, f"Selected: {names}{more}"
+
+    def _schedule_rebuild(self, *_: object) -> None:
+        self._rebuild_timer.start()
+
+    def rebuild(self) -> None:
+        """Rebuild the rows if the set of knobs or their targets changed."""
+        rows, scope = self._scope()
+        self.scope_label.setText(scope)
+        signature = tuple((k.path, tuple(s)) for k, s in rows)
+        if signature == self._signature and self.rows:
+            self.refresh_values()
+            return
+        self._signature = signature
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        groups: dict[str, QFormLayout] = {}
+        self.rows = {}
+        for k, selects in rows:
+            form = groups.get(k.group)
+            if form is None:
+                box = QGroupBox(k.group or "Other")
+                box.setAccessibleName(f"{k.group or 'Other'} knobs")
+                form = QFormLayout(box)
+                form.setContentsMargins(6, 6, 6, 6)
+                groups[k.group] = form
+                layout.addWidget(box)
+            row = KnobRow(self.document, k, selects)
+            row.touched.connect(self.knob_touched)
+            form.addRow(row)
+            self.rows[k.path] = row
+        if not rows:
+            layout.addWidget(QLabel("No knobs apply to this selection."))
+        layout.addStretch(1)
+        old = self.scroll_area.takeWidget()
+        self.scroll_area.setWidget(content)
+        if old is not None:
+            old.deleteLater()
+
+    def refresh_values(self, *_: object) -> None:
+        for row in self.rows.values():
+            row.refresh()
+
+    def _on_values_changed(self, select: str, prop: str) -> None:
+        """Refresh only the rows showing ``prop`` (reading a value costs a pass over the
+        components, so a drag must not re-read every knob)."""
+        kind = selector_kind(self.document.design, select)
+        for row in self.rows.values():
+            if row.knob.prop == prop and row.knob.kind == kind:
+                row.refresh()
+
+    def row(self, path: str) -> KnobRow:
+        """The row of knob ``path`` (``vm.workload.io_oio``); KeyError when not shown."""
+        return self.rows[path]

@@ -1,0 +1,237 @@
+"""The scenario bar: pick the active scenario, add or remove one, compare two side by side.
+
+Switching calls :meth:`DesignDocument.set_scenario` (not an undoable edit); adding and
+removing are undoable.  The comparison lists every dashboard KPI for two scenarios with the
+change between them; scenarios other than the active one and base are evaluated on demand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import format as fmt
+from app.dashboard import KPIS, detail_text
+from models.design import DesignError
+from models.engine import evaluate
+from models.prediction import Prediction
+
+if TYPE_CHECKING:
+    from app.document import DesignDocument
+
+BASE = "base"
+
+
+class ScenarioBar(QWidget):
+    """Active-scenario switcher with add/remove and a KPI comparison of two scenarios."""
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.setAccessibleName("Scenario bar")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        row = QHBoxLayout()
+        label = QLabel("&Scenario")
+        self.combo = QComboBox()
+        self.combo.setAccessibleName("Active scenario")
+        self.combo.setToolTip("The scenario the knobs edit and the dashboard shows; 'base' is"
+                              " the design itself, a named scenario holds overrides on it.")
+        label.setBuddy(self.combo)
+        self.combo.activated.connect(self._on_activated)
+        row.addWidget(label)
+        row.addWidget(self.combo, 1)
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("new scenario name")
+        self.name_edit.setAccessibleName("New scenario name")
+        self.name_edit.returnPressed.connect(self.add_from_edit)
+        row.addWidget(self.name_edit)
+        self.add_button = QPushButton("&Add")
+        self.add_button.setAccessibleName("Add scenario")
+        self.add_button.setToolTip("Add a scenario (a set of overrides on the base design) and"
+                                   " make it active")
+        self.add_button.clicked.connect(self.add_from_edit)
+        row.addWidget(self.add_button)
+        self.remove_button = QPushButton("&Remove")
+        self.remove_button.setAccessibleName("Remove active scenario")
+        self.remove_button.clicked.connect(self.remove_active)
+        row.addWidget(self.remove_button)
+        self.compare_button = QPushButton("&Compare")
+        self.compare_button.setCheckable(True)
+        self.compare_button.setAccessibleName("Compare scenarios")
+        self.compare_button.toggled.connect(self._on_compare_toggled)
+        row.addWidget(self.compare_button)
+        layout.addLayout(row)
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: #c0392b;")
+        self.error_label.setAccessibleName("Scenario error")
+        self.error_label.hide()
+        layout.addWidget(self.error_label)
+
+        self.compare_panel = QWidget()
+        cp = QVBoxLayout(self.compare_panel)
+        cp.setContentsMargins(0, 0, 0, 0)
+        pick = QHBoxLayout()
+        self.left_combo = QComboBox()
+        self.left_combo.setAccessibleName("Compare from scenario")
+        self.right_combo = QComboBox()
+        self.right_combo.setAccessibleName("Compare to scenario")
+        pick.addWidget(QLabel("Compare"))
+        pick.addWidget(self.left_combo, 1)
+        pick.addWidget(QLabel("with"))
+        pick.addWidget(self.right_combo, 1)
+        cp.addLayout(pick)
+        self.table = QTableWidget(len(KPIS) + 1, 4)
+        self.table.setHorizontalHeaderLabels(["KPI", "", "", "Change"])
+        self.table.setAccessibleName("Scenario comparison")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for i, kpi in enumerate(KPIS):
+            item = QTableWidgetItem(kpi.title)
+            item.setToolTip(f"{kpi.doc}.\nStudy behind it: {kpi.source}")
+            self.table.setItem(i, 0, item)
+        self.table.setItem(len(KPIS), 0, QTableWidgetItem("Binding limit"))
+        cp.addWidget(self.table)
+        self.compare_panel.hide()
+        layout.addWidget(self.compare_panel)
+        self.left_combo.activated.connect(self.refresh_compare)
+        self.right_combo.activated.connect(self.refresh_compare)
+
+        self._compare_timer = QTimer(self)
+        self._compare_timer.setSingleShot(True)
+        self._compare_timer.setInterval(100)
+        self._compare_timer.timeout.connect(self.refresh_compare)
+        document.scenarios_changed.connect(self.refresh_names)
+        document.design_replaced.connect(self.refresh_names)
+        document.scenario_changed.connect(self._on_scenario_changed)
+        document.prediction_updated.connect(self._schedule_compare)
+        self.refresh_names()
+
+    # ------------------------------------------------------------------ names
+    def names(self) -> list[str]:
+        return [BASE, *(s.name for s in self.document.design.scenarios)]
+
+    def refresh_names(self, *_: object) -> None:
+        names = self.names()
+        for combo, current in ((self.combo, self.document.scenario),
+                               (self.left_combo, self.left_combo.currentText() or BASE),
+                               (self.right_combo, self.right_combo.currentText()
+                                or self.document.scenario)):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(names)
+            combo.setCurrentIndex(max(0, combo.findText(current)))
+            combo.blockSignals(False)
+        self.remove_button.setEnabled(self.document.scenario != BASE)
+        self._schedule_compare()
+
+    def _on_scenario_changed(self, name: str) -> None:
+        self.combo.setCurrentIndex(max(0, self.combo.findText(name)))
+        self.remove_button.setEnabled(name != BASE)
+        if self.left_combo.currentText() == BASE or not self.left_combo.currentText():
+            self.right_combo.setCurrentIndex(max(0, self.right_combo.findText(name)))
+        self._schedule_compare()
+
+    # ------------------------------------------------------------------ actions
+    def _show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+
+    def _on_activated(self, index: int) -> None:
+        self.switch_to(self.combo.itemText(index))
+
+    def switch_to(self, name: str) -> None:
+        try:
+            self.document.set_scenario(name)
+        except DesignError as err:
+            self._show_error(str(err))
+            return
+        self._show_error("")
+
+    def add_from_edit(self) -> None:
+        """Add the scenario typed in the name field and make it active."""
+        name = self.name_edit.text().strip()
+        try:
+            self.document.add_scenario(name)
+        except DesignError as err:
+            self._show_error(str(err))
+            return
+        self._show_error("")
+        self.name_edit.clear()
+        self.refresh_names()
+        self.switch_to(name)
+
+    def remove_active(self) -> None:
+        name = self.document.scenario
+        if name == BASE:
+            return
+        try:
+            self.document.set_scenario(BASE)
+            self.document.remove_scenario(name)
+        except DesignError as err:
+            self._show_error(str(err))
+            return
+        self._show_error("")
+        self.refresh_names()
+
+    # ------------------------------------------------------------------ comparison
+    def _on_compare_toggled(self, on: bool) -> None:
+        self.compare_panel.setVisible(on)
+        if on:
+            self.refresh_compare()
+
+    def _schedule_compare(self, *_: object) -> None:
+        if self.compare_panel.isVisibleTo(self) and not self._compare_timer.isActive():
+            self._compare_timer.start()
+
+    def prediction_of(self, name: str) -> Prediction | None:
+        """The prediction of scenario ``name`` (the document's own for active and base)."""
+        doc = self.document
+        if name == doc.scenario:
+            return doc.prediction
+        if name == BASE:
+            return doc.baseline
+        try:
+            return evaluate(doc.design, name)
+        except Exception as err:  # a model failure shows in the table, never crashes
+            self._show_error(f"Cannot evaluate scenario '{name}': {err}")
+            return None
+
+    def refresh_compare(self, *_: object) -> None:
+        self._compare_timer.stop()
+        left_name = self.left_combo.currentText() or BASE
+        right_name = self.right_combo.currentText() or self.document.scenario
+        left, right = self.prediction_of(left_name), self.prediction_of(right_name)
+        self.table.setHorizontalHeaderLabels(["KPI", left_name, right_name, "Change"])
+        for i, kpi in enumerate(KPIS):
+            a = kpi.value(left) if left is not None else None
+            b = kpi.value(right) if right is not None else None
+            cells = (kpi.text(left), kpi.text(right), fmt.delta(b, a, kpi.unit))
+            for col, text in enumerate(cells, start=1):
+                self._set_cell(i, col, text)
+        row = len(KPIS)
+        self._set_cell(row, 1, detail_text("hosts_needed", left))
+        self._set_cell(row, 2, detail_text("hosts_needed", right))
+        self._set_cell(row, 3, "")
+
+    def _set_cell(self, row: int, col: int, text: str) -> None:
+        item = self.table.item(row, col)
+        if item is None:
+            item = QTableWidgetItem()
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(row, col, item)
+        item.setText(text)
