@@ -1,0 +1,392 @@
+"""Goal seek, host failure and sensitivity: the search and bookkeeping are checked against a
+small stand-in model with known answers (injected ``evaluate``), the real engine only for
+invariants that hold whatever the subsystem models return."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from models import analysis, examples
+from models.analysis import Breach, band_settings, largest_ok, policy_breaches, smallest_ok
+from models.compiled import Compiled
+from models.design import Component, Design, DesignError, Link, design_to_json
+from models.engine import Engine
+from models.knobs import knob, knobs_for
+from models.prediction import (
+    ArrayArrays,
+    Consolidation,
+    HostArrays,
+    NicArrays,
+    Prediction,
+    VmArrays,
+)
+from models.synth import large_design
+
+ARRAY_IOPS_PER_DISK = 1000.0
+
+
+def toy_run(c: Compiled) -> Prediction:
+    """A stand-in model with answers worked out by hand.
+
+    Host CPU: each VM needs vcpus * cpu_pct/100 cores out of sockets * cores_per_socket.
+    Memory: configured GB over installed GB.  Storage: each array serves disks * 1,000 IOPS;
+    a closed loop of N outstanding I/Os sees 1 + 1000 N / capacity ms (p95 twice that).
+    FT: 100 Mbit/s of logging per protected VM on its primary host.
+    """
+    nv, nh, na = len(c.vm), len(c.host), len(c.array)
+    vm_host = c.vm_host
+    on = vm_host >= 0
+    cores = c.host.cols["sockets"] * c.host.cols["cores_per_socket"]
+    demand = c.vm.cols["vcpus"] * c.vm.cols["workload.cpu_pct"] / 100.0
+    host_cpu = np.bincount(vm_host[on], demand[on], minlength=nh) / cores
+    mem = np.bincount(vm_host[on], c.vm.cols["memory_gb"][on], minlength=nh)
+    host_mem = mem / c.host.cols["memory_gb"]
+    oio = c.vm.cols["workload.io_oio"]
+    has_disk = c.vm_array >= 0
+    cap = c.array.cols["disks"] * ARRAY_IOPS_PER_DISK
+    n_arr = np.bincount(c.vm_array[has_disk], oio[has_disk], minlength=na)
+    arr_lat = 1.0 + 1000.0 * n_arr / cap
+    lat = np.where(has_disk, arr_lat[np.maximum(c.vm_array, 0)], np.nan)
+    iops = np.where(has_disk, oio / (lat / 1000.0), 0.0)
+    ft = c.vm.cols["ft"]
+    logging = np.bincount(vm_host[on & ft], np.full(int((on & ft).sum()), 100.0),
+                          minlength=nh)
+    need = math.ceil(demand.sum() / (cores.max() * c.policy["cpu_util_max"])) if nh else None
+    vms = VmArrays(ids=c.vm.ids, names=c.vm.ids, host=[None] * nv, iops=iops,
+                   storage_mbps=np.zeros(nv), latency_ms=lat, p95_latency_ms=2.0 * lat,
+                   net_gbps=np.zeros(nv), cpu_util=np.zeros(nv), cpu_cost_per_kiops=np.zeros(nv),
+                   ft=ft.copy(), ft_logging_mbps=np.zeros(nv), ft_latency_add_ms=np.zeros(nv),
+                   ft_throughput_ratio=np.ones(nv), bound_by=[""] * nv)
+    hosts = HostArrays(ids=c.host.ids, names=c.host.ids, cpu_util=host_cpu,
+                       memory_util=host_mem, vms=np.bincount(vm_host[on], minlength=nh),
+                       dense_mode_active=np.zeros(nh, bool), ft_logging_mbps=logging)
+    nics = NicArrays(ids=c.nic.ids, host=[None] * len(c.nic), util=np.zeros(len(c.nic)),
+                     gbps=np.zeros(len(c.nic)))
+    arrays = ArrayArrays(ids=c.array.ids, names=c.array.ids, iops=np.zeros(na),
+                         latency_ms=arr_lat, util=n_arr / (n_arr + cap / 1000.0))
+    con = Consolidation(nv / nh if nh else 0.0, None, None, None, need)
+    return Prediction(design=c.design.name, scenario="base", vms=vms, hosts=hosts, nics=nics,
+                      arrays=arrays, consolidation=con)
+
+
+def toy_design(n_hosts: int = 4, n_vms: int = 40, ft_every: int = 0, disks: int = 10,
+               p95_max: float = 100.0, spare: int = 0) -> Design:
+    """Hosts of 16 cores and 256 GB, each with one NIC, all reaching one array; VMs of
+    2 vCPUs at 50% (one core each), 4 GB, 8 OIO, round robin over the hosts."""
+    d = Design(name="toy", policy={"cpu_util_max": 0.9, "p95_ms_max": p95_max,
+                                   "ha_spare_hosts": spare})
+    d.components.append(Component("a1", "storage_array", props={"disks": disks}))
+    for h in range(n_hosts):
+        d.components.append(Component(f"h{h}", "host", props={"sockets": 1,
+                                                               "cores_per_socket": 16,
+                                                               "memory_gb": 256.0}))
+        d.components.append(Component(f"n{h}", "nic"))
+        d.links += [Link(f"n{h}", f"h{h}", "installed_in"), Link(f"h{h}", "a1", "storage")]
+    for v in range(n_vms):
+        d.components.append(Component(f"v{v}", "vm", props={
+            "vcpus": 2, "workload.cpu_pct": 50.0, "memory_gb": 4.0, "workload.io_oio": 8,
+            "ft": bool(ft_every and v % ft_every == 0)}))
+        d.links += [Link(f"v{v}", f"h{v % n_hosts}", "runs_on"), Link(f"v{v}", "a1", "disk_on")]
+        if ft_every and v % ft_every == 0:
+            d.links.append(Link(f"v{v}", f"h{(v + 1) % n_hosts}", "ft_secondary_on"))
+    return d
+
+
+def _counts(d: Design) -> dict[str, int]:
+    out = {h.id: 0 for h in d.of_kind("host")}
+    for lk in d.links:
+        if lk.kind == "runs_on":
+            out[lk.target] += 1
+    return out
+
+
+# --------------------------------------------------------------------------- searches
+
+
+@pytest.mark.parametrize("threshold", [0, 1, 2, 7, 50, 99, 100, 101])
+@pytest.mark.parametrize("start", [1, 3, 64, 100, 500])
+def test_monotone_searches_match_brute_force(threshold: int, start: int) -> None:
+    lo, hi = 1, 100
+    calls: list[int] = []
+
+    def below(x: int) -> bool:
+        calls.append(x)
+        return x <= threshold
+
+    want = max((x for x in range(lo, hi + 1) if x <= threshold), default=None)
+    assert largest_ok(below, lo, hi, start) == want
+    assert len(calls) <= 20, "galloping + bisection, not a scan"
+
+    def above(x: int) -> bool:
+        return x >= threshold
+
+    want = min((x for x in range(lo, hi + 1) if x >= threshold), default=None)
+    assert smallest_ok(above, lo, hi, start) == want
+
+
+def test_policy_breaches_name_each_resource_and_ignore_nan() -> None:
+    c = Engine(toy_design(n_hosts=1, n_vms=20)).compiled
+    pred = toy_run(c)
+    pred.vms.p95_latency_ms[0] = np.nan
+    breaches = policy_breaches(pred, c.policy)
+    assert {b.resource for b in breaches} == {"cpu"}  # 20 cores of 16 > 90%
+    assert breaches[0].component == "h0" and breaches[0].value == pytest.approx(20 / 16)
+    pred.arrays.util[:] = 1.5
+    pred.hosts.cpu_util[:] = np.nan
+    assert [b.resource for b in policy_breaches(pred, c.policy)] == ["array"]
+
+
+# --------------------------------------------------------------------------- rebuild
+
+
+def test_rebuild_replicates_the_host_mix_and_spreads_vms_evenly() -> None:
+    d = toy_design(n_hosts=2, n_vms=11, ft_every=5)
+    before = design_to_json(d)
+    out, notes = analysis.rebuild(d, n_hosts=5)
+    assert design_to_json(d) == before, "the input design is never changed"
+    assert notes == []
+    hosts = [h.id for h in out.of_kind("host")]
+    assert hosts == ["h0", "h1", "h0~2", "h1~2", "h0~3"]
+    assert len(out.of_kind("nic")) == 5
+    counts = _counts(out)
+    assert sum(counts.values()) == 11 and max(counts.values()) - min(counts.values()) <= 1
+    runs = {lk.source: lk.target for lk in out.links if lk.kind == "runs_on"}
+    for lk in out.links:
+        if lk.kind == "ft_secondary_on":
+            assert lk.target != runs[lk.source]
+    assert sum(lk.kind == "storage" for lk in out.links) == 5
+
+
+def test_rebuild_vms_per_host_puts_k_on_every_host() -> None:
+    out, _ = analysis.rebuild(toy_design(n_hosts=3, n_vms=4), vms_per_host=7)
+    assert set(_counts(out).values()) == {7}
+    assert len({v.id for v in out.of_kind("vm")}) == 21
+
+
+# --------------------------------------------------------------------------- goal seek
+
+
+def test_seek_hosts_is_the_fewest_that_meets_cpu_plus_spares() -> None:
+    # 40 one-core VMs, 16-core hosts at <= 90%: ceil(40/m) <= 14.4 -> m = 3; plus 1 spare
+    d = toy_design(n_hosts=8, n_vms=40, spare=1)
+    r = analysis.seek(d, "hosts", evaluate=toy_run)
+    assert r.feasible and r.value == 4 and r.extra["active_hosts"] == 3
+    assert r.binding == "cpu"
+    assert {b.component for b in r.binding_detail} <= {"h0", "h1"}
+    assert [t.ok for t in sorted(r.trials, key=lambda t: t.value)
+            if t.value in (2, 3)] == [False, True]
+
+
+def test_seek_hosts_with_ft_needs_two() -> None:
+    r = analysis.seek(toy_design(n_hosts=4, n_vms=4, ft_every=2), "hosts", evaluate=toy_run)
+    assert r.value == 2 and r.binding == "FT needs two hosts"
+
+
+def test_seek_oio_is_the_largest_within_p95() -> None:
+    # 10 VMs on 10 disks (10,000 IOPS): p95 = 2 (1 + 1000 * 10 x / 10000) = 2 + 2x <= 50
+    d = toy_design(n_hosts=2, n_vms=10, p95_max=50.0)
+    r = analysis.seek(d, "oio", evaluate=toy_run)
+    assert r.feasible and r.value == 24 and r.binding == "p95"
+    assert r.current == 8
+    assert all(b.resource == "p95" for b in r.binding_detail)
+
+
+def test_seek_oio_reports_the_search_limit_when_nothing_binds() -> None:
+    r = analysis.seek(toy_design(n_hosts=2, n_vms=2, p95_max=1e6), "oio", limit=40,
+                      evaluate=toy_run)
+    assert r.value == 40 and "limit" in r.binding and r.binding_detail == []
+
+
+def test_seek_vms_per_host_binds_on_cpu() -> None:
+    r = analysis.seek(toy_design(n_hosts=2, n_vms=4, p95_max=1e6), "vms", evaluate=toy_run)
+    assert r.value == 14 and r.binding == "cpu" and r.extra["total_vms"] == 28
+
+
+def test_seek_infeasible_says_why() -> None:
+    r = analysis.seek(toy_design(n_hosts=2, n_vms=4, p95_max=1.0), "oio", evaluate=toy_run)
+    assert not r.feasible and r.value is None and r.binding == "p95"
+
+
+def test_seek_rejects_bad_requests() -> None:
+    with pytest.raises(DesignError, match="no VMs"):
+        analysis.seek(toy_design(n_vms=0), "hosts", evaluate=toy_run)
+    with pytest.raises(DesignError, match="unknown goal"):
+        analysis.seek(toy_design(), "disks", evaluate=toy_run)
+    with pytest.raises(DesignError, match="at least 1"):
+        analysis.seek(toy_design(), "oio", limit=0, evaluate=toy_run)
+
+
+# --------------------------------------------------------------------------- host failure
+
+
+def test_failure_restarts_vms_evenly_and_reports_cpu() -> None:
+    # 4 hosts x 13 VMs = 13 cores each (81%); lose one: 52 over 3 -> 18 (112%)
+    d = toy_design(n_hosts=4, n_vms=52)
+    rep = analysis.host_failure(d, ["h0"], evaluate=toy_run)
+    assert rep.baseline == [] and not rep.survives
+    f = rep.failures[0]
+    assert len(f.restarted) == 13 and f.not_restarted == []
+    assert sorted(f.vms_after.values()) == [17, 17, 18]
+    assert all(f.vms_after[h] >= f.vms_before[h] for h in f.vms_after)
+    cpu = [b for b in f.breaches if b.resource == "cpu"]
+    assert {b.component for b in cpu} == {"h1", "h2", "h3"}
+    assert all(b.before == pytest.approx(13 / 16) for b in cpu)
+    assert len(f.new_breaches) == 3
+
+
+def test_failure_moves_ft_primaries_to_their_secondaries() -> None:
+    d = toy_design(n_hosts=3, n_vms=6, ft_every=3)  # v0: h0 -> sec h1; v3: h0 -> sec h1
+    failed, res = analysis.fail_host(d, "h1")
+    assert {(f.vm, f.lost) for f in res.ft} == {("v0", "secondary"), ("v3", "secondary")}
+    failed, res = analysis.fail_host(d, "h0")
+    runs = {lk.source: lk.target for lk in failed.links if lk.kind == "runs_on"}
+    sec = {lk.source: lk.target for lk in failed.links if lk.kind == "ft_secondary_on"}
+    for f in res.ft:
+        assert f.lost == "primary" and runs[f.vm] == "h1" and f.primary == "h1"
+        assert f.secondary == "h2" and sec[f.vm] == "h2"
+    assert "h0" not in runs.values() and failed.component("h0") is None
+    assert failed.component("n0") is None, "the host's NICs fail with it"
+    assert len(runs) == 6
+
+
+def test_failure_with_two_hosts_leaves_ft_unprotected() -> None:
+    rep = analysis.host_failure(toy_design(n_hosts=2, n_vms=2, ft_every=2), ["h0"],
+                                evaluate=toy_run)
+    f = rep.failures[0]
+    assert [(x.vm, x.secondary) for x in f.ft] == [("v0", None)]
+    assert [b.resource for b in f.breaches] == ["ft"]
+
+
+def test_failure_only_restarts_where_the_datastore_is_reachable() -> None:
+    d = toy_design(n_hosts=3, n_vms=3)
+    d.links = [lk for lk in d.links if not (lk.kind == "storage" and lk.source != "h0")]
+    d.components.append(Component("a2", "storage_array"))
+    d.links.append(Link("h1", "a2", "storage"))
+    rep = analysis.host_failure(d, ["h0"], evaluate=toy_run)
+    f = rep.failures[0]
+    assert f.not_restarted == ["v0"] and [b.resource for b in f.breaches] == ["restart"]
+
+
+def test_failure_of_every_host_and_unknown_host() -> None:
+    d = toy_design(n_hosts=3, n_vms=9)
+    rep = analysis.host_failure(d, evaluate=toy_run)
+    assert [f.host for f in rep.failures] == ["h0", "h1", "h2"] and rep.survives
+    with pytest.raises(DesignError, match="no host with that id"):
+        analysis.host_failure(d, ["v1"], evaluate=toy_run)
+
+
+# --------------------------------------------------------------------------- sensitivity
+
+
+def test_sensitivity_ranks_the_knob_that_moves_the_output() -> None:
+    d = toy_design(n_hosts=2, n_vms=10)
+    s = analysis.sensitivity(d, "p95_latency_ms", evaluate=toy_run)
+    paths = [k.path for k in s.knobs]
+    assert set(paths) == {k.path for k in knobs_for(d)}
+    # p95 = 2 + 2 N / disks: OIO 1..256 on 10 VMs over 10 disks moves it most
+    top = s.knobs[0]
+    assert top.path == "vm.workload.io_oio" and (top.low, top.high) == (1, 256)
+    assert top.output_low == pytest.approx(2 + 2 * 10 / 10)
+    assert top.output_high == pytest.approx(2 + 2 * 2560 / 10)
+    assert s.baseline == pytest.approx(2 + 2 * 80 / 10)
+    disks = next(k for k in s.knobs if k.path == "storage_array.disks")
+    assert disks.swing > 0
+    flat = next(k for k in s.knobs if k.path == "host.dense_mode")
+    assert flat.swing == 0.0
+    assert s.evaluations == 1 + sum(len(k.points) for k in s.knobs)
+
+
+def test_sensitivity_leaves_the_design_and_its_own_engine_unchanged() -> None:
+    d = toy_design(n_hosts=2, n_vms=6)
+    d.components[-1].props["workload.io_oio"] = 32  # rows differ
+    before = design_to_json(d)
+    first = analysis.sensitivity(d, "total_iops", evaluate=toy_run).to_dict()
+    assert design_to_json(d) == before
+    assert analysis.sensitivity(d, "total_iops", evaluate=toy_run).to_dict() == first
+
+
+def test_column_restore_puts_every_row_back() -> None:
+    d = toy_design(n_hosts=2, n_vms=3)
+    d.components[-1].props["workload.io_oio"] = 32
+    eng = Engine(d)
+    c = eng.compiled
+    k = knob("vm.workload.io_oio")
+    assert k is not None
+    saved = c.vm.cols["workload.io_oio"].copy()
+    col = analysis._Column(c, k)
+    col.write(np.array([1.0, 2.0, 3.0]))
+    assert c.design.component("v2") is not None
+    col.restore()
+    assert np.array_equal(c.vm.cols["workload.io_oio"], saved)
+    vm2 = c.design.component("v2")
+    assert vm2 is not None and vm2.props["workload.io_oio"] == 32
+
+
+def test_step_band_moves_each_row_by_one_step_in_range() -> None:
+    k = knob("vm.workload.io_oio")
+    assert k is not None
+    low, high = band_settings(k, np.array([1.0, 8.0, 256.0]), "step")
+    assert isinstance(low, np.ndarray) and isinstance(high, np.ndarray)
+    assert low.tolist() == [1.0, 7.0, 255.0] and high.tolist() == [2.0, 9.0, 256.0]
+    speed = knob("nic.speed_gbps")
+    assert speed is not None
+    assert band_settings(speed, np.zeros(0), "range") == [1.0, 10.0, 25.0, 40.0, 100.0]
+    lo, hi = band_settings(speed, np.array([10.0]), "step")
+    assert isinstance(lo, np.ndarray) and isinstance(hi, np.ndarray)
+    assert (lo.tolist(), hi.tolist()) == ([1.0], [25.0])
+    ft = knob("vm.ft")
+    assert ft is not None and band_settings(ft, np.zeros(0), "range") == [False, True]
+
+
+def test_sensitivity_step_band_and_enum_picks_extremes() -> None:
+    d = toy_design(n_hosts=2, n_vms=4)
+    s = analysis.sensitivity(d, "total_iops", band="step", evaluate=toy_run)
+    oio = next(k for k in s.knobs if k.path == "vm.workload.io_oio")
+    assert (oio.low, oio.high) == (7.0, 9.0) and oio.swing > 0
+    with pytest.raises(DesignError, match="unknown output"):
+        analysis.sensitivity(d, "iops", evaluate=toy_run)
+    with pytest.raises(DesignError, match="unknown band"):
+        analysis.sensitivity(d, "total_iops", band="wide", evaluate=toy_run)
+
+
+# --------------------------------------------------------------------------- real engine
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_seek_on_examples_meets_the_policy_it_claims(name: str) -> None:
+    d = examples.load(name)
+    r = analysis.seek(d, "oio", limit=64)
+    if r.value is not None:
+        eng = Engine(d)
+        from models.design import Override  # noqa: PLC0415
+
+        eng.patch(Override("vm", "workload.io_oio", r.value))
+        assert policy_breaches(eng.evaluate(), eng.compiled.policy) == []
+    r = analysis.seek(d, "hosts")
+    if r.value is not None:
+        spare = int(d.policy_value("ha_spare_hosts") or 0)
+        built, _ = analysis.rebuild(d, n_hosts=r.value - spare)
+        e = Engine(built)
+        assert policy_breaches(e.evaluate(), e.compiled.policy) == []
+
+
+def test_failure_on_a_synthetic_estate_never_lowers_survivors() -> None:
+    d = large_design(60, 5, 2)
+    rep = analysis.host_failure(d)
+    assert len(rep.failures) == 5
+    for f in rep.failures:
+        assert all(f.vms_after[h] >= f.vms_before[h] for h in f.vms_after)
+        assert sum(f.vms_after.values()) + len(f.not_restarted) == 60
+        assert all(isinstance(b, Breach) for b in f.breaches)
+        assert f.to_dict()["host"] == f.host
+
+
+@pytest.mark.parametrize("output", list(analysis.OUTPUTS))
+def test_sensitivity_on_synthetic_estate_is_well_formed(output: str) -> None:
+    s = analysis.sensitivity(large_design(30, 3, 1), output)
+    swings = [k.swing for k in s.knobs if math.isfinite(k.swing)]
+    assert swings == sorted(swings, reverse=True) and all(x >= 0 for x in swings)
+    assert s.to_dict()["output"] == output
