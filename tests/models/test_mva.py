@@ -1,0 +1,127 @@
+"""MVA against independently computed references: Buzen's convolution (single class),
+brute-force product-form state enumeration (multi-class) and the textbook balanced network."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from models import mva
+
+
+def _buzen_throughput(demand: list[float], n: int) -> float:
+    """Buzen (1973): G(n) by convolution over load-independent stations; X(n) = G(n-1)/G(n)."""
+    g = [1.0] + [0.0] * n
+    for d in demand:
+        for j in range(1, n + 1):
+            g[j] = g[j] + d * g[j - 1]
+    return g[n - 1] / g[n]
+
+
+def _normaliser(demand: np.ndarray, pops: tuple[int, ...], delay: np.ndarray) -> float:
+    """G(N) by enumerating every state of a multi-class network of processor-sharing
+    (single server) and infinite-server stations (BCMP product form)."""
+    k_n, m_n = demand.shape
+    total = 0.0
+    # distribute each class's customers over the stations
+    per_class = [list(_compositions(p, m_n)) for p in pops]
+    for combo in itertools.product(*per_class):
+        n_km = np.array(combo, dtype=float)  # [k, m]
+        term = 1.0
+        for m in range(m_n):
+            col = n_km[:, m]
+            prod = float(np.prod([demand[k, m] ** col[k] / math.factorial(int(col[k]))
+                                  for k in range(k_n)]))
+            if not delay[m]:
+                prod *= math.factorial(int(col.sum()))
+            term *= prod
+        total += term
+    return total
+
+
+def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(n,)]
+    out: list[tuple[int, ...]] = []
+    for first in range(n + 1):
+        out.extend((first, *rest) for rest in _compositions(n - first, parts - 1))
+    return out
+
+
+def test_exact_single_class_matches_buzen() -> None:
+    demand = [0.05, 0.03, 0.12, 0.01]
+    res = mva.exact_single(np.array(demand), 12)
+    for n in range(1, 13):
+        assert res.throughput[n - 1] == pytest.approx(_buzen_throughput(demand, n), abs=1e-9)
+
+
+def test_balanced_network_textbook_value() -> None:
+    # Lazowska et al. 1984, sec. 5.4: M balanced stations of demand D, N customers:
+    # X(N) = N / (D (N + M - 1)).
+    res = mva.exact_single(np.full(3, 0.2), 5)
+    assert res.throughput[-1] == pytest.approx(5 / (0.2 * 7), abs=1e-9)
+    assert res.response[0] == pytest.approx(0.6, abs=1e-12)
+
+
+def test_exact_single_class_with_think_and_delay() -> None:
+    demand = np.array([0.04, 0.02, 0.5])
+    delay = np.array([False, False, True])
+    res = mva.exact_single(demand, 6, think=1.0, delay=delay)
+    # think time is a delay station: fold it into the enumeration reference
+    d2 = np.array([[0.04, 0.02, 1.5]])
+    x_ref = _normaliser(d2, (5,), delay) / _normaliser(d2, (6,), delay)
+    assert res.throughput[-1] == pytest.approx(x_ref, abs=1e-9)
+
+
+def test_exact_multi_class_matches_state_enumeration() -> None:
+    demand = np.array([[0.10, 0.04, 0.30], [0.02, 0.09, 0.10]])
+    delay = np.array([False, False, True])
+    pops = (3, 2)
+    res = mva.exact_multi(demand, np.array(pops), delay=delay)
+    g = _normaliser(demand, pops, delay)
+    for k in range(2):
+        less = list(pops)
+        less[k] -= 1
+        x_ref = _normaliser(demand, tuple(less), delay) / g
+        assert res.throughput[k] == pytest.approx(x_ref, abs=1e-9)
+
+
+def test_exact_multi_reduces_to_single_class() -> None:
+    demand = np.array([[0.05, 0.03, 0.12]])
+    multi = mva.exact_multi(demand, np.array([7]))
+    single = mva.exact_single(demand[0], 7)
+    assert multi.throughput[0] == pytest.approx(single.throughput[-1], abs=1e-12)
+
+
+def test_schweitzer_is_close_to_exact() -> None:
+    demand = np.array([[0.10, 0.04, 0.30], [0.02, 0.09, 0.10]])
+    delay = np.array([False, False, True])
+    pops = np.array([6, 4])
+    exact = mva.exact_multi(demand, pops, delay=delay)
+    approx = mva.schweitzer(demand, pops, delay=delay)
+    assert np.allclose(approx.throughput, exact.throughput, rtol=0.08)
+
+
+def test_schweitzer_sparse_equals_dense() -> None:
+    demand = np.array([[0.10, 0.0, 0.30], [0.02, 0.09, 0.0]])
+    dense = mva.schweitzer(demand, np.array([5, 3]))
+    station = np.array([[0, 2, -1], [0, 1, -1]])
+    sparse = mva.schweitzer_sparse(station, np.array([[0.10, 0.30, 0.0], [0.02, 0.09, 0.0]]),
+                                   np.array([5.0, 3.0]), np.zeros(2), 3, np.zeros(3, bool),
+                                   tol=1e-12, max_iter=10000)
+    assert np.allclose(sparse.throughput, dense.throughput, rtol=1e-9)
+
+
+def test_seidmann_splits_demand() -> None:
+    q, d = mva.seidmann(np.array([4.0, 1.0]), np.array([4, 1]))
+    assert q.tolist() == [1.0, 1.0]
+    assert d.tolist() == [3.0, 0.0]
+
+
+def test_zero_population_class_has_no_throughput() -> None:
+    res = mva.schweitzer(np.array([[0.1, 0.2], [0.3, 0.1]]), np.array([0, 4]))
+    assert res.throughput[0] == 0.0
+    assert res.throughput[1] > 0.0
