@@ -153,7 +153,7 @@ def draw_dashboard(s: Sheet, r: Report) -> None:
         s.text(QRectF(bx + 12, by + 70, tw - 24, 20), note, 11.5, color=MUTED)
     y = top + 2 * 112 + 10
     avail = s.height - y - m
-    utilisation_chart(s, QRectF(x, y, w, avail * 0.55), p)
+    utilisation_chart(s, QRectF(x, y, w, avail * 0.55), p, r.design)
     v = p.vms
     order = sorted(range(len(v.ids)), key=lambda i: -fmt_finite(float(v.iops[i])))[:8]
     bar_chart(s, QRectF(x, y + avail * 0.55 + 16, w, avail * 0.45 - 16), "IOPS per VM (top 8)",

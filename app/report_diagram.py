@@ -87,6 +87,8 @@ def draw_diagram(sheet: Sheet, rect: QRectF, design: Design,
     cx = inner.center().x() - (x0 + x1) / 2 * scale
     cy = inner.center().y() - (y0 + y1) / 2 * scale
     pos = {c.id: QPointF(cx + c.x * scale, cy + c.y * scale) for c in comps}
+    if labels:
+        bw = _fit_width(list(pos.values()), bw, bh)
 
     p.save()
     p.setClipRect(rect)
@@ -113,6 +115,16 @@ def draw_diagram(sheet: Sheet, rect: QRectF, design: Design,
         elif labels == 1:
             sheet.text(box.adjusted(4, 1, -4, -1), c.name or c.id, 10)
     p.restore()
+
+
+def _fit_width(points: list[QPointF], bw: float, bh: float) -> float:
+    """Narrow the boxes so side-by-side neighbours keep a small gap (not below 60 %)."""
+    gap = bw
+    for i, a in enumerate(points):
+        for b in points[i + 1:]:
+            if abs(a.y() - b.y()) < bh and abs(a.x() - b.x()) > 1e-6:
+                gap = min(gap, abs(a.x() - b.x()) - 8)
+    return max(bw * 0.6, min(bw, gap))
 
 
 def _legend(sheet: Sheet, rect: QRectF, design: Design) -> None:

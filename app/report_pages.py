@@ -253,7 +253,7 @@ def charts_page(s: Sheet, r: Report) -> None:
     w = s.width - 2 * MARGIN
     half = (w - 40) / 2
     top = y
-    utilisation_chart(s, QRectF(MARGIN, top, half, s.height - top - MARGIN - 20), p)
+    utilisation_chart(s, QRectF(MARGIN, top, half, s.height - top - MARGIN - 20), p, r.design)
     x2 = MARGIN + half + 40
     hh = (s.height - top - MARGIN - 20 - 30) / 2
     v = p.vms
@@ -272,7 +272,8 @@ def _finite(x: float) -> float:
     return x if math.isfinite(x) else 0.0
 
 
-def utilisation_chart(s: Sheet, rect: QRectF, p: Prediction) -> None:
+def utilisation_chart(s: Sheet, rect: QRectF, p: Prediction,
+                      design: Design | None = None) -> None:
     s.text(QRectF(rect.x(), rect.y(), rect.width(), 22), "Utilisation (busiest 18)", 15, True)
     res = p.bottlenecks(18)
     if not res:
@@ -283,8 +284,9 @@ def utilisation_chart(s: Sheet, rect: QRectF, p: Prediction) -> None:
     y = rect.y() + 34
     lw = rect.width() * 0.38
     for res_ in res:
-        s.text(QRectF(rect.x(), y, lw - 8, row - 6), f"{res_.component} {res_.resource}",
-               11.5)
+        s.text(QRectF(rect.x(), y, lw - 8, row - 6),
+               resource_label(design, res_.component, res_.resource) if design else
+               f"{res_.component} · {res_.resource}", 11.5)
         s.bar(QRectF(rect.x() + lw, y + 4, rect.width() - lw - 64, row - 14), res_.util)
         s.text(QRectF(rect.right() - 60, y, 60, row - 6), fmt.percent(res_.util, 2), 11.5,
                align=RIGHT)
@@ -327,7 +329,8 @@ def bottlenecks_page(s: Sheet, r: Report) -> None:
     for res in items:
         if y > s.height - MARGIN - 100:
             break
-        s.text(QRectF(MARGIN, y, w * 0.5, 24), f"{res.component} · {res.resource}", 15, True)
+        s.text(QRectF(MARGIN, y, w * 0.5, 24), resource_label(r.design, res.component,
+                                                              res.resource), 15, True)
         s.bar(QRectF(MARGIN + w * 0.5, y + 5, w * 0.38, 14), res.util)
         s.text(QRectF(MARGIN + w * 0.88, y, w * 0.12, 24), fmt.percent(res.util, 3), 15,
                True, util_color(res.util), RIGHT)
@@ -339,6 +342,22 @@ def bottlenecks_page(s: Sheet, r: Report) -> None:
     s.footer(r.footer, 6)
 
 
+def error_text(error: float) -> str:
+    """A relative error as ``+4.2 %`` (one decimal; ``0 %`` below 0.05 %)."""
+    if not math.isfinite(error):
+        return fmt.NONE
+    if abs(error) < 0.0005:
+        return "0 %"
+    return f"{error * 100:+.1f} %".replace("-", "−")
+
+
+def resource_label(design: Design, component: str, resource: str) -> str:
+    """``Dell R720 (h1) · host_cpu``: the component's name when it has one."""
+    c = design.component(component)
+    name = f"{c.name} ({component})" if c is not None and c.name else component
+    return f"{name} · {resource}"
+
+
 def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     title = HEADINGS[6] + (f" ({index + 1} of {count})" if count > 1 else "")
     checks = r.checks
@@ -346,7 +365,7 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     med = numeric[len(numeric) // 2] if numeric else math.nan
     sub = (f"{len(checks)} comparisons over {len({c.case_id for c in checks})} published "
            f"cases; {sum(c.ok for c in checks)} within tolerance; median |error| "
-           f"{fmt.percent(med, 2)}") if checks else "The studies behind the numbers"
+           f"{error_text(med).lstrip('+')}") if checks else "The studies behind the numbers"
     y = s.heading(title, sub)
     w = s.width - 2 * MARGIN
     if not checks:
@@ -355,9 +374,9 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
         s.footer(r.footer, 7 + index)
         return
     part = checks[index * APPENDIX_ROWS:(index + 1) * APPENDIX_ROWS]
-    cols = [Column("Study", 0.30), Column("Quantity", 0.30), Column("Role", 0.06),
-            Column("Published", 0.10, RIGHT), Column("Model", 0.10, RIGHT),
-            Column("Error", 0.14, RIGHT)]
+    cols = [Column("Study", 0.34), Column("Quantity", 0.30), Column("Role", 0.05),
+            Column("Published", 0.09, RIGHT), Column("Model", 0.09, RIGHT),
+            Column("Error", 0.13, RIGHT)]
     rows, colors = [], []
     for c in part:
         try:
@@ -366,7 +385,7 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
             study = c.case_id
         pub = ("> " if c.bound == "gt" else "< " if c.bound == "lt" else "") + \
             fmt.number(c.published)
-        err = fmt.signed_percent(c.error) + ("" if c.ok else "  (out of tolerance)")
+        err = error_text(c.error) + ("" if c.ok else "  (out of tolerance)")
         rows.append([study, c.quantity, c.role, pub, fmt.number(c.model), err])
         colors.append(GOOD if c.ok else BAD)
     y = s.table(MARGIN, y, w, cols, rows, 11, 22, colors)
