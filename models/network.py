@@ -75,6 +75,14 @@ CRYPTO_STREAM_MBPS = np.array([np.inf, 475.0, 1400.0])
 """Per-stream cap of none, OpenSSH (one AES-128 thread, no AES-NI), HPN-SSH (4 crypto
 threads) at 2.8 GHz (ftx-native-1stream-scp-rsync-ssh 400-550, ftx-native-1stream-hpnssh)."""
 
+CABLING: dict[str, tuple[float, float | None, float | None]] = {
+    "twinax": (400.0, 3.0, 7.0),
+    "10gbase_t": (400.0, 10.0, 100.0),
+    "10gbase_sr": (700.0, None, None),
+}
+"""Per adapter port: list price USD (an upper bound for twinax and 10GBASE-T: 'under $400'),
+watts, reach in metres; None where the study is silent (net-10g-cabling-cost-power, 2010)."""
+
 _STREAMING = ("netperf", "file_transfer")
 
 # bound-by codes (order = reported priority among equal caps)
@@ -231,6 +239,7 @@ def solve(c: Compiled) -> NetworkResult:
                         vm_rx_pps=rx_pps, vm_tx_pps=tx_pps, nic_gbps=nic_gbps,
                         nic_util=nic_util)
     _resources(c, res, speed, pcie, line_port)
+    _cabling(c, res)
     _warnings(c, res, pt_nics, speed, pcie, line_port, h, demanded, has_nic)
     return res
 
@@ -314,6 +323,28 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
                 f"{res.nic_gbps[j]:.2f} Gbit/s on {int(ports[j])} x {speed[j]:g} Gbit/s"
                 f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
                 FEDEX + "; " + LRO_STUDY))
+
+
+def _cabling(c: Compiled, res: NetworkResult) -> None:
+    """Cost, power and reach of the NICs whose cabling is given (extras.network.cabling)."""
+    cab = c.nic.cols["cabling"]
+    given = np.nonzero(cab != c.nic.code("cabling", "unspecified"))[0]
+    if not given.size:
+        return
+    choices = c.nic.specs["cabling"].choices
+    assert choices is not None
+    out: dict[str, dict[str, float | str]] = {}
+    for j in given.tolist():
+        name = str(choices[int(cab[j])])
+        usd, watts, reach = CABLING[name]
+        ports = float(c.nic.cols["ports"][j])
+        row: dict[str, float | str] = {"cabling": name, "usd": usd * ports}
+        if watts is not None:
+            row["watts"] = watts * ports
+        if reach is not None:
+            row["reach_m"] = reach
+        out[c.nic.ids[j]] = row
+    res.extras["network"] = {"cabling": out}
 
 
 def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.ndarray,

@@ -123,6 +123,9 @@ NIC = KindSpec(
         P("lro", "bool", True, doc="large receive offload in the host stack"),
         P("role", "enum", "vm", choices=("vm", "ft_logging", "vmotion", "management", "storage"),
           doc="traffic the adapter carries"),
+        P("cabling", "enum", "unspecified",
+          choices=("unspecified", "twinax", "10gbase_t", "10gbase_sr"),
+          doc="10G cabling: adapter-port cost, power and reach (FedEx case study, 2010)"),
     ),
 )
 

@@ -217,4 +217,23 @@ def _oracle_checks() -> list[Check]:
 
 
 def checks() -> list[Check]:
-    return _lro_checks() + _fedex_checks() + _vmdq_checks() + _oracle_checks()
+    return (_lro_checks() + _fedex_checks() + _vmdq_checks() + _oracle_checks()
+            + _cabling_checks())
+
+
+def _cabling_checks() -> list[Check]:
+    """The study's 10G cabling table, read back from a design's prediction (rules)."""
+    case = "net-10g-cabling-cost-power"
+    out: list[Check] = []
+    for cab, usd, watts, bound in (("10gbase_sr", 700.0, None, "eq"),
+                                   ("twinax", 400.0, 3.0, "lt"),
+                                   ("10gbase_t", 400.0, 10.0, "lt")):
+        nic: Props = dict(TEN_G, cabling=cab)
+        row = evaluate(testbed(FEDEX_HOST, [nic], [])).extras["network"]["cabling"]["n1"]
+        out.append(Check(case, f"USD per adapter port, {cab}", usd, float(row["usd"]),
+                         0.0 if bound == "eq" else 1e-9, "rule",
+                         "eq" if bound == "eq" else "lt"))
+        if watts is not None:
+            out.append(Check(case, f"watts per port, {cab}", watts, float(row["watts"]),
+                             0.0, "rule"))
+    return out
