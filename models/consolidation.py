@@ -39,6 +39,7 @@ Mechanism
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -158,13 +159,68 @@ def response_p95(wait_p: np.ndarray, theta: np.ndarray, mu: np.ndarray) -> np.nd
     return t
 
 
+_GRID_X = np.linspace(0.0, 16.0, 2001)
+"""Tabulation grid in x = -ln(1 - rho): host utilisation 0 .. 1 - 1.1e-7, dense near 1."""
+
+
+@lru_cache(maxsize=128)
+def _table(servers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and p95 response of an M/M/``servers`` queue with unit service time on
+    :data:`_GRID_X` (exact Erlang C and exact p95, computed once per server count)."""
+    rho = -np.expm1(-_GRID_X)
+    mean, p95 = np.empty(len(rho)), np.empty(len(rho))
+    step = max(1, 400_000 // (servers + 1))  # bound the Erlang-C work matrix
+    for lo in range(0, len(rho), step):
+        r = rho[lo:lo + step]
+        c = np.full(len(r), servers)
+        wait_p = erlang_c(c, r * servers)
+        theta = servers * (1.0 - r)
+        mean[lo:lo + step] = wait_p / theta + 1.0
+        p95[lo:lo + step] = response_p95(wait_p, theta, np.ones(len(r)))
+    return mean, p95
+
+
 def _host_response(c: np.ndarray, rho: np.ndarray,
                    s_ms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and p95 of the host-level M/M/c response (rho < 1 assumed; service ``s_ms``)."""
-    wait_p = erlang_c(c, rho * c)
-    theta = c * (1.0 - rho) / s_ms
-    mu = 1.0 / s_ms
-    return wait_p / theta + s_ms, response_p95(wait_p, theta, mu)
+    """Mean and p95 of the host-level M/M/c response (rho < 1; service ``s_ms``), read off
+    the cached exact tables by linear interpolation in -ln(1 - rho) (relative error < 1e-4)."""
+    x = -np.log1p(-np.minimum(rho, 1.0 - 1e-7))
+    mean, p95 = np.empty(len(rho)), np.empty(len(rho))
+    for servers in np.unique(c):
+        m = c == servers
+        tm, tp = _table(int(servers))
+        mean[m] = np.interp(x[m], _GRID_X, tm)
+        p95[m] = np.interp(x[m], _GRID_X, tp)
+    return mean * s_ms, p95 * s_ms
+
+
+def p95_exact(servers: int, rho: float, s_ms: float) -> float:
+    """The exact p95 (ms) of the M/M/c response, scalar and in plain floats (fast for a few
+    points): Erlang-B recursion, then Newton on the log of the exact tail."""
+    if rho <= 0.0:
+        return _LN20 * s_ms
+    a, b = rho * servers, 1.0
+    for k in range(1, servers + 1):
+        b = a * b / (k + a * b)
+    wait_p = b / (1.0 - rho + rho * b)
+    theta, mu = servers * (1.0 - rho) / s_ms, 1.0 / s_ms
+    t = max(_LN20 / mu, math.log(max(wait_p, 1e-300) / P95_Q) / theta)
+    target = math.log(P95_Q)
+    close = abs(theta - mu) < 1e-9 * mu
+    for _ in range(30):
+        em, et = math.exp(-mu * t), math.exp(-theta * t)
+        if close:
+            conv, conv_pdf = (1.0 + mu * t) * em, mu * mu * t * em
+        else:
+            conv = (theta * em - mu * et) / (theta - mu)
+            conv_pdf = theta * mu * (em - et) / (theta - mu)
+        tail = (1.0 - wait_p) * em + wait_p * conv
+        pdf = (1.0 - wait_p) * mu * em + wait_p * conv_pdf
+        step = (math.log(max(tail, 1e-300)) - target) * tail / max(pdf, 1e-300)
+        t = max(t + step, 0.5 * t)
+        if abs(step) <= 1e-12 * t:
+            break
+    return t
 
 
 def _fit_wall_per_cpu() -> float:
@@ -175,9 +231,8 @@ def _fit_wall_per_cpu() -> float:
     cpu_ms = WEB_CORE_MS
     rho = STUDY_VMS_P95_DEFAULT * STUDY_RATE * cpu_ms / 1000.0 / STUDY_CORES
     u = STUDY_RATE * cpu_ms / 1000.0
-    _, p95 = _host_response(np.array([STUDY_CORES]), np.array([rho]), np.array([1.0]))
     vm_term = _LN20 * cpu_ms * (1.0 / (1.0 - u) - 1.0)
-    return (STUDY_P95_MS - vm_term) / float(p95[0]) / cpu_ms
+    return (STUDY_P95_MS - vm_term) / p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
 
 
 WALL_PER_CPU = _fit_wall_per_cpu()
@@ -234,22 +289,24 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     # default-mode demand decides dense activation (thresholds, case
     # consol-dense-mode-activation-thresholds)
     raw_web = req_core_s * ghz_scale[hidx]
-    guest0 = np.minimum(raw_web + other, vcpus)
-    demand0 = guest0 + path
-    util0 = per_host(demand0) / cap
-    resident = per_host(np.ones(n))
-    res_vcpus = per_host(vcpus)
-    thresholds = ((resident >= DENSE_MIN_VMS_PER_PCPU * pcpus)
-                  & (res_vcpus >= DENSE_MIN_VCPUS_PER_PCPU * pcpus) & (util0 >= DENSE_MIN_UTIL))
-    active = dense_capable & thresholds
-    res.host_dense_active = active
-
-    dense_vm = active[hidx] & placed
-    raw_web = raw_web * np.where(dense_vm, 1.0 - DENSE_SAVING, 1.0)
     want = raw_web + other
     guest = np.minimum(want, vcpus)
     demand = guest + path
     host_demand = per_host(demand)
+    active = np.zeros(h, bool)
+    if dense_capable.any():
+        resident = per_host(np.ones(n))
+        res_vcpus = per_host(vcpus)
+        active = (dense_capable & (resident >= DENSE_MIN_VMS_PER_PCPU * pcpus)
+                  & (res_vcpus >= DENSE_MIN_VCPUS_PER_PCPU * pcpus)
+                  & (host_demand / cap >= DENSE_MIN_UTIL))
+        if active.any():  # dense mode lowers the per-request cost on its hosts
+            raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - DENSE_SAVING, 1.0)
+            want = raw_web + other
+            guest = np.minimum(want, vcpus)
+            demand = guest + path
+            host_demand = per_host(demand)
+    res.host_dense_active = active
     rho = host_demand / cap
     res.host_cpu_util = np.minimum(rho, 1.0)
     mem = per_host(vm["memory_gb"])
@@ -267,7 +324,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
 
     # consolidation figures for the reference host
     if n:
-        ref = int(np.argmax(np.bincount(hidx[placed], minlength=h))) if placed.any() else 0
+        ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h)))
         res.consolidation, extra = _consolidation(
             c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
             sec, vms_per_host)
@@ -393,9 +450,10 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         s_def = WALL_PER_CPU * WEB_CORE_MS * g
         servers = max(math.floor(cap_r + 1e-9), 1)
         p95_max = c.policy["p95_ms_max"]
-        by_p95 = pick(_count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r),
-                      _count_at_p95(servers, s_def * (1.0 - DENSE_SAVING),
-                                    u_web * (1.0 - DENSE_SAVING), p95_max, d_den, cap_r))
+        by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r)
+        if dense and by_p95 >= n_act - 1:
+            by_p95 = _count_at_p95(servers, s_def * (1.0 - DENSE_SAVING),
+                                   u_web * (1.0 - DENSE_SAVING), p95_max, d_den, cap_r)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k]) if limits else None
@@ -415,44 +473,43 @@ def _floor(x: float) -> int:
     return max(math.floor(x + 1e-9), 0)
 
 
-_RHO_GRID = 1.0 - np.geomspace(1.0, 1e-6, 400)[:-1]
-"""Host utilisations at which the p95 is tabulated (dense near saturation)."""
-
-
-def _p95_at(servers: int, s_ms: float, u: float, rho: np.ndarray) -> np.ndarray:
-    """p95 response (ms) of a web VM with vCPU share ``u`` on a host at utilisations ``rho``."""
-    _, p95 = _host_response(np.full(len(rho), servers), rho, np.full(len(rho), s_ms))
-    return p95 + _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
-
-
 def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
                   cap: float) -> int:
     """How many VMs (each ``cores_per_vm``) fit before the p95 passes ``p95_max``.
 
-    The p95 increases with utilisation, so it is tabulated on :data:`_RHO_GRID` in one
-    vectorised call, inverted by linear interpolation, and the count is then settled exactly
-    on the few integers around the interpolated one (a second vectorised call)."""
+    The p95 increases with utilisation: the cached table (:func:`_table`) is inverted by
+    linear interpolation and the count is then settled exactly (:func:`p95_exact`) on the few
+    integers around the interpolated one."""
     if u >= 1.0:
         return 0
-    p95 = _p95_at(servers, s_ms, u, _RHO_GRID)
+    _, tp = _table(servers)
+    p95 = s_ms * tp + _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
     if p95[0] > p95_max:
         return 0
     j = int(np.searchsorted(p95, p95_max, side="right"))
+    rho_grid = -np.expm1(-_GRID_X)
     if j >= len(p95):
-        rho_star = float(_RHO_GRID[-1])
+        rho_star = float(rho_grid[-1])
     else:
-        x0, x1, y0, y1 = _RHO_GRID[j - 1], _RHO_GRID[j], p95[j - 1], p95[j]
+        x0, x1, y0, y1 = rho_grid[j - 1], rho_grid[j], p95[j - 1], p95[j]
         rho_star = float(x0 + (x1 - x0) * (p95_max - y0) / max(y1 - y0, 1e-300))
     n0 = _floor(rho_star * cap / cores_per_vm)
-    cand = np.arange(max(n0 - 2, 1), n0 + 3)
-    rho = cand * cores_per_vm / cap
-    ok = rho < 1.0
-    p = np.full(len(cand), np.inf)
-    p[ok] = _p95_at(servers, s_ms, u, rho[ok])
-    good = cand[p <= p95_max * (1.0 + 1e-9)]
-    if len(good) == 0:
-        return max(n0 - 3, 0)
-    return int(good.max())
+    vm_term = _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
+
+    def meets(k: int) -> bool:
+        rho = k * cores_per_vm / cap
+        return k <= 0 or (rho < 1.0 and p95_exact(servers, rho, s_ms) + vm_term
+                          <= p95_max * (1.0 + 1e-9))
+
+    n = n0 + 1  # the interpolated count is exact but for ties: settle them exactly
+    if meets(n):
+        while meets(n + 1):
+            n += 1
+        return n
+    n -= 1
+    while not meets(n):
+        n -= 1
+    return n
 
 
 def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: np.ndarray,
