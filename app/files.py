@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
+from app.recovery import RecoveryManager
 from models import examples
 from models.design import Design, DesignError
 from models.files import load_design, save_design
@@ -33,10 +34,12 @@ class FileController(QObject):
     file_opened = Signal(str)
     file_saved = Signal(str)
 
-    def __init__(self, window: QMainWindow, document: DesignDocument) -> None:
+    def __init__(self, window: QMainWindow, document: DesignDocument,
+                 recovery: bool = True) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
+        self.recovery = RecoveryManager(document, self)
         self.menu = QMenu("&File", window)
         first = self._first_menu_action()
         if first is None:
@@ -67,6 +70,12 @@ class FileController(QObject):
         self.document.modified_changed.connect(self._update_title)
         self.document.path_changed.connect(self._update_title)
         self._update_title()
+        if recovery:
+            QTimer.singleShot(0, self, self.offer_recovery)
+
+    def offer_recovery(self) -> bool:
+        """Offer to recover an autosave left by a session that crashed."""
+        return self.recovery.offer_recovery(self.window)
 
     # ------------------------------------------------------------------ setup
     def _first_menu_action(self) -> QAction | None:
@@ -155,19 +164,10 @@ class FileController(QObject):
             self.show_error("Could not save design", msg)
             return False
         full = str(Path(path).resolve())
-        self._set_document_path(full)
-        self.document.undo_stack.setClean()
+        self.document.mark_saved(full)
         self.add_recent(full)
         self.file_saved.emit(full)
         return True
-
-    def _set_document_path(self, path: str) -> None:
-        setter = getattr(self.document, "set_path", None)
-        if callable(setter):
-            setter(path)
-        elif path != self.document.path:
-            self.document.path = path
-            self.document.path_changed.emit(path)
 
     def export_report(self, ext: str) -> bool:
         base = Path(self.document.path).with_suffix(ext).name if self.document.path else \
@@ -232,10 +232,11 @@ class FileController(QObject):
 
     # ------------------------------------------------------------------ window
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802  (Qt)
-        if (watched is self.window and event.type() == QEvent.Type.Close
-                and not self.maybe_save()):
-            event.ignore()
-            return True
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            if not self.maybe_save():
+                event.ignore()
+                return True
+            self.recovery.finish()
         return super().eventFilter(watched, event)
 
     def _folder(self) -> str:

@@ -1,0 +1,227 @@
+"""Autosave and crash recovery.
+
+While a document has unsaved changes, :class:`RecoveryManager` writes it every
+``interval_s`` seconds to ``<AppDataLocation>/recovery/<session>.headroom`` (an ordinary
+``.headroom`` file, written atomically) with ``<session>.info.json`` beside it (original path,
+design name, time).  A :class:`QLockFile` ``<session>.lock`` is held for the session's life.
+A clean save or close removes the autosave.  At start, :func:`stale_sessions` lists autosaves
+whose lock is not held (the process died: Qt treats a lock of a dead PID as stale) and the
+app offers to recover the newest into an untitled, modified document.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from models import store
+from models.design import Design, DesignError
+from models.files import write_atomic
+
+if TYPE_CHECKING:
+    from app.document import DesignDocument
+
+DEFAULT_INTERVAL_S = 30
+
+
+def recovery_folder() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".headroom") / "recovery"
+
+
+@dataclass
+class RecoverySession:
+    """An autosave left by a session that is no longer running."""
+
+    session: str
+    design_path: Path
+    info: dict[str, Any]
+    lock: QLockFile
+    """Held by us while we decide what to do with the session."""
+
+    @property
+    def original_path(self) -> str:
+        return str(self.info.get("path", ""))
+
+    @property
+    def name(self) -> str:
+        return str(self.info.get("name", self.session))
+
+    @property
+    def saved_at(self) -> str:
+        return str(self.info.get("saved_at", ""))
+
+    def load(self) -> Design:
+        return store.load(self.design_path)
+
+    def discard(self) -> None:
+        """Delete the autosave and its files."""
+        folder = self.design_path.parent
+        for p in (self.design_path, folder / f"{self.session}.info.json"):
+            p.unlink(missing_ok=True)
+        self.release()
+        Path(folder / f"{self.session}.lock").unlink(missing_ok=True)
+
+    def release(self) -> None:
+        if self.lock.isLocked():
+            self.lock.unlock()
+
+
+def _lock(path: Path) -> QLockFile:
+    lock = QLockFile(str(path))
+    lock.setStaleLockTime(0)  # never stale by age: only when its process is gone
+    return lock
+
+
+def stale_sessions(folder: Path | None = None, exclude: str = "") -> list[RecoverySession]:
+    """Autosaves whose owner is gone, newest first; each comes back locked by us."""
+    folder = folder or recovery_folder()
+    out: list[RecoverySession] = []
+    if not folder.is_dir():
+        return out
+    for design_path in folder.glob("*.headroom"):
+        session = design_path.stem
+        if session == exclude:
+            continue
+        lock = _lock(folder / f"{session}.lock")
+        if not lock.tryLock(0):
+            continue  # a running Headroom owns it
+        try:
+            info = json.loads((folder / f"{session}.info.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            info = {}
+        if not isinstance(info, dict):
+            info = {}
+        out.append(RecoverySession(session, design_path, info, lock))
+    out.sort(key=lambda s: (s.saved_at, s.design_path.stat().st_mtime), reverse=True)
+    return out
+
+
+class RecoveryManager(QObject):
+    """Autosaves ``document`` while it is modified; offers recovery of crashed sessions."""
+
+    autosaved = Signal(str)
+    """Path of the autosave just written."""
+    recovered = Signal(str)
+    """Session id of the autosave loaded into the document."""
+
+    def __init__(self, document: DesignDocument, parent: QObject | None = None,
+                 folder: Path | None = None, interval_s: float = DEFAULT_INTERVAL_S):
+        super().__init__(parent)
+        self.document = document
+        self.folder = folder or recovery_folder()
+        self.session = uuid.uuid4().hex
+        self.lock = _lock(self.folder / f"{self.session}.lock")
+        self.dirty = False
+        self.last_error = ""
+        self.timer = QTimer(self)
+        self.timer.setInterval(max(1, round(interval_s * 1000)))
+        self.timer.timeout.connect(self.autosave)
+        self.timer.start()
+        document.undo_stack.indexChanged.connect(self._changed)
+        document.design_replaced.connect(self._changed)
+        document.modified_changed.connect(self._modified_changed)
+
+    @property
+    def design_path(self) -> Path:
+        return self.folder / f"{self.session}.headroom"
+
+    @property
+    def info_path(self) -> Path:
+        return self.folder / f"{self.session}.info.json"
+
+    def _changed(self, *_: object) -> None:
+        self.dirty = True
+
+    def _modified_changed(self, modified: bool) -> None:
+        if not modified:
+            self.remove_autosave()
+
+    def autosave(self) -> bool:
+        """Write the autosave now if the document changed since the last one."""
+        if not (self.dirty and self.document.is_modified):
+            return False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if not self.lock.isLocked() and not self.lock.tryLock(0):
+                self.last_error = f"cannot lock {self.folder}"
+                return False
+            store.save(self.document.design, self.design_path)
+            info = {"path": self.document.path, "name": self.document.design.name,
+                    "saved_at": datetime.now(UTC).isoformat(timespec="milliseconds")}
+            write_atomic(self.info_path, json.dumps(info).encode("utf-8"))
+        except (OSError, DesignError) as err:
+            self.last_error = str(err)  # autosave must never interrupt the user
+            return False
+        self.dirty = False
+        self.autosaved.emit(str(self.design_path))
+        return True
+
+    def remove_autosave(self) -> None:
+        """Called after a clean save or close: the autosave is no longer needed."""
+        self.design_path.unlink(missing_ok=True)
+        self.info_path.unlink(missing_ok=True)
+
+    def finish(self) -> None:
+        """End of session: remove the autosave and release the lock."""
+        self.timer.stop()
+        self.remove_autosave()
+        if self.lock.isLocked():
+            self.lock.unlock()
+
+    # ------------------------------------------------------------------ recovery
+    def stale_sessions(self) -> list[RecoverySession]:
+        return stale_sessions(self.folder, exclude=self.session)
+
+    def ask_recover(self, session: RecoverySession, count: int,
+                    parent: QWidget | None) -> QMessageBox.StandardButton:
+        """Ask the user (tests replace this); Yes recovers, Discard deletes, No keeps it."""
+        more = f"\n\n{count - 1} older autosave(s) will be offered next time." \
+            if count > 1 else ""
+        where = session.original_path or "an untitled design"
+        return QMessageBox.question(
+            parent, "Recover unsaved changes?",
+            f"Headroom did not close normally. Unsaved changes to '{session.name}' "
+            f"({where}) were autosaved at {session.saved_at or 'an unknown time'}.\n\n"
+            f"Recover them?{more}",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+            | QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.Yes)
+
+    def offer_recovery(self, parent: QWidget | None = None) -> bool:
+        """Offer the newest stale autosave; True when it was loaded into the document."""
+        sessions = self.stale_sessions()
+        if not sessions:
+            return False
+        newest, rest = sessions[0], sessions[1:]
+        for s in rest:
+            s.release()
+        answer = self.ask_recover(newest, len(sessions), parent)
+        if answer == QMessageBox.StandardButton.Discard:
+            newest.discard()
+            return False
+        if answer != QMessageBox.StandardButton.Yes:
+            newest.release()
+            return False
+        try:
+            design = newest.load()
+        except DesignError as err:
+            newest.release()
+            QMessageBox.warning(parent, "Could not recover", err.describe())
+            return False
+        self.recover_into_document(design)
+        newest.discard()
+        self.recovered.emit(newest.session)
+        return True
+
+    def recover_into_document(self, design: Design) -> None:
+        """Load ``design`` as an untitled document with unsaved changes."""
+        self.document.replace_design(design, "")
+        self.document.undo_stack.resetClean()  # modified: the user decides where to save it
+        self.dirty = True
