@@ -109,10 +109,10 @@ class DesignDocument(QObject):
     def component(self, cid: str) -> Component | None:
         return self.design.component(cid)
 
-    def new_id(self, kind: str) -> str:
-        """A fresh component id for ``kind`` (``h3``, ``v12``, ...)."""
+    def new_id(self, kind: str, taken: set[str] | None = None) -> str:
+        """A fresh component id for ``kind`` (``h3``, ``v12``, ...), also avoiding ``taken``."""
         prefix = ID_PREFIX.get(kind, kind[:1])
-        used = {c.id for c in self.design.components}
+        used = {c.id for c in self.design.components} | (taken or set())
         n = sum(1 for c in self.design.components if c.kind == kind) + 1
         while f"{prefix}{n}" in used:
             n += 1

@@ -1,37 +1,60 @@
-"""Start the desktop app."""
+"""Start the desktop app: ``headroom [FILE]`` (the bundled example when no FILE is given).
+
+``--self-test`` builds the window offscreen-capable, evaluates the design, prints
+``self-test: ok`` and exits 0 (1 with the reason on stderr when it cannot).
+"""
 
 from __future__ import annotations
 
 import sys
 
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.document import DesignDocument
+from app.main_window import MainWindow
+from app.theme import apply_theme
 from models import examples
 from models.design import Design, DesignError
-from models.engine import evaluate
 from models.files import load_design
 
 
 def run_app(path: str | None, self_test: bool = False) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Headroom")
     app.setOrganizationName("Headroom")
+    app.setApplicationDisplayName("Headroom")
+    apply_theme(app)
     design: Design | None = None
     error = ""
     try:
         design = load_design(path) if path else examples.load(examples.DEFAULT_EXAMPLE)
     except DesignError as err:
         error = err.describe()
+    if self_test and design is None:
+        print(f"self-test: {error}", file=sys.stderr)
+        return 1
+    document = DesignDocument(design)
+    if design is not None and path:
+        document.set_path(str(path))
+    window = MainWindow(document, remember_layout=not self_test)
     if self_test:
-        if design is None:
-            print(f"self-test: {error}", file=sys.stderr)
+        try:
+            document.evaluate_now()
+            window.show()
+            app.processEvents()
+            shown = len(window.scene.component_items()) == len(document.design.components)
+        except Exception as err:  # report, do not crash
+            print(f"self-test: {type(err).__name__}: {err}", file=sys.stderr)
             return 1
-        evaluate(design)
+        finally:
+            document.undo_stack.setClean()
+            window.close()
+        if not shown:
+            print("self-test: the canvas does not show every component", file=sys.stderr)
+            return 1
         print("self-test: ok")
         return 0
-    window = QMainWindow()
-    window.setWindowTitle(f"{design.name if design else 'Untitled'} - Headroom")
-    window.resize(1400, 900)
     window.show()
     if error:
         QMessageBox.warning(window, "Could not open design", error)

@@ -1,0 +1,289 @@
+"""Canvas items: one :class:`ComponentItem` per component, one :class:`LinkItem` per link.
+
+Items hold display state only (fill level, badge, label) and change it in place when a new
+prediction arrives; the scene never recreates them for that.  Painting is cheap: items cache
+their pixels (``DeviceCoordinateCache``) and draw a plain box when zoomed far out (level of
+detail from the painter's transform).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QStyle,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from models.design import Component, Link
+
+#: Item size (width, height) per kind, in scene units; positions are the item centres.
+SIZES: dict[str, tuple[float, float]] = {
+    "host": (150.0, 64.0), "vm": (112.0, 26.0), "nic": (56.0, 18.0),
+    "storage_array": (132.0, 64.0), "site": (170.0, 44.0),
+}
+LEVELS = 21
+"""Utilisation is shown in LEVELS steps from 0 to 100% (level LEVELS means over 100%)."""
+NO_DATA = -1
+
+_GREEN, _AMBER, _RED = QColor("#3fae5a"), QColor("#e8a33d"), QColor("#d9534f")
+_NEUTRAL = {"host": QColor("#5b7fa6"), "vm": QColor("#7a8ba0"), "nic": QColor("#6f8f7f"),
+            "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000")}
+LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc"),
+                "installed_in": QColor("#7aa57a"), "passthrough": QColor("#d4a24c"),
+                "disk_on": QColor("#9a7fd1"), "storage": QColor("#8c6bb1"),
+                "located_at": QColor("#999999"), "wan": QColor("#d9534f")}
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                           a.greenF() + (b.greenF() - a.greenF()) * t,
+                           a.blueF() + (b.blueF() - a.blueF()) * t)
+
+
+def level_colour(level: int, kind: str = "host") -> QColor:
+    """Green (idle) -> amber (70%) -> red (100%+); the kind's neutral colour for no data."""
+    if level == NO_DATA:
+        return _NEUTRAL.get(kind, QColor("#888888"))
+    u = level / (LEVELS - 1)
+    if u <= 0.7:
+        return _mix(_GREEN, _AMBER, u / 0.7)
+    return _mix(_AMBER, _RED, min(1.0, (u - 0.7) / 0.3))
+
+
+def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outline: QColor,
+                detail: bool = True) -> None:
+    """Draw the symbol of ``kind`` in ``rect`` (shared by canvas items and palette icons)."""
+    painter.setPen(QPen(outline, 1.4))
+    painter.setBrush(QBrush(fill))
+    if kind == "storage_array":
+        e = min(rect.height() * 0.28, 14.0)
+        body = QPainterPath()
+        body.moveTo(rect.left(), rect.top() + e / 2)
+        body.lineTo(rect.left(), rect.bottom() - e / 2)
+        body.arcTo(QRectF(rect.left(), rect.bottom() - e, rect.width(), e), 180, 180)
+        body.lineTo(rect.right(), rect.top() + e / 2)
+        body.arcTo(QRectF(rect.left(), rect.top(), rect.width(), e), 0, -180)
+        painter.drawPath(body)
+        painter.drawEllipse(QRectF(rect.left(), rect.top(), rect.width(), e))
+    elif kind == "site":
+        pen = QPen(outline, 1.6, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(rect, 10, 10)
+    elif kind == "nic":
+        painter.drawRect(rect)
+        if detail:
+            n = 4
+            w = rect.width() / (2 * n + 1)
+            painter.setBrush(QBrush(outline))
+            for i in range(n):
+                painter.drawRect(QRectF(rect.left() + w * (2 * i + 1), rect.bottom()
+                                        - rect.height() * 0.35, w, rect.height() * 0.25))
+    elif kind == "vm":
+        r = rect.height() / 2
+        painter.drawRoundedRect(rect, r, r)
+    else:  # host: a server with drive bays
+        painter.drawRoundedRect(rect, 6, 6)
+        if detail:
+            painter.setPen(QPen(outline, 1.0))
+            y = rect.top() + rect.height() * 0.62
+            painter.drawLine(QPointF(rect.left() + 6, y), QPointF(rect.right() - 6, y))
+
+
+def kind_pixmap(kind: str, size: int = 32) -> QPixmap:
+    """A small icon for ``kind`` (palette)."""
+    pm = QPixmap(size, size)
+    pm.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pm)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    w, h = SIZES.get(kind, (40.0, 30.0))
+    scale = (size - 4) / max(w, h)
+    rect = QRectF(0, 0, w * scale, max(h * scale, size * 0.3))
+    rect.moveCenter(QPointF(size / 2, size / 2))
+    fill = _NEUTRAL.get(kind, QColor("#888888"))
+    paint_shape(painter, kind, rect, fill if fill.alpha() else QColor("#dddddd"),
+                QColor("#303030"), detail=False)
+    painter.end()
+    return pm
+
+
+class ComponentItem(QGraphicsItem):
+    """A component on the canvas; ``cid`` ties it to the document."""
+
+    def __init__(self, comp: Component):
+        super().__init__()
+        self.cid = comp.id
+        self.kind = comp.kind
+        w, h = SIZES.get(comp.kind, (100.0, 40.0))
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        self._bounds = self._rect.adjusted(-12, -12, 12, 12)
+        self.level = NO_DATA
+        self.badge = False
+        self.docked = False
+        """True for a NIC drawn on its host: it follows the host instead of moving alone."""
+        self.title = ""
+        self.subtitle = ""
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setZValue({"site": -2.0, "host": 0.0, "storage_array": 0.0, "nic": 2.0}
+                       .get(comp.kind, 1.0))
+        self.set_component(comp)
+
+    # ------------------------------------------------------------------ state
+    def set_component(self, comp: Component) -> None:
+        """Refresh the label from the component (after a rename or a property edit)."""
+        title = comp.name or comp.id
+        subtitle = describe(comp)
+        if (title, subtitle) != (self.title, self.subtitle):
+            self.title, self.subtitle = title, subtitle
+            self.update()
+
+    def set_level(self, level: int) -> None:
+        if level != self.level:
+            self.level = level
+            self.update()
+
+    def set_badge(self, on: bool) -> None:
+        if on != self.badge:
+            self.badge = on
+            self.update()
+
+    def set_docked(self, docked: bool) -> None:
+        self.docked = docked
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not docked)
+
+    # ------------------------------------------------------------------ QGraphicsItem
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        fill = level_colour(self.level, self.kind)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        outline = QColor("#1e90ff") if selected else QColor("#2b2b2b")
+        if lod < 0.35:
+            painter.fillRect(self._rect, fill if self.kind != "site" else QColor("#808080"))
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self.kind == "site":
+            outline = QColor("#1e90ff") if selected else QColor("#909090")
+        paint_shape(painter, self.kind, self._rect, fill, outline, detail=lod > 0.6)
+        if selected:
+            painter.setPen(QPen(QColor("#1e90ff"), 2.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(self._rect.adjusted(-3, -3, 3, 3), 6, 6)
+        if lod > 0.5:
+            self._paint_text(painter)
+        if self.badge:
+            self._paint_badge(painter)
+
+    def _paint_text(self, painter: QPainter) -> None:
+        dark = self.kind == "site"
+        painter.setPen(QColor("#dddddd") if dark else QColor("#101010"))
+        font = QFont()
+        r = self._rect
+        if self.kind in ("host", "storage_array"):
+            font.setPixelSize(13)
+            font.setBold(True)
+            painter.setFont(font)
+            top = r.adjusted(8, 10 if self.kind == "storage_array" else 4, -8, 0)
+            top.setHeight(20)
+            painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self._elide(painter, top))
+            font.setBold(False)
+            font.setPixelSize(10)
+            painter.setFont(font)
+            sub = r.adjusted(6, r.height() * 0.62 if self.kind == "host" else 30, -6, -2)
+            painter.drawText(sub, Qt.AlignmentFlag.AlignCenter, self.subtitle)
+        else:
+            font.setPixelSize(11 if self.kind != "nic" else 9)
+            painter.setFont(font)
+            inner = r.adjusted(6, 0, -6, 0)
+            painter.drawText(inner, Qt.AlignmentFlag.AlignCenter, self._elide(painter, inner))
+
+    def _elide(self, painter: QPainter, rect: QRectF) -> str:
+        return painter.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight,
+                                                int(rect.width()))
+
+    def _paint_badge(self, painter: QPainter) -> None:
+        c = QPointF(self._rect.right() - 2, self._rect.top() + 2)
+        painter.setPen(QPen(QColor("#ffffff"), 1.5))
+        painter.setBrush(QBrush(_RED))
+        painter.drawEllipse(c, 9, 9)
+        font = QFont()
+        font.setPixelSize(13)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, "!")
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 (Qt)
+                   value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            scene = self.scene()
+            hook = getattr(scene, "item_moved", None)
+            if hook is not None:
+                hook(self)
+        return super().itemChange(change, value)
+
+
+class LinkItem(QGraphicsLineItem):
+    """A link drawn between the centres of its two component items."""
+
+    def __init__(self, link: Link, source: ComponentItem, target: ComponentItem):
+        super().__init__()
+        self.link = link
+        self.source = source
+        self.target = target
+        self.width_level = 0
+        colour = LINK_COLOURS.get(link.kind, QColor("#888888"))
+        self._pen = QPen(colour, 1.5)
+        if link.kind in ("ft_secondary_on", "wan"):
+            self._pen.setStyle(Qt.PenStyle.DashLine)
+        if link.kind == "located_at":
+            self._pen.setStyle(Qt.PenStyle.DotLine)
+        self.setPen(self._pen)
+        self.setZValue(-1.0)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.adjust()
+
+    def adjust(self) -> None:
+        self.setLine(QLineF(self.source.pos(), self.target.pos()))
+
+    def set_width_level(self, level: int) -> None:
+        """Width 1.5 px (no traffic) to 7.5 px (the busiest link kind's maximum)."""
+        if level != self.width_level:
+            self.width_level = level
+            pen = QPen(self._pen)
+            pen.setWidthF(1.5 + level)
+            self.setPen(pen)
+
+
+def describe(comp: Component) -> str:
+    """A one-line hardware summary for the item's second line."""
+    if comp.kind == "host":
+        cores = int(comp.get("sockets") or 0) * int(comp.get("cores_per_socket") or 0)
+        return f"{cores} cores · {comp.get('ghz')} GHz · {_num(comp.get('memory_gb'))} GB"
+    if comp.kind == "storage_array":
+        return f"{comp.get('disks')} × {comp.get('media')} · {comp.get('raid')}"
+    if comp.kind == "nic":
+        return f"{_num(comp.get('speed_gbps'))} GbE"
+    if comp.kind == "vm":
+        return str(comp.get("workload.profile"))
+    return ""
+
+
+def _num(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)

@@ -1,0 +1,104 @@
+"""Linking: drag from one item to another to join them (Alt+drag, or any drag in link mode).
+
+The link kind follows from the two kinds (a VM onto a host is ``runs_on``; with Shift held it
+is ``ft_secondary_on``); a pair no link kind joins, or a link the design rules forbid, is
+refused and the reason goes to the status bar.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QLineF, Qt
+from PySide6.QtGui import QColor, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
+
+from app.canvas.items import ComponentItem
+from models.design import Link
+from models.schema import LINKS
+
+if TYPE_CHECKING:
+    from app.canvas.scene import DesignScene
+
+
+def infer_link(a: ComponentItem, b: ComponentItem, alternate: bool = False
+               ) -> Link | str:
+    """The link a drag from ``a`` to ``b`` makes, or why there is none."""
+    found: list[Link] = []
+    for kind, spec in LINKS.items():
+        if (spec.from_kind, spec.to_kind) == (a.kind, b.kind):
+            found.append(Link(a.cid, b.cid, kind))
+        elif (spec.from_kind, spec.to_kind) == (b.kind, a.kind):
+            found.append(Link(b.cid, a.cid, kind))
+    if not found:
+        legal = sorted({f"{s.from_kind}→{s.to_kind} ({k})" for k, s in LINKS.items()
+                        if a.kind in (s.from_kind, s.to_kind)})
+        return (f"cannot link a {a.kind} to a {b.kind}; a {a.kind} links: "
+                + (", ".join(legal) or "nothing"))
+    if alternate and len(found) > 1:
+        return found[1]
+    return found[0]
+
+
+def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
+             alternate: bool = False) -> str | None:
+    """Add the link between ``a`` and ``b``; returns the refusal reason (also on the status
+    bar) or None when linked."""
+    link = infer_link(a, b, alternate)
+    if isinstance(link, str):
+        reason: str | None = link
+    else:
+        reason = scene.document.add_link(link)
+    if reason:
+        scene.status_message.emit(f"Link refused: {reason}")
+        return reason
+    assert isinstance(link, Link)
+    scene.status_message.emit(f"Linked {link.source} {link.kind} {link.target}")
+    return None
+
+
+class LinkTool:
+    """The rubber line shown while linking, and the press/move/release logic."""
+
+    def __init__(self, scene: DesignScene):
+        self.scene = scene
+        self.link_mode = False
+        self.source: ComponentItem | None = None
+        self.line: QGraphicsLineItem | None = None
+
+    def press(self, event: QGraphicsSceneMouseEvent) -> bool:
+        alt = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
+        if event.button() != Qt.MouseButton.LeftButton or not (alt or self.link_mode):
+            return False
+        item = self.scene.component_at(event.scenePos())
+        if item is None:
+            return False
+        self.source = item
+        self.line = QGraphicsLineItem(QLineF(item.pos(), event.scenePos()))
+        pen = QPen(QColor("#1e90ff"), 2.0, Qt.PenStyle.DashLine)
+        self.line.setPen(pen)
+        self.line.setZValue(10.0)
+        self.scene.addItem(self.line)
+        event.accept()
+        return True
+
+    def move(self, event: QGraphicsSceneMouseEvent) -> bool:
+        if self.source is None or self.line is None:
+            return False
+        self.line.setLine(QLineF(self.source.pos(), event.scenePos()))
+        return True
+
+    def release(self, event: QGraphicsSceneMouseEvent) -> bool:
+        if self.source is None:
+            return False
+        source, self.source = self.source, None
+        if self.line is not None:
+            self.scene.removeItem(self.line)
+            self.line = None
+        target = self.scene.component_at(event.scenePos(), exclude=source)
+        if target is None:
+            self.scene.status_message.emit("Link cancelled: release over another component")
+            return True
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        try_link(self.scene, source, target, alternate=shift)
+        return True

@@ -1,0 +1,132 @@
+"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, and the
+drop target for palette presets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QMouseEvent,
+    QPainter,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsView, QWidget
+
+from app.canvas.drop import drop_preset, preset_of
+from app.canvas.rubberband import enable_rubber_band
+from app.canvas.scene import DesignScene
+
+MIN_ZOOM, MAX_ZOOM = 0.02, 8.0
+STEP = 1.25
+
+
+class DesignView(QGraphicsView):
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: DesignScene, parent: QWidget | None = None):
+        super().__init__(scene, parent)
+        self.design_scene = scene
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        enable_rubber_band(self)
+        self._pan_from: QPoint | None = None
+
+    # ------------------------------------------------------------------ zoom
+    @property
+    def zoom(self) -> float:
+        return float(self.transform().m11())
+
+    def set_zoom(self, zoom: float) -> None:
+        zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        factor = zoom / self.zoom
+        if abs(factor - 1.0) > 1e-9:
+            self.scale(factor, factor)
+            self.zoom_changed.emit(self.zoom)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom * STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom / STEP)
+
+    def reset_zoom(self) -> None:
+        self.set_zoom(1.0)
+
+    def fit(self) -> None:
+        """Show every item (at most 100%)."""
+        rect = self.design_scene.itemsBoundingRect()
+        if rect.isEmpty():
+            self.reset_zoom()
+            return
+        rect = rect.adjusted(-40, -40, 40, 40)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom > 1.0:
+            self.reset_zoom()
+        self.centerOn(rect.center())
+        self.zoom_changed.emit(self.zoom)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt)
+        dy = event.angleDelta().y()
+        if dy == 0:
+            super().wheelEvent(event)
+            return
+        self.set_zoom(self.zoom * (STEP ** (dy / 120.0)))
+        event.accept()
+
+    # ------------------------------------------------------------------ pan
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        if self._pan_from is not None:
+            now = event.position().toPoint()
+            delta = now - self._pan_from
+            self._pan_from = now
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        if self._pan_from is not None and event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------------ drop
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt)
+        if preset_of(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 (Qt)
+        if preset_of(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt)
+        pid = preset_of(event.mimeData())
+        if pid is None:
+            event.ignore()
+            return
+        pos = self.mapToScene(event.position().toPoint())
+        message = drop_preset(self.design_scene, pid, pos)
+        self.design_scene.status_message.emit(message)
+        event.acceptProposedAction()

@@ -1,0 +1,305 @@
+"""The inspector: the selected component's properties, validated as typed.
+
+Fields come from :mod:`models.schema` (type, unit, range, choices, meaning).  A number is
+checked on every keystroke with :func:`models.design.check_value`; a problem shows inline
+under the field and nothing is applied until the value is valid.  Valid edits go through
+``document.set_value('id:<id>', prop, value)`` (undoable; in a named scenario they become
+that scenario's overrides).  With several components of one kind selected, an edit applies to
+all of them as one undo step.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.document import DesignDocument
+from models.design import DesignError, parse_value
+from models.schema import KINDS, PropSpec, Value
+
+MIXED = "(mixed)"
+
+
+def format_value(value: Value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+    return str(value)
+
+
+class Field(QWidget):
+    """One property editor: the input, its unit, and an inline error line."""
+
+    committed = Signal(str, object)
+    """(prop, value) when the user finished a valid edit."""
+
+    def __init__(self, spec: PropSpec, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.spec = spec
+        self.prop = spec.name
+        self.error = QLabel(self)
+        self.error.setStyleSheet("color: #d9534f;")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        self.check: QCheckBox | None = None
+        self.combo: QComboBox | None = None
+        self.edit: QLineEdit | None = None
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        if spec.type == "bool":
+            self.check = QCheckBox(self)
+            self.check.setTristate(False)
+            self.check.clicked.connect(lambda on: self.committed.emit(self.prop, bool(on)))
+            row.addWidget(self.check)
+        elif spec.choices is not None:
+            self.combo = QComboBox(self)
+            for c in spec.choices:
+                self.combo.addItem(format_value(c), c)
+            self.combo.activated.connect(self._combo_activated)
+            row.addWidget(self.combo, 1)
+        else:
+            self.edit = QLineEdit(self)
+            if spec.nullable:
+                self.edit.setPlaceholderText("default")
+            self.edit.textEdited.connect(self._validate)
+            self.edit.editingFinished.connect(self._commit_text)
+            row.addWidget(self.edit, 1)
+        if spec.unit:
+            unit = QLabel(spec.unit, self)
+            unit.setMinimumWidth(10)
+            row.addWidget(unit)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(1)
+        outer.addLayout(row)
+        outer.addWidget(self.error)
+        self.setToolTip(f"{spec.doc}\nexpected: {spec.expected()}\ndefault: "
+                        f"{format_value(spec.default) or 'none'}")
+        self._shown = ""
+
+    # ------------------------------------------------------------------ value <-> widget
+    def set_value(self, value: Value, mixed: bool = False, explicit: bool = False) -> None:
+        """Show ``value`` (unless the user is typing in this field)."""
+        if self.check is not None:
+            self.check.setChecked(bool(value) and not mixed)
+        elif self.combo is not None:
+            idx = -1 if mixed else self._combo_index(value)
+            self.combo.setCurrentIndex(idx)
+            if mixed:
+                self.combo.setPlaceholderText(MIXED)
+        elif self.edit is not None:
+            if self.edit.hasFocus() and self.edit.isModified():
+                return
+            self._shown = "" if mixed else format_value(value)
+            self.edit.setText(self._shown)
+            self.edit.setPlaceholderText(MIXED if mixed else
+                                         ("default" if self.spec.nullable else ""))
+            self.edit.setModified(False)
+            self._show_error(None)
+        font = QFont(self.font())
+        font.setBold(explicit)
+        for w in (self.check, self.combo, self.edit):
+            if w is not None:
+                w.setFont(font)
+
+    def _combo_index(self, value: Value) -> int:
+        assert self.combo is not None
+        for i in range(self.combo.count()):
+            data = self.combo.itemData(i)
+            if data == value or (isinstance(data, float) and isinstance(value, (int, float))
+                                 and not isinstance(value, bool)
+                                 and math.isclose(data, float(value))):
+                return i
+        return -1
+
+    def _combo_activated(self, index: int) -> None:
+        assert self.combo is not None
+        self.committed.emit(self.prop, self.combo.itemData(index))
+
+    def parse(self, text: str) -> tuple[Value, str | None]:
+        """The value of ``text`` or (None, the reason it is invalid)."""
+        try:
+            return parse_value(self.spec, text), None
+        except ValueError as err:
+            return None, str(err)
+
+    def _validate(self, text: str) -> None:
+        _, problem = self.parse(text)
+        self._show_error(problem)
+
+    def _commit_text(self) -> None:
+        assert self.edit is not None
+        if not self.edit.isModified():
+            return
+        text = self.edit.text()
+        if text == self._shown:
+            self.edit.setModified(False)
+            return
+        value, problem = self.parse(text)
+        self._show_error(problem)
+        if problem is None:
+            self.edit.setModified(False)
+            self._shown = text
+            self.committed.emit(self.prop, value)
+
+    def _show_error(self, problem: str | None) -> None:
+        self.error.setText(problem or "")
+        self.error.setVisible(bool(problem))
+        if self.edit is not None:
+            self.edit.setStyleSheet("border: 1px solid #d9534f;" if problem else "")
+
+    @property
+    def has_error(self) -> bool:
+        return not self.error.isHidden()
+
+
+class Inspector(QWidget):
+    """Properties of the selected component(s)."""
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        self.title.setFont(font)
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setPlaceholderText("name")
+        self.name_edit.editingFinished.connect(self._commit_name)
+        self.message = QLabel(self)
+        self.message.setStyleSheet("color: #d9534f;")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        self.form_host = QWidget(self)
+        self.form = QFormLayout(self.form_host)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.form_host)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.name_edit)
+        layout.addWidget(self.message)
+        layout.addWidget(scroll, 1)
+        self.fields: dict[str, Field] = {}
+        self.ids: list[str] = []
+        self.kind = ""
+        document.selection_changed.connect(self._selection_changed)
+        document.component_changed.connect(self._component_changed)
+        document.design_replaced.connect(self._rebuild)
+        document.scenario_changed.connect(lambda _name: self.refresh())
+        document.values_changed.connect(lambda _s, _p: self.refresh())
+        self._rebuild()
+
+    # ------------------------------------------------------------------ building
+    def _selection_changed(self, _ids: list[str]) -> None:
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        ids = [cid for cid in self.document.selection if self.document.component(cid)]
+        kinds = {comp.kind for cid in ids if (comp := self.document.component(cid))}
+        self.message.hide()
+        if len(kinds) > 1:
+            ids = []
+            self.title.setText(f"{len(self.document.selection)} components of different"
+                               " kinds selected")
+        kind = kinds.pop() if len(kinds) == 1 else ""
+        if kind != self.kind or not ids:
+            self._clear_fields()
+        self.ids, self.kind = ids, kind
+        if not ids:
+            if not self.document.selection:
+                self.title.setText("Nothing selected: click a component on the canvas")
+            self.name_edit.hide()
+            return
+        if not self.fields:
+            for spec in KINDS[kind].props.values():
+                f = Field(spec, self.form_host)
+                f.committed.connect(self._commit)
+                label = QLabel(spec.name.removeprefix("workload.").replace("_", " "))
+                label.setToolTip(spec.doc)
+                self.form.addRow(label, f)
+                self.fields[spec.name] = f
+        self.name_edit.setVisible(len(ids) == 1)
+        self.refresh()
+
+    def _clear_fields(self) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields.clear()
+
+    def refresh(self) -> None:
+        """Show the effective values (active scenario) of the selected components."""
+        if not self.ids:
+            return
+        doc = self.document
+        label = KINDS[self.kind].label
+        if len(self.ids) == 1:
+            comp = doc.component(self.ids[0])
+            assert comp is not None
+            scen = "" if doc.scenario == "base" else f" · scenario '{doc.scenario}'"
+            self.title.setText(f"{label} {comp.id}{scen}")
+            if not self.name_edit.hasFocus():
+                self.name_edit.setText(comp.name)
+        else:
+            self.title.setText(f"{len(self.ids)} × {label}")
+        comps = [c for cid in self.ids if (c := doc.component(cid)) is not None]
+        for prop, f in self.fields.items():
+            values = [doc.value(f"id:{cid}", prop) for cid in self.ids]
+            mixed = any(v != values[0] for v in values[1:])
+            explicit = any(prop in c.props for c in comps)
+            f.set_value(values[0], mixed=mixed, explicit=explicit)
+
+    def field(self, prop: str) -> Field:
+        return self.fields[prop]
+
+    # ------------------------------------------------------------------ edits
+    def _commit(self, prop: str, value: Value) -> None:
+        doc = self.document
+        targets = list(self.ids)
+        try:
+            if len(targets) == 1:
+                doc.set_value(f"id:{targets[0]}", prop, value)
+            else:
+                doc.undo_stack.beginMacro(f"Set {prop} on {len(targets)} components")
+                try:
+                    for cid in targets:
+                        doc.set_value(f"id:{cid}", prop, value)
+                finally:
+                    doc.undo_stack.endMacro()
+            self.message.hide()
+        except DesignError as err:
+            self.message.setText(str(err))
+            self.message.show()
+
+    def _commit_name(self) -> None:
+        if len(self.ids) != 1 or not self.name_edit.isModified():
+            return
+        self.name_edit.setModified(False)
+        comp = self.document.component(self.ids[0])
+        if comp is not None and comp.name != self.name_edit.text():
+            self.document.set_value(f"id:{comp.id}", "name", self.name_edit.text())
+
+    def _component_changed(self, cid: str, _prop: str) -> None:
+        if cid in self.ids:
+            self.refresh()

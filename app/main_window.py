@@ -1,0 +1,302 @@
+"""The main window: the canvas in the middle, docks around it, menus, toolbar, status bar.
+
+Docks: palette and knobs (left), inspector and dashboard (right), evidence (bottom).  Their
+layout is remembered with QSettings (``saveState``/``restoreState``).  The title shows the
+file, the design name and ``*`` while there are unsaved changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from app.canvas import clipboard
+from app.canvas.delete import delete_selection
+from app.canvas.drop import drop_preset
+from app.canvas.scene import DesignScene
+from app.canvas.view import DesignView
+from app.charts import EvidenceView
+from app.dashboard import Dashboard
+from app.document import DesignDocument
+from app.files import FileController
+from app.inspector import Inspector
+from app.knob_panel import KnobPanel
+from app.palette import Palette
+from app.scenarios import ScenarioBar
+from models.prediction import Prediction
+
+STATE_VERSION = 1
+SETTINGS_GROUP = "main_window"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document: DesignDocument | None = None,
+                 parent: QWidget | None = None, remember_layout: bool = True):
+        super().__init__(parent)
+        self.remember_layout = remember_layout
+        self.document = document if document is not None else DesignDocument(parent=self)
+        if self.document.parent() is None:
+            self.document.setParent(self)
+        doc = self.document
+        self.setObjectName("MainWindow")
+        self.resize(1600, 1000)
+        self.scene = DesignScene(doc, self)
+        self.view = DesignView(self.scene, self)
+        self.setCentralWidget(self.view)
+
+        self.palette_panel = Palette(doc, self)
+        self.inspector = Inspector(doc, self)
+        self.knob_panel = KnobPanel(doc, self)
+        self.dashboard = Dashboard(doc, self)
+        self.evidence = EvidenceView(doc, self)
+        self.scenario_bar = ScenarioBar(doc, self)
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
+        self.knob_dock = self._dock("Knobs", "knob_dock", self.knob_panel, left)
+        self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector, right)
+        self.dashboard_dock = self._dock("Dashboard", "dashboard_dock", self.dashboard, right)
+        self.evidence_dock = self._dock("Evidence", "evidence_dock", self.evidence,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [260, 340],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.palette_dock, self.knob_dock], [300, 560],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.evidence_dock], [230], Qt.Orientation.Vertical)
+
+        self.files = FileController(self, doc)
+        self._build_edit_menu()
+        self._build_view_menu()
+        self._build_help_menu()
+        self._build_toolbar()
+        self.status_detail = QLabel(self)
+        self.statusBar().addPermanentWidget(self.status_detail)
+
+        self.scene.status_message.connect(self.show_status)
+        self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
+        doc.design_replaced.connect(self._design_replaced)
+        doc.design_changed.connect(lambda _prop: self.update_title())
+        doc.modified_changed.connect(lambda _m: self.update_title())
+        doc.path_changed.connect(lambda _p: self.update_title())
+        doc.prediction_updated.connect(self._prediction_updated)
+        doc.evaluation_failed.connect(lambda msg: self.show_status(f"Evaluation failed: {msg}"))
+        self.update_title()
+        self._fitted = False
+        if remember_layout:
+            self.restore_layout()
+        if doc.prediction is not None:
+            self._prediction_updated(doc.prediction)
+
+    # ------------------------------------------------------------------ construction
+    def _dock(self, title: str, name: str, widget: QWidget,
+              area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: object, shortcut: str | QKeySequence.StandardKey
+                | None = None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        act.triggered.connect(slot)
+        self.addAction(act)
+        return act
+
+    def _build_edit_menu(self) -> None:
+        stack = self.document.undo_stack
+        menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts([QKeySequence("Ctrl+Z")])
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        menu.addAction(self.undo_action)
+        menu.addAction(self.redo_action)
+        menu.addSeparator()
+        self.cut_action = self._action("Cu&t", self.cut, QKeySequence.StandardKey.Cut)
+        self.copy_action = self._action("&Copy", self.copy, QKeySequence.StandardKey.Copy)
+        self.paste_action = self._action("&Paste", self.paste, QKeySequence.StandardKey.Paste)
+        self.delete_action = self._action("&Delete", self.delete, QKeySequence.StandardKey.Delete)
+        self.delete_action.setShortcuts([QKeySequence(QKeySequence.StandardKey.Delete),
+                                         QKeySequence("Backspace")])
+        self.select_all_action = self._action("Select &All", self.select_all,
+                                              QKeySequence.StandardKey.SelectAll)
+        for act in (self.cut_action, self.copy_action, self.paste_action, self.delete_action):
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.view.addAction(act)
+            menu.addAction(act)
+        menu.addSeparator()
+        menu.addAction(self.select_all_action)
+        self.select_all_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.view.addAction(self.select_all_action)
+
+    def _build_view_menu(self) -> None:
+        menu = self.menuBar().addMenu("&View")
+        for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
+                     self.dashboard_dock, self.evidence_dock):
+            menu.addAction(dock.toggleViewAction())
+        menu.addSeparator()
+        self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, "Ctrl+=")
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.zoom_out_action = self._action("Zoom &Out", self.view.zoom_out, "Ctrl+-")
+        self.zoom_reset_action = self._action("&Actual Size", self.view.reset_zoom, "Ctrl+0")
+        self.fit_action = self._action("&Fit Design", self.view.fit, "F",
+                                       "Zoom to show the whole design")
+        self.fit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.view.addAction(self.fit_action)
+        self.link_mode_action = self._action("&Link Mode", self._toggle_link_mode, "L",
+                                             "Drag from one component to another to link"
+                                             " them (Alt+drag works in any mode)")
+        self.link_mode_action.setCheckable(True)
+        self.link_mode_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.view.addAction(self.link_mode_action)
+        for act in (self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action,
+                    self.fit_action):
+            menu.addAction(act)
+        menu.addSeparator()
+        menu.addAction(self.link_mode_action)
+        menu.addSeparator()
+        menu.addAction(self._action("&Reset Layout", self.reset_layout))
+
+    def _build_help_menu(self) -> None:
+        menu = self.menuBar().addMenu("&Help")
+        menu.addAction(self._action("&Canvas Gestures", self.show_gestures))
+        menu.addAction(self._action("&About Headroom", self.show_about))
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Main", self)
+        bar.setObjectName("main_toolbar")
+        bar.addAction(self.undo_action)
+        bar.addAction(self.redo_action)
+        bar.addSeparator()
+        bar.addAction(self.link_mode_action)
+        bar.addAction(self.fit_action)
+        bar.addSeparator()
+        bar.addWidget(self.scenario_bar)
+        self.addToolBar(bar)
+
+    # ------------------------------------------------------------------ edit actions
+    def cut(self) -> None:
+        n = clipboard.cut_selection(self.document)
+        self.show_status(f"Cut {n} component(s)" if n else "Nothing selected")
+
+    def copy(self) -> None:
+        n = clipboard.copy_selection(self.document)
+        self.show_status(f"Copied {n} component(s)" if n else "Nothing selected")
+
+    def paste(self) -> None:
+        self.show_status(clipboard.paste(self.document))
+
+    def delete(self) -> None:
+        n = delete_selection(self.scene)
+        self.show_status(f"Deleted {n} item(s)" if n else "Nothing selected")
+
+    def select_all(self) -> None:
+        self.document.set_selection([c.id for c in self.document.design.components])
+
+    def add_preset_at_centre(self, preset_id: str) -> None:
+        centre = self.view.mapToScene(self.view.viewport().rect().center())
+        self.show_status(drop_preset(self.scene, preset_id, centre))
+
+    def _toggle_link_mode(self, on: bool) -> None:
+        self.scene.link_tool.link_mode = on
+        self.show_status("Link mode: drag from one component to another" if on else
+                         "Link mode off: drag moves components")
+
+    # ------------------------------------------------------------------ status/title
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    def update_title(self) -> None:
+        doc = self.document
+        name = Path(doc.path).name if doc.path else "Untitled"
+        self.setWindowFilePath(doc.path)
+        self.setWindowTitle(f"{name}[*] - {doc.design.name} - Headroom")
+        self.setWindowModified(doc.is_modified)
+
+    def _prediction_updated(self, p: Prediction) -> None:
+        scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
+        top = p.bottlenecks(1)
+        neck = f" · bottleneck {top[0].component} ({top[0].util:.0%})" if top else ""
+        self.status_detail.setText(f"{scen}{len(p.vms.ids)} VMs · {len(p.hosts.ids)} hosts"
+                                   f" · {p.total_iops:,.0f} IOPS{neck}")
+
+    def _design_replaced(self) -> None:
+        self.update_title()
+        self.view.fit()
+
+    # ------------------------------------------------------------------ help
+    def show_gestures(self) -> None:
+        QMessageBox.information(self, "Canvas gestures", GESTURES)
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About Headroom",
+                          "<b>Headroom</b><br>A what-if explorer for VMware vSphere designs:"
+                          " place hosts, NICs, arrays, sites and VMs, move knobs, and see"
+                          " IOPS, latency, FT overhead and consolidation recomputed live.")
+
+    # ------------------------------------------------------------------ layout
+    def restore_layout(self) -> None:
+        settings = QSettings()
+        settings.beginGroup(SETTINGS_GROUP)
+        geometry = settings.value("geometry")
+        state = settings.value("state")
+        settings.endGroup()
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state, STATE_VERSION)
+
+    def save_layout(self) -> None:
+        settings = QSettings()
+        settings.beginGroup(SETTINGS_GROUP)
+        settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("state", self.saveState(STATE_VERSION))
+        settings.endGroup()
+
+    def reset_layout(self) -> None:
+        for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
+                     self.dashboard_dock, self.evidence_dock):
+            dock.setFloating(False)
+            dock.show()
+        settings = QSettings()
+        settings.remove(SETTINGS_GROUP)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt)
+        super().showEvent(event)
+        if not self._fitted:
+            self._fitted = True
+            self.view.fit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
+        if self.remember_layout:
+            self.save_layout()
+        super().closeEvent(event)
+
+
+GESTURES = """Canvas gestures
+- Drag a preset from the palette onto the canvas to add it; drop a VM or NIC onto a host to
+  place it there (runs_on / installed_in), a host onto a site (located_at).
+- Double-click a preset (or select it and press Enter) to add it at the centre of the view.
+- Click to select; Ctrl+click to add to the selection; drag on empty canvas for a rubber band.
+- Drag selected items to move them (one undo step per drag).
+- Alt+drag from one component to another links them (or press L for link mode); with Shift a
+  VM-to-host link is the FT secondary. Illegal links are refused with the reason in the
+  status bar.
+- Wheel or Ctrl+= / Ctrl+- zoom, Ctrl+0 actual size, F fits the design, middle-drag pans.
+- Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+X/C/V cut/copy/paste, Delete removes the selection.
+"""
