@@ -230,8 +230,9 @@ def _host_report(c: Compiled, res: FtResult, ft: np.ndarray, paired: np.ndarray,
     count = np.bincount(ph, minlength=nh) + np.bincount(sh, minlength=nh)
     vc = c.vm.cols["vcpus"]
     vcpus = np.bincount(ph, vc[ft], minlength=nh) + np.bincount(sh, vc[paired], minlength=nh)
-    rule_h = np.maximum(np.bincount(ph, rule[ft], minlength=nh),
-                        np.bincount(sh, rule[paired], minlength=nh))
+    rule_rr = np.where(cp, 0.0, rule)  # the sizing rule is for record/replay (vSphere 4-5)
+    rule_h = np.maximum(np.bincount(ph, rule_rr[ft], minlength=nh),
+                        np.bincount(sh, rule_rr[paired], minlength=nh))
     cp_h = np.bincount(ph, cp[ft], minlength=nh) + np.bincount(sh, cp[paired], minlength=nh)
     speeds = np.zeros(nh)
     np.maximum.at(speeds, c.nic_host[nic_mask], c.nic.cols["speed_gbps"][nic_mask])
