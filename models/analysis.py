@@ -639,8 +639,12 @@ def host_failure(design: Design, hosts: list[str] | None = None, *,
     out = FailureReport(dict(c0.policy), baseline, [])
     for hid in hosts if hosts is not None else [h.id for h in design.of_kind("host")]:
         failed, res = fail_host(design, hid)
-        c = compile_design(failed)
-        breaches = policy_breaches(ev(c), c.policy)
+        breaches: list[Breach] = []
+        if failed.of_kind("host"):
+            c = compile_design(failed)
+            breaches = policy_breaches(ev(c), c.policy)
+        else:
+            res.notes.append("no host survives: nothing is left to evaluate")
         res.breaches = [Breach(b.component, b.resource, b.value, b.limit,
                                before.get((b.resource, b.component))) for b in breaches]
         res.breaches += [Breach(vm, "restart", 1.0, 0.0) for vm in res.not_restarted]

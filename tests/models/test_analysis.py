@@ -390,3 +390,25 @@ def test_sensitivity_on_synthetic_estate_is_well_formed(output: str) -> None:
     swings = [k.swing for k in s.knobs if math.isfinite(k.swing)]
     assert swings == sorted(swings, reverse=True) and all(x >= 0 for x in swings)
     assert s.to_dict()["output"] == output
+
+
+def test_sensitivity_moves_link_knobs_and_puts_them_back() -> None:
+    d = toy_design(n_hosts=2, n_vms=4)
+    d.components += [Component("s1", "site"), Component("s2", "site")]
+    d.links += [Link("h0", "s1", "located_at"), Link("h1", "s2", "located_at"),
+                Link("s1", "s2", "wan", {"rtt_ms": 2.0})]
+    wan = knob("wan.rtt_ms")
+    assert wan is not None
+    s = analysis.sensitivity(d, "total_iops", knobs=[wan], evaluate=toy_run)
+    assert [p for p, _ in s.knobs[0].points] == [0.0, 10.0] and s.knobs[0].swing == 0.0
+    assert d.links[-1].props == {"rtt_ms": 2.0}
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_failure_on_examples_accounts_for_every_vm(name: str) -> None:
+    d = examples.load(name)
+    rep = analysis.host_failure(d)
+    placed = sum(1 for lk in d.links if lk.kind == "runs_on")
+    for f in rep.failures:
+        assert sum(f.vms_after.values()) + len(f.not_restarted) == placed
+        assert all(f.vms_after[h] >= f.vms_before[h] for h in f.vms_after)
