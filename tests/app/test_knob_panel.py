@@ -1,0 +1,185 @@
+"""The knob panel drives the document the way a user does: sliders, combo boxes, check boxes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider
+from pytestqt.qtbot import QtBot
+
+from app import format as fmt
+from app.dashboard import KPI_BY_KEY, Dashboard
+from app.document import DesignDocument
+from app.knob_panel import KnobPanel, KnobRow, KnobSlider
+from models import examples
+from models.knobs import knob, knobs_for
+
+OIO = "vm.workload.io_oio"
+
+
+def make(qtbot: QtBot) -> tuple[DesignDocument, KnobPanel, Dashboard]:
+    doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
+    panel = KnobPanel(doc)
+    dash = Dashboard(doc)
+    qtbot.addWidget(panel)
+    qtbot.addWidget(dash)
+    return doc, panel, dash
+
+
+def slider_of(row: KnobRow) -> QSlider:
+    assert row.slider is not None
+    return row.slider
+
+
+def test_every_applicable_knob_has_a_labelled_control(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    assert list(panel.rows) == [k.path for k in knobs_for(doc.design)]
+    for path, row in panel.rows.items():
+        k = knob(path)
+        assert k is not None
+        assert row.control.accessibleName().startswith(k.label)
+        assert k.source in row.control.toolTip()
+        assert row.caption.text() == k.source
+        if k.spec.type == "bool":
+            assert isinstance(row.control, QCheckBox)
+        elif k.choices is not None:
+            assert isinstance(row.control, QComboBox)
+        else:
+            assert isinstance(row.control, QSlider)
+        assert row.control.focusPolicy() == Qt.FocusPolicy.StrongFocus
+
+
+def test_values_and_units_are_shown(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    row = panel.row(OIO)
+    assert row.value_label.text() == fmt.value(doc.value("vm", "workload.io_oio"), "I/Os")
+    assert row.value_label.text() == "128 I/Os"
+
+
+def test_slider_move_reaches_the_latency_tile_and_undo_restores_it(qtbot: QtBot) -> None:
+    doc, panel, dash = make(qtbot)
+    tile = dash.tiles["mean_latency_ms"]
+    before_text = tile.value_label.text()
+    before_value = doc.value("vm", "workload.io_oio")
+    slider = slider_of(panel.row(OIO))
+    start = slider.value()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        slider.setValue(start // 4)
+    assert doc.value("vm", "workload.io_oio") != before_value
+    assert doc.prediction is not None
+    assert tile.value_label.text() == KPI_BY_KEY["mean_latency_ms"].text(doc.prediction)
+    assert dash.tiles["total_iops"].value_label.text() == \
+        KPI_BY_KEY["total_iops"].text(doc.prediction)
+    assert panel.row(OIO).value_label.text() == \
+        fmt.value(doc.value("vm", "workload.io_oio"), "I/Os")
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.undo_stack.undo()
+    assert doc.value("vm", "workload.io_oio") == before_value
+    assert tile.value_label.text() == before_text
+    assert slider.value() == start
+
+
+def test_a_drag_is_one_undo_step_and_two_drags_are_two(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    slider = slider_of(panel.row(OIO))
+    start = slider.value()
+    for target in (start - 60, start - 120):
+        slider.setSliderDown(True)  # press: a new gesture
+        for pos in range(slider.value() - 1, target, -7):
+            slider.setValue(pos)
+        slider.setSliderDown(False)
+    assert doc.undo_stack.count() == 2
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert doc.value("vm", "workload.io_oio") == 128
+
+
+def test_keyboard_moves_the_slider(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    slider = slider_of(panel.row(OIO))
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        qtbot.keyClick(slider, Qt.Key.Key_PageDown)
+        qtbot.keyClick(slider, Qt.Key.Key_PageDown)
+    value = doc.value("vm", "workload.io_oio")
+    assert isinstance(value, int) and value < 128
+    assert doc.undo_stack.count() == 1
+
+
+def test_combo_and_check_box_edit_the_document(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    combo = panel.row("vm.vscsi").control
+    assert isinstance(combo, QComboBox)
+    index = combo.findData("lsi_sas")
+    assert index >= 0
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    assert doc.value("vm", "vscsi") == "lsi_sas"
+    check = panel.row("vm.ft").control
+    assert isinstance(check, QCheckBox)
+    check.click()
+    assert doc.value("vm", "ft") is True
+    doc.undo_stack.undo()
+    assert doc.value("vm", "ft") is False
+    assert not check.isChecked()
+    doc.undo_stack.undo()
+    assert combo.currentData() == "pvscsi"
+
+
+def test_mixed_values_read_mixed(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    doc.set_value("id:v1", "workload.io_oio", 4)
+    doc.set_value("id:v2", "vscsi", "lsi_sas")
+    assert panel.row(OIO).value_label.text() == fmt.MIXED
+    combo = panel.row("vm.vscsi").control
+    assert isinstance(combo, QComboBox)
+    assert combo.currentIndex() == -1
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert panel.row(OIO).value_label.text() == "128 I/Os"
+
+
+def test_selection_filters_knobs_and_targets_the_selected(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    doc.set_selection(["a1"])
+    qtbot.waitUntil(lambda: "storage_array.disks" in panel.rows and OIO not in panel.rows)
+    assert all(p.startswith("storage_array.") for p in panel.rows)
+    row = panel.row("storage_array.disks")
+    assert row.selects == ["id:a1"]
+    slider = slider_of(row)
+    slider.setValue(slider.maximum())
+    assert doc.value("id:a1", "disks") == 500
+    doc.set_selection(["v1", "v2"])
+    qtbot.waitUntil(lambda: OIO in panel.rows)
+    assert panel.row(OIO).selects == ["id:v1", "id:v2"]
+    count = doc.undo_stack.count()
+    slider_of(panel.row(OIO)).setValue(0)
+    assert doc.undo_stack.count() == count + 1  # both VMs in one step
+    assert doc.value("id:v1", "workload.io_oio") == doc.value("id:v2", "workload.io_oio") == 1
+    assert doc.value("id:v3", "workload.io_oio") == 128
+    doc.set_selection([])
+    qtbot.waitUntil(lambda: "design.policy.cpu_util_max" in panel.rows)
+    assert panel.row(OIO).selects == ["vm"]
+    assert panel.row(OIO).value_label.text() == fmt.MIXED
+
+
+def test_scenario_edits_go_to_the_scenario(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    doc.set_scenario("oio 32")
+    assert panel.row(OIO).value_label.text() == "32 I/Os"
+    doc.set_scenario("base")
+    assert panel.row(OIO).value_label.text() == "128 I/Os"
+
+
+def test_log_slider_mapping_covers_the_range() -> None:
+    k = knob(OIO)
+    assert k is not None
+    m = KnobSlider(k)
+    assert m.log
+    assert m.to_value(0) == 1
+    assert m.to_value(m.positions) == 256
+    values = [m.to_value(p) for p in range(m.positions + 1)]
+    assert values == sorted(values)
+    assert all(m.to_value(m.to_pos(v)) == v for v in values)
+    lin = knob("vm.workload.io_read_pct")
+    assert lin is not None
+    m2 = KnobSlider(lin)
+    assert not m2.log and m2.positions == 20 and m2.to_value(10) == 50
