@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.compiled import Compiled
-from models.network import GOODPUT, pcie_usable_gbps
+from models.network import GOODPUT, pcie_usable_gbps, take
 from models.prediction import Resource
 from models.results import FtResult, NetworkResult, StorageResult
 
@@ -70,7 +70,7 @@ def _rtt_ms(c: Compiled) -> np.ndarray:
 
 
 def _checkpointing(c: Compiled) -> np.ndarray:
-    ver = c.host.cols["esxi_version"][np.maximum(c.vm_host, 0)]
+    ver = take(c.host.cols["esxi_version"], c.vm_host, 0)
     return np.asarray(ver >= c.host.code("esxi_version", "6.0"))
 
 
@@ -116,8 +116,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     in_d = np.bincount(sh[paired], demand[paired], minlength=nh)
     host_load = np.maximum(out_d, in_d)
     util = np.divide(host_load, host_cap, out=np.zeros(nh), where=host_cap > 0)
-    has_link = (host_cap[ph] > 0) & (host_cap[sh] > 0)
-    worst = np.maximum(util[ph], util[sh])
+    has_link = (take(host_cap, c.vm_host) > 0) & (take(host_cap, sec) > 0)
+    worst = np.maximum(take(util, c.vm_host), take(util, sec))
     ratio = np.where(paired & has_link & (worst > 1.0), 1.0 / np.maximum(worst, 1.0), 1.0)
 
     logging = demand * ratio

@@ -89,6 +89,12 @@ _STREAMING = ("netperf", "file_transfer")
 _OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC = range(8)
 
 
+def take(arr: np.ndarray, idx: np.ndarray, fill: float | int | bool = 0) -> np.ndarray:
+    """``arr[idx]`` with ``fill`` where ``idx`` is -1 (no host, no NIC); safe on empty arrays."""
+    padded = np.append(arr, np.array([fill], dtype=arr.dtype))
+    return padded[np.where(idx >= 0, idx, len(arr))]
+
+
 def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """Usable PCIe bandwidth (Gbit/s) per direction of a slot."""
     g = np.clip(gen.astype(np.int64), 1, 5)
@@ -123,18 +129,16 @@ def solve(c: Compiled) -> NetworkResult:
     # ---- VMs: where their traffic goes
     h = c.vm_host
     hv = np.maximum(h, 0)
-    has_host = h >= 0
     pt = np.full(n, -1, np.int64)
     pt_nics = np.nonzero(c.nic_vm >= 0)[0]
     pt[c.nic_vm[pt_nics]] = pt_nics
-    use = np.where(pt >= 0, pt, np.where(has_host, best[hv], -1))
+    use = np.where(pt >= 0, pt, take(best, h, -1))
     has_nic = use >= 0
-    un = np.maximum(use, 0)
-    native = (pt >= 0) | (has_host & c.host.is_("platform", "native")[hv])
+    native = (pt >= 0) | take(c.host.is_("platform", "native"), h, False)
 
-    ghz = np.where(has_host, host["ghz"][hv], REF_GHZ)
+    ghz = take(host["ghz"], h, REF_GHZ)
     scale = REF_GHZ / ghz
-    ver = host["esxi_version"][hv]
+    ver = take(host["esxi_version"], h, len(c.host.specs["esxi_version"].choices or ()) - 1)
     esx4 = ver <= c.host.code("esxi_version", "4.1")
     vnic = vm["vnic"]
     pkt_factor = np.where(native, NATIVE_PKT_FACTOR,
@@ -157,7 +161,7 @@ def solve(c: Compiled) -> NetworkResult:
     # ---- packet sizes
     msg = vm["workload.net_msg_bytes"]
     windows = c.vm.is_("guest_os", "windows")
-    lro_ok = (has_host & (lro_nics[hv] > 0) & ~native & (vnic != c.vm.code("vnic", "e1000"))
+    lro_ok = ((take(lro_nics, h) > 0) & ~native & (vnic != c.vm.code("vnic", "e1000"))
               & (~windows | (ver >= c.host.code("esxi_version", "6.0"))))
     pkt_wire = np.minimum(MSS_BYTES, msg)
     lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
@@ -174,8 +178,8 @@ def solve(c: Compiled) -> NetworkResult:
     tool_cap = (np.minimum(TOOL_STREAM_MBPS[vm["workload.net_tool"]],
                            CRYPTO_STREAM_MBPS[vm["workload.net_crypto"]])
                 * vm["workload.net_streams"] * (ghz / TOOL_REF_GHZ))
-    line = np.where(has_nic, line_port[un] * 1000.0, 0.0)
-    slot = np.where(has_nic, pcie[un] * 1000.0, 0.0)
+    line = take(line_port, use) * 1000.0
+    slot = take(pcie, use) * 1000.0
 
     def tightest(offered: np.ndarray, path: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         caps = np.stack([offered, line, slot, tool_cap, path])
@@ -192,7 +196,7 @@ def solve(c: Compiled) -> NetworkResult:
         demand = np.bincount(hs, x[shared], minlength=nh)
         s = np.ones(nh)
         np.divide(pool_cap * 1000.0, demand, out=s, where=demand > pool_cap * 1000.0)
-        f = np.where(shared, s[hv], 1.0)
+        f = np.where(shared, take(s, h, 1.0), 1.0)
         hit = f < 1.0
         np.multiply(x, f, out=x)
         code[hit] = _SHARE
@@ -201,7 +205,7 @@ def solve(c: Compiled) -> NetworkResult:
     budget = np.where(novmdq_nics > 0, pool_nics, np.inf)
     s = np.ones(nh)
     np.divide(budget, busy, out=s, where=busy > budget)
-    f = np.where(shared, s[hv], 1.0)
+    f = np.where(shared, take(s, h, 1.0), 1.0)
     code_rx[f < 1.0] = _NOQUEUE
     x_rx *= f
 
