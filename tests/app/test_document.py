@@ -1,0 +1,189 @@
+"""DesignDocument: edits push one undo step each, signals follow, evaluation is coalesced."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.document import DesignDocument, link_problem
+from models.design import Component, Design, DesignError, Link, Override
+from models.prediction import Prediction
+
+
+def test_constructed_document_has_a_prediction(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    assert isinstance(doc.prediction, Prediction)
+    assert doc.baseline is doc.prediction
+    assert not doc.is_modified
+    assert doc.path == ""
+
+
+def test_slider_drag_with_merge_key_is_one_undo_step(qtbot: QtBot, nic_example: Design
+                                                     ) -> None:
+    doc = DesignDocument(nic_example)
+    for oio in (16, 32, 64):
+        doc.set_value("vm", "workload.io_oio", oio, merge_key="drag-1")
+    assert doc.undo_stack.count() == 1
+    assert doc.value("vm", "workload.io_oio") == 64
+    doc.undo_stack.undo()
+    assert doc.value("vm", "workload.io_oio") == 128
+    doc.undo_stack.redo()
+    assert doc.value("vm", "workload.io_oio") == 64
+
+
+def test_set_value_without_merge_key_makes_separate_steps(qtbot: QtBot, nic_example: Design
+                                                          ) -> None:
+    doc = DesignDocument(nic_example)
+    doc.set_value("vm", "workload.io_oio", 16)
+    doc.set_value("vm", "workload.io_oio", 32)
+    assert doc.undo_stack.count() == 2
+
+
+def test_knob_change_patches_and_reevaluates_once(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    before = doc.prediction
+    assert before is not None
+    seen: list[Prediction] = []
+    doc.prediction_updated.connect(seen.append)
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.io_oio", 1)
+        doc.set_value("vm", "workload.io_oio", 2)
+    assert len(seen) == 1
+    assert seen[0].total_iops < before.total_iops
+
+
+def test_invalid_value_raises_and_pushes_nothing(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    with pytest.raises(DesignError, match="io_oio"):
+        doc.set_value("vm", "workload.io_oio", -3)
+    with pytest.raises(DesignError):
+        doc.set_value("id:nope", "vcpus", 2)
+    with pytest.raises(DesignError):
+        doc.set_value("vm", "no_such_prop", 2)
+    assert doc.undo_stack.count() == 0
+
+
+def test_value_is_none_when_mixed(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    doc.set_value("id:v1", "vcpus", 4)
+    assert doc.value("id:v1", "vcpus") == 4
+    assert doc.value("vm", "vcpus") is None
+    assert doc.value("host", "sockets") == 2
+
+
+def test_scenario_edit_becomes_an_override(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    doc.add_scenario("deep")
+    doc.set_scenario("deep")
+    doc.set_value("vm", "workload.io_oio", 4)
+    assert doc.design.scenario("deep").overrides == [Override("vm", "workload.io_oio", 4)]
+    assert doc.value("vm", "workload.io_oio") == 4
+    v1 = doc.design.component("v1")
+    assert v1 is not None and v1.props["workload.io_oio"] == 128  # the base is untouched
+    doc.evaluate_now()
+    assert doc.baseline is not None and doc.prediction is not None
+    assert doc.baseline is not doc.prediction
+    assert doc.prediction.scenario == "deep"
+    doc.set_scenario("base")
+    assert doc.value("vm", "workload.io_oio") == 128
+
+
+def test_add_link_refuses_illegal_links_with_a_reason(qtbot: QtBot, nic_example: Design
+                                                      ) -> None:
+    doc = DesignDocument(nic_example)
+    reason = doc.add_link(Link("v1", "a1", "runs_on"))
+    assert reason is not None and "vm to a host" in reason
+    assert doc.undo_stack.count() == 0
+    assert doc.add_link(Link("v1", "v1", "disk_on")) is not None
+    assert link_problem(doc.design, Link("v1", "zz", "runs_on")) is not None
+
+
+def test_add_link_rehomes_a_vm_in_one_step(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    doc.add_component(Component("h2", "host", "second"))
+    assert doc.add_link(Link("v1", "h2", "runs_on")) is None
+    homes = [lk.target for lk in doc.design.links if lk.kind == "runs_on" and lk.source == "v1"]
+    assert homes == ["h2"]
+    doc.undo_stack.undo()
+    homes = [lk.target for lk in doc.design.links if lk.kind == "runs_on" and lk.source == "v1"]
+    assert homes == ["h1"]
+
+
+def test_ft_secondary_must_differ_from_primary(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    reason = doc.add_link(Link("v1", "h1", "ft_secondary_on"))
+    assert reason is not None and "different host" in reason
+
+
+def test_modified_flag_and_mark_saved(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    with qtbot.waitSignal(doc.modified_changed) as blocker:
+        doc.move_components({"h1": (10.0, 20.0)})
+    assert blocker.args == [True]
+    assert doc.is_modified
+    doc.mark_saved("/tmp/x.json")
+    assert not doc.is_modified
+    assert doc.path == "/tmp/x.json"
+
+
+def test_replace_design_clears_undo_and_selection(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    doc.set_selection(["h1"])
+    doc.move_components({"h1": (10.0, 20.0)})
+    with qtbot.waitSignal(doc.design_replaced):
+        doc.replace_design(Design(name="empty"), "/tmp/e.json")
+    assert doc.undo_stack.count() == 0
+    assert doc.selection == []
+    assert doc.path == "/tmp/e.json"
+    assert not doc.is_modified
+
+
+def test_selection_drops_unknown_ids(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    with qtbot.waitSignal(doc.selection_changed) as blocker:
+        doc.set_selection(["h1", "nope", "h1"])
+    assert blocker.args == [["h1"]]
+
+
+def test_sweep_does_not_change_the_document(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    preds = doc.sweep("vm.workload.io_oio", [1, 8, 64])
+    assert [len(p.vms.ids) for p in preds] == [16, 16, 16]
+    assert preds[0].total_iops < preds[2].total_iops
+    assert doc.value("vm", "workload.io_oio") == 128
+    assert doc.undo_stack.count() == 0
+
+
+def test_engine_failure_is_reported_not_raised(qtbot: QtBot, nic_example: Design,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = DesignDocument(nic_example)
+
+    def boom(self: object) -> Prediction:
+        raise RuntimeError("model exploded")
+
+    monkeypatch.setattr("models.engine.Engine.evaluate", boom)
+    with qtbot.waitSignal(doc.evaluation_failed) as blocker:
+        doc.move_components({"h1": (5.0, 5.0)})
+        doc.request_evaluation()
+    assert "model exploded" in blocker.args[0]
+    assert doc.prediction is not None  # the last good prediction stays
+
+
+def test_rename_component_and_design(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    with qtbot.waitSignal(doc.component_changed) as blocker:
+        doc.set_value("id:h1", "name", "esx-01")
+    assert blocker.args == ["h1", ""]
+    assert doc.value("id:h1", "name") == "esx-01"
+    with qtbot.waitSignal(doc.design_changed):
+        doc.set_value("design", "name", "Renamed")
+    assert doc.design.name == "Renamed"
+    with pytest.raises(DesignError):
+        doc.set_value("design", "name", " ")
+
+
+def test_new_id_avoids_taken(qtbot: QtBot, nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    first = doc.new_id("vm")
+    assert doc.design.component(first) is None
+    assert doc.new_id("vm", {first}) != first
