@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from models import mva
+from models import mva, stretched
 from models.compiled import Compiled
 from models.prediction import Resource
 from models.results import StorageResult
@@ -249,7 +249,12 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     resp = r_slot.sum(axis=1)
     # a SIOC-throttled VM also waits in the host queue: its latency is OIO / throughput
     resp = np.where(closed & (eff < pops), pops / np.maximum(x, 1e-300), resp)
+    # the guest times an I/O from issue to completion: the application's own CPU time on
+    # the vCPUs (and its share of their queue) is not I/O latency
+    app_share = v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300)
+    resp = resp - (r_slot[:, 0] + vd) * app_share
     queueing = np.where(is_delay_slot, 0.0, r_slot)
+    queueing[:, 0] *= 1.0 - app_share
     p95 = resp + 1.645 * np.sqrt((queueing**2).sum(axis=1))
 
     x = np.where(active & ~no_path, x, 0.0)
@@ -279,34 +284,14 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         w = np.bincount(a[active], weights=(x * a_slot)[active], minlength=n_arr)
         arr_lat = np.where(arr_x > 0, w / np.maximum(arr_x, 1e-300) * 1000.0, 0.0)
 
-    names = c.names
     vm_util = np.stack([util_slot[:, 0], util_slot[:, 1], util_slot[:, 2],
                         hba_util[h] if n_host else np.zeros(n),
                         array_util[a] if n_arr else np.zeros(n)], axis=1)
     vm_util[~active] = 0.0
     top = vm_util.argmax(axis=1) if n else np.zeros(0, np.int64)
     top_u = vm_util[ks, top] if n else np.zeros(0)
-    bound: list[str] = []
-    for k in range(n):
-        if no_path[k]:
-            bound.append("no HBA port to the array")
-            continue
-        if not active[k] or top_u[k] < BUSY:
-            bound.append("open-loop saturation" if saturated_open[k] else "")
-            continue
-        pct = f"{min(top_u[k], 1.0) * 100:.0f}% busy"
-        t = int(top[k])
-        if t == 0:
-            nv = int(vcpus[k])
-            bound.append(f"vCPU I/O path: {nv} vCPU{'s' if nv > 1 else ''} saturated")
-        elif t == 1:
-            bound.append(f"VAIO filter context: {pct}")
-        elif t == 2:
-            bound.append("per-VM I/O world (ESXi 5.0): " + pct)
-        elif t == 3:
-            bound.append(f"HBA {names.get(c.host.ids[h[k]], '')}: {pct}")
-        else:
-            bound.append(f"storage_array {c.array.ids[a[k]]}: {pct}")
+    bound = _bound_labels(c, vm_util, top, top_u, active, no_path, saturated_open, vcpus,
+                          h, a, hba_util, array_util)
 
     resources = _resources(c, array_util, hba_util, vm_util, active)
     if no_path.any():
@@ -317,12 +302,16 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
                         " their path can serve: capped at saturation")
     _check_links(c, active, warnings)
     read_mbps = mbps * read
+    # writes of stretched VMs cross the inter-site link (decimal units, as the sizing guide)
+    wan_res, wan_warn, wan_extra = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
+    resources.extend(wan_res)
+    warnings.extend(wan_warn)
     return StorageResult(
         vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat, vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
-        extras={"storage_mva_iterations": res.iterations})
+        extras={"storage_mva_iterations": res.iterations, **wan_extra})
 
 
 def _sioc(c: Compiled, station: np.ndarray, d: np.ndarray, pops: np.ndarray,
@@ -386,12 +375,42 @@ def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
     return out
 
 
+def _bound_labels(c: Compiled, vm_util: np.ndarray, top: np.ndarray, top_u: np.ndarray,
+                  active: np.ndarray, no_path: np.ndarray, saturated_open: np.ndarray,
+                  vcpus: np.ndarray, h: np.ndarray, a: np.ndarray, hba_util: np.ndarray,
+                  array_util: np.ndarray) -> list[str]:
+    """What bounds each VM, as a label picked from a small table (no per-VM Python loop)."""
+    n = len(top)
+    if n == 0:
+        return []
+    n_host, n_arr = len(c.host), len(c.array)
+    max_v = int(vcpus.max())
+    labels = ["", "no HBA port to the array", "open-loop saturation",
+              "VAIO filter context: saturated", "per-VM I/O world (ESXi 5.0): saturated"]
+    labels += [f"vCPU I/O path: {k} vCPU{'s' if k > 1 else ''} saturated"
+               for k in range(1, max_v + 1)]
+    base_h = len(labels)
+    labels += [f"HBA {c.host.ids[j]}: {min(hba_util[j], 1.0) * 100:.0f}% busy"
+               for j in range(n_host)]
+    base_a = len(labels)
+    labels += [f"storage_array {c.array.ids[j]}: {min(array_util[j], 1.0) * 100:.0f}% busy"
+               for j in range(n_arr)]
+    code = np.select([top == 0, top == 1, top == 2, top == 3],
+                     [4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4), base_h + h],
+                     base_a + a)
+    code = np.where(active & (top_u >= BUSY), code, np.where(saturated_open, 2, 0))
+    code = np.where(no_path, 1, code)
+    out: list[str] = np.array(labels, dtype=object)[code].tolist()
+    return out
+
+
 def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
     src, dst = c.host_array_pairs()
-    reach = set(zip(src.tolist(), dst.tolist(), strict=True))
-    missing = {(int(hh), int(aa)) for hh, aa, on in zip(c.vm_host, c.vm_array, active,
-                                                        strict=True)
-               if on and hh >= 0 and (int(hh), int(aa)) not in reach}
-    for hh, aa in sorted(missing)[:5]:
+    n_arr = max(len(c.array), 1)
+    on = active & (c.vm_host >= 0)
+    used = np.unique(c.vm_host[on] * n_arr + c.vm_array[on])
+    missing = used[~np.isin(used, src * n_arr + dst)]
+    for key in missing[:5]:
+        hh, aa = divmod(int(key), n_arr)
         warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but has"
                         " no storage link to it (modelled as reachable)")
