@@ -1,0 +1,88 @@
+"""The dashboard shows what the prediction says, updates tiles in place, and shows deltas."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app import format as fmt
+from app.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
+from app.document import DesignDocument
+from models import examples
+from models.knobs import FT4, VAIO
+
+
+def make(qtbot: QtBot) -> tuple[DesignDocument, Dashboard]:
+    doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    return doc, dash
+
+
+def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
+    doc, dash = make(qtbot)
+    p = doc.prediction
+    assert p is not None
+    assert [k.key for k in KPIS] == list(dash.tiles)
+    for kpi in KPIS:
+        tile = dash.tiles[kpi.key]
+        assert tile.value_label.text() == kpi.text(p)
+        assert tile.detail_label.text() == detail_text(kpi.key, p)
+        assert not tile.delta_label.isVisibleTo(dash)
+    c = p.consolidation
+    assert dash.tiles["hosts_needed"].detail_label.text() == \
+        f"binding limit: {c.binding or 'none'}"
+
+
+def test_tooltips_name_the_study(qtbot: QtBot) -> None:
+    _, dash = make(qtbot)
+    assert VAIO in dash.tiles["mean_latency_ms"].toolTip()
+    assert FT4 in dash.tiles["ft_logging_mbps"].toolTip()
+    for tile in dash.tiles.values():
+        assert "Study behind it" in tile.toolTip()
+        assert tile.accessibleName()
+
+
+def test_tiles_update_in_place(qtbot: QtBot) -> None:
+    doc, dash = make(qtbot)
+    labels = {k: t.value_label for k, t in dash.tiles.items()}
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "workload.io_oio", 2)
+    assert doc.prediction is not None
+    for key, tile in dash.tiles.items():
+        assert tile.value_label is labels[key]
+        assert tile.value_label.text() == KPI_BY_KEY[key].text(doc.prediction)
+
+
+def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
+    doc, dash = make(qtbot)
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_scenario("oio 32")
+    assert doc.scenario == "oio 32"
+    assert "oio 32" in dash.scenario_label.text()
+    p, base = doc.prediction, doc.baseline
+    assert p is not None and base is not None and p is not base
+    for kpi in KPIS:
+        tile = dash.tiles[kpi.key]
+        assert tile.value_label.text() == kpi.text(p)
+        assert tile.delta_label.isVisibleTo(dash)
+        assert tile.delta_label.text() == "vs base: " + fmt.delta(kpi.value(p), kpi.value(base),
+                                                                  kpi.unit)
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_scenario("base")
+    assert all(not t.delta_label.isVisibleTo(dash) for t in dash.tiles.values())
+
+
+def test_delta_formatting() -> None:
+    assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
+    assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"
+    assert fmt.delta(3.0, 3.0, "ms") == "±0"
+    assert fmt.delta(None, 3.0) == fmt.NONE
+    assert fmt.number(123456.7) == "123,457"
+    assert fmt.number(0.01234) == "0.0123"
+    assert fmt.number(4.0) == "4"
+    assert fmt.si(123456.0) == "123k"
+    assert fmt.percent(0.873) == "87.3 %"
+    assert fmt.value(None) == fmt.MIXED
+    assert fmt.value(True) == "on"
+    assert fmt.value(0.9, "fraction") == "0.9"
+    assert fmt.with_unit(float("nan"), "ms") == fmt.NONE
