@@ -1,0 +1,128 @@
+"""The scenario bar switches, adds, removes and compares scenarios."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app import format as fmt
+from app.dashboard import KPIS, Dashboard
+from app.document import DesignDocument
+from app.scenarios import ScenarioBar
+from models import examples
+from models.engine import evaluate
+
+
+def make(qtbot: QtBot) -> tuple[DesignDocument, ScenarioBar]:
+    doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
+    bar = ScenarioBar(doc)
+    qtbot.addWidget(bar)
+    return doc, bar
+
+
+def combo_items(bar: ScenarioBar) -> list[str]:
+    return [bar.combo.itemText(i) for i in range(bar.combo.count())]
+
+
+def cell(bar: ScenarioBar, row: int, col: int) -> str:
+    item = bar.table.item(row, col)
+    assert item is not None
+    return item.text()
+
+
+def test_lists_base_and_the_design_scenarios(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    assert combo_items(bar) == ["base", *(s.name for s in doc.design.scenarios)]
+    assert bar.combo.currentText() == "base"
+    assert not bar.remove_button.isEnabled()
+    assert bar.combo.accessibleName() == "Active scenario"
+
+
+def test_switch_with_the_keyboard_shows_deltas(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    with qtbot.waitSignal(doc.scenario_changed, timeout=5000):
+        qtbot.keyClick(bar.combo, Qt.Key.Key_Down)
+    assert doc.scenario == combo_items(bar)[1] == bar.combo.currentText()
+    assert bar.remove_button.isEnabled()
+    assert dash.tiles["total_iops"].delta_label.text().startswith("vs base: ")
+    doc.set_scenario("base")
+    assert bar.combo.currentText() == "base"
+
+
+def test_add_switches_to_it_and_undo_removes_it(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    bar.name_edit.setText("bigger blocks")
+    bar.add_button.click()
+    assert doc.scenario == "bigger blocks"
+    assert "bigger blocks" in combo_items(bar)
+    assert bar.combo.currentText() == "bigger blocks"
+    assert bar.name_edit.text() == ""
+    doc.set_value("vm", "workload.io_block_kb", 64)
+    assert doc.design.scenario("bigger blocks").overrides
+    doc.undo_stack.undo()  # the override
+    doc.set_scenario("base")
+    doc.undo_stack.undo()  # the scenario
+    assert "bigger blocks" not in combo_items(bar)
+
+
+def test_bad_names_show_an_error_not_a_crash(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    count = len(doc.design.scenarios)
+    for name in ("", "base", doc.design.scenarios[0].name):
+        bar.name_edit.setText(name)
+        bar.add_button.click()
+        assert bar.error_label.isVisibleTo(bar)
+        assert bar.error_label.text()
+    assert len(doc.design.scenarios) == count
+    bar.name_edit.setText("fine")
+    qtbot.keyClick(bar.name_edit, Qt.Key.Key_Return)
+    assert not bar.error_label.isVisibleTo(bar)
+    assert doc.scenario == "fine"
+
+
+def test_remove_the_active_scenario(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    name = doc.design.scenarios[0].name
+    doc.set_scenario(name)
+    bar.remove_button.click()
+    assert doc.scenario == "base"
+    assert name not in combo_items(bar)
+    doc.undo_stack.undo()
+    assert name in combo_items(bar)
+
+
+def test_compare_table_lists_kpis_with_changes(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    doc.set_scenario("oio 32")
+    bar.compare_button.click()
+    assert bar.compare_panel.isVisibleTo(bar)
+    assert bar.left_combo.currentText() == "base"
+    assert bar.right_combo.currentText() == "oio 32"
+    base, active = doc.baseline, doc.prediction
+    assert base is not None and active is not None
+    for row, kpi in enumerate(KPIS):
+        assert cell(bar, row, 0) == kpi.title
+        assert cell(bar, row, 1) == kpi.text(base)
+        assert cell(bar, row, 2) == kpi.text(active)
+        assert cell(bar, row, 3) == fmt.delta(kpi.value(active), kpi.value(base), kpi.unit)
+    # two named scenarios, neither of them active
+    left = bar.left_combo.findText("iofilter")
+    bar.left_combo.setCurrentIndex(left)
+    bar.left_combo.activated.emit(left)
+    other = evaluate(doc.design, "iofilter")
+    assert cell(bar, 0, 1) == KPIS[0].text(other)
+    header = bar.table.horizontalHeaderItem(1)
+    assert header is not None and header.text() == "iofilter"
+
+
+def test_compare_follows_edits(qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    doc.set_scenario("oio 32")
+    bar.compare_button.click()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "workload.io_oio", 4)
+    qtbot.waitUntil(lambda: not bar._compare_timer.isActive(), timeout=5000)
+    assert doc.prediction is not None
+    assert cell(bar, 1, 2) == KPIS[1].text(doc.prediction)
