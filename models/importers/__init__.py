@@ -349,6 +349,10 @@ def build_design(estate: Estate, report: ImportReport, *, name: str = "",
     if counts["unknown_datastore"]:
         report.notes.append(f"{counts.pop('unknown_datastore')} VMs are on datastores missing"
                             " from the datastore list: no disk_on link for them")
+    raised = others.pop("\x00memory", 0)
+    if raised:
+        report.notes.append(f"{raised} VMs have less memory than the smallest the model takes:"
+                            f" raised to {VM.props['memory_gb'].min} GB")
     for os_name, n in others.most_common():
         report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
     _link_secondaries(design, secondaries, vm_ids, host_ids, counts, report)
@@ -431,15 +435,19 @@ def _vm_problem(vm: VmRecord, host_ids: dict[str, str]) -> str | None:
         return "bad value: memory missing or not a number"
     if not _in_range("vcpus", vm.vcpus, VM.props):
         return f"bad value: {vm.vcpus} vCPUs is out of range 1..768"
-    if not _in_range("memory_gb", vm.memory_mib / 1024.0, VM.props):
+    if vm.memory_mib / 1024.0 > (VM.props["memory_gb"].max or 0):
         return f"bad value: memory {vm.memory_mib:g} MiB is out of range"
     return None
 
 
 def _vm_props(vm: VmRecord, others: Counter[str]) -> dict[str, Any]:
     assert vm.vcpus is not None and vm.memory_mib is not None
-    props: dict[str, Any] = {"vcpus": int(vm.vcpus),
-                             "memory_gb": round(vm.memory_mib / 1024.0, 4)}
+    low_mem = float(VM.props["memory_gb"].min or 0)
+    mem = round(vm.memory_mib / 1024.0, 4)
+    if mem < low_mem:
+        others["\x00memory"] += 1
+        mem = low_mem
+    props: dict[str, Any] = {"vcpus": int(vm.vcpus), "memory_gb": mem}
     fam = guest_family(vm.os)
     props["guest_os"] = fam
     low = vm.os.lower()

@@ -1,0 +1,68 @@
+"""Live vCenter import against govmomi's simulator on loopback (built by tests/vcsim)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from models.design import DesignError
+from models.files import load_design, save_design
+from models.importers.vcenter import Connection, import_vcenter, parse_server
+from tests import vcsim
+
+PASSWORD = "s3cret-Pa55word"
+
+
+@pytest.fixture(scope="module")
+def estate() -> Iterator[tuple[str, int]]:
+    """4 clusters x 8 hosts, 80 VMs per cluster (10 per host on average), 3 datastores."""
+    with vcsim.serve("-cluster", "4", "-host", "8", "-vm", "80", "-ds", "3") as (host, port,
+                                                                                 _, _):
+        yield host, port
+
+
+def test_imports_4_clusters_of_8_hosts_with_10_vms_each(estate: tuple[str, int],
+                                                          tmp_path: Path) -> None:
+    host, port = estate
+    # vcsim accepts any user name and password; these must never reach the design file
+    conn = Connection(host, "administrator@vsphere.local", PASSWORD, port, insecure=True)
+    design, report = import_vcenter(conn)
+    assert report.counts["hosts"] == 32 and report.counts["clusters"] == 4
+    assert report.counts["vms"] == 320 == len(design.of_kind("vm"))
+    assert report.counts["storage_arrays"] == 3
+    assert report.counts["nics"] >= 32
+    h = design.of_kind("host")[0]
+    assert {"sockets", "cores_per_socket", "ghz", "memory_gb", "esxi_version"} <= set(h.props)
+    runs_on = {lk.source: lk.target for lk in design.links if lk.kind == "runs_on"}
+    assert set(runs_on) == {v.id for v in design.of_kind("vm")}
+    assert all(lk.kind != "disk_on" or lk.target.startswith("ds-") for lk in design.links)
+    assert {t for c in design.of_kind("host") for t in c.tags} == {
+        "cluster-dc0_c0", "cluster-dc0_c1", "cluster-dc0_c2", "cluster-dc0_c3"}
+    for ext in (".json", ".headroom"):
+        out = tmp_path / f"estate{ext}"
+        save_design(design, out)
+        data = out.read_bytes()
+        assert PASSWORD.encode() not in data and b"administrator" not in data
+        assert len(load_design(out).of_kind("vm")) == 320
+    assert PASSWORD not in repr(conn) and PASSWORD not in str(report.to_dict())
+
+
+def test_wrong_port_is_a_clear_error(estate: tuple[str, int]) -> None:
+    host, _ = estate
+    with pytest.raises(DesignError, match="cannot"):
+        import_vcenter(Connection(host, "u", "p", 1, insecure=True))
+
+
+def test_untrusted_certificate_needs_insecure(estate: tuple[str, int]) -> None:
+    host, port = estate
+    with pytest.raises(DesignError, match="certificate"):
+        import_vcenter(Connection(host, "u", "p", port, insecure=False))
+
+
+def test_parse_server_refuses_credentials_in_the_address() -> None:
+    assert parse_server("vc.lab") == ("vc.lab", 443)
+    assert parse_server("https://vc.lab:8443/sdk") == ("vc.lab", 8443)
+    with pytest.raises(DesignError, match="credentials"):
+        parse_server("https://root:pw@vc.lab/sdk")
