@@ -194,6 +194,12 @@ def test_seek_oio_is_the_largest_within_p95() -> None:
     assert all(b.resource == "p95" for b in r.binding_detail)
 
 
+def test_seek_oio_holds_only_to_the_p95_of_vms_doing_io() -> None:
+    d = toy_design(n_hosts=1, n_vms=20, p95_max=50.0)  # 20 cores on 16: CPU is over
+    r = analysis.seek(d, "oio", evaluate=toy_run)
+    assert r.value == 12 and r.binding == "p95"  # 2 + 2 * 20 x / 10 <= 50
+
+
 def test_seek_oio_reports_the_search_limit_when_nothing_binds() -> None:
     r = analysis.seek(toy_design(n_hosts=2, n_vms=2, p95_max=1e6), "oio", limit=40,
                       evaluate=toy_run)
@@ -364,7 +370,7 @@ def test_seek_on_examples_meets_the_policy_it_claims(name: str) -> None:
         from models.design import Override  # noqa: PLC0415
 
         eng.patch(Override("vm", "workload.io_oio", r.value))
-        assert policy_breaches(eng.evaluate(), eng.compiled.policy) == []
+        assert analysis.storage_p95_breaches(eng.evaluate(), eng.compiled.policy) == []
     r = analysis.seek(d, "hosts")
     if r.value is not None:
         spare = int(d.policy_value("ha_spare_hosts") or 0)
