@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from models.compiled import Compiled
-from models.network import GOODPUT, pcie_usable_gbps, take
+from models.network import GOODPUT, code, pcie_usable_gbps
 from models.prediction import Resource
 from models.results import FtResult, NetworkResult, StorageResult
+from models.schema import KINDS
 
 FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
 FT6 = "Fault Tolerance Performance in vSphere 6"
@@ -49,7 +50,7 @@ RTT_MAX_MS = 1.0
 CPU_MHZ_DIFF_MAX = 400.0
 """Recommended clock difference between primary and secondary host (same case)."""
 
-# (first version, max vCPUs, max memory GB or None, citation)
+# (first version, max vCPUs, max memory GB or None (not checked), citation)
 _LIMITS = (
     ("4.0", 1, None, "vSphere 4 FT supports only uniprocessor VMs (ft4-uniprocessor-only)"),
     ("5.0", 1, 64.0, "vSphere 5.x FT supports 1 vCPU and 64 GB (vSphere 5.5 Availability)"),
@@ -58,207 +59,238 @@ _LIMITS = (
 )
 
 
-def _ft_mask(c: Compiled) -> np.ndarray:
-    return np.asarray(c.vm.cols["ft"] & (c.vm_host >= 0))
+_V60 = code("host", "esxi_version", "6.0")
+_FT_ROLE, _VM_ROLE = code("nic", "role", "ft_logging"), code("nic", "role", "vm")
+_HIGH = code("vm", "latency_sensitivity", "high")
+_VERSIONS = KINDS["host"].props["esxi_version"].choices or ()
+_LIMIT_OF = np.array([max(j for j, lim in enumerate(_LIMITS) if float(lim[0]) <= float(v))
+                      for v in _VERSIONS])
+"""Index into _LIMITS for each esxi_version code."""
+_MAX_VCPUS = np.array([lim[1] for lim in _LIMITS], dtype=float)
+_MAX_MEM = np.array([np.inf if lim[2] is None else lim[2] for lim in _LIMITS])
 
 
 def _rtt_ms(c: Compiled) -> np.ndarray:
-    rtt = np.full(len(c.vm), np.nan)
+    rtt = np.zeros(len(c.vm))
     t = c.links["ft_secondary_on"]
     rtt[t.cols["src"]] = t.cols["rtt_ms"]
     return rtt
 
 
-def _checkpointing(c: Compiled) -> np.ndarray:
-    ver = take(c.host.cols["esxi_version"], c.vm_host, 0)
-    return np.asarray(ver >= c.host.code("esxi_version", "6.0"))
-
-
 def io_delay_ms(c: Compiled) -> np.ndarray:
     """Extra latency each disk write of a protected VM pays for output commit (ms)."""
-    ft = _ft_mask(c) & (c.vm_secondary >= 0)
-    hold = np.nan_to_num(_rtt_ms(c)) + np.where(_checkpointing(c), CHECKPOINT_MS / 2.0, 0.0)
-    return np.where(ft, hold, 0.0)
+    out = np.zeros(len(c.vm))
+    f = np.nonzero(c.vm.cols["ft"] & (c.vm_host >= 0) & (c.vm_secondary >= 0))[0]
+    if f.size:
+        cp = c.host.cols["esxi_version"][c.vm_host[f]] >= _V60
+        out[f] = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS / 2.0, 0.0)
+    return out
 
 
 def _ft_capacity(c: Compiled) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """FT-logging NIC mask, per-NIC and per-host capacity (Mbit/s, one direction)."""
+    """FT-logging NIC indices, their capacity and per-host capacity (Mbit/s, one way)."""
     nic = c.nic.cols
-    cap = np.minimum(nic["speed_gbps"] * nic["ports"] * GOODPUT,
-                     pcie_usable_gbps(nic["pcie_gen"], nic["pcie_lanes"])) * 1000.0
-    mask = c.nic.is_("role", "ft_logging") & (c.nic_host >= 0)
-    host_cap = np.bincount(c.nic_host[mask], cap[mask], minlength=len(c.host))
-    return mask, cap, host_cap
+    idx = np.nonzero((nic["role"] == _FT_ROLE) & (c.nic_host >= 0))[0]
+    cap = np.minimum(nic["speed_gbps"][idx] * nic["ports"][idx] * GOODPUT,
+                     pcie_usable_gbps(nic["pcie_gen"][idx], nic["pcie_lanes"][idx])) * 1000.0
+    host_cap = np.bincount(c.nic_host[idx], cap, minlength=len(c.host))
+    return idx, cap, host_cap
 
 
 def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     """Logging bandwidth, stall ratio and added latency of every FT-protected VM."""
     n, nh, k = len(c.vm), len(c.host), len(c.nic)
+    res = FtResult(vm_logging_mbps=np.zeros(n), vm_latency_add_ms=np.zeros(n),
+                   vm_throughput_ratio=np.ones(n), host_logging_mbps=np.zeros(nh),
+                   nic_gbps=np.zeros(k), nic_util=np.zeros(k), vm_sizing_rule_mbps=np.zeros(n))
+    f = np.nonzero(c.vm.cols["ft"] & (c.vm_host >= 0))[0]
+    if not f.size:
+        return res
     vm = c.vm.cols
-    ft = _ft_mask(c)
-    sec = c.vm_secondary
-    paired = ft & (sec >= 0)
-    cp = _checkpointing(c)
+    ph, sh = c.vm_host[f], c.vm_secondary[f]
+    paired = sh >= 0
+    cp = c.host.cols["esxi_version"][ph] >= _V60
 
-    reads = _arr(sto.vm_read_mbps, n)
-    writes = np.maximum(_arr(sto.vm_mbps, n) - reads, 0.0)
-    rx = _arr(net.vm_rx_mbps, n)
-    busy_vcpus = vm["vcpus"] * vm["workload.cpu_pct"] / 100.0
+    reads = _pick(sto.vm_read_mbps, f, n)
+    writes = np.maximum(_pick(sto.vm_mbps, f, n) - reads, 0.0)
+    rx = _pick(net.vm_rx_mbps, f, n)
+    busy_vcpus = vm["vcpus"][f] * vm["workload.cpu_pct"][f] / 100.0
     replay = (reads * 8.0 + rx) * LOG_OVERHEAD + EVENT_MBPS
     checkpoint = (writes * 8.0 + rx) * LOG_OVERHEAD + busy_vcpus * DIRTY_MBPS_PER_BUSY_VCPU
     demand = np.where(paired, np.where(cp, checkpoint, replay), 0.0)
-    rule = np.where(ft, (reads * 8.0 + rx) * SIZING_RULE_FACTOR, 0.0)
+    rule = (reads * 8.0 + rx) * SIZING_RULE_FACTOR
 
-    nic_mask, nic_cap, host_cap = _ft_capacity(c)
-    ph = np.maximum(c.vm_host, 0)
-    sh = np.maximum(sec, 0)
-    out_d = np.bincount(ph[paired], demand[paired], minlength=nh)
-    in_d = np.bincount(sh[paired], demand[paired], minlength=nh)
+    nic_idx, nic_cap, host_cap = _ft_capacity(c)
+    p, s = ph[paired], sh[paired]
+    out_d = np.bincount(p, demand[paired], minlength=nh)
+    in_d = np.bincount(s, demand[paired], minlength=nh)
     host_load = np.maximum(out_d, in_d)
     util = np.divide(host_load, host_cap, out=np.zeros(nh), where=host_cap > 0)
-    has_link = (take(host_cap, c.vm_host) > 0) & (take(host_cap, sec) > 0)
-    worst = np.maximum(take(util, c.vm_host), take(util, sec))
-    ratio = np.where(paired & has_link & (worst > 1.0), 1.0 / np.maximum(worst, 1.0), 1.0)
+    sv = np.maximum(sh, 0)
+    has_link = paired & (host_cap[ph] > 0) & (host_cap[sv] > 0)
+    worst = np.where(paired, np.maximum(util[ph], util[sv]), 0.0)
+    ratio = np.where(has_link & (worst > 1.0), 1.0 / np.maximum(worst, 1.0), 1.0)
 
     logging = demand * ratio
-    out_a = np.bincount(ph[paired], logging[paired], minlength=nh)
-    in_a = np.bincount(sh[paired], logging[paired], minlength=nh)
-    nic_h = c.nic_host[nic_mask]
-    share = np.divide(nic_cap[nic_mask], host_cap[nic_h], out=np.zeros(nic_h.size),
-                      where=host_cap[nic_h] > 0)
-    nic_gbps = np.zeros(k)
-    nic_util = np.zeros(k)
-    nic_gbps[nic_mask] = (out_a + in_a)[nic_h] * share / 1000.0
-    nic_util[nic_mask] = np.divide(np.maximum(out_a, in_a)[nic_h], host_cap[nic_h],
-                                   out=np.zeros(nic_h.size), where=host_cap[nic_h] > 0)
-
-    _stall_vm_nics(c, net, ratio)
-    served_util = np.minimum(worst, 1.0)
-    latency = io_delay_ms(c) + np.where(paired & cp, CHECKPOINT_MS * served_util, 0.0)
-    res = FtResult(vm_logging_mbps=logging, vm_latency_add_ms=latency,
-                   vm_throughput_ratio=ratio, host_logging_mbps=out_a, nic_gbps=nic_gbps,
-                   nic_util=nic_util, vm_sizing_rule_mbps=rule)
-    if ft.any():
-        _report(c, res, ft, paired, cp, demand, rule, host_load, host_cap, util, nic_mask)
+    out_a = np.bincount(p, logging[paired], minlength=nh)
+    in_a = np.bincount(s, logging[paired], minlength=nh)
+    nic_h = c.nic_host[nic_idx]
+    hc = host_cap[nic_h]
+    res.nic_gbps[nic_idx] = np.divide((out_a + in_a)[nic_h] * nic_cap, hc * 1000.0,
+                                      out=np.zeros(nic_h.size), where=hc > 0)
+    res.nic_util[nic_idx] = np.divide(np.maximum(out_a, in_a)[nic_h], hc,
+                                      out=np.zeros(nic_h.size), where=hc > 0)
+    res.vm_logging_mbps[f] = logging
+    res.vm_throughput_ratio[f] = ratio
+    res.vm_sizing_rule_mbps[f] = rule
+    res.host_logging_mbps = out_a
+    hold = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS * (0.5 + np.minimum(worst, 1.0)), 0.0)
+    res.vm_latency_add_ms[f] = np.where(paired, hold, 0.0)
+    if (ratio < 1.0).any():
+        _stall_vm_nics(c, net, f, ratio)
+    _warn_vms(c, res, f, paired, cp)
+    _report_hosts(c, res, f, paired, cp, rule, host_load, host_cap, util, nic_idx)
+    res.extras["ft"] = {
+        "vms": {c.vm.ids[i]: {"mechanism": "fast_checkpointing" if cp[j] else "record_replay",
+                              "logging_demand_mbps": float(demand[j]),
+                              "sizing_rule_mbps": float(rule[j])}
+                for j, i in enumerate(f.tolist())},
+        "logging_overhead": LOG_OVERHEAD, "sizing_rule_factor": SIZING_RULE_FACTOR}
     return res
 
 
-def _stall_vm_nics(c: Compiled, net: NetworkResult, ratio: np.ndarray) -> None:
+def _passthrough(c: Compiled) -> np.ndarray:
+    """Per VM: it has a DirectPath NIC."""
+    out = np.zeros(len(c.vm), bool)
+    out[c.nic_vm[c.nic_vm >= 0]] = True
+    return out
+
+
+def _pick(a: np.ndarray, f: np.ndarray, n: int) -> np.ndarray:
+    """``a[f]`` as finite floats, zeros when a subsystem returned no per-VM array."""
+    a = np.asarray(a, dtype=float)
+    if a.shape != (n,):
+        return np.zeros(f.size)
+    v = a[f]
+    return np.where(np.isfinite(v), v, 0.0)
+
+
+def _stall_vm_nics(c: Compiled, net: NetworkResult, f: np.ndarray, ratio: np.ndarray) -> None:
     """A stalled primary sends and receives less: scale its host's vm-NIC load in place
     (the engine adds ``net.nic_gbps``/``nic_util`` after this model has run)."""
-    n = len(c.vm)
-    if (ratio >= 1.0).all() or net.nic_gbps.shape != (len(c.nic),):
+    n, nh = len(c.vm), len(c.host)
+    if net.nic_gbps.shape != (len(c.nic),):
         return
-    h = c.vm_host
-    shared = (h >= 0) & np.isin(np.arange(n), c.nic_vm, invert=True)
-    lost = (1.0 - ratio) * (_arr(net.vm_rx_mbps, n) + _arr(net.vm_tx_mbps, n)) / 1000.0
-    host_lost = np.bincount(h[shared], lost[shared], minlength=len(c.host))
-    pool = c.nic.is_("role", "vm") & (c.nic_host >= 0) & (c.nic_vm < 0)
-    nh = c.nic_host[pool]
-    host_gbps = np.bincount(nh, net.nic_gbps[pool], minlength=len(c.host))
-    keep = np.divide(host_gbps - host_lost, host_gbps, out=np.ones(len(c.host)),
-                     where=host_gbps > 0)
-    keep = np.clip(keep, 0.0, 1.0)
-    net.nic_gbps[pool] *= keep[nh]
-    net.nic_util[pool] *= keep[nh]
+    lost_vm = (1.0 - ratio) * (_pick(net.vm_rx_mbps, f, n) + _pick(net.vm_tx_mbps, f, n))
+    pt_vm = _passthrough(c)[f]
+    host_lost = np.bincount(c.vm_host[f][~pt_vm], lost_vm[~pt_vm] / 1000.0, minlength=nh)
+    pool = (c.nic.cols["role"] == _VM_ROLE) & (c.nic_host >= 0) & (c.nic_vm < 0)
+    nhost = c.nic_host[pool]
+    host_gbps = np.bincount(nhost, net.nic_gbps[pool], minlength=nh)
+    keep = np.divide(host_gbps - host_lost, host_gbps, out=np.ones(nh), where=host_gbps > 0)
+    keep = np.clip(keep, 0.0, 1.0)[nhost]
+    net.nic_gbps[pool] *= keep
+    net.nic_util[pool] *= keep
+    full = np.ones(n)
+    full[f] = ratio
     pt = np.nonzero(c.nic_vm >= 0)[0]
-    net.nic_gbps[pt] *= ratio[c.nic_vm[pt]]
-    net.nic_util[pt] *= ratio[c.nic_vm[pt]]
+    net.nic_gbps[pt] *= full[c.nic_vm[pt]]
+    net.nic_util[pt] *= full[c.nic_vm[pt]]
 
 
-def _arr(a: np.ndarray, n: int) -> np.ndarray:
-    a = np.asarray(a, dtype=float)
-    return np.nan_to_num(a) if a.shape == (n,) else np.zeros(n)
-
-
-def _report(c: Compiled, res: FtResult, ft: np.ndarray, paired: np.ndarray, cp: np.ndarray,
-            demand: np.ndarray, rule: np.ndarray, host_load: np.ndarray,
-            host_cap: np.ndarray, util: np.ndarray, nic_mask: np.ndarray) -> None:
-    """Warnings, resources and extras; only FT VMs and their hosts are visited."""
+def _warn_vms(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
+              cp: np.ndarray) -> None:
+    """Size limits, latency sensitivity, DirectPath, missing secondary, RTT, clock skew."""
     vm, host = c.vm.cols, c.host.cols
-    versions = c.host.specs["esxi_version"].choices
-    assert versions is not None
-    rtt = _rtt_ms(c)
     ids = c.vm.ids
-    extras: dict[str, dict[str, float | str]] = {}
-    for i in np.nonzero(ft)[0].tolist():
-        v, hi = ids[i], int(c.vm_host[i])
-        ver = str(versions[int(host["esxi_version"][hi])])
-        vcpus, mem = int(vm["vcpus"][i]), float(vm["memory_gb"][i])
-        limit = [lim for lim in _LIMITS if float(lim[0]) <= float(ver)][-1]
-        if vcpus > limit[1]:
-            res.warnings.append(f"FT on a {vcpus}-vCPU VM ({v}): vSphere {ver} FT supports"
-                                f" at most {limit[1]} vCPU{'s' if limit[1] > 1 else ''}"
-                                f" ({limit[3]})")
-        if limit[2] is not None and mem > limit[2]:
-            res.warnings.append(f"FT on a {mem:g} GB VM ({v}): vSphere {ver} FT supports at"
-                                f" most {limit[2]:g} GB ({limit[3]})")
-        if vm["latency_sensitivity"][i] == c.vm.code("latency_sensitivity", "high"):
+    ver = host["esxi_version"][c.vm_host[f]]
+    lim = _LIMIT_OF[ver]
+    vcpus, mem = vm["vcpus"][f], vm["memory_gb"][f]
+    rtt = _rtt_ms(c)[f]
+    sv = np.maximum(c.vm_secondary[f], 0)
+    dmhz = np.abs(host["ghz"][c.vm_host[f]] - host["ghz"][sv]) * 1000.0
+    bad = ((vcpus > _MAX_VCPUS[lim]) | (mem > _MAX_MEM[lim])
+           | (vm["latency_sensitivity"][f] == _HIGH) | _passthrough(c)[f] | ~paired
+           | (paired & (rtt > RTT_MAX_MS)) | (paired & (dmhz > CPU_MHZ_DIFF_MAX)))
+    for j in np.nonzero(bad)[0].tolist():
+        i, v = int(f[j]), ids[int(f[j])]
+        name = str(_VERSIONS[int(ver[j])])
+        _, max_vcpus, max_mem, why = _LIMITS[int(lim[j])]
+        if vcpus[j] > max_vcpus:
+            res.warnings.append(f"FT on a {int(vcpus[j])}-vCPU VM ({v}): vSphere {name} FT"
+                                f" supports at most {max_vcpus} vCPU"
+                                f"{'s' if max_vcpus > 1 else ''} ({why})")
+        if max_mem is not None and mem[j] > max_mem:
+            res.warnings.append(f"FT on a {mem[j]:g} GB VM ({v}): vSphere {name} FT supports"
+                                f" at most {max_mem:g} GB ({why})")
+        if vm["latency_sensitivity"][i] == _HIGH:
             res.warnings.append(f"FT on latency-sensitive VM {v}: every transmit waits for the"
                                 " secondary; FT is not recommended for VOIP or trading"
                                 " workloads (ft6-not-for-latency-sensitive)")
-        if (c.nic_vm == i).any():
+        if _passthrough(c)[i]:
             res.warnings.append(f"FT on VM {v} with a DirectPath (passthrough) NIC: DirectPath"
                                 " VMs cannot be FT-protected (net-esx4-vmdirectpath-near-native)")
-        if not paired[i]:
+        if not paired[j]:
             res.warnings.append(f"FT VM {v} has no ft_secondary_on link: no secondary host,"
                                 " so FT logging and latency are not modelled")
             continue
-        si = int(c.vm_secondary[i])
-        if rtt[i] > RTT_MAX_MS:
-            res.warnings.append(f"FT VM {v}: primary-secondary round trip {rtt[i]:g} ms"
+        if rtt[j] > RTT_MAX_MS:
+            res.warnings.append(f"FT VM {v}: primary-secondary round trip {rtt[j]:g} ms"
                                 f" exceeds the recommended {RTT_MAX_MS:g} ms"
                                 " (ft4-link-rtt-and-host-homogeneity)")
-        dmhz = abs(float(host["ghz"][hi]) - float(host["ghz"][si])) * 1000.0
-        if dmhz > CPU_MHZ_DIFF_MAX:
-            res.warnings.append(f"FT VM {v}: hosts {c.host.ids[hi]} and {c.host.ids[si]}"
-                                f" differ by {dmhz:.0f} MHz (recommended <= 400 MHz)")
-        extras[v] = {"mechanism": "fast_checkpointing" if cp[i] else "record_replay",
-                     "logging_demand_mbps": float(demand[i]),
-                     "sizing_rule_mbps": float(rule[i])}
-    _host_report(c, res, ft, paired, cp, rule, host_load, host_cap, util, nic_mask)
-    res.extras["ft"] = {"vms": extras, "logging_overhead": LOG_OVERHEAD,
-                        "sizing_rule_factor": SIZING_RULE_FACTOR}
+        if dmhz[j] > CPU_MHZ_DIFF_MAX:
+            res.warnings.append(f"FT VM {v}: its primary and secondary hosts' clocks differ by"
+                                f" {dmhz[j]:.0f} MHz (recommended <= 400 MHz,"
+                                " ft4-link-rtt-and-host-homogeneity)")
 
 
-def _host_report(c: Compiled, res: FtResult, ft: np.ndarray, paired: np.ndarray,
-                 cp: np.ndarray, rule: np.ndarray, host_load: np.ndarray,
-                 host_cap: np.ndarray, util: np.ndarray, nic_mask: np.ndarray) -> None:
+def _report_hosts(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
+                  cp: np.ndarray, rule: np.ndarray, host_load: np.ndarray,
+                  host_cap: np.ndarray, util: np.ndarray, nic_idx: np.ndarray,
+                  top: int = 16) -> None:
+    """Per-host FT limits, missing or undersized FT NICs, and FT-NIC utilisation."""
     nh = len(c.host)
-    ph = c.vm_host[ft]
-    sh = c.vm_secondary[paired]
+    ph, sh = c.vm_host[f], c.vm_secondary[f][paired]
     count = np.bincount(ph, minlength=nh) + np.bincount(sh, minlength=nh)
-    vc = c.vm.cols["vcpus"]
-    vcpus = np.bincount(ph, vc[ft], minlength=nh) + np.bincount(sh, vc[paired], minlength=nh)
+    vc = c.vm.cols["vcpus"][f]
+    vcpus = np.bincount(ph, vc, minlength=nh) + np.bincount(sh, vc[paired], minlength=nh)
     rule_rr = np.where(cp, 0.0, rule)  # the sizing rule is for record/replay (vSphere 4-5)
-    rule_h = np.maximum(np.bincount(ph, rule_rr[ft], minlength=nh),
+    rule_h = np.maximum(np.bincount(ph, rule_rr, minlength=nh),
                         np.bincount(sh, rule_rr[paired], minlength=nh))
-    cp_h = np.bincount(ph, cp[ft], minlength=nh) + np.bincount(sh, cp[paired], minlength=nh)
+    cp_h = (np.bincount(ph, cp, minlength=nh) + np.bincount(sh, cp[paired], minlength=nh)) > 0
     speeds = np.zeros(nh)
-    np.maximum.at(speeds, c.nic_host[nic_mask], c.nic.cols["speed_gbps"][nic_mask])
-    for hi in np.nonzero(count)[0].tolist():
+    np.maximum.at(speeds, c.nic_host[nic_idx], c.nic.cols["speed_gbps"][nic_idx])
+    on = count > 0
+    too_many = on & (count > MAX_FT_VMS_PER_HOST)
+    too_many_vcpus = on & cp_h & (vcpus > MAX_FT_VCPUS_PER_HOST)
+    no_nic = on & (host_cap <= 0)
+    below_rule = on & (host_cap > 0) & (rule_h > host_cap)
+    slow = on & (host_cap > 0) & cp_h & (speeds < 10.0)
+    bad = too_many | too_many_vcpus | no_nic | below_rule | slow
+    for hi in np.nonzero(bad)[0].tolist():
         hid = c.host.ids[hi]
-        if count[hi] > MAX_FT_VMS_PER_HOST:
+        if too_many[hi]:
             res.warnings.append(f"host {hid} runs {int(count[hi])} FT VMs (primaries and"
                                 f" secondaries); at most {MAX_FT_VMS_PER_HOST} per host are"
                                 " recommended (ft4-max-ft-vms-per-host)")
-        if cp_h[hi] and vcpus[hi] > MAX_FT_VCPUS_PER_HOST:
+        if too_many_vcpus[hi]:
             res.warnings.append(f"host {hid} carries {int(vcpus[hi])} FT vCPUs; vSphere 6+"
                                 f" allows {MAX_FT_VCPUS_PER_HOST} per host")
-        if host_cap[hi] <= 0:
+        if no_nic[hi]:
             res.warnings.append(f"host {hid} has FT VMs but no NIC with role ft_logging")
-            continue
-        if rule_h[hi] > host_cap[hi]:
+        if below_rule[hi]:
             res.warnings.append(
                 f"host {hid}: FT logging NICs ({host_cap[hi] / 1000.0:.2f} Gbit/s) are below"
                 f" the vSphere 4 sizing rule's {rule_h[hi] / 1000.0:.2f} Gbit/s for its FT VMs"
                 " ((reads x 8 + rx) x 1.2, ft4-logging-bandwidth-formula)")
-        if cp_h[hi] and speeds[hi] < 10.0:
+        if slow[hi]:
             res.warnings.append(f"host {hid}: FT logging NIC below 10 Gbit/s; vSphere 6+ FT"
                                 " asks for 10 Gbit/s or more (ft6-network-10gbps-ms-latency)")
-        if host_load[hi] > 0:
-            res.resources.append(Resource(
-                hid, "ft_logging_nic", float(util[hi]),
-                f"FT logging {host_load[hi]:.0f} Mbit/s of {host_cap[hi]:.0f} Mbit/s; above"
-                " 100% the primary stalls (capacity / demand)",
-                FT4 + " (ft4-logging-saturation-stalls-primary)"))
+    busy = np.nonzero(host_load > 0)[0]
+    busy = busy[np.argsort(-util[busy])][:top]
+    src = FT4 + " (ft4-logging-saturation-stalls-primary)"
+    for hi, u, load, cap in zip(busy.tolist(), util[busy].tolist(), host_load[busy].tolist(),
+                                host_cap[busy].tolist(), strict=True):
+        res.resources.append(Resource(
+            c.host.ids[hi], "ft_logging_nic", u, f"FT logging {load:.0f} Mbit/s of {cap:.0f}"
+            " Mbit/s; above 100% the primary stalls (capacity / demand)", src))

@@ -23,6 +23,7 @@ import numpy as np
 from models.compiled import Compiled
 from models.prediction import Resource
 from models.results import NetworkResult
+from models.schema import KINDS
 
 FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
          " A FedEx Case Study")
@@ -83,16 +84,33 @@ CABLING: dict[str, tuple[float, float | None, float | None]] = {
 """Per adapter port: list price USD (an upper bound for twinax and 10GBASE-T: 'under $400'),
 watts, reach in metres; None where the study is silent (net-10g-cabling-cost-power, 2010)."""
 
-_STREAMING = ("netperf", "file_transfer")
-
 # bound-by codes (order = reported priority among equal caps)
 _OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC = range(8)
 
 
+def code(kind: str, prop: str, choice: str) -> int:
+    """The int code of enum ``choice`` (module-level constants: no lookups per evaluation)."""
+    choices = KINDS[kind].props[prop].choices
+    assert choices is not None
+    return list(choices).index(choice)
+
+
 def take(arr: np.ndarray, idx: np.ndarray, fill: float | int | bool = 0) -> np.ndarray:
     """``arr[idx]`` with ``fill`` where ``idx`` is -1 (no host, no NIC); safe on empty arrays."""
-    padded = np.append(arr, np.array([fill], dtype=arr.dtype))
-    return padded[np.where(idx >= 0, idx, len(arr))]
+    if not len(arr):
+        return np.full(idx.shape, fill, dtype=arr.dtype)
+    return np.where(idx >= 0, arr[idx], fill)
+
+
+_VM_ROLE, _FT_ROLE = code("nic", "role", "vm"), code("nic", "role", "ft_logging")
+_NATIVE = code("host", "platform", "native")
+_V41, _V60 = code("host", "esxi_version", "4.1"), code("host", "esxi_version", "6.0")
+_NETPERF, _FILE = code("vm", "workload.profile", "netperf"), code("vm", "workload.profile",
+                                                                  "file_transfer")
+_WEB, _MCAST = code("vm", "workload.profile", "web"), code("vm", "workload.profile",
+                                                           "multicast_rx")
+_WINDOWS, _E1000 = code("vm", "guest_os", "windows"), code("vm", "vnic", "e1000")
+_NO_CABLING = code("nic", "cabling", "unspecified")
 
 
 def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
@@ -105,6 +123,8 @@ def solve(c: Compiled) -> NetworkResult:
     """Per-VM throughput, packet rates, CPU cost and per-NIC load."""
     n, k, nh = len(c.vm), len(c.nic), len(c.host)
     vm, nic, host = c.vm.cols, c.nic.cols, c.host.cols
+    if k == 0 or nh == 0:
+        return _no_nics(c)
 
     # ---- NICs
     speed = nic["speed_gbps"]
@@ -113,7 +133,7 @@ def solve(c: Compiled) -> NetworkResult:
     port_cap = np.minimum(line_port, pcie)
     total_cap = np.minimum(line_port * nic["ports"], pcie)
     nhost = c.nic_host
-    pool = c.nic.is_("role", "vm") & (nhost >= 0) & (c.nic_vm < 0)
+    pool = (nic["role"] == _VM_ROLE) & (nhost >= 0) & (c.nic_vm < 0)
     pool_cap = np.bincount(nhost[pool], total_cap[pool], minlength=nh)
     pool_nics = np.bincount(nhost[pool], minlength=nh).astype(float)
     novmdq_nics = np.bincount(nhost[pool & ~nic["vmdq"]], minlength=nh)
@@ -132,37 +152,28 @@ def solve(c: Compiled) -> NetworkResult:
     pt = np.full(n, -1, np.int64)
     pt_nics = np.nonzero(c.nic_vm >= 0)[0]
     pt[c.nic_vm[pt_nics]] = pt_nics
-    use = np.where(pt >= 0, pt, take(best, h, -1))
+    use = np.where(pt >= 0, pt, np.where(h >= 0, best[hv], -1))
     has_nic = use >= 0
-    native = (pt >= 0) | take(c.host.is_("platform", "native"), h, False)
+    native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
-    ghz = take(host["ghz"], h, REF_GHZ)
+    ghz = host["ghz"][hv]  # VMs without a host have no NIC: their values do not matter
     scale = REF_GHZ / ghz
-    ver = take(host["esxi_version"], h, len(c.host.specs["esxi_version"].choices or ()) - 1)
-    esx4 = ver <= c.host.code("esxi_version", "4.1")
+    ver = host["esxi_version"][hv]
+    esx4 = ver <= _V41
     vnic = vm["vnic"]
     pkt_factor = np.where(native, NATIVE_PKT_FACTOR,
                           VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR, 1.0))
 
     # ---- offered load (Mbit/s)
+    rx, tx = _offered(c)
     prof = vm["workload.profile"]
-    streaming = np.zeros(n, bool)
-    for p in _STREAMING:
-        streaming |= prof == c.vm.code("workload.profile", p)
-    rx = vm["workload.net_rx_mbps"].copy()
-    tx = vm["workload.net_tx_mbps"].copy()
-    rx = np.where(streaming & (rx <= 0) & (tx <= 0), np.inf, rx)
-    web = prof == c.vm.code("workload.profile", "web")
-    tx = tx + np.where(web, vm["workload.req_per_s"] * vm["workload.resp_kb"] * 8.192e-3, 0.0)
-    mc = prof == c.vm.code("workload.profile", "multicast_rx")
-    rx = rx + np.where(mc, vm["workload.multicast_pps"]
-                       * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    streaming = (prof == _NETPERF) | (prof == _FILE)
 
     # ---- packet sizes
     msg = vm["workload.net_msg_bytes"]
-    windows = c.vm.is_("guest_os", "windows")
-    lro_ok = ((take(lro_nics, h) > 0) & ~native & (vnic != c.vm.code("vnic", "e1000"))
-              & (~windows | (ver >= c.host.code("esxi_version", "6.0"))))
+    windows = vm["guest_os"] == _WINDOWS
+    lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000)
+              & (~windows | (ver >= _V60)))
     pkt_wire = np.minimum(MSS_BYTES, msg)
     lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
     lro_size = np.where(streaming, lro_size, np.minimum(lro_size, np.maximum(msg, pkt_wire)))
@@ -178,13 +189,17 @@ def solve(c: Compiled) -> NetworkResult:
     tool_cap = (np.minimum(TOOL_STREAM_MBPS[vm["workload.net_tool"]],
                            CRYPTO_STREAM_MBPS[vm["workload.net_crypto"]])
                 * vm["workload.net_streams"] * (ghz / TOOL_REF_GHZ))
-    line = take(line_port, use) * 1000.0
-    slot = take(pcie, use) * 1000.0
+    line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
+    slot = pcie[use] * 1000.0
 
     def tightest(offered: np.ndarray, path: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        caps = np.stack([offered, line, slot, tool_cap, path])
-        code = np.argmin(caps, axis=0)
-        return caps[code, np.arange(n)], code
+        x = offered
+        code = np.zeros(n, np.int64)
+        for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap), (_PATH, path)):
+            lower = cap < x
+            x = np.where(lower, cap, x)
+            code[lower] = cd
+        return x, code
 
     x_rx, code_rx = tightest(rx, path_rx)
     x_tx, code_tx = tightest(tx, path_tx)
@@ -196,7 +211,7 @@ def solve(c: Compiled) -> NetworkResult:
         demand = np.bincount(hs, x[shared], minlength=nh)
         s = np.ones(nh)
         np.divide(pool_cap * 1000.0, demand, out=s, where=demand > pool_cap * 1000.0)
-        f = np.where(shared, take(s, h, 1.0), 1.0)
+        f = np.where(shared, s[hv], 1.0)
         hit = f < 1.0
         np.multiply(x, f, out=x)
         code[hit] = _SHARE
@@ -205,7 +220,7 @@ def solve(c: Compiled) -> NetworkResult:
     budget = np.where(novmdq_nics > 0, pool_nics, np.inf)
     s = np.ones(nh)
     np.divide(budget, busy, out=s, where=busy > budget)
-    f = np.where(shared, take(s, h, 1.0), 1.0)
+    f = np.where(shared, s[hv], 1.0)
     code_rx[f < 1.0] = _NOQUEUE
     x_rx *= f
 
@@ -248,6 +263,39 @@ def solve(c: Compiled) -> NetworkResult:
     return res
 
 
+def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    """Offered receive and transmit load (Mbit/s); inf for streaming tools without one."""
+    vm = c.vm.cols
+    prof = vm["workload.profile"]
+    streaming = (prof == _NETPERF) | (prof == _FILE)
+    rx = vm["workload.net_rx_mbps"]
+    tx = vm["workload.net_tx_mbps"]
+    rx = np.where(streaming & (rx <= 0) & (tx <= 0), np.inf, rx)
+    tx = tx + np.where(prof == _WEB,
+                       vm["workload.req_per_s"] * vm["workload.resp_kb"] * 8.192e-3, 0.0)
+    rx = rx + np.where(prof == _MCAST, vm["workload.multicast_pps"]
+                       * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    return rx, tx
+
+
+def _no_nics(c: Compiled) -> NetworkResult:
+    """A design without NICs or hosts: no VM moves any traffic."""
+    n, k = len(c.vm), len(c.nic)
+    rx, tx = _offered(c)
+    demanded = (rx > 0) | (tx > 0)
+    names = np.array([f"host {hid}: no NIC with role vm" for hid in c.host.ids]
+                     + ["not placed on a host (no NIC)"], dtype=object)
+    bound = np.where(demanded, names[c.vm_host], "")
+    z = np.zeros(n)
+    res = NetworkResult(vm_rx_mbps=z, vm_tx_mbps=z.copy(), vm_cpu_cores=z.copy(),
+                        vm_bound_by=bound.tolist(), vm_rx_pps=z.copy(), vm_tx_pps=z.copy(),
+                        nic_gbps=np.zeros(k), nic_util=np.zeros(k))
+    if demanded.any():
+        res.warnings.append("VMs offer network load but the design has no NIC with role vm:"
+                            " their network throughput is 0")
+    return res
+
+
 def _bound_by(c: Compiled, x_rx: np.ndarray, x_tx: np.ndarray, code_rx: np.ndarray,
               code_tx: np.ndarray, use: np.ndarray, rx: np.ndarray, tx: np.ndarray,
               speed: np.ndarray, pcie: np.ndarray) -> list[str]:
@@ -262,13 +310,13 @@ def _bound_by(c: Compiled, x_rx: np.ndarray, x_tx: np.ndarray, code_rx: np.ndarr
     if sel.size == 0:
         return out.tolist()
     # one phrase per distinct (code, nic or host, value): build each once
-    comp = np.where(np.isin(code[sel], (_SHARE, _NOQUEUE, _NONIC)), c.vm_host[sel], use[sel])
-    key = np.stack([code[sel], comp, np.round(val[sel] / 10.0)], axis=1)
-    uniq, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
-    texts = []
-    for (cd, cp, _), j in zip(uniq.astype(np.int64).tolist(), first.tolist(), strict=True):
-        i = int(sel[j])
-        texts.append(_phrase(c, cd, cp, i, float(val[i]), speed, pcie))
+    cs = code[sel]
+    comp = np.where(cs >= _SHARE, c.vm_host[sel], use[sel])
+    key = ((cs * 1_000_003 + comp + 1) * 100_000_000
+           + np.minimum(np.round(val[sel] / 10.0), 99_999_999).astype(np.int64))
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    texts = [_phrase(c, int(cs[j]), int(comp[j]), int(sel[j]), float(val[sel[j]]), speed,
+                     pcie) for j in first.tolist()]
     out[sel] = np.array(texts, dtype=object)[inv.ravel()]
     return out.tolist()
 
@@ -310,21 +358,23 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
     util = res.nic_util
     busy = np.nonzero(util > 0)[0]
     busy = busy[np.argsort(-util[busy])][:top]
-    ports = c.nic.cols["ports"]
+    ports = c.nic.cols["ports"].tolist()
+    util_l, gbps_l, pcie_l = util.tolist(), res.nic_gbps.tolist(), pcie.tolist()
+    speed_l, line_l = speed.tolist(), line_port.tolist()
     for j in busy.tolist():
         nid = c.nic.ids[j]
-        line_total = line_port[j] * ports[j]
-        if pcie[j] < line_total:
+        line_total = line_l[j] * ports[j]
+        if pcie_l[j] < line_total:
             gen, lanes = int(c.nic.cols["pcie_gen"][j]), int(c.nic.cols["pcie_lanes"][j])
             res.resources.append(Resource(
-                nid, "pcie", float(util[j]),
-                f"{res.nic_gbps[j]:.2f} Gbit/s through a PCIe Gen{gen} x{lanes} slot that"
-                f" passes {pcie[j]:.1f} Gbit/s; {int(ports[j])} x {speed[j]:g}G ports need"
+                nid, "pcie", util_l[j],
+                f"{gbps_l[j]:.2f} Gbit/s through a PCIe Gen{gen} x{lanes} slot that"
+                f" passes {pcie_l[j]:.1f} Gbit/s; {int(ports[j])} x {speed_l[j]:g}G ports need"
                 f" {line_total:.1f}", FEDEX + " (net-pcie-slot-rules)"))
         else:
             res.resources.append(Resource(
-                nid, "nic", float(util[j]),
-                f"{res.nic_gbps[j]:.2f} Gbit/s on {int(ports[j])} x {speed[j]:g} Gbit/s"
+                nid, "nic", util_l[j],
+                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {speed_l[j]:g} Gbit/s"
                 f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
                 FEDEX + "; " + LRO_STUDY))
 
@@ -332,7 +382,7 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
 def _cabling(c: Compiled, res: NetworkResult) -> None:
     """Cost, power and reach of the NICs whose cabling is given (extras.network.cabling)."""
     cab = c.nic.cols["cabling"]
-    given = np.nonzero(cab != c.nic.code("cabling", "unspecified"))[0]
+    given = np.nonzero(cab != _NO_CABLING)[0]
     if not given.size:
         return
     choices = c.nic.specs["cabling"].choices
@@ -370,7 +420,7 @@ def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.nd
             f"nic {c.nic.ids[j]}: PCIe Gen{gen} x{lanes} slot ({pcie[j]:.1f} Gbit/s) is"
             f" narrower than {ports} x {speed[j]:g} Gbit/s port(s) need; one 10G port needs"
             " Gen1 x8 or Gen2 x4, two need twice that (FedEx case study)")
-    lost = np.unique(h[demanded & ~has_nic & (h >= 0)])
-    for hi in lost.tolist():
+    stranded = demanded & ~has_nic & (h >= 0)
+    for hi in (np.unique(h[stranded]).tolist() if stranded.any() else []):
         res.warnings.append(f"host {c.host.ids[hi]} has VMs with network load but no NIC with"
                             " role vm: their network throughput is 0")
