@@ -72,7 +72,7 @@ VAIO_CPU_EXTRA = 0.15
 """Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead
 per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead); the middle of the range.  Counted as host
 CPU; it runs in the framework's further contexts, off the I/O's critical path."""
-VM_WORLD_IOPS_LEGACY = 310_000.0
+VM_WORLD_IOPS_LEGACY = 300_000.0
 """ESXi <= 5.0: one I/O world per VM; fitted to '300,000 I/O operations per second can be
 achieved from a single virtual machine' (storage-300k-iops-single-vm)."""
 
@@ -91,6 +91,8 @@ RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5":
 """Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
 overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
 on all-SSD arrays the study found no difference."""
+EXACT_MAX_POP = 4096
+"""A lone VM with at most this many outstanding I/Os is solved with exact MVA."""
 SIOC_THRESHOLD_MS = 30.0
 """SIOC congestion threshold (vSphere default)."""
 
@@ -231,12 +233,14 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     cache = _cache(c)
     key = f"{n}:{n_host}:{n_arr}"
     sioc_on = c.array.cols["sioc"] if n_arr else np.zeros(0, bool)
-    res = mva.schweitzer_sparse(station, d_closed, pops, np.zeros(n), m_n, is_delay,
-                                q0=cache.get(key), tol=1e-10, max_iter=2000)
+    shared_st = np.stack([h, n_host + a], axis=1)
+    shared_st = np.where((demand[:, 3:5] > 0) & active[:, None], shared_st, -1)
+    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, cache.get(key))
     eff = pops
     if sioc_on.any():
-        eff, res = _sioc(c, station, d_closed, pops, res, m_n, is_delay, closed, a, ad)
+        eff, res = _sioc(c, d_closed, shared_st, pops, res, closed, a, ad)
     cache[key] = res.queue
+    res.queue = np.concatenate([res.queue, (res.throughput * d_closed[:, 5])[:, None]], 1)
     x = np.where(closed, res.throughput, lam)
 
     # residence per slot (closed from MVA; open: D (1 + closed queue) / (1 - U_open))
@@ -314,9 +318,28 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         extras={"storage_mva_iterations": res.iterations, **wan_extra})
 
 
-def _sioc(c: Compiled, station: np.ndarray, d: np.ndarray, pops: np.ndarray,
-          res: mva.MvaResult, m_n: int, is_delay: np.ndarray, closed: np.ndarray,
-          a: np.ndarray, arr_delay: np.ndarray) -> tuple[np.ndarray, mva.MvaResult]:
+def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
+                  q0: np.ndarray | None) -> mva.MvaResult:
+    """Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array), 5 a delay.  One class
+    alone is solved exactly (single-class MVA), several with Schweitzer's approximation."""
+    live = np.flatnonzero(pops > 0)
+    if len(live) == 1 and pops[live[0]] <= EXACT_MAX_POP:
+        k = int(live[0])
+        dk = d[k].copy()
+        dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
+        ex = mva.exact_single(dk, int(pops[k]), delay=np.arange(6) == 5)
+        out = mva.MvaResult(np.zeros(len(pops)), np.zeros(len(pops)), np.zeros((len(pops), 5)))
+        out.throughput[k] = ex.throughput[-1]
+        out.response[k] = ex.response[-1]
+        out.queue[k] = ex.queue[0, :5]
+        return out
+    return mva.schweitzer_split(d[:, :3], shared_st, d[:, 3:5], pops, d[:, 5], n_shared,
+                                q0=q0, tol=1e-9)
+
+
+def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
+          res: mva.MvaResult, closed: np.ndarray, a: np.ndarray,
+          arr_delay: np.ndarray) -> tuple[np.ndarray, mva.MvaResult]:
     """Storage I/O Control: under congestion (array latency above the threshold) each VM may
     keep only its share of the queue that holds latency at the threshold; VMs that want
     less leave their unused slots to the others (work-conserving water-filling)."""
@@ -350,9 +373,7 @@ def _sioc(c: Compiled, station: np.ndarray, d: np.ndarray, pops: np.ndarray,
             left &= ~sat
         ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
         eff[members] = pops[members] * ratio
-    res2 = mva.schweitzer_sparse(station, d, eff, np.zeros(len(pops)), m_n, is_delay,
-                                 q0=res.queue, tol=1e-10, max_iter=2000)
-    return eff, res2
+    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue)
 
 
 def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,

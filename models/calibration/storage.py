@@ -14,7 +14,7 @@ from models.engine import evaluate
 from models.prediction import Prediction
 
 
-def testbed(name: str, host: dict[str, Any], array: dict[str, Any], vm: dict[str, Any],
+def build_testbed(name: str, host: dict[str, Any], array: dict[str, Any], vm: dict[str, Any],
             n_vms: int = 1, n_hosts: int = 1, extra_vms: list[dict[str, Any]] | None = None
             ) -> Design:
     """``n_hosts`` identical hosts reaching one array, ``n_vms`` identical VMs spread over
@@ -49,7 +49,7 @@ def vaio(n_vms: int = 1, filt: str = "none", **vm: Any) -> Prediction:
     """The VAIO study's Dell R720 + one Intel S3700 SSD with I/O Analyzer VMs."""
     props = dict(IOANALYZER, vaio_filter=filt)
     props.update({k.replace("__", "."): val for k, val in vm.items()})
-    return evaluate(testbed("VAIO", VAIO_HOST, VAIO_SSD, props, n_vms))
+    return evaluate(build_testbed("VAIO", VAIO_HOST, VAIO_SSD, props, n_vms))
 
 
 FLASH_HOST: dict[str, Any] = {"sockets": 2, "cores_per_socket": 8, "ghz": 2.9,
@@ -90,19 +90,19 @@ def checks() -> list[Check]:
                      1.0, _total_iops(n16_on) / _total_iops(n16_off), 0.05, "rule",
                      note="one filter context per filtered VMDK; device-bound beyond 1 VM"))
     # flash: one 8-vCPU VM over 1M IOPS (vSphere 5.1)
-    flash = evaluate(testbed("flash 5.1", FLASH_HOST, VIOLIN, FLASH_VM))
+    flash = evaluate(build_testbed("flash 5.1", FLASH_HOST, VIOLIN, FLASH_VM))
     out.append(Check("storage-vsphere51-flash-1m-iops-vm", "IOPS, one 8-vCPU VM, 4K read",
                      1.0e6, _total_iops(flash), 0.1, "fit", "gt", note="fits ISSUE_US['fc']"))
     # vSphere 5.0: 300K from one VM, a million+ from one host
     host50 = dict(FLASH_HOST, esxi_version="5.0", sockets=4, hba_count=16)
-    one = evaluate(testbed("1M host, 1 VM", host50, VIOLIN, FLASH_VM))
+    one = evaluate(build_testbed("1M host, 1 VM", host50, VIOLIN, FLASH_VM))
     out.append(Check("storage-300k-iops-single-vm", "IOPS, one VM, ESXi 5.0", 300000.0,
                      _total_iops(one), 0.1, "fit", note="fits VM_WORLD_IOPS_LEGACY"))
-    many = evaluate(testbed("1M host, 6 VMs", host50, dict(VIOLIN, disks=256), FLASH_VM, 6))
+    many = evaluate(build_testbed("1M host, 6 VMs", host50, dict(VIOLIN, disks=256), FLASH_VM, 6))
     out.append(Check("storage-million-iops-single-host", "IOPS, one host, 6 VMs, ESXi 5.0",
                      1.0e6, _total_iops(many), 0.1, "check", "gt"))
     # ESX 3.5: 495 15K spindles behind 3 CLARiiON CX3-80 (4.0 is the oldest release modelled)
-    esx35 = evaluate(testbed(
+    esx35 = evaluate(build_testbed(
         "ESX 3.5", {"sockets": 4, "cores_per_socket": 4, "ghz": 2.9, "memory_gb": 32,
                     "esxi_version": "4.0", "hba_count": 6},
         {"media": "hdd15k", "disks": 495, "raid": "raid5", "protocol": "fc",
@@ -121,8 +121,8 @@ def _raid_checks() -> list[Check]:
     host = {"esxi_version": "6.0", "hba_count": 2}
     vm = dict(FLASH_VM, **{"workload.io_read_pct": 70, "workload.io_oio": 512})
     hdd = {"media": "hdd10k", "disks": 20, "raid": "raid5", "protocol": "fc"}
-    r5 = _total_iops(evaluate(testbed("raid5", host, hdd, vm)))
-    r10 = _total_iops(evaluate(testbed("raid10", host, dict(hdd, raid="raid10"), vm)))
+    r5 = _total_iops(evaluate(build_testbed("raid5", host, hdd, vm)))
+    r10 = _total_iops(evaluate(build_testbed("raid10", host, dict(hdd, raid="raid10"), vm)))
     # the formula: N x per-drive / (read + write x penalty), 70/30 mix
     ratio = (0.7 + 0.3 * 4) / (0.7 + 0.3 * 2)
     return [Check("storage-raid-group-performance-formula",
@@ -134,8 +134,8 @@ def _pvscsi_checks() -> list[Check]:
     host = {"esxi_version": "6.0", "hba_count": 2}
     arr = {"media": "ssd", "disks": 8, "raid": "raid10", "protocol": "fc"}
     vm = dict(FLASH_VM, **{"workload.io_oio": 32})
-    pv = evaluate(testbed("pvscsi", host, arr, vm))
-    lsi = evaluate(testbed("lsi", host, arr, dict(vm, vscsi="lsi_sas")))
+    pv = evaluate(build_testbed("pvscsi", host, arr, vm))
+    lsi = evaluate(build_testbed("lsi", host, arr, dict(vm, vscsi="lsi_sas")))
     cut = (1 - float(pv.vms.cpu_cost_per_kiops[0]) / float(lsi.vms.cpu_cost_per_kiops[0]))
     return [Check("storage-pvscsi-cpio-reduction", "CPU per I/O cut, PVSCSI vs LSI (%), FC",
                   20.0, cut * 100.0, 0.5, "fit", note="published range 10-30%")]
@@ -154,7 +154,7 @@ SIOC_BULK: dict[str, Any] = {"vcpus": 2, "workload.profile": "iometer",
 def sioc_pair(on: bool) -> Prediction:
     """An OLTP VM (8K) sharing an NFS datastore with a large-I/O VM (32K)."""
     arr = dict(SIOC_NFS, sioc=on)
-    return evaluate(testbed("SIOC", SIOC_HOST, arr, SIOC_OLTP, 1, extra_vms=[SIOC_BULK]))
+    return evaluate(build_testbed("SIOC", SIOC_HOST, arr, SIOC_OLTP, 1, extra_vms=[SIOC_BULK]))
 
 
 def _sioc_checks() -> list[Check]:

@@ -125,3 +125,22 @@ def test_zero_population_class_has_no_throughput() -> None:
     res = mva.schweitzer(np.array([[0.1, 0.2], [0.3, 0.1]]), np.array([0, 4]))
     assert res.throughput[0] == 0.0
     assert res.throughput[1] > 0.0
+
+
+def test_schweitzer_split_equals_sparse() -> None:
+    # class 0: private station 0, shared A; class 1: private station 1, shared A and B
+    private = np.array([[0.03], [0.05]])
+    shared_station = np.array([[0, -1], [0, 1]])
+    shared = np.array([[0.02, 0.0], [0.04, 0.01]])
+    pops = np.array([6.0, 3.0])
+    think = np.array([0.1, 0.0])
+    split = mva.schweitzer_split(private, shared_station, shared, pops, think, 2, tol=1e-13)
+    station = np.array([[0, 2, -1, 4], [1, 2, 3, 4]])
+    demand = np.array([[0.03, 0.02, 0.0, 0.1], [0.05, 0.04, 0.01, 0.0]])
+    delay = np.array([False, False, False, False, True])
+    sparse = mva.schweitzer_sparse(station, demand, pops, np.zeros(2), 5, delay, tol=1e-13,
+                                   max_iter=100000)
+    assert np.allclose(split.throughput, sparse.throughput, rtol=1e-9)
+    warm = mva.schweitzer_split(private, shared_station, shared, pops, think, 2,
+                                q0=split.queue, tol=1e-13)
+    assert warm.iterations <= 2

@@ -1,0 +1,138 @@
+"""Storage model behaviour: the mechanisms the calibration cases rest on."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from models import mva, storage
+from models.calibration.storage import (
+    FLASH_HOST,
+    FLASH_VM,
+    VAIO_HOST,
+    VAIO_SSD,
+    VIOLIN,
+    build_testbed,
+    sioc_pair,
+    vaio,
+)
+from models.design import Component, Override, apply_overrides
+from models.engine import Engine, evaluate
+from models.prediction import Prediction
+
+
+def _run(array: dict[str, Any] | None = None, vm: dict[str, Any] | None = None,
+         n: int = 1, host: dict[str, Any] | None = None) -> Prediction:
+    return evaluate(build_testbed("t", host or FLASH_HOST, array or VIOLIN, vm or FLASH_VM, n))
+
+
+def test_one_vcpu_vm_is_capped_by_its_vcpu_and_a_filter_lifts_it() -> None:
+    off, on = vaio(1), vaio(1, "null")
+    assert off.vms.bound_by[0] == "vCPU I/O path: 1 vCPU saturated"
+    assert on.vms.iops[0] > 1.7 * off.vms.iops[0]
+    assert on.vms.bound_by[0].startswith("storage_array a1:")
+
+
+def test_filter_changes_nothing_when_the_ssd_is_the_bottleneck() -> None:
+    off, on = vaio(16), vaio(16, "null")
+    assert math.isclose(on.vms.iops.sum(), off.vms.iops.sum(), rel_tol=0.01)
+    assert np.allclose(on.vms.latency_ms, off.vms.latency_ms, rtol=0.02)
+    assert np.all(on.vms.cpu_cost_per_kiops > 1.1 * off.vms.cpu_cost_per_kiops)
+    assert np.all(on.vms.cpu_cost_per_kiops < 1.2 * off.vms.cpu_cost_per_kiops)
+
+
+def test_pvscsi_costs_less_cpu_per_io_than_lsi() -> None:
+    pv = _run()
+    lsi = _run(vm=dict(FLASH_VM, vscsi="lsi_sas"))
+    cut = 1 - pv.vms.cpu_cost_per_kiops[0] / lsi.vms.cpu_cost_per_kiops[0]
+    assert 0.10 <= cut <= 0.30
+
+
+def test_large_blocks_hit_the_fabric() -> None:
+    p = _run(vm=dict(FLASH_VM, **{"workload.io_block_kb": 256}),
+             host=dict(FLASH_HOST, hba_count=1))
+    assert p.vms.bound_by[0].startswith("HBA ")
+    assert p.vms.storage_mbps[0] <= 8.0 * 1000 / 8 * 1.0001  # one 8 Gbit/s port
+    assert any(r.resource == "hba" and r.util > 0.9 for r in p.resources)
+
+
+def test_raid_write_penalty_orders_throughput() -> None:
+    vm = dict(FLASH_VM, **{"workload.io_read_pct": 0})
+    hdd = {"media": "hdd10k", "disks": 12, "protocol": "fc"}
+    iops = [_run(dict(hdd, raid=r), vm).vms.iops[0] for r in ("raid10", "raid5", "raid6")]
+    assert iops[0] > iops[1] > iops[2]
+    assert math.isclose(iops[0] / iops[1], 2.0, rel_tol=0.05)
+
+
+def test_vm_without_disk_has_nan_latency_and_no_iops() -> None:
+    d = build_testbed("t", FLASH_HOST, VIOLIN, FLASH_VM, 1)
+    d.components.append(Component("lonely", "vm", "lonely", props=dict(FLASH_VM)))
+    p = evaluate(d)
+    assert p.vms.iops[-1] == 0.0
+    assert math.isnan(p.vms.latency_ms[-1])
+    assert p.vms.iops[0] > 0
+
+
+def test_profiles_without_io_do_no_io() -> None:
+    for profile in ("idle", "web", "cpu_bound", "netperf", "multicast_rx", "file_transfer"):
+        p = _run(vm=dict(FLASH_VM, **{"workload.profile": profile}))
+        assert p.vms.iops[0] == 0.0, profile
+
+
+def test_open_loop_gets_what_it_offers_until_saturation() -> None:
+    light = _run(vm=dict(FLASH_VM, **{"workload.io_iops": 5000.0}))
+    assert math.isclose(light.vms.iops[0], 5000.0)
+    assert light.vms.latency_ms[0] > 0
+    heavy = _run(array={"media": "hdd7k", "disks": 4, "raid": "none", "protocol": "fc"},
+                 vm=dict(FLASH_VM, **{"workload.io_iops": 5000.0}))
+    assert heavy.vms.iops[0] < 400
+    assert any("open-loop" in w for w in heavy.warnings)
+
+
+def test_more_oio_more_latency_at_a_saturated_array() -> None:
+    arr = {"media": "hdd10k", "disks": 8, "raid": "raid5", "protocol": "fc"}
+    lats = [_run(arr, dict(FLASH_VM, **{"workload.io_oio": k})).vms.latency_ms[0]
+            for k in (4, 16, 64)]
+    assert lats[0] < lats[1] < lats[2]
+
+
+def test_legacy_host_caps_a_vm_near_300k() -> None:
+    p = _run(host=dict(FLASH_HOST, esxi_version="5.0"))
+    assert 270_000 < p.vms.iops[0] <= 300_000 * 1.0001
+    assert p.vms.bound_by[0].startswith("per-VM I/O world")
+
+
+def test_sioc_protects_the_small_io_tenant_without_losing_throughput() -> None:
+    off, on = sioc_pair(False), sioc_pair(True)
+    assert on.vms.latency_ms[0] < off.vms.latency_ms[0]
+    assert on.arrays.util[0] > 0.98 * off.arrays.util[0]
+
+
+def test_resources_name_array_and_vcpu_paths() -> None:
+    p = vaio(1)
+    kinds = {r.resource for r in p.resources}
+    assert {"array", "vcpu_io"} <= kinds
+    assert all(r.explanation and r.source for r in p.resources)
+
+
+def test_single_vm_is_solved_with_exact_mva() -> None:
+    d = np.array([[20e-6, 5e-6, 0.0, 3e-6, 13.3e-6, 90e-6]])
+    res = storage._solve_closed(d, np.array([[0, 1]]), np.array([32.0]), 2, None)
+    exact = mva.exact_single(d[0], 32, delay=np.arange(6) == 5)
+    assert abs(res.throughput[0] - exact.throughput[-1]) <= 1e-9 * exact.throughput[-1]
+    two = storage._solve_closed(np.repeat(d, 2, axis=0), np.array([[0, 1], [0, 1]]),
+                                np.array([32.0, 0.0]), 2, None)
+    assert abs(two.throughput[0] - exact.throughput[-1]) <= 1e-9 * exact.throughput[-1]
+
+
+def test_warm_start_equals_cold_solution() -> None:
+    design = build_testbed("t", VAIO_HOST, VAIO_SSD, dict(FLASH_VM, vcpus=2), 5)
+    engine = Engine(design)
+    engine.evaluate()
+    ov = Override("vm", "workload.io_oio", 3)
+    engine.patch(ov)
+    warm = engine.evaluate()
+    cold = Engine(apply_overrides(design, [ov])).evaluate()
+    np.testing.assert_allclose(warm.vms.iops, cold.vms.iops, rtol=1e-6)
