@@ -16,7 +16,7 @@ import numpy as np
 
 from models import ft
 from models.calibration import Check
-from models.calibration.network import testbed
+from models.calibration.network import make_testbed
 from models.compiled import compile_design
 from models.design import Design
 from models.engine import evaluate
@@ -35,7 +35,7 @@ def ft4_netperf(ft_on: bool = True, ft_gbps: float = 1.0, **vm_extra: Value) -> 
     PowerEdge 2950, secondary on the second host, Gigabit VM and FT logging NICs."""
     vm: Props = {"vcpus": 1, "memory_gb": 1.0, "vscsi": "lsi_sas", "ft": ft_on,
                  "workload.profile": "netperf", "_secondary": "h2", **vm_extra}
-    return testbed(PE2950, [GIGABIT], [vm], n_hosts=2,
+    return make_testbed(PE2950, [GIGABIT], [vm], n_hosts=2,
                    ft_nics=[dict(GIGABIT, speed_gbps=ft_gbps)], name="vSphere 4 FT netperf")
 
 
@@ -65,7 +65,7 @@ def _limit_checks() -> list[Check]:
     four = PE2950
 
     def one(host: Props, vm: Props) -> Design:
-        return testbed(host, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT)])
+        return make_testbed(host, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT)])
 
     out = [
         Check("ft6-max-vm-size", "warning for FT on an 8-vCPU VM, vSphere 6.0 (1 = yes)", 1.0,
@@ -79,8 +79,8 @@ def _limit_checks() -> list[Check]:
         Check("ft4-uniprocessor-only", "warning for FT on a 1-vCPU VM, ESX 4.0", 0.0,
               _warned(one(four, _vm(1)), "FT on a"), 0.0, "rule"),
     ]
-    five = testbed(six, [GIGABIT], [_vm(1, 1.0)] * 5, n_hosts=2, ft_nics=[dict(GIGABIT)])
-    fourvms = testbed(six, [GIGABIT], [_vm(1, 1.0)] * 4, n_hosts=2, ft_nics=[dict(GIGABIT)])
+    five = make_testbed(six, [GIGABIT], [_vm(1, 1.0)] * 5, n_hosts=2, ft_nics=[dict(GIGABIT)])
+    fourvms = make_testbed(six, [GIGABIT], [_vm(1, 1.0)] * 4, n_hosts=2, ft_nics=[dict(GIGABIT)])
     out += [
         Check("ft4-max-ft-vms-per-host", "warning with 5 FT VMs on a host (1 = yes)", 1.0,
               _warned(five, "5 FT VMs", "at most 4"), 0.0, "rule"),
@@ -154,8 +154,8 @@ def _latency_checks() -> list[Check]:
     six = dict(PE2950, esxi_version="6.0", memory_gb=64.0)
     vm: Props = {"vcpus": 2, "memory_gb": 8.0, "ft": True, "workload.profile": "oltp",
                  "workload.cpu_pct": 50.0, "_secondary": "h2"}
-    slow = testbed(six, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT)])
-    fast = testbed(six, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT, speed_gbps=10.0,
+    slow = make_testbed(six, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT)])
+    fast = make_testbed(six, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT, speed_gbps=10.0,
                                                                    pcie_gen=2, pcie_lanes=8)])
     lat_slow = float(_solve(slow, read_mb_s=5.0, write_mb_s=5.0, rx_mbps=50.0)
                      .vm_latency_add_ms[0])

@@ -24,7 +24,7 @@ from models.schema import Value
 Props = dict[str, Value]
 
 
-def testbed(host: Props, nics: list[Props], vms: list[Props], n_hosts: int = 1,
+def make_testbed(host: Props, nics: list[Props], vms: list[Props], n_hosts: int = 1,
             ft_nics: list[Props] | None = None, name: str = "testbed",
             passthrough: dict[str, str] | None = None) -> Design:
     """Hosts ``h1..``, each with ``nics`` (role vm) and ``ft_nics``; every VM on ``h1``
@@ -65,7 +65,7 @@ def lro_vm(msg: float, lro: bool) -> tuple[Design, Props]:
     vm: Props = {"vcpus": 4, "memory_gb": 2.0, "guest_os": "windows", "vnic": "vmxnet3",
                  "workload.profile": "netperf", "workload.net_msg_bytes": msg}
     nic: Props = {"speed_gbps": 10.0, "ports": 1, "pcie_gen": 2, "pcie_lanes": 8, "lro": lro}
-    return testbed(LRO_HOST, [nic], [vm], name="LRO study"), vm
+    return make_testbed(LRO_HOST, [nic], [vm], name="LRO study"), vm
 
 
 def _rx(design: Design) -> float:
@@ -109,12 +109,12 @@ def _lro_checks() -> list[Check]:
                          note="Gbit/s per core (hypervisor + VM); published as +86/25/33%"))
     dflt = "net-lro-defaults"
     vm: Props = {"vnic": "vmxnet3", "workload.profile": "netperf"}
-    r = _solve(testbed({"esxi_version": "6.0"}, [{}], [vm]))
+    r = _solve(make_testbed({"esxi_version": "6.0"}, [{}], [vm]))
     merged = float(r.vm_rx_mbps[0]) * 125000.0 / float(r.vm_rx_pps[0]) > network.MSS_BYTES
     out.append(Check(dflt, "LRO active by default for VMXNET3 on vSphere 6.0 (1 = yes)", 1.0,
                      float(merged), 0.0, "rule"))
     win: Props = dict(vm, guest_os="windows")
-    r = _solve(testbed({"esxi_version": "5.5"}, [{}], [win]))
+    r = _solve(make_testbed({"esxi_version": "5.5"}, [{}], [win]))
     merged = float(r.vm_rx_mbps[0]) * 125000.0 / float(r.vm_rx_pps[0]) > network.MSS_BYTES
     out.append(Check(dflt, "LRO for a Windows VMXNET3 VM before vSphere 6.0 (0 = no)", 0.0,
                      float(merged), 0.0, "rule"))
@@ -134,7 +134,7 @@ def fedex(vms: int = 1, *, pcie_gen: int = 1, lanes: int = 8, platform: str = "e
                  "workload.net_crypto": crypto, "workload.net_tool": tool,
                  "workload.net_streams": streams}
     host = dict(FEDEX_HOST, platform=platform)
-    return testbed(host, [nic], [vm] * vms, name="FedEx 10GbE",
+    return make_testbed(host, [nic], [vm] * vms, name="FedEx 10GbE",
                    passthrough={"n1": "v1"} if directpath else None)
 
 
@@ -151,7 +151,7 @@ def _fedex_checks() -> list[Check]:
                                     (2, 2, 8, 1.0), (2, 1, 8, 0.0), (2, 2, 4, 0.0)):
         nic: Props = dict(TEN_G, ports=ports, pcie_gen=gen, pcie_lanes=lanes)
         vm: Props = {"vcpus": 8, "workload.profile": "netperf"}
-        pred = evaluate(testbed(dict(FEDEX_HOST, platform="native"), [nic], [vm] * 2 * ports))
+        pred = evaluate(make_testbed(dict(FEDEX_HOST, platform="native"), [nic], [vm] * 2 * ports))
         agg = float(pred.vms.net_gbps.sum())
         ok = float(agg >= 0.999 * ports * 10.0 * network.GOODPUT)
         out.append(Check(rules, f"{ports} x 10G at full rate in Gen{gen} x{lanes} (1 = yes)",
@@ -206,7 +206,7 @@ def _oracle_checks() -> list[Check]:
         vm: Props = {"vcpus": 64, "memory_gb": 475.0, "workload.profile": "oltp",
                      "workload.net_rx_mbps": mb_s * 8.0,
                      "workload.net_msg_bytes": bytes_per_pkt}
-        r = _solve(testbed(dict(host, platform=platform), [{"speed_gbps": 10.0}], [vm]))
+        r = _solve(make_testbed(dict(host, platform=platform), [{"speed_gbps": 10.0}], [vm]))
         return float(r.vm_rx_pps[0])
 
     return [Check(case, "received packets/s, native (bytes per packet fitted)", 71000.0,
@@ -229,7 +229,7 @@ def _cabling_checks() -> list[Check]:
                                    ("twinax", 400.0, 3.0, "lt"),
                                    ("10gbase_t", 400.0, 10.0, "lt")):
         nic: Props = dict(TEN_G, cabling=cab)
-        row = evaluate(testbed(FEDEX_HOST, [nic], [])).extras["network"]["cabling"]["n1"]
+        row = evaluate(make_testbed(FEDEX_HOST, [nic], [])).extras["network"]["cabling"]["n1"]
         out.append(Check(case, f"USD per adapter port, {cab}", usd, float(row["usd"]),
                          0.0 if bound == "eq" else 1e-9, "rule",
                          "eq" if bound == "eq" else "lt"))
