@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-QT_LIBS := libgl1 libegl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3
+QT_LIBS := libgl1 libegl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 poppler-utils
 
 .PHONY: run test lint bench sysdeps clean
 
