@@ -176,6 +176,14 @@ def _topology(design: Design) -> _Topology:
     return t
 
 
+def _mix_key(vm: Component) -> tuple[str, float, float, str]:
+    """Sort key that groups like VMs (workload profile, size, then every other property) so
+    that dealing them round robin gives every host the same mix."""
+    rest = repr(sorted((k, repr(v)) for k, v in vm.props.items()))
+    return (str(vm.get("workload.profile")), float(vm.get("vcpus") or 0),
+            float(vm.get("memory_gb") or 0), rest)
+
+
 def _replica(comp: Component, r: int) -> Component:
     if r == 0:
         return comp
@@ -189,9 +197,11 @@ def rebuild(design: Design, n_hosts: int | None = None,
 
     Method (documented for ``seek``): host ``i`` is a copy of the design's host
     ``i mod H`` with that host's NICs, storage paths and site (copies get ids ``<id>~2``,
-    ``<id>~3``...), so the hardware mix stays the same.  VM ``j`` is a copy of the design's
-    VM ``j mod V`` (same workload, same datastore) and runs on host ``j mod n_hosts``: VMs are
-    spread evenly, round robin.  An FT secondary goes to the next host.  Passthrough NICs
+    ``<id>~3``...), so the hardware mix stays the same.  The design's VMs are sorted so that
+    like VMs (profile, vCPUs, memory, other properties) sit together; VM ``j`` is a copy of
+    VM ``j mod V`` of that list (same workload, same datastore) and runs on host
+    ``j mod n_hosts``: dealt round robin, every host gets the same count (within one) and the
+    same mix of VM kinds.  An FT secondary goes to the next host.  Passthrough NICs
     cannot follow a VM to another host and are left out (a note says so).  Components the
     original design holds are shared, not copied: the input design is never changed.
     """
@@ -223,8 +233,9 @@ def rebuild(design: Design, n_hosts: int | None = None,
         if tpl.id in t.site_of:
             out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
     dropped_ft = 0
+    dealt = sorted(t.vms, key=_mix_key)
     for j in range(nv if t.vms else 0):
-        tpl, r = t.vms[j % len(t.vms)], j // len(t.vms)
+        tpl, r = dealt[j % len(dealt)], j // len(dealt)
         vm = _replica(tpl, r)
         out.components.append(vm)
         h = j % m
@@ -405,8 +416,8 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
         result = _result("hosts", best, "hosts", probe, neighbour, (lo, hi), float(len(hosts)),
                          edge, "max hosts searched", notes)
         result.method = ("fewest hosts: host i is a copy of design host (i mod H) with its "
-                         "NICs and storage paths; VMs round robin over the hosts; smallest "
-                         "count meeting policy by doubling then bisection; plus "
+                         "NICs and storage paths; like VMs dealt round robin over the hosts; "
+                         "smallest count meeting policy by doubling then bisection; plus "
                          "policy.ha_spare_hosts")
         result.extra = {"active_hosts": best, "ha_spare_hosts": spare}
         if best is not None:
@@ -452,9 +463,9 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
            else f"VMs-per-host search limit {hi}")
     result = _result("vms", best, "VMs per host", probe, None if best is None else best + 1,
                      (1, hi), len(vms) / len(hosts), "", cap, notes)
-    result.method = ("largest VMs per host meeting policy: every host runs k copies of the "
-                     "design's VM mix (VM j = design VM j mod V, host j mod H); galloping "
-                     "then bisection")
+    result.method = ("largest VMs per host meeting policy: every host runs k VMs copied "
+                     "from the design's (like VMs dealt round robin, so each host gets the "
+                     "design's mix); galloping then bisection")
     result.extra = {"engine_max_vms_per_host_by_cpu": con.max_vms_per_host_by_cpu,
                     "engine_max_vms_per_host_by_p95": con.max_vms_per_host_by_p95,
                     "total_vms": None if best is None else best * len(hosts)}
@@ -929,7 +940,7 @@ def _swing(k: Knob, points: list[tuple[Value, float]]) -> KnobSwing:
     swing = float(outs[finite].max() - outs[finite].min()) if finite.any() else math.nan
     spec = k.spec
     numeric = spec.type in ("int", "float")
-    if numeric or not finite.any():
+    if numeric or not finite.any() or swing == 0.0:
         lo_i, hi_i = 0, len(points) - 1
     else:
         lo_i = int(np.nanargmin(np.where(finite, outs, np.nan)))

@@ -160,6 +160,18 @@ def test_rebuild_replicates_the_host_mix_and_spreads_vms_evenly() -> None:
     assert sum(lk.kind == "storage" for lk in out.links) == 5
 
 
+def test_rebuild_gives_every_host_the_same_mix() -> None:
+    d = toy_design(n_hosts=2, n_vms=8)
+    for v in d.of_kind("vm")[:4]:  # v0..v3 web, v4..v7 oltp: grouped, not interleaved
+        v.props["workload.profile"] = "web"
+    out, _ = analysis.rebuild(d, n_hosts=4)
+    runs = {lk.source: lk.target for lk in out.links if lk.kind == "runs_on"}
+    for h in ("h0", "h1", "h0~2", "h1~2"):
+        profiles = sorted(str(v.get("workload.profile")) for v in out.of_kind("vm")
+                          if runs[v.id] == h)
+        assert profiles == ["oltp", "web"]
+
+
 def test_rebuild_vms_per_host_puts_k_on_every_host() -> None:
     out, _ = analysis.rebuild(toy_design(n_hosts=3, n_vms=4), vms_per_host=7)
     assert set(_counts(out).values()) == {7}
