@@ -67,9 +67,6 @@ class FileController(QObject):
         self.action_quit = self._action("&Quit", QKeySequence("Ctrl+Q"), window.close)
         self._rebuild_recent()
         window.installEventFilter(self)
-        self.document.modified_changed.connect(self._update_title)
-        self.document.path_changed.connect(self._update_title)
-        self._update_title()
         if recovery:
             QTimer.singleShot(0, self, self.offer_recovery)
 
@@ -244,12 +241,6 @@ class FileController(QObject):
             return str(Path(self.document.path).parent)
         recent = self.recent_files()
         return str(Path(recent[0]).parent) if recent else str(Path.home())
-
-    def _update_title(self, *_: object) -> None:
-        name = Path(self.document.path).name if self.document.path else "Untitled"
-        self.window.setWindowFilePath(self.document.path)
-        self.window.setWindowTitle(f"{name}[*] - {self.document.design.name} - Headroom")
-        self.window.setWindowModified(self.document.is_modified)
 
 
 def _safe_name(name: str) -> str:

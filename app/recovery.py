@@ -194,6 +194,9 @@ class RecoveryManager(QObject):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
             | QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.Yes)
 
+    def show_error(self, parent: QWidget | None, message: str) -> None:
+        QMessageBox.warning(parent, "Could not recover", message)
+
     def offer_recovery(self, parent: QWidget | None = None) -> bool:
         """Offer the newest stale autosave; True when it was loaded into the document."""
         sessions = self.stale_sessions()
@@ -213,7 +216,7 @@ class RecoveryManager(QObject):
             design = newest.load()
         except DesignError as err:
             newest.release()
-            QMessageBox.warning(parent, "Could not recover", err.describe())
+            self.show_error(parent, f"The autosave could not be read:\n{err.describe()}")
             return False
         self.recover_into_document(design)
         newest.discard()
