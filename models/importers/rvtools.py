@@ -17,7 +17,7 @@ import warnings
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from models.design import Design, DesignError, Issue
 from models.importers import (
@@ -151,6 +151,7 @@ class _Source:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._wb: Any = None
+        self._file: BinaryIO | None = None
         self._names: dict[str, str] = {}
         if path.is_dir():
             for f in path.iterdir():
@@ -175,17 +176,22 @@ class _Source:
         if not zipfile.is_zipfile(p):
             raise DesignError([Issue(str(p), "not an Excel .xlsx workbook (expected an"
                                      " RVTools export, .xlsx or a folder of csv files)")])
+        # the file object is ours so close() releases it even if a sheet was not read to the end
+        self._file = p.open("rb")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self._wb = load_workbook(p, read_only=True, data_only=True)
+                self._wb = load_workbook(self._file, read_only=True, data_only=True)
         except Exception as err:  # openpyxl raises many kinds on a damaged file
+            self._file.close()
             raise DesignError([Issue(str(p), f"cannot read the workbook: {err}")]) from None
         self._names = {n.lower(): n for n in self._wb.sheetnames}
 
     def close(self) -> None:
         if self._wb is not None:
             self._wb.close()
+        if self._file is not None:
+            self._file.close()
 
     def has(self, name: str) -> bool:
         return name.lower() in self._names
