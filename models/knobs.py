@@ -105,9 +105,16 @@ KNOBS: tuple[Knob, ...] = (
          group="Network"),
     Knob("vm.workload.net_streams", "Parallel streams", FEDEX, 1, 64, 1, log=True,
          group="Network"),
+    Knob("vm.workload.net_tool", "Transfer tool", FEDEX, group="Network"),
+    Knob("vm.workload.net_crypto", "Transfer encryption", FEDEX, group="Network"),
+    Knob("vm.workload.net_rx_mbps", "Offered receive load", FT4, 0, 100000, None,
+         group="Network"),
     # fault tolerance
     Knob("vm.ft", "Fault Tolerance", FT4, group="Fault Tolerance"),
     Knob("vm.vcpus", "vCPUs", FT6, 1, 128, 1, log=True, group="Fault Tolerance"),
+    Knob("ft_secondary_on.rtt_ms", "FT link round trip", FT4, 0.05, 5, None, log=True,
+         group="Fault Tolerance"),
+    Knob("host.esxi_version", "ESXi version (FT generation)", FT6, group="Fault Tolerance"),
     # consolidation
     Knob("host.dense_mode", "Dense mode", DENSE, group="Consolidation"),
     Knob("host.hyperthreading", "Hyperthreading", DENSE, group="Consolidation"),
