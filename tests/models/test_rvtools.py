@@ -251,3 +251,23 @@ def test_esxi_versions_map_to_nearest_supported() -> None:
     assert nearest_esxi("VMware ESX 3.5.0") == "4.0"
     assert nearest_esxi("VMware ESXi 9.0.0") == "8.0"
     assert nearest_esxi("unknown") is None
+
+
+def test_cli_import_rvtools_prints_report_and_writes_design(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main  # noqa: PLC0415
+
+    src = write_xlsx(tmp_path / "e.xlsx", estate_rows(30, 8))
+    out = tmp_path / "estate.headroom"
+    assert main(["import-rvtools", str(src), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "imported RVTools e.xlsx" in text and "template" in text and "wrote" in text
+    assert out.exists()
+    assert main(["import-rvtools", str(src), "-o", str(tmp_path / "e.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["counts"]["hosts"] == 8
+    bad = tmp_path / "bad.xlsx"
+    bad.write_text("hello")
+    assert main(["import-rvtools", str(bad), "-o", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an Excel" in err and "Traceback" not in err
+    assert not (tmp_path / "x.json").exists()

@@ -66,3 +66,22 @@ def test_parse_server_refuses_credentials_in_the_address() -> None:
     assert parse_server("https://vc.lab:8443/sdk") == ("vc.lab", 8443)
     with pytest.raises(DesignError, match="credentials"):
         parse_server("https://root:pw@vc.lab/sdk")
+
+
+def test_cli_import_vcenter_takes_the_password_from_the_environment(
+        estate: tuple[str, int], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.cli import main  # noqa: PLC0415
+
+    host, port = estate
+    out = tmp_path / "vc.json"
+    monkeypatch.setenv("HEADROOM_VCENTER_PASSWORD", PASSWORD)
+    code = main(["import-vcenter", f"{host}:{port}", "--user", "admin", "--insecure",
+                 "-o", str(out), "--site-by", "cluster"])
+    assert code == 0, capsys.readouterr().err
+    assert "32 hosts in 4 clusters at 4 sites" in capsys.readouterr().out
+    assert PASSWORD not in out.read_text()
+    monkeypatch.delenv("HEADROOM_VCENTER_PASSWORD")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert main(["import-vcenter", host, "--user", "admin", "-o", str(tmp_path / "b.json")]) == 2
+    assert "HEADROOM_VCENTER_PASSWORD" in capsys.readouterr().err
