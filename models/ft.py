@@ -148,6 +148,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     res.vm_latency_add_ms[f] = np.where(paired, hold, 0.0)
     if (ratio < 1.0).any():
         _stall_vm_nics(c, net, f, ratio)
+        _name_stalls(c, net, f, ratio, worst, util)
     _warn_vms(c, res, f, paired, cp)
     _report_hosts(c, res, f, paired, cp, rule, host_load, host_cap, util, nic_idx)
     res.extras["ft"] = {
@@ -157,6 +158,20 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
                 for j, i in enumerate(f.tolist())},
         "logging_overhead": LOG_OVERHEAD, "sizing_rule_factor": SIZING_RULE_FACTOR}
     return res
+
+
+def _name_stalls(c: Compiled, net: NetworkResult, f: np.ndarray, ratio: np.ndarray,
+                 worst: np.ndarray, util: np.ndarray) -> None:
+    """A stalled VM's network bottleneck is its FT logging link (the engine reads
+    ``net.vm_bound_by`` after this model has run)."""
+    if len(net.vm_bound_by) != len(c.vm):
+        return
+    for j in np.nonzero(ratio < 1.0)[0].tolist():
+        i = int(f[j])
+        ph, sh = int(c.vm_host[i]), int(c.vm_secondary[i])
+        hi = ph if util[ph] >= util[sh] else sh
+        net.vm_bound_by[i] = (f"host {c.host.ids[hi]}: FT logging NIC asked"
+                              f" {worst[j]:.0%} of its capacity (throughput x{ratio[j]:.2f})")
 
 
 def _passthrough(c: Compiled) -> np.ndarray:
