@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from app import commands
+from app import commands, pyside_fix
 from app.commands import OldValue
 from models.design import (
     Component,
@@ -45,6 +45,8 @@ COMPONENT_FIELDS = ("name",)
 DESIGN_FIELDS = ("name", "notes")
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
+
+pyside_fix.keep_none_alive()  # before any canvas or chart item exists
 
 
 class DesignDocument(QObject):
@@ -81,6 +83,7 @@ class DesignDocument(QObject):
         self.selection: list[str] = []
         self.path = ""
         self.last_error = ""
+        self._index: dict[str, Component] | None = None
         self._engine: Engine | None = None
         self._base_engine: Engine | None = None
         self._timer = QTimer(self)
@@ -107,7 +110,10 @@ class DesignDocument(QObject):
             self.path_changed.emit(path)
 
     def component(self, cid: str) -> Component | None:
-        return self.design.component(cid)
+        """The component with id ``cid`` (a dict lookup, unlike Design.component)."""
+        if self._index is None:
+            self._index = {c.id: c for c in self.design.components}
+        return self._index.get(cid)
 
     def new_id(self, kind: str, taken: set[str] | None = None) -> str:
         """A fresh component id for ``kind`` (``h3``, ``v12``, ...), also avoiding ``taken``."""
@@ -162,7 +168,7 @@ class DesignDocument(QObject):
 
     def remove_components(self, ids: list[str]) -> None:
         """Remove components and every link touching them (one undo step)."""
-        present = [cid for cid in dict.fromkeys(ids) if self.design.component(cid)]
+        present = [cid for cid in dict.fromkeys(ids) if self.component(cid)]
         if present:
             self.undo_stack.push(commands.RemoveComponents(self, present))
 
@@ -170,7 +176,7 @@ class DesignDocument(QObject):
         """Move components to new positions (one undo step; pushed on drag release)."""
         real = {}
         for cid, (x, y) in moves.items():
-            comp = self.design.component(cid)
+            comp = self.component(cid)
             if comp is not None and (comp.x, comp.y) != (float(x), float(y)):
                 real[cid] = (float(x), float(y))
         if real:
@@ -213,14 +219,14 @@ class DesignDocument(QObject):
     def validate(self, select: str, prop: str, value: Value) -> Value:
         """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
         if self._is_field(select, prop):
-            if select.startswith("id:") and self.design.component(select[3:]) is None:
+            if select.startswith("id:") and self.component(select[3:]) is None:
                 raise DesignError([Issue(f"select '{select}'", "no such component")])
             if not isinstance(value, str):
                 raise DesignError([Issue(f"select '{select}'", "expected a string", prop)])
             if prop == "name" and select == "design" and not value.strip():
                 raise DesignError([Issue("design", "the name may not be empty", prop)])
             return value
-        if select.startswith("id:") and self.design.component(select[3:]) is None:
+        if select.startswith("id:") and self.component(select[3:]) is None:
             raise DesignError([Issue(f"select '{select}'", "no such component")])
         return make_override(self.design, select, prop, value).value
 
@@ -286,7 +292,7 @@ class DesignDocument(QObject):
 
     # ------------------------------------------------------------------ selection
     def set_selection(self, ids: list[str]) -> None:
-        ids = [cid for cid in dict.fromkeys(ids) if self.design.component(cid) is not None]
+        ids = [cid for cid in dict.fromkeys(ids) if self.component(cid) is not None]
         if ids != self.selection:
             self.selection = ids
             self.selection_changed.emit(list(ids))
@@ -335,6 +341,7 @@ class DesignDocument(QObject):
         """Load a whole new design (New/Open/import/recover): clears undo and selection."""
         self._timer.stop()
         self.design = design
+        self._index = None
         self.scenario = "base"
         self._engine = None
         self._base_engine = None
@@ -384,7 +391,7 @@ class DesignDocument(QObject):
 
     def raw_set_positions(self, positions: dict[str, tuple[float, float]]) -> None:
         for cid, (x, y) in positions.items():
-            comp = self.design.component(cid)
+            comp = self.component(cid)
             if comp is not None:
                 comp.x, comp.y = x, y
                 self.component_changed.emit(cid, "")
@@ -493,7 +500,7 @@ class DesignDocument(QObject):
 
     def _find_target(self, key: object) -> Component | Link | None:
         if isinstance(key, str):
-            return self.design.component(key)
+            return self.component(key)
         for lk in self.design.links:
             if _target_key(lk) == key:
                 return lk
@@ -507,6 +514,7 @@ class DesignDocument(QObject):
         return -1
 
     def _structure_changed(self) -> None:
+        self._index = None
         self._engine = None
         self._base_engine = None
         self.request_evaluation()

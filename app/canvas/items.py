@@ -9,10 +9,18 @@ detail from the painter's transform).
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsLineItem,
     QStyle,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -128,8 +136,7 @@ class ComponentItem(QGraphicsItem):
         self.title = ""
         self.subtitle = ""
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
-                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue({"site": -2.0, "host": 0.0, "storage_array": 0.0, "nic": 2.0}
                        .get(comp.kind, 1.0))
@@ -227,18 +234,14 @@ class ComponentItem(QGraphicsItem):
         painter.setFont(font)
         painter.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, "!")
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 (Qt)
-                   value: object) -> object:
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            scene = self.scene()
-            hook = getattr(scene, "item_moved", None)
-            if hook is not None:
-                hook(self)
-        return super().itemChange(change, value)
 
+class LinkItem(QGraphicsItem):
+    """A link drawn between the centres of its two component items.
 
-class LinkItem(QGraphicsLineItem):
-    """A link drawn between the centres of its two component items."""
+    Its bounding rectangle already allows for the widest pen, so a new width (traffic) is a
+    repaint only, never a geometry change (which would re-index the scene's BSP tree)."""
+
+    MAX_WIDTH = 1.5 + 6
 
     def __init__(self, link: Link, source: ComponentItem, target: ComponentItem):
         super().__init__()
@@ -246,27 +249,61 @@ class LinkItem(QGraphicsLineItem):
         self.source = source
         self.target = target
         self.width_level = 0
+        self._line = QLineF()
+        self._bounds = QRectF()
         colour = LINK_COLOURS.get(link.kind, QColor("#888888"))
         self._pen = QPen(colour, 1.5)
+        self._pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         if link.kind in ("ft_secondary_on", "wan"):
             self._pen.setStyle(Qt.PenStyle.DashLine)
         if link.kind == "located_at":
             self._pen.setStyle(Qt.PenStyle.DotLine)
-        self.setPen(self._pen)
         self.setZValue(-1.0)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.adjust()
 
+    def line(self) -> QLineF:
+        return QLineF(self._line)
+
+    def pen(self) -> QPen:
+        return QPen(self._pen)
+
     def adjust(self) -> None:
-        self.setLine(QLineF(self.source.pos(), self.target.pos()))
+        line = QLineF(self.source.pos(), self.target.pos())
+        if line != self._line:
+            self.prepareGeometryChange()
+            self._line = line
+            m = self.MAX_WIDTH
+            self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-m, -m, m, m)
 
     def set_width_level(self, level: int) -> None:
-        """Width 1.5 px (no traffic) to 7.5 px (the busiest link kind's maximum)."""
+        """Width 1.5 px (no traffic) to 7.5 px (the busiest link's traffic)."""
         if level != self.width_level:
             self.width_level = level
-            pen = QPen(self._pen)
-            pen.setWidthF(1.5 + level)
-            self.setPen(pen)
+            self._pen.setWidthF(1.5 + level)
+            self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath(self._line.p1())
+        path.lineTo(self._line.p2())
+        stroker = QPainterPathStroker()
+        stroker.setWidth(max(6.0, self._pen.widthF()))
+        return stroker.createStroke(path)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        pen = self._pen
+        if option.state & QStyle.StateFlag.State_Selected:
+            pen = QPen(pen)
+            pen.setColor(QColor("#1e90ff"))
+            pen.setWidthF(pen.widthF() + 1.5)
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.5:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(pen)
+        painter.drawLine(self._line)
 
 
 def describe(comp: Component) -> str:

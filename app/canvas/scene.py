@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -161,10 +161,12 @@ class DesignScene(QGraphicsScene):
         nw = SIZES["nic"][0]
         for i, nic in enumerate(nics):
             nic.setPos(host.pos() + QPointF(-hw / 2 + nw / 2 + 8 + i * (nw + 6), hh / 2))
+            for lk in self._adjacent.get(nic.cid, ()):
+                lk.adjust()
 
     # ------------------------------------------------------------------ document -> items
     def _component_added(self, cid: str) -> None:
-        comp = self.document.design.component(cid)
+        comp = self.document.component(cid)
         if comp is None or cid in self._items:
             return
         item = ComponentItem(comp)
@@ -188,11 +190,12 @@ class DesignScene(QGraphicsScene):
 
     def _component_changed(self, cid: str, prop: str) -> None:
         item = self._items.get(cid)
-        comp = self.document.design.component(cid)
+        comp = self.document.component(cid)
         if item is None or comp is None:
             return
         if prop == "" and not item.docked and (item.x(), item.y()) != (comp.x, comp.y):
             item.setPos(comp.x, comp.y)
+            self.item_moved(item)
         item.set_component(comp)
 
     def _link_added(self, link: Link) -> None:
@@ -218,7 +221,8 @@ class DesignScene(QGraphicsScene):
         self._invalidate_links()
 
     def item_moved(self, item: ComponentItem) -> None:
-        """Called by an item whenever its position changed: keep links and NICs attached."""
+        """After ``item`` moved (drag or document): keep its links and docked NICs attached.
+        (No itemChange override: PySide6 mishandles its return value's reference count.)"""
         for lk in self._adjacent.get(item.cid, ()):
             lk.adjust()
         if item.kind == "host" and item.cid in self._docked:
@@ -371,13 +375,21 @@ class DesignScene(QGraphicsScene):
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
         if self.link_tool.move(event):
+            event.accept()
             return
         super().mouseMoveEvent(event)
+        if event.buttons() & Qt.MouseButton.LeftButton and self.mover.start:
+            for cid in self.mover.start:  # items move live: keep their links attached
+                item = self._items.get(cid)
+                if item is not None:
+                    self.item_moved(item)
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
         if self.link_tool.release(event):
+            event.accept()
             return
         super().mouseReleaseEvent(event)
+        event.accept()
         self.mover.release()
 
     def item_at(self, pos: QPointF) -> QGraphicsItem | None:

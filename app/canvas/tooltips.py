@@ -18,7 +18,7 @@ def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
 
 def component_tooltip(document: DesignDocument, cid: str) -> str:
     """Rich text: name, kind and the predicted figures of component ``cid``."""
-    comp = document.design.component(cid)
+    comp = document.component(cid)
     if comp is None:
         return ""
     lines = [f"<b>{comp.name or comp.id}</b> <i>({comp.kind}, {comp.id})</i>"]

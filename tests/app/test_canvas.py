@@ -1,0 +1,235 @@
+"""The canvas driven as a user drives it: drops from the palette, drags, links, rubber band;
+and how it follows the document and the predictions."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.canvas.drop import preset_mime
+from app.canvas.items import NO_DATA, ComponentItem
+from app.canvas.scene import DesignScene
+from app.canvas.view import DesignView
+from app.document import DesignDocument
+from models.design import Component, Design, Link
+from models.synth import large_design
+
+
+def make(qtbot: QtBot, design: Design) -> tuple[DesignDocument, DesignScene, DesignView]:
+    doc = DesignDocument(design)
+    scene = DesignScene(doc)
+    view = DesignView(scene)
+    view.resize(1000, 700)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit()
+    return doc, scene, view
+
+
+def at(view: DesignView, cid: str) -> QPoint:
+    item = view.design_scene.item(cid)
+    assert item is not None
+    return view.mapFromScene(item.pos())
+
+
+def drop(view: DesignView, mime: QMimeData, pos: QPoint) -> None:
+    vp = view.viewport()
+    actions = Qt.DropAction.CopyAction
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(QPointF(pos), actions, mime, buttons, mods)
+    QApplication.sendEvent(vp, enter)
+    assert enter.isAccepted()
+    move = QDragMoveEvent(QPointF(pos), actions, mime, buttons, mods)
+    QApplication.sendEvent(vp, move)
+    QApplication.sendEvent(vp, QDropEvent(QPointF(pos), actions, mime, buttons, mods))
+
+
+def test_scene_mirrors_the_document(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    assert {it.cid for it in scene.component_items()} == {c.id for c in doc.design.components}
+    assert len(scene.link_items()) == len(doc.design.links)
+    nic = scene.item(doc.design.of_kind("nic")[0].id)
+    assert nic is not None and nic.docked  # drawn on its host
+
+
+def test_drop_host_then_vm_onto_it_links_runs_on(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    n = len(doc.design.components)
+    drop(view, preset_mime("dell-r720"), QPoint(80, 80))
+    assert len(doc.design.components) == n + 1
+    host = doc.design.components[-1]
+    assert (host.kind, host.name) == ("host", "Dell R720")
+    assert scene.item(host.id) is not None
+    drop(view, preset_mime("oltp-vm"), at(view, host.id))
+    vm = doc.design.components[-1]
+    assert vm.kind == "vm"
+    assert any(lk.kind == "runs_on" and (lk.source, lk.target) == (vm.id, host.id)
+               for lk in doc.design.links)
+    assert doc.selection == [vm.id]
+    assert doc.undo_stack.count() == 2  # one step per drop, link included
+    doc.undo_stack.undo()
+    assert scene.item(vm.id) is None
+
+
+def test_drop_ignores_foreign_data(qtbot: QtBot, nic_example: Design) -> None:
+    _, _, view = make(qtbot, nic_example)
+    mime = QMimeData()
+    mime.setText("hello")
+    enter = QDragEnterEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), enter)
+    assert not enter.isAccepted()
+
+
+def test_alt_drag_links_and_illegal_link_is_refused(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    doc.add_component(Component("h2", "host", "spare", x=300, y=250))
+    doc.add_component(Component("s1", "site", "Paris", x=-300, y=-150))
+    vp = view.viewport()
+    alt = Qt.KeyboardModifier.AltModifier
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, alt, at(view, "v16"))
+    qtbot.mouseMove(vp, at(view, "h2"))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, alt, at(view, "h2"))
+    assert any(lk.kind == "runs_on" and (lk.source, lk.target) == ("v16", "h2")
+               for lk in doc.design.links)
+    with qtbot.waitSignal(scene.status_message) as blocker:
+        scene.link_tool.link_mode = True
+        qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         at(view, "v1"))
+        qtbot.mouseMove(vp, at(view, "s1"))
+        qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                           at(view, "s1"))
+    assert "refused" in blocker.args[0] and "site" in blocker.args[0]
+    assert not any("s1" in (lk.source, lk.target) for lk in doc.design.links)
+
+
+def test_drag_moves_live_and_pushes_one_command(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    vp = view.viewport()
+    start = at(view, "a1")
+    item = scene.item("a1")
+    assert item is not None
+    old = item.pos()
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for step in range(1, 5):
+        qtbot.mouseMove(vp, start + QPoint(10 * step, 8 * step))
+    assert item.pos() != old  # moved live, before release
+    assert doc.undo_stack.count() == 0
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       start + QPoint(40, 32))
+    assert doc.undo_stack.count() == 1
+    a1 = doc.design.component("a1")
+    assert a1 is not None and (a1.x, a1.y) == (item.x(), item.y())
+    doc.undo_stack.undo()
+    assert item.pos() == old
+
+
+def test_moving_a_host_carries_its_nics(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    nic = scene.item(doc.design.of_kind("nic")[0].id)
+    assert nic is not None
+    before = nic.pos()
+    doc.move_components({"h1": (100.0, 100.0)})
+    assert nic.pos() != before
+
+
+def test_rubber_band_selects(qtbot: QtBot, nic_example: Design) -> None:
+    doc, _, view = make(qtbot, nic_example)
+    vp = view.viewport()
+    a, b = at(view, "v1"), at(view, "v6")
+    start = QPoint(min(a.x(), b.x()) - 70, min(a.y(), b.y()) - 20)
+    end = QPoint(max(a.x(), b.x()) + 5, max(a.y(), b.y()) + 5)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    qtbot.mouseMove(vp, (start + end) / 2)
+    qtbot.mouseMove(vp, end)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert {"v1", "v2", "v5", "v6"} <= set(doc.selection)
+    assert "h1" not in doc.selection
+
+
+def test_selection_follows_the_document(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    doc.set_selection(["v3"])
+    assert [it.cid for it in scene.selectedItems() if isinstance(it, ComponentItem)] == ["v3"]
+
+
+def test_items_follow_add_remove_and_links(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    doc.add_component(Component("h2", "host", x=500, y=0))
+    assert scene.item("h2") is not None
+    doc.add_link(Link("h2", "a1", "storage"))
+    assert scene.link_item(Link("h2", "a1", "storage")) is not None
+    doc.remove_components(["h2"])
+    assert scene.item("h2") is None
+    assert scene.link_item(Link("h2", "a1", "storage")) is None
+
+
+def test_prediction_colours_items_and_badges_the_bottleneck(qtbot: QtBot,
+                                                            nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    p = doc.prediction
+    assert p is not None
+    top = p.bottlenecks(1)[0]
+    badged = [it.cid for it in scene.component_items() if it.badge]
+    assert badged == [top.component]
+    array = scene.item("a1")
+    assert array is not None and array.level != NO_DATA
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.io_oio", 1)
+    assert array.level <= 20
+
+
+def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    doc, scene, _ = make(qtbot, large_design(400, 10, 4))
+    p = doc.prediction
+    assert p is not None
+    calls: list[int] = []
+    original = ComponentItem.set_level
+
+    def counting(self: ComponentItem, level: int) -> None:
+        calls.append(level)
+        original(self, level)
+
+    monkeypatch.setattr(ComponentItem, "set_level", counting)
+    scene.apply_prediction(p)
+    assert calls == []
+
+
+def test_two_thousand_vms_open_and_repaint_fast(qtbot: QtBot) -> None:
+    design = large_design(2000)
+    t0 = time.perf_counter()
+    doc, scene, view = make(qtbot, design)
+    opened = time.perf_counter() - t0
+    assert len(scene.component_items()) == len(design.components)
+    assert opened < 5.0, opened
+    before = doc.prediction
+    assert before is not None
+    doc.set_value("vm", "workload.io_oio", 1, merge_key="drag")
+    after = doc.evaluate_now()
+    scene.apply_prediction(before)
+    t1 = time.perf_counter()
+    scene.apply_prediction(after)  # what a knob change costs the canvas
+    recolour = time.perf_counter() - t1
+    assert recolour < 0.25, recolour
+    t2 = time.perf_counter()
+    view.viewport().repaint()
+    assert time.perf_counter() - t2 < 2.0
+
+
+def test_zoom_limits_and_fit(qtbot: QtBot, nic_example: Design) -> None:
+    _, _, view = make(qtbot, nic_example)
+    view.reset_zoom()
+    view.zoom_in()
+    assert view.zoom == pytest.approx(1.25)
+    for _ in range(60):
+        view.zoom_out()
+    assert view.zoom == pytest.approx(0.02)
+    view.fit()
+    assert 0.02 <= view.zoom <= 1.0
