@@ -217,6 +217,7 @@ class FileController(QObject):
         for i, path in enumerate(items):
             act = self.recent_menu.addAction(f"&{i + 1} {Path(path).name}")
             act.setToolTip(path)
+            act.setData(path)
             act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
         if items:
             self.recent_menu.addSeparator()
