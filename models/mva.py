@@ -158,7 +158,7 @@ def schweitzer(demand: np.ndarray, pops: np.ndarray, think: np.ndarray | None = 
 def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np.ndarray,
                      pops: np.ndarray, think: np.ndarray, n_shared: int,
                      q0: np.ndarray | None = None, tol: float = 1e-9,
-                     max_iter: int = 2000) -> MvaResult:
+                     max_iter: int = 2000, omega: float = 1.4) -> MvaResult:
     """Schweitzer's MVA for networks where each class has its own single-class stations
     (``private[k, p]``, queueing) and visits a few stations shared with other classes
     (``shared_station[k, s]`` with demand ``shared[k, s]``; ``-1`` for none).  Delays go in
@@ -167,6 +167,7 @@ def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np
 
     ``queue`` in the result is ``[K, P + S]`` (private then shared); pass it back as ``q0``.
     Convergence: the largest relative change of any class's throughput below ``tol``.
+    ``omega`` over-relaxes the queue update (1 is plain successive substitution).
     """
     dp = np.asarray(private, dtype=float)
     ss = np.asarray(shared_station, dtype=np.int64)
@@ -193,11 +194,14 @@ def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np
         rp = dp * (1.0 + qp * own)
         x_new = n / (z + rp.sum(axis=1) + rs.sum(axis=1) + 1e-300)
         x_new[~active] = 0.0
-        qp = x_new[:, None] * rp
-        qs = x_new[:, None] * rs
+        # over-relaxed update (omega > 1 roughly halves the iterations near saturation)
+        xc = x_new[:, None]
+        qp = np.maximum(qp + omega * (xc * rp - qp), 0.0)
+        qs = np.maximum(qs + omega * (xc * rs - qs), 0.0)
         change = np.abs(x_new - x) / np.maximum(x_new, 1e-300)
         x = x_new
         if k_n == 0 or change.max() <= tol:
             break
-    return MvaResult(x, rp.sum(axis=1) + rs.sum(axis=1), np.concatenate([qp, qs], axis=1),
-                     it)
+    xc = x[:, None]
+    return MvaResult(x, rp.sum(axis=1) + rs.sum(axis=1), np.concatenate([xc * rp, xc * rs],
+                                                                         axis=1), it)

@@ -334,7 +334,7 @@ def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shar
         out.queue[k] = ex.queue[0, :5]
         return out
     return mva.schweitzer_split(d[:, :3], shared_st, d[:, 3:5], pops, d[:, 5], n_shared,
-                                q0=q0, tol=1e-9)
+                                q0=q0, tol=2e-8)
 
 
 def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
