@@ -898,7 +898,7 @@ def sensitivity(design: Design, output: str, *, band: str = "range",
                     label: Value = normalise(k.spec, float(s[0]))
                 else:
                     col.write(s)
-                    label = _row_label(s, len(points))
+                    label = _row_label(k, s, len(points))
             else:
                 c.patch(Override(k.kind, k.prop, s))
                 label = s
@@ -927,10 +927,10 @@ def _light_copy(design: Design) -> Design:
                   list(design.scenarios))
 
 
-def _row_label(values: np.ndarray, i: int) -> Value:
+def _row_label(k: Knob, values: np.ndarray, i: int) -> Value:
     finite = values[np.isfinite(values)]
     if finite.size and np.all(finite == finite[0]):
-        return float(finite[0])
+        return normalise(k.spec, float(finite[0]))
     return "-1 step" if i == 0 else "+1 step"
 
 
