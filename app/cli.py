@@ -340,7 +340,10 @@ def cmd_failure(args: argparse.Namespace) -> int:
     for f in rep.failures:
         moved = ", ".join(f"{h} +{f.vms_after[h] - f.vms_before[h]}" for h in f.vms_after
                           if f.vms_after[h] > f.vms_before[h])
-        print(f"  {f.host} fails: {len(f.restarted)} VMs restart ({moved or 'none'})"
+        took = sum(x.lost == "primary" for x in f.ft)
+        print(f"  {f.host} fails: {len(f.restarted)} VMs restart"
+              + (f", {took} FT VMs fail over to their secondary" if took else "")
+              + f" ({moved or 'no host gains VMs'})"
               + ("" if f.new_breaches else ": nothing new breaks"))
         for x in f.ft:
             print(f"    FT {x.vm} loses its {x.lost}: runs on {x.primary}, secondary "
