@@ -119,7 +119,7 @@ class RecoveryManager(QObject):
         self.folder = folder or recovery_folder()
         self.session = uuid.uuid4().hex
         self.lock = _lock(self.folder / f"{self.session}.lock")
-        self.dirty = False
+        self.dirty = document.is_modified
         self.last_error = ""
         self.timer = QTimer(self)
         self.timer.setInterval(max(1, round(interval_s * 1000)))
