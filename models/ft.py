@@ -262,7 +262,7 @@ def _warn_vms(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
 def _report_hosts(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
                   cp: np.ndarray, rule: np.ndarray, host_load: np.ndarray,
                   host_cap: np.ndarray, util: np.ndarray, nic_idx: np.ndarray,
-                  top: int = 16) -> None:
+                  top: int = 8) -> None:
     """Per-host FT limits, missing or undersized FT NICs, and FT-NIC utilisation."""
     nh = len(c.host)
     ph, sh = c.vm_host[f], c.vm_secondary[f][paired]

@@ -192,17 +192,16 @@ def solve(c: Compiled) -> NetworkResult:
     line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
     slot = pcie[use] * 1000.0
 
-    def tightest(offered: np.ndarray, path: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = offered
-        code = np.zeros(n, np.int64)
-        for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap), (_PATH, path)):
-            lower = cap < x
-            x = np.where(lower, cap, x)
-            code[lower] = cd
-        return x, code
-
-    x_rx, code_rx = tightest(rx, path_rx)
-    x_tx, code_tx = tightest(tx, path_tx)
+    # the tightest cap, both directions at once (row 0 receive, row 1 transmit)
+    x = np.stack([rx, tx])
+    codes = np.zeros((2, n), np.int64)
+    for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap),
+                    (_PATH, np.stack([path_rx, path_tx]))):
+        lower = cap < x
+        x = np.where(lower, cap, x)
+        codes[lower] = cd
+    x_rx, x_tx = x[0], x[1]
+    code_rx, code_tx = codes[0], codes[1]
 
     # ---- sharing the host's vm NICs (proportional) and, without VMDq, their receive queues
     shared = has_nic & (pt < 0)
@@ -353,7 +352,7 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
 
 
 def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndarray,
-               line_port: np.ndarray, top: int = 16) -> None:
+               line_port: np.ndarray, top: int = 8) -> None:
     """NIC and PCIe utilisation of the busiest NICs, for the bottleneck list."""
     util = res.nic_util
     busy = np.nonzero(util > 0)[0]
