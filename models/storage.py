@@ -194,39 +194,14 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
 
     delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0
 
-    # -- network of stations ------------------------------------------------------------
-    j_priv = 3
-    base_hba = j_priv * n
-    base_arr = base_hba + n_host
-    delay_st = base_arr + n_arr
-    m_n = delay_st + 1
-    ks = np.arange(n)
-    station = np.stack([ks * j_priv, ks * j_priv + 1, ks * j_priv + 2, base_hba + h,
-                        base_arr + a, np.full(n, delay_st)], axis=1)
+    # -- network of stations: slots 0-2 the VM's own, 3 HBA, 4 array, 5 delay ----------
     demand = np.stack([vq, filter_us * scale, world, hba_s, aq, delay], axis=1)
-    station = np.where(demand > 0, station, -1)
-    station[~active] = -1
-    is_delay = np.zeros(m_n, bool)
-    is_delay[delay_st] = True
-
-    # open classes: utilisation they take from each station (capped below saturation)
+    demand[~active] = 0.0
     lam = np.where(open_, np.nan_to_num(rate), 0.0)
-    flat = np.where(station >= 0, station, m_n).ravel()
-    u_open = np.bincount(flat, weights=(lam[:, None] * demand).ravel(),
-                         minlength=m_n + 1)[:m_n]
-    u_open[is_delay] = 0.0
-    over = u_open > 0.98
     saturated_open = np.zeros(n, bool)
-    if over.any():
-        shrink = np.ones(m_n + 1)
-        shrink[:m_n][over] = 0.98 / u_open[over]
-        f = shrink[flat].reshape(station.shape).min(axis=1)
-        saturated_open = open_ & (f < 1.0)
-        lam = lam * np.where(open_, f, 1.0)
-        u_open = np.bincount(flat, weights=(lam[:, None] * demand).ravel(),
-                             minlength=m_n + 1)[:m_n]
-        u_open[is_delay] = 0.0
-    infl = 1.0 / (1.0 - np.append(u_open, 0.0)[flat].reshape(station.shape))
+    infl = np.ones_like(demand)
+    if open_.any():
+        lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
     d_closed = demand * infl
 
     pops = np.where(closed, oio, 0.0)
@@ -242,14 +217,18 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     cache[key] = res.queue
     res.queue = np.concatenate([res.queue, (res.throughput * d_closed[:, 5])[:, None]], 1)
     x = np.where(closed, res.throughput, lam)
+    ks = np.arange(n)
 
     # residence per slot (closed from MVA; open: D (1 + closed queue) / (1 - U_open))
-    q_tot = np.bincount(flat, weights=res.queue.ravel(), minlength=m_n + 1)
-    r_closed = np.where(res.throughput[:, None] > 0,
-                        res.queue / np.maximum(res.throughput[:, None], 1e-300), 0.0)
-    r_open = np.where(is_delay_slot := np.append(is_delay, True)[flat].reshape(station.shape),
-                      demand, demand * (1.0 + q_tot[flat].reshape(station.shape)) * infl)
-    r_slot = np.where(closed[:, None], r_closed, np.where(station >= 0, r_open, 0.0))
+    r_slot = res.queue / np.maximum(res.throughput[:, None], 1e-300)
+    if open_.any():
+        q_tot = np.concatenate([np.bincount(h, res.queue[:, 3], n_host),
+                                np.bincount(a, res.queue[:, 4], n_arr)])
+        r_open = demand * infl
+        r_open[:, 3] *= 1.0 + q_tot[h]
+        r_open[:, 4] *= 1.0 + q_tot[n_host + a]
+        r_open[:, 5] = demand[:, 5]
+        r_slot = np.where(open_[:, None], r_open, r_slot)
     resp = r_slot.sum(axis=1)
     # a SIOC-throttled VM also waits in the host queue: its latency is OIO / throughput
     resp = np.where(closed & (eff < pops), pops / np.maximum(x, 1e-300), resp)
@@ -257,7 +236,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     # the vCPUs (and its share of their queue) is not I/O latency
     app_share = v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300)
     resp = resp - (r_slot[:, 0] + vd) * app_share
-    queueing = np.where(is_delay_slot, 0.0, r_slot)
+    queueing = r_slot[:, :5].copy()
     queueing[:, 0] *= 1.0 - app_share
     p95 = resp + 1.645 * np.sqrt((queueing**2).sum(axis=1))
 
@@ -273,9 +252,8 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     # -- utilisations and what bounds each VM -------------------------------------------
     util_slot = x[:, None] * demand
     util_slot[:, 0] = x * vcpu_us * scale / vcpus
-    st_util = np.bincount(flat, weights=util_slot.ravel(), minlength=m_n + 1)
-    hba_util = st_util[base_hba:base_arr]
-    array_util = st_util[base_arr:delay_st] * 0.0
+    hba_util = np.bincount(h, util_slot[:, 3], n_host)
+    array_util = np.zeros(n_arr)
     arr_x = np.bincount(a[active], weights=x[active], minlength=n_arr) if n_arr else \
         np.zeros(0)
     backend_x = np.bincount(a[active], weights=(x * per_io * backend)[active],
@@ -316,6 +294,29 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
         extras={"storage_mva_iterations": res.iterations, **wan_extra})
+
+
+def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
+               a: np.ndarray, n_host: int, n_arr: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Open classes take utilisation U from the shared stations they visit (their own
+    stations only slow themselves).  Offers beyond 98% of a station are scaled down.
+    Returns (served rates, closed-demand inflation 1/(1-U) per slot, saturated mask)."""
+    def util(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        load = rates[:, None] * demand
+        return np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
+
+    own = (lam[:, None] * demand[:, :3]).max(axis=1)
+    u_h, u_a = util(lam)
+    worst = np.maximum(np.maximum(u_h[h], u_a[a]), own)
+    f = np.where(open_ & (worst > 0.98), 0.98 / np.maximum(worst, 1e-300), 1.0)
+    lam = lam * f
+    u_h, u_a = util(lam)
+    infl = np.ones_like(demand)
+    infl[:, 3] = 1.0 / (1.0 - u_h[h])
+    infl[:, 4] = 1.0 / (1.0 - u_a[a])
+    infl[:, :3] = np.where(open_[:, None], 1.0 / (1.0 - lam[:, None] * demand[:, :3]), 1.0)
+    return lam, infl, f < 1.0
 
 
 def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
