@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import DesignDocument
 from app.files import MAX_RECENT, FileController
-from models import examples
+from app.recovery import RecoveryManager, RecoverySession, recovery_folder
+from models import examples, store
 from models.design import Design, design_to_json
 from models.files import load_design, save_design
 
@@ -203,3 +204,31 @@ def test_export_pdf_and_png(h: Harness, tmp_path: Path) -> None:
     assert h.ctrl.export_report(".png")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
     assert not h.errors
+
+
+def test_start_offers_recovery_of_a_crashed_session(qtbot: QtBot, example: Design,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = recovery_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    crashed = example.copy()
+    crashed.name = "left behind"
+    store.save(crashed, folder / "deadbeef.headroom")  # no lock holder: its process is gone
+    answers: list[str] = []
+
+    def ask(self: RecoveryManager, session: RecoverySession, count: int,
+            parent: QWidget | None) -> Button:
+        answers.append(session.session)
+        return Button.Yes
+
+    monkeypatch.setattr(RecoveryManager, "ask_recover", ask)
+    window = QMainWindow()
+    doc = DesignDocument(example, window)
+    ctrl = FileController(window, doc)
+    try:
+        qtbot.waitUntil(lambda: doc.design.name == "left behind", timeout=5000)
+        assert answers == ["deadbeef"] and doc.is_modified and doc.path == ""
+    finally:
+        doc.undo_stack.setClean()
+        window.close()
+        ctrl.recovery.finish()
+        window.deleteLater()
