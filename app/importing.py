@@ -1,0 +1,273 @@
+"""Import the estate from the GUI: RVTools exports and a live vCenter.
+
+``import_rvtools(window, document)`` and ``import_vcenter(window, document)`` ask for what they
+need, run the import in a worker :class:`QThread` behind a :class:`QProgressDialog` (with
+Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
+themselves live in :mod:`models.importers` and know nothing of Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QSpinBox,
+    QWidget,
+)
+
+from models.design import Design, DesignError
+from models.importers import ImportCancelledError, ImportReport, Progress, SiteBy
+
+Job = Callable[[Progress], tuple[Design, ImportReport]]
+
+
+class _Document(Protocol):
+    def replace_design(self, design: Design, path: str = "") -> None: ...
+
+
+class ImportWorker(QObject):
+    """Runs one import job in its thread; ``cancel()`` may be called from any thread."""
+
+    progressed = Signal(int, int, str)
+    succeeded = Signal(object, object)  # Design, ImportReport
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self._job = job
+        self._cancel = False
+
+    def cancel(self) -> None:
+        self._cancel = True
+
+    def _progress(self, done: int, total: int, what: str) -> None:
+        if self._cancel:
+            raise ImportCancelledError
+        self.progressed.emit(done, total, what)
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            if self._cancel:
+                raise ImportCancelledError
+            design, report = self._job(self._progress)
+        except ImportCancelledError:
+            self.cancelled.emit()
+        except DesignError as err:
+            self.failed.emit(err.describe())
+        except Exception as err:  # a bug must not kill the app: show it instead
+            self.failed.emit(f"{type(err).__name__}: {err}")
+        else:
+            self.succeeded.emit(design, report)
+
+
+class ImportJob(QObject):
+    """One import: a worker thread, a progress dialog, then the design and its report."""
+
+    finished = Signal(bool)
+    """True when the document's design was replaced by the imported one."""
+
+    def __init__(self, window: QWidget | None, document: _Document, title: str,
+                 job: Job) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = document
+        self.report: ImportReport | None = None
+        self.error = ""
+        self.message_box: QMessageBox | None = None
+        self.worker_thread = QThread(self)
+        self.worker = ImportWorker(job)
+        self.worker.moveToThread(self.worker_thread)
+        self.worker_thread.started.connect(self.worker.run)
+        self.worker.progressed.connect(self._on_progress)
+        self.worker.succeeded.connect(self._on_succeeded)
+        self.worker.failed.connect(self._on_failed)
+        self.worker.cancelled.connect(self._on_cancelled)
+        self.dialog = QProgressDialog(title, "Cancel", 0, 0, window)
+        self.dialog.setWindowTitle("Import")
+        self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog.setMinimumDuration(300)
+        self.dialog.setAutoClose(False)
+        self.dialog.setAutoReset(False)
+        self.dialog.canceled.connect(self.cancel)
+
+    def start(self) -> None:
+        self.worker_thread.start()
+
+    @Slot()
+    def cancel(self) -> None:
+        self.worker.cancel()  # a flag: safe from the GUI thread while the worker runs
+
+    @Slot(int, int, str)
+    def _on_progress(self, done: int, total: int, what: str) -> None:
+        self.dialog.setMaximum(max(total, 0))
+        if total:
+            self.dialog.setValue(min(done, total))
+        self.dialog.setLabelText(f"{what}... {done:,}" + (f" of {total:,}" if total else ""))
+
+    def _stop(self) -> None:
+        self.dialog.canceled.disconnect(self.cancel)
+        self.dialog.close()
+        self.worker_thread.quit()
+        self.worker_thread.wait()
+        self.worker.deleteLater()
+
+    def _show(self, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.window)
+        if details:
+            box.setDetailedText(details)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.message_box = box
+        box.open()
+
+    @Slot(object, object)
+    def _on_succeeded(self, design: Design, report: ImportReport) -> None:
+        self._stop()
+        self.report = report
+        self.document.replace_design(design)
+        lines = report.lines(limit=10_000)
+        self._show(QMessageBox.Icon.Information, "Import report", "\n".join(
+            line for line in lines[:3]) + ("\n\nDetails list every skipped row and note."
+                                           if len(lines) > 3 else ""), "\n".join(lines))
+        self.finished.emit(True)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._stop()
+        self.error = message
+        self._show(QMessageBox.Icon.Warning, "Import failed", message)
+        self.finished.emit(False)
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        self._stop()
+        self.error = "cancelled"
+        self.finished.emit(False)
+
+
+class _OptionsForm(QFormLayout):
+    def __init__(self) -> None:
+        super().__init__()
+        self.site_by = QComboBox()
+        self.site_by.addItem("one site per datacenter", "datacenter")
+        self.site_by.addItem("one site per cluster", "cluster")
+        self.powered_off = QCheckBox("Import powered-off VMs too (idle, tagged powered-off)")
+        self.addRow("Sites", self.site_by)
+        self.addRow("", self.powered_off)
+
+    def values(self) -> tuple[SiteBy, bool]:
+        site: SiteBy = "cluster" if self.site_by.currentData() == "cluster" else "datacenter"
+        return site, self.powered_off.isChecked()
+
+
+class _Dialog(QDialog):
+    def __init__(self, parent: QWidget | None, title: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.form = _OptionsForm()
+        self.setLayout(self.form)
+
+    def finish(self) -> None:
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.form.addRow(buttons)
+
+
+class VCenterDialog(_Dialog):
+    """Server, user, password and options.  The password is cleared when the dialog closes."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        super().__init__(parent, "Import from vCenter")
+        self.server = QLineEdit()
+        self.server.setPlaceholderText("vcenter.example.com")
+        self.port = QSpinBox()
+        self.port.setRange(1, 65535)
+        self.port.setValue(443)
+        self.user = QLineEdit()
+        self.user.setPlaceholderText("administrator@vsphere.local")
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.insecure = QCheckBox("Do not verify the TLS certificate (labs and simulators only)")
+        for i, (label, w) in enumerate((("Server", self.server), ("Port", self.port),
+                                        ("User", self.user), ("Password", self.password),
+                                        ("", self.insecure))):
+            self.form.insertRow(i, label, w)
+        self.finish()
+
+
+def import_rvtools(window: QWidget | None, document: _Document, path: str | None = None, *,
+                   site_by: SiteBy | None = None,
+                   include_powered_off: bool | None = None) -> ImportJob | None:
+    """Import an RVTools export into ``document``; asks for the file (an .xlsx, or any csv of
+    an "Export all to csv" folder) and the options unless given.  None if the user cancels."""
+    from models.importers.rvtools import import_rvtools as run  # noqa: PLC0415
+
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(
+            window, "Import RVTools export", "",
+            "RVTools export (*.xlsx *.csv);;All files (*)")
+        if not path:
+            return None
+        if path.lower().endswith(".csv"):
+            path = str(Path(path).parent)
+    if site_by is None or include_powered_off is None:
+        dialog = _Dialog(window, "Import RVTools export")
+        dialog.finish()
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        site_by, include_powered_off = dialog.form.values()
+    src, sb, off = path, site_by, include_powered_off
+    job = ImportJob(window, document, f"Importing {Path(src).name}",
+                    lambda progress: run(src, site_by=sb, include_powered_off=off,
+                                         progress=progress))
+    job.start()
+    return job
+
+
+def import_vcenter(window: QWidget | None, document: _Document,
+                   conn: object | None = None, *, site_by: SiteBy = "datacenter",
+                   include_powered_off: bool = False) -> ImportJob | None:
+    """Import a live vCenter inventory into ``document``; asks for the server and credentials
+    unless ``conn`` (a :class:`models.importers.vcenter.Connection`) is given."""
+    from models.importers.vcenter import Connection, parse_server  # noqa: PLC0415
+    from models.importers.vcenter import import_vcenter as run  # noqa: PLC0415
+
+    if conn is None:
+        dialog = VCenterDialog(window)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            try:
+                host, port = parse_server(dialog.server.text(), dialog.port.value())
+            except DesignError as err:
+                QMessageBox.warning(window, "Import from vCenter", err.describe())
+                return None
+            conn = Connection(host, dialog.user.text(), dialog.password.text(), port,
+                              insecure=dialog.insecure.isChecked())
+            site_by, include_powered_off = dialog.form.values()
+        finally:
+            dialog.password.clear()
+            dialog.deleteLater()
+    if not isinstance(conn, Connection):
+        raise TypeError("conn must be a models.importers.vcenter.Connection")
+    c, sb, off = conn, site_by, include_powered_off
+    job = ImportJob(window, document, f"Reading vCenter {c.host}",
+                    lambda progress: run(c, site_by=sb, include_powered_off=off,
+                                         progress=progress))
+    job.start()
+    return job

@@ -1,0 +1,77 @@
+"""GUI import: the worker thread, the progress dialog, the document and the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from app.document import DesignDocument
+from app.importing import ImportJob, import_rvtools, import_vcenter
+from models.design import Design
+from models.importers import ImportReport, Progress
+from models.importers.vcenter import Connection
+from tests import vcsim
+from tests.models.test_rvtools import estate_rows, write_xlsx
+
+
+def test_rvtools_import_replaces_the_design_and_shows_the_report(qtbot: QtBot,
+                                                                   tmp_path: Path) -> None:
+    path = write_xlsx(tmp_path / "estate.xlsx", estate_rows(200, 16))
+    doc = DesignDocument()
+    with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
+        job = import_rvtools(None, doc, str(path), site_by="datacenter",
+                             include_powered_off=False)
+        assert job is not None
+    assert len(doc.design.of_kind("host")) == 16
+    assert job.report is not None and job.report.counts["templates"] == 8
+    assert job.message_box is not None
+    assert "imported RVTools estate.xlsx" in job.message_box.text()
+    assert "template" in job.message_box.detailedText()
+    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+
+
+def test_failed_import_keeps_the_design_and_says_why(qtbot: QtBot, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xlsx"
+    bad.write_text("not a workbook")
+    doc = DesignDocument()
+    before = doc.design
+    job = import_rvtools(None, doc, str(bad), site_by="cluster", include_powered_off=True)
+    assert job is not None
+    with qtbot.waitSignal(job.finished, timeout=30_000) as blocker:
+        pass
+    assert blocker.args == [False]
+    assert doc.design is before
+    assert "not an Excel" in job.error
+    assert job.message_box is not None and "not an Excel" in job.message_box.text()
+
+
+def test_cancel_stops_the_import(qtbot: QtBot) -> None:
+    calls: list[int] = []
+
+    def work(progress: Progress) -> tuple[Design, ImportReport]:
+        calls.append(1)
+        progress(0, 10, "working")
+        return Design(), ImportReport("x")
+
+    doc = DesignDocument()
+    before = doc.design
+    job = ImportJob(None, doc, "test", work)
+    job.cancel()
+    with qtbot.waitSignal(job.finished, timeout=10_000) as blocker:
+        job.start()
+    assert blocker.args == [False] and job.error == "cancelled" and doc.design is before
+    assert calls == []
+
+
+def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
+    doc = DesignDocument()
+    with vcsim.serve("-cluster", "2", "-host", "2", "-vm", "4") as (host, port, user, pw):
+        conn = Connection(host, user, pw, port, insecure=True)
+        with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
+            job = import_vcenter(None, doc, conn, site_by="cluster")
+            assert job is not None
+    assert len(doc.design.of_kind("host")) == 4
+    assert len(doc.design.of_kind("site")) == 2
+    assert len(doc.design.of_kind("vm")) == 8
+    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
