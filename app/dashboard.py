@@ -160,9 +160,13 @@ class Dashboard(QWidget):
         outer.addWidget(self.warnings_label)
         outer.addStretch(1)
         document.prediction_updated.connect(self.refresh)
-        document.baseline_updated.connect(self.refresh)
+        document.baseline_updated.connect(self._on_baseline)
         document.scenario_changed.connect(self.refresh)
         self.refresh()
+
+    def _on_baseline(self, _p: object) -> None:
+        if self.document.scenario != "base":  # in base it is the prediction just shown
+            self.refresh()
 
     def refresh(self, *_: object) -> None:
         p = self.document.prediction
