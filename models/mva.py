@@ -169,39 +169,44 @@ def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np
     Convergence: the largest relative change of any class's throughput below ``tol``.
     ``omega`` over-relaxes the queue update (1 is plain successive substitution).
     """
-    dp = np.asarray(private, dtype=float)
-    ss = np.asarray(shared_station, dtype=np.int64)
-    ds = np.where(ss >= 0, np.asarray(shared, dtype=float), 0.0)
+    # work on transposed copies: one contiguous row per station slot, so every operation
+    # runs over long vectors and sums over slots add whole rows
+    dp_all = np.asarray(private, dtype=float).T
+    used = np.flatnonzero(dp_all.any(axis=1))  # private slots no class uses are skipped
+    dp = np.ascontiguousarray(dp_all[used])
+    ss = np.ascontiguousarray(np.asarray(shared_station, dtype=np.int64).T)
+    ds = np.ascontiguousarray(np.where(ss >= 0, np.asarray(shared, dtype=float).T, 0.0))
     n = np.asarray(pops, dtype=float)
     z = np.asarray(think, dtype=float)
-    k_n, p_n = dp.shape
+    p_all, k_n = dp_all.shape
     idx = np.where(ss >= 0, ss, n_shared)
     flat = idx.ravel()
     active = n > 0
-    n_safe = np.maximum(n, 1.0)[:, None]
-    own = np.where(active, (n - 1.0) / np.maximum(n, 1.0), 0.0)[:, None]
-    if q0 is not None and q0.shape == (k_n, p_n + ds.shape[1]):
-        qp, qs = q0[:, :p_n].copy(), np.where(ds > 0, q0[:, p_n:], 0.0)
+    inv_n = np.where(active, 1.0 / np.maximum(n, 1.0), 0.0)
+    own = np.where(active, (n - 1.0) * inv_n, 0.0)
+    if q0 is not None and q0.shape == (k_n, p_all + ds.shape[0]):
+        qp = np.ascontiguousarray(q0[:, used].T)
+        qs = np.where(ds > 0, q0[:, p_all:].T, 0.0)
     else:
-        tot_d = np.maximum(dp.sum(axis=1) + ds.sum(axis=1), 1e-300)[:, None]
-        qp, qs = dp / tot_d * n[:, None], ds / tot_d * n[:, None]
+        tot_d = np.maximum(dp.sum(axis=0) + ds.sum(axis=0), 1e-300)
+        qp, qs = dp / tot_d * n, ds / tot_d * n
     x = np.zeros(k_n)
     rp, rs = dp, ds
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007
         tot = np.bincount(flat, weights=qs.ravel(), minlength=n_shared + 1)[idx]
-        rs = ds * (1.0 + tot - qs / n_safe)
+        rs = ds * (1.0 + tot - qs * inv_n)
         rp = dp * (1.0 + qp * own)
-        x_new = n / (z + rp.sum(axis=1) + rs.sum(axis=1) + 1e-300)
+        x_new = n / (z + rp.sum(axis=0) + rs.sum(axis=0) + 1e-300)
         x_new[~active] = 0.0
         # over-relaxed update (omega > 1 roughly halves the iterations near saturation)
-        xc = x_new[:, None]
-        qp = np.maximum(qp + omega * (xc * rp - qp), 0.0)
-        qs = np.maximum(qs + omega * (xc * rs - qs), 0.0)
+        qp = np.maximum(qp + omega * (x_new * rp - qp), 0.0)
+        qs = np.maximum(qs + omega * (x_new * rs - qs), 0.0)
         change = np.abs(x_new - x) / np.maximum(x_new, 1e-300)
         x = x_new
         if k_n == 0 or change.max() <= tol:
             break
-    xc = x[:, None]
-    return MvaResult(x, rp.sum(axis=1) + rs.sum(axis=1), np.concatenate([xc * rp, xc * rs],
-                                                                         axis=1), it)
+    queue = np.zeros((k_n, p_all + ds.shape[0]))
+    queue[:, used] = (x * rp).T
+    queue[:, p_all:] = (x * rs).T
+    return MvaResult(x, rp.sum(axis=0) + rs.sum(axis=0), queue, it)
