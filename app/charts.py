@@ -72,6 +72,16 @@ def sweep_values(k: Knob, points: int = SWEEP_POINTS) -> list[Value]:
     return out
 
 
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """1-2-5 tick values from ``lo`` to ``hi`` (for log-scale knob axes)."""
+    out: list[float] = []
+    decade = 10.0 ** math.floor(math.log10(lo))
+    while decade <= hi:
+        out.extend(v for v in (decade, 2 * decade, 5 * decade) if lo <= v <= hi)
+        decade *= 10.0
+    return out
+
+
 def _plot_widget() -> pg.GraphicsLayoutWidget:
     w = pg.GraphicsLayoutWidget()
     w.setBackground("w")
@@ -188,6 +198,10 @@ class KnobCurve(QWidget):
         if k.choices is not None:
             ticks = [(float(i), fmt.value(c, k.unit)) for i, c in enumerate(sweep_values(k))]
             axis.setTicks([ticks])
+        elif k.log:
+            mapping = KnobSlider(k)
+            axis.setTicks([[(math.log10(v), fmt.number(v)) for v in log_ticks(mapping.lo,
+                                                                              mapping.hi)]])
         else:
             axis.setTicks(None)
         for plot in (self.latency_plot, self.iops_plot):
@@ -444,10 +458,10 @@ class EvidenceView(QWidget):
         self.plot = self.plots.addPlot()
         self.plot.setLabel("bottom", "published")
         self.plot.setLabel("left", "model")
-        self.plot.getAxis("bottom").setLogMode(True)
-        self.plot.getAxis("left").setLogMode(True)
+        for name in ("bottom", "left"):
+            self.plot.getAxis(name).setLogMode(True)
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.plot.setAspectLocked(True)
         self.legend = self.plot.addLegend(offset=(10, 10))
         band = pg.mkPen("#bdc3c7")
         self.band_hi = pg.PlotDataItem([], [], pen=band)
@@ -523,6 +537,7 @@ class EvidenceView(QWidget):
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         self.table.setSortingEnabled(True)
+        self.table.sortItems(1, Qt.SortOrder.AscendingOrder)  # grouped by subsystem
 
     def _apply_filter(self, *_: object) -> None:
         ev = self.evidence

@@ -124,7 +124,7 @@ class KpiTile(QFrame):
         self.delta_label.setText("vs base: " + fmt.delta(new, old, self.kpi.unit))
         colour = "palette(text)"
         if self.kpi.higher_is_better is not None and new is not None and old is not None \
-                and new != old:
+                and abs(new - old) > 0.005 * max(abs(old), 1e-9):  # ignore sub-0.5 % noise
             better = (new > old) == self.kpi.higher_is_better
             colour = "#1e8449" if better else "#c0392b"
         self.delta_label.setStyleSheet(f"color: {colour};")
