@@ -498,13 +498,21 @@ class EvidenceView(QWidget):
         split.addWidget(self.quote)
         split.setSizes([300, 250, 120])
         layout.addWidget(split, 1)
+        self._load_timer = QTimer(self)
+        self._load_timer.setSingleShot(True)
+        self._load_timer.setInterval(100)
+        self._load_timer.timeout.connect(self.ensure_loaded)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        """Compute the checks shortly after first shown, so the window paints first."""
         super().showEvent(event)
-        self.ensure_loaded()
+        if self.evidence is None and not self._load_timer.isActive():
+            self.summary.setText("Computing the calibration checks…")
+            self._load_timer.start()
 
     def ensure_loaded(self) -> None:
         """Compute the checks (once per process) and fill the plot and table."""
+        self._load_timer.stop()
         if self.evidence is not None:
             return
         self.evidence = evidence()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from pytestqt.qtbot import QtBot
 
 from app import charts
@@ -175,3 +176,11 @@ def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> Non
     assert a.evidence is b.evidence is fake_evidence
     item = a.table.item(0, 0)
     assert item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
+
+
+def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence) -> None:
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    view.showEvent(QShowEvent())
+    assert view.evidence is None  # the window paints first
+    qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
