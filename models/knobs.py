@@ -84,10 +84,13 @@ DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 KNOBS: tuple[Knob, ...] = (
     # storage
     Knob("vm.workload.io_oio", "Outstanding I/Os", VAIO, 1, 256, 1, log=True, group="Storage"),
-    Knob("vm.workload.io_block_kb", "I/O size", MILLION, 0.5, 1024, None, log=True,
-         group="Storage"),
+    Knob("vm.workload.io_block_kb", "I/O size",
+         "vSphere 5.1 IOPS Performance Characterization on Flash-based Storage", 0.5, 1024,
+         None, log=True, group="Storage"),
     Knob("vm.workload.io_read_pct", "Read share", RAIDPOOL, 0, 100, 5, group="Storage"),
-    Knob("vm.vscsi", "Virtual SCSI adapter", MILLION, group="Storage"),
+    Knob("vm.vscsi", "Virtual SCSI adapter",
+         "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSphere 4)",
+         group="Storage"),
     Knob("vm.vaio_filter", "VAIO I/O filter", VAIO, group="Storage"),
     Knob("storage_array.raid", "RAID level", RAIDPOOL, group="Storage"),
     Knob("storage_array.layout", "RAID group or pool", RAIDPOOL, group="Storage"),

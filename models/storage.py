@@ -417,9 +417,9 @@ def _bound_labels(c: Compiled, vm_util: np.ndarray, top: np.ndarray, top_u: np.n
     base_a = len(labels)
     labels += [f"storage_array {c.array.ids[j]}: {min(array_util[j], 1.0) * 100:.0f}% busy"
                for j in range(n_arr)]
-    code = np.select([top == 0, top == 1, top == 2, top == 3],
-                     [4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4), base_h + h],
-                     base_a + a)
+    by_top = np.stack([4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4),
+                       base_h + h, base_a + a])
+    code = np.take_along_axis(by_top, top[None, :], axis=0)[0]
     code = np.where(active & (top_u >= BUSY), code, np.where(saturated_open, 2, 0))
     code = np.where(no_path, 1, code)
     out: list[str] = np.array(labels, dtype=object)[code].tolist()
@@ -427,12 +427,20 @@ def _bound_labels(c: Compiled, vm_util: np.ndarray, top: np.ndarray, top_u: np.n
 
 
 def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
-    src, dst = c.host_array_pairs()
-    n_arr = max(len(c.array), 1)
+    n_host, n_arr = len(c.host), len(c.array)
+    cache = _cache(c)
+    reach = cache.get("reach")
+    if reach is None:  # links never change under a knob patch
+        src, dst = c.host_array_pairs()
+        reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
+        reach[src, dst] = True
+        cache["reach"] = reach
     on = active & (c.vm_host >= 0)
-    used = np.unique(c.vm_host[on] * n_arr + c.vm_array[on])
-    missing = used[~np.isin(used, src * n_arr + dst)]
-    for key in missing[:5]:
-        hh, aa = divmod(int(key), n_arr)
+    bad = on & ~reach[np.maximum(c.vm_host, 0), np.maximum(c.vm_array, 0)]
+    if not bad.any():
+        return
+    pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
+                                                          strict=True)})
+    for hh, aa in pairs[:5]:
         warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but has"
                         " no storage link to it (modelled as reachable)")

@@ -136,3 +136,11 @@ def test_warm_start_equals_cold_solution() -> None:
     warm = engine.evaluate()
     cold = Engine(apply_overrides(design, [ov])).evaluate()
     np.testing.assert_allclose(warm.vms.iops, cold.vms.iops, rtol=1e-6)
+
+
+def test_missing_storage_link_is_warned_not_fatal() -> None:
+    d = build_testbed("t", FLASH_HOST, VIOLIN, FLASH_VM, 1)
+    d.links = [lk for lk in d.links if lk.kind != "storage"]
+    p = evaluate(d)
+    assert p.vms.iops[0] > 0
+    assert any("no storage link" in w for w in p.warnings)
