@@ -141,8 +141,12 @@ class KnobCurve(QWidget):
         self.iops_curve = self.iops_plot.plot([], [], pen=orange)
         marker = {"pen": None, "symbol": "o", "symbolSize": 11, "symbolPen": pg.mkPen("k"),
                   "symbolBrush": pg.mkBrush("#f1c40f")}
-        self.point_latency = self.latency_plot.plot([], [], **marker)
-        self.point_iops = self.iops_plot.plot([], [], **marker)
+        # the operating point does not take part in auto-range: a moving marker would
+        # rescale the axes (and re-lay them out) on every knob move
+        self.point_latency = pg.PlotDataItem([], [], **marker)
+        self.point_iops = pg.PlotDataItem([], [], **marker)
+        self.latency_plot.addItem(self.point_latency, ignoreBounds=True)
+        self.iops_plot.addItem(self.point_iops, ignoreBounds=True)
         layout.addWidget(self.plots, 1)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -371,7 +375,9 @@ class UtilisationChart(QWidget):
         if isinstance(ceiling, (int, float)) and not isinstance(ceiling, bool) \
                 and float(ceiling) != self.ceiling_line.value():
             self.ceiling_line.setValue(float(ceiling))
-        ranges = ((0.0, max(1.1, max(utils, default=0.0) * 1.05)), (-0.5, max(n, 1) - 0.5))
+        # the x range moves in steps of 25 %, so most knob moves leave the axes alone
+        top_x = max(1.1, math.ceil(max(utils, default=0.0) * 1.05 * 4.0) / 4.0)
+        ranges = ((0.0, top_x), (-0.5, max(n, 1) - 0.5))
         if ranges != self._ranges:
             self._ranges = ranges
             self.plot.setRange(xRange=ranges[0], yRange=ranges[1], padding=0)
