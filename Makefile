@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 QT_LIBS := libgl1 libegl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 poppler-utils
 
-.PHONY: run test lint bench sysdeps clean
+.PHONY: run test lint bench sysdeps clean package
 
 # Debian libraries Qt needs even offscreen; installed only when missing.
 sysdeps:
@@ -35,5 +35,10 @@ test: sysdeps $(STAMP) lint
 bench: sysdeps $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.benchmarks.bench --out build/bench.json
 
+# PyInstaller one-folder bundle in dist/headroom, then its --self-test offscreen (slow; not in `test`).
+package: sysdeps $(STAMP)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements/package.txt
+	packaging/build.sh $(BIN)
+
 clean:
-	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis
