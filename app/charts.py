@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 import statistics
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 SWEEP_POINTS = 32
 SWEEP_INTERVAL_MS = 150
 """At most one sweep per this interval while knobs move."""
+SLOW_SWEEP_MS = 100.0
+"""A sweep slower than this (large designs) waits for a pause in the edits instead."""
 
 LEVEL_COLOURS = (("#27ae60", 0.7), ("#f39c12", 0.9), ("#c0392b", math.inf))
 SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
@@ -108,6 +111,7 @@ class KnobCurve(QWidget):
         self._other_change = False
         self.sweeps = 0
         """How many sweeps have run (tests and the benchmark read it)."""
+        self.last_sweep_ms = 0.0
         self.setAccessibleName("Knob curve")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -213,7 +217,13 @@ class KnobCurve(QWidget):
         self.iops_plot.setLabel("bottom", k.label, units=k.unit if k.unit != "fraction" else "")
         self.iops_plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.knob_changed.emit(path)
-        self.update_curve()
+        if self.last_sweep_ms > SLOW_SWEEP_MS:
+            self._xs = []
+            for item in (self.latency_curve, self.p95_curve, self.iops_curve):
+                item.setData([], [])
+            self.request_curve()
+        else:
+            self.update_curve()
         self._point_x = self.operating_x()
         self.update_point()
 
@@ -254,8 +264,9 @@ class KnobCurve(QWidget):
         self._own_change = self._other_change = False
 
     def request_curve(self) -> None:
-        """Sweep again within SWEEP_INTERVAL_MS (a burst of changes leads to one sweep)."""
-        if not self._timer.isActive():
+        """Sweep again within SWEEP_INTERVAL_MS (a burst of changes leads to one sweep); when
+        sweeps are slow, only once the edits pause for that long."""
+        if self.last_sweep_ms > SLOW_SWEEP_MS or not self._timer.isActive():
             self._timer.start()
 
     # ------------------------------------------------------------------ drawing
@@ -280,12 +291,14 @@ class KnobCurve(QWidget):
         if k is None:
             return
         values = sweep_values(k)
+        started = time.perf_counter()
         try:
             preds = self.document.sweep(k.path, values)
         except Exception as err:  # a failing model shows a message, never crashes
             self.status.setText(f"Cannot sweep {k.label}: {err}")
             return
         self.sweeps += 1
+        self.last_sweep_ms = (time.perf_counter() - started) * 1000.0
         xs = np.array([self._x(v) for v in values], dtype=float)
         self._xs = list(xs)
         self.latency_curve.setData(xs, [p.mean_latency_ms for p in preds])

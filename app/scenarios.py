@@ -195,8 +195,16 @@ class ScenarioBar(QWidget):
             self.refresh_compare()
 
     def _schedule_compare(self, *_: object) -> None:
-        if self.compare_panel.isVisibleTo(self) and not self._compare_timer.isActive():
-            self._compare_timer.start()
+        """Base and the active scenario are already evaluated: refresh at most every 100 ms.
+        Any other scenario costs a full evaluation: wait until the edits pause (400 ms)."""
+        if not self.compare_panel.isVisibleTo(self):
+            return
+        cheap = {BASE, self.document.scenario}
+        if {self.left_combo.currentText(), self.right_combo.currentText()} <= cheap:
+            if not self._compare_timer.isActive():
+                self._compare_timer.start(100)
+        else:
+            self._compare_timer.start(400)
 
     def prediction_of(self, name: str) -> Prediction | None:
         """The prediction of scenario ``name`` (the document's own for active and base)."""

@@ -184,3 +184,16 @@ def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence)
     view.showEvent(QShowEvent())
     assert view.evidence is None  # the window paints first
     qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
+
+
+def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
+    doc = make_doc()
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    curve.last_sweep_ms = 10_000.0  # as on a very large design
+    sweeps = curve.sweeps
+    curve.set_knob("vm.workload.io_read_pct")
+    assert curve.sweeps == sweeps  # the knob switch does not block on a sweep
+    assert n_points(curve.latency_curve) == 0
+    qtbot.waitUntil(lambda: curve.sweeps == sweeps + 1, timeout=5000)
+    assert n_points(curve.latency_curve) == len(sweep_values(curve.knob))  # type: ignore[arg-type]
