@@ -431,9 +431,9 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     m_per = float(np.mean(c.vm.cols["memory_gb"] * mult))
     pc = float(pcpus[ref])
     # smallest count at which the dense thresholds hold (all three grow with the count)
-    n_act = max(math.ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per - 1e-9),
-                math.ceil(DENSE_MIN_VCPUS_PER_PCPU * pc / v_per - 1e-9),
-                math.ceil(DENSE_MIN_UTIL * cap_r / d_def - 1e-9) if d_def > 0 else 1 << 40)
+    n_act = max(_ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per),
+                _ceil(DENSE_MIN_VCPUS_PER_PCPU * pc / v_per),
+                _ceil(DENSE_MIN_UTIL * cap_r / d_def) if d_def > 0 else _MAX_COUNT)
     dense = bool(dense_capable[ref])
 
     def pick(n_def: int, n_den: int) -> int:
@@ -461,16 +461,26 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     if binding is not None and limits[binding] > 0:
         hosts_needed = math.ceil(n / limits[binding]) + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
-             "cpu_cores_per_vm": d_def, "dense_activation_vms": min(n_act, 1 << 31),
+             "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
              "web_core_ms_at_2_4ghz": WEB_CORE_MS, "dense_cpu_saving": DENSE_SAVING,
              "web_wall_per_cpu": WALL_PER_CPU}
     return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), extra
 
 
+_MAX_COUNT = 2**31 - 1
+"""Counts are capped here (VMs that demand next to nothing fit without a practical limit)."""
+
+
 def _floor(x: float) -> int:
-    if not math.isfinite(x):
-        return 1 << 31
+    if not x < _MAX_COUNT:
+        return _MAX_COUNT
     return max(math.floor(x + 1e-9), 0)
+
+
+def _ceil(x: float) -> int:
+    if not x < _MAX_COUNT:
+        return _MAX_COUNT
+    return max(math.ceil(x - 1e-9), 0)
 
 
 def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
@@ -501,15 +511,22 @@ def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per
         return k <= 0 or (rho < 1.0 and p95_exact(servers, rho, s_ms) + vm_term
                           <= p95_max * (1.0 + 1e-9))
 
-    n = n0 + 1  # the interpolated count is exact but for ties: settle them exactly
+    if n0 >= _MAX_COUNT - 8:
+        return _MAX_COUNT
+    # the interpolated count is right but for ties: settle it exactly (a few steps at most)
+    n = n0 + 1
     if meets(n):
-        while meets(n + 1):
+        for _ in range(8):
+            if not meets(n + 1):
+                break
             n += 1
         return n
     n -= 1
-    while not meets(n):
+    for _ in range(8):
+        if meets(n):
+            break
         n -= 1
-    return n
+    return max(n, 0)
 
 
 def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: np.ndarray,
