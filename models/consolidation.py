@@ -186,7 +186,8 @@ def _host_response(c: np.ndarray, rho: np.ndarray,
     the cached exact tables by linear interpolation in -ln(1 - rho) (relative error < 1e-4)."""
     x = -np.log1p(-np.minimum(rho, 1.0 - 1e-7))
     mean, p95 = np.empty(len(rho)), np.empty(len(rho))
-    for servers in np.unique(c):
+    kinds = [c[0]] if len(c) and c.min() == c.max() else np.unique(c)
+    for servers in kinds:
         m = c == servers
         tm, tp = _table(int(servers))
         mean[m] = np.interp(x[m], _GRID_X, tm)
@@ -345,7 +346,7 @@ def _ratio(fto: FtResult, n: int) -> np.ndarray:
 def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx: np.ndarray,
                   cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray, active: np.ndarray,
                   want: np.ndarray, vcpus: np.ndarray) -> None:
-    hosts = np.unique(hidx[web_p])
+    hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=len(c.host)))
     s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
         active[hosts], 1.0 - DENSE_SAVING, 1.0)
     r = rho[hosts]
@@ -483,6 +484,7 @@ def _ceil(x: float) -> int:
     return max(math.ceil(x - 1e-9), 0)
 
 
+@lru_cache(maxsize=512)
 def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
                   cap: float) -> int:
     """How many VMs (each ``cores_per_vm``) fit before the p95 passes ``p95_max``.
