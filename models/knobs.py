@@ -120,7 +120,17 @@ KNOBS: tuple[Knob, ...] = (
     Knob("host.esxi_version", "ESXi version (FT generation)", FT6, group="Fault Tolerance"),
     # consolidation
     Knob("host.dense_mode", "Dense mode", DENSE, group="Consolidation"),
-    Knob("host.hyperthreading", "Hyperthreading", DENSE, group="Consolidation"),
+    Knob("host.hyperthreading", "Hyperthreading",
+         "vSphere Resource Management Guide: Hyperthreading (a busy core's thread gets slightly"
+         " more than half its throughput)", group="Consolidation"),
+    Knob("host.cores_per_socket", "Cores per socket", DENSE, 1, 64, 1, group="Consolidation"),
+    Knob("host.ghz", "Core clock", DENSE, 1.0, 4.0, 0.1, group="Consolidation"),
+    Knob("host.memory_gb", "Host memory", "Performance Best Practices for VMware vSphere 4.0",
+         32, 4096, None, log=True,
+         group="Consolidation"),
+    Knob("vm.memory_gb", "VM memory", "Performance Best Practices for VMware vSphere 4.0", 0.5,
+         256, None, log=True, group="Consolidation"),
+    Knob("vm.latency_sensitivity", "Latency sensitivity", DOCKER, group="Consolidation"),
     Knob("vm.workload.req_per_s", "Requests per second", DENSE, 0, 2000, None,
          group="Consolidation"),
     Knob("vm.workload.cpu_pct", "Guest CPU demand", DOCKER, 0, 100, 1, group="Consolidation"),
