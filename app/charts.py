@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -472,7 +472,9 @@ class EvidenceView(QWidget):
         self.summary.setAccessibleName("Evidence summary")
         top.addWidget(self.summary, 1)
         layout.addLayout(top)
+        # plot beside the table in a wide dock, above it in a tall one (see resizeEvent)
         split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split
         self.plots = _plot_widget()
         self.plot = self.plots.addPlot()
         self.plot.setLabel("bottom", "published")
@@ -500,6 +502,8 @@ class EvidenceView(QWidget):
         self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
                                        symbolPen=pg.mkPen("k", width=2), symbolBrush=None)
         split.addWidget(self.plots)
+        self.details = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.details)
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.setAccessibleName("Calibration checks")
@@ -510,17 +514,24 @@ class EvidenceView(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.currentCellChanged.connect(self._on_current)
-        split.addWidget(self.table)
+        self.details.addWidget(self.table)
         self.quote = QTextBrowser()
         self.quote.setAccessibleName("Study quote")
         self.quote.setPlaceholderText("Select a check to read what the study says.")
-        split.addWidget(self.quote)
-        split.setSizes([300, 250, 120])
+        self.details.addWidget(self.quote)
+        self.details.setSizes([250, 120])
         layout.addWidget(split, 1)
         self._load_timer = QTimer(self)
         self._load_timer.setSingleShot(True)
         self._load_timer.setInterval(100)
         self._load_timer.timeout.connect(self.ensure_loaded)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        size = event.size()
+        wide = size.width() > 1.6 * size.height()
+        self.split.setOrientation(Qt.Orientation.Horizontal if wide
+                                  else Qt.Orientation.Vertical)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
         """Compute the checks shortly after first shown, so the window paints first."""

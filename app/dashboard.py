@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
@@ -134,7 +135,8 @@ class KpiTile(QFrame):
 class Dashboard(QWidget):
     """KPI tiles for the active scenario, with deltas against base when a scenario is active."""
 
-    COLUMNS = 4
+    TILE_WIDTH = 165
+    """Tiles reflow to as many columns of about this width as the dock allows (at most 4)."""
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -145,14 +147,14 @@ class Dashboard(QWidget):
         self.scenario_label = QLabel()
         self.scenario_label.setAccessibleName("Dashboard scenario")
         outer.addWidget(self.scenario_label)
-        grid = QGridLayout()
-        grid.setSpacing(6)
+        self.grid = QGridLayout()
+        self.grid.setSpacing(6)
+        self.columns = 0
         self.tiles: dict[str, KpiTile] = {}
-        for i, kpi in enumerate(KPIS):
-            tile = KpiTile(kpi)
-            grid.addWidget(tile, i // self.COLUMNS, i % self.COLUMNS)
-            self.tiles[kpi.key] = tile
-        outer.addLayout(grid)
+        for kpi in KPIS:
+            self.tiles[kpi.key] = KpiTile(kpi)
+        self._reflow(4)
+        outer.addLayout(self.grid)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
         self.warnings_label.setStyleSheet("color: #b9770e;")
@@ -163,6 +165,18 @@ class Dashboard(QWidget):
         document.baseline_updated.connect(self._on_baseline)
         document.scenario_changed.connect(self.refresh)
         self.refresh()
+
+    def _reflow(self, columns: int) -> None:
+        """Place the tiles in ``columns`` columns (the same tiles, moved)."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for i, tile in enumerate(self.tiles.values()):
+            self.grid.addWidget(tile, i // columns, i % columns)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._reflow(max(1, min(4, event.size().width() // self.TILE_WIDTH)))
 
     def _on_baseline(self, _p: object) -> None:
         if self.document.scenario != "base":  # in base it is the prediction just shown

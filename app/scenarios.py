@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -33,6 +34,22 @@ if TYPE_CHECKING:
     from app.document import DesignDocument
 
 BASE = "base"
+
+
+class ComparePanel(QWidget):
+    """The floating window of the comparison table."""
+
+    closed = Signal()
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent, Qt.WindowType.Tool)
+        self.setWindowTitle("Compare scenarios")
+        self.setAccessibleName("Scenario comparison window")
+        self.resize(620, 330)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        super().closeEvent(event)
+        self.closed.emit()
 
 
 class ScenarioBar(QWidget):
@@ -81,9 +98,11 @@ class ScenarioBar(QWidget):
         self.error_label.hide()
         layout.addWidget(self.error_label)
 
-        self.compare_panel = QWidget()
+        # a tool window of its own: the bar usually sits in a toolbar, which a table would
+        # stretch
+        self.compare_panel = ComparePanel(self)
+        self.compare_panel.closed.connect(lambda: self.compare_button.setChecked(False))
         cp = QVBoxLayout(self.compare_panel)
-        cp.setContentsMargins(0, 0, 0, 0)
         pick = QHBoxLayout()
         self.left_combo = QComboBox()
         self.left_combo.setAccessibleName("Compare from scenario")
@@ -107,7 +126,6 @@ class ScenarioBar(QWidget):
         self.table.setItem(len(KPIS), 0, QTableWidgetItem("Binding limit"))
         cp.addWidget(self.table)
         self.compare_panel.hide()
-        layout.addWidget(self.compare_panel)
         self.left_combo.activated.connect(self.refresh_compare)
         self.right_combo.activated.connect(self.refresh_compare)
 
@@ -197,7 +215,7 @@ class ScenarioBar(QWidget):
     def _schedule_compare(self, *_: object) -> None:
         """Base and the active scenario are already evaluated: refresh at most every 100 ms.
         Any other scenario costs a full evaluation: wait until the edits pause (400 ms)."""
-        if not self.compare_panel.isVisibleTo(self):
+        if not self.compare_panel.isVisible():
             return
         cheap = {BASE, self.document.scenario}
         if {self.left_combo.currentText(), self.right_combo.currentText()} <= cheap:

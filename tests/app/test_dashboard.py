@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QResizeEvent
 from pytestqt.qtbot import QtBot
 
 from app import format as fmt
@@ -86,3 +90,15 @@ def test_delta_formatting() -> None:
     assert fmt.value(True) == "on"
     assert fmt.value(0.9, "fraction") == "0.9"
     assert fmt.with_unit(float("nan"), "ms") == fmt.NONE
+
+
+def test_tiles_reflow_to_the_dock_width(qtbot: QtBot) -> None:
+    _, dash = make(qtbot)
+    tile = dash.tiles["hosts_needed"]
+    dash.resizeEvent(QResizeEvent(QSize(340, 500), QSize(900, 300)))
+    assert dash.columns == 2
+    assert dash.tiles["hosts_needed"] is tile
+    position: Any = dash.grid.getItemPosition(dash.grid.indexOf(tile))
+    assert tuple(position[:2]) == (3, 0)
+    dash.resizeEvent(QResizeEvent(QSize(2000, 300), QSize(340, 500)))
+    assert dash.columns == 4

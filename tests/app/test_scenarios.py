@@ -97,7 +97,7 @@ def test_compare_table_lists_kpis_with_changes(qtbot: QtBot) -> None:
     doc, bar = make(qtbot)
     doc.set_scenario("oio 32")
     bar.compare_button.click()
-    assert bar.compare_panel.isVisibleTo(bar)
+    assert bar.compare_panel.isVisible()
     assert bar.left_combo.currentText() == "base"
     assert bar.right_combo.currentText() == "oio 32"
     base, active = doc.baseline, doc.prediction
@@ -126,3 +126,15 @@ def test_compare_follows_edits(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not bar._compare_timer.isActive(), timeout=5000)
     assert doc.prediction is not None
     assert cell(bar, 1, 2) == KPIS[1].text(doc.prediction)
+
+
+def test_closing_the_compare_window_releases_the_button(qtbot: QtBot) -> None:
+    _, bar = make(qtbot)
+    bar.compare_button.click()
+    assert bar.compare_panel.isVisible()
+    bar.compare_panel.close()
+    assert not bar.compare_button.isChecked()
+    bar.compare_button.click()
+    assert bar.compare_panel.isVisible()
+    bar.compare_button.click()
+    assert not bar.compare_panel.isVisible()
