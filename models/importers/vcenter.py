@@ -223,7 +223,7 @@ def _estate(host: str, objs: dict[str, tuple[str, dict[str, Any]]],
                           template=bool(p.get("config.template")),
                           os=str(p.get("config.guestFullName") or ""),
                           ft_state=str(p.get("runtime.faultToleranceState") or ""),
-                          ft_secondary=bool(role is not None and int(role) > 1),
+                          ft_secondary=(_int(role) or 0) > 1,
                           datastores=[names.get(_ref(d), "") for d in
                                       p.get("datastore") or ()])
             mem = p.get("config.hardware.memoryMB")
