@@ -10,9 +10,12 @@ secondary's CPU and memory.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from models.calibration import Check
 from models.design import Component, Design, Link, Override, Scenario
 from models.engine import Engine, evaluate
+from models.prediction import Prediction
 
 DENSE_CASE = "consol-dense-mode-medium-"
 
@@ -69,6 +72,22 @@ def _first_active(counts: range, **kw: float | int | str) -> float:
     return float("nan")
 
 
+def _lowest_util(eng: Engine, lo: float, hi: float, hit: Callable[[Prediction], bool]) -> float:
+    """Host CPU % at the lowest guest CPU demand (``workload.cpu_pct`` of every VM, bisected
+    between ``lo`` and ``hi``) at which ``hit`` holds for the engine's prediction."""
+
+    def at(pct: float) -> Prediction:
+        eng.patch(Override("vm", "workload.cpu_pct", pct))
+        return eng.evaluate()
+
+    if hit(at(lo)) or not hit(at(hi)):
+        return float("nan")
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if hit(at(mid)) else (mid, hi)
+    return 100.0 * float(at(hi).hosts.cpu_util[0])
+
+
 def _dense_checks() -> list[Check]:
     out: list[Check] = []
     act = "consol-dense-mode-activation-thresholds"
@@ -82,13 +101,7 @@ def _dense_checks() -> list[Check]:
                      40.0, n, 0.0, "rule"))
     # utilisation >= 50% binds for 100 1-vCPU VMs: raise their CPU until dense activates
     eng = Engine(dl580_testbed(100, dense=True, profile="oltp", cpu_pct=10.0))
-    util = float("nan")
-    for pct in [x / 4 for x in range(40, 121)]:
-        eng.patch(Override("vm", "workload.cpu_pct", pct))
-        pred = eng.evaluate()
-        if bool(pred.hosts.dense_mode_active[0]):
-            util = 100.0 * float(pred.hosts.cpu_util[0])
-            break
+    util = _lowest_util(eng, 10.0, 30.0, lambda p: bool(p.hosts.dense_mode_active[0]))
     out.append(Check(act, "host CPU % at which dense mode activates (100 VMs, 40 PCPUs)",
                      50.0, util, 0.02, "rule"))
 
@@ -138,13 +151,8 @@ def _cloudstone_check() -> Check:
     """The host utilisation at which the engine starts warning that latency-sensitive VMs have
     lost their burst headroom (found by raising the VMs' CPU demand)."""
     eng = Engine(cloudstone_testbed(10.0))
-    util = float("nan")
-    for pct in [x / 4 for x in range(120, 260)]:
-        eng.patch(Override("vm", "workload.cpu_pct", pct))
-        pred = eng.evaluate()
-        if any("latency-sensitive VMs; about" in w for w in pred.warnings):
-            util = 100.0 * float(pred.hosts.cpu_util[0])
-            break
+    util = _lowest_util(eng, 30.0, 60.0, lambda p: any("latency-sensitive VMs; about" in w
+                                                       for w in p.warnings))
     return Check("consol-cloudstone-scaleout-cpu-headroom",
                  "host CPU % above which latency-sensitive VMs are warned (70-75% typical)",
                  72.5, util, 0.05, "fit",
