@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import DesignDocument
-from app.importing import ImportJob, import_rvtools, import_vcenter
+from app.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
 from models.design import Design
 from models.importers import ImportReport, Progress
 from models.importers.vcenter import Connection
@@ -75,3 +77,41 @@ def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
     assert len(doc.design.of_kind("site")) == 2
     assert len(doc.design.of_kind("vm")) == 8
     qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+
+
+def test_vcenter_dialog_builds_the_connection_and_forgets_the_password(qtbot: QtBot) -> None:
+    doc = DesignDocument()
+    seen: list[VCenterDialog] = []
+
+    def fill(port: int) -> None:
+        dialog = next(w for w in QApplication.topLevelWidgets()
+                      if isinstance(w, VCenterDialog) and w.isVisible())
+        seen.append(dialog)
+        dialog.server.setText("127.0.0.1")
+        dialog.port.setValue(port)
+        dialog.user.setText("admin")
+        dialog.password.setText("hunter2-secret")
+        dialog.insecure.setChecked(True)
+        dialog.form.site_by.setCurrentIndex(1)
+        dialog.accept()
+
+    with vcsim.serve("-cluster", "2", "-host", "1", "-vm", "1") as (_, port, _, _):
+        QTimer.singleShot(0, lambda: fill(port))
+        with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
+            job = import_vcenter(None, doc)
+            assert job is not None
+            assert seen and seen[0].password.text() == ""  # before its deleteLater runs
+    assert len(doc.design.of_kind("site")) == 2  # one per cluster, as chosen in the dialog
+    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+
+
+def test_cancelled_dialogs_import_nothing(qtbot: QtBot) -> None:
+    doc = DesignDocument()
+
+    def reject() -> None:
+        for w in QApplication.topLevelWidgets():
+            if isinstance(w, VCenterDialog) and w.isVisible():
+                w.reject()
+
+    QTimer.singleShot(0, reject)
+    assert import_vcenter(None, doc) is None
