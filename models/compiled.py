@@ -143,7 +143,7 @@ class Compiled:
             self.patched.append(ov)
             return
         for kind, rows in self._select_rows(ov.select).items():
-            table = self.tables.get(kind) or self.links[kind]
+            table = self.tables[kind] if kind in self.tables else self.links[kind]
             spec = table.specs.get(ov.prop)
             if spec is None:
                 raise DesignError([Issue(f"select '{ov.select}'", f"kind '{kind}' has no such"

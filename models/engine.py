@@ -30,7 +30,7 @@ class Engine:
 
     def __init__(self, design: Design, scenario: str | None = None):
         self.scenario = scenario or "base"
-        self.compiled: Compiled = compile_design(apply_scenario(design, scenario).copy())
+        self.compiled: Compiled = compile_design(apply_scenario(design, scenario))
 
     def patch(self, override: Override) -> None:
         self.compiled.patch(override)
@@ -84,10 +84,12 @@ def run(c: Compiled, scenario: str = "base") -> Prediction:
     iops = sto.vm_iops * ratio
     mbps = sto.vm_mbps * ratio
     net_gbps = (net.vm_rx_mbps + net.vm_tx_mbps) * ratio / 1000.0
+    # Storage latency already carries FT's output-commit delay on writes (ft.io_delay_ms);
+    # a request-driven VM's response pays it once more on the transmit of its reply.
     web = ~np.isnan(con.vm_response_ms)
-    latency = np.where(web, con.vm_response_ms, sto.vm_latency_ms)
-    p95 = np.where(web, con.vm_response_p95_ms, sto.vm_p95_ms)
-    latency = latency + np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
+    ft_add = np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
+    latency = np.where(web, con.vm_response_ms + ft_add, sto.vm_latency_ms)
+    p95 = np.where(web, con.vm_response_p95_ms + ft_add, sto.vm_p95_ms)
     bound = [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by, strict=True)]
 
     st_ = _static(c)

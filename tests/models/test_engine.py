@@ -62,3 +62,10 @@ def test_empty_design_evaluates() -> None:
 
     doc = evaluate(Design()).to_dict()
     assert doc["vms"] == [] and doc["summary"]["total_iops"] == 0
+
+
+def test_patch_on_a_kind_with_no_components_is_a_no_op() -> None:
+    design = large_design(4, 1, 1)
+    engine = Engine(design)
+    engine.patch(Override("wan", "rtt_ms", 3.0))  # no wan links in this design
+    assert engine.evaluate().vms.ids == [f"v{i}" for i in range(4)]
