@@ -356,6 +356,13 @@ def build_design(estate: Estate, report: ImportReport, *, name: str = "",
     for os_name, n in others.most_common():
         report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
     _link_secondaries(design, secondaries, vm_ids, host_ids, counts, report)
+    if counts["vms"]:
+        report.notes.append("workloads are not in the inventory: imported VMs run the schema's"
+                            " default workload; set vm.workload.* (or a tag:cluster-... "
+                            "selection) to what they run before trusting IOPS and latency")
+    if counts["nics"]:
+        report.notes.append("NIC roles are not in the inventory: every NIC has role 'vm'; mark"
+                            " the FT logging and vMotion uplinks")
 
     counts["hosts"] = len(host_ids)
     counts["sites"] = len(sites)
