@@ -58,4 +58,6 @@ def run_app(path: str | None, self_test: bool = False) -> int:
     window.show()
     if error:
         QMessageBox.warning(window, "Could not open design", error)
-    return int(app.exec())
+    status = int(app.exec())
+    QApplication.clipboard().clear()  # copied mime data must go before Python tears down
+    return status

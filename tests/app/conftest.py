@@ -61,6 +61,8 @@ def _close_leaked_widgets(qapp: QApplication) -> Iterator[None]:
             if stack is not None:
                 stack.setClean()  # never ask "save changes?" in a test
             widget.close()
+    # mime data left on the clipboard is freed by Qt after Python at exit: segfault
+    QApplication.clipboard().clear()
 
 
 @pytest.fixture

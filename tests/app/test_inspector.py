@@ -1,0 +1,109 @@
+"""The inspector shows the selection's properties and validates input as the user types."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.document import DesignDocument
+from app.inspector import Inspector
+from models.design import Design, Override
+
+
+def make(qtbot: QtBot, design: Design) -> tuple[DesignDocument, Inspector]:
+    doc = DesignDocument(design)
+    inspector = Inspector(doc)
+    qtbot.addWidget(inspector)
+    inspector.show()
+    qtbot.waitExposed(inspector)
+    return doc, inspector
+
+
+def test_shows_the_selected_component(qtbot: QtBot, nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    assert not insp.fields
+    doc.set_selection(["h1"])
+    assert "h1" in insp.title.text()
+    edit = insp.field("sockets").edit
+    assert edit is not None and edit.text() == "2"
+    assert insp.field("sockets").toolTip().count("sockets")
+
+
+def test_invalid_text_shows_an_inline_error_and_applies_nothing(qtbot: QtBot,
+                                                                nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["h1"])
+    f = insp.field("sockets")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "-4")
+    assert f.has_error
+    assert "whole number from 1" in f.error.text()
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert doc.undo_stack.count() == 0
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "4")
+    assert not f.has_error
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert doc.value("id:h1", "sockets") == 4
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    assert f.edit.text() == "2"
+
+
+def test_choice_and_bool_fields_edit_through_the_document(qtbot: QtBot,
+                                                          nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["a1"])
+    combo = insp.field("raid").combo
+    assert combo is not None
+    combo.activated.emit(combo.findText("raid10"))
+    assert doc.value("id:a1", "raid") == "raid10"
+    check = insp.field("sioc").check
+    assert check is not None
+    check.setFocus()
+    qtbot.keyClick(check, Qt.Key.Key_Space)
+    assert doc.value("id:a1", "sioc") is True
+    assert doc.undo_stack.count() == 2
+
+
+def test_multi_selection_edits_all_in_one_step(qtbot: QtBot, nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["v1", "v2", "v3"])
+    assert "3 ×" in insp.title.text()
+    f = insp.field("vcpus")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "2")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert [doc.value(f"id:v{i}", "vcpus") for i in (1, 2, 3, 4)] == [2, 2, 2, 1]
+    assert doc.undo_stack.count() == 1
+
+
+def test_rename_through_the_name_field(qtbot: QtBot, nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["v1"])
+    insp.name_edit.setFocus()
+    insp.name_edit.selectAll()
+    qtbot.keyClicks(insp.name_edit, "db01")
+    qtbot.keyClick(insp.name_edit, Qt.Key.Key_Return)
+    assert doc.value("id:v1", "name") == "db01"
+
+
+def test_in_a_scenario_edits_become_overrides(qtbot: QtBot, nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.add_scenario("what-if")
+    doc.set_scenario("what-if")
+    doc.set_selection(["v1"])
+    assert "what-if" in insp.title.text()
+    f = insp.field("workload.io_oio")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "16")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert Override("id:v1", "workload.io_oio", 16) in doc.design.scenario("what-if").overrides
+    doc.set_scenario("base")
+    assert f.edit.text() != "16"

@@ -1,0 +1,163 @@
+"""The main window as a user meets it: drops from the palette, links, real shortcuts, docks,
+title, layout memory, and the --self-test start-up."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QDockWidget
+from pytestqt.qtbot import QtBot
+
+from app.document import DesignDocument
+from app.main import run_app
+from app.main_window import MainWindow
+from models.design import Design
+
+
+def make(qtbot: QtBot, design: Design) -> MainWindow:
+    window = MainWindow(DesignDocument(design))
+    # a closing window with unsaved edits would ask "save changes?": tests do not save
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # window shortcuts (Ctrl+Z ...) need it active
+    window.view.setFocus()
+    return window
+
+
+def at(window: MainWindow, cid: str) -> QPoint:
+    item = window.scene.item(cid)
+    assert item is not None
+    return window.view.mapFromScene(item.pos())
+
+
+def drop_from_palette(window: MainWindow, preset_id: str, pos: QPoint) -> None:
+    mime = window.palette_panel.mime_for(preset_id)
+    vp = window.view.viewport()
+    act, btn, mod = (Qt.DropAction.CopyAction, Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(vp, QDragEnterEvent(QPointF(pos), act, mime, btn, mod))
+    QApplication.sendEvent(vp, QDragMoveEvent(QPointF(pos), act, mime, btn, mod))
+    QApplication.sendEvent(vp, QDropEvent(QPointF(pos), act, mime, btn, mod))
+
+
+def alt_drag(qtbot: QtBot, window: MainWindow, a: QPoint, b: QPoint) -> None:
+    vp = window.view.viewport()
+    alt = Qt.KeyboardModifier.AltModifier
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, alt, a)
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, alt, b)
+
+
+def test_docks_and_title(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    docks = {d.objectName() for d in window.findChildren(QDockWidget)}
+    assert {"palette_dock", "inspector_dock", "knob_dock", "dashboard_dock",
+            "evidence_dock"} <= docks
+    assert nic_example.name in window.windowTitle()
+    assert "[*]" in window.windowTitle()
+    assert not window.isWindowModified()
+    window.document.move_components({"h1": (5.0, 5.0)})
+    assert window.isWindowModified()
+    window.document.set_value("design", "name", "Lab")
+    assert "Lab" in window.windowTitle()
+
+
+def test_build_with_palette_link_and_undo_redo_shortcuts(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    doc = window.document
+    n = len(doc.design.components)
+    drop_from_palette(window, "hp-dl580-g7", QPoint(120, 120))
+    host = doc.design.components[-1].id
+    drop_from_palette(window, "web-vm", QPoint(window.view.viewport().width() - 80, 80))
+    vm = doc.design.components[-1].id
+    assert len(doc.design.components) == n + 2
+    alt_drag(qtbot, window, at(window, vm), at(window, host))
+    assert any((lk.kind, lk.source, lk.target) == ("runs_on", vm, host)
+               for lk in doc.design.links)
+    alt_drag(qtbot, window, at(window, vm), at(window, "a1"))
+    assert any((lk.kind, lk.source, lk.target) == ("disk_on", vm, "a1")
+               for lk in doc.design.links)
+    # an illegal link: an array onto an array
+    drop_from_palette(window, "emc-vnx5700", QPoint(120, window.view.viewport().height() - 60))
+    array = doc.design.components[-1].id
+    count = doc.undo_stack.count()
+    alt_drag(qtbot, window, at(window, array), at(window, "a1"))
+    assert doc.undo_stack.count() == count
+    message = window.statusBar().currentMessage()
+    assert "refused" in message and "storage_array" in message
+
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.design.component(array) is None
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert doc.design.component(array) is not None
+
+
+def test_delete_copy_paste_through_shortcuts(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    doc = window.document
+    n = len(doc.design.components)
+    doc.set_selection(["v1", "v2"])
+    qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert len(doc.design.components) == n + 2
+    pasted = list(doc.selection)
+    assert len(pasted) == 2 and not {"v1", "v2"} & set(pasted)
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert len(doc.design.components) == n
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(doc.design.components) == n + 2
+    qtbot.keyClick(window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert len(doc.selection) == n + 2
+
+
+def test_move_by_mouse_is_one_undo_step(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    doc = window.document
+    vp = window.view.viewport()
+    start = at(window, "v16")
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    qtbot.mouseMove(vp, start + QPoint(15, 5))
+    qtbot.mouseMove(vp, start + QPoint(30, 10))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       start + QPoint(30, 10))
+    assert doc.undo_stack.count() == 1
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert at(window, "v16") == start
+
+
+def test_zoom_shortcuts(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.zoom == pytest.approx(1.0)
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.zoom == pytest.approx(1.25)
+    qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.zoom == pytest.approx(1.0)
+
+
+def test_layout_is_remembered(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    window.evidence_dock.hide()
+    window.close()
+    again = make(qtbot, nic_example)
+    assert again.evidence_dock.isHidden()
+    again.reset_layout()
+    assert not again.evidence_dock.isHidden()
+
+
+def test_palette_activation_adds_at_the_centre(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    n = len(window.document.design.components)
+    window.palette_panel.preset_activated.emit("intel-x520")
+    assert len(window.document.design.components) == n + 1
+    assert "Intel X520" in window.statusBar().currentMessage()
+
+
+def test_self_test_start_up(qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_app(None, self_test=True) == 0
+    assert "self-test: ok" in capsys.readouterr().out
