@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -67,11 +67,6 @@ class MainWindow(QMainWindow):
         self.dashboard_dock = self._dock("Dashboard", "dashboard_dock", self.dashboard, right)
         self.evidence_dock = self._dock("Evidence", "evidence_dock", self.evidence,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [260, 340],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.palette_dock, self.knob_dock], [300, 560],
-                         Qt.Orientation.Vertical)
-        self.resizeDocks([self.evidence_dock], [230], Qt.Orientation.Vertical)
 
         self.files = FileController(self, doc)
         self._build_edit_menu()
@@ -91,8 +86,7 @@ class MainWindow(QMainWindow):
         doc.evaluation_failed.connect(lambda msg: self.show_status(f"Evaluation failed: {msg}"))
         self.update_title()
         self._fitted = False
-        if remember_layout:
-            self.restore_layout()
+        self._restored = remember_layout and self.restore_layout()
         if doc.prediction is not None:
             self._prediction_updated(doc.prediction)
 
@@ -250,16 +244,26 @@ class MainWindow(QMainWindow):
                           " IOPS, latency, FT overhead and consolidation recomputed live.")
 
     # ------------------------------------------------------------------ layout
-    def restore_layout(self) -> None:
+    def restore_layout(self) -> bool:
+        """Restore the saved geometry and dock layout; False when there was none."""
         settings = QSettings()
         settings.beginGroup(SETTINGS_GROUP)
         geometry = settings.value("geometry")
         state = settings.value("state")
         settings.endGroup()
-        if isinstance(geometry, QByteArray):
+        if isinstance(geometry, QByteArray) and isinstance(state, QByteArray):
             self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state, STATE_VERSION)
+            return self.restoreState(state, STATE_VERSION)
+        return False
+
+    def default_dock_sizes(self) -> None:
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [250, 360],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.palette_dock, self.knob_dock], [330, 600],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock, self.dashboard_dock], [420, 480],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
 
     def save_layout(self) -> None:
         settings = QSettings()
@@ -273,6 +277,7 @@ class MainWindow(QMainWindow):
                      self.dashboard_dock, self.evidence_dock):
             dock.setFloating(False)
             dock.show()
+        self.default_dock_sizes()
         settings = QSettings()
         settings.remove(SETTINGS_GROUP)
 
@@ -280,7 +285,10 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._fitted:
             self._fitted = True
+            if not self._restored:
+                self.default_dock_sizes()
             self.view.fit()
+            QTimer.singleShot(0, self.view.fit)  # again once the docks have their sizes
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
         if self.remember_layout:

@@ -30,8 +30,8 @@ from models.design import Component, Link
 
 #: Item size (width, height) per kind, in scene units; positions are the item centres.
 SIZES: dict[str, tuple[float, float]] = {
-    "host": (150.0, 64.0), "vm": (112.0, 26.0), "nic": (56.0, 18.0),
-    "storage_array": (132.0, 64.0), "site": (170.0, 44.0),
+    "host": (150.0, 64.0), "vm": (104.0, 18.0), "nic": (56.0, 18.0),
+    "storage_array": (150.0, 64.0), "site": (170.0, 44.0),
 }
 LEVELS = 21
 """Utilisation is shown in LEVELS steps from 0 to 100% (level LEVELS means over 100%)."""
@@ -186,7 +186,8 @@ class ComponentItem(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         if self.kind == "site":
             outline = QColor("#1e90ff") if selected else QColor("#909090")
-        paint_shape(painter, self.kind, self._rect, fill, outline, detail=lod > 0.6)
+        paint_shape(painter, self.kind, self._rect, fill, outline,
+                    detail=lod > 0.6 and self.kind != "nic")
         if selected:
             painter.setPen(QPen(QColor("#1e90ff"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -214,7 +215,7 @@ class ComponentItem(QGraphicsItem):
             sub = r.adjusted(6, r.height() * 0.62 if self.kind == "host" else 30, -6, -2)
             painter.drawText(sub, Qt.AlignmentFlag.AlignCenter, self.subtitle)
         else:
-            font.setPixelSize(11 if self.kind != "nic" else 9)
+            font.setPixelSize(10 if self.kind != "nic" else 9)
             painter.setFont(font)
             inner = r.adjusted(6, 0, -6, 0)
             painter.drawText(inner, Qt.AlignmentFlag.AlignCenter, self._elide(painter, inner))
@@ -241,7 +242,7 @@ class LinkItem(QGraphicsItem):
     Its bounding rectangle already allows for the widest pen, so a new width (traffic) is a
     repaint only, never a geometry change (which would re-index the scene's BSP tree)."""
 
-    MAX_WIDTH = 1.5 + 6
+    MAX_WIDTH = 1.2 + 0.9 * 6
 
     def __init__(self, link: Link, source: ComponentItem, target: ComponentItem):
         super().__init__()
@@ -251,8 +252,9 @@ class LinkItem(QGraphicsItem):
         self.width_level = 0
         self._line = QLineF()
         self._bounds = QRectF()
-        colour = LINK_COLOURS.get(link.kind, QColor("#888888"))
-        self._pen = QPen(colour, 1.5)
+        colour = QColor(LINK_COLOURS.get(link.kind, QColor("#888888")))
+        colour.setAlpha(190)
+        self._pen = QPen(colour, 1.2)
         self._pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         if link.kind in ("ft_secondary_on", "wan"):
             self._pen.setStyle(Qt.PenStyle.DashLine)
@@ -277,10 +279,10 @@ class LinkItem(QGraphicsItem):
             self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-m, -m, m, m)
 
     def set_width_level(self, level: int) -> None:
-        """Width 1.5 px (no traffic) to 7.5 px (the busiest link's traffic)."""
+        """Width 1.2 px (no traffic) to 6.6 px (the busiest link's traffic)."""
         if level != self.width_level:
             self.width_level = level
-            self._pen.setWidthF(1.5 + level)
+            self._pen.setWidthF(1.2 + 0.9 * level)
             self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)

@@ -158,9 +158,10 @@ class DesignScene(QGraphicsScene):
             return
         nics = self._docked.get(host_id, [])
         hw, hh = SIZES["host"]
-        nw = SIZES["nic"][0]
-        for i, nic in enumerate(nics):
-            nic.setPos(host.pos() + QPointF(-hw / 2 + nw / 2 + 8 + i * (nw + 6), hh / 2))
+        nw, nh = SIZES["nic"]
+        for i, nic in enumerate(nics):  # a row of NIC chips just under the host
+            nic.setPos(host.pos() + QPointF(-hw / 2 + nw / 2 + 4 + i * (nw + 4),
+                                            hh / 2 + nh / 2 + 3))
             for lk in self._adjacent.get(nic.cid, ()):
                 lk.adjust()
 
