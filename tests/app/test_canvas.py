@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas.drop import preset_mime
 from app.canvas.items import NO_DATA, ComponentItem
 from app.canvas.scene import DesignScene
+from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
 from app.document import DesignDocument
 from models.design import Component, Design, Link
@@ -233,3 +234,11 @@ def test_zoom_limits_and_fit(qtbot: QtBot, nic_example: Design) -> None:
     assert view.zoom == pytest.approx(0.02)
     view.fit()
     assert 0.02 <= view.zoom <= 1.0
+
+
+def test_tooltip_reports_the_prediction(qtbot: QtBot, nic_example: Design) -> None:
+    doc, _, _ = make(qtbot, nic_example)
+    text = component_tooltip(doc, "a1")
+    assert "IOPS" in text and "busy" in text
+    assert "vCPU" not in component_tooltip(doc, "h1") and "CPU" in component_tooltip(doc, "h1")
+    assert component_tooltip(doc, "nope") == ""
