@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.canvas.tooltips import component_tooltip
 from app.document import DesignDocument
 from models.design import DesignError, parse_value
 from models.schema import KINDS, PropSpec, Value
@@ -184,6 +185,12 @@ class Inspector(QWidget):
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("name")
         self.name_edit.editingFinished.connect(self._commit_name)
+        self.predicted = QLabel(self)
+        self.predicted.setTextFormat(Qt.TextFormat.RichText)
+        self.predicted.setWordWrap(True)
+        self.predicted.setStyleSheet("padding: 4px; border: 1px solid palette(mid);"
+                                     " border-radius: 4px;")
+        self.predicted.hide()
         self.message = QLabel(self)
         self.message.setStyleSheet("color: #d9534f;")
         self.message.setWordWrap(True)
@@ -199,6 +206,7 @@ class Inspector(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)
         layout.addWidget(self.name_edit)
+        layout.addWidget(self.predicted)
         layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
         self.fields: dict[str, Field] = {}
@@ -209,6 +217,7 @@ class Inspector(QWidget):
         document.design_replaced.connect(self._rebuild)
         document.scenario_changed.connect(lambda _name: self.refresh())
         document.values_changed.connect(lambda _s, _p: self.refresh())
+        document.prediction_updated.connect(lambda _p: self._show_prediction())
         self._rebuild()
 
     # ------------------------------------------------------------------ building
@@ -227,6 +236,7 @@ class Inspector(QWidget):
         if kind != self.kind or not ids:
             self._clear_fields()
         self.ids, self.kind = ids, kind
+        self._show_prediction()
         if not ids:
             if not self.document.selection:
                 self.title.setText("Nothing selected: click a component on the canvas")
@@ -242,6 +252,16 @@ class Inspector(QWidget):
                 self.fields[spec.name] = f
         self.name_edit.setVisible(len(ids) == 1)
         self.refresh()
+
+    def _show_prediction(self) -> None:
+        """What the latest prediction says about the one selected component."""
+        if len(self.ids) != 1 or self.document.prediction is None:
+            self.predicted.hide()
+            return
+        text = component_tooltip(self.document, self.ids[0])
+        lines = text.split("<br>")[1:]  # the title is already shown above
+        self.predicted.setText("<b>Predicted</b>: " + " · ".join(lines) if lines else "")
+        self.predicted.setVisible(bool(lines))
 
     def _clear_fields(self) -> None:
         while self.form.rowCount():

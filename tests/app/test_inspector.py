@@ -107,3 +107,12 @@ def test_in_a_scenario_edits_become_overrides(qtbot: QtBot, nic_example: Design)
     assert Override("id:v1", "workload.io_oio", 16) in doc.design.scenario("what-if").overrides
     doc.set_scenario("base")
     assert f.edit.text() != "16"
+
+
+def test_shows_what_the_prediction_says(qtbot: QtBot, nic_example: Design) -> None:
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["a1"])
+    assert insp.predicted.isVisible()
+    assert "IOPS" in insp.predicted.text()
+    doc.set_selection(["a1", "h1"])
+    assert not insp.predicted.isVisible()
