@@ -17,6 +17,7 @@ from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
+    QGraphicsSceneContextMenuEvent,
     QGraphicsSceneHelpEvent,
     QGraphicsSceneMouseEvent,
     QToolTip,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas import tooltips
+from app.canvas.context_menu import build_menu
 from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
@@ -366,6 +368,15 @@ class DesignScene(QGraphicsScene):
             return
         text = tooltips.component_tooltip(self.document, item.cid)
         QToolTip.showText(event.screenPos(), text)
+        event.accept()
+
+    def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent  # noqa: N802 (Qt)
+                         ) -> None:
+        menu = build_menu(self, event)
+        if menu is None:
+            event.ignore()
+            return
+        menu.exec(event.screenPos())
         event.accept()
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsSceneContextMenuEvent, QMenu
 from pytestqt.qtbot import QtBot
 
+from app.canvas.context_menu import build_menu
 from app.canvas.drop import preset_mime
 from app.canvas.items import NO_DATA, ComponentItem
 from app.canvas.scene import DesignScene
@@ -242,3 +243,21 @@ def test_tooltip_reports_the_prediction(qtbot: QtBot, nic_example: Design) -> No
     assert "IOPS" in text and "busy" in text
     assert "vCPU" not in component_tooltip(doc, "h1") and "CPU" in component_tooltip(doc, "h1")
     assert component_tooltip(doc, "nope") == ""
+
+
+def test_context_menu_removes_a_link(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    event = QGraphicsSceneContextMenuEvent(QEvent.Type.GraphicsSceneContextMenu)
+    item = scene.item("v1")
+    assert item is not None
+    event.setScenePos(item.pos())
+    menu = build_menu(scene, event)
+    assert menu is not None
+    assert doc.selection == ["v1"]
+    unlink = next(a for a in menu.actions() if a.menu() is not None)
+    sub = unlink.menu()
+    assert isinstance(sub, QMenu)
+    sub.actions()[0].trigger()
+    assert len(doc.links_of("v1")) == 1
+    event.setScenePos(QPointF(-5000, -5000))
+    assert build_menu(scene, event) is None
