@@ -305,6 +305,8 @@ GESTURES = """Canvas gestures
 - Alt+drag from one component to another links them (or press L for link mode); with Shift a
   VM-to-host link is the FT secondary. Illegal links are refused with the reason in the
   status bar.
+- Right-click a component or link: select linked, remove a link, delete.
+- Hover a component for its predicted figures; the red "!" marks the top bottleneck.
 - Wheel or Ctrl+= / Ctrl+- zoom, Ctrl+0 actual size, F fits the design, middle-drag pans.
 - Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+X/C/V cut/copy/paste, Delete removes the selection.
 """
