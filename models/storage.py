@@ -210,11 +210,15 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     sioc_on = c.array.cols["sioc"] if n_arr else np.zeros(0, bool)
     shared_st = np.stack([h, n_host + a], axis=1)
     shared_st = np.where((demand[:, 3:5] > 0) & active[:, None], shared_st, -1)
-    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, cache.get(key))
+    q0 = cache.get(key)
+    if q0 is not None:  # warm start, each VM's queues scaled to its new population
+        old_pops = cache[key + ":pops"]
+        q0 = q0 * np.where(old_pops > 0, pops / np.maximum(old_pops, 1e-300), 0.0)[:, None]
+    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, q0)
     eff = pops
     if sioc_on.any():
         eff, res = _sioc(c, d_closed, shared_st, pops, res, closed, a, ad)
-    cache[key] = res.queue
+    cache[key], cache[key + ":pops"] = res.queue, eff
     res.queue = np.concatenate([res.queue, (res.throughput * d_closed[:, 5])[:, None]], 1)
     x = np.where(closed, res.throughput, lam)
     ks = np.arange(n)
