@@ -83,7 +83,9 @@ def test_more_drives_never_lower_throughput(array: dict[str, Any], host: dict[st
     array = dict(array, sioc=False)
     few = _run(array, host, vms)
     many = _run(dict(array, disks=array["disks"] + extra), host, vms)
-    assert many.vms.iops.sum() >= few.vms.iops.sum() * (1 - 1e-6)
+    # 1e-5: when an HBA shared by mixed block sizes is the bottleneck, Schweitzer's
+    # approximation can move a few IOPS between classes (seen: -1.6e-6 of the total)
+    assert many.vms.iops.sum() >= few.vms.iops.sum() * (1 - 1e-5)
 
 
 @settings(max_examples=50, deadline=None)
