@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -468,7 +469,9 @@ class EvidenceView(QWidget):
         self.filter.currentIndexChanged.connect(self._apply_filter)
         top.addWidget(self.filter)
         self.summary = QLabel("Calibration checks are computed when this view is first shown.")
-        self.summary.setWordWrap(True)
+        # one line whatever the text: the checks load after the window is shown, and a label
+        # that grew a line then would resize the dock (and move the canvas under the user)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.summary.setAccessibleName("Evidence summary")
         top.addWidget(self.summary, 1)
         layout.addLayout(top)
@@ -636,6 +639,7 @@ class EvidenceView(QWidget):
         if ev.errors:
             text += " Unavailable: " + "; ".join(f"{k} ({v})" for k, v in ev.errors.items())
         self.summary.setText(text)
+        self.summary.setToolTip(text)
 
     def _on_current(self, row: int, _col: int, _prow: int, _pcol: int) -> None:
         ev = self.evidence

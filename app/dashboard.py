@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
@@ -173,6 +173,14 @@ class Dashboard(QWidget):
         self.columns = columns
         for i, tile in enumerate(self.tiles.values()):
             self.grid.addWidget(tile, i // columns, i % columns)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """One tile wide: a narrower dock reflows the tiles instead of being held wide by the
+        current number of columns (which squeezed the canvas)."""
+        return QSize(self.TILE_WIDTH, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(2 * self.TILE_WIDTH + 20, super().sizeHint().height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
