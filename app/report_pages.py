@@ -146,10 +146,12 @@ def settings_page(s: Sheet, r: Report) -> None:
     rows = [[k.group, k.label, k.path, knob_value(design, k)] for k in ks]
     cols = [Column("Group", 0.17), Column("Knob", 0.28), Column("Path", 0.33),
             Column("Value", 0.22)]
-    max_rows = int((s.height - y - MARGIN - 40) // 21) - 1
+    avail = s.height - y - MARGIN - 40
+    row_h = max(15.0, min(21.0, avail / (len(rows) + 1)))
+    max_rows = int(avail // row_h) - 1
     if len(rows) > max_rows:
         rows = [*rows[: max_rows - 1], ["", f"… and {len(rows) - max_rows + 1} more", "", ""]]
-    s.table(MARGIN, y, left, cols, rows, 11.5, 21)
+    s.table(MARGIN, y, left, cols, rows, min(11.5, row_h * 0.58), row_h)
     x = MARGIN + left + 28
     rw = w - left - 28
     s.text(QRectF(x, y, rw, 24), f"Scenario: {r.scenario}", 16, True)
@@ -170,7 +172,7 @@ def settings_page(s: Sheet, r: Report) -> None:
     others = [sc.name for sc in r.design.scenarios if sc.name != r.scenario]
     s.text(QRectF(x, yy, rw, 22), "Other scenarios", 14, True)
     yy += 26
-    s.wrapped(x, yy, rw, ", ".join(others) if others else "none", 12.5, MUTED)
+    s.wrapped(x, yy, rw, "\n".join(others) if others else "none", 12.5, MUTED)
     s.footer(r.footer, 3)
 
 
