@@ -395,3 +395,16 @@ def test_killed_save_leaves_an_openable_file(example: Design, work: Path,
     proc.stdout.close()
     loaded = store.load(p)
     assert loaded.name == example.name or loaded.name.startswith("save ")
+
+
+def test_path_with_uri_characters(example: Design, work: Path) -> None:
+    p = work / "my design #1?&%20.headroom"
+    store.save(example, p)
+    assert design_to_json(store.load(p)) == design_to_json(example)
+
+
+def test_read_only_file_opens(example: Design, work: Path) -> None:
+    p = work / "ro.headroom"
+    store.save(example, p)
+    os.chmod(p, 0o444)
+    assert store.load(p).name == example.name
