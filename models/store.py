@@ -98,6 +98,9 @@ def load(path: Path) -> Design:
         text = _design_text(path, mem)
     try:
         return loads(text)
+    except RecursionError:
+        raise _err(path, "the design JSON is nested too deeply to be a Headroom design") \
+            from None
     except DesignError as err:
         raise DesignError([Issue(f"{path.name}: {i.where}", i.message, i.prop)
                            for i in err.issues]) from None

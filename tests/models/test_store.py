@@ -229,6 +229,11 @@ def _invalid_design(p: Path) -> None:
                            "\"components\": [{\"id\": \"h\", \"kind\": \"toaster\"}]}')")
 
 
+def _deep_json(p: Path) -> None:
+    _v2_with(p, design_sql="INSERT INTO document VALUES ('design', '"
+                           + "[" * 200000 + "]" * 200000 + "')")
+
+
 def _huge_row(p: Path) -> None:
     _v2_with(p, design_sql="INSERT INTO document VALUES ('design', "
                            "'[' || replace(hex(zeroblob(40000000)), '00', '0,') || '0]')")
@@ -272,6 +277,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], None], str]] = {
     "integer design": (_integer_design, "expected a JSON object"),
     "bad json": (_bad_json, "not valid JSON"),
     "invalid design": (_invalid_design, "toaster"),
+    "deeply nested json": (_deep_json, "nested too deeply|expected a JSON object"),
     "huge row": (_huge_row, "too big|damaged|cannot"),
     "wal mode": (_wal_mode, "write-ahead log"),
     "hot journal": (_hot_journal, "cannot open|damaged|Headroom|readonly"),
