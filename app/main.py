@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.document import DesignDocument
 from app.main_window import MainWindow
@@ -50,6 +51,7 @@ def run_app(path: str | None, self_test: bool = False) -> int:
         finally:
             document.undo_stack.setClean()
             window.close()
+            _dispose(window)
         if not shown:
             print("self-test: the canvas does not show every component", file=sys.stderr)
             return 1
@@ -59,5 +61,14 @@ def run_app(path: str | None, self_test: bool = False) -> int:
     if error:
         QMessageBox.warning(window, "Could not open design", error)
     status = int(app.exec())
-    QApplication.clipboard().clear()  # copied mime data must go before Python tears down
+    _dispose(window)
     return status
+
+
+def _dispose(window: QWidget) -> None:
+    """Destroy the window (and the document and charts it owns) while QApplication still
+    exists: left to interpreter shutdown, the C++ side is torn down in an arbitrary order
+    and segfaults.  Copied mime data on the clipboard goes first for the same reason."""
+    QApplication.clipboard().clear()
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
