@@ -9,6 +9,7 @@ column in place (:meth:`Compiled.patch`) instead of recompiling.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -69,9 +70,40 @@ class Table:
         return np.asarray(self.cols[prop] == self.code(prop, choice))
 
 
+class ReadLog:
+    """Which columns a model read while it ran (the engine reuses results whose inputs did
+    not change since).  ``current`` is None when nothing is being recorded."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: set[tuple[str, str]] | None = None
+
+
+class Columns(dict[str, Any]):
+    """A table's columns; reads are recorded in the shared :class:`ReadLog` while it records."""
+
+    __slots__ = ("kind", "log")
+
+    def __init__(self, kind: str, log: ReadLog) -> None:
+        super().__init__()
+        self.kind = kind
+        self.log = log
+
+    def __getitem__(self, key: str) -> Any:
+        if self.log.current is not None:
+            self.log.current.add((self.kind, key))
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self.log.current is not None:
+            self.log.current.add((self.kind, key))
+        return dict.get(self, key, default)
+
+
 def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
-           rows: list[dict[str, Value]]) -> Table:
-    cols: dict[str, np.ndarray] = {}
+           rows: list[dict[str, Value]], log: ReadLog) -> Table:
+    cols = Columns(kind, log)
     for name, spec in specs.items():
         data = [_encode(spec, row.get(name, spec.default)) for row in rows]
         cols[name] = np.array(data, dtype=_dtype(spec)) if data else np.zeros(0, _dtype(spec))
@@ -90,6 +122,9 @@ class Compiled:
 
     _components: dict[str, list[Component]] = field(default_factory=dict)
     patched: list[Override] = field(default_factory=list)
+    reads: ReadLog = field(default_factory=ReadLog)
+    versions: dict[tuple[str, str], int] = field(default_factory=dict)
+    """How often each (kind, prop) column was patched; policy entries are ('design', key)."""
     cache: dict[str, object] = field(default_factory=dict)
     """Scratch space for models (warm starts, static per-design lists); cleared by nothing."""
 
@@ -139,7 +174,9 @@ class Compiled:
             problem = check_value(spec, ov.value)
             if problem:
                 raise DesignError([Issue("select 'design'", problem, ov.prop)])
-            self.policy[ov.prop.removeprefix("policy.")] = float(_encode(spec, ov.value))
+            key = ov.prop.removeprefix("policy.")
+            self.policy[key] = float(_encode(spec, ov.value))
+            self.versions[("design", key)] = self.versions.get(("design", key), 0) + 1
             self.patched.append(ov)
             return
         for kind, rows in self._select_rows(ov.select).items():
@@ -152,6 +189,7 @@ class Compiled:
             if problem:
                 raise DesignError([Issue(f"select '{ov.select}'", problem, ov.prop)])
             table.cols[ov.prop][rows] = _encode(spec, ov.value)
+            self.versions[(kind, ov.prop)] = self.versions.get((kind, ov.prop), 0) + 1
         self.patched.append(ov)
 
     def current_design(self) -> Design:
@@ -182,6 +220,7 @@ class Compiled:
 
 def compile_design(design: Design) -> Compiled:
     """Compile ``design`` (already validated) into numpy tables."""
+    log = ReadLog()
     tables: dict[str, Table] = {}
     by_kind: dict[str, list[Component]] = {kind: [] for kind in KINDS}
     for comp in design.components:
@@ -191,21 +230,24 @@ def compile_design(design: Design) -> Compiled:
         links_by_kind[lk.kind].append(lk)
     for kind, spec in KINDS.items():
         comps = by_kind[kind]
-        tables[kind] = _table(kind, spec.props, [c.id for c in comps], [c.props for c in comps])
+        tables[kind] = _table(kind, spec.props, [c.id for c in comps], [c.props for c in comps],
+                              log)
     links: dict[str, Table] = {}
     for kind, lspec in LINKS.items():
         lks = links_by_kind[kind]
         t = _table(kind, lspec.props, [f"{lk.source}->{lk.target}" for lk in lks],
-                   [lk.props for lk in lks])
+                   [lk.props for lk in lks], log)
         src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
         t.cols["src"] = np.array([src_t.index[lk.source] for lk in lks], dtype=np.int64)
         t.cols["dst"] = np.array([dst_t.index[lk.target] for lk in lks], dtype=np.int64)
         links[kind] = t
-    policy = {name.removeprefix("policy."): float(_encode(spec, design.policy_value(
-        name.removeprefix("policy.")))) for name, spec in DESIGN_PROPS.items()}
+    policy = Columns("design", log)
+    for name, pspec in DESIGN_PROPS.items():
+        key = name.removeprefix("policy.")
+        policy[key] = float(_encode(pspec, design.policy_value(key)))
     c = Compiled(design, tables, links, {comp.id: comp.name or comp.id
                                          for comp in design.components}, policy,
-                 _components=by_kind)
+                 _components=by_kind, reads=log)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
     c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
     c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))

@@ -643,7 +643,12 @@ def loads(text: str) -> Design:
                                  f"not valid JSON: {err.msg}")]) from None
     except ValueError as err:
         raise DesignError([Issue("document", str(err))]) from None
-    return parse_design(obj)
+    except RecursionError:
+        raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
+    try:
+        return parse_design(obj)
+    except RecursionError:
+        raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
 
 
 def _reject_constant(name: str) -> Any:

@@ -15,7 +15,9 @@ one evaluation (milliseconds for thousands of VMs).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from models import consolidation, ft, network, storage, stretched
 from models.compiled import Compiled, compile_design
 from models.design import Design, Override, apply_scenario
 from models.prediction import ArrayArrays, HostArrays, NicArrays, Prediction, VmArrays
+from models.results import FtResult, NetworkResult
 
 
 class Engine:
@@ -36,7 +39,7 @@ class Engine:
         self.compiled.patch(override)
 
     def evaluate(self) -> Prediction:
-        return run(self.compiled, self.scenario)
+        return run(self.compiled, self.scenario, reuse=True)
 
 
 def evaluate(design: Design, scenario: str | None = None) -> Prediction:
@@ -72,13 +75,59 @@ def _static(c: Compiled) -> _Static:
     return st
 
 
-def run(c: Compiled, scenario: str = "base") -> Prediction:
-    st = stretched.solve(c)
-    write_delay = st.vm_write_delay_ms + ft.io_delay_ms(c)
-    sto = storage.solve(c, write_delay)
-    net = network.solve(c)
-    fto = ft.solve(c, sto, net)
-    con = consolidation.solve(c, sto, net, fto)
+class _Steps:
+    """Runs the subsystem models, reusing a model's last result when none of the columns it
+    read were patched since and its upstream results are the same objects.
+
+    The columns a model reads are recorded while it runs (:class:`models.compiled.ReadLog`),
+    so no model declares its inputs by hand.  Only :class:`Engine` reuses; :func:`run` on a
+    compiled design whose arrays are written directly (analysis) recomputes everything.
+    """
+
+    def __init__(self, c: Compiled, reuse: bool):
+        self.c = c
+        self.reuse = reuse
+        self.memo: dict[str, tuple[object, dict[tuple[str, str], int], tuple[object, ...]]] = \
+            c.cache.setdefault("engine.steps", {})  # type: ignore[assignment]
+
+    def __call__(self, name: str, fn: Callable[[], T], *upstream: object) -> T:
+        c = self.c
+        if self.reuse:
+            hit = self.memo.get(name)
+            if hit is not None:
+                result, reads, ups = hit
+                if len(ups) == len(upstream) and all(a is b for a, b in zip(ups, upstream,
+                                                                           strict=True)) \
+                        and all(c.versions.get(k, 0) == v for k, v in reads.items()):
+                    return result  # type: ignore[return-value]
+        c.reads.current = set()
+        try:
+            result = fn()
+        finally:
+            read, c.reads.current = c.reads.current, None
+        self.memo[name] = (result, {k: c.versions.get(k, 0) for k in read}, upstream)
+        return result
+
+
+T = TypeVar("T")
+
+
+def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
+    step = _Steps(c, reuse)
+    st = step("stretched", lambda: stretched.solve(c))
+    delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))
+    sto = step("storage", lambda: storage.solve(c, st.vm_write_delay_ms + delay), st, delay)
+    net0 = step("network", lambda: network.solve(c))
+
+    def _ft() -> tuple[FtResult, NetworkResult]:
+        # ft.solve scales the NIC load and labels of stalled VMs in place: it gets a copy, so
+        # that a reused network result stays as the network model left it
+        net = replace(net0, nic_gbps=net0.nic_gbps.copy(), nic_util=net0.nic_util.copy(),
+                      vm_bound_by=list(net0.vm_bound_by))
+        return ft.solve(c, sto, net), net
+
+    fto, net = step("ft", _ft, sto, net0)
+    con = step("consolidation", lambda: consolidation.solve(c, sto, net, fto), sto, net0, fto)
 
     ratio = fto.vm_throughput_ratio
     iops = sto.vm_iops * ratio

@@ -168,3 +168,13 @@ def test_bad_set_assignments_say_what_and_where(text: str, expected: str) -> Non
     with pytest.raises(DesignError) as info:
         parse_assignment(parse_design(doc()), text)
     assert expected in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["[" * 100000 + "]" * 100000,
+                                  '{"format": "headroom-design", "version": 1, "components": '
+                                  '[{"id": "h", "kind": "host", "props": '
+                                  + '{"a": ' * 5000 + "1" + "}" * 5000 + "}]}"])
+def test_deeply_nested_json_is_a_clear_error(text: str) -> None:
+    with pytest.raises(DesignError) as info:
+        loads(text)
+    assert "nested too deeply" in str(info.value)
