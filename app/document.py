@@ -337,8 +337,11 @@ class DesignDocument(QObject):
             out.append(engine.evaluate())
         return out
 
-    def replace_design(self, design: Design, path: str = "") -> None:
-        """Load a whole new design (New/Open/import/recover): clears undo and selection."""
+    def replace_design(self, design: Design, path: str = "", modified: bool = False) -> None:
+        """Load a whole new design (New/Open/import/recover): clears undo and selection.
+
+        ``modified`` marks a design that exists in no file yet (an import, a recovered
+        autosave), so that closing asks to save it."""
         self._timer.stop()
         self.design = design
         self._index = None
@@ -348,13 +351,15 @@ class DesignDocument(QObject):
         self.selection = []
         self.undo_stack.clear()
         self.undo_stack.setClean()
+        if modified:
+            self.undo_stack.resetClean()
         self.path = path
         self.design_replaced.emit()
         self.path_changed.emit(path)
         self.scenario_changed.emit("base")
         self.scenarios_changed.emit()
         self.selection_changed.emit([])
-        self.modified_changed.emit(False)
+        self.modified_changed.emit(modified)
         self._try_evaluate()
 
     # ------------------------------------------------------------------ primitives

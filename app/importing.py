@@ -34,7 +34,8 @@ Job = Callable[[Progress], tuple[Design, ImportReport]]
 
 
 class _Document(Protocol):
-    def replace_design(self, design: Design, path: str = "") -> None: ...
+    def replace_design(self, design: Design, path: str = "", modified: bool = False) -> None:
+        ...
 
 
 class ImportWorker(QObject):
@@ -137,7 +138,7 @@ class ImportJob(QObject):
     def _on_succeeded(self, design: Design, report: ImportReport) -> None:
         self._stop()
         self.report = report
-        self.document.replace_design(design)
+        self.document.replace_design(design, modified=True)  # in no file yet: ask on close
         lines = report.lines(limit=10_000)
         self._show(QMessageBox.Icon.Information, "Import report", "\n".join(
             line for line in lines[:3]) + ("\n\nDetails list every skipped row and note."

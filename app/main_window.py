@@ -15,17 +15,20 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
+    QTabWidget,
     QToolBar,
     QWidget,
 )
 
+from app import importing
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts import EvidenceView
+from app.charts import EvidenceView, KnobCurve, UtilisationChart
 from app.dashboard import Dashboard
 from app.document import DesignDocument
 from app.files import FileController
@@ -59,6 +62,13 @@ class MainWindow(QMainWindow):
         self.knob_panel = KnobPanel(doc, self)
         self.dashboard = Dashboard(doc, self)
         self.evidence = EvidenceView(doc, self)
+        self.knob_curve = KnobCurve(doc, self)
+        self.utilisation = UtilisationChart(doc, self)
+        charts = QTabWidget(self)
+        charts.setAccessibleName("Charts")
+        charts.addTab(self.knob_curve, "Knob curve")
+        charts.addTab(self.utilisation, "Utilisation")
+        self.charts = charts
         self.scenario_bar = ScenarioBar(doc, self)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
@@ -67,8 +77,14 @@ class MainWindow(QMainWindow):
         self.dashboard_dock = self._dock("Dashboard", "dashboard_dock", self.dashboard, right)
         self.evidence_dock = self._dock("Evidence", "evidence_dock", self.evidence,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.charts_dock = self._dock("Charts", "charts_dock", self.charts,
+                                      Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
+        self.charts_dock.raise_()
+        self.knob_panel.knob_touched.connect(self.knob_curve.follow_knob)
 
         self.files = FileController(self, doc)
+        self._build_import_menu()
         self._build_edit_menu()
         self._build_view_menu()
         self._build_help_menu()
@@ -141,7 +157,7 @@ class MainWindow(QMainWindow):
     def _build_view_menu(self) -> None:
         menu = self.menuBar().addMenu("&View")
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
-                     self.dashboard_dock, self.evidence_dock):
+                     self.dashboard_dock, self.charts_dock, self.evidence_dock):
             menu.addAction(dock.toggleViewAction())
         menu.addSeparator()
         self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, "Ctrl+=")
@@ -165,6 +181,25 @@ class MainWindow(QMainWindow):
         menu.addAction(self.link_mode_action)
         menu.addSeparator()
         menu.addAction(self._action("&Reset Layout", self.reset_layout))
+
+    def _build_import_menu(self) -> None:
+        """File > Import: an estate from RVTools or vCenter becomes a new design (the current
+        one is offered for saving first)."""
+        menu = QMenu("&Import", self)
+        menu.addAction(self._action("&RVTools Export...", self.import_rvtools, None,
+                                    "Import an RVTools .xlsx or a folder of RVTools csv files"))
+        menu.addAction(self._action("Live &vCenter...", self.import_vcenter, None,
+                                    "Read hosts, VMs and datastores from a vCenter"))
+        self.files.menu.insertMenu(self.files.action_export_pdf, menu)
+        self.import_menu = menu
+
+    def import_rvtools(self) -> None:
+        if self.files.maybe_save():
+            importing.import_rvtools(self, self.document)
+
+    def import_vcenter(self) -> None:
+        if self.files.maybe_save():
+            importing.import_vcenter(self, self.document)
 
     def _build_help_menu(self) -> None:
         menu = self.menuBar().addMenu("&Help")
@@ -274,7 +309,7 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
-                     self.dashboard_dock, self.evidence_dock):
+                     self.dashboard_dock, self.charts_dock, self.evidence_dock):
             dock.setFloating(False)
             dock.show()
         self.default_dock_sizes()

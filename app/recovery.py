@@ -225,6 +225,5 @@ class RecoveryManager(QObject):
 
     def recover_into_document(self, design: Design) -> None:
         """Load ``design`` as an untitled document with unsaved changes."""
-        self.document.replace_design(design, "")
-        self.document.undo_stack.resetClean()  # modified: the user decides where to save it
+        self.document.replace_design(design, "", modified=True)  # the user decides where
         self.dirty = True

@@ -166,3 +166,35 @@ def test_palette_activation_adds_at_the_centre(qtbot: QtBot, nic_example: Design
 def test_self_test_start_up(qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_app(None, self_test=True) == 0
     assert "self-test: ok" in capsys.readouterr().out
+
+
+def test_import_asks_to_save_unsaved_work_first(qtbot: QtBot, nic_example: Design,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    window = make(qtbot, nic_example)
+    texts = [a.text() for a in window.import_menu.actions()]
+    assert texts == ["&RVTools Export...", "Live &vCenter..."]
+    assert window.import_menu.menuAction() in window.files.menu.actions()
+    window.document.set_value("vm", "workload.io_oio", 3)
+    asked: list[bool] = []
+    started: list[str] = []
+    monkeypatch.setattr(window.files, "maybe_save", lambda: asked.append(True) or False)
+    monkeypatch.setattr("app.importing.import_rvtools", lambda w, d: started.append("rv"))
+    window.import_menu.actions()[0].trigger()
+    assert asked == [True] and started == []  # the user cancelled: nothing replaced
+    monkeypatch.setattr(window.files, "maybe_save", lambda: True)
+    window.import_menu.actions()[0].trigger()
+    assert started == ["rv"]
+
+
+def test_an_imported_design_counts_as_unsaved(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    with qtbot.waitSignal(window.document.modified_changed) as blocker:
+        window.document.replace_design(Design(name="Imported estate"), modified=True)
+    assert blocker.args == [True]
+    assert window.document.is_modified and window.isWindowModified()
+
+
+def test_charts_dock_holds_knob_curve_and_utilisation(qtbot: QtBot, nic_example: Design) -> None:
+    window = make(qtbot, nic_example)
+    assert window.charts_dock.widget() is window.charts
+    assert window.charts.count() == 2
