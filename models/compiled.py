@@ -8,8 +8,9 @@ column in place (:meth:`Compiled.patch`) instead of recompiling.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -70,6 +71,9 @@ class Table:
         return np.asarray(self.cols[prop] == self.code(prop, choice))
 
 
+T = TypeVar("T")
+
+
 class ReadLog:
     """Which columns a model read while it ran (the engine reuses results whose inputs did
     not change since).  ``current`` is None when nothing is being recorded."""
@@ -123,6 +127,10 @@ class Compiled:
     _components: dict[str, list[Component]] = field(default_factory=dict)
     patched: list[Override] = field(default_factory=list)
     reads: ReadLog = field(default_factory=ReadLog)
+    reuse: bool = False
+    """Whether :meth:`memo` may reuse results (only while every write goes through patch)."""
+    _memo: dict[str, tuple[Any, dict[tuple[str, str], int], tuple[object, ...]]] = field(
+        default_factory=dict)
     versions: dict[tuple[str, str], int] = field(default_factory=dict)
     """How often each (kind, prop) column was patched; policy entries are ('design', key)."""
     cache: dict[str, object] = field(default_factory=dict)
@@ -191,6 +199,33 @@ class Compiled:
             table.cols[ov.prop][rows] = _encode(spec, ov.value)
             self.versions[(kind, ov.prop)] = self.versions.get((kind, ov.prop), 0) + 1
         self.patched.append(ov)
+
+    def memo(self, name: str, fn: Callable[[], T], *upstream: object) -> T:
+        """``fn()``, or its last result when :attr:`reuse` is on, no column it read was
+        patched since and ``upstream`` are the same objects as last time.
+
+        The columns ``fn`` reads are recorded while it runs (nested memos add theirs to the
+        caller's), so no model lists its inputs by hand.
+        """
+        outer = self.reads.current
+        hit = self._memo.get(name)
+        if self.reuse and hit is not None:
+            result, reads, ups = hit
+            if len(ups) == len(upstream) and all(
+                    a is b for a, b in zip(ups, upstream, strict=True)) and all(
+                    self.versions.get(k, 0) == v for k, v in reads.items()):
+                if outer is not None:
+                    outer.update(reads)
+                return result
+        self.reads.current = set()
+        try:
+            result = fn()
+        finally:
+            inner, self.reads.current = self.reads.current, outer
+        if outer is not None:
+            outer.update(inner)
+        self._memo[name] = (result, {k: self.versions.get(k, 0) for k in inner}, upstream)
+        return result
 
     def current_design(self) -> Design:
         """The compiled design with every patch applied (a new document)."""

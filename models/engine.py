@@ -15,16 +15,21 @@ one evaluation (milliseconds for thousands of VMs).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TypeVar
 
 import numpy as np
 
 from models import consolidation, ft, network, storage, stretched
 from models.compiled import Compiled, compile_design
 from models.design import Design, Override, apply_scenario
-from models.prediction import ArrayArrays, HostArrays, NicArrays, Prediction, VmArrays
+from models.prediction import (
+    ArrayArrays,
+    HostArrays,
+    Labels,
+    NicArrays,
+    Prediction,
+    VmArrays,
+)
 from models.results import FtResult, NetworkResult
 
 
@@ -75,48 +80,16 @@ def _static(c: Compiled) -> _Static:
     return st
 
 
-class _Steps:
-    """Runs the subsystem models, reusing a model's last result when none of the columns it
-    read were patched since and its upstream results are the same objects.
-
-    The columns a model reads are recorded while it runs (:class:`models.compiled.ReadLog`),
-    so no model declares its inputs by hand.  Only :class:`Engine` reuses; :func:`run` on a
-    compiled design whose arrays are written directly (analysis) recomputes everything.
-    """
-
-    def __init__(self, c: Compiled, reuse: bool):
-        self.c = c
-        self.reuse = reuse
-        self.memo: dict[str, tuple[object, dict[tuple[str, str], int], tuple[object, ...]]] = \
-            c.cache.setdefault("engine.steps", {})  # type: ignore[assignment]
-
-    def __call__(self, name: str, fn: Callable[[], T], *upstream: object) -> T:
-        c = self.c
-        if self.reuse:
-            hit = self.memo.get(name)
-            if hit is not None:
-                result, reads, ups = hit
-                if len(ups) == len(upstream) and all(a is b for a, b in zip(ups, upstream,
-                                                                           strict=True)) \
-                        and all(c.versions.get(k, 0) == v for k, v in reads.items()):
-                    return result  # type: ignore[return-value]
-        c.reads.current = set()
-        try:
-            result = fn()
-        finally:
-            read, c.reads.current = c.reads.current, None
-        self.memo[name] = (result, {k: c.versions.get(k, 0) for k in read}, upstream)
-        return result
-
-
-T = TypeVar("T")
-
-
 def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
-    step = _Steps(c, reuse)
+    """Evaluate compiled arrays.  With ``reuse`` (the :class:`Engine`, whose every write is a
+    patch) a model whose inputs did not change returns its last result; without it (callers
+    that write arrays directly, such as the analyses) everything is recomputed."""
+    c.reuse = reuse
+    step = c.memo
     st = step("stretched", lambda: stretched.solve(c))
     delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))
-    sto = step("storage", lambda: storage.solve(c, st.vm_write_delay_ms + delay), st, delay)
+    write_delay = step("write_delay", lambda: st.vm_write_delay_ms + delay, st, delay)
+    sto = step("storage", lambda: storage.solve(c, write_delay), write_delay)
     net0 = step("network", lambda: network.solve(c))
 
     def _ft() -> tuple[FtResult, NetworkResult]:
@@ -139,7 +112,8 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     ft_add = np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
     latency = np.where(web, con.vm_response_ms + ft_add, sto.vm_latency_ms)
     p95 = np.where(web, con.vm_response_p95_ms + ft_add, sto.vm_p95_ms)
-    bound = [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by, strict=True)]
+    bound = Labels(lambda: [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by,
+                                                           strict=True)])
 
     st_ = _static(c)
     host_ids = c.host.ids

@@ -8,13 +8,50 @@ builds the public ``headroom-prediction`` document only when asked.  NaN in an a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 FORMAT = "headroom-prediction"
 VERSION = 1
+
+
+class Labels(Sequence[str]):
+    """Per-component text built only when first read (most re-evaluations after a knob move
+    are never shown as text, and building thousands of strings costs more than the model)."""
+
+    __slots__ = ("_build", "_items")
+
+    def __init__(self, build: Callable[[], list[str]]):
+        self._build: Callable[[], list[str]] | None = build
+        self._items: list[str] = []
+
+    def _list(self) -> list[str]:
+        if self._build is not None:
+            self._items, self._build = self._build(), None
+        return self._items
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        return self._list()[i]
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Labels, list)):
+            return self._list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Labels({self._list()!r})"
 
 
 @dataclass(frozen=True)
@@ -46,7 +83,7 @@ class VmArrays:
     ft_logging_mbps: np.ndarray
     ft_latency_add_ms: np.ndarray
     ft_throughput_ratio: np.ndarray
-    bound_by: list[str]
+    bound_by: Sequence[str]
 
 
 @dataclass

@@ -8,6 +8,7 @@ keeps the ones listed here.  Arrays are indexed like the compiled tables (``c.vm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ class StorageResult(Common):
     """Host cores the VM's I/O path consumes."""
     vm_cpu_cost_per_kiops: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """% of one core per 1,000 IOPS."""
-    vm_bound_by: list[str] = field(default_factory=list)
+    vm_bound_by: Sequence[str] = field(default_factory=list)
     array_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_util: np.ndarray = field(default_factory=lambda: np.zeros(0))

@@ -30,13 +30,14 @@ residences) (normal approximation on the sum), never below the mean.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from models import mva, stretched
 from models.compiled import Compiled
-from models.prediction import Resource
+from models.prediction import Labels, Resource
 from models.results import StorageResult
 
 VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
@@ -119,22 +120,53 @@ def _cache(c: Compiled) -> dict[str, Any]:
     return out
 
 
-def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
+@dataclass
+class _Params:
+    """Everything the MVA needs but the populations (``workload.io_oio``): a knob that only
+    moves outstanding I/Os reuses it (:meth:`Compiled.memo`)."""
+
+    open_: Any
+    rate: Any
+    read: Any
+    write: Any
+    bs_kb: Any
+    h: Any
+    a: Any
+    ghz: Any
+    scale: Any
+    issue: Any
+    adapter: Any
+    cpio_base: Any
+    extra: Any
+    vcpu_us: Any
+    vcpus: Any
+    vd: Any
+    ad: Any
+    per_io: Any
+    backend: Any
+    disks: Any
+    demand: Any
+    lam: Any
+    saturated_open: Any
+    infl: Any
+    d_closed: Any
+    closed0: Any
+    no_path0: Any
+
+
+def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     n, n_arr, n_host = len(c.vm), len(c.array), len(c.host)
     v = c.vm.cols
     arr = c.vm_array
     host = c.vm_host
-    warnings: list[str] = []
-
     profile = c.vm.cols["workload.profile"]
     profiles = _choices(c, "vm", "workload.profile")
-    no_io = np.isin(profile, [profiles.index(p) for p in NO_IO_PROFILES])
+    no_io = np.array([p in NO_IO_PROFILES for p in profiles])[profile]
     rate = v["workload.io_iops"]
     open_ = ~np.isnan(rate) & (arr >= 0)
-    oio = v["workload.io_oio"].astype(float)
-    closed = (arr >= 0) & ~open_ & ~no_io & (oio > 0)
+    closed0 = (arr >= 0) & ~open_ & ~no_io  # closed loop when io_oio > 0
     open_ &= ~no_io | ~np.isnan(rate)
-    active = closed | open_
+    active0 = closed0 | open_
 
     # -- per-VM parameters ------------------------------------------------------------
     bs_kb = v["workload.io_block_kb"]
@@ -162,16 +194,17 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
 
     versions = _choices(c, "host", "esxi_version")
     legacy_codes = [i for i, ver in enumerate(versions) if float(ver) <= 5.0]
-    legacy = np.isin(c.host.cols["esxi_version"][h], legacy_codes) if n_host else \
-        np.zeros(n, bool)
+    legacy_code = np.zeros(len(versions), bool)
+    legacy_code[legacy_codes] = True
+    legacy = legacy_code[c.host.cols["esxi_version"][h]] if n_host else np.zeros(n, bool)
     world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY, 0.0)
 
     # host HBA/fabric: ports x link speed (an array over Ethernet needs no HBA port)
     ports = c.host.cols["hba_count"][h].astype(float) if n_host else np.ones(n)
     ports = np.where(host >= 0, ports, 1.0)
     fabric = c.array.cols["fabric_gbps"][a] if n_arr else np.ones(n)
-    ethernet = np.isin(proto_code, [protocols.index(p) for p in ("iscsi", "nfs", "vsan")])
-    no_path = (ports <= 0) & ~ethernet & active
+    ethernet = np.array([p in ("iscsi", "nfs", "vsan") for p in protocols])[proto_code]
+    no_path0 = (ports <= 0) & ~ethernet
     ports = np.maximum(ports, 1.0)
     hba_s = np.where(host >= 0, bs_kb * 8192.0 / (ports * fabric * 1e9), 0.0)
 
@@ -196,13 +229,79 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
 
     # -- network of stations: slots 0-2 the VM's own, 3 HBA, 4 array, 5 delay ----------
     demand = np.stack([vq, filter_us * scale, world, hba_s, aq, delay], axis=1)
-    demand[~active] = 0.0
+    demand[~active0] = 0.0
     lam = np.where(open_, np.nan_to_num(rate), 0.0)
     saturated_open = np.zeros(n, bool)
     infl = np.ones_like(demand)
     if open_.any():
         lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
     d_closed = demand * infl
+    return _Params(
+        open_=open_,
+        rate=rate,
+        read=read,
+        write=write,
+        bs_kb=bs_kb,
+        h=h,
+        a=a,
+        ghz=ghz,
+        scale=scale,
+        issue=issue,
+        adapter=adapter,
+        cpio_base=cpio_base,
+        extra=extra,
+        vcpu_us=vcpu_us,
+        vcpus=vcpus,
+        vd=vd,
+        ad=ad,
+        per_io=per_io,
+        backend=backend,
+        disks=disks,
+        demand=demand,
+        lam=lam,
+        saturated_open=saturated_open,
+        infl=infl,
+        d_closed=d_closed,
+        closed0=closed0,
+        no_path0=no_path0,
+    )
+
+
+def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
+    n, n_arr, n_host = len(c.vm), len(c.array), len(c.host)
+    v = c.vm.cols
+    arr = c.vm_array
+    warnings: list[str] = []
+
+    p = c.memo("storage.params", lambda: _params(c, write_delay_ms), write_delay_ms)
+    open_ = p.open_
+    read = p.read
+    write = p.write
+    bs_kb = p.bs_kb
+    h = p.h
+    a = p.a
+    ghz = p.ghz
+    scale = p.scale
+    issue = p.issue
+    adapter = p.adapter
+    cpio_base = p.cpio_base
+    extra = p.extra
+    vcpu_us = p.vcpu_us
+    vcpus = p.vcpus
+    vd = p.vd
+    ad = p.ad
+    per_io = p.per_io
+    backend = p.backend
+    disks = p.disks
+    demand = p.demand
+    lam = p.lam
+    saturated_open = p.saturated_open
+    infl = p.infl
+    d_closed = p.d_closed
+    oio = v["workload.io_oio"].astype(float)
+    closed = p.closed0 & (oio > 0)
+    active = closed | open_
+    no_path = p.no_path0 & active
 
     pops = np.where(closed, oio, 0.0)
     cache = _cache(c)
@@ -276,8 +375,8 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     vm_util[~active] = 0.0
     top = vm_util.argmax(axis=1) if n else np.zeros(0, np.int64)
     top_u = vm_util[ks, top] if n else np.zeros(0)
-    bound = _bound_labels(c, vm_util, top, top_u, active, no_path, saturated_open, vcpus,
-                          h, a, hba_util, array_util)
+    bound = Labels(lambda: _bound_labels(c, vm_util, top, top_u, active, no_path,
+                                         saturated_open, vcpus, h, a, hba_util, array_util))
 
     resources = _resources(c, array_util, hba_util, vm_util, active)
     if no_path.any():
