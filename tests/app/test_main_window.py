@@ -177,7 +177,11 @@ def test_import_asks_to_save_unsaved_work_first(qtbot: QtBot, nic_example: Desig
     window.document.set_value("vm", "workload.io_oio", 3)
     asked: list[bool] = []
     started: list[str] = []
-    monkeypatch.setattr(window.files, "maybe_save", lambda: asked.append(True) or False)
+    def cancel() -> bool:
+        asked.append(True)
+        return False
+
+    monkeypatch.setattr(window.files, "maybe_save", cancel)
     monkeypatch.setattr("app.importing.import_rvtools", lambda w, d: started.append("rv"))
     window.import_menu.actions()[0].trigger()
     assert asked == [True] and started == []  # the user cancelled: nothing replaced
