@@ -159,9 +159,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     checks = all_checks()
     rows = [c.to_dict() for c in checks]
     numeric = [abs(c.error) for c in checks if c.bound == "eq"]
+    by_role_error: dict[str, float | None] = {}
+    for role in ("fit", "check", "rule"):
+        errs = [abs(c.error) for c in checks if c.bound == "eq" and c.role == role]
+        by_role_error[role] = statistics.median(errs) if errs else None
     summary = {"cases": len({c.case_id for c in checks}), "comparisons": len(checks),
                "passed": sum(c.ok for c in checks), "failed": sum(not c.ok for c in checks),
                "median_abs_error": statistics.median(numeric) if numeric else 0.0,
+               "median_abs_error_by_role": by_role_error,
                "by_role": {r: sum(c.role == r for c in checks) for r in ("fit", "check", "rule")}}
     if args.json:
         _emit({"format": "headroom-validation", "version": 1, "summary": summary,
@@ -181,8 +186,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             mark = "ok" if r["ok"] else "FAIL"
             print(f"  {r['case'][:44]:44} {r['quantity'][:44]:44} {pub:>11} "
                   f"{r['model']:>11.4g} {r['error']:>+8.1%} {mark}")
+    by_role = ", ".join(f"{r} {v:.1%}" for r, v in by_role_error.items() if v is not None)
     print(f"\n{summary['passed']} of {summary['comparisons']} comparisons within tolerance over "
-          f"{summary['cases']} cases; median |error| {summary['median_abs_error']:.1%}")
+          f"{summary['cases']} cases; median |error| {summary['median_abs_error']:.1%} "
+          f"({by_role})")
     return 0
 
 
