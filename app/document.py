@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from app import commands, pyside_fix
+from app import commands
 from app.commands import OldValue
 from models.design import (
     Component,
@@ -46,7 +46,6 @@ DESIGN_FIELDS = ("name", "notes")
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
 
-pyside_fix.keep_none_alive()  # before any canvas or chart item exists
 
 
 class DesignDocument(QObject):
