@@ -55,6 +55,9 @@ class DesignDocument(QObject):
     component_added = Signal(str)
     component_removed = Signal(str)
     component_changed = Signal(str, str)
+    components_changed = Signal(list, str)
+    """Several components changed at once (a kind-wide or tag edit): ids and prop, one emit
+    instead of one component_changed per component."""
     link_added = Signal(object)
     link_removed = Signal(object)
     scenario_changed = Signal(str)
@@ -496,8 +499,11 @@ class DesignDocument(QObject):
         return []
 
     def _emit_values(self, select: str, prop: str, changed: list[str]) -> None:
-        for cid in changed:
-            self.component_changed.emit(cid, "" if self._is_field(select, prop) else prop)
+        what = "" if self._is_field(select, prop) else prop
+        if len(changed) == 1:
+            self.component_changed.emit(changed[0], what)
+        elif changed:
+            self.components_changed.emit(changed, what)
         if select == "design":
             self.design_changed.emit(prop)
         self.values_changed.emit(select, prop)

@@ -84,6 +84,7 @@ class DesignScene(QGraphicsScene):
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
         document.component_changed.connect(self._component_changed)
+        document.components_changed.connect(self._components_changed)
         document.link_added.connect(self._link_added)
         document.link_removed.connect(self._link_removed)
         document.selection_changed.connect(self._select_ids)
@@ -200,6 +201,10 @@ class DesignScene(QGraphicsScene):
             item.setPos(comp.x, comp.y)
             self.item_moved(item)
         item.set_component(comp)
+
+    def _components_changed(self, ids: list[str], prop: str) -> None:
+        for cid in ids:
+            self._component_changed(cid, prop)
 
     def _link_added(self, link: Link) -> None:
         if link_key(link) not in self._links:

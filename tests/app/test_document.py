@@ -187,3 +187,18 @@ def test_new_id_avoids_taken(qtbot: QtBot, nic_example: Design) -> None:
     first = doc.new_id("vm")
     assert doc.design.component(first) is None
     assert doc.new_id("vm", {first}) != first
+
+
+def test_kind_wide_edit_is_one_signal_for_all_components(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    singles: list[str] = []
+    doc.component_changed.connect(lambda cid, _p: singles.append(cid))
+    with qtbot.waitSignal(doc.components_changed) as blocker:
+        doc.set_value("vm", "vcpus", 4)
+    ids, prop = blocker.args
+    assert sorted(ids) == sorted(c.id for c in nic_example.of_kind("vm")) and prop == "vcpus"
+    assert singles == []
+    with qtbot.waitSignal(doc.components_changed):
+        doc.undo_stack.undo()
+    assert all(c.get("vcpus") == 1 for c in doc.design.of_kind("vm"))
