@@ -411,8 +411,9 @@ class DesignDocument(QObject):
             key = prop.removeprefix("policy.")
             return {"design": OldValue(key in self.design.policy, self.design.policy.get(key))}
         out: dict[object, OldValue] = {}
+        field = self._is_field(select, prop)
         for t in targets(self.design, select):
-            if self._is_field(select, prop) and isinstance(t, Component):
+            if field and isinstance(t, Component):
                 out[_target_key(t)] = OldValue(True, t.name)
             else:
                 out[_target_key(t)] = OldValue(prop in t.props, t.props.get(prop))
@@ -422,6 +423,7 @@ class DesignDocument(QObject):
                          patch: Override | None = None) -> None:
         """Write values into the base design; ``patch`` lets the engine update in place."""
         changed: list[str] = []
+        field = self._is_field(select, prop)
         for key, old in values.items():
             if key == "design":
                 if prop in DESIGN_FIELDS:
@@ -436,7 +438,7 @@ class DesignDocument(QObject):
             target = self._find_target(key)
             if target is None:
                 continue
-            if self._is_field(select, prop) and isinstance(target, Component):
+            if field and isinstance(target, Component):
                 target.name = str(old.value)
             elif old.present:
                 target.props[prop] = old.value
