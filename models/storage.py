@@ -427,7 +427,8 @@ def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shar
     """Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array), 5 a delay.  One class
     alone is solved exactly (single-class MVA), several with Schweitzer's approximation."""
     live = np.flatnonzero(pops > 0)
-    if len(live) == 1 and pops[live[0]] <= EXACT_MAX_POP:
+    # exact MVA needs a whole population; SIOC's share of the queue can be fractional
+    if len(live) == 1 and pops[live[0]] <= EXACT_MAX_POP and float(pops[live[0]]).is_integer():
         k = int(live[0])
         dk = d[k].copy()
         dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)

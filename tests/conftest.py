@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from models import examples
 from models.design import Design
+
+# The suite is deterministic (same examples every run, in CI and locally); explore new ones
+# with HYPOTHESIS_PROFILE=explore.
+settings.register_profile("default", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
 

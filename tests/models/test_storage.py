@@ -144,3 +144,27 @@ def test_missing_storage_link_is_warned_not_fatal() -> None:
     p = evaluate(d)
     assert p.vms.iops[0] > 0
     assert any("no storage link" in w for w in p.warnings)
+
+
+def test_sioc_share_below_one_slot_on_a_lone_vm_is_solved() -> None:
+    """Found by Hypothesis: SIOC gave a lone VM a fractional queue share (< 1 slot), which the
+    exact single-class MVA cannot take; the approximate solver handles it."""
+    from models.design import parse_design  # noqa: PLC0415
+    from models.engine import evaluate  # noqa: PLC0415
+
+    design = parse_design({
+        "format": "headroom-design", "version": 1,
+        "components": [
+            {"id": "h", "kind": "host", "props": {"esxi_version": "5.0", "hba_count": 1,
+                                                  "ghz": 2.0}},
+            {"id": "a", "kind": "storage_array", "props": {
+                "media": "hdd10k", "disks": 1, "raid": "raid6", "protocol": "fc",
+                "fabric_gbps": 1.0, "sioc": True}},
+            {"id": "v", "kind": "vm", "props": {"vcpus": 1, "workload": {
+                "profile": "iometer", "io_oio": 64, "io_block_kb": 64,
+                "io_read_pct": 0}}}],
+        "links": [{"from": "v", "to": "h", "kind": "runs_on"},
+                  {"from": "v", "to": "a", "kind": "disk_on"},
+                  {"from": "h", "to": "a", "kind": "storage"}]})
+    p = evaluate(design)
+    assert np.isfinite(p.vms.iops).all() and p.vms.iops[0] > 0
