@@ -438,8 +438,18 @@ def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shar
         out.response[k] = ex.response[-1]
         out.queue[k] = ex.queue[0, :5]
         return out
-    return mva.schweitzer_split(d[:, :3], shared_st, d[:, 3:5], pops, d[:, 5], n_shared,
-                                q0=q0, tol=2e-8)
+    if len(live) == len(pops):
+        return mva.schweitzer_split(d[:, :3], shared_st, d[:, 3:5], pops, d[:, 5], n_shared,
+                                    q0=q0, tol=2e-8)
+    # only the classes that keep I/Os in flight take part (the others would iterate as zeros)
+    sub = mva.schweitzer_split(d[live, :3], shared_st[live], d[live, 3:5], pops[live],
+                               d[live, 5], n_shared, q0=None if q0 is None else q0[live],
+                               tol=2e-8)
+    out = mva.MvaResult(np.zeros(len(pops)), np.zeros(len(pops)),
+                        np.zeros((len(pops), sub.queue.shape[1])), sub.iterations)
+    out.throughput[live], out.response[live], out.queue[live] = (sub.throughput,
+                                                                 sub.response, sub.queue)
+    return out
 
 
 def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
