@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from models import store
 from models.design import Design, DesignError
-from models.files import write_atomic
+from models.fsutil import write_atomic
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -30,7 +30,7 @@ from app.report_diagram import draw_diagram
 from app.report_draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
 from app.report_pages import Report, bar_chart, build_pages, kpi_tiles, utilisation_chart
 from models.design import Design, DesignError, Issue
-from models.files import write_atomic
+from models.fsutil import write_atomic
 from models.prediction import Prediction
 
 PDF_RESOLUTION = 300

@@ -1,17 +1,16 @@
 """Reading and writing designs by file extension: ``.json`` documents and ``.headroom`` files.
 
-Writes are atomic: a temporary file in the same folder, flushed and fsynced, then renamed over
-the target, so an interrupted write never leaves a half-written design behind.
+Writes are atomic (:mod:`models.fsutil`): an interrupted write never leaves a half-written
+design behind.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from models import store
 from models.design import Design, DesignError, Issue, design_to_json, load_json
+from models.fsutil import write_atomic
 
 EXTENSIONS = (".json", ".headroom")
 
@@ -43,32 +42,3 @@ def save_design(design: Design, path: str | Path) -> None:
     else:
         raise DesignError([Issue(str(p), f"unknown file type '{p.suffix}': expected "
                                  + " or ".join(EXTENSIONS))])
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half."""
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    fsync_dir(folder)
-
-
-def fsync_dir(folder: Path) -> None:
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)

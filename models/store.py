@@ -42,6 +42,7 @@ from pathlib import Path
 
 from models import migrations
 from models.design import Design, DesignError, Issue, design_to_dict, design_to_json, loads
+from models.fsutil import fsync_dir
 
 APPLICATION_ID = 0x48445231
 """``PRAGMA application_id`` of every ``.headroom`` file: ASCII "HDR1"."""
@@ -277,7 +278,7 @@ def save(design: Design, path: Path) -> None:
     except BaseException:
         _cleanup(tmp)
         raise
-    _fsync_dir(folder)
+    fsync_dir(folder)
 
 
 def _mode_for(path: Path) -> int:
@@ -293,16 +294,3 @@ def _mode_for(path: Path) -> int:
 def _cleanup(tmp: Path) -> None:
     for p in (tmp, tmp.with_name(tmp.name + "-journal")):
         p.unlink(missing_ok=True)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
