@@ -3,8 +3,6 @@ and how it follows the document and the predictions."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
@@ -204,25 +202,31 @@ def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.Mo
     assert calls == []
 
 
-def test_two_thousand_vms_open_and_repaint_fast(qtbot: QtBot) -> None:
+def test_two_thousand_vms_open_and_a_knob_recolours_in_place(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scale behaviour (timings live in `make bench`): every component gets one item, and a
+    knob change recolours existing items, never rebuilds them."""
     design = large_design(2000)
-    t0 = time.perf_counter()
     doc, scene, view = make(qtbot, design)
-    opened = time.perf_counter() - t0
     assert len(scene.component_items()) == len(design.components)
-    assert opened < 5.0, opened
+    items_before = {id(i) for i in scene.component_items()}
     before = doc.prediction
     assert before is not None
     doc.set_value("vm", "workload.io_oio", 1, merge_key="drag")
     after = doc.evaluate_now()
+    assert {id(i) for i in scene.component_items()} == items_before
     scene.apply_prediction(before)
-    t1 = time.perf_counter()
+    calls: list[int] = []
+    original = ComponentItem.set_level
+
+    def counting(self: ComponentItem, level: int) -> None:
+        calls.append(level)
+        original(self, level)
+
+    monkeypatch.setattr(ComponentItem, "set_level", counting)
     scene.apply_prediction(after)  # what a knob change costs the canvas
-    recolour = time.perf_counter() - t1
-    assert recolour < 0.25, recolour
-    t2 = time.perf_counter()
+    assert 0 < len(calls) < len(items_before)
     view.viewport().repaint()
-    assert time.perf_counter() - t2 < 2.0
 
 
 def test_zoom_limits_and_fit(qtbot: QtBot, nic_example: Design) -> None:
