@@ -233,6 +233,7 @@ def import_rvtools(window: QWidget | None, document: _Document, path: str | None
             return None
         site_by, include_powered_off = dialog.form.values()
     src, sb, off = path, site_by, include_powered_off
+    import openpyxl  # noqa: F401, PLC0415  (first import in the GUI thread, as for pyVmomi)
     job = ImportJob(window, document, f"Importing {Path(src).name}",
                     lambda progress: run(src, site_by=sb, include_powered_off=off,
                                          progress=progress))
@@ -267,6 +268,9 @@ def import_vcenter(window: QWidget | None, document: _Document,
     if not isinstance(conn, Connection):
         raise TypeError("conn must be a models.importers.vcenter.Connection")
     c, sb, off = conn, site_by, include_powered_off
+    # pyVmomi's first import builds thousands of types: do it here, in the GUI thread, not in
+    # the worker while the event loop runs (a fresh CI run aborted inside that import)
+    import pyVmomi  # noqa: F401, PLC0415
     job = ImportJob(window, document, f"Reading vCenter {c.host}",
                     lambda progress: run(c, site_by=sb, include_powered_off=off,
                                          progress=progress))
