@@ -8,12 +8,13 @@ Targets (issue 2/3): re-evaluation after a knob change at 2,000 VMs / 50 hosts <
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,33 @@ def bench_reevaluate(n_vms: int, n_hosts: int, repeat: int = 200) -> dict[str, A
     return result
 
 
+def bench_knobs(n_vms: int = 2000, n_hosts: int = 50, repeat: int = 60) -> dict[str, float]:
+    """Median ms per move for knobs of each model family (a knob re-runs only the models
+    that read it, so they differ)."""
+    engine = Engine(large_design(n_vms, n_hosts))
+    engine.evaluate()
+    moves: dict[str, tuple[str, str, list[object]]] = {
+        "vm.workload.io_oio": ("vm", "workload.io_oio", [8, 9, 10, 11]),
+        "vm.workload.req_per_s": ("vm", "workload.req_per_s", [10.0, 20.0, 30.0]),
+        "nic.speed_gbps": ("nic", "speed_gbps", [10.0, 25.0]),
+        "host.dense_mode": ("host", "dense_mode", [True, False]),
+        "design.policy.cpu_util_max": ("design", "policy.cpu_util_max", [0.8, 0.9]),
+    }
+    out: dict[str, float] = {}
+    for path, (select, prop, values) in moves.items():
+        cycle = itertools.cycle(values)
+
+        def step(select: str = select, prop: str = prop,
+                 cycle: Iterator[object] = cycle) -> None:
+            engine.patch(Override(select, prop, next(cycle)))  # type: ignore[arg-type]
+            engine.evaluate()
+
+        for _ in range(5):
+            step()
+        out[path] = statistics.median(_times(step, repeat))
+    return out
+
+
 def bench_sweep(n_vms: int = 2000, steps: int = 200) -> dict[str, Any]:
     from app.cli import run_sweep, sweep_values  # noqa: PLC0415
 
@@ -85,6 +113,7 @@ def main() -> None:
         "reevaluate_2000_vms_50_hosts": bench_reevaluate(2000, 50, rep),
         "reevaluate_10000_vms_250_hosts": bench_reevaluate(10000, 250, max(20, rep // 4)),
         "sweep_200_steps_2000_vms": bench_sweep(2000, 200),
+        "median_ms_by_knob_2000_vms": bench_knobs(2000, 50, max(20, rep // 4)),
     }
     try:
         from tests.benchmarks.bench_gui import bench_slider_repaint  # noqa: PLC0415
