@@ -44,16 +44,23 @@ def bench_reevaluate(n_vms: int, n_hosts: int, repeat: int = 200) -> dict[str, A
     engine = Engine(design)
     compile_ms = (time.perf_counter() - t0) * 1000.0
     engine.evaluate()
-    state = {"oio": 8}
+    # a slider drag: the OIO knob steps 8 -> 63 -> 8 one I/O at a time, every VM at once
+    drag = itertools.cycle([*range(8, 64), *range(62, 8, -1)])
 
     def step() -> None:
-        state["oio"] = 8 + (state["oio"] + 1) % 56
-        engine.patch(Override("vm", "workload.io_oio", state["oio"]))
+        engine.patch(Override("vm", "workload.io_oio", next(drag)))
+        engine.evaluate()
+
+    jumps = itertools.cycle([8, 64])
+
+    def jump() -> None:  # the worst case: the knob set far from where it was
+        engine.patch(Override("vm", "workload.io_oio", next(jumps)))
         engine.evaluate()
 
     for _ in range(10):
         step()
     result = _stats(_times(step, repeat))
+    result["jump_8_to_64_median_ms"] = _stats(_times(jump, max(10, repeat // 4)))["median_ms"]
     tracemalloc.start()
     step()
     _, peak = tracemalloc.get_traced_memory()
