@@ -60,6 +60,9 @@ KPIS: tuple[Kpi, ...] = (
         "IOPS-weighted mean storage latency over VMs that do I/O", False),
     Kpi("p95_latency_ms", "p95 latency", "ms", lambda p: p.p95_latency_ms,
         f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False),
+    Kpi("p95_response_ms", "p95 response", "ms", lambda p: p.p95_response_ms, DENSE,
+        "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
+        False),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s", lambda p: p.ft_logging_mbps,
         f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
     Kpi("ft_latency_add_ms", "FT added latency", "ms", lambda p: p.ft_latency_add_ms,
@@ -83,6 +86,9 @@ def detail_text(key: str, p: Prediction | None) -> str:
                 f"{fmt.number(c.max_vms_per_host_by_p95)} by p95")
     if key == "hosts_needed":
         return f"binding limit: {c.binding or 'none'}"
+    if key == "p95_response_ms":
+        return (f"mean {fmt.with_unit(p.mean_response_ms, 'ms')}"
+                if p.vms.request_driven.any() else "no request-driven VMs")
     if key == "ft_logging_mbps":
         return f"{int(p.vms.ft.sum())} FT-protected VMs"
     return ""

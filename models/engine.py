@@ -123,7 +123,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
         net_gbps=net_gbps, cpu_util=con.vm_cpu_util,
         cpu_cost_per_kiops=sto.vm_cpu_cost_per_kiops, ft=c.vm.cols["ft"].copy(),
         ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
-        ft_throughput_ratio=ratio, bound_by=bound)
+        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web)
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
         memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,

@@ -84,6 +84,8 @@ class VmArrays:
     ft_latency_add_ms: np.ndarray
     ft_throughput_ratio: np.ndarray
     bound_by: Sequence[str]
+    request_driven: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool mask: VMs whose latency is a request response time (web), not storage latency."""
 
 
 @dataclass
@@ -158,6 +160,18 @@ class Prediction:
         return float(np.nanmax(self.vms.p95_latency_ms[mask])) if mask.any() else 0.0
 
     @property
+    def mean_response_ms(self) -> float:
+        """Mean response time over request-driven (web) VMs, weighted equally (0 if none)."""
+        m = self.vms.request_driven
+        return float(np.nanmean(self.vms.latency_ms[m])) if m.any() else 0.0
+
+    @property
+    def p95_response_ms(self) -> float:
+        """The highest p95 response time of any request-driven (web) VM (0 if none)."""
+        m = self.vms.request_driven
+        return float(np.nanmax(self.vms.p95_latency_ms[m])) if m.any() else 0.0
+
+    @property
     def ft_logging_mbps(self) -> float:
         return float(np.nansum(self.hosts.ft_logging_mbps))
 
@@ -220,6 +234,8 @@ class Prediction:
             "total_iops": _num(self.total_iops),
             "mean_latency_ms": _num(self.mean_latency_ms),
             "p95_latency_ms": _num(self.p95_latency_ms),
+            "mean_response_ms": _num(self.mean_response_ms),
+            "p95_response_ms": _num(self.p95_response_ms),
             "ft_logging_mbps": _num(self.ft_logging_mbps),
             "ft_latency_add_ms": _num(self.ft_latency_add_ms),
             "consolidation": {

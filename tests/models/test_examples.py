@@ -75,3 +75,12 @@ def test_example_does_something(name: str) -> None:
     s = evaluate(examples.load(name)).summary_dict()
     assert s["total_iops"] > 0 or s["ft_logging_mbps"] > 0 or \
         s["consolidation"]["vms_per_host"] > 0
+
+
+def test_web_farm_reports_response_time_not_storage_latency() -> None:
+    p = evaluate(examples.load("dense-web-farm"))
+    s = p.summary_dict()
+    assert p.vms.request_driven.all()
+    assert s["total_iops"] == 0 and s["mean_latency_ms"] == 0
+    assert 0 < s["mean_response_ms"] <= s["p95_response_ms"]
+    assert s["p95_response_ms"] == pytest.approx(float(p.vms.p95_latency_ms.max()))
