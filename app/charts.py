@@ -36,7 +36,9 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app.knob_panel import KnobSlider
 from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.design import Design
 from models.knobs import Knob, knob, knobs_for
+from models.prediction import Prediction
 from models.schema import Value
 
 if TYPE_CHECKING:
@@ -95,6 +97,28 @@ def _plot_widget() -> pg.GraphicsLayoutWidget:
 # --------------------------------------------------------------------------- knob curve
 
 
+def latencies(p: Prediction) -> tuple[float, float]:
+    """(mean, p95) the curve plots: web response times on a design that does no storage I/O
+    but serves requests, storage latency otherwise."""
+    if p.total_iops == 0 and p.vms.request_driven.any():
+        return p.mean_response_ms, p.p95_response_ms
+    return p.mean_latency_ms, p.p95_latency_ms
+
+
+def default_knob(design: Design) -> Knob | None:
+    """The knob whose curve a design opens on: request rate when most VMs serve requests
+    (a web farm), else outstanding I/Os, else the first knob that applies."""
+    choices = knobs_for(design)
+    vms = design.of_kind("vm")
+    web = sum(v.get("workload.profile") == "web" for v in vms)
+    for path in (("vm.workload.req_per_s",) if vms and 2 * web > len(vms) else ()) + (
+            "vm.workload.io_oio",):
+        k = knob(path)
+        if k is not None and k in choices:
+            return k
+    return choices[0] if choices else None
+
+
 class KnobCurve(QWidget):
     """Mean/p95 latency and total IOPS against one knob, with the operating point marked."""
 
@@ -131,7 +155,7 @@ class KnobCurve(QWidget):
         self.latency_plot = self.plots.addPlot(row=0, col=0)
         self.iops_plot = self.plots.addPlot(row=1, col=0)
         self.iops_plot.setXLink(self.latency_plot)
-        self.latency_plot.setLabel("left", "latency", units="ms")
+        self.latency_plot.setLabel("left", "time", units="ms")
         self.iops_plot.setLabel("left", "total IOPS")
         for plot in (self.latency_plot, self.iops_plot):
             # no grid: grid lines belong to the axes, which then repaint with every moved
@@ -161,7 +185,7 @@ class KnobCurve(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(SWEEP_INTERVAL_MS)
         self._timer.timeout.connect(self.update_curve)
-        document.design_replaced.connect(self._on_structure)
+        document.design_replaced.connect(self._on_design_replaced)
         document.component_added.connect(self._on_structure)
         document.component_removed.connect(self._on_structure)
         document.link_added.connect(self._on_structure)
@@ -170,9 +194,7 @@ class KnobCurve(QWidget):
         document.values_changed.connect(self._on_values_changed)
         document.prediction_updated.connect(self._on_prediction)
         self._fill_combo()
-        default = knob("vm.workload.io_oio")
-        choices = knobs_for(document.design)
-        first = default if default in choices else (choices[0] if choices else None)
+        first = default_knob(document.design)
         if first is not None:
             self.set_knob(first.path)
 
@@ -229,12 +251,18 @@ class KnobCurve(QWidget):
         self.update_point()
 
     # ------------------------------------------------------------------ document signals
+    def _on_design_replaced(self) -> None:
+        self._fill_combo()
+        first = default_knob(self.document.design)
+        if first is not None:
+            self.set_knob(first.path)
+
     def _on_structure(self, *_: object) -> None:
         self._fill_combo()
         if self.knob is None or self.knob not in knobs_for(self.document.design):
-            choices = knobs_for(self.document.design)
-            if choices:
-                self.set_knob(choices[0].path)
+            first = default_knob(self.document.design)
+            if first is not None:
+                self.set_knob(first.path)
             return
         self._other_change = True
         self._point_x = self.operating_x()
@@ -302,8 +330,9 @@ class KnobCurve(QWidget):
         self.last_sweep_ms = (time.perf_counter() - started) * 1000.0
         xs = np.array([self._x(v) for v in values], dtype=float)
         self._xs = list(xs)
-        self.latency_curve.setData(xs, [p.mean_latency_ms for p in preds])
-        self.p95_curve.setData(xs, [p.p95_latency_ms for p in preds])
+        lat = [latencies(p) for p in preds]
+        self.latency_curve.setData(xs, [m for m, _ in lat])
+        self.p95_curve.setData(xs, [q for _, q in lat])
         self.iops_curve.setData(xs, [p.total_iops for p in preds])
         self.status.setText(f"{k.label} applied to every {k.kind}; study: {k.source}")
 
@@ -318,7 +347,7 @@ class KnobCurve(QWidget):
             self.point_latency.setData([], [])
             self.point_iops.setData([], [])
             return
-        self.point_latency.setData([x], [p.mean_latency_ms])
+        self.point_latency.setData([x], [latencies(p)[0]])
         self.point_iops.setData([x], [p.total_iops])
 
 

@@ -198,3 +198,32 @@ def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
     assert n_points(curve.latency_curve) == 0
     qtbot.waitUntil(lambda: curve.sweeps == sweeps + 1, timeout=5000)
     assert n_points(curve.latency_curve) == len(sweep_values(curve.knob))  # type: ignore[arg-type]
+
+
+def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> None:
+    from app.charts import KnobCurve, default_knob  # noqa: PLC0415
+    from app.document import DesignDocument  # noqa: PLC0415
+    from models import examples  # noqa: PLC0415
+
+    web = examples.load("dense-web-farm")
+    io = examples.load("vaio-scaling")
+    assert (k := default_knob(web)) is not None and k.path == "vm.workload.req_per_s"
+    assert (k := default_knob(io)) is not None and k.path == "vm.workload.io_oio"
+    doc = DesignDocument(io)
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "vm.workload.io_oio"
+    doc.replace_design(web)
+    assert curve.knob is not None and curve.knob.path == "vm.workload.req_per_s"
+
+
+def test_curve_plots_response_time_for_a_web_farm() -> None:
+    from app.charts import latencies  # noqa: PLC0415
+    from models import examples  # noqa: PLC0415
+    from models.engine import evaluate  # noqa: PLC0415
+
+    web = evaluate(examples.load("dense-web-farm"))
+    assert latencies(web) == (web.mean_response_ms, web.p95_response_ms)
+    assert latencies(web)[0] > 0
+    io = evaluate(examples.load("vaio-scaling"))
+    assert latencies(io) == (io.mean_latency_ms, io.p95_latency_ms)
