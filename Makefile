@@ -5,11 +5,23 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 QT_LIBS := libgl1 libegl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 poppler-utils
 
-.PHONY: run test lint bench sysdeps clean package
+# and, for a window on an X11 display (Qt's xcb plugin), these as well
+XCB_LIBS := libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
+            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
+
+.PHONY: run test lint bench sysdeps guideps _apt clean package
 
 # Debian libraries Qt needs even offscreen; installed only when missing.
 sysdeps:
-	@missing=""; for p in $(QT_LIBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@$(MAKE) --no-print-directory _apt PKGS="$(QT_LIBS)"
+
+# Libraries a window needs on an X11 desktop (only when there is a display).
+guideps:
+	@if [ -n "$$DISPLAY" ] && [ "$$QT_QPA_PLATFORM" != offscreen ]; then \
+	  $(MAKE) --no-print-directory _apt PKGS="$(XCB_LIBS)"; fi
+
+_apt:
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system libraries:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -22,7 +34,7 @@ $(STAMP): requirements/runtime.txt requirements/dev.txt pyproject.toml
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-run: sysdeps $(STAMP)
+run: sysdeps guideps $(STAMP)
 	$(BIN)/headroom $(FILE)
 
 lint: $(STAMP)
