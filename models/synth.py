@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models.design import Component, Design, Link
+from models.schema import Value
 
 PROFILES = ("oltp", "iometer", "web", "cpu_bound", "netperf")
 
@@ -25,7 +26,7 @@ def large_design(n_vms: int = 2000, n_hosts: int = 50, n_arrays: int = 10) -> De
     for v in range(n_vms):
         h = v % n_hosts
         profile = PROFILES[v % len(PROFILES)]
-        props: dict[str, object] = {"workload.profile": profile, "workload.io_oio": 4 + v % 29}
+        props: dict[str, Value] = {"workload.profile": profile, "workload.io_oio": 4 + v % 29}
         if profile == "web":
             props["workload.req_per_s"] = 20.0
         if profile == "netperf":
@@ -36,7 +37,7 @@ def large_design(n_vms: int = 2000, n_hosts: int = 50, n_arrays: int = 10) -> De
             props["vcpus"] = 1
         d.components.append(Component(f"v{v}", "vm", f"vm{v:05d}", x=h * 220.0,
                                       y=80.0 + (v // n_hosts) * 20.0,
-                                      props=props))  # type: ignore[arg-type]
+                                      props=props))
         d.links.append(Link(f"v{v}", f"h{h}", "runs_on"))
         d.links.append(Link(f"v{v}", f"a{v % n_arrays}", "disk_on"))
         if ft:
