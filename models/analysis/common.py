@@ -1,0 +1,256 @@
+"""What the analyses share: evaluation, policy checks, and designs rebuilt with N hosts.
+
+Every analysis takes an optional ``evaluate`` callable (compiled design -> prediction; by
+default :func:`models.engine.run`) so that its search and bookkeeping can be tested with a
+small stand-in model, whatever the subsystem models currently return.
+
+Policy (``design.policy``): a design *meets policy* when no host is over ``cpu_util_max`` or
+past 100% memory, no VM's p95 response time is over ``p95_ms_max``, and no storage array or
+NIC is past 100% busy.  ``ha_spare_hosts`` is added on top of the hosts the load needs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from models import engine as engine_mod
+from models.compiled import Compiled
+from models.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+)
+from models.prediction import Prediction
+
+Evaluate = Callable[[Compiled], Prediction]
+"""Compiled design -> prediction; :func:`models.engine.run` unless a test injects another."""
+
+VMS_PER_HOST_CAP = 1024
+"""Search cap for ``seek --goal vms``: the vSphere 6.0-8.0 configuration maximum of
+1,024 virtual machines per host (VMware Configuration Maximums)."""
+
+SLIDER_TICKS = 100
+"""Steps across a knob's slider range when the knob declares no step (``--band step``)."""
+
+_EPS = 1e-9
+
+
+def _run(c: Compiled) -> Prediction:
+    return engine_mod.run(c)
+
+
+# =========================================================================== policy
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One component past a limit: ``resource`` is cpu, memory, p95, array, nic, restart
+    or ft; ``before`` is the same figure in the intact design (None when not known)."""
+
+    component: str
+    resource: str
+    value: float
+    limit: float
+    before: float | None = None
+
+    def describe(self) -> str:
+        if self.resource == "restart":
+            return f"vm {self.component}: no surviving host can restart it"
+        if self.resource == "ft":
+            return f"vm {self.component}: FT cannot place a new secondary (unprotected)"
+        if self.resource == "p95":
+            return f"vm {self.component}: p95 {self.value:.4g} ms > {self.limit:.4g} ms"
+        what = {"cpu": "host CPU", "memory": "host memory", "array": "array",
+                "nic": "NIC"}.get(self.resource, self.resource)
+        return f"{what} {self.component}: {self.value:.1%} > {self.limit:.1%}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"component": self.component, "resource": self.resource,
+                "value": _finite(self.value), "limit": _finite(self.limit),
+                "before": None if self.before is None else _finite(self.before),
+                "text": self.describe()}
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
+
+
+def policy_breaches(pred: Prediction, policy: dict[str, float]) -> list[Breach]:
+    """Every way ``pred`` is outside the policy (NaN, "not modelled", never breaches)."""
+    out: list[Breach] = []
+    cpu_max, p95_max = policy["cpu_util_max"], policy["p95_ms_max"]
+    checks: tuple[tuple[str, list[str], np.ndarray, float], ...] = (
+        ("cpu", pred.hosts.ids, pred.hosts.cpu_util, cpu_max),
+        ("memory", pred.hosts.ids, pred.hosts.memory_util, 1.0),
+        ("p95", pred.vms.ids, pred.vms.p95_latency_ms, p95_max),
+        ("array", pred.arrays.ids, pred.arrays.util, 1.0),
+        ("nic", pred.nics.ids, pred.nics.util, 1.0),
+    )
+    for resource, ids, values, limit in checks:
+        vals = np.asarray(values, dtype=float)
+        over = np.flatnonzero(np.nan_to_num(vals, nan=-np.inf) > limit * (1 + _EPS))
+        out.extend(Breach(ids[i], resource, float(vals[i]), limit) for i in over)
+    return out
+
+
+def storage_p95_breaches(pred: Prediction, policy: dict[str, float]) -> list[Breach]:
+    """VMs that do I/O whose p95 is over ``p95_ms_max`` (what ``seek --goal oio`` holds to:
+    the p95 the prediction's summary reports)."""
+    io = set(np.asarray(pred.vms.ids)[np.nan_to_num(pred.vms.iops) > 0].tolist())
+    return [b for b in policy_breaches(pred, policy) if b.resource == "p95"
+            and b.component in io]
+
+
+def _worst(breaches: list[Breach]) -> list[Breach]:
+    """Breaches ordered by how far past their limit they are."""
+    return sorted(breaches, key=lambda b: -(b.value / b.limit if b.limit > 0 else math.inf))
+
+
+def _binding(breaches: list[Breach]) -> str:
+    """The resources that failed, the worst first (``p95``, ``cpu+memory``...)."""
+    seen: list[str] = []
+    for b in _worst(breaches):
+        if b.resource not in seen:
+            seen.append(b.resource)
+    return "+".join(seen)
+
+
+# =========================================================================== design builders
+
+
+@dataclass
+class _Topology:
+    hosts: list[Component]
+    vms: list[Component]
+    nics_of: dict[str, list[Component]]
+    storage_of: dict[str, list[Link]]
+    site_of: dict[str, Link]
+    runs_on: dict[str, str]
+    secondary: dict[str, str]
+    disk_on: dict[str, str]
+    kept: list[Component]
+    """Components other than hosts, VMs and installed NICs (arrays, sites, loose NICs)."""
+    wan: list[Link]
+    passthrough: int
+
+
+def _topology(design: Design) -> _Topology:
+    hosts, vms = design.of_kind("host"), design.of_kind("vm")
+    comps = {c.id: c for c in design.components}
+    t = _Topology(hosts, vms, {h.id: [] for h in hosts}, {h.id: [] for h in hosts}, {}, {}, {},
+                  {}, [], [], 0)
+    installed: set[str] = set()
+    for lk in design.links:
+        if lk.kind == "installed_in":
+            t.nics_of[lk.target].append(comps[lk.source])
+            installed.add(lk.source)
+        elif lk.kind == "storage":
+            t.storage_of[lk.source].append(lk)
+        elif lk.kind == "located_at":
+            t.site_of[lk.source] = lk
+        elif lk.kind == "runs_on":
+            t.runs_on[lk.source] = lk.target
+        elif lk.kind == "ft_secondary_on":
+            t.secondary[lk.source] = lk.target
+        elif lk.kind == "disk_on":
+            t.disk_on[lk.source] = lk.target
+        elif lk.kind == "wan":
+            t.wan.append(lk)
+        elif lk.kind == "passthrough":
+            t.passthrough += 1
+    t.kept = [c for c in design.components
+              if c.kind not in ("host", "vm") and c.id not in installed]
+    return t
+
+
+def _mix_key(vm: Component) -> tuple[str, float, float, str]:
+    """Sort key that groups like VMs (workload profile, size, then every other property) so
+    that dealing them round robin gives every host the same mix."""
+    rest = repr(sorted((k, repr(v)) for k, v in vm.props.items()))
+    return (str(vm.get("workload.profile")), float(vm.get("vcpus") or 0),
+            float(vm.get("memory_gb") or 0), rest)
+
+
+def _replica(comp: Component, r: int) -> Component:
+    if r == 0:
+        return comp
+    return Component(f"{comp.id}~{r + 1}", comp.kind, f"{comp.name or comp.id} #{r + 1}",
+                     comp.x, comp.y, list(comp.tags), dict(comp.props))
+
+
+def rebuild(design: Design, n_hosts: int | None = None,
+            vms_per_host: int | None = None) -> tuple[Design, list[str]]:
+    """A new design with ``n_hosts`` hosts and/or ``vms_per_host`` VMs on every host.
+
+    Method (documented for ``seek``): host ``i`` is a copy of the design's host
+    ``i mod H`` with that host's NICs, storage paths and site (copies get ids ``<id>~2``,
+    ``<id>~3``...), so the hardware mix stays the same.  The design's VMs are sorted so that
+    like VMs (profile, vCPUs, memory, other properties) sit together; VM ``j`` is a copy of
+    VM ``j mod V`` of that list (same workload, same datastore) and runs on host
+    ``j mod n_hosts``: dealt round robin, every host gets the same count (within one) and the
+    same mix of VM kinds.  An FT secondary goes to the next host.  Passthrough NICs
+    cannot follow a VM to another host and are left out (a note says so).  Components the
+    original design holds are shared, not copied: the input design is never changed.
+    """
+    t = _topology(design)
+    if not t.hosts:
+        raise DesignError([Issue("design", "has no hosts to replicate")])
+    m = len(t.hosts) if n_hosts is None else n_hosts
+    nv = len(t.vms) if vms_per_host is None else vms_per_host * m
+    notes: list[str] = []
+    if t.passthrough:
+        notes.append(f"{t.passthrough} passthrough NIC link(s) left out: a passed-through NIC"
+                     " cannot follow its VM to another host")
+    out = Design(name=design.name, notes=design.notes, policy=dict(design.policy),
+                 scenarios=[])
+    out.components.extend(t.kept)
+    out.links.extend(t.wan)
+    hosts: list[str] = []
+    for i in range(m):
+        tpl, r = t.hosts[i % len(t.hosts)], i // len(t.hosts)
+        host = _replica(tpl, r)
+        hosts.append(host.id)
+        out.components.append(host)
+        for nic in t.nics_of[tpl.id]:
+            copy = _replica(nic, r)
+            out.components.append(copy)
+            out.links.append(Link(copy.id, host.id, "installed_in"))
+        out.links.extend(Link(host.id, lk.target, "storage", dict(lk.props))
+                         for lk in t.storage_of[tpl.id])
+        if tpl.id in t.site_of:
+            out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
+    dropped_ft = 0
+    dealt = sorted(t.vms, key=_mix_key)
+    for j in range(nv if t.vms else 0):
+        tpl, r = dealt[j % len(dealt)], j // len(dealt)
+        vm = _replica(tpl, r)
+        out.components.append(vm)
+        h = j % m
+        out.links.append(Link(vm.id, hosts[h], "runs_on"))
+        if tpl.id in t.disk_on:
+            out.links.append(Link(vm.id, t.disk_on[tpl.id], "disk_on"))
+        if tpl.id in t.secondary:
+            if m >= 2:
+                out.links.append(Link(vm.id, hosts[(h + 1) % m], "ft_secondary_on"))
+            else:
+                dropped_ft += 1
+    if dropped_ft:
+        notes.append(f"{dropped_ft} FT secondary(ies) left out: FT needs a second host")
+    return out, notes
+
+
+def _light_copy(design: Design) -> Design:
+    """A copy whose components and links are new objects with their own props dicts (all
+    that patching writes to); values are immutable, so nothing else needs copying."""
+    return Design(design.name, design.notes, dict(design.policy),
+                  [Component(c.id, c.kind, c.name, c.x, c.y, list(c.tags), dict(c.props))
+                   for c in design.components],
+                  [Link(lk.source, lk.target, lk.kind, dict(lk.props)) for lk in design.links],
+                  list(design.scenarios))

@@ -1,0 +1,272 @@
+"""Goal seek: the fewest hosts, the largest OIO or the most VMs per host that meet the
+design's policy (doubling, then bisection over the engine)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from models.analysis.common import (
+    VMS_PER_HOST_CAP,
+    Breach,
+    Evaluate,
+    _binding,
+    _light_copy,
+    _run,
+    _worst,
+    policy_breaches,
+    rebuild,
+    storage_p95_breaches,
+)
+from models.compiled import compile_design
+from models.design import (
+    Design,
+    DesignError,
+    Issue,
+    Override,
+)
+
+# =========================================================================== goal seek
+
+
+@dataclass(frozen=True)
+class Trial:
+    value: int
+    ok: bool
+    breaches: list[Breach]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "ok": self.ok, "binding": _binding(self.breaches) or None,
+                "worst": [b.to_dict() for b in _worst(self.breaches)[:3]]}
+
+
+@dataclass
+class SeekResult:
+    goal: str
+    """``hosts``, ``oio`` or ``vms``."""
+    value: int | None
+    """The answer (total hosts including HA spares, OIO per VM, VMs per host); None when no
+    value in the searched range meets policy."""
+    unit: str
+    feasible: bool
+    binding: str
+    """What stops the answer from being better: the resource(s) that fail one step past it
+    (cpu, memory, p95, array, nic), or the search limit."""
+    binding_detail: list[Breach]
+    current: float | None
+    """The design's own figure (hosts, median OIO, VMs per host)."""
+    search: tuple[int, int]
+    method: str
+    trials: list[Trial]
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"goal": self.goal, "value": self.value, "unit": self.unit,
+                "feasible": self.feasible, "binding": self.binding,
+                "binding_detail": [b.to_dict() for b in _worst(self.binding_detail)[:5]],
+                "current": self.current, "search": list(self.search), "method": self.method,
+                "trials": [tr.to_dict() for tr in sorted(self.trials, key=lambda x: x.value)],
+                "notes": list(self.notes), **self.extra}
+
+
+class _Probe:
+    """Memoised policy test of one integer setting."""
+
+    def __init__(self, fn: Callable[[int], list[Breach]]):
+        self.fn = fn
+        self.trials: dict[int, Trial] = {}
+
+    def __call__(self, x: int) -> bool:
+        if x not in self.trials:
+            breaches = self.fn(x)
+            self.trials[x] = Trial(x, not breaches, breaches)
+        return self.trials[x].ok
+
+
+def largest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int | None:
+    """The largest ``x`` in [lo, hi] with ``ok(x)``, for ``ok`` true up to a threshold and
+    false after it: gallop up from ``start`` by doubling, then bisect."""
+    if not ok(lo):
+        return None
+    good, bad = lo, None
+    x = min(max(start, lo), hi)
+    if ok(x):
+        good = x
+    else:
+        bad = x
+    while bad is None:
+        if good >= hi:
+            return hi
+        x = min(hi, max(good + 1, good * 2))
+        if ok(x):
+            good = x
+        else:
+            bad = x
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+def smallest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int | None:
+    """The smallest ``x`` in [lo, hi] with ``ok(x)``, for ``ok`` false below a threshold and
+    true from it: gallop up from ``start`` by doubling until it holds, then bisect."""
+    x = min(max(start, lo), hi)
+    good: int | None = x if ok(x) else None
+    bad: int | None = None if good is not None else x
+    while good is None:
+        assert bad is not None
+        if bad >= hi:
+            return None
+        x = min(hi, bad * 2)
+        if ok(x):
+            good = x
+        else:
+            bad = x
+    if bad is None:
+        if ok(lo):
+            return lo
+        bad = lo
+    while good - bad > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+GOALS = ("hosts", "oio", "vms")
+
+
+def seek(design: Design, goal: str, *, limit: int | None = None,
+         evaluate: Evaluate | None = None) -> SeekResult:
+    """Goal seek on ``design`` (scenario and overrides already applied).
+
+    ``hosts``: the fewest hosts meeting policy, plus ``policy.ha_spare_hosts`` (see
+    :func:`rebuild` for how hosts are added or removed).  ``oio``: the largest
+    ``workload.io_oio`` given to every VM that keeps the p95 latency of every VM doing I/O
+    within ``p95_ms_max`` (:func:`storage_p95_breaches`).  ``vms``: the largest number of
+    VMs per host (same mix, spread evenly) meeting policy.  ``limit`` caps the search
+    (defaults: as many hosts as VMs, the OIO knob's maximum, 1,024 VMs per host).
+    """
+    ev = evaluate or _run
+    if goal not in GOALS:
+        raise DesignError([Issue("seek", f"unknown goal '{goal}' (known: {', '.join(GOALS)})")])
+    vms, hosts = design.of_kind("vm"), design.of_kind("host")
+    if not vms:
+        raise DesignError([Issue("seek", "the design has no VMs, so nothing constrains it")])
+    if goal in ("hosts", "vms") and not hosts:
+        raise DesignError([Issue("seek", "the design has no hosts to replicate")])
+    if limit is not None and limit < 1:
+        raise DesignError([Issue("seek", f"--max must be at least 1, got {limit}")])
+    notes: list[str] = []
+
+    def check(d: Design) -> list[Breach]:
+        c = compile_design(d)
+        return policy_breaches(ev(c), c.policy)
+
+    if goal == "hosts":
+        has_ft = any(lk.kind == "ft_secondary_on" for lk in design.links)
+        lo = 2 if has_ft else 1
+        hi = max(lo, limit if limit is not None else len(vms))
+        spare = int(design.policy_value("ha_spare_hosts") or 0)
+
+        def hosts_fn(m: int) -> list[Breach]:
+            d, n = rebuild(design, n_hosts=m)
+            for note in n:
+                if note not in notes:
+                    notes.append(note)
+            return check(d)
+
+        probe = _Probe(hosts_fn)
+        best = smallest_ok(probe, lo, hi, min(max(len(hosts) - spare, lo), hi))
+        neighbour = None if best is None else best - 1
+        edge = f"{'FT needs two hosts' if has_ft else 'one host'}"
+        result = _result("hosts", best, "hosts", probe, neighbour, (lo, hi), float(len(hosts)),
+                         edge, "max hosts searched", notes)
+        result.method = ("fewest hosts: host i is a copy of design host (i mod H) with its "
+                         "NICs and storage paths; like VMs dealt round robin over the hosts; "
+                         "smallest count meeting policy by doubling then bisection; plus "
+                         "policy.ha_spare_hosts")
+        result.extra = {"active_hosts": best, "ha_spare_hosts": spare}
+        if best is not None:
+            result.value = best + spare
+        return result
+
+    if goal == "oio":
+        cc = compile_design(_light_copy(design))
+        lo, hi = 1, limit if limit is not None else 256
+        current = float(np.median(cc.vm.cols["workload.io_oio"]))
+
+        def oio_fn(x: int) -> list[Breach]:
+            cc.patch(Override("vm", "workload.io_oio", x))
+            return storage_p95_breaches(ev(cc), cc.policy)
+
+        probe = _Probe(oio_fn)
+        best = largest_ok(probe, lo, hi, max(lo, min(int(current), hi)))
+        result = _result("oio", best, "I/Os", probe, None if best is None else best + 1,
+                         (lo, hi), current, "", f"OIO search limit {hi}", notes)
+        result.method = ("largest workload.io_oio set on every VM that keeps every I/O VM's "
+                         "p95 within policy: galloping then bisection on one compiled design "
+                         "(patch + evaluate)")
+        return result
+
+    per_host = math.ceil(len(vms) / len(hosts))
+    base_pred = ev(compile_design(design))
+    con = base_pred.consolidation
+    hints = [x for x in (con.max_vms_per_host_by_cpu, con.max_vms_per_host_by_p95)
+             if x is not None and x > 0]
+    hi = limit if limit is not None else VMS_PER_HOST_CAP
+
+    def vms_fn(k: int) -> list[Breach]:
+        d, n = rebuild(design, vms_per_host=k)
+        for note in n:
+            if note not in notes:
+                notes.append(note)
+        return check(d)
+
+    probe = _Probe(vms_fn)
+    start = min(hints) if hints else per_host
+    best = largest_ok(probe, 1, hi, max(1, min(start, hi)))
+    cap = ("vSphere maximum of 1,024 VMs per host" if limit is None
+           else f"VMs-per-host search limit {hi}")
+    result = _result("vms", best, "VMs per host", probe, None if best is None else best + 1,
+                     (1, hi), len(vms) / len(hosts), "", cap, notes)
+    result.method = ("largest VMs per host meeting policy: every host runs k VMs copied "
+                     "from the design's (like VMs dealt round robin, so each host gets the "
+                     "design's mix); galloping then bisection")
+    result.extra = {"engine_max_vms_per_host_by_cpu": con.max_vms_per_host_by_cpu,
+                    "engine_max_vms_per_host_by_p95": con.max_vms_per_host_by_p95,
+                    "total_vms": None if best is None else best * len(hosts)}
+    return result
+
+
+def _result(goal: str, best: int | None, unit: str, probe: _Probe, neighbour: int | None,
+            search: tuple[int, int], current: float | None, low_edge: str, high_edge: str,
+            notes: list[str]) -> SeekResult:
+    trials = list(probe.trials.values())
+    lo, hi = search
+    if best is None:
+        # the most favourable end of the range failed: its breaches say why
+        end = hi if goal == "hosts" else lo
+        detail = probe.trials[end].breaches if end in probe.trials else []
+        return SeekResult(goal, None, unit, False, _binding(detail) or "no value meets policy",
+                          detail, current, search, "", trials, notes)
+    if neighbour is None or neighbour < lo or neighbour > hi or neighbour not in probe.trials:
+        binding = high_edge if goal != "hosts" else low_edge
+        return SeekResult(goal, best, unit, True, binding, [], current, search, "", trials,
+                          notes)
+    detail = probe.trials[neighbour].breaches
+    return SeekResult(goal, best, unit, True, _binding(detail), detail, current, search, "",
+                      trials, notes)
+
+
