@@ -1,4 +1,4 @@
-"""Live charts: the curve of a knob, utilisation per resource, and the calibration evidence.
+"""Live charts: the curve of a knob and utilisation per resource (evidence: app.evidence).
 
 Every chart owns its plot items and updates them with ``setData``/``setOpts``; nothing is
 cleared and redrawn.  The knob curve's sweep (many evaluations) runs through a rate-limiting
@@ -7,35 +7,25 @@ timer, while its operating point follows every prediction at once.
 
 from __future__ import annotations
 
-import html
 import math
-import statistics
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QResizeEvent
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QSizePolicy,
-    QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from app import format as fmt
 from app.knob_panel import KnobSlider
-from models.calibration import SUBSYSTEMS, Check, all_checks
 from models.design import Design
 from models.knobs import Knob, knob, knobs_for
 from models.prediction import Prediction
@@ -51,8 +41,6 @@ SLOW_SWEEP_MS = 100.0
 """A sweep slower than this (large designs) waits for a pause in the edits instead."""
 
 LEVEL_COLOURS = (("#27ae60", 0.7), ("#f39c12", 0.9), ("#c0392b", math.inf))
-SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
-                     "consolidation": "#d35400", "stretched": "#7f8c8d"}
 
 
 def level_colour(util: float) -> str:
@@ -88,7 +76,7 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     return out
 
 
-def _plot_widget() -> pg.GraphicsLayoutWidget:
+def plot_widget() -> pg.GraphicsLayoutWidget:
     w = pg.GraphicsLayoutWidget()
     w.setBackground("w")
     return w
@@ -151,7 +139,7 @@ class KnobCurve(QWidget):
         self.follow.setAccessibleName("Follow the last knob moved")
         top.addWidget(self.follow)
         layout.addLayout(top)
-        self.plots = _plot_widget()
+        self.plots = plot_widget()
         self.latency_plot = self.plots.addPlot(row=0, col=0)
         self.iops_plot = self.plots.addPlot(row=1, col=0)
         self.iops_plot.setXLink(self.latency_plot)
@@ -365,7 +353,7 @@ class UtilisationChart(QWidget):
         self.setAccessibleName("Utilisation chart")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.plots = _plot_widget()
+        self.plots = plot_widget()
         self.plot = self.plots.addPlot()
         self.plot.invertY(True)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -435,260 +423,3 @@ class UtilisationChart(QWidget):
     def _name(self, cid: str) -> str:
         c = self.document.design.component(cid)
         return (c.name or c.id) if c is not None else cid
-
-
-# --------------------------------------------------------------------------- evidence
-
-
-@dataclass
-class Evidence:
-    checks: list[Check] = field(default_factory=list)
-    subsystem: list[str] = field(default_factory=list)
-    errors: dict[str, str] = field(default_factory=dict)
-    """Subsystems whose checks could not be computed, with the reason."""
-
-
-_EVIDENCE: Evidence | None = None
-
-
-def evidence() -> Evidence:
-    """Every calibration check, computed once per process (they evaluate whole testbeds)."""
-    global _EVIDENCE  # noqa: PLW0603 (a process-wide cache)
-    if _EVIDENCE is None:
-        ev = Evidence()
-        for name in SUBSYSTEMS:
-            try:
-                checks = all_checks((name,))
-            except Exception as err:  # a broken subsystem must not take the view down
-                ev.errors[name] = f"{type(err).__name__}: {err}"
-                continue
-            ev.checks.extend(checks)
-            ev.subsystem.extend([name] * len(checks))
-        _EVIDENCE = ev
-    return _EVIDENCE
-
-
-def _case_field(c: Check, key: str) -> Any:
-    try:
-        return c.case().get(key, "")
-    except KeyError:
-        return ""
-
-
-class EvidenceView(QWidget):
-    """Published figures against the model, per calibration check, with the study's words."""
-
-    COLUMNS = ("Case", "Subsystem", "Study", "Quantity", "Published", "Model", "Error",
-               "Tolerance", "Role", "OK")
-
-    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.document = document
-        self.evidence: Evidence | None = None
-        self.setAccessibleName("Calibration evidence")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Subsystem"))
-        self.filter = QComboBox()
-        self.filter.setAccessibleName("Evidence subsystem filter")
-        self.filter.addItem("All subsystems", "")
-        for name in SUBSYSTEMS:
-            self.filter.addItem(name, name)
-        self.filter.currentIndexChanged.connect(self._apply_filter)
-        top.addWidget(self.filter)
-        self.summary = QLabel("Calibration checks are computed when this view is first shown.")
-        # one line whatever the text: the checks load after the window is shown, and a label
-        # that grew a line then would resize the dock (and move the canvas under the user)
-        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.summary.setAccessibleName("Evidence summary")
-        top.addWidget(self.summary, 1)
-        layout.addLayout(top)
-        # plot beside the table in a wide dock, above it in a tall one (see resizeEvent)
-        split = QSplitter(Qt.Orientation.Vertical)
-        self.split = split
-        self.plots = _plot_widget()
-        self.plot = self.plots.addPlot()
-        self.plot.setLabel("bottom", "published")
-        self.plot.setLabel("left", "model")
-        for name in ("bottom", "left"):
-            self.plot.getAxis(name).setLogMode(True)
-            self.plot.getAxis(name).enableAutoSIPrefix(False)
-        self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.legend = self.plot.addLegend(offset=(10, 10))
-        band = pg.mkPen("#bdc3c7")
-        self.band_hi = pg.PlotDataItem([], [], pen=band)
-        self.band_lo = pg.PlotDataItem([], [], pen=band)
-        self.band = pg.FillBetweenItem(self.band_hi, self.band_lo, brush=pg.mkBrush(0, 0, 0, 25))
-        self.identity = pg.PlotDataItem([], [], pen=pg.mkPen("#7f8c8d", width=1))
-        for item in (self.band_hi, self.band_lo, self.band, self.identity):
-            self.plot.addItem(item)
-        self.points: dict[str, pg.PlotDataItem] = {}
-        for name in SUBSYSTEMS:
-            colour = SUBSYSTEM_COLOURS.get(name, "#34495e")
-            item = self.plot.plot([], [], pen=None, symbol="o", symbolSize=8,
-                                  symbolPen=None, symbolBrush=pg.mkBrush(colour))
-            self.points[name] = item
-        self.failing = self.plot.plot([], [], pen=None, symbol="o", symbolSize=13,
-                                      symbolPen=pg.mkPen("#c0392b", width=2), symbolBrush=None)
-        self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
-                                       symbolPen=pg.mkPen("k", width=2), symbolBrush=None)
-        split.addWidget(self.plots)
-        self.details = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.details)
-        self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
-        self.table.setAccessibleName("Calibration checks")
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.verticalHeader().setVisible(False)
-        self.table.currentCellChanged.connect(self._on_current)
-        self.details.addWidget(self.table)
-        self.quote = QTextBrowser()
-        self.quote.setAccessibleName("Study quote")
-        self.quote.setPlaceholderText("Select a check to read what the study says.")
-        self.details.addWidget(self.quote)
-        self.details.setSizes([250, 120])
-        layout.addWidget(split, 1)
-        self._load_timer = QTimer(self)
-        self._load_timer.setSingleShot(True)
-        self._load_timer.setInterval(100)
-        self._load_timer.timeout.connect(self.ensure_loaded)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        size = event.size()
-        wide = size.width() > 1.6 * size.height()
-        self.split.setOrientation(Qt.Orientation.Horizontal if wide
-                                  else Qt.Orientation.Vertical)
-
-    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
-        """Compute the checks shortly after first shown, so the window paints first."""
-        super().showEvent(event)
-        if self.evidence is None and not self._load_timer.isActive():
-            self.summary.setText("Computing the calibration checks…")
-            self._load_timer.start()
-
-    def ensure_loaded(self) -> None:
-        """Compute the checks (once per process) and fill the plot and table."""
-        self._load_timer.stop()
-        if self.evidence is not None:
-            return
-        self.evidence = evidence()
-        self._fill_table()
-        self._apply_filter()
-
-    def _visible(self) -> list[int]:
-        ev = self.evidence
-        if ev is None:
-            return []
-        wanted = self.filter.currentData()
-        return [i for i, s in enumerate(ev.subsystem) if not wanted or s == wanted]
-
-    def _fill_table(self) -> None:
-        ev = self.evidence
-        assert ev is not None
-        self.table.setSortingEnabled(False)
-        self.table.setRowCount(len(ev.checks))
-        for row, (c, sub) in enumerate(zip(ev.checks, ev.subsystem, strict=True)):
-            bound = {"gt": "> ", "lt": "< "}.get(c.bound, "")
-            cells = (c.case_id, sub, str(_case_field(c, "study")), c.quantity,
-                     bound + fmt.number(c.published), fmt.number(c.model),
-                     fmt.signed_percent(c.error), "±" + fmt.percent(c.tolerance), c.role,
-                     "yes" if c.ok else "NO")
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setData(Qt.ItemDataRole.UserRole, row)
-                if col == len(cells) - 1 and not c.ok:
-                    item.setForeground(QColor("#c0392b"))
-                self.table.setItem(row, col, item)
-        self.table.resizeColumnsToContents()
-        self.table.setSortingEnabled(True)
-        self.table.sortItems(1, Qt.SortOrder.AscendingOrder)  # grouped by subsystem
-
-    def _apply_filter(self, *_: object) -> None:
-        ev = self.evidence
-        if ev is None:
-            return
-        visible = set(self._visible())
-        for row in range(self.table.rowCount()):
-            item = self.table.item(row, 0)
-            index = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-            self.table.setRowHidden(row, index not in visible)
-        logs: list[tuple[float, float]] = []
-        fails: list[tuple[float, float]] = []
-        for name, item in self.points.items():
-            xs, ys = [], []
-            for i in sorted(visible):
-                c = ev.checks[i]
-                if ev.subsystem[i] != name:
-                    continue
-                xy = _log_point(c)
-                if xy is None:
-                    continue
-                xs.append(xy[0])
-                ys.append(xy[1])
-                logs.append(xy)
-                if not c.ok:
-                    fails.append(xy)
-            item.setData(xs, ys)
-            self.legend.removeItem(item)
-            if xs:
-                self.legend.addItem(item, name)
-        self.legend.removeItem(self.failing)
-        if fails:
-            self.legend.addItem(self.failing, "outside tolerance")
-        self.failing.setData([f[0] for f in fails], [f[1] for f in fails])
-        self.selected.setData([], [])
-        lo = min((min(x, y) for x, y in logs), default=0.0) - 0.5
-        hi = max((max(x, y) for x, y in logs), default=3.0) + 0.5
-        tols = [ev.checks[i].tolerance for i in visible if 0 < ev.checks[i].tolerance < 1]
-        tol = statistics.median(tols) if tols else 0.1
-        line = np.array([lo, hi])
-        self.identity.setData(line, line)
-        self.band_hi.setData(line, line + math.log10(1 + tol))
-        self.band_lo.setData(line, line + math.log10(1 - tol))
-        self.plot.setRange(xRange=(lo, hi), yRange=(lo, hi), padding=0)
-        checks = [ev.checks[i] for i in visible]
-        ok = sum(c.ok for c in checks)
-        honest = [abs(c.error) for c in checks if c.role == "check" and math.isfinite(c.error)]
-        text = (f"{len(checks)} checks, {ok} within tolerance"
-                f" ({sum(c.role == 'fit' for c in checks)} fit,"
-                f" {sum(c.role == 'check' for c in checks)} check,"
-                f" {sum(c.role == 'rule' for c in checks)} rule)")
-        if honest:
-            text += f"; median |error| on held-out checks {fmt.percent(statistics.median(honest))}"
-        text += f". Band: ±{fmt.percent(tol)} (median tolerance)."
-        not_plotted = len(checks) - len(logs)
-        if not_plotted:
-            text += f" {not_plotted} not plotted (zero or negative values)."
-        if ev.errors:
-            text += " Unavailable: " + "; ".join(f"{k} ({v})" for k, v in ev.errors.items())
-        self.summary.setText(text)
-        self.summary.setToolTip(text)
-
-    def _on_current(self, row: int, _col: int, _prow: int, _pcol: int) -> None:
-        ev = self.evidence
-        item = self.table.item(row, 0) if row >= 0 else None
-        if ev is None or item is None:
-            return
-        c = ev.checks[int(item.data(Qt.ItemDataRole.UserRole))]
-        xy = _log_point(c)
-        self.selected.setData([xy[0]] if xy else [], [xy[1]] if xy else [])
-        study = html.escape(str(_case_field(c, "study")))
-        quote = html.escape(str(_case_field(c, "quote")))
-        note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
-        self.quote.setHtml(
-            f"<p><b>{study}</b> — case <code>{html.escape(c.case_id)}</code>, role"
-            f" <i>{c.role}</i></p><p>{html.escape(c.quantity)}: published"
-            f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
-            f" ({fmt.signed_percent(c.error)})</p><blockquote>“{quote}”</blockquote>{note}")
-
-
-def _log_point(c: Check) -> tuple[float, float] | None:
-    if not (c.published > 0 and c.model > 0 and math.isfinite(c.model)):
-        return None
-    return math.log10(c.published), math.log10(c.model)

@@ -28,9 +28,10 @@ from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts import EvidenceView, KnobCurve, UtilisationChart
+from app.charts import KnobCurve, UtilisationChart
 from app.dashboard import Dashboard
 from app.document import DesignDocument
+from app.evidence import EvidenceView
 from app.files import FileController
 from app.inspector import Inspector
 from app.knob_panel import KnobPanel

@@ -7,16 +7,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from pytestqt.qtbot import QtBot
 
-from app import charts
+from app import evidence as evidence_mod
 from app.charts import (
-    Evidence,
-    EvidenceView,
     KnobCurve,
     UtilisationChart,
     level_colour,
     sweep_values,
 )
 from app.document import DesignDocument
+from app.evidence import Evidence, EvidenceView
 from app.knob_panel import KnobPanel
 from models import examples
 from models.calibration import Check, cases
@@ -138,7 +137,7 @@ def fake_evidence(monkeypatch: pytest.MonkeyPatch) -> Evidence:
               Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
               Check(ids[2], "limit", 4.0, 0.0, 0.0, role="rule")]
     ev = Evidence(checks, ["storage", "ft", "ft"], {"network": "ImportError: broken"})
-    monkeypatch.setattr(charts, "_EVIDENCE", ev)
+    monkeypatch.setattr(evidence_mod, "_EVIDENCE", ev)
     return ev
 
 
@@ -168,7 +167,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
 
 
 def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> None:
-    assert charts.evidence() is fake_evidence
+    assert evidence_mod.evidence() is fake_evidence
     a, b = EvidenceView(make_doc()), EvidenceView(make_doc())
     qtbot.addWidget(a)
     qtbot.addWidget(b)
