@@ -88,6 +88,18 @@ class _Probe:
         return self.trials[x].ok
 
 
+def _narrow(ok: Callable[[int], bool], good: int, bad: int) -> int:
+    """Bisect between ``good`` (ok) and ``bad`` (not ok), either order, to the ``good``
+    neighbour of the threshold."""
+    while abs(bad - good) > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
 def largest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int | None:
     """The largest ``x`` in [lo, hi] with ``ok(x)``, for ``ok`` true up to a threshold and
     false after it: gallop up from ``start`` by doubling, then bisect."""
@@ -107,13 +119,7 @@ def largest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int |
             good = x
         else:
             bad = x
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        if ok(mid):
-            good = mid
-        else:
-            bad = mid
-    return good
+    return _narrow(ok, good, bad)
 
 
 def smallest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int | None:
@@ -135,13 +141,7 @@ def smallest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int 
         if ok(lo):
             return lo
         bad = lo
-    while good - bad > 1:
-        mid = (good + bad) // 2
-        if ok(mid):
-            good = mid
-        else:
-            bad = mid
-    return good
+    return _narrow(ok, good, bad)
 
 
 GOALS = ("hosts", "oio", "vms")

@@ -185,11 +185,8 @@ def test_prediction_colours_items_and_badges_the_bottleneck(qtbot: QtBot,
     assert array.level <= 20
 
 
-def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-                                            ) -> None:
-    doc, scene, _ = make(qtbot, large_design(400, 10, 4))
-    p = doc.prediction
-    assert p is not None
+def count_set_level(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record every recolouring of a canvas item (the levels passed to set_level)."""
     calls: list[int] = []
     original = ComponentItem.set_level
 
@@ -198,6 +195,15 @@ def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.Mo
         original(self, level)
 
     monkeypatch.setattr(ComponentItem, "set_level", counting)
+    return calls
+
+
+def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    doc, scene, _ = make(qtbot, large_design(400, 10, 4))
+    p = doc.prediction
+    assert p is not None
+    calls = count_set_level(monkeypatch)
     scene.apply_prediction(p)
     assert calls == []
 
@@ -216,14 +222,7 @@ def test_two_thousand_vms_open_and_a_knob_recolours_in_place(
     after = doc.evaluate_now()
     assert {id(i) for i in scene.component_items()} == items_before
     scene.apply_prediction(before)
-    calls: list[int] = []
-    original = ComponentItem.set_level
-
-    def counting(self: ComponentItem, level: int) -> None:
-        calls.append(level)
-        original(self, level)
-
-    monkeypatch.setattr(ComponentItem, "set_level", counting)
+    calls = count_set_level(monkeypatch)
     scene.apply_prediction(after)  # what a knob change costs the canvas
     assert 0 < len(calls) < len(items_before)
     view.viewport().repaint()
