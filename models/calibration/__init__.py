@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 CASES_PATH = Path(__file__).resolve().parents[2] / "resources" / "calibration" / "cases.jsonl"
 
-SUBSYSTEMS = ("storage", "network", "ft", "consolidation", "stretched")
+SUBSYSTEMS = ("storage", "network", "ft", "consolidation", "stretched", "file_transfer",
+              "multicast", "vdi", "cpu_virtualization", "content_library")
 """Modules of this package that provide ``checks()``, in report order."""
 
 
