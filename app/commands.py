@@ -8,7 +8,8 @@ command: a drag pushes one :class:`MoveComponents` on release, a slider drag mer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
@@ -28,6 +29,29 @@ class OldValue:
 
     present: bool
     value: Value
+
+
+@dataclass
+class Snapshot:
+    """What the targets of a set_value held, read once: one record for the common case.
+
+    A kind-wide edit of 2,000 VMs that all held the same value is stored as the target list
+    and ONE :class:`OldValue` (``uniform``); only targets that differed keep a column
+    (``column``, one OldValue per target).  ``design`` holds the design's own field or
+    policy value when the selector is ``design``.
+    """
+
+    targets: list[Component | Link] = field(default_factory=list)
+    uniform: OldValue | None = None
+    column: list[OldValue] | None = None
+    design: OldValue | None = None
+    ids: list[str] = field(default_factory=list)
+    """The component ids among ``targets`` (for the change signals), computed once."""
+
+    def filled(self, value: Value) -> Snapshot:
+        """The same targets all holding ``value`` (what a redo writes)."""
+        return Snapshot(self.targets, OldValue(True, value), None,
+                        OldValue(True, value) if self.design is not None else None, self.ids)
 
 
 class AddComponents(QUndoCommand):
@@ -133,25 +157,31 @@ class RemoveLink(QUndoCommand):
 
 
 class SetValue(QUndoCommand):
-    """Set a property on what a selector addresses, in the base design or in a scenario.
+    """Set a property on what one or more selectors address, in the base design or in a
+    scenario (a multi-selection edit is one command, so a drag over it merges too).
 
     Steps with the same non-None ``merge_key`` merge into one undo step (slider drags)."""
 
-    def __init__(self, doc: DesignDocument, scenario: str, select: str, prop: str,
-                 value: Value, merge_key: str | None):
-        super().__init__(f"Set {prop or select}")
+    def __init__(self, doc: DesignDocument, scenario: str, selects: str | Sequence[str],
+                 prop: str, value: Value, merge_key: str | None):
+        self.selects = (selects,) if isinstance(selects, str) else tuple(selects)
+        super().__init__(f"Set {prop or self.selects[0]}")
         self.doc = doc
         self.scenario = scenario
-        self.select = select
         self.prop = prop
         self.value = value
         self.merge_key = merge_key
-        self.old_values: dict[object, OldValue] = {}
+        self.old = Snapshot()
         self.old_overrides: list[Override] = []
         if scenario == "base":
-            self.old_values = doc.raw_read_values(select, prop)
+            self.old = doc.raw_read_values(self.selects, prop)
         else:
             self.old_overrides = list(doc.design.scenario(scenario).overrides)
+
+    @property
+    def select(self) -> str:
+        """The first selector (the only one unless a multi-selection was edited)."""
+        return self.selects[0]
 
     def id(self) -> int:
         return SET_VALUE_ID if self.merge_key is not None else -1
@@ -159,32 +189,40 @@ class SetValue(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
         if not isinstance(other, SetValue) or other.merge_key != self.merge_key:
             return False
-        if (other.scenario, other.select, other.prop) != (self.scenario, self.select,
-                                                          self.prop):
+        if (other.scenario, other.selects, other.prop) != (self.scenario, self.selects,
+                                                           self.prop):
             return False
         self.value = other.value
         return True
 
-    def _override(self) -> Override:
-        return Override(self.select, self.prop, self.value)
+    def _overrides(self) -> list[Override]:
+        return [Override(s, self.prop, self.value) for s in self.selects]
 
     def redo(self) -> None:
         if self.scenario == "base":
-            new = {key: OldValue(True, self.value) for key in self.old_values}
-            self.doc.raw_write_values(self.select, self.prop, new, self._override())
+            self.doc.raw_write_values(self.selects, self.prop, self.old.filled(self.value),
+                                      self._overrides())
             return
-        ov = self._override()
-        overrides = [o for o in self.old_overrides
-                     if (o.select, o.prop) != (self.select, self.prop)]
-        overrides.append(ov)
-        self.doc.raw_set_overrides(self.scenario, overrides, self.select, self.prop, ov)
+        new = self._overrides()
+        keys = {(s, self.prop) for s in self.selects}
+        overrides = [o for o in self.old_overrides if (o.select, o.prop) not in keys]
+        overrides.extend(new)
+        self.doc.raw_set_overrides(self.scenario, overrides, self.selects, self.prop, new)
 
     def undo(self) -> None:
         if self.scenario == "base":
-            self.doc.raw_write_values(self.select, self.prop, self.old_values)
+            self.doc.raw_write_values(self.selects, self.prop, self.old, self._old_patches())
         else:
-            self.doc.raw_set_overrides(self.scenario, self.old_overrides, self.select,
+            self.doc.raw_set_overrides(self.scenario, self.old_overrides, self.selects,
                                        self.prop)
+
+    def _old_patches(self) -> list[Override] | None:
+        """Patches that restore the engine when every target held one explicit value (the
+        engine then updates in place instead of recompiling); None otherwise."""
+        old = self.old.uniform
+        if old is None or not old.present or self.old.design is not None:
+            return None
+        return [Override(s, self.prop, old.value) for s in self.selects]
 
 
 class AddScenario(QUndoCommand):

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from app import commands
-from app.commands import OldValue
+from app.commands import OldValue, Snapshot
 from models.design import (
     Component,
     Design,
@@ -88,6 +88,8 @@ class DesignDocument(QObject):
         self._index: dict[str, Component] | None = None
         self._engine: Engine | None = None
         self._base_engine: Engine | None = None
+        self._values: dict[tuple[str, str, str], Value | None] = {}
+        """value() results of the active scenario, until the next write (views ask often)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -214,9 +216,29 @@ class DesignDocument(QObject):
         ``'design', 'name'|'notes'`` edits the design's fields (always on the base design).
         Raises DesignError (nothing pushed) when the value or selector is invalid.
         """
-        value = self.validate(select, prop, value)
-        scenario = "base" if self._is_field(select, prop) else self.scenario
-        self.undo_stack.push(commands.SetValue(self, scenario, select, prop, value, merge_key))
+        self.set_values([select], prop, value, merge_key)
+
+    def set_values(self, selects: Sequence[str], prop: str, value: Value,
+                   merge_key: str | None = None) -> None:
+        """:meth:`set_value` on several selectors at once (a multi-selection) as ONE undo
+        step; with a ``merge_key`` a drag over the selection stays one step too."""
+        selects = list(dict.fromkeys(selects))
+        if not selects:
+            return
+        checked: dict[str, Value] = {}
+        for s in selects:  # one check per kind for a selection of ids (no pass per id)
+            comp = self.component(s[3:]) if s.startswith("id:") else None
+            if comp is not None and comp.kind in checked:
+                continue
+            checked[comp.kind if comp is not None else s] = self.validate(s, prop, value)
+        values = list(checked.values())
+        fields = {self._is_field(s, prop) for s in selects}
+        if len(fields) > 1:
+            raise DesignError([Issue(f"select '{selects[0]}'", "cannot mix field and"
+                                     " property edits in one step", prop)])
+        scenario = "base" if fields == {True} else self.scenario
+        self.undo_stack.push(commands.SetValue(self, scenario, selects, prop, values[0],
+                                               merge_key))
 
     def validate(self, select: str, prop: str, value: Value) -> Value:
         """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
@@ -234,6 +256,14 @@ class DesignDocument(QObject):
 
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when mixed or nothing matches."""
+        key = (self.scenario, select, prop)
+        if key in self._values:
+            return self._values[key]
+        val = self._compute_value(select, prop)
+        self._values[key] = val
+        return val
+
+    def _compute_value(self, select: str, prop: str) -> Value | None:
         if select == "design":
             if prop in DESIGN_FIELDS:
                 return str(getattr(self.design, prop))
@@ -243,14 +273,23 @@ class DesignDocument(QObject):
                 if ov.select == "design" and ov.prop == prop:
                     val = ov.value
             return val
-        found = targets(self.design, select)
+        found = self._targets(select)
         if not found:
             return None
         if self._is_field(select, prop):
             comp = found[0]
             return comp.name if isinstance(comp, Component) else None
         overrides = [ov for ov in self._overrides() if ov.prop == prop]
-        matched = [(ov, {_target_key(t) for t in targets(self.design, ov.select)})
+        try:
+            first = found[0].get(prop)
+            if not overrides:  # the common case: one pass over the explicit values
+                missing = object()
+                if any(t.props.get(prop, missing) is missing for t in found):
+                    return first if all(t.get(prop) == first for t in found) else None
+                return first if all(t.props[prop] == first for t in found) else None
+        except KeyError:
+            return None
+        matched = [(ov, {_target_key(t) for t in self._targets(ov.select)})
                    for ov in overrides]
         result: Value = None
         for i, t in enumerate(found):
@@ -346,6 +385,7 @@ class DesignDocument(QObject):
         autosave), so that closing asks to save it."""
         self._timer.stop()
         self.design = design
+        self._values.clear()
         self._index = None
         self.scenario = "base"
         self._engine = None
@@ -403,79 +443,113 @@ class DesignDocument(QObject):
                 comp.x, comp.y = x, y
                 self.component_changed.emit(cid, "")
 
-    def raw_read_values(self, select: str, prop: str) -> dict[object, OldValue]:
-        """The explicit values ``select`` addresses on the base design (for undo)."""
-        if select == "design":
+    def raw_read_values(self, selects: Sequence[str], prop: str) -> Snapshot:
+        """What ``selects`` address holds on the base design (for undo), read once: the
+        targets and one record when they all hold the same value (see Snapshot)."""
+        if "design" in selects:
             if prop in DESIGN_FIELDS:
-                return {"design": OldValue(True, getattr(self.design, prop))}
+                return Snapshot(design=OldValue(True, getattr(self.design, prop)))
             key = prop.removeprefix("policy.")
-            return {"design": OldValue(key in self.design.policy, self.design.policy.get(key))}
-        out: dict[object, OldValue] = {}
-        field = self._is_field(select, prop)
-        for t in targets(self.design, select):
-            if field and isinstance(t, Component):
-                out[_target_key(t)] = OldValue(True, t.name)
-            else:
-                out[_target_key(t)] = OldValue(prop in t.props, t.props.get(prop))
-        return out
+            return Snapshot(design=OldValue(key in self.design.policy,
+                                            self.design.policy.get(key)))
+        found: list[Component | Link] = []
+        if len(selects) == 1:
+            found = self._targets(selects[0])
+        else:
+            seen: set[int] = set()
+            for s in selects:
+                for t in self._targets(s):
+                    if id(t) not in seen:
+                        seen.add(id(t))
+                        found.append(t)
+        ids = [t.id for t in found if isinstance(t, Component)]
+        if any(self._is_field(s, prop) for s in selects):
+            column = [OldValue(True, t.name if isinstance(t, Component) else None)
+                      for t in found]
+            return Snapshot(found, None, column, None, ids)
+        present = bool(found) and prop in found[0].props
+        first = found[0].props.get(prop) if found else None
+        kind = type(first)
+        if all((prop in t.props) == present and type(t.props.get(prop)) is kind
+               and t.props.get(prop) == first for t in found):  # one record for all
+            return Snapshot(found, OldValue(present, first), None, None, ids)
+        return Snapshot(found, None, [OldValue(prop in t.props, t.props.get(prop))
+                                      for t in found], None, ids)
 
-    def raw_write_values(self, select: str, prop: str, values: dict[object, OldValue],
-                         patch: Override | None = None) -> None:
-        """Write values into the base design; ``patch`` lets the engine update in place."""
-        changed: list[str] = []
-        field = self._is_field(select, prop)
-        for key, old in values.items():
-            if key == "design":
-                if prop in DESIGN_FIELDS:
-                    setattr(self.design, prop, old.value)
-                else:
-                    pkey = prop.removeprefix("policy.")
-                    if old.present:
-                        self.design.policy[pkey] = old.value
-                    else:
-                        self.design.policy.pop(pkey, None)
-                continue
-            target = self._find_target(key)
-            if target is None:
-                continue
-            if field and isinstance(target, Component):
-                target.name = str(old.value)
-            elif old.present:
-                target.props[prop] = old.value
+    def raw_write_values(self, selects: Sequence[str], prop: str, snapshot: Snapshot,
+                         patches: Sequence[Override] | None = None) -> None:
+        """Write a snapshot into the base design in one pass; ``patches`` let the engine
+        update in place (else it recompiles)."""
+        self._values.clear()
+        field = any(self._is_field(s, prop) for s in selects)
+        if snapshot.design is not None:
+            old = snapshot.design
+            if prop in DESIGN_FIELDS:
+                setattr(self.design, prop, old.value)
             else:
-                target.props.pop(prop, None)
-            if isinstance(target, Component):
-                changed.append(target.id)
-        if self._is_field(select, prop):
+                pkey = prop.removeprefix("policy.")
+                if old.present:
+                    self.design.policy[pkey] = old.value
+                else:
+                    self.design.policy.pop(pkey, None)
+        elif field:
+            olds = snapshot.column or [snapshot.uniform or OldValue(True, "")] * len(
+                snapshot.targets)
+            for t, old in zip(snapshot.targets, olds, strict=True):
+                if isinstance(t, Component):
+                    t.name = str(old.value)
+        elif snapshot.uniform is not None:
+            if snapshot.uniform.present:
+                value = snapshot.uniform.value
+                for t in snapshot.targets:
+                    t.props[prop] = value
+            else:
+                for t in snapshot.targets:
+                    t.props.pop(prop, None)
+        else:
+            for t, old in zip(snapshot.targets, snapshot.column or [], strict=True):
+                if old.present:
+                    t.props[prop] = old.value
+                else:
+                    t.props.pop(prop, None)
+        if field:
             self._structure_changed()  # names are part of the prediction
-        elif patch is not None and self.scenario == "base" and self._engine is not None:
-            self._engine.patch(patch)
+        elif patches is not None and self.scenario == "base" and self._engine is not None:
+            for ov in patches:
+                self._engine.patch(ov)
             self.request_evaluation()
         else:
             self._structure_changed()
-        self._emit_values(select, prop, changed)
+        self._emit_each(selects, prop, snapshot.ids)
 
     def raw_set_overrides(self, scenario: str, overrides: list[Override],
-                          select: str, prop: str, patch: Override | None = None) -> None:
+                          selects: Sequence[str], prop: str,
+                          patches: Sequence[Override] | None = None) -> None:
         """Replace a scenario's override list (set_value in a named scenario and its undo)."""
+        self._values.clear()
         sc = self.design.scenario(scenario)
         sc.overrides = list(overrides)
         if scenario == self.scenario:
-            if patch is not None and self._engine is not None and _patch_is_exact(
-                    overrides, patch):
-                self._engine.patch(patch)
+            if patches and self._engine is not None and all(
+                    _patch_is_exact(overrides, p) for p in patches):
+                for ov in patches:
+                    self._engine.patch(ov)
             else:
                 self._engine = None
             self.request_evaluation()
-        changed = [t.id for t in targets(self.design, select) if isinstance(t, Component)]
+        changed: list[str] = []
+        for s in selects:
+            changed.extend(t.id for t in self._targets(s) if isinstance(t, Component))
         self.scenarios_changed.emit()
-        self._emit_values(select, prop, changed)
+        self._emit_each(selects, prop, list(dict.fromkeys(changed)))
 
     def raw_insert_scenario(self, scenario: Scenario, index: int) -> None:
+        self._values.clear()
         self.design.scenarios.insert(min(index, len(self.design.scenarios)), scenario)
         self.scenarios_changed.emit()
 
     def raw_remove_scenario(self, name: str) -> tuple[Scenario, int]:
+        self._values.clear()
         for i, sc in enumerate(self.design.scenarios):
             if sc.name == name:
                 del self.design.scenarios[i]
@@ -500,6 +574,17 @@ class DesignDocument(QObject):
                 return sc.overrides
         return []
 
+    def _emit_each(self, selects: Sequence[str], prop: str, changed: list[str]) -> None:
+        """The change signals of an edit of ``selects``: the component ids once, and
+        values_changed once per kind (not once per id of a large selection)."""
+        by_kind: dict[str, str] = {}
+        for s in selects:
+            comp = self.component(s[3:]) if s.startswith("id:") else None
+            by_kind.setdefault(comp.kind if comp is not None else s, s)
+        reps = list(by_kind.values())
+        for i, s in enumerate(reps):
+            self._emit_values(s, prop, changed if i == len(reps) - 1 else [])
+
     def _emit_values(self, select: str, prop: str, changed: list[str]) -> None:
         what = "" if self._is_field(select, prop) else prop
         if len(changed) == 1:
@@ -510,13 +595,12 @@ class DesignDocument(QObject):
             self.design_changed.emit(prop)
         self.values_changed.emit(select, prop)
 
-    def _find_target(self, key: object) -> Component | Link | None:
-        if isinstance(key, str):
-            return self.component(key)
-        for lk in self.design.links:
-            if _target_key(lk) == key:
-                return lk
-        return None
+    def _targets(self, select: str) -> list[Component | Link]:
+        """models.design.targets, with a dict lookup for ``id:`` selectors."""
+        if select.startswith("id:"):
+            comp = self.component(select[3:])
+            return [comp] if comp is not None else []
+        return targets(self.design, select)
 
     def _link_index(self, link: Link) -> int:
         for i, lk in enumerate(self.design.links):
@@ -526,6 +610,7 @@ class DesignDocument(QObject):
         return -1
 
     def _structure_changed(self) -> None:
+        self._values.clear()
         self._index = None
         self._engine = None
         self._base_engine = None

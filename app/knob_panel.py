@@ -193,22 +193,14 @@ class KnobRow(QWidget):
     def _apply(self, value: Value, merge: bool) -> None:
         if self._updating or value == self._last:
             return
-        key = self._merge_key() if merge and len(self.selects) == 1 else None
-        stack = self.document.undo_stack
-        several = len(self.selects) > 1
-        if several:  # one undo step for the whole selection
-            stack.beginMacro(f"Set {self.knob.label}")
-        try:
-            for select in self.selects:
-                self.document.set_value(select, self.knob.prop, value, merge_key=key)
+        key = self._merge_key() if merge else None
+        try:  # one undo step for the whole selection; a drag merges into it
+            self.document.set_values(self.selects, self.knob.prop, value, merge_key=key)
         except DesignError as err:
             self.error_label.setText(str(err))
             self.error_label.show()
             self.refresh()
             return
-        finally:
-            if several:
-                stack.endMacro()
         self.error_label.hide()
         self._last = value
         self.value_label.setText(fmt.value(value, self.knob.unit))
