@@ -21,7 +21,7 @@ from models import examples
 from models.design import Design, DesignError, Override, apply_scenario, parse_assignment
 from models.engine import Engine
 from models.files import load_design, save_design
-from models.knobs import knob, knobs_for
+from models.knobs import knob, knob_at, knobs_for
 
 PROG = "headroom"
 
@@ -88,9 +88,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def sweep_values(path: str, start: float | None, stop: float | None, steps: int,
-                 log: bool | None) -> list[Any]:
-    """The values a sweep visits: numbers from start to stop, or every choice of an enum."""
-    k = knob(path.split(".", 1)[1]) if path.startswith(("id:", "tag:")) else knob(path)
+                 log: bool | None, design: Design | None = None) -> list[Any]:
+    """The values a sweep visits: numbers from start to stop, or every choice of an enum.
+    With ``design``, an ``id:``/``tag:`` path finds the knob of the selected kind."""
+    k = knob_at(design, path) if design is not None else knob(path)
     spec = k.spec if k else None
     if k is not None and spec is not None and spec.type in ("bool", "enum") and start is None:
         return [c == "true" if spec.type == "bool" else c for c in k.choices or ()]
@@ -123,7 +124,7 @@ def run_sweep(engine: Engine, base: Design, path: str,
 def cmd_sweep(args: argparse.Namespace) -> int:
     design, engine = _engine(args)
     base = apply_scenario(design, args.scenario)
-    values = sweep_values(args.knob, args.start, args.stop, args.steps, args.log)
+    values = sweep_values(args.knob, args.start, args.stop, args.steps, args.log, base)
     parse_assignment(base, f"{args.knob}={values[0]}")  # validates the path first
     rows = run_sweep(engine, base, args.knob, values)
     doc = {"format": "headroom-sweep", "version": 1, "design": design.name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.design import Design
+from models.design import Design, selector_kind, split_path
 from models.schema import KINDS, LINKS, PropSpec, prop_spec
 
 
@@ -150,6 +150,15 @@ _BY_PATH = {k.path: k for k in KNOBS}
 
 def knob(path: str) -> Knob | None:
     return _BY_PATH.get(path)
+
+
+def knob_at(design: Design, path: str) -> Knob | None:
+    """The knob a command-line path addresses: ``vm.workload.io_oio`` directly, and through a
+    selector (``id:v1.workload.io_oio``, ``tag:web.workload.req_per_s``) the knob of the
+    selected component's kind (a path alone does not say that kind)."""
+    select, prop = split_path(path)
+    kind = selector_kind(design, select)
+    return knob(f"{kind}.{prop}") if kind else None
 
 
 def knobs_for(design: Design) -> list[Knob]:

@@ -62,6 +62,20 @@ def test_sweep_visits_each_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert [s["value"] for s in doc["steps"]] == [1, 2, 4, 8, 16, 32, 64]
 
 
+def test_sweep_through_a_selector_uses_the_knobs_log_scale(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # id:v1 is a VM: its io_oio knob is log-scaled, so 7 steps from 1 to 64 double each time
+    for path in ("id:v1.workload.io_oio", "tag:other-vms.workload.io_oio"):
+        code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", path, "--from", "1", "--to",
+                           "64", "--steps", "7", "--json")
+        assert code == 0
+        assert [s["value"] for s in json.loads(out)["steps"]] == [1, 2, 4, 8, 16, 32, 64]
+    code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", "id:v1.vaio_filter", "--json")
+    assert code == 0
+    assert [s["value"] for s in json.loads(out)["steps"]] == ["none", "null", "cache",
+                                                               "replication"]
+
+
 def test_sweep_over_enum_knob_visits_choices(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", "vm.vaio_filter", "--json")
     assert code == 0
