@@ -191,10 +191,22 @@ VM = KindSpec(
           choices=("netperf", "scp", "rsync", "bbcp", "ftp"), doc="transfer tool"),
         P("workload.net_crypto", "enum", "none", choices=("none", "openssh", "hpn_ssh"),
           doc="encryption on the transfer"),
+        P("workload.net_rtt_ms", "float", 0.25, "ms", "round trip to the transfer's peer"
+          " (LAN: a few hundred microseconds; a WAN transfer: the WAN's)", 0, 1000),
         P("workload.multicast_pps", "float", 0.0, "packets/s", "multicast receive rate", 0,
           1.0e8),
         P("workload.multicast_packet_bytes", "float", 512.0, "bytes", "multicast packet size",
           1, 65536),
+        P("split_rx", "bool", False, doc="splitRxMode (ethernetX.emuRxMode = 1, VMXNET3"
+          " only): the vNIC's receive replication runs in its own context"),
+        P("workload.pcoip_kbps", "float", 250.0, "kbit/s", "PCoIP display bandwidth of the"
+          " desktop's workflow with View 4.x settings (4.x codec, no client cache, build to"
+          " lossless on); the studies give relative savings, measure yours", 0, 1.0e6),
+        P("workload.pcoip_codec", "enum", "view5", choices=("view4", "view5"),
+          doc="PCoIP lossless codec (View 5.0 compresses anti-aliased text 2x better)"),
+        P("workload.pcoip_client_cache", "bool", True, doc="PCoIP client-side image cache"),
+        P("workload.pcoip_build_to_lossless", "bool", True,
+          doc="PCoIP build to lossless (refine lossy images to lossless)"),
         P("workload.req_per_s", "float", 0.0, "requests/s", "request rate (web)", 0, 1.0e7),
         P("workload.resp_kb", "float", 100.0, "KB", "response size (web)", 0, 1.0e6),
     ),
