@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from models import uncertainty
 from models.compiled import Compiled
 from models.prediction import Consolidation, Resource
 from models.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
@@ -302,7 +303,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
                   & (res_vcpus >= DENSE_MIN_VCPUS_PER_PCPU * pcpus)
                   & (host_demand / cap >= DENSE_MIN_UTIL))
         if active.any():  # dense mode lowers the per-request cost on its hosts
-            raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - DENSE_SAVING, 1.0)
+            saving = uncertainty.value("consolidation.dense_saving")  # band
+            raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - saving, 1.0)
             want = raw_web + other
             guest = np.minimum(want, vcpus)
             demand = guest + path
@@ -348,7 +350,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
                   want: np.ndarray, vcpus: np.ndarray) -> None:
     hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=len(c.host)))
     s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
-        active[hosts], 1.0 - DENSE_SAVING, 1.0)
+        active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
     r = rho[hosts]
     ok = r < 1.0
     servers = np.maximum(np.floor(cap[hosts] + 1e-9), 1.0)
@@ -425,7 +427,8 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     mult = 1.0 + sec  # an FT VM brings its secondary: same CPU and memory (ft-secondary-...)
     cap_r, g = float(cap[ref]), float(ghz_scale[ref])
     d_def = float(np.mean((np.minimum(req_core_s * g + other, vcpus) + path) * mult))
-    d_den = float(np.mean((np.minimum(req_core_s * g * (1.0 - DENSE_SAVING) + other, vcpus)
+    saving = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
+    d_den = float(np.mean((np.minimum(req_core_s * g * (1.0 - saving) + other, vcpus)
                            + path) * mult))
     v_per = float(np.mean(vcpus * mult))
     r_per = float(np.mean(mult))
@@ -453,8 +456,8 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         p95_max = c.policy["p95_ms_max"]
         by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r)
         if dense and by_p95 >= n_act - 1:
-            by_p95 = _count_at_p95(servers, s_def * (1.0 - DENSE_SAVING),
-                                   u_web * (1.0 - DENSE_SAVING), p95_max, d_den, cap_r)
+            by_p95 = _count_at_p95(servers, s_def * (1.0 - saving),
+                                   u_web * (1.0 - saving), p95_max, d_den, cap_r)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k]) if limits else None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from models import uncertainty
 from models.compiled import Compiled
 from models.network import GOODPUT, code, pcie_usable_gbps
 from models.prediction import Resource
@@ -25,7 +26,7 @@ FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
 FT6 = "Fault Tolerance Performance in vSphere 6"
 FT_DOCS = "VMware vSphere Availability: Fault Tolerance Requirements, Limits, and Licensing"
 
-LOG_OVERHEAD = 950.0 / 890.0
+LOG_OVERHEAD = uncertainty.nominal("ft.log_overhead")  # 950 / 890
 """Logging traffic per received/read bit (protocol framing, event records); fitted to
 ft4-netperf-rx-logging-bandwidth (890 Mbit/s received, 950 Mbit/s logged)."""
 SIZING_RULE_FACTOR = 1.2
@@ -115,8 +116,9 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     writes = np.maximum(_pick(sto.vm_mbps, f, n) - reads, 0.0)
     rx = _pick(net.vm_rx_mbps, f, n)
     busy_vcpus = vm["vcpus"][f] * vm["workload.cpu_pct"][f] / 100.0
-    replay = (reads * 8.0 + rx) * LOG_OVERHEAD + EVENT_MBPS
-    checkpoint = (writes * 8.0 + rx) * LOG_OVERHEAD + busy_vcpus * DIRTY_MBPS_PER_BUSY_VCPU
+    log_overhead = uncertainty.value("ft.log_overhead")  # band: measured x1.067 .. rule x1.2
+    replay = (reads * 8.0 + rx) * log_overhead + EVENT_MBPS
+    checkpoint = (writes * 8.0 + rx) * log_overhead + busy_vcpus * DIRTY_MBPS_PER_BUSY_VCPU
     demand = np.where(paired, np.where(cp, checkpoint, replay), 0.0)
     rule = (reads * 8.0 + rx) * SIZING_RULE_FACTOR
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from models import mva, stretched
+from models import mva, stretched, uncertainty
 from models.compiled import Compiled
 from models.prediction import Labels, Resource
 from models.results import StorageResult
@@ -55,7 +55,7 @@ with 1/GHz."""
 GUEST_US = 2.0
 """Guest driver/Iometer issue cost per I/O (assumed; only its sum with the issue path is
 identified by the fits below)."""
-ADAPTER_US = {"pvscsi": 1.0, "lsi_sas": 3.33}
+ADAPTER_US = {"pvscsi": 1.0, "lsi_sas": uncertainty.nominal("storage.lsi_sas_adapter_us")}
 """vSCSI emulation per I/O.  LSI Logic SAS is fitted so that PVSCSI's CPU per I/O is 20%
 lower, the middle of 'PVSCSI reduces the CPIO by 10%-30%' (storage-pvscsi-cpio-reduction)."""
 ISSUE_US = {"sas": 21.0, "fc": 3.3, "iscsi": 6.6, "nfs": 6.6, "vsan": 6.6}
@@ -69,7 +69,7 @@ COMPLETION_US = 3.0
 VAIO_OFFLOAD = 0.55
 """Share of the vmkernel issue path a VAIO filter's context takes off the vCPU
 (storage-vaio-single-vm-iops-plus80, fitted together with ISSUE_US['sas'])."""
-VAIO_CPU_EXTRA = 0.15
+VAIO_CPU_EXTRA = uncertainty.nominal("storage.vaio_cpu_extra")
 """Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead
 per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead); the middle of the range.  Counted as host
 CPU; it runs in the framework's further contexts, off the I/O's critical path."""
@@ -182,10 +182,11 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     proto_code = c.array.cols["protocol"][a] if n_arr else np.zeros(n, np.int64)
     issue_by_proto = np.array([ISSUE_US[p] for p in protocols])
     issue = issue_by_proto[proto_code] if n else np.zeros(0)
-    adapter = _lookup(c, "vm", "vscsi", ADAPTER_US)
+    adapter = _lookup(c, "vm", "vscsi", ADAPTER_US | {"lsi_sas": uncertainty.value(  # band
+        "storage.lsi_sas_adapter_us", v["vscsi"] == c.vm.code("vscsi", "lsi_sas"))})
     filt = v["vaio_filter"] != c.vm.code("vaio_filter", "none")
     cpio_base = GUEST_US + adapter + issue + COMPLETION_US
-    extra = np.where(filt, VAIO_CPU_EXTRA * cpio_base, 0.0)
+    extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt) * cpio_base, 0.0)
     offload = np.where(filt, VAIO_OFFLOAD * issue, 0.0)
     vcpu_us = GUEST_US + adapter + issue - offload + v["workload.io_app_cpu_us"]
     filter_us = offload  # the framework's extra CPU runs off this critical path
