@@ -163,7 +163,8 @@ class SetValue(QUndoCommand):
     Steps with the same non-None ``merge_key`` merge into one undo step (slider drags)."""
 
     def __init__(self, doc: DesignDocument, scenario: str, selects: str | Sequence[str],
-                 prop: str, value: Value, merge_key: str | None):
+                 prop: str, value: Value, merge_key: str | None,
+                 after: SetValue | None = None):
         self.selects = (selects,) if isinstance(selects, str) else tuple(selects)
         super().__init__(f"Set {prop or self.selects[0]}")
         self.doc = doc
@@ -173,7 +174,14 @@ class SetValue(QUndoCommand):
         self.merge_key = merge_key
         self.old = Snapshot()
         self.old_overrides: list[Override] = []
-        if scenario == "base":
+        self.edits_after = -1
+        """The document's edit counter right after redo (see DesignDocument.edits)."""
+        if scenario == "base" and after is not None and after.scenario == scenario \
+                and after.selects == self.selects and after.prop == prop:
+            # the previous step of this drag wrote after.value to every target and nothing
+            # was written since: no need to read them again
+            self.old = after.old.filled(after.value)
+        elif scenario == "base":
             self.old = doc.raw_read_values(self.selects, prop)
         else:
             self.old_overrides = list(doc.design.scenario(scenario).overrides)
@@ -193,6 +201,7 @@ class SetValue(QUndoCommand):
                                                            self.prop):
             return False
         self.value = other.value
+        self.edits_after = other.edits_after
         return True
 
     def _overrides(self) -> list[Override]:
@@ -202,12 +211,13 @@ class SetValue(QUndoCommand):
         if self.scenario == "base":
             self.doc.raw_write_values(self.selects, self.prop, self.old.filled(self.value),
                                       self._overrides())
-            return
-        new = self._overrides()
-        keys = {(s, self.prop) for s in self.selects}
-        overrides = [o for o in self.old_overrides if (o.select, o.prop) not in keys]
-        overrides.extend(new)
-        self.doc.raw_set_overrides(self.scenario, overrides, self.selects, self.prop, new)
+        else:
+            new = self._overrides()
+            keys = {(s, self.prop) for s in self.selects}
+            overrides = [o for o in self.old_overrides if (o.select, o.prop) not in keys]
+            overrides.extend(new)
+            self.doc.raw_set_overrides(self.scenario, overrides, self.selects, self.prop, new)
+        self.edits_after = self.doc.edits
 
     def undo(self) -> None:
         if self.scenario == "base":

@@ -90,6 +90,9 @@ class DesignDocument(QObject):
         self._base_engine: Engine | None = None
         self._values: dict[tuple[str, str, str], Value | None] = {}
         """value() results of the active scenario, until the next write (views ask often)."""
+        self.edits = 0
+        """Counts the writes of values (set_value, undo, structure): a merging slider step
+        reuses the previous step's targets when nothing else was written in between."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -238,7 +241,19 @@ class DesignDocument(QObject):
                                      " property edits in one step", prop)])
         scenario = "base" if fields == {True} else self.scenario
         self.undo_stack.push(commands.SetValue(self, scenario, selects, prop, values[0],
-                                               merge_key))
+                                               merge_key, self._merging_into(merge_key)))
+
+    def _merging_into(self, merge_key: str | None) -> commands.SetValue | None:
+        """The last step of the gesture ``merge_key`` when nothing was written since it (the
+        next step then reuses its targets instead of reading 2,000 values again)."""
+        stack = self.undo_stack
+        if merge_key is None or stack.index() != stack.count() or stack.count() == 0:
+            return None
+        top = stack.command(stack.count() - 1)
+        if isinstance(top, commands.SetValue) and top.merge_key == merge_key \
+                and top.edits_after == self.edits:
+            return top
+        return None
 
     def validate(self, select: str, prop: str, value: Value) -> Value:
         """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
@@ -385,6 +400,7 @@ class DesignDocument(QObject):
         autosave), so that closing asks to save it."""
         self._timer.stop()
         self.design = design
+        self.edits += 1
         self._values.clear()
         self._index = None
         self.scenario = "base"
@@ -520,6 +536,12 @@ class DesignDocument(QObject):
             self.request_evaluation()
         else:
             self._structure_changed()
+        self.edits += 1
+        if (self.scenario == "base" and not field and snapshot.design is None
+                and snapshot.uniform is not None and snapshot.uniform.present
+                and snapshot.targets):  # every target now holds this value: no re-read
+            for s in selects:
+                self._values[("base", s, prop)] = snapshot.uniform.value
         self._emit_each(selects, prop, snapshot.ids)
 
     def raw_set_overrides(self, scenario: str, overrides: list[Override],
@@ -527,6 +549,7 @@ class DesignDocument(QObject):
                           patches: Sequence[Override] | None = None) -> None:
         """Replace a scenario's override list (set_value in a named scenario and its undo)."""
         self._values.clear()
+        self.edits += 1
         sc = self.design.scenario(scenario)
         sc.overrides = list(overrides)
         if scenario == self.scenario:
@@ -544,11 +567,13 @@ class DesignDocument(QObject):
         self._emit_each(selects, prop, list(dict.fromkeys(changed)))
 
     def raw_insert_scenario(self, scenario: Scenario, index: int) -> None:
+        self.edits += 1
         self._values.clear()
         self.design.scenarios.insert(min(index, len(self.design.scenarios)), scenario)
         self.scenarios_changed.emit()
 
     def raw_remove_scenario(self, name: str) -> tuple[Scenario, int]:
+        self.edits += 1
         self._values.clear()
         for i, sc in enumerate(self.design.scenarios):
             if sc.name == name:
@@ -610,6 +635,7 @@ class DesignDocument(QObject):
         return -1
 
     def _structure_changed(self) -> None:
+        self.edits += 1
         self._values.clear()
         self._index = None
         self._engine = None
