@@ -19,9 +19,10 @@ import numpy as np
 
 from models import examples
 from models.design import Design, DesignError, Override, apply_scenario, parse_assignment
-from models.engine import Engine
+from models.engine import Engine, evaluate_bands
 from models.files import load_design, save_design
 from models.knobs import knob, knob_at, knobs_for
+from models.uncertainty import Bands
 
 PROG = "headroom"
 
@@ -65,6 +66,8 @@ def _engine(args: argparse.Namespace) -> tuple[Design, Engine]:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     _, engine = _engine(args)
     pred = engine.evaluate()
+    if args.bands:  # two more evaluations at the ends of the published ranges
+        pred.bands = evaluate_bands(engine, pred)
     doc = pred.to_dict()
     if args.json:
         _emit(doc)
@@ -84,7 +87,20 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                   f"{b['explanation']}")
         for w in doc["warnings"]:
             print(f"  warning: {w}")
+        if pred.bands is not None:
+            _print_bands(pred.bands)
     return 0
+
+
+def _print_bands(bands: Bands) -> None:
+    """The summary outputs whose published-range band has a width, and the studies behind."""
+    wide = [(k, lo, hi) for k, (lo, hi) in bands.summary.items() if hi > lo]
+    if not wide:
+        print("  bands: none (the design uses no coefficient published as a range)")
+    for k, lo, hi in wide:
+        print(f"  band {k.removeprefix('summary.'):<36} {lo:,.4g} .. {hi:,.4g}")
+    for b in bands.sources:
+        print(f"  band source: {b.label()}")
 
 
 def sweep_values(path: str, start: float | None, stop: float | None, steps: int,
@@ -112,12 +128,18 @@ def sweep_values(path: str, start: float | None, stop: float | None, steps: int,
 
 
 def run_sweep(engine: Engine, base: Design, path: str,
-              values: Sequence[Any]) -> list[dict[str, Any]]:
+              values: Sequence[Any], bands: bool = False) -> list[dict[str, Any]]:
     rows = []
     for v in values:
         ov = parse_assignment(base, f"{path}={str(v).lower() if isinstance(v, bool) else v}")
         engine.patch(ov)
-        rows.append({"value": ov.value, "summary": engine.evaluate().summary_dict()})
+        pred = engine.evaluate()
+        row: dict[str, Any] = {"value": ov.value, "summary": pred.summary_dict()}
+        if bands:
+            b = evaluate_bands(engine, pred)
+            row["bands"] = {k: [lo, hi] for k, (lo, hi) in b.summary.items()}
+            row["bands"]["sources"] = [s.case_id for s in b.sources]
+        rows.append(row)
     return rows
 
 
@@ -126,7 +148,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     base = apply_scenario(design, args.scenario)
     values = sweep_values(args.knob, args.start, args.stop, args.steps, args.log, base)
     parse_assignment(base, f"{args.knob}={values[0]}")  # validates the path first
-    rows = run_sweep(engine, base, args.knob, values)
+    rows = run_sweep(engine, base, args.knob, values, args.bands)
     doc = {"format": "headroom-sweep", "version": 1, "design": design.name,
            "scenario": engine.scenario, "knob": args.knob, "steps": rows}
     if args.json:
@@ -405,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     _add_eval_opts(p)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--bands", action="store_true", help="also the range of every output over"
+                   " the published ranges of the model's coefficients (2 more evaluations)")
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("sweep", help="one prediction summary per knob value")
@@ -417,6 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="geometric steps (default: the knob's own scale)")
     _add_eval_opts(p)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--bands", action="store_true", help="a [low, high] band per summary output"
+                   " and step (3 evaluations per step)")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("knobs", help="the knobs that apply to a design")

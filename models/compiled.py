@@ -8,7 +8,8 @@ column in place (:meth:`Compiled.patch`) instead of recompiling.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -226,6 +227,24 @@ class Compiled:
             outer.update(inner)
         self._memo[name] = (result, {k: self.versions.get(k, 0) for k in inner}, upstream)
         return result
+
+    @contextmanager
+    def isolated(self) -> Iterator[None]:
+        """Runs inside leave no trace for later runs: the memo, :attr:`cache` and every other
+        dict the models keep on this object (warm starts) are restored on exit.  For runs with
+        other coefficients (:func:`models.engine.evaluate_bands`); not for concurrent use."""
+        saved = {k: dict(v) for k, v in self.__dict__.items() if type(v) is dict}
+        reuse = self.reuse
+        try:
+            yield
+        finally:
+            for k in [k for k, v in self.__dict__.items() if type(v) is dict and k not in saved]:
+                del self.__dict__[k]
+            for k, v in saved.items():
+                d = self.__dict__.setdefault(k, {})
+                d.clear()
+                d.update(v)
+            self.reuse = reuse
 
     def current_design(self) -> Design:
         """The compiled design with every patch applied (a new document)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from models import consolidation, ft, network, storage, stretched
+from models import consolidation, ft, network, storage, stretched, uncertainty
 from models.compiled import Compiled, compile_design
 from models.design import Design, Override, apply_scenario
 from models.prediction import (
@@ -31,6 +31,7 @@ from models.prediction import (
     VmArrays,
 )
 from models.results import FtResult, NetworkResult
+from models.uncertainty import Bands
 
 
 class Engine:
@@ -45,6 +46,21 @@ class Engine:
 
     def evaluate(self) -> Prediction:
         return run(self.compiled, self.scenario, reuse=True)
+
+
+def evaluate_bands(engine: Engine, nominal: Prediction | None = None) -> Bands:
+    """Uncertainty bands of ``engine``'s current design: two more full evaluations, with every
+    banded coefficient (:mod:`models.uncertainty`) at its cheaper and at its costlier end.
+    ``nominal`` is the engine's latest prediction (evaluated when not given).  The engine's
+    memo and warm starts are left as they were, so its next evaluation is unchanged."""
+    p = nominal if nominal is not None else engine.evaluate()
+    c = engine.compiled
+    with c.isolated():
+        with uncertainty.case("low") as used_low:
+            low = run(c, engine.scenario)
+        with uncertainty.case("high") as used_high:
+            high = run(c, engine.scenario)
+    return uncertainty.combine(p, low, high, used_low | used_high)
 
 
 def evaluate(design: Design, scenario: str | None = None) -> Prediction:
@@ -84,7 +100,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     """Evaluate compiled arrays.  With ``reuse`` (the :class:`Engine`, whose every write is a
     patch) a model whose inputs did not change returns its last result; without it (callers
     that write arrays directly, such as the analyses) everything is recomputed."""
-    c.reuse = reuse
+    c.reuse = reuse and uncertainty.current() == "nominal"  # memo holds nominal results
     step = c.memo
     st = step("stretched", lambda: stretched.solve(c))
     delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))

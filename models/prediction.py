@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from models.uncertainty import Bands
 
 FORMAT = "headroom-prediction"
 VERSION = 1
@@ -139,6 +142,8 @@ class Prediction:
     warnings: list[str] = field(default_factory=list)
     extras: dict[str, Any] = field(default_factory=dict)
     """Model outputs beyond the contract (per subsystem), JSON-ready."""
+    bands: Bands | None = None
+    """Uncertainty bands, only when asked for (:func:`models.engine.evaluate_bands`)."""
 
     # ------------------------------------------------------------------ summary
     @property
@@ -225,6 +230,8 @@ class Prediction:
         }
         if self.extras:
             out["extras"] = self.extras
+        if self.bands is not None:
+            out["bands"] = self.bands.to_dict()
         return out
 
     def summary_dict(self) -> dict[str, Any]:

@@ -33,7 +33,7 @@ How a model adds a band
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -189,6 +189,19 @@ class Bands:
     host_ids: list[str] = field(default_factory=list)
     sources: list[Band] = field(default_factory=list)
     """The bands the models used for this design (none: every band is zero-width)."""
+    runs: tuple[Prediction, ...] = ()
+    """The nominal, low-cost and high-cost predictions (a view's own figure of a prediction
+    gets its band as the min and max over them: :meth:`span`)."""
+
+    def span(self, f: Callable[[Prediction], float | None]) -> Range | None:
+        """[min, max] of ``f`` over the three runs (None when ``f`` is None for one);
+        differences within the solvers' tolerance count as none."""
+        vals = [f(p) for p in self.runs]
+        nums = [float(v) for v in vals if v is not None and not math.isnan(v)]
+        if not nums or len(nums) < len(vals):
+            return None
+        nums = [nums[0] if _close(v, nums[0]) else v for v in nums]
+        return min(nums), max(nums)
 
     def get(self, key: str) -> Range | None:
         """The band of summary output ``key`` (``"total_iops"`` or ``"summary.total_iops"``)."""
@@ -232,9 +245,22 @@ def _flat(summary: dict[str, Any], prefix: str = "") -> dict[str, float]:
     return out
 
 
+RTOL = 1e-6
+"""Relative differences below this are solver tolerance (the MVA iterates to ~1e-9), not a
+band: a design that uses no banded coefficient gets zero-width bands."""
+
+
+def _close(x: float, nominal: float) -> bool:
+    return abs(x - nominal) <= RTOL * max(abs(nominal), 1e-9)
+
+
 def _span(*arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Elementwise (min, max), NaN where every run says 'not modelled'."""
-    stack = np.stack([np.asarray(a, dtype=float) for a in arrays])
+    """Elementwise (min, max), NaN where every run says 'not modelled'; the first array is
+    the nominal run, and values within :data:`RTOL` of it count as equal to it."""
+    nom = np.asarray(arrays[0], dtype=float)
+    tol = RTOL * np.maximum(np.abs(nom), 1e-9)
+    stack = np.stack([np.where(np.abs(np.asarray(a, dtype=float) - nom) <= tol, nom, a)
+                      for a in arrays])
     nan = np.isnan(stack).all(axis=0)
     lo = np.where(nan, np.nan, np.min(np.where(np.isnan(stack), np.inf, stack), axis=0))
     hi = np.where(nan, np.nan, np.max(np.where(np.isnan(stack), -np.inf, stack), axis=0))
@@ -250,6 +276,7 @@ def combine(nominal: Prediction, low: Prediction, high: Prediction,
     for key in SUMMARY_KEYS:
         vals = [f[key] for f in flats if key in f]
         if len(vals) == len(runs):
+            vals = [vals[0] if _close(v, vals[0]) else v for v in vals]
             summary[f"summary.{key}"] = (min(vals), max(vals))
     return Bands(
         summary=summary,
@@ -259,4 +286,4 @@ def combine(nominal: Prediction, low: Prediction, high: Prediction,
         vm_cpu_cost_per_kiops=_span(*(p.vms.cpu_cost_per_kiops for p in runs)),
         host_cpu_util=_span(*(p.hosts.cpu_util for p in runs)),
         vm_ids=list(nominal.vms.ids), host_ids=list(nominal.hosts.ids),
-        sources=[BANDS[n] for n in BANDS if n in used])
+        sources=[BANDS[n] for n in BANDS if n in used], runs=runs)

@@ -103,3 +103,42 @@ def test_unknown_example_leaves_no_file(capsys: pytest.CaptureFixture[str],
     target = tmp_path / "x.json"
     code, _, err = run(capsys, "example", "nope", "-o", str(target))
     assert code == 2 and not target.exists() and "known:" in err
+
+
+def test_evaluate_bands_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    vaio = str(examples.path("vaio-scaling"))
+    code, out, _ = run(capsys, "evaluate", vaio, "--scenario", "iofilter", "--json", "--bands")
+    assert code == 0
+    doc = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-finite {c} in JSON"))
+    bands = doc["bands"]
+    for key in ("summary.total_iops", "summary.mean_latency_ms", "summary.p95_latency_ms",
+                "summary.ft_logging_mbps", "summary.consolidation.vms_per_host"):
+        lo, hi = bands[key]
+        assert 0 <= lo <= hi
+    lo, hi = bands["summary.consolidation.max_vms_per_host_by_cpu"]
+    assert lo < hi  # the filter's 10-20% extra CPU per 1K IOPS
+    assert [s["case_id"] for s in bands["sources"]] == ["storage-vaio-cpu-per-kiops-overhead"]
+    vm = doc["vms"][0]["id"]
+    assert set(bands["vms"][vm]) >= {"iops", "latency_ms", "p95_latency_ms"}
+    code, out, _ = run(capsys, "evaluate", vaio, "--scenario", "iofilter", "--json")
+    assert "bands" not in json.loads(out)
+
+
+def test_evaluate_bands_text_names_the_study(capsys: pytest.CaptureFixture[str]) -> None:
+    vaio = str(examples.path("vaio-scaling"))
+    code, out, _ = run(capsys, "evaluate", vaio, "--scenario", "iofilter", "--bands")
+    assert code == 0 and "storage-vaio-cpu-per-kiops-overhead" in out
+    code, out, _ = run(capsys, "evaluate", vaio, "--bands")
+    assert code == 0 and "bands: none" in out
+
+
+def test_sweep_bands_one_range_per_step(capsys: pytest.CaptureFixture[str]) -> None:
+    vaio = str(examples.path("vaio-scaling"))
+    code, out, _ = run(capsys, "sweep", vaio, "--scenario", "iofilter", "--knob",
+                       "vm.workload.io_oio", "--from", "1", "--to", "64", "--steps", "3",
+                       "--json", "--bands")
+    assert code == 0
+    for step in json.loads(out)["steps"]:
+        lo, hi = step["bands"]["summary.total_iops"]
+        assert lo <= step["summary"]["total_iops"] <= hi
+        assert step["bands"]["sources"] == ["storage-vaio-cpu-per-kiops-overhead"]
