@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from models import consolidation, ft, network, storage, stretched, uncertainty
+from models import consolidation, ft, network, storage, stretched, uncertainty, vdi
 from models.compiled import Compiled, compile_design
 from models.design import Design, Override, apply_scenario
 from models.prediction import (
@@ -117,6 +117,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
 
     fto, net = step("ft", _ft, sto, net0)
     con = step("consolidation", lambda: consolidation.solve(c, sto, net, fto), sto, net0, fto)
+    desk = step("vdi", lambda: vdi.solve(c, net0.vm_tx_mbps), net0)
 
     ratio = fto.vm_throughput_ratio
     iops = sto.vm_iops * ratio
@@ -149,7 +150,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names,
                          iops=sto.array_iops, latency_ms=sto.array_latency_ms,
                          util=sto.array_util)
-    parts = (st, sto, net, fto, con)
+    parts = (st, sto, net, fto, con, desk)
     extras = {k: v for p in parts for k, v in p.extras.items()}
     return Prediction(
         design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,

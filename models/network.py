@@ -6,20 +6,26 @@ Per VM and per direction (receive, transmit; full duplex) the throughput is the 
   with no offered load receive as fast as they can, as the studies' netperf runs do);
 * the NIC port's line rate times TCP goodput efficiency (1448-byte MSS in a 1538-byte frame);
 * the PCIe slot: lanes x per-lane rate x 0.75 transaction-layer efficiency, shared by the ports;
-* the per-stream limits of the transfer tool and its encryption, times the streams;
+* the transfer tool's streams (``models.transfer``: CPU cycles per byte of the tool, the ssh
+  channel and its cipher on the stream's critical thread, the wire, the flow-control window);
 * the serial receive/transmit path of one vNIC: a per-packet cost (vmkernel + vNIC emulation;
   LRO aggregates received packets, TSO sends large ones) plus a per-message cost in the guest.
 
 VMs on one host share the host's ``vm`` NICs; without NetQueue/VMDq they also share one
 receive queue (one per-packet path) per NIC, which is why many small VMs beat one large VM
 only with VMDq.  A ``passthrough`` NIC (VMDirectPath) belongs to one VM and skips the
-vmkernel path.  CPU cost = per packet + per byte + per message, all cores (hypervisor + VM).
+vmkernel path.  CPU cost = per packet + per byte + per message, all cores (hypervisor + VM),
+plus the transfer tool's threads.  Multicast receivers (profile ``multicast_rx``) receive
+``multicast_pps`` packets of ``multicast_packet_bytes`` (UDP: no LRO) through the host's
+replication context(s), which drop packets as they saturate (``models.multicast``).  A VDI
+desktop (profile ``vdi``) transmits its PCoIP display stream (``models.vdi``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from models import multicast, transfer, vdi
 from models.compiled import Compiled
 from models.prediction import Resource
 from models.results import NetworkResult
@@ -67,14 +73,6 @@ fitted to LRO's +33% CPU efficiency at 64 KB (net-lro-native-to-vm-cpu-efficienc
 CPU_MSG_NS = 248.0 * CPU_BYTE_NS
 """CPU per message; fitted to LRO's +86% CPU efficiency at 256 B (same case); 16 KB is the
 check."""
-TOOL_REF_GHZ = 2.8
-TOOL_STREAM_MBPS = np.array([np.inf, 2000.0, 2300.0, 3600.0, 560.0])
-"""Per-stream cap of netperf, scp, rsync, bbcp, ftp at 2.8 GHz (Xeon X5560), from the FedEx
-study's single-stream runs without bulk crypto (ftx-native-1stream-hpnssh-nocrypto,
-ftx-native-1stream-bbcp, ftx-ftp-1g-vs-initial-10g).  Issue 5 owns their checks."""
-CRYPTO_STREAM_MBPS = np.array([np.inf, 475.0, 1400.0])
-"""Per-stream cap of none, OpenSSH (one AES-128 thread, no AES-NI), HPN-SSH (4 crypto
-threads) at 2.8 GHz (ftx-native-1stream-scp-rsync-ssh 400-550, ftx-native-1stream-hpnssh)."""
 
 CABLING: dict[str, tuple[float, float | None, float | None]] = {
     "twinax": (400.0, 3.0, 7.0),
@@ -110,6 +108,7 @@ _NETPERF, _FILE = code("vm", "workload.profile", "netperf"), code("vm", "workloa
 _WEB, _MCAST = code("vm", "workload.profile", "web"), code("vm", "workload.profile",
                                                            "multicast_rx")
 _WINDOWS, _E1000 = code("vm", "guest_os", "windows"), code("vm", "vnic", "e1000")
+_VMXNET3 = code("vm", "vnic", "vmxnet3")
 _NO_CABLING = code("nic", "cabling", "unspecified")
 
 
@@ -170,9 +169,10 @@ def solve(c: Compiled) -> NetworkResult:
     streaming = (prof == _NETPERF) | (prof == _FILE)
 
     # ---- packet sizes
-    msg = vm["workload.net_msg_bytes"]
+    mcast = prof == _MCAST
+    msg = np.where(mcast, vm["workload.multicast_packet_bytes"], vm["workload.net_msg_bytes"])
     windows = vm["guest_os"] == _WINDOWS
-    lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000)
+    lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000) & ~mcast
               & (~windows | (ver >= _V60)))
     pkt_wire = np.minimum(MSS_BYTES, msg)
     lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
@@ -186,10 +186,10 @@ def solve(c: Compiled) -> NetworkResult:
     t_msg = T_MSG_NS * scale / par
     path_rx = 8000.0 / (t_pkt / pkt_rx + t_msg / msg)
     path_tx = 8000.0 / (t_pkt / pkt_tx + t_msg / msg)
-    tool_cap = (np.minimum(TOOL_STREAM_MBPS[vm["workload.net_tool"]],
-                           CRYPTO_STREAM_MBPS[vm["workload.net_crypto"]])
-                * vm["workload.net_streams"] * (ghz / TOOL_REF_GHZ))
     line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
+    tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
+    tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
+                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
     slot = pcie[use] * 1000.0
 
     # the tightest cap, both directions at once (row 0 receive, row 1 transmit)
@@ -228,13 +228,22 @@ def solve(c: Compiled) -> NetworkResult:
     x_rx = np.where(has_nic, x_rx, 0.0)
     x_tx = np.where(has_nic, x_tx, 0.0)
 
+    # ---- multicast replication: packets reaching the host, lost where a context saturates
+    mc_mbps = np.where(mcast, vm["workload.multicast_pps"]
+                       * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    got = np.divide(x_rx, rx, out=np.ones(n), where=rx > 0)
+    mc_pps = np.where(mcast & has_nic & (pt < 0), vm["workload.multicast_pps"] * got, 0.0)
+    mc = multicast.solve(c, mc_pps, vnic == _VMXNET3)
+    x_rx = np.maximum(x_rx - mc_mbps * got * mc.vm_loss, 0.0)
+
     # ---- packets and CPU
     rx_pps = x_rx * 125000.0 / pkt_rx
     tx_pps = x_tx * 125000.0 / pkt_tx
     msgs = (x_rx + x_tx) * 125000.0 / msg
     cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS * pkt_factor
               + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS + msgs * CPU_MSG_NS)
-    cores = cpu_ns * scale / 1e9
+    cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
+             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
 
     # ---- NIC load
     host_rx = np.bincount(hs, x_rx[shared], minlength=nh)
@@ -257,6 +266,9 @@ def solve(c: Compiled) -> NetworkResult:
                         vm_rx_pps=rx_pps, vm_tx_pps=tx_pps, nic_gbps=nic_gbps,
                         nic_util=nic_util)
     _resources(c, res, speed, pcie, line_port)
+    res.resources.extend(mc.resources)
+    res.warnings.extend(mc.warnings)
+    res.extras.update(mc.extras)
     _cabling(c, res)
     _warnings(c, res, pt_nics, speed, pcie, line_port, h, demanded, has_nic)
     return res
@@ -272,6 +284,7 @@ def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
     rx = np.where(streaming & (rx <= 0) & (tx <= 0), np.inf, rx)
     tx = tx + np.where(prof == _WEB,
                        vm["workload.req_per_s"] * vm["workload.resp_kb"] * 8.192e-3, 0.0)
+    tx = tx + vdi.desktop_mbps(c)
     rx = rx + np.where(prof == _MCAST, vm["workload.multicast_pps"]
                        * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
     return rx, tx
