@@ -165,6 +165,11 @@ class Compiled:
     def site(self) -> Table:
         return self.tables["site"]
 
+    @property
+    def library(self) -> Table:
+        """Content libraries (``content_library`` components)."""
+        return self.tables["content_library"]
+
     def host_array_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         t = self.links["storage"]
         return t.cols["src"], t.cols["dst"]

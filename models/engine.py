@@ -19,7 +19,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from models import consolidation, ft, network, storage, stretched, uncertainty, vdi
+from models import (
+    consolidation,
+    content_library,
+    ft,
+    network,
+    storage,
+    stretched,
+    uncertainty,
+    vdi,
+)
 from models.compiled import Compiled, compile_design
 from models.design import Design, Override, apply_scenario
 from models.prediction import (
@@ -118,6 +127,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     fto, net = step("ft", _ft, sto, net0)
     con = step("consolidation", lambda: consolidation.solve(c, sto, net, fto), sto, net0, fto)
     desk = step("vdi", lambda: vdi.solve(c, net0.vm_tx_mbps), net0)
+    lib = step("content_library", lambda: content_library.solve(c))
 
     ratio = fto.vm_throughput_ratio
     iops = sto.vm_iops * ratio
@@ -150,7 +160,7 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names,
                          iops=sto.array_iops, latency_ms=sto.array_latency_ms,
                          util=sto.array_util)
-    parts = (st, sto, net, fto, con, desk)
+    parts = (st, sto, net, fto, con, desk, lib)
     extras = {k: v for p in parts for k, v in p.extras.items()}
     return Prediction(
         design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,

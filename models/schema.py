@@ -166,6 +166,9 @@ VM = KindSpec(
         P("latency_sensitivity", "enum", "normal", choices=("normal", "high"),
           doc="VM latency-sensitivity setting"),
         P("containers", "int", 0, "containers", "containers running inside the VM", 0, 10000),
+        P("numa_aware", "bool", True, doc="the workload keeps its memory on its NUMA node"
+          " (NUMA-aware guest on vNUMA, or processes pinned per node on a native host);"
+          " false: spread over the nodes it spans (unpinned native containers)"),
         P("workload.profile", "enum", "oltp",
           choices=("iometer", "oltp", "web", "netperf", "file_transfer", "multicast_rx",
                    "cpu_bound", "vdi", "idle"),
@@ -212,7 +215,55 @@ VM = KindSpec(
     ),
 )
 
-KINDS: dict[str, KindSpec] = {k.name: k for k in (HOST, NIC, STORAGE_ARRAY, SITE, VM)}
+CONTENT_LIBRARY = KindSpec(
+    "content_library", "Content Library",
+    "A vSphere Content Library and the transfer it performs: a subscribed library's sync, a"
+    " VM deploy, an item import or export (Content Library studies, VMware 2015).",
+    _props(
+        P("backing", "enum", "datastore", choices=("datastore", "nfs"),
+          doc="storage backing: a datastore (items stored uncompressed) or an NFS file system"
+          " mounted on vCenter (items stored compressed)"),
+        P("operation", "enum", "sync", choices=("sync", "deploy", "import", "export"),
+          doc="the transfer studied: sync (a subscribed library pulls from the library it"
+          " subscribes_to), deploy a VM, import or export an item"),
+        P("enhanced_linked_mode", "bool", False,
+          doc="publisher's and subscriber's vCenters share an SSO domain (Enhanced Linked"
+          " Mode): datastore-to-datastore sync copies directly between ESXi hosts"),
+        P("network_gbps", "float", 10.0, "Gbit/s", "vCenter management / ESXi host network"
+          " line rate", choices=(1.0, 10.0, 25.0, 40.0, 100.0)),
+        P("esxi_hosts", "int", 1, "hosts", "ESXi hosts that see the library's datastore;"
+          " each is a direct-copy channel with its own NIC", 1, 64),
+        P("datastore_mbps", "float", 500.0, "MB/s", "sequential throughput of the datastore"
+          " holding the library; concurrent copies interleave and turn it random", 1, 100000),
+        P("https", "bool", True, doc="Transfer Service traffic over HTTPS (TLS); off = plain"
+          " HTTP on a trusted network"),
+        P("rhttpproxy", "bool", True, doc="streamed traffic passes vCenter's reverse HTTP"
+          " proxy (rhttpproxy)"),
+        P("max_concurrent_transfers", "int", 20, "transfers", "Transfer Service > Maximum"
+          " Number of Concurrent Transfers; more operations queue", 1, 1000),
+        P("max_concurrent_sync_items", "int", 5, "items", "Library Maximum Concurrent"
+          " SyncItems: items one subscribed library transfers at once", 1, 1000),
+        P("max_bandwidth_mbps", "float", 0.0, "Mbit/s", "Transfer Service > Maximum Bandwidth"
+          " Consumption for streaming transfers; 0 = unlimited (direct copies ignore it)",
+          0, 400000),
+        P("item_gb", "float", 15.0, "GB", "size of one item's disks on a datastore"
+          " (uncompressed, provisioned)", 0.001, 100000),
+        P("compression_ratio", "float", 2.78, "x", "uncompressed / compressed size of an item"
+          " (stream-optimised VMDK; 15 GB -> 5.4 GB in the sync study)", 1, 100),
+        P("items", "int", 1, "items", "items transferred at once: items in the sync, or"
+          " concurrent deploy / import / export operations", 1, 10000),
+        P("deploy_path", "enum", "same_host", choices=("vaai", "same_host", "cross_host"),
+          doc="deploy from a datastore-backed library: VAAI copy inside the array, through one"
+          " host that sees both datastores, or between two hosts over the network"),
+        P("import_source", "enum", "upload_client", choices=("upload_client", "web_server"),
+          doc="import: uploaded from a client through vCenter, or pulled from a web server"),
+        P("mirror_server", "bool", False, doc="a subscribed library pulls through a caching"
+          " mirror server (e.g. NGINX) at its site: one WAN copy per site"),
+    ),
+)
+
+KINDS: dict[str, KindSpec] = {k.name: k for k in (HOST, NIC, STORAGE_ARRAY, SITE, VM,
+                                                  CONTENT_LIBRARY)}
 
 LINKS: dict[str, LinkSpec] = {
     spec.name: spec
@@ -231,6 +282,11 @@ LINKS: dict[str, LinkSpec] = {
                  many=False),
         LinkSpec("storage", "host", "storage_array", "the host reaches that array", {}),
         LinkSpec("located_at", "host", "site", "site of the host", {}, many=False),
+        LinkSpec("subscribes_to", "content_library", "content_library",
+                 "a subscribed library synchronises from that published library", {},
+                 many=False),
+        LinkSpec("library_at", "content_library", "site", "site of the library's vCenter", {},
+                 many=False),
         LinkSpec("wan", "site", "site", "inter-site link",
                  _props(P("rtt_ms", "float", 1.0, "ms", "inter-site round-trip time", 0, 1000),
                         P("gbps", "float", 10.0, "Gbit/s", "inter-site bandwidth", 0.001,
