@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from models import uncertainty
+from models import cpu_virt, uncertainty
 from models.compiled import Compiled
 from models.prediction import Consolidation, Resource
 from models.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
@@ -283,6 +283,11 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     sidx = np.where(sec, c.vm_secondary, 0)
     w_pri = placed.astype(np.float64)
     w_sec = sec.astype(np.float64)
+    # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
+    # adds its cost per guest event (models/cpu_virt.py)
+    cv = cpu_virt.solve(c, hidx, placed, cap, pcpus, other, web, sto, net)
+    req_core_s, other = req_core_s * cv.factor, other * cv.factor
+    path = path + cv.overhead_cores
 
     def per_host(x: np.ndarray) -> np.ndarray:
         return (np.bincount(hidx, x * w_pri, minlength=h)
@@ -322,8 +327,11 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     # web response times
     web_p = web & placed
     if web_p.any():
-        _web_response(res, c, web_p, hidx, cap, rho, ghz_scale, active, want, vcpus)
+        _web_response(res, c, web_p, hidx, cap, rho, ghz_scale, active, want, vcpus,
+                      cv.exclusive)
     _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
+    res.warnings.extend(cv.warnings)
+    res.extras["cpu_virtualization"] = cv.extras
 
     # consolidation figures for the reference host
     if n:
@@ -331,6 +339,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         res.consolidation, extra = _consolidation(
             c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
             sec, vms_per_host)
+        res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
+                                                            sec)
         res.extras["consolidation"] = extra
     _resources(res, c, rho, mem_util, host_demand, cap, mem, active)
     return res
@@ -347,7 +357,8 @@ def _ratio(fto: FtResult, n: int) -> np.ndarray:
 
 def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx: np.ndarray,
                   cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray, active: np.ndarray,
-                  want: np.ndarray, vcpus: np.ndarray) -> None:
+                  want: np.ndarray, vcpus: np.ndarray,
+                  exclusive: np.ndarray | None = None) -> None:
     hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=len(c.host)))
     s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
         active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
@@ -369,8 +380,12 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
     extra = 1.0 / (1.0 - np.minimum(uv, 0.999999)) - 1.0
     sv = s_by_host[hv]
     cpu_v = sv / WALL_PER_CPU  # the request's CPU time on this host
-    mean_v = np.where(sat, SATURATED_MS, mean_by_host[hv] + cpu_v * extra)
-    p95_v = np.where(sat, SATURATED_MS, p95_by_host[hv] + _LN20 * cpu_v * extra)
+    host_mean, host_p95 = mean_by_host[hv], p95_by_host[hv]
+    if exclusive is not None and exclusive[web_p].any():  # own cores: no wait for a pCPU
+        own = exclusive[web_p]
+        host_mean, host_p95 = np.where(own, sv, host_mean), np.where(own, _LN20 * sv, host_p95)
+    mean_v = np.where(sat, SATURATED_MS, host_mean + cpu_v * extra)
+    p95_v = np.where(sat, SATURATED_MS, host_p95 + _LN20 * cpu_v * extra)
     res.vm_response_ms[web_p] = np.minimum(mean_v, SATURATED_MS)
     res.vm_response_p95_ms[web_p] = np.minimum(p95_v, SATURATED_MS)
 
