@@ -32,7 +32,7 @@ FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualiz
          " A FedEx Case Study")
 
 # tool codes follow models.schema: netperf, scp, rsync, bbcp, ftp
-C_STREAM = 3.11
+C_STREAM = 2.95
 """Kernel TCP + socket copy of one connection, cycles/byte; fitted with C_TOOL and C_CHANNEL
 to three runs without bulk crypto: scp 2.0, rsync 2.3 (ftx-native-1stream-hpnssh-nocrypto) and
 bbcp 3.6 Gbit/s (ftx-native-1stream-bbcp): three equations, three unknowns."""
