@@ -168,45 +168,85 @@ def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np
     ``queue`` in the result is ``[K, P + S]`` (private then shared); pass it back as ``q0``.
     Convergence: the largest relative change of any class's throughput below ``tol``.
     ``omega`` over-relaxes the queue update (1 is plain successive substitution).
+    A caller that solves the same network for many populations builds one
+    :class:`SplitNetwork` and calls :meth:`SplitNetwork.solve` (the set-up is done once).
     """
-    # work on transposed copies: one contiguous row per station slot, so every operation
-    # runs over long vectors and sums over slots add whole rows
-    dp_all = np.asarray(private, dtype=float).T
-    used = np.flatnonzero(dp_all.any(axis=1))  # private slots no class uses are skipped
-    dp = np.ascontiguousarray(dp_all[used])
-    ss = np.ascontiguousarray(np.asarray(shared_station, dtype=np.int64).T)
-    ds = np.ascontiguousarray(np.where(ss >= 0, np.asarray(shared, dtype=float).T, 0.0))
-    n = np.asarray(pops, dtype=float)
-    z = np.asarray(think, dtype=float)
-    p_all, k_n = dp_all.shape
-    idx = np.where(ss >= 0, ss, n_shared)
-    flat = idx.ravel()
-    active = n > 0
-    inv_n = np.where(active, 1.0 / np.maximum(n, 1.0), 0.0)
-    own = np.where(active, (n - 1.0) * inv_n, 0.0)
-    if q0 is not None and q0.shape == (k_n, p_all + ds.shape[0]):
-        qp = np.ascontiguousarray(q0[:, used].T)
-        qs = np.where(ds > 0, q0[:, p_all:].T, 0.0)
-    else:
-        tot_d = np.maximum(dp.sum(axis=0) + ds.sum(axis=0), 1e-300)
-        qp, qs = dp / tot_d * n, ds / tot_d * n
-    x = np.zeros(k_n)
-    rp, rs = dp, ds
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007
-        tot = np.bincount(flat, weights=qs.ravel(), minlength=n_shared + 1)[idx]
-        rs = ds * (1.0 + tot - qs * inv_n)
-        rp = dp * (1.0 + qp * own)
-        x_new = n / (z + rp.sum(axis=0) + rs.sum(axis=0) + 1e-300)
-        x_new[~active] = 0.0
-        # over-relaxed update (omega > 1 roughly halves the iterations near saturation)
-        qp = np.maximum(qp + omega * (x_new * rp - qp), 0.0)
-        qs = np.maximum(qs + omega * (x_new * rs - qs), 0.0)
-        change = np.abs(x_new - x) / np.maximum(x_new, 1e-300)
-        x = x_new
-        if k_n == 0 or change.max() <= tol:
-            break
-    queue = np.zeros((k_n, p_all + ds.shape[0]))
-    queue[:, used] = (x * rp).T
-    queue[:, p_all:] = (x * rs).T
-    return MvaResult(x, rp.sum(axis=0) + rs.sum(axis=0), queue, it)
+    net = SplitNetwork(private, shared_station, shared, think, n_shared)
+    return net.solve(pops, q0=q0, tol=tol, max_iter=max_iter, omega=omega)
+
+
+class SplitNetwork:
+    """The fixed part of a :func:`schweitzer_split` network (demands, stations, think times),
+    laid out once: one contiguous row per station slot (private slots some class uses, then
+    shared), so every operation of an iteration runs over long vectors and the per-class
+    sum over slots adds whole rows."""
+
+    def __init__(self, private: np.ndarray, shared_station: np.ndarray, shared: np.ndarray,
+                 think: np.ndarray, n_shared: int):
+        dp_all = np.asarray(private, dtype=float).T
+        self.p_all, self.k_n = dp_all.shape
+        self.used = np.flatnonzero(dp_all.any(axis=1))  # private slots no class uses: skipped
+        ss = np.asarray(shared_station, dtype=np.int64).T
+        self.s_n = ss.shape[0]
+        self.pu = len(self.used)
+        d = np.empty((self.pu + self.s_n, self.k_n))
+        d[:self.pu] = dp_all[self.used]
+        d[self.pu:] = np.where(ss >= 0, np.asarray(shared, dtype=float).T, 0.0)
+        self.d = d
+        self.z = np.asarray(think, dtype=float) + 1e-300
+        self.idx = np.where(ss >= 0, ss, n_shared)  # a dummy station absorbs unused slots
+        self.flat = self.idx.ravel()
+        self.n_bins = n_shared + 1
+
+    def solve(self, pops: np.ndarray, q0: np.ndarray | None = None, tol: float = 1e-9,
+              max_iter: int = 2000, omega: float = 1.4) -> MvaResult:
+        """The fixed point for populations ``pops``; ``q0`` (``[K, P + S]``, e.g. an earlier
+        result's ``queue``) warm-starts it."""
+        d, pu, k_n, p_all = self.d, self.pu, self.k_n, self.p_all
+        n = np.asarray(pops, dtype=float)
+        active = n > 0
+        all_active = bool(active.all())
+        inv_n = np.where(active, 1.0 / np.maximum(n, 1.0), 0.0)
+        # arrival theorem (Schweitzer): an arrival sees its own class's queue scaled by
+        # (N - 1)/N; at a shared station it sees every other class's queue in full, i.e. the
+        # station total less 1/N of its own
+        coef = np.empty_like(d)
+        coef[:pu] = np.where(active, (n - 1.0) * inv_n, 0.0)
+        coef[pu:] = -inv_n
+        q = np.empty_like(d)
+        if q0 is not None and q0.shape == (k_n, p_all + self.s_n):
+            q[:pu] = q0[:, self.used].T
+            q[pu:] = q0[:, p_all:].T
+            q[d == 0.0] = 0.0
+        else:
+            q[:] = d / np.maximum(d.sum(axis=0), 1e-300) * n
+        x = np.zeros(k_n)
+        r = np.empty_like(d)
+        step = np.empty_like(d)
+        qs, rs = q[pu:], r[pu:]
+        flat, idx, n_bins, z = self.flat, self.idx, self.n_bins, self.z
+        it = 0
+        for it in range(1, max_iter + 1):  # noqa: B007
+            # residence per slot: d (1 + seen queue); the private slots' own-class term and
+            # the shared slots' total-less-own are both "coef x q" plus the station total
+            np.multiply(q, coef, out=r)
+            rs += np.bincount(flat, weights=qs.ravel(), minlength=n_bins)[idx]
+            r += 1.0
+            r *= d
+            x_new = n / (z + r.sum(axis=0))
+            if not all_active:
+                x_new[~active] = 0.0
+            # over-relaxed update (omega > 1 roughly halves the iterations near saturation)
+            np.multiply(r, x_new, out=step)
+            step -= q
+            step *= omega
+            q += step
+            np.maximum(q, 0.0, out=q)
+            diff = np.abs(x_new - x)
+            x = x_new
+            if k_n == 0 or bool((diff <= tol * x_new).all()):
+                break
+        queue = np.zeros((p_all + self.s_n, k_n))
+        queue[self.used] = r[:pu] * x
+        queue[p_all:] = r[pu:] * x
+        return MvaResult(x, r.sum(axis=0), queue.T, it)

@@ -152,6 +152,16 @@ class _Params:
     d_closed: Any
     closed0: Any
     no_path0: Any
+    shared_st: Any
+    """Per VM, the shared stations (host HBA, array; -1 for none) it visits."""
+    demand_t: Any
+    """``demand`` transposed: one contiguous row per slot (row operations are cheap)."""
+    util0: Any
+    """vCPU I/O path utilisation per IOPS."""
+    cores_per_io: Any
+    cpio_pct: Any
+    backend_per_io: Any
+    app_share: Any
 
 
 def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
@@ -237,6 +247,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     if open_.any():
         lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
     d_closed = demand * infl
+    shared_st = np.where(demand[:, 3:5] > 0, np.stack([h, n_host + a], axis=1), -1)
+    cpio = (cpio_base + extra) * REF_GHZ / ghz
     return _Params(
         open_=open_,
         rate=rate,
@@ -265,6 +277,13 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         d_closed=d_closed,
         closed0=closed0,
         no_path0=no_path0,
+        shared_st=shared_st,
+        demand_t=np.ascontiguousarray(demand.T),
+        util0=vcpu_us * scale / vcpus,
+        cores_per_io=(adapter + issue + COMPLETION_US + extra) * scale,
+        cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
+        backend_per_io=per_io * backend,
+        app_share=v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300),
     )
 
 
@@ -281,105 +300,92 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     bs_kb = p.bs_kb
     h = p.h
     a = p.a
-    ghz = p.ghz
-    scale = p.scale
-    issue = p.issue
-    adapter = p.adapter
-    cpio_base = p.cpio_base
-    extra = p.extra
-    vcpu_us = p.vcpu_us
     vcpus = p.vcpus
     vd = p.vd
     ad = p.ad
-    per_io = p.per_io
-    backend = p.backend
     disks = p.disks
     demand = p.demand
     lam = p.lam
     saturated_open = p.saturated_open
-    infl = p.infl
     d_closed = p.d_closed
     oio = v["workload.io_oio"].astype(float)
     closed = p.closed0 & (oio > 0)
     active = closed | open_
     no_path = p.no_path0 & active
+    served = active & ~no_path
 
     pops = np.where(closed, oio, 0.0)
     cache = _cache(c)
     key = f"{n}:{n_host}:{n_arr}"
     sioc_on = c.array.cols["sioc"] if n_arr else np.zeros(0, bool)
-    shared_st = np.stack([h, n_host + a], axis=1)
-    shared_st = np.where((demand[:, 3:5] > 0) & active[:, None], shared_st, -1)
-    q0 = cache.get(key)
-    if q0 is not None:  # warm start, each VM's queues scaled to its new population
-        old_pops = cache[key + ":pops"]
-        q0 = q0 * np.where(old_pops > 0, pops / np.maximum(old_pops, 1e-300), 0.0)[:, None]
-    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, q0)
+    shared_st = p.shared_st  # stations of inactive VMs do not matter: they have no population
+    q0 = _warm_start(cache.get(key), pops)
+    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, q0, cache)
     eff = pops
     if sioc_on.any():
-        eff, res = _sioc(c, d_closed, shared_st, pops, res, closed, a, ad)
-    cache[key], cache[key + ":pops"] = res.queue, eff
-    res.queue = np.concatenate([res.queue, (res.throughput * d_closed[:, 5])[:, None]], 1)
-    x = np.where(closed, res.throughput, lam)
+        eff, res = _sioc(c, d_closed, shared_st, pops, res, closed, a, ad, cache)
+    hist = cache.get(key)
+    cache[key] = (res.queue, eff) + (hist[:2] if hist is not None else (None, None))
+    thr = res.throughput
+    x = np.where(closed, thr, lam)
     ks = np.arange(n)
 
-    # residence per slot (closed from MVA; open: D (1 + closed queue) / (1 - U_open))
-    r_slot = res.queue / np.maximum(res.throughput[:, None], 1e-300)
+    # residence per slot, one row per slot (closed from MVA: queue / throughput; open:
+    # D (1 + closed queue) / (1 - U_open)); slot 5 is the delay
+    q_t = res.queue.T
+    r_t = np.empty((6, n))
+    np.divide(q_t, np.maximum(thr, 1e-300), out=r_t[:5])
+    r_t[5] = np.where(closed, d_closed[:, 5], 0.0)
     if open_.any():
-        q_tot = np.concatenate([np.bincount(h, res.queue[:, 3], n_host),
-                                np.bincount(a, res.queue[:, 4], n_arr)])
-        r_open = demand * infl
+        q_tot = np.concatenate([np.bincount(h, q_t[3], n_host), np.bincount(a, q_t[4], n_arr)])
+        r_open = demand * p.infl
         r_open[:, 3] *= 1.0 + q_tot[h]
         r_open[:, 4] *= 1.0 + q_tot[n_host + a]
         r_open[:, 5] = demand[:, 5]
-        r_slot = np.where(open_[:, None], r_open, r_slot)
-    resp = r_slot.sum(axis=1)
+        r_t = np.where(open_, r_open.T, r_t)
+    resp = r_t.sum(axis=0)
     # a SIOC-throttled VM also waits in the host queue: its latency is OIO / throughput
-    resp = np.where(closed & (eff < pops), pops / np.maximum(x, 1e-300), resp)
+    if eff is not pops:
+        resp = np.where(closed & (eff < pops), pops / np.maximum(x, 1e-300), resp)
     # the guest times an I/O from issue to completion: the application's own CPU time on
     # the vCPUs (and its share of their queue) is not I/O latency
-    app_share = v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300)
-    resp = resp - (r_slot[:, 0] + vd) * app_share
-    queueing = r_slot[:, :5].copy()
-    queueing[:, 0] *= 1.0 - app_share
-    p95 = resp + 1.645 * np.sqrt((queueing**2).sum(axis=1))
+    app_share = p.app_share
+    resp -= (r_t[0] + vd) * app_share
+    queueing = r_t[:5] * r_t[:5]
+    queueing[0] *= (1.0 - app_share) ** 2
+    p95 = resp + 1.645 * np.sqrt(queueing.sum(axis=0))
 
-    x = np.where(active & ~no_path, x, 0.0)
-    lat = np.where(active & ~no_path, resp * 1000.0, np.nan)
-    lat = np.where(arr < 0, np.nan, np.where(active, lat, 0.0))
-    p95_ms = np.where(np.isnan(lat), np.nan, np.where(active & ~no_path, p95 * 1000.0, 0.0))
+    x = np.where(served, x, 0.0)
+    lat = np.where(served, resp * 1000.0, np.where(active, np.nan, 0.0))
+    lat[arr < 0] = np.nan
+    p95_ms = np.where(served, p95 * 1000.0, lat)
     mbps = x * bs_kb / 1024.0
-    cpio = (cpio_base + extra) * REF_GHZ / ghz
-    cpio_pct = np.where(active, cpio / 10.0, 0.0)  # us per I/O -> % of a core per 1K IOPS
-    cpu_cores = x * (adapter + issue + COMPLETION_US + extra) * scale
+    cpio_pct = np.where(active, p.cpio_pct, 0.0)
+    cpu_cores = x * p.cores_per_io
 
     # -- utilisations and what bounds each VM -------------------------------------------
-    util_slot = x[:, None] * demand
-    util_slot[:, 0] = x * vcpu_us * scale / vcpus
-    hba_util = np.bincount(h, util_slot[:, 3], n_host)
+    # (x is 0 for inactive VMs, so sums over all VMs equal sums over the active ones)
+    vm_util = np.empty((5, n))
+    np.multiply(p.demand_t[:5], x, out=vm_util)
+    vm_util[0] = x * p.util0
+    hba_util = np.bincount(h, vm_util[3], n_host)
     array_util = np.zeros(n_arr)
-    arr_x = np.bincount(a[active], weights=x[active], minlength=n_arr) if n_arr else \
-        np.zeros(0)
-    backend_x = np.bincount(a[active], weights=(x * per_io * backend)[active],
-                            minlength=n_arr) if n_arr else np.zeros(0)
-    if n_arr:
-        array_util = np.minimum(backend_x / disks, 1.0)
+    arr_x = np.bincount(a, weights=x, minlength=n_arr) if n_arr else np.zeros(0)
     arr_lat = np.full(n_arr, np.nan)
     if n_arr:
-        a_slot = r_slot[:, 4] + ad
-        w = np.bincount(a[active], weights=(x * a_slot)[active], minlength=n_arr)
+        backend_x = np.bincount(a, weights=x * p.backend_per_io, minlength=n_arr)
+        array_util = np.minimum(backend_x / disks, 1.0)
+        w = np.bincount(a, weights=x * (r_t[4] + ad), minlength=n_arr)
         arr_lat = np.where(arr_x > 0, w / np.maximum(arr_x, 1e-300) * 1000.0, 0.0)
-
-    vm_util = np.stack([util_slot[:, 0], util_slot[:, 1], util_slot[:, 2],
-                        hba_util[h] if n_host else np.zeros(n),
-                        array_util[a] if n_arr else np.zeros(n)], axis=1)
-    vm_util[~active] = 0.0
-    top = vm_util.argmax(axis=1) if n else np.zeros(0, np.int64)
-    top_u = vm_util[ks, top] if n else np.zeros(0)
+    vm_util[3] = hba_util[h] if n_host else 0.0
+    vm_util[4] = array_util[a] if n_arr else 0.0
+    vm_util[:, ~active] = 0.0
+    top = vm_util.argmax(axis=0) if n else np.zeros(0, np.int64)
+    top_u = vm_util[top, ks] if n else np.zeros(0)
     bound = Labels(lambda: _bound_labels(c, vm_util, top, top_u, active, no_path,
                                          saturated_open, vcpus, h, a, hba_util, array_util))
 
-    resources = _resources(c, array_util, hba_util, vm_util, active)
+    resources = _resources(c, array_util, hba_util, vm_util[0], active)
     if no_path.any():
         warnings.append(f"{int(no_path.sum())} VM(s) run on hosts with no HBA port for a"
                         " FC/SAS array: they get no I/O")
@@ -423,10 +429,38 @@ def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.nda
     return lam, infl, f < 1.0
 
 
+def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray) -> np.ndarray | None:
+    """A first guess of the queues ``[K, 5]`` for populations ``pops`` from the last two
+    solutions ``(queue, pops, older queue, older pops)``: a class whose population moved the
+    same way (a slider drag, a jump back) continues along the line through its last two
+    solutions (secant); any other class keeps its last queues scaled to its new population.
+    Only the number of iterations depends on the guess, never the fixed point."""
+    if hist is None:
+        return None
+    q_last, p_last, q_prev, p_prev = hist
+    if q_last.shape[0] != len(pops):
+        return None
+    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
+    q_t = q_last.T * scale
+    if q_prev is not None and q_prev.shape == q_last.shape:
+        moved = p_last - p_prev
+        t = (pops - p_last) / np.where(moved != 0.0, moved, 1.0)
+        line = (moved != 0.0) & (np.abs(t) <= 2.0)
+        if line.any():
+            guess = q_last.T + t * (q_last.T - q_prev.T)
+            q_t = np.where(line, np.maximum(guess, 0.0), q_t)
+    out: np.ndarray = q_t.T
+    return out
+
+
 def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
-                  q0: np.ndarray | None) -> mva.MvaResult:
+                  q0: np.ndarray | None,
+                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
     """Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array), 5 a delay.  One class
-    alone is solved exactly (single-class MVA), several with Schweitzer's approximation."""
+    alone is solved exactly (single-class MVA), several with Schweitzer's approximation.
+    ``cache`` keeps the laid-out network between calls with the same demands and the same
+    classes in flight (a knob that moves only populations)."""
+    k_n = len(pops)
     live = np.flatnonzero(pops > 0)
     # exact MVA needs a whole population; SIOC's share of the queue can be fractional
     if len(live) == 1 and pops[live[0]] <= EXACT_MAX_POP and float(pops[live[0]]).is_integer():
@@ -434,28 +468,37 @@ def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shar
         dk = d[k].copy()
         dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
         ex = mva.exact_single(dk, int(pops[k]), delay=np.arange(6) == 5)
-        out = mva.MvaResult(np.zeros(len(pops)), np.zeros(len(pops)), np.zeros((len(pops), 5)))
+        out = mva.MvaResult(np.zeros(k_n), np.zeros(k_n), np.zeros((k_n, 5)))
         out.throughput[k] = ex.throughput[-1]
         out.response[k] = ex.response[-1]
         out.queue[k] = ex.queue[0, :5]
         return out
-    if len(live) == len(pops):
-        return mva.schweitzer_split(d[:, :3], shared_st, d[:, 3:5], pops, d[:, 5], n_shared,
-                                    q0=q0, tol=2e-8)
-    # only the classes that keep I/Os in flight take part (the others would iterate as zeros)
-    sub = mva.schweitzer_split(d[live, :3], shared_st[live], d[live, 3:5], pops[live],
-                               d[live, 5], n_shared, q0=None if q0 is None else q0[live],
-                               tol=2e-8)
-    out = mva.MvaResult(np.zeros(len(pops)), np.zeros(len(pops)),
-                        np.zeros((len(pops), sub.queue.shape[1])), sub.iterations)
-    out.throughput[live], out.response[live], out.queue[live] = (sub.throughput,
-                                                                 sub.response, sub.queue)
+    everyone = len(live) == k_n
+    hit = cache.get("mva.network") if cache is not None else None
+    if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
+        net: mva.SplitNetwork = hit[3]
+    else:
+        if everyone:
+            net = mva.SplitNetwork(d[:, :3], shared_st, d[:, 3:5], d[:, 5], n_shared)
+        else:  # only the classes that keep I/Os in flight take part
+            net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
+                                   n_shared)
+        if cache is not None:
+            cache["mva.network"] = (d, shared_st, live, net)
+    if everyone:
+        return net.solve(pops, q0=q0, tol=2e-8)
+    sub = net.solve(pops[live], q0=None if q0 is None else q0[live], tol=2e-8)
+    queue_t = np.zeros((sub.queue.shape[1], k_n))
+    queue_t[:, live] = sub.queue.T
+    out = mva.MvaResult(np.zeros(k_n), np.zeros(k_n), queue_t.T, sub.iterations)
+    out.throughput[live], out.response[live] = sub.throughput, sub.response
     return out
 
 
 def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
           res: mva.MvaResult, closed: np.ndarray, a: np.ndarray,
-          arr_delay: np.ndarray) -> tuple[np.ndarray, mva.MvaResult]:
+          arr_delay: np.ndarray,
+          cache: dict[str, Any] | None = None) -> tuple[np.ndarray, mva.MvaResult]:
     """Storage I/O Control: under congestion (array latency above the threshold) each VM may
     keep only its share of the queue that holds latency at the threshold; VMs that want
     less leave their unused slots to the others (work-conserving water-filling)."""
@@ -489,26 +532,27 @@ def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
             left &= ~sat
         ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
         eff[members] = pops[members] * ratio
-    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue)
+    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue, cache)
 
 
 def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
-               vm_util: np.ndarray, active: np.ndarray) -> list[Resource]:
-    out: list[Resource] = []
-    for j, aid in enumerate(c.array.ids):
-        out.append(Resource(aid, "array", float(array_util[j]),
-                            "Back-end drive time: disks x per-drive IOPS, writes multiplied"
-                            " by the RAID penalty.", RAIDPOOL))
-    for j, hid in enumerate(c.host.ids):
-        if hba_util[j] > 0:
-            out.append(Resource(hid, "hba", float(min(hba_util[j], 1.0)),
-                                "Storage fabric: block size x IOPS against HBA ports x link"
-                                " speed.", MILLION))
-    busy = np.flatnonzero(active & (vm_util[:, 0] >= 0.5))
-    for k in busy[:200]:
-        out.append(Resource(c.vm.ids[k], "vcpu_io", float(min(vm_util[k, 0], 1.0)),
-                            "The VM's vCPUs issue its I/O synchronously; one vCPU is one"
-                            " core's worth of issue rate.", VAIO))
+               vcpu_util: np.ndarray, active: np.ndarray) -> list[Resource]:
+    array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
+                  " penalty.")
+    out = [Resource(aid, "array", u, array_text, RAIDPOOL)
+           for aid, u in zip(c.array.ids, array_util.tolist(), strict=True)]
+    hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
+    ids = c.host.ids
+    on = np.flatnonzero(hba_util > 0)
+    out += [Resource(ids[j], "hba", u, hba_text, MILLION)
+            for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
+    busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]
+    vcpu_text = ("The VM's vCPUs issue its I/O synchronously; one vCPU is one core's worth of"
+                 " issue rate.")
+    vm_ids = c.vm.ids
+    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO)
+            for k, u in zip(busy.tolist(), np.minimum(vcpu_util[busy], 1.0).tolist(),
+                            strict=True)]
     return out
 
 
