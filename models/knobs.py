@@ -80,6 +80,8 @@ LRO = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs
 VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
 SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
 DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
+MCAST = "Multicast Performance on vSphere 5.0"
+PCOIP = "PCoIP Improvements in VMware View 5.0"
 
 KNOBS: tuple[Knob, ...] = (
     # storage
@@ -110,6 +112,16 @@ KNOBS: tuple[Knob, ...] = (
          group="Network"),
     Knob("vm.workload.net_tool", "Transfer tool", FEDEX, group="Network"),
     Knob("vm.workload.net_crypto", "Transfer encryption", FEDEX, group="Network"),
+    Knob("vm.workload.net_rtt_ms", "Transfer round trip", FEDEX, 0.05, 200, None, log=True,
+         group="Network"),
+    Knob("vm.workload.multicast_pps", "Multicast packet rate", MCAST, 0, 100000, 1000,
+         group="Network"),
+    Knob("vm.split_rx", "splitRxMode", MCAST, group="Network"),
+    Knob("vm.workload.pcoip_codec", "PCoIP lossless codec", PCOIP, group="VDI"),
+    Knob("vm.workload.pcoip_client_cache", "PCoIP client cache", PCOIP, group="VDI"),
+    Knob("vm.workload.pcoip_build_to_lossless", "PCoIP build to lossless", PCOIP, group="VDI"),
+    Knob("vm.workload.pcoip_kbps", "PCoIP bandwidth (View 4.x settings)", PCOIP, 10, 5000,
+         None, log=True, group="VDI"),
     Knob("vm.workload.net_rx_mbps", "Offered receive load", FT4, 0, 100000, None,
          group="Network"),
     # fault tolerance
