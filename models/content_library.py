@@ -346,7 +346,7 @@ def solve(c: Compiled) -> ContentLibraryResult:
             extra: dict[str, Any] = {"subscribers": len(subs)}
             if subs:
                 extra.update(_fanout(c, rows, i, subs, site, wan_gbps, out))
-            out.transfers.append(Transfer(lid, name, "publish", "none", 0, 0, 0, 0.0, 0.0,
+            out.transfers.append(Transfer(lid, name, "publish", "none", 0, 0, 0, math.nan, 0.0,
                                           "", extra=extra))
             continue
         source = rows[int(publisher[i])] if op == "sync" else None

@@ -82,6 +82,10 @@ SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
 DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 MCAST = "Multicast Performance on vSphere 5.0"
 PCOIP = "PCoIP Improvements in VMware View 5.0"
+CL_SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"
+           " Library")
+CL_DEPLOY = "How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library"
+CL_TUNING = "Content Library Performance Tuning"
 
 KNOBS: tuple[Knob, ...] = (
     # storage
@@ -155,6 +159,28 @@ KNOBS: tuple[Knob, ...] = (
     Knob("wan.rtt_ms", "Inter-site latency", VSAN, 0, 10, 0.1, group="Stretched cluster"),
     Knob("wan.gbps", "Inter-site bandwidth", VSAN, 0.1, 100, None, log=True,
          group="Stretched cluster"),
+    # content library
+    Knob("content_library.operation", "Library operation", CL_SYNC, group="Content Library"),
+    Knob("content_library.backing", "Library backing", CL_SYNC, group="Content Library"),
+    Knob("content_library.enhanced_linked_mode", "Enhanced Linked Mode", CL_SYNC,
+         group="Content Library"),
+    Knob("content_library.network_gbps", "Library network", CL_SYNC, group="Content Library"),
+    Knob("content_library.https", "HTTPS transfers", CL_SYNC, group="Content Library"),
+    Knob("content_library.rhttpproxy", "rhttpproxy", CL_SYNC, group="Content Library"),
+    Knob("content_library.deploy_path", "Deploy data path", CL_DEPLOY, group="Content Library"),
+    Knob("content_library.import_source", "Import source", CL_SYNC, group="Content Library"),
+    Knob("content_library.items", "Items at once", CL_SYNC, 1, 100, 1, log=True,
+         group="Content Library"),
+    Knob("content_library.item_gb", "Item size", CL_DEPLOY, 1, 1000, None, log=True,
+         group="Content Library"),
+    Knob("content_library.max_concurrent_transfers", "Maximum concurrent transfers",
+         CL_TUNING, 1, 100, 1, group="Content Library"),
+    Knob("content_library.max_concurrent_sync_items", "Maximum concurrent sync items",
+         CL_TUNING, 1, 50, 1, group="Content Library"),
+    Knob("content_library.max_bandwidth_mbps", "Maximum bandwidth consumption (0 = unlimited)",
+         CL_TUNING, 0, 10000, 50, group="Content Library"),
+    Knob("content_library.mirror_server", "Mirror server at the subscriber's site", CL_TUNING,
+         group="Content Library"),
 )
 
 _BY_PATH = {k.path: k for k in KNOBS}

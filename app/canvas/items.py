@@ -31,7 +31,7 @@ from models.design import Component, Link
 #: Item size (width, height) per kind, in scene units; positions are the item centres.
 SIZES: dict[str, tuple[float, float]] = {
     "host": (150.0, 64.0), "vm": (104.0, 18.0), "nic": (56.0, 18.0),
-    "storage_array": (150.0, 64.0), "site": (170.0, 44.0),
+    "storage_array": (150.0, 64.0), "site": (170.0, 44.0), "content_library": (140.0, 34.0),
 }
 LEVELS = 21
 """Utilisation is shown in LEVELS steps from 0 to 100% (level LEVELS means over 100%)."""
@@ -39,11 +39,13 @@ NO_DATA = -1
 
 _GREEN, _AMBER, _RED = QColor("#3fae5a"), QColor("#e8a33d"), QColor("#d9534f")
 _NEUTRAL = {"host": QColor("#5b7fa6"), "vm": QColor("#7a8ba0"), "nic": QColor("#6f8f7f"),
-            "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000")}
+            "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000"),
+            "content_library": QColor("#b08a4f")}
 LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc"),
                 "installed_in": QColor("#7aa57a"), "passthrough": QColor("#d4a24c"),
                 "disk_on": QColor("#9a7fd1"), "storage": QColor("#8c6bb1"),
-                "located_at": QColor("#999999"), "wan": QColor("#d9534f")}
+                "located_at": QColor("#999999"), "wan": QColor("#d9534f"),
+                "subscribes_to": QColor("#b08a4f"), "library_at": QColor("#999999")}
 
 
 def _mix(a: QColor, b: QColor, t: float) -> QColor:
@@ -94,6 +96,14 @@ def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outlin
     elif kind == "vm":
         r = rect.height() / 2
         painter.drawRoundedRect(rect, r, r)
+    elif kind == "content_library":  # a shelf of books: spines on the left
+        painter.drawRoundedRect(rect, 3, 3)
+        if detail:
+            painter.setPen(QPen(outline, 1.0))
+            w = min(rect.width() * 0.05, 7.0)
+            for i in range(1, 4):
+                x = rect.left() + w * i
+                painter.drawLine(QPointF(x, rect.top() + 3), QPointF(x, rect.bottom() - 3))
     else:  # host: a server with drive bays
         painter.drawRoundedRect(rect, 6, 6)
         if detail:
@@ -256,9 +266,9 @@ class LinkItem(QGraphicsItem):
         colour.setAlpha(190)
         self._pen = QPen(colour, 1.2)
         self._pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-        if link.kind in ("ft_secondary_on", "wan"):
+        if link.kind in ("ft_secondary_on", "wan", "subscribes_to"):
             self._pen.setStyle(Qt.PenStyle.DashLine)
-        if link.kind == "located_at":
+        if link.kind in ("located_at", "library_at"):
             self._pen.setStyle(Qt.PenStyle.DotLine)
         self.setZValue(-1.0)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
@@ -327,6 +337,9 @@ def describe(comp: Component) -> str:
         return f"{_num(comp.get('speed_gbps'))} GbE"
     if comp.kind == "vm":
         return str(comp.get("workload.profile"))
+    if comp.kind == "content_library":
+        gbe = _num(comp.get("network_gbps"))
+        return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"
     return ""
 
 

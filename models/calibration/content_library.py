@@ -28,7 +28,7 @@ def sync_design(pub: dict[str, Any], sub: dict[str, Any], common: dict[str, Any]
     d.components.append(Component("pub", "content_library", "published",
                                   props=dict(base, **pub)))
     d.components.append(Component("sub", "content_library", "subscribed",
-                                   props=dict(base, operation="sync", **sub)))
+                                   props={**base, "operation": "sync", **sub}))
     d.links.append(Link("sub", "pub", "subscribes_to"))
     return d
 

@@ -1,0 +1,194 @@
+"""Content Library: the design kind validates precisely, and the pipeline model behaves like
+its mechanism (bottleneck, processor sharing, queueing, fan-out, mirror, throttle scope)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+
+from models.calibration.content_library import (
+    HTTP,
+    mirror_design,
+    one_library,
+    sync_design,
+    transfer,
+)
+from models.content_library import Stage, run_pipeline
+from models.design import DesignError, Override, parse_design
+from models.engine import Engine, evaluate
+
+
+def _doc(components: list[dict[str, Any]], links: list[dict[str, Any]] | None = None
+         ) -> dict[str, Any]:
+    return {"format": "headroom-design", "version": 1, "name": "t", "components": components,
+            "links": links or []}
+
+
+def _row(props: dict[str, Any]) -> dict[str, Any]:
+    return transfer(evaluate(one_library(props)), "lib")
+
+
+def test_minimal_library_is_valid_and_has_defaults() -> None:
+    d = parse_design(_doc([{"id": "cl", "kind": "content_library"}]))
+    lib = d.components[0]
+    assert lib.get("max_concurrent_transfers") == 20
+    assert lib.get("max_concurrent_sync_items") == 5
+    assert lib.get("max_bandwidth_mbps") == 0.0
+    assert lib.get("https") is True and lib.get("rhttpproxy") is True
+
+
+@pytest.mark.parametrize(("prop", "value", "expected"), [
+    ("backing", "vsan", "one of 'datastore', 'nfs'"),
+    ("operation", "clone", "one of 'sync', 'deploy', 'import', 'export'"),
+    ("network_gbps", 2.5, "one of 1, 10, 25, 40, 100"),
+    ("max_concurrent_transfers", 0, "a whole number from 1 to 1000"),
+    ("max_bandwidth_mbps", -1, "Mbit/s"),
+    ("deploy_path", "teleport", "'vaai', 'same_host', 'cross_host'"),
+])
+def test_bad_property_names_component_property_and_expectation(
+        prop: str, value: object, expected: str) -> None:
+    with pytest.raises(DesignError) as err:
+        parse_design(_doc([{"id": "cl", "kind": "content_library", "props": {prop: value}}]))
+    text = str(err.value)
+    assert "component 'cl'" in text and f"'{prop}'" in text and expected in text
+
+
+def test_subscribes_to_must_join_two_libraries() -> None:
+    with pytest.raises(DesignError, match="a subscribes_to link goes from a content_library to a"
+                       " content_library; 'h' is a host"):
+        parse_design(_doc([{"id": "cl", "kind": "content_library"}, {"id": "h", "kind": "host"}],
+                          [{"from": "cl", "to": "h", "kind": "subscribes_to"}]))
+
+
+def test_a_library_subscribes_to_at_most_one_publisher() -> None:
+    comps = [{"id": i, "kind": "content_library"} for i in ("a", "b", "c")]
+    with pytest.raises(DesignError, match="has 2 subscribes_to links"):
+        parse_design(_doc(comps, [{"from": "a", "to": "b", "kind": "subscribes_to"},
+                                  {"from": "a", "to": "c", "kind": "subscribes_to"}]))
+
+
+def test_bottleneck_is_the_slowest_stage() -> None:
+    stages = [Stage("a", "fast", 100.0, 100.0), Stage("b", "slow", 100.0, 10.0)]
+    t, batch, k, utils, bound = run_pipeline(stages, 1, 20)
+    assert (t, batch, k, bound) == (pytest.approx(10.0), pytest.approx(10.0), 1, 1)
+    assert utils == [pytest.approx(0.1), pytest.approx(1.0)]
+
+
+def test_transfers_share_an_aggregate_and_queue_in_batches() -> None:
+    stages = [Stage("net", "link", 100.0, per_transfer=50.0, aggregate=100.0)]
+    one = run_pipeline(stages, 1, 4)[0]
+    two = run_pipeline(stages, 2, 4)[0]
+    four = run_pipeline(stages, 4, 4)[0]
+    eight = run_pipeline(stages, 8, 4)[0]
+    assert two == pytest.approx(one)  # per-transfer cap: the second rides free
+    assert four == pytest.approx(2 * one)  # shared aggregate
+    assert eight == pytest.approx(2 * four)  # queued: a second batch
+
+
+def test_raising_concurrency_helps_aggregate_only_when_network_is_underused() -> None:
+    """cl-concurrency-improves-aggregate-only: the per-operation rate never improves."""
+    base = {"backing": "nfs", "operation": "export", "items": 10, **HTTP}
+    low = _row(dict(base, max_concurrent_transfers=1, network_gbps=10.0))
+    high = _row(dict(base, max_concurrent_transfers=10, network_gbps=10.0))
+    assert high["throughput_MBps"] > 2 * low["throughput_MBps"]
+    per_op_low = low["throughput_MBps"] / low["active"]
+    per_op_high = high["throughput_MBps"] / high["active"]
+    assert per_op_high <= per_op_low + 1e-9
+    saturated = [_row(dict(base, network_gbps=1.0, max_concurrent_transfers=n))
+                 for n in (5, 10)]
+    assert saturated[1]["throughput_MBps"] == pytest.approx(saturated[0]["throughput_MBps"])
+
+
+def test_direct_copy_beats_streaming_and_10gbe_helps_except_compression_bound() -> None:
+    """cl-deploy-direct-vs-streaming, cl-sync-recommendations."""
+    ds = {"backing": "datastore"}
+    elm = dict(ds, enhanced_linked_mode=True)
+
+    def secs(pub: dict[str, Any], sub: dict[str, Any], g: float) -> float:
+        row = transfer(evaluate(sync_design(pub, sub, {"network_gbps": g})), "sub")
+        return float(row["completion_s"])
+
+    for g in (1.0, 10.0):
+        assert secs(ds, elm, g) < secs(ds, ds, g)
+    for pub, sub in ((ds, elm), ({"backing": "nfs"}, {"backing": "nfs"}),
+                     ({"backing": "nfs"}, ds)):
+        assert secs(pub, sub, 10.0) < secs(pub, sub, 1.0)
+    assert secs(ds, ds, 10.0) == pytest.approx(secs(ds, ds, 1.0), rel=0.02)
+
+
+def test_datastore_export_is_compression_bound() -> None:
+    """cl-export-exp5-datastore-compression-bound: 10GbE or rhttpproxy off barely helps."""
+    base = {"backing": "datastore", "operation": "export", "network_gbps": 1.0}
+    slow = _row(base)
+    assert slow["bound_by"] == "vCenter compression"
+    for change in ({"network_gbps": 10.0}, HTTP):
+        assert _row(dict(base, **change))["completion_s"] == pytest.approx(
+            slow["completion_s"], rel=0.05)
+
+
+def test_throttle_limits_streaming_only() -> None:
+    capped = _row({"backing": "nfs", "operation": "export", "max_bandwidth_mbps": 80.0, **HTTP})
+    assert capped["throughput_MBps"] == pytest.approx(10.0)
+    assert capped["bound_by"] == "Maximum Bandwidth Consumption"
+    vaai = _row({"operation": "deploy", "deploy_path": "vaai"})
+    vaai_capped = _row({"operation": "deploy", "deploy_path": "vaai", "max_bandwidth_mbps": 8.0})
+    assert vaai_capped["completion_s"] == pytest.approx(vaai["completion_s"])
+
+
+def test_mirror_servers_cut_wan_copies_and_time() -> None:
+    off, on = evaluate(mirror_design(False)), evaluate(mirror_design(True))
+    assert transfer(off, "pub")["wan_copies_per_item"] == 6
+    assert transfer(on, "pub")["wan_copies_per_item"] == 2
+    assert transfer(on, "sub11")["completion_s"] < transfer(off, "sub11")["completion_s"]
+    assert any(r.resource == "cl_wan" for r in off.resources)
+
+
+def test_fanout_beyond_the_limit_waits_and_warns() -> None:
+    d = mirror_design(False, remote_sites=1, per_site=3)
+    e = Engine(d)
+    before = transfer(e.evaluate(), "sub11")["completion_s"]
+    e.patch(Override("content_library", "max_concurrent_transfers", 5))
+    p = e.evaluate()
+    assert transfer(p, "sub11")["subscriber_rounds"] == 3
+    assert transfer(p, "sub11")["completion_s"] > before
+    assert any("at most 1 sync at once" in w for w in p.warnings)
+
+
+def test_queued_transfers_warn() -> None:
+    p = evaluate(one_library({"operation": "deploy", "items": 25}))
+    assert transfer(p, "lib")["queued"] == 5
+    assert any("5 of 25 deploy transfers queue" in w for w in p.warnings)
+
+
+def test_bottleneck_resources_name_the_stage() -> None:
+    p = evaluate(one_library({"backing": "nfs", "operation": "export", "items": 10}))
+    top = p.bottlenecks(1)[0]
+    assert (top.component, top.resource) == ("lib", "cl_rhttpproxy")
+    assert "rhttpproxy" in top.explanation and top.util == pytest.approx(1.0)
+
+
+def test_sync_without_publisher_is_a_publisher_row_and_json_is_finite() -> None:
+    p = evaluate(one_library({}))
+    row = transfer(p, "lib")
+    assert row["operation"] == "publish" and row["completion_s"] is None
+    doc = json.loads(json.dumps(p.to_dict(), allow_nan=False))
+    assert doc["extras"]["content_library"][0]["id"] == "lib"
+
+
+@pytest.mark.parametrize("op", ["sync", "deploy", "import", "export"])
+@pytest.mark.parametrize("backing", ["datastore", "nfs"])
+def test_every_operation_gives_a_finite_positive_time(op: str, backing: str) -> None:
+    p = evaluate(sync_design({"backing": backing}, {"backing": backing, "operation": op}))
+    row = transfer(p, "sub")
+    assert math.isfinite(row["completion_s"]) and row["completion_s"] > 0
+    assert row["throughput_MBps"] > 0
+
+
+def test_knob_patch_changes_the_answer() -> None:
+    e = Engine(sync_design({"backing": "nfs"}, {"backing": "nfs"}, {"network_gbps": 1.0}))
+    slow = transfer(e.evaluate(), "sub")["completion_s"]
+    e.patch(Override("content_library", "network_gbps", 10.0))
+    assert transfer(e.evaluate(), "sub")["completion_s"] < slow
