@@ -98,31 +98,68 @@ def _ft_capacity(c: Compiled) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return idx, cap, host_cap
 
 
+class _Static:
+    """What FT needs from the design alone (placement, versions, NICs, limits): a knob that
+    moves only the workload's I/O reuses it (:meth:`Compiled.memo`)."""
+
+    def __init__(self, c: Compiled):
+        vm = c.vm.cols
+        nh = len(c.host)
+        self.f = f = np.nonzero(vm["ft"] & (c.vm_host >= 0))[0]
+        self.ph, self.sh = ph, sh = c.vm_host[f], c.vm_secondary[f]
+        self.paired = paired = sh >= 0
+        self.cp = cp = c.host.cols["esxi_version"][ph] >= _V60
+        self.busy_vcpus = vm["vcpus"][f] * vm["workload.cpu_pct"][f] / 100.0
+        self.nic_idx, self.nic_cap, self.host_cap = _ft_capacity(c)
+        self.rtt = _rtt_ms(c)[f]
+        self.warnings: list[str] = []
+        if not f.size:
+            return
+        _warn_vms(c, self.warnings, f, paired, cp)
+        # per-host limits that do not depend on the load (_report_hosts)
+        sh_p = sh[paired]
+        count = np.bincount(ph, minlength=nh) + np.bincount(sh_p, minlength=nh)
+        vc = vm["vcpus"][f]
+        vcpus = np.bincount(ph, vc, minlength=nh) + np.bincount(sh_p, vc[paired], minlength=nh)
+        cp_h = (np.bincount(ph, cp, minlength=nh) + np.bincount(sh_p, cp[paired],
+                                                                 minlength=nh)) > 0
+        speeds = np.zeros(nh)
+        np.maximum.at(speeds, c.nic_host[self.nic_idx], c.nic.cols["speed_gbps"][self.nic_idx])
+        host_cap = self.host_cap
+        self.on = on = count > 0
+        self.count, self.vcpus_h = count, vcpus
+        self.too_many = on & (count > MAX_FT_VMS_PER_HOST)
+        self.too_many_vcpus = on & cp_h & (vcpus > MAX_FT_VCPUS_PER_HOST)
+        self.no_nic = on & (host_cap <= 0)
+        self.slow = on & (host_cap > 0) & cp_h & (speeds < 10.0)
+        self.bad = self.too_many | self.too_many_vcpus | self.no_nic | self.slow
+
+
 def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     """Logging bandwidth, stall ratio and added latency of every FT-protected VM."""
     n, nh, k = len(c.vm), len(c.host), len(c.nic)
     res = FtResult(vm_logging_mbps=np.zeros(n), vm_latency_add_ms=np.zeros(n),
                    vm_throughput_ratio=np.ones(n), host_logging_mbps=np.zeros(nh),
                    nic_gbps=np.zeros(k), nic_util=np.zeros(k), vm_sizing_rule_mbps=np.zeros(n))
-    f = np.nonzero(c.vm.cols["ft"] & (c.vm_host >= 0))[0]
+    st = c.memo("ft.static", lambda: _Static(c))
+    f = st.f
     if not f.size:
         return res
-    vm = c.vm.cols
-    ph, sh = c.vm_host[f], c.vm_secondary[f]
-    paired = sh >= 0
-    cp = c.host.cols["esxi_version"][ph] >= _V60
+    ph, sh = st.ph, st.sh
+    paired = st.paired
+    cp = st.cp
 
     reads = _pick(sto.vm_read_mbps, f, n)
     writes = np.maximum(_pick(sto.vm_mbps, f, n) - reads, 0.0)
     rx = _pick(net.vm_rx_mbps, f, n)
-    busy_vcpus = vm["vcpus"][f] * vm["workload.cpu_pct"][f] / 100.0
+    busy_vcpus = st.busy_vcpus
     log_overhead = uncertainty.value("ft.log_overhead")  # band: measured x1.067 .. rule x1.2
     replay = (reads * 8.0 + rx) * log_overhead + EVENT_MBPS
     checkpoint = (writes * 8.0 + rx) * log_overhead + busy_vcpus * DIRTY_MBPS_PER_BUSY_VCPU
     demand = np.where(paired, np.where(cp, checkpoint, replay), 0.0)
     rule = (reads * 8.0 + rx) * SIZING_RULE_FACTOR
 
-    nic_idx, nic_cap, host_cap = _ft_capacity(c)
+    nic_idx, nic_cap, host_cap = st.nic_idx, st.nic_cap, st.host_cap
     p, s = ph[paired], sh[paired]
     out_d = np.bincount(p, demand[paired], minlength=nh)
     in_d = np.bincount(s, demand[paired], minlength=nh)
@@ -146,18 +183,19 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     res.vm_throughput_ratio[f] = ratio
     res.vm_sizing_rule_mbps[f] = rule
     res.host_logging_mbps = out_a
-    hold = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS * (0.5 + np.minimum(worst, 1.0)), 0.0)
+    hold = st.rtt + np.where(cp, CHECKPOINT_MS * (0.5 + np.minimum(worst, 1.0)), 0.0)
     res.vm_latency_add_ms[f] = np.where(paired, hold, 0.0)
     if (ratio < 1.0).any():
         _stall_vm_nics(c, net, f, ratio)
         _name_stalls(c, net, f, ratio, worst, util)
-    _warn_vms(c, res, f, paired, cp)
-    _report_hosts(c, res, f, paired, cp, rule, host_load, host_cap, util, nic_idx)
+    res.warnings.extend(st.warnings)
+    _report_hosts(c, st, res, rule, host_load, util)
+    ids = c.vm.ids
     res.extras["ft"] = {
-        "vms": {c.vm.ids[i]: {"mechanism": "fast_checkpointing" if cp[j] else "record_replay",
-                              "logging_demand_mbps": float(demand[j]),
-                              "sizing_rule_mbps": float(rule[j])}
-                for j, i in enumerate(f.tolist())},
+        "vms": {ids[i]: {"mechanism": "fast_checkpointing" if cpj else "record_replay",
+                         "logging_demand_mbps": dj, "sizing_rule_mbps": rj}
+                for i, cpj, dj, rj in zip(f.tolist(), cp.tolist(), demand.tolist(),
+                                          rule.tolist(), strict=True)},
         "logging_overhead": LOG_OVERHEAD, "sizing_rule_factor": SIZING_RULE_FACTOR}
     return res
 
@@ -215,7 +253,7 @@ def _stall_vm_nics(c: Compiled, net: NetworkResult, f: np.ndarray, ratio: np.nda
     net.nic_util[pt] *= full[c.nic_vm[pt]]
 
 
-def _warn_vms(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
+def _warn_vms(c: Compiled, warnings: list[str], f: np.ndarray, paired: np.ndarray,
               cp: np.ndarray) -> None:
     """Size limits, latency sensitivity, DirectPath, missing secondary, RTT, clock skew."""
     vm, host = c.vm.cols, c.host.cols
@@ -234,56 +272,46 @@ def _warn_vms(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
         name = str(_VERSIONS[int(ver[j])])
         _, max_vcpus, max_mem, why = _LIMITS[int(lim[j])]
         if vcpus[j] > max_vcpus:
-            res.warnings.append(f"FT on a {int(vcpus[j])}-vCPU VM ({v}): vSphere {name} FT"
+            warnings.append(f"FT on a {int(vcpus[j])}-vCPU VM ({v}): vSphere {name} FT"
                                 f" supports at most {max_vcpus} vCPU"
                                 f"{'s' if max_vcpus > 1 else ''} ({why})")
         if max_mem is not None and mem[j] > max_mem:
-            res.warnings.append(f"FT on a {mem[j]:g} GB VM ({v}): vSphere {name} FT supports"
+            warnings.append(f"FT on a {mem[j]:g} GB VM ({v}): vSphere {name} FT supports"
                                 f" at most {max_mem:g} GB ({why})")
         if vm["latency_sensitivity"][i] == _HIGH:
-            res.warnings.append(f"FT on latency-sensitive VM {v}: every transmit waits for the"
+            warnings.append(f"FT on latency-sensitive VM {v}: every transmit waits for the"
                                 " secondary; FT is not recommended for VOIP or trading"
                                 " workloads (ft6-not-for-latency-sensitive)")
         if _passthrough(c)[i]:
-            res.warnings.append(f"FT on VM {v} with a DirectPath (passthrough) NIC: DirectPath"
+            warnings.append(f"FT on VM {v} with a DirectPath (passthrough) NIC: DirectPath"
                                 " VMs cannot be FT-protected (net-esx4-vmdirectpath-near-native)")
         if not paired[j]:
-            res.warnings.append(f"FT VM {v} has no ft_secondary_on link: no secondary host,"
+            warnings.append(f"FT VM {v} has no ft_secondary_on link: no secondary host,"
                                 " so FT logging and latency are not modelled")
             continue
         if rtt[j] > RTT_MAX_MS:
-            res.warnings.append(f"FT VM {v}: primary-secondary round trip {rtt[j]:g} ms"
+            warnings.append(f"FT VM {v}: primary-secondary round trip {rtt[j]:g} ms"
                                 f" exceeds the recommended {RTT_MAX_MS:g} ms"
                                 " (ft4-link-rtt-and-host-homogeneity)")
         if dmhz[j] > CPU_MHZ_DIFF_MAX:
-            res.warnings.append(f"FT VM {v}: its primary and secondary hosts' clocks differ by"
+            warnings.append(f"FT VM {v}: its primary and secondary hosts' clocks differ by"
                                 f" {dmhz[j]:.0f} MHz (recommended <= 400 MHz,"
                                 " ft4-link-rtt-and-host-homogeneity)")
 
 
-def _report_hosts(c: Compiled, res: FtResult, f: np.ndarray, paired: np.ndarray,
-                  cp: np.ndarray, rule: np.ndarray, host_load: np.ndarray,
-                  host_cap: np.ndarray, util: np.ndarray, nic_idx: np.ndarray,
-                  top: int = 8) -> None:
+def _report_hosts(c: Compiled, st: _Static, res: FtResult, rule: np.ndarray,
+                  host_load: np.ndarray, util: np.ndarray, top: int = 8) -> None:
     """Per-host FT limits, missing or undersized FT NICs, and FT-NIC utilisation."""
     nh = len(c.host)
-    ph, sh = c.vm_host[f], c.vm_secondary[f][paired]
-    count = np.bincount(ph, minlength=nh) + np.bincount(sh, minlength=nh)
-    vc = c.vm.cols["vcpus"][f]
-    vcpus = np.bincount(ph, vc, minlength=nh) + np.bincount(sh, vc[paired], minlength=nh)
+    ph, sh, cp, paired = st.ph, st.sh[st.paired], st.cp, st.paired
+    count, vcpus, host_cap = st.count, st.vcpus_h, st.host_cap
     rule_rr = np.where(cp, 0.0, rule)  # the sizing rule is for record/replay (vSphere 4-5)
     rule_h = np.maximum(np.bincount(ph, rule_rr, minlength=nh),
                         np.bincount(sh, rule_rr[paired], minlength=nh))
-    cp_h = (np.bincount(ph, cp, minlength=nh) + np.bincount(sh, cp[paired], minlength=nh)) > 0
-    speeds = np.zeros(nh)
-    np.maximum.at(speeds, c.nic_host[nic_idx], c.nic.cols["speed_gbps"][nic_idx])
-    on = count > 0
-    too_many = on & (count > MAX_FT_VMS_PER_HOST)
-    too_many_vcpus = on & cp_h & (vcpus > MAX_FT_VCPUS_PER_HOST)
-    no_nic = on & (host_cap <= 0)
-    below_rule = on & (host_cap > 0) & (rule_h > host_cap)
-    slow = on & (host_cap > 0) & cp_h & (speeds < 10.0)
-    bad = too_many | too_many_vcpus | no_nic | below_rule | slow
+    too_many, too_many_vcpus, no_nic, slow = (st.too_many, st.too_many_vcpus, st.no_nic,
+                                              st.slow)
+    below_rule = st.on & (host_cap > 0) & (rule_h > host_cap)
+    bad = st.bad | below_rule
     for hi in np.nonzero(bad)[0].tolist():
         hid = c.host.ids[hi]
         if too_many[hi]:
