@@ -2,7 +2,10 @@
 
 Every chart owns its plot items and updates them with ``setData``/``setOpts``; nothing is
 cleared and redrawn.  The knob curve's sweep (many evaluations) runs through a rate-limiting
-timer, while its operating point follows every prediction at once.
+timer, while its operating point follows every prediction at once.  A shaded band around
+the mean latency and IOPS curves shows their range over the published ranges of the model's
+coefficients (:mod:`app.bands`); it is swept only once the edits pause, and only when a sweep
+is fast.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app.bands import sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
 from models.design import Design
 from models.knobs import Knob, knob, knobs_for
 from models.prediction import Prediction
 from models.schema import Value
+from models.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document import DesignDocument
@@ -164,6 +169,22 @@ class KnobCurve(QWidget):
         self.point_iops = pg.PlotDataItem([], [], **marker)
         self.latency_plot.addItem(self.point_latency, ignoreBounds=True)
         self.iops_plot.addItem(self.point_iops, ignoreBounds=True)
+        # uncertainty bands: two invisible edges and the fill between them, per plot
+        self.band_edges: dict[str, tuple[pg.PlotDataItem, pg.PlotDataItem]] = {}
+        self.band_fills: dict[str, pg.FillBetweenItem] = {}
+        for name, plot, rgb in (("latency", self.latency_plot, (46, 134, 193)),
+                                ("iops", self.iops_plot, (211, 84, 0))):
+            lo, hi = pg.PlotDataItem([], []), pg.PlotDataItem([], [])
+            fill = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(*rgb, 50))
+            fill.setZValue(-10)
+            for item in (lo, hi, fill):
+                plot.addItem(item)
+            self.band_edges[name] = (lo, hi)
+            self.band_fills[name] = fill
+        self.band_sweeps = 0
+        """How many band sweeps have run (tests read it)."""
+        self.bands_tracker = tracker_for(document)
+        self.bands_tracker.bands_updated.connect(self._on_bands)
         layout.addWidget(self.plots, 1)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -228,6 +249,7 @@ class KnobCurve(QWidget):
         self.iops_plot.setLabel("bottom", k.label, units=k.unit if k.unit != "fraction" else "")
         self.iops_plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.knob_changed.emit(path)
+        self.clear_band()
         if self.last_sweep_ms > SLOW_SWEEP_MS:
             self._xs = []
             for item in (self.latency_curve, self.p95_curve, self.iops_curve):
@@ -323,6 +345,50 @@ class KnobCurve(QWidget):
         self.p95_curve.setData(xs, [q for _, q in lat])
         self.iops_curve.setData(xs, [p.total_iops for p in preds])
         self.status.setText(f"{k.label} applied to every {k.kind}; study: {k.source}")
+
+    def _on_bands(self, bands: Bands | None) -> None:
+        """The document's bands are fresh (the edits paused): sweep the band along the curve
+        when the operating point has one and sweeps are fast enough, else hide it."""
+        if bands is None or not bands.sources or self.last_sweep_ms > SLOW_SWEEP_MS:
+            self.clear_band()
+            return
+        self.update_band()
+
+    def update_band(self) -> None:
+        """Sweep the bands of this knob's curve (three evaluations per point) and shade them."""
+        k = self.knob
+        if k is None:
+            return
+        values = sweep_values(k)
+        try:
+            swept = sweep_bands(self.document, k.path, values)
+        except Exception:  # the band is an extra: a failing sweep just shows none
+            self.clear_band()
+            return
+        self.band_sweeps += 1
+        xs = np.array([self._x(v) for v in values], dtype=float)
+        for name, f in (("latency", lambda p: latencies(p)[0]),
+                        ("iops", lambda p: p.total_iops)):
+            spans = [b.span(f) for b in swept]
+            lo = np.array([s[0] if s else np.nan for s in spans])
+            hi = np.array([s[1] if s else np.nan for s in spans])
+            edges = self.band_edges[name]
+            if not np.any(hi > lo):
+                edges[0].setData([], [])
+                edges[1].setData([], [])
+                continue
+            edges[0].setData(xs, lo)
+            edges[1].setData(xs, hi)
+
+    def clear_band(self) -> None:
+        for lo, hi in self.band_edges.values():
+            lo.setData([], [])
+            hi.setData([], [])
+
+    def band_shown(self, name: str) -> bool:
+        """Whether the band of plot ``name`` ('latency' or 'iops') has points."""
+        xs = self.band_edges[name][1].getData()[0]
+        return xs is not None and len(xs) > 0
 
     def operating_x(self) -> float | None:
         k = self.knob

@@ -2,7 +2,9 @@
 
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  :data:`KPIS` is
-also what the scenario comparison table lists.
+also what the scenario comparison table lists.  Under a figure that rests on a coefficient
+published as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the
+document's :class:`~app.bands.BandTracker` has computed it; its tooltip names the studies.
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
+from app.bands import band_text, sources_text, tracker_for
 from models.knobs import DENSE, FT4, FT6, MILLION, RAIDPOOL, VAIO
 from models.prediction import Prediction
+from models.uncertainty import PVSCSI, Bands
 
 if TYPE_CHECKING:
     from app.document import DesignDocument
@@ -46,6 +51,14 @@ class Kpi:
         return fmt.with_unit(v, self.unit)
 
 
+def _cpu_per_kiops(p: Prediction) -> float | None:
+    """IOPS-weighted mean host CPU per 1K IOPS (% of a core), None when no VM does I/O."""
+    w = np.nan_to_num(p.vms.iops)
+    total = w.sum()
+    return float((w * np.nan_to_num(p.vms.cpu_cost_per_kiops)).sum() / total) if total > 0 \
+        else None
+
+
 def _hosts_needed(p: Prediction) -> float | None:
     h = p.consolidation.hosts_needed
     return float(h) if h is not None else None
@@ -60,6 +73,8 @@ KPIS: tuple[Kpi, ...] = (
         "IOPS-weighted mean storage latency over VMs that do I/O", False),
     Kpi("p95_latency_ms", "p95 latency", "ms", lambda p: p.p95_latency_ms,
         f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False),
+    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", _cpu_per_kiops, f"{VAIO}; {PVSCSI}",
+        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False),
     Kpi("p95_response_ms", "p95 response", "ms", lambda p: p.p95_response_ms, DENSE,
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
         False),
@@ -101,7 +116,8 @@ class KpiTile(QFrame):
         super().__init__(parent)
         self.kpi = kpi
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setToolTip(f"{kpi.title}: {kpi.doc}.\nStudy behind it: {kpi.source}")
+        self.tooltip = f"{kpi.title}: {kpi.doc}.\nStudy behind it: {kpi.source}"
+        self.setToolTip(self.tooltip)
         self.setAccessibleName(f"{kpi.title} tile")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         layout = QVBoxLayout(self)
@@ -113,12 +129,29 @@ class KpiTile(QFrame):
         self.value_label.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.value_label.setAccessibleName(kpi.title)
         self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.band_label = QLabel()
+        self.band_label.setStyleSheet("font-size: 8pt; color: #7d6608;")
+        self.band_label.setAccessibleName(f"{kpi.title} band")
+        self.band_label.setVisible(False)
         self.detail_label = QLabel()
         self.detail_label.setStyleSheet("font-size: 8pt;")
         self.delta_label = QLabel()
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
-        for w in (self.title_label, self.value_label, self.detail_label, self.delta_label):
+        for w in (self.title_label, self.value_label, self.band_label, self.detail_label,
+                  self.delta_label):
             layout.addWidget(w)
+
+    def update_band(self, bands: Bands | None) -> None:
+        """Show the figure's band over the published ranges (hidden when it has no width)."""
+        text = band_text(bands, self.kpi.value, self.kpi.unit, self.kpi.short)
+        self.band_label.setText(f"range {text}" if text else "")
+        self.band_label.setVisible(bool(text))
+        tip = self.tooltip
+        if text:
+            tip += ("\nRange over the published ranges of its coefficients "
+                    f"({text}):\n{sources_text(bands)}")
+        self.setToolTip(tip)
+        self.band_label.setToolTip(tip)
 
     def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool) -> None:
         self.value_label.setText(self.kpi.text(p))
@@ -170,7 +203,14 @@ class Dashboard(QWidget):
         document.prediction_updated.connect(self.refresh)
         document.baseline_updated.connect(self._on_baseline)
         document.scenario_changed.connect(self.refresh)
+        self.bands = tracker_for(document)
+        self.bands.bands_updated.connect(self._on_bands)
         self.refresh()
+        self._on_bands(self.bands.bands)
+
+    def _on_bands(self, bands: Bands | None) -> None:
+        for tile in self.tiles.values():
+            tile.update_band(bands)
 
     def _reflow(self, columns: int) -> None:
         """Place the tiles in ``columns`` columns (the same tiles, moved)."""
