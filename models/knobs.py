@@ -80,6 +80,8 @@ LRO = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs
 VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
 SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
 DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
+ORACLE = "Virtualizing Performance-Critical Database Applications in VMware vSphere 6.0"
+DOCKER_TX = "Running Transactional Workloads Using Docker Containers on vSphere 6.0"
 MCAST = "Multicast Performance on vSphere 5.0"
 PCOIP = "PCoIP Improvements in VMware View 5.0"
 CL_SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"
@@ -133,7 +135,8 @@ KNOBS: tuple[Knob, ...] = (
     Knob("vm.vcpus", "vCPUs", FT6, 1, 128, 1, log=True, group="Fault Tolerance"),
     Knob("ft_secondary_on.rtt_ms", "FT link round trip", FT4, 0.05, 5, None, log=True,
          group="Fault Tolerance"),
-    Knob("host.esxi_version", "ESXi version (FT generation)", FT6, group="Fault Tolerance"),
+    Knob("host.esxi_version", "ESXi version (FT generation, hypervisor overhead)",
+         f"{FT6}; {ORACLE}", group="Fault Tolerance"),
     # consolidation
     Knob("host.dense_mode", "Dense mode", DENSE, group="Consolidation"),
     Knob("host.hyperthreading", "Hyperthreading",
@@ -155,6 +158,12 @@ KNOBS: tuple[Knob, ...] = (
     Knob("design.policy.p95_ms_max", "p95 response-time ceiling", DENSE, 1, 1000, None,
          log=True, group="Policy"),
     Knob("design.policy.ha_spare_hosts", "HA spare hosts", DENSE, 0, 8, 1, group="Policy"),
+    # CPU virtualisation
+    Knob("host.platform", "ESXi or native (bare metal)", ORACLE, group="CPU virtualisation"),
+    Knob("vm.containers", "Docker containers in the VM", DOCKER_TX, 0, 32, 1,
+         group="CPU virtualisation"),
+    Knob("vm.numa_aware", "NUMA-local memory (vNUMA / pinned)", DOCKER_TX,
+         group="CPU virtualisation"),
     # stretched cluster
     Knob("wan.rtt_ms", "Inter-site latency", VSAN, 0, 10, 0.1, group="Stretched cluster"),
     Knob("wan.gbps", "Inter-site bandwidth", VSAN, 0.1, 100, None, log=True,
