@@ -38,9 +38,11 @@ def branch(codec: str = "view4", cache: bool = False, btl: bool = True,
     return d
 
 
-def wan_mbps(**kw: object) -> float:
+def wan_mbps(codec: str = "view4", cache: bool = False, btl: bool = True,
+             desktops: int = DESKTOPS) -> float:
     """PCoIP Mbit/s on the dc-branch link."""
-    return float(evaluate(branch(**kw)).extras["vdi"]["wan"]["dc-branch"]["mbps"])  # type: ignore[arg-type]
+    pred = evaluate(branch(codec, cache, btl, desktops))
+    return float(pred.extras["vdi"]["wan"]["dc-branch"]["mbps"])
 
 
 def checks() -> list[Check]:

@@ -1,0 +1,70 @@
+"""Transfer streams: CPU cycles per byte on the critical thread, the wire, the window."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import transfer
+from models.calibration.file_transfer import mbps
+from models.calibration.file_transfer import transfer as fedex_transfer
+from models.engine import evaluate
+from models.schema import KINDS
+
+TOOLS = list(KINDS["vm"].props["workload.net_tool"].choices or ())
+CRYPTO = list(KINDS["vm"].props["workload.net_crypto"].choices or ())
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+def cap(tool: str, crypto: str = "none", streams: int = 1, vcpus: int = 8, ghz: float = 2.8,
+        line: float = 9415.0, rtt: float = 0.25) -> float:
+    a = np.array
+    return float(transfer.stream_cap_mbps(
+        a([TOOLS.index(tool)]), a([CRYPTO.index(crypto)]), a([streams]), a([vcpus]),
+        a([ghz]), a([line]), a([rtt]))[0])
+
+
+def test_crypto_costs_order_openssh_hpn_none() -> None:
+    assert cap("scp", "openssh") < cap("scp", "hpn_ssh") < cap("scp", "none")
+
+
+def test_netperf_has_no_tool_cap() -> None:
+    assert cap("netperf") == float("inf")
+
+
+def test_openssh_fixed_window_dominates_over_a_wan_and_hpn_lifts_it() -> None:
+    ssh = cap("scp", "openssh", rtt=40.0)
+    assert abs(ssh - 65536 * 8 / 0.040 / 1e6) / ssh < 0.05  # one 64 KB window per round trip
+    assert cap("scp", "hpn_ssh", rtt=40.0) > 20 * ssh
+
+
+def test_streams_add_up_until_the_vcpus_run_out() -> None:
+    one = cap("scp", "openssh")
+    assert abs(cap("scp", "openssh", streams=4) - 4 * one) < 1e-6
+    _, total = transfer.stream_cycles(np.array([1]), np.array([1]))
+    assert abs(cap("scp", "openssh", streams=64, vcpus=2) - 2 * 2.8e9 / total[0] * 8e-6) < 1e-6
+
+
+@SETTINGS
+@given(st.sampled_from(TOOLS[1:]), st.sampled_from(CRYPTO), st.integers(1, 32),
+       st.floats(0.01, 100.0), st.floats(1.5, 3.8))
+def test_more_streams_faster_cores_shorter_rtt_never_lower_throughput(
+        tool: str, crypto: str, streams: int, rtt: float, ghz: float) -> None:
+    base = cap(tool, crypto, streams, rtt=rtt, ghz=ghz)
+    assert np.isfinite(base) and base > 0
+    assert cap(tool, crypto, streams + 1, rtt=rtt, ghz=ghz) >= base
+    assert cap(tool, crypto, streams, rtt=rtt, ghz=ghz * 1.1) >= base
+    assert cap(tool, crypto, streams, rtt=rtt * 2, ghz=ghz) <= base
+
+
+def test_eight_streams_without_crypto_reach_the_line_natively() -> None:
+    pred = evaluate(fedex_transfer("bbcp", streams=8))
+    assert pred.vms.bound_by[0].startswith("nic n1: 10 Gbit/s line rate")
+    assert mbps("bbcp") < 4000 < mbps("bbcp", streams=8)
+
+
+def test_tool_threads_show_in_the_host_cpu() -> None:
+    hpn = evaluate(fedex_transfer("scp", "hpn_ssh")).hosts.cpu_util[0]
+    none = evaluate(fedex_transfer("scp")).hosts.cpu_util[0]
+    assert hpn > none > 0
