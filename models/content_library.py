@@ -102,6 +102,15 @@ random I/O).  Assumed: cl-sync-concurrent-10gbe-storage-bound gives the super-li
 only."""
 
 
+RESOURCES = {
+    "cl_rhttpproxy": "vCenter rhttpproxy", "cl_tls": "Transfer Service TLS",
+    "cl_compress": "vCenter compression", "cl_decompress": "decompression",
+    "cl_checksum": "Transfer Service checksum", "cl_network": "library network",
+    "cl_throttle": "bandwidth limit", "cl_wan": "WAN", "cl_host_copy": "ESXi host copy",
+    "cl_vaai": "VAAI array copy", "cl_datastore": "library datastore"}
+"""Stage key -> the resource name the bottleneck list and utilisation chart show."""
+
+
 @dataclass(frozen=True)
 class Stage:
     """One step of a transfer's pipeline."""
@@ -383,8 +392,8 @@ def solve(c: Compiled) -> ContentLibraryResult:
         for s, u in tr.stages:
             if u > 0 and math.isfinite(u):
                 out.resources.append(Resource(
-                    lid, s.key, float(u), f"{name}: {s.label} {100 * u:.0f}% busy during the"
-                    f" {op} ({mode})", s.source))
+                    lid, RESOURCES[s.key], float(u),
+                    f"{name}: {s.label} {100 * u:.0f}% busy during the {op} ({mode})", s.source))
     out.extras["content_library"] = [tr.to_dict() for tr in out.transfers]
     return out
 

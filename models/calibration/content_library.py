@@ -99,7 +99,7 @@ def _concurrency_checks() -> list[Check]:
         p = evaluate(sync_design({}, dict(elm, items=n), dict(win, network_gbps=g)))
         row = transfer(p, "sub")
         net = max((r.util for r in p.resources if r.component == "sub"
-                   and r.resource == "cl_network"), default=0.0)
+                   and r.resource == "library network"), default=0.0)
         return float(row["completion_s"]), {"net": net, **row}
 
     one, two = t(1.0, 1)[0], t(1.0, 2)[0]

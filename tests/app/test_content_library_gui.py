@@ -89,7 +89,7 @@ def test_library_bottleneck_is_badged(qtbot: QtBot) -> None:
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000) as blocker:
         doc.request_evaluation()
     top = blocker.args[0].bottlenecks(1)[0]
-    assert top.component == lib.id and top.resource == "cl_compress"
+    assert top.component == lib.id and top.resource == "vCenter compression"
     item = scene.item(lib.id)
     assert item is not None
     qtbot.waitUntil(lambda: item.badge)

@@ -143,7 +143,7 @@ def test_mirror_servers_cut_wan_copies_and_time() -> None:
     assert transfer(off, "pub")["wan_copies_per_item"] == 6
     assert transfer(on, "pub")["wan_copies_per_item"] == 2
     assert transfer(on, "sub11")["completion_s"] < transfer(off, "sub11")["completion_s"]
-    assert any(r.resource == "cl_wan" for r in off.resources)
+    assert any(r.resource == "WAN" for r in off.resources)
 
 
 def test_fanout_beyond_the_limit_waits_and_warns() -> None:
@@ -166,7 +166,7 @@ def test_queued_transfers_warn() -> None:
 def test_bottleneck_resources_name_the_stage() -> None:
     p = evaluate(one_library({"backing": "nfs", "operation": "export", "items": 10}))
     top = p.bottlenecks(1)[0]
-    assert (top.component, top.resource) == ("lib", "cl_rhttpproxy")
+    assert (top.component, top.resource) == ("lib", "vCenter rhttpproxy")
     assert "rhttpproxy" in top.explanation and top.util == pytest.approx(1.0)
 
 
