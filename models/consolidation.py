@@ -245,7 +245,7 @@ consol-dense-mode-medium-p95-consolidation (default mode, 470 VMs at p95 = 100 m
 # ------------------------------------------------------------------ the model
 def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
           fto: FtResult) -> ConsolidationResult:
-    vm, host = c.vm.cols, c.host.cols
+    vm = c.vm.cols
     n, h = len(c.vm), len(c.host)
     res = ConsolidationResult(
         vm_cpu_util=np.zeros(n), vm_response_ms=np.full(n, np.nan),
@@ -256,33 +256,16 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if h == 0:
         return res
 
-    # host capacity
-    cores = host["sockets"] * host["cores_per_socket"]
-    ht = host["hyperthreading"]
-    cap = cores * np.where(ht, HT_THROUGHPUT, 1.0)
-    pcpus = cores * np.where(ht, 2.0, 1.0)
-    ghz_scale = REF_GHZ / host["ghz"]
-    dense_capable = (host["dense_mode"] & (host["esxi_version"] >= DENSE_MIN_ESXI)
-                     & (host["platform"] == c.host.code("platform", "esxi")))
+    st = c.memo("consolidation.static", lambda: _Static(c))  # what no I/O knob moves
+    cap, pcpus, ghz_scale, dense_capable = st.cap, st.pcpus, st.ghz_scale, st.dense_capable
+    vcpus, web, placed, hidx, sec = st.vcpus, st.web, st.placed, st.hidx, st.sec
+    sidx, w_pri, w_sec = st.sidx, st.w_pri, st.w_sec
 
     # per-VM guest demand (cores) before clock and dense scaling
-    vcpus = vm["vcpus"]
-    prof = vm["workload.profile"]
-    web = prof == c.vm.code("workload.profile", "web")
     rate = vm["workload.req_per_s"] * _ratio(fto, n)
     req_core_s = np.where(web, rate * (WEB_CORE_MS / 1000.0), 0.0)
-    other = np.where(prof == c.vm.code("workload.profile", "cpu_bound"), vcpus,
-                     vm["workload.cpu_pct"] / 100.0 * vcpus)
-    other = np.where(prof == c.vm.code("workload.profile", "idle"), 0.0, other)
-    other = np.where(web, 0.0, other)
+    other = st.other
     path = _arr(sto.vm_cpu_cores, n) + np.where(web, 0.0, _arr(net.vm_cpu_cores, n))
-
-    placed = c.vm_host >= 0
-    hidx = np.where(placed, c.vm_host, 0)
-    sec = (c.vm_secondary >= 0) & vm["ft"]
-    sidx = np.where(sec, c.vm_secondary, 0)
-    w_pri = placed.astype(np.float64)
-    w_sec = sec.astype(np.float64)
     # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
     # adds its cost per guest event (models/cpu_virt.py)
     cv = cpu_virt.solve(c, hidx, placed, cap, pcpus, other, web, sto, net)
@@ -302,11 +285,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     host_demand = per_host(demand)
     active = np.zeros(h, bool)
     if dense_capable.any():
-        resident = per_host(np.ones(n))
-        res_vcpus = per_host(vcpus)
-        active = (dense_capable & (resident >= DENSE_MIN_VMS_PER_PCPU * pcpus)
-                  & (res_vcpus >= DENSE_MIN_VCPUS_PER_PCPU * pcpus)
-                  & (host_demand / cap >= DENSE_MIN_UTIL))
+        active = st.dense_eligible & (host_demand / cap >= DENSE_MIN_UTIL)
         if active.any():  # dense mode lowers the per-request cost on its hosts
             saving = uncertainty.value("consolidation.dense_saving")  # band
             raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - saving, 1.0)
@@ -317,8 +296,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     res.host_dense_active = active
     rho = host_demand / cap
     res.host_cpu_util = np.minimum(rho, 1.0)
-    mem = per_host(vm["memory_gb"])
-    mem_util = mem / host["memory_gb"]
+    mem, mem_util = st.mem, st.mem_util
     res.host_memory_util = mem_util
 
     slow = np.maximum(rho, 1.0)[hidx]
@@ -335,7 +313,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
 
     # consolidation figures for the reference host
     if n:
-        ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h)))
+        ref = st.ref
         res.consolidation, extra = _consolidation(
             c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
             sec, vms_per_host)
@@ -344,6 +322,50 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         res.extras["consolidation"] = extra
     _resources(res, c, rho, mem_util, host_demand, cap, mem, active)
     return res
+
+
+class _Static:
+    """Host capacity, placement, memory and the guest demand of VMs that serve no requests:
+    from the design's columns alone, so a knob that moves only I/O or network load reuses
+    them (:meth:`Compiled.memo` records the columns read)."""
+
+    def __init__(self, c: Compiled):
+        vm, host = c.vm.cols, c.host.cols
+        n, h = len(c.vm), len(c.host)
+        # host capacity
+        cores = host["sockets"] * host["cores_per_socket"]
+        ht = host["hyperthreading"]
+        self.cap = cores * np.where(ht, HT_THROUGHPUT, 1.0)
+        self.pcpus = pcpus = cores * np.where(ht, 2.0, 1.0)
+        self.ghz_scale = REF_GHZ / host["ghz"]
+        self.dense_capable = (host["dense_mode"] & (host["esxi_version"] >= DENSE_MIN_ESXI)
+                              & (host["platform"] == c.host.code("platform", "esxi")))
+        # per-VM guest demand (cores) of VMs that serve no requests
+        self.vcpus = vcpus = vm["vcpus"]
+        prof = vm["workload.profile"]
+        self.web = web = prof == c.vm.code("workload.profile", "web")
+        other = np.where(prof == c.vm.code("workload.profile", "cpu_bound"), vcpus,
+                         vm["workload.cpu_pct"] / 100.0 * vcpus)
+        other = np.where(prof == c.vm.code("workload.profile", "idle"), 0.0, other)
+        self.other = np.where(web, 0.0, other)
+        self.placed = placed = c.vm_host >= 0
+        self.hidx = hidx = np.where(placed, c.vm_host, 0)
+        self.sec = sec = (c.vm_secondary >= 0) & vm["ft"]
+        self.sidx = sidx = np.where(sec, c.vm_secondary, 0)
+        self.w_pri = w_pri = placed.astype(np.float64)
+        self.w_sec = w_sec = sec.astype(np.float64)
+
+        def per_host(x: np.ndarray) -> np.ndarray:
+            return (np.bincount(hidx, x * w_pri, minlength=h)
+                    + np.bincount(sidx, x * w_sec, minlength=h))
+
+        # dense-mode thresholds but the utilisation one (consol-dense-mode-activation-...)
+        self.dense_eligible = (self.dense_capable
+                               & (per_host(np.ones(n)) >= DENSE_MIN_VMS_PER_PCPU * pcpus)
+                               & (per_host(vcpus) >= DENSE_MIN_VCPUS_PER_PCPU * pcpus))
+        self.mem = per_host(vm["memory_gb"])
+        self.mem_util = self.mem / host["memory_gb"]
+        self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:
