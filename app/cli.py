@@ -18,10 +18,20 @@ from typing import Any, NoReturn
 import numpy as np
 
 from models import examples
-from models.design import Design, DesignError, Override, apply_scenario, parse_assignment
+from models.design import (
+    Design,
+    DesignError,
+    Override,
+    apply_scenario,
+    make_override,
+    parse_assignment,
+    parse_value,
+    selector_kind,
+)
 from models.engine import Engine, evaluate_bands
 from models.files import load_design, save_design
 from models.knobs import knob, knob_at, knobs_for
+from models.schema import prop_spec
 from models.uncertainty import Bands
 
 PROG = "headroom"
@@ -127,11 +137,27 @@ def sweep_values(path: str, start: float | None, stop: float | None, steps: int,
     return [float(v) for v in vals]
 
 
+def _sweep_override(base: Design, text: str, first: Override | None) -> Override:
+    """``parse_assignment``, but after a sweep's first step only the value is checked (the
+    path matches the same components every step; finding them is the costly part)."""
+    kind = selector_kind(base, first.select) if first is not None else None
+    spec = prop_spec(kind, first.prop) if first is not None and kind else None
+    if first is None or spec is None:
+        return parse_assignment(base, text)
+    try:
+        value = parse_value(spec, text.partition("=")[2])
+    except ValueError:
+        return parse_assignment(base, text)  # raises with the precise reason
+    return make_override(base, first.select, first.prop, value)
+
+
 def run_sweep(engine: Engine, base: Design, path: str,
               values: Sequence[Any], bands: bool = False) -> list[dict[str, Any]]:
     rows = []
+    first: Override | None = None
     for v in values:
-        ov = parse_assignment(base, f"{path}={str(v).lower() if isinstance(v, bool) else v}")
+        text = f"{path}={str(v).lower() if isinstance(v, bool) else v}"
+        ov = first = _sweep_override(base, text, first)
         engine.patch(ov)
         pred = engine.evaluate()
         row: dict[str, Any] = {"value": ov.value, "summary": pred.summary_dict()}
