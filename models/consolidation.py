@@ -13,6 +13,11 @@ Mechanism
   path of web VMs, which the fitted per-request cost already contains (the study measured
   total host CPU).  An FT secondary uses as much CPU and memory as its primary, on its
   ``ft_secondary_on`` host (case ft-secondary-doubles-cpu-memory).
+* **Virtualisation** (:mod:`models.cpu_virt`): containers and remote NUMA memory scale a VM's
+  CPU per unit of work; on ESXi the hypervisor's cost per guest interrupt and context switch
+  (by release) joins the host demand (not for web VMs: their fitted cost already holds it).
+  Latency-sensitive VMs that fit get exclusive cores (no pCPU wait in their response) and cap
+  ``max_vms_per_host_by_cpu`` at a physical core per latency-sensitive vCPU.
 * **Web response time**: the requests reaching a host form an open stream served by an
   M/M/c queue, ``c = floor(capacity)`` servers at host utilisation ``rho`` (all CPU demand on
   the host, web or not, loads the same servers).  A request's service time is its wall-clock
