@@ -11,7 +11,8 @@ document (:func:`tracker_for`) and follow its ``bands_updated`` signal.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -42,6 +43,8 @@ class BandTracker(QObject):
         self.document = document
         self.bands: Bands | None = None
         self.last_error = ""
+        self.last_ms = 0.0
+        """How long the last band evaluation took (two full evaluations), ms."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(self.DELAY_MS if delay_ms is None else delay_ms)
@@ -73,7 +76,10 @@ class BandTracker(QObject):
         bands: Bands | None = None
         if nominal is not None:
             try:
-                bands = evaluate_bands(Engine(doc.design, doc.scenario), nominal)
+                engine = Engine(doc.design, doc.scenario)
+                started = time.perf_counter()
+                bands = evaluate_bands(engine, nominal)
+                self.last_ms = (time.perf_counter() - started) * 1000.0
             except Exception as err:  # a band is an extra: never take the app down for it
                 self.last_error = f"{type(err).__name__}: {err}"
         self.bands = bands
@@ -112,13 +118,13 @@ def sources_text(bands: Bands | None) -> str:
     return "\n".join(f"• {b.label()}" for b in bands.sources)
 
 
-def sweep_bands(document: DesignDocument, path: str, values: list[Value]) -> list[Bands]:
-    """The bands at each value of knob ``path`` (a sweep on a private engine: three
-    evaluations per value; the document does not change).  DesignError on a bad value."""
+def sweep_bands(document: DesignDocument, path: str, values: list[Value]) -> Iterator[Bands]:
+    """The bands at each value of knob ``path``, one value per ``next()`` (three evaluations
+    each, on a private engine: the document does not change), so that a view can spread the
+    work over event-loop turns.  DesignError on a bad value."""
     select, prop = split_path(path)
+    overrides = [make_override(document.design, select, prop, v) for v in values]
     engine = Engine(document.design, document.scenario)
-    out = []
-    for v in values:
-        engine.patch(make_override(document.design, select, prop, v))
-        out.append(evaluate_bands(engine))
-    return out
+    for ov in overrides:
+        engine.patch(ov)
+        yield evaluate_bands(engine)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,6 +45,11 @@ SWEEP_INTERVAL_MS = 150
 """At most one sweep per this interval while knobs move."""
 SLOW_SWEEP_MS = 100.0
 """A sweep slower than this (large designs) waits for a pause in the edits instead."""
+BAND_POINTS = 12
+"""Knob values the band is swept at (three full evaluations each)."""
+BAND_STEP_MAX_MS = 100.0
+"""The band is swept one knob value per event-loop turn, after the edits pause; not at all
+when one value's estimated cost (from the last band evaluation) passes this."""
 
 LEVEL_COLOURS = (("#27ae60", 0.7), ("#f39c12", 0.9), ("#c0392b", math.inf))
 
@@ -182,7 +188,14 @@ class KnobCurve(QWidget):
             self.band_edges[name] = (lo, hi)
             self.band_fills[name] = fill
         self.band_sweeps = 0
-        """How many band sweeps have run (tests read it)."""
+        """How many band sweeps have run to the end (tests read it)."""
+        self._band_job: Iterator[Bands] | None = None
+        self._band_values: list[Value] = []
+        self._band_done: list[Bands] = []
+        self._band_timer = QTimer(self)
+        self._band_timer.setSingleShot(True)
+        self._band_timer.setInterval(0)
+        self._band_timer.timeout.connect(self._band_step)
         self.bands_tracker = tracker_for(document)
         self.bands_tracker.bands_updated.connect(self._on_bands)
         layout.addWidget(self.plots, 1)
@@ -249,6 +262,7 @@ class KnobCurve(QWidget):
         self.iops_plot.setLabel("bottom", k.label, units=k.unit if k.unit != "fraction" else "")
         self.iops_plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.knob_changed.emit(path)
+        self._cancel_band()
         self.clear_band()
         if self.last_sweep_ms > SLOW_SWEEP_MS:
             self._xs = []
@@ -298,6 +312,7 @@ class KnobCurve(QWidget):
         """Move the operating point now; redraw the curve (rate-limited) only when something
         other than this knob changed, since the sweep sets the knob itself."""
         self.update_point()
+        self._cancel_band()  # the tracker sweeps again once the edits pause
         if self._other_change or not self._own_change:
             self.request_curve()
         self._own_change = self._other_change = False
@@ -347,29 +362,44 @@ class KnobCurve(QWidget):
         self.status.setText(f"{k.label} applied to every {k.kind}; study: {k.source}")
 
     def _on_bands(self, bands: Bands | None) -> None:
-        """The document's bands are fresh (the edits paused): sweep the band along the curve
-        when the operating point has one and sweeps are fast enough, else hide it."""
-        if bands is None or not bands.sources or self.last_sweep_ms > SLOW_SWEEP_MS:
-            self.clear_band()
-            return
-        self.update_band()
-
-    def update_band(self) -> None:
-        """Sweep the bands of this knob's curve (three evaluations per point) and shade them."""
+        """The document's bands are fresh (the edits paused): sweep the band along the curve,
+        one knob value per event-loop turn, when the operating point has one; else hide it."""
+        self._cancel_band()
         k = self.knob
-        if k is None:
+        if k is None or bands is None or not bands.sources \
+                or 1.5 * self.bands_tracker.last_ms > BAND_STEP_MAX_MS:
+            self.clear_band()
             return
         values = sweep_values(k)
+        step = max(1, math.ceil((len(values) - 1) / (BAND_POINTS - 1)))
+        self._band_values = values[::step] + ([values[-1]] if (len(values) - 1) % step else [])
+        self._band_done = []
+        self._band_job = sweep_bands(self.document, k.path, self._band_values)
+        self._band_timer.start()
+
+    def _cancel_band(self) -> None:
+        self._band_job = None
+        self._band_timer.stop()
+
+    def _band_step(self) -> None:
+        job = self._band_job
+        if job is None:
+            return
         try:
-            swept = sweep_bands(self.document, k.path, values)
+            self._band_done.append(next(job))
         except Exception:  # the band is an extra: a failing sweep just shows none
+            self._cancel_band()
             self.clear_band()
             return
+        if len(self._band_done) < len(self._band_values):
+            self._band_timer.start()
+            return
+        self._band_job = None
         self.band_sweeps += 1
-        xs = np.array([self._x(v) for v in values], dtype=float)
+        xs = np.array([self._x(v) for v in self._band_values], dtype=float)
         for name, f in (("latency", lambda p: latencies(p)[0]),
                         ("iops", lambda p: p.total_iops)):
-            spans = [b.span(f) for b in swept]
+            spans = [b.span(f) for b in self._band_done]
             lo = np.array([s[0] if s else np.nan for s in spans])
             hi = np.array([s[1] if s else np.nan for s in spans])
             edges = self.band_edges[name]
@@ -379,6 +409,11 @@ class KnobCurve(QWidget):
                 continue
             edges[0].setData(xs, lo)
             edges[1].setData(xs, hi)
+
+    @property
+    def band_pending(self) -> bool:
+        """Whether a band sweep is under way."""
+        return self._band_job is not None
 
     def clear_band(self) -> None:
         for lo, hi in self.band_edges.values():

@@ -87,3 +87,18 @@ def test_knob_curve_shades_the_band_after_the_edits_pause(qtbot: QtBot) -> None:
     doc.undo_stack.undo()  # back to PVSCSI: no banded coefficient, the band goes away
     qtbot.waitUntil(lambda: not curve.band_shown("iops"), timeout=10000)
     assert curve.band_fills["iops"] is fill  # the same items, emptied with setData
+
+
+def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot) -> None:
+    doc = DesignDocument(examples.load("vaio-scaling"))
+    doc.set_scenario("1 VM")
+    doc.set_value("vm", "vscsi", "lsi_sas")
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    tracker_for(doc).compute_now()  # as if the edits had paused: the sweep starts
+    assert curve.band_pending and curve.band_sweeps == 0
+    doc.set_value("vm", "workload.io_oio", 16)
+    doc.evaluate_now()  # a slider step: the sweep under way stops at once
+    assert not curve.band_pending
+    qtbot.waitUntil(lambda: curve.band_sweeps == 1, timeout=10000)  # and resumes after
+    assert curve.band_shown("iops")
