@@ -319,7 +319,8 @@ def run_pipeline(stages: list[Stage], items: int, slots: int, setup_s: float = 0
         if s.random_penalty:
             agg = agg / (1.0 + RANDOM_PENALTY * (k * s.shared_by - 1))
         cap = min(agg, k * s.shared_by * s.per_transfer)
-        utils.append(float(k * s.shared_by * rate * s.mb / cap) if cap > 0 else 0.0)
+        u = float(k * s.shared_by * rate * s.mb / cap) if cap > 0 else 0.0
+        utils.append(min(u, 1.0) if u < 1.0 + 1e-9 else u)  # rounding at the bottleneck
     bound = int(np.argmin(rates)) if rates else -1
     return rounds * batches * (setup_s + batch_s), batch_s, k, utils, bound
 
