@@ -211,6 +211,36 @@ def kpi_rows(p: Prediction) -> list[list[str]]:
     ]
 
 
+BAND_LABELS = {"total_iops": ("Total IOPS", "IOPS"), "mean_latency_ms": ("Mean latency", "ms"),
+               "p95_latency_ms": ("Highest VM p95 latency", "ms"),
+               "mean_response_ms": ("Mean web response", "ms"),
+               "p95_response_ms": ("Highest web p95 response", "ms"),
+               "ft_logging_mbps": ("FT logging traffic", "Mbit/s"),
+               "ft_latency_add_ms": ("Latency FT adds", "ms"),
+               "consolidation.vms_per_host": ("VMs per host", "VMs"),
+               "consolidation.max_vms_per_host_by_cpu": ("Max VMs per host by CPU", "VMs"),
+               "consolidation.max_vms_per_host_by_p95": ("Max VMs per host by p95", "VMs"),
+               "consolidation.hosts_needed": ("Hosts needed", "hosts")}
+
+
+def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
+    """Rows for the figures whose published-range band has a width, and the cases behind."""
+    from models.engine import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
+    bands = r.prediction.bands
+    if bands is None:
+        try:
+            bands = evaluate_bands(Engine(r.design, r.scenario), r.prediction)
+        except Exception:  # the bands are an extra: a report without them still helps
+            return []
+    rows = []
+    for key, (lo, hi) in bands.summary.items():
+        label, unit = BAND_LABELS.get(key.removeprefix("summary."), (key, ""))
+        if hi > lo:
+            rows.append(["Range", label, f"{fmt.number(lo)}–{fmt.number(hi)}", unit])
+    return rows[:limit] + [["Range from", b.case_id.split(";")[0], "", ""]
+                           for b in bands.sources[:3]] if rows else []
+
+
 def kpi_page(s: Sheet, r: Report) -> None:
     p = r.prediction
     y = s.heading(HEADINGS[3], "IOPS, latency, Fault Tolerance and consolidation as predicted")
@@ -218,7 +248,7 @@ def kpi_page(s: Sheet, r: Report) -> None:
     half = (w - 30) / 2
     cols = [Column("Area", 0.24), Column("Figure", 0.46), Column("Value", 0.18, RIGHT),
             Column("Unit", 0.12)]
-    y1 = s.table(MARGIN, y, half, cols, kpi_rows(p), 12.5, 24)
+    y1 = s.table(MARGIN, y, half, cols, kpi_rows(p) + band_rows(r), 12.5, 24)
     h = p.hosts
     hrows = [[h.names[i] or hid, fmt.percent(float(h.cpu_util[i]), 2),
               fmt.percent(float(h.memory_util[i]), 2), str(int(h.vms[i])),

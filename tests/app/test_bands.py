@@ -102,3 +102,16 @@ def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot) -> None:
     assert not curve.band_pending
     qtbot.waitUntil(lambda: curve.band_sweeps == 1, timeout=10000)  # and resumes after
     assert curve.band_shown("iops")
+
+
+def test_report_kpi_table_lists_the_bands() -> None:
+    from app.report_pages import Report, band_rows  # noqa: PLC0415 (report only)
+    design = examples.load("dense-web-farm")
+    for scenario, expect in (("dense mode", True), ("base", False)):
+        r = Report(design, scenario, Engine(design, scenario).evaluate(), "test")
+        rows = band_rows(r)
+        assert bool(rows) == expect
+    r = Report(design, "dense mode", Engine(design, "dense mode").evaluate(), "test")
+    rows = band_rows(r)
+    assert ["Range from", "consol-dense-mode-medium-cpu90-consolidation", "", ""] in rows
+    assert all("–" in row[2] for row in rows if row[0] == "Range")
