@@ -440,17 +440,24 @@ def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray) -> np.ndarray | 
     q_last, p_last, q_prev, p_prev = hist
     if q_last.shape[0] != len(pops):
         return None
-    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
-    q_t = q_last.T * scale
+    last_t = q_last.T
     if q_prev is not None and q_prev.shape == q_last.shape:
         moved = p_last - p_prev
         t = (pops - p_last) / np.where(moved != 0.0, moved, 1.0)
         line = (moved != 0.0) & (np.abs(t) <= 2.0)
         if line.any():
-            guess = q_last.T + t * (q_last.T - q_prev.T)
-            q_t = np.where(line, np.maximum(guess, 0.0), q_t)
-    out: np.ndarray = q_t.T
-    return out
+            guess = last_t - q_prev.T
+            guess *= t
+            guess += last_t
+            np.maximum(guess, 0.0, out=guess)
+            if not line.all():
+                scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
+                guess = np.where(line, guess, last_t * scale)
+            out: np.ndarray = guess.T
+            return out
+    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
+    scaled: np.ndarray = (last_t * scale).T
+    return scaled
 
 
 def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
@@ -588,14 +595,18 @@ def _bound_labels(c: Compiled, vm_util: np.ndarray, top: np.ndarray, top_u: np.n
 def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
     n_host, n_arr = len(c.host), len(c.array)
     cache = _cache(c)
-    reach = cache.get("reach")
-    if reach is None:  # links never change under a knob patch
+    unreachable = cache.get("unreachable")
+    if unreachable is None:  # links never change under a knob patch
         src, dst = c.host_array_pairs()
         reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
         reach[src, dst] = True
-        cache["reach"] = reach
-    on = active & (c.vm_host >= 0)
-    bad = on & ~reach[np.maximum(c.vm_host, 0), np.maximum(c.vm_array, 0)]
+        # placed VMs whose host has no storage link to their array
+        unreachable = (c.vm_host >= 0) & ~reach[np.maximum(c.vm_host, 0),
+                                                np.maximum(c.vm_array, 0)]
+        cache["unreachable"] = unreachable = unreachable if unreachable.any() else False
+    if unreachable is False:
+        return
+    bad = active & unreachable
     if not bad.any():
         return
     pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
