@@ -130,8 +130,8 @@ class Compiled:
     reads: ReadLog = field(default_factory=ReadLog)
     reuse: bool = False
     """Whether :meth:`memo` may reuse results (only while every write goes through patch)."""
-    _memo: dict[str, tuple[Any, dict[tuple[str, str], int], tuple[object, ...]]] = field(
-        default_factory=dict)
+    _memo: dict[str, tuple[Any, tuple[tuple[str, str], ...], list[int], tuple[object, ...]]] = (
+        field(default_factory=dict))
     versions: dict[tuple[str, str], int] = field(default_factory=dict)
     """How often each (kind, prop) column was patched; policy entries are ('design', key)."""
     cache: dict[str, object] = field(default_factory=dict)
@@ -216,12 +216,13 @@ class Compiled:
         outer = self.reads.current
         hit = self._memo.get(name)
         if self.reuse and hit is not None:
-            result, reads, ups = hit
+            result, keys, seen, ups = hit
+            vget = self.versions.get
             if len(ups) == len(upstream) and all(
-                    a is b for a, b in zip(ups, upstream, strict=True)) and all(
-                    self.versions.get(k, 0) == v for k, v in reads.items()):
+                    a is b for a, b in zip(ups, upstream, strict=True)) and [
+                    vget(k, 0) for k in keys] == seen:
                 if outer is not None:
-                    outer.update(reads)
+                    outer.update(keys)
                 return result
         self.reads.current = set()
         try:
@@ -230,7 +231,8 @@ class Compiled:
             inner, self.reads.current = self.reads.current, outer
         if outer is not None:
             outer.update(inner)
-        self._memo[name] = (result, {k: self.versions.get(k, 0) for k in inner}, upstream)
+        keys = tuple(inner)
+        self._memo[name] = (result, keys, [self.versions.get(k, 0) for k in keys], upstream)
         return result
 
     @contextmanager
