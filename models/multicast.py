@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from models import uncertainty
 from models.compiled import Compiled
 from models.prediction import Resource
 
 STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67
 """The study's Intel Xeon E7-8837 (Dell R810)."""
-GUEST_US_PER_PKT = 12.5
+GUEST_US_PER_PKT = uncertainty.nominal("multicast.guest_us_per_pkt")  # 12.5
 """Receiver vCPU time per multicast packet, us at 2.67 GHz; fitted to '10-15% of its CPU for
 10K packets per second' (mcast-receiver-cpu-per-pps, the middle of the range); linearity in
 the packet rate is the check."""
@@ -94,7 +95,8 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     loss = np.where(recv, loss_probability(rho), 0.0)
     res.vm_loss = loss
     res.vm_copy_cores = busy * (1.0 - loss)
-    res.vm_guest_cores = np.where(recv, pps * (1.0 - loss) * GUEST_US_PER_PKT * 1e-6 * scale,
+    guest_us = uncertainty.value("multicast.guest_us_per_pkt", recv)  # band: 10-15 us
+    res.vm_guest_cores = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale,
                                   0.0)
     host_loss = loss_probability(rho_host)
     ignored = vm["split_rx"] & ~vmxnet3 & recv

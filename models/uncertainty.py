@@ -24,8 +24,9 @@ How a model adds a band
    lives here, not beside a module constant).
 2. In the model, read the coefficient at solve time with ``uncertainty.value("name", mask)``
    where ``mask`` says which components it applies to (``any()`` of it decides whether the
-   band is listed among the sources of a result); keep a module constant, if other code names
-   it, as ``NAME = uncertainty.nominal("name")``.
+   band is listed among the sources of a result; a helper that does not know the components
+   passes ``False`` and its caller calls ``uncertainty.note("name", mask)``); keep a module
+   constant, if other code names it, as ``NAME = uncertainty.nominal("name")``.
 3. Nothing else: the engine's band evaluation recomputes every model (``reuse=False``) under
    ``low`` and ``high``, so memoised results never mix cases.
 """
@@ -90,6 +91,8 @@ VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
 PVSCSI = "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSphere 4)"
 FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
 DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
+MCAST = "Multicast Performance on vSphere 5.0"
+PCOIP = "PCoIP Improvements in VMware View 5.0"
 
 _PVSCSI_FC_US = 2.0 + 1.0 + 3.3 + 3.0
 """PVSCSI CPU per I/O over FC at 2.4 GHz (models.storage: guest 2 + adapter 1 + FC issue 3.3
@@ -113,6 +116,16 @@ BANDS: dict[str, Band] = {b.name: b for b in (
          "ft4-netperf-rx-logging-bandwidth; ft4-logging-bandwidth-formula", FT4,
          "with FT enabled, the virtual machine received 890 Mbits/sec of traffic while "
          "generating and sending 950 Mbits/ sec of logging traffic (the sizing rule adds 20%)"),
+    # 10% of a vCPU per 10K packets/s is 10 us a packet, 15% is 15 us (at the study's 2.67 GHz)
+    Band("multicast.guest_us_per_pkt", 12.5, 10.0, 15.0, "us per packet at 2.67 GHz",
+         "mcast-receiver-cpu-per-pps", MCAST,
+         "Each receiver was using 10-15% of its CPU power for processing 10K packets per "
+         "second, and the usage increased linearly as we increased packet rate."),
+    # View 5.0's 2x text codec saves share x (1 - 1/2): '30% to 40%' is a share of 0.6 .. 0.8
+    Band("vdi.text_share", 0.70, 0.60, 0.80, "share of PCoIP bytes that are text/UI",
+         "vdi-pcoip-lossless-codec", PCOIP,
+         "View 5.0's improved lossless compression algorithm delivers a 30% to 40% reduction in "
+         "bandwidth consumption for typical knowledge worker workflows.", costlier="low"),
     # 465 -> 495 VMs at 90% CPU is the nominal 6.1%; bars read off Figure 4 to +-5 VMs give
     # 470 -> 490 (4.1%); Figure 3's 470 -> more than 510 at p95 = 100 ms gives 7.8%
     Band("consolidation.dense_saving", 1.0 - 465.0 / 495.0, 1.0 - 470.0 / 490.0,
@@ -146,6 +159,14 @@ def value(name: str, applies: bool | np.ndarray = True) -> float:
     if used is not None and bool(np.any(applies)):
         used.add(name)
     return band.at(_case.get())
+
+
+def note(name: str, applies: bool | np.ndarray = True) -> None:
+    """Record band ``name`` as a source of the result when any of ``applies`` is true (for a
+    coefficient read, with ``applies=False``, in a helper that does not know the components)."""
+    used = _used.get()
+    if used is not None and bool(np.any(applies)):
+        used.add(BANDS[name].name)
 
 
 @contextmanager
@@ -185,6 +206,7 @@ class Bands:
     vm_p95_latency_ms: tuple[np.ndarray, np.ndarray]
     vm_cpu_cost_per_kiops: tuple[np.ndarray, np.ndarray]
     host_cpu_util: tuple[np.ndarray, np.ndarray]
+    vm_net_gbps: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
     vm_ids: list[str] = field(default_factory=list)
     host_ids: list[str] = field(default_factory=list)
     sources: list[Band] = field(default_factory=list)
@@ -214,7 +236,8 @@ class Bands:
         out["vms"] = {vid: {"iops": _pair(self.vm_iops, i),
                             "latency_ms": _pair(self.vm_latency_ms, i),
                             "p95_latency_ms": _pair(self.vm_p95_latency_ms, i),
-                            "cpu_cost_per_kiops": _pair(self.vm_cpu_cost_per_kiops, i)}
+                            "cpu_cost_per_kiops": _pair(self.vm_cpu_cost_per_kiops, i),
+                            "net_gbps": _pair(self.vm_net_gbps, i)}
                       for i, vid in enumerate(self.vm_ids)}
         out["hosts"] = {hid: {"cpu_util": _pair(self.host_cpu_util, i)}
                         for i, hid in enumerate(self.host_ids)}
@@ -285,5 +308,6 @@ def combine(nominal: Prediction, low: Prediction, high: Prediction,
         vm_p95_latency_ms=_span(*(p.vms.p95_latency_ms for p in runs)),
         vm_cpu_cost_per_kiops=_span(*(p.vms.cpu_cost_per_kiops for p in runs)),
         host_cpu_util=_span(*(p.hosts.cpu_util for p in runs)),
+        vm_net_gbps=_span(*(p.vms.net_gbps for p in runs)),
         vm_ids=list(nominal.vms.ids), host_ids=list(nominal.hosts.ids),
         sources=[BANDS[n] for n in BANDS if n in used], runs=runs)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from models import uncertainty
 from models.compiled import Compiled
 from models.prediction import Resource
 from models.results import Common
@@ -33,7 +34,7 @@ STUDY = "PCoIP Improvements in VMware View 5.0"
 FONT_GAIN = 2.0
 """View 5.0's lossless codec on anti-aliased text, stated: 'a 2x improvement'
 (vdi-pcoip-lossless-codec)."""
-TEXT_SHARE = 0.70
+TEXT_SHARE = uncertainty.nominal("vdi.text_share")  # 0.70
 """Share of a knowledge worker's View 4.x PCoIP bytes that are lossless text/UI; fitted so the
 View 5.0 codec saves 35%, the middle of '30% to 40%' (vdi-pcoip-lossless-codec):
 0.70 x (1 - 1/2) = 0.35."""
@@ -58,14 +59,17 @@ class VdiResult(Common):
 
 def factor(view5: np.ndarray, cache: np.ndarray, btl: np.ndarray) -> np.ndarray:
     """PCoIP bandwidth relative to View 4.x settings (1.0)."""
-    text = TEXT_SHARE * np.where(view5, 1.0 / FONT_GAIN, 1.0)
-    image = (1.0 - TEXT_SHARE) * np.where(btl, 1.0, 1.0 - BTL_SHARE)
+    share = uncertainty.value("vdi.text_share", False)  # band: codec saves 30-40%
+    text = share * np.where(view5, 1.0 / FONT_GAIN, 1.0)
+    image = (1.0 - share) * np.where(btl, 1.0, 1.0 - BTL_SHARE)
     return (text + image) * np.where(cache, 1.0 - CACHE_HIT, 1.0)
 
 
 def desktop_mbps(c: Compiled) -> np.ndarray:
     """Offered PCoIP transmit (Mbit/s) per VM: profile ``vdi`` only."""
     vm = c.vm.cols
+    uncertainty.note("vdi.text_share", (vm["workload.profile"] == _VDI)
+                     & (vm["workload.pcoip_codec"] == _VIEW5))
     f = factor(vm["workload.pcoip_codec"] == _VIEW5, vm["workload.pcoip_client_cache"],
                vm["workload.pcoip_build_to_lossless"])
     return np.where(vm["workload.profile"] == _VDI, vm["workload.pcoip_kbps"] / 1000.0 * f, 0.0)

@@ -127,3 +127,19 @@ def test_bands_json_is_finite_and_attached_only_when_asked() -> None:
     assert 0 <= lo <= hi and math.isfinite(hi)
     assert set(bands["vms"]) == {vm["id"] for vm in doc["vms"]}
     assert bands["sources"][0]["case_id"] == "storage-vaio-cpu-per-kiops-overhead"
+
+
+def test_multicast_and_pcoip_bands_follow_their_studies() -> None:
+    from models.calibration.multicast import receivers  # noqa: PLC0415
+    from models.calibration.vdi import branch  # noqa: PLC0415
+    mc = evaluate_bands(Engine(receivers(10, kpps=10)))
+    assert [b.case_id for b in mc.sources] == ["mcast-receiver-cpu-per-pps"]
+    lo, hi = mc.host_cpu_util
+    assert hi[0] > lo[0]
+    view5 = evaluate_bands(Engine(branch(codec="view5", desktops=10)))
+    assert [b.case_id for b in view5.sources] == ["vdi-pcoip-lossless-codec"]
+    lo, hi = view5.vm_net_gbps
+    # the codec saves 30% .. 40% of the View 4 rate
+    assert hi.max() / 0.00025 == pytest.approx(0.70) and lo.max() / 0.00025 == pytest.approx(0.60)
+    view4 = evaluate_bands(Engine(branch(desktops=10)))
+    assert view4.sources == []
