@@ -193,10 +193,11 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     issue_by_proto = np.array([ISSUE_US[p] for p in protocols])
     issue = issue_by_proto[proto_code] if n else np.zeros(0)
     adapter = _lookup(c, "vm", "vscsi", ADAPTER_US | {"lsi_sas": uncertainty.value(  # band
-        "storage.lsi_sas_adapter_us", v["vscsi"] == c.vm.code("vscsi", "lsi_sas"))})
+        "storage.lsi_sas_adapter_us", active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))})
     filt = v["vaio_filter"] != c.vm.code("vaio_filter", "none")
     cpio_base = GUEST_US + adapter + issue + COMPLETION_US
-    extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt) * cpio_base, 0.0)
+    extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt & active0)
+                     * cpio_base, 0.0)
     offload = np.where(filt, VAIO_OFFLOAD * issue, 0.0)
     vcpu_us = GUEST_US + adapter + issue - offload + v["workload.io_app_cpu_us"]
     filter_us = offload  # the framework's extra CPU runs off this critical path
