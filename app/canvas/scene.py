@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
 
 from app.canvas import tooltips
 from app.canvas.context_menu import build_menu
-from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem
+from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem, describe
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
 from app.document import DesignDocument
-from models.design import Link
+from models.design import Component, Link
 from models.prediction import Prediction
+from models.schema import Value
 
 LinkKey = tuple[str, str, str]
 WIDTH_LEVELS = 6
@@ -58,6 +59,31 @@ class _LinkCache:
     pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     """For storage links: host_row * n_arrays + array_row, else -1."""
     vm_pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+_LABEL_PROPS: dict[str, frozenset[str]] = {}
+
+
+class _Reads(Component):
+    """A component copy that records which properties are read (by ``describe``)."""
+
+    def __init__(self, comp: Component):
+        super().__init__(comp.id, comp.kind, comp.name, props=dict(comp.props))
+        self.read: set[str] = set()
+
+    def get(self, prop: str) -> Value:
+        self.read.add(prop)
+        return super().get(prop)
+
+
+def _label_props(comp: Component) -> frozenset[str]:
+    """The properties an item's label (``describe``) reads for ``comp``'s kind."""
+    props = _LABEL_PROPS.get(comp.kind)
+    if props is None:
+        probe = _Reads(comp)
+        describe(probe)
+        props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
+    return props
 
 
 class DesignScene(QGraphicsScene):
@@ -203,6 +229,10 @@ class DesignScene(QGraphicsScene):
         item.set_component(comp)
 
     def _components_changed(self, ids: list[str], prop: str) -> None:
+        if prop and ids:  # a property edit of many (a kind-wide slider step): skip the
+            comp = self.document.component(ids[0])  # 2,000 label refreshes when the
+            if comp is not None and prop not in _label_props(comp):  # label ignores it
+                return
         for cid in ids:
             self._component_changed(cid, prop)
 

@@ -264,3 +264,19 @@ def test_context_menu_removes_a_link(qtbot: QtBot, nic_example: Design) -> None:
     assert len(doc.links_of("v1")) == 1
     event.setScenePos(QPointF(-5000, -5000))
     assert build_menu(scene, event) is None
+
+
+def test_kind_wide_edits_refresh_labels_only_when_the_label_shows_the_property(
+        qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, _ = make(qtbot, nic_example)
+    vm = doc.design.of_kind("vm")[0]
+    item = scene.item(vm.id)
+    assert item is not None
+    doc.set_value("vm", "workload.profile", "web")
+    assert item.subtitle == "web"  # the label shows the profile: refreshed
+    item.subtitle = "stale"
+    doc.set_value("vm", "workload.io_oio", 3)
+    assert item.subtitle == "stale"  # OIO is not on the label: the 2,000 refreshes skipped
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert item.subtitle != "web"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app import commands
 from app.document import DesignDocument, link_problem
 from models.design import Component, Design, DesignError, Link, Override
 from models.prediction import Prediction
@@ -202,3 +203,48 @@ def test_kind_wide_edit_is_one_signal_for_all_components(qtbot: QtBot,
     with qtbot.waitSignal(doc.components_changed):
         doc.undo_stack.undo()
     assert all(c.get("vcpus") == 1 for c in doc.design.of_kind("vm"))
+
+
+def test_kind_wide_undo_restores_mixed_values_per_component(qtbot: QtBot,
+                                                             nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    vms = [c.id for c in doc.design.of_kind("vm")]
+    assert len(vms) >= 2
+    doc.set_value(f"id:{vms[0]}", "workload.io_oio", 7)
+    before = {v: doc.value(f"id:{v}", "workload.io_oio") for v in vms}
+    assert doc.value("vm", "workload.io_oio") is None  # mixed
+    for oio in (16, 32):
+        doc.set_value("vm", "workload.io_oio", oio, merge_key="drag")
+    assert doc.value("vm", "workload.io_oio") == 32
+    assert all(doc.value(f"id:{v}", "workload.io_oio") == 32 for v in vms)
+    doc.undo_stack.undo()
+    assert {v: doc.value(f"id:{v}", "workload.io_oio") for v in vms} == before
+    assert doc.value("vm", "workload.io_oio") is None
+    doc.undo_stack.redo()
+    assert doc.value("vm", "workload.io_oio") == 32
+
+
+def test_kind_wide_edit_stores_one_record_not_one_per_component(qtbot: QtBot,
+                                                                nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    doc.set_value("vm", "workload.io_oio", 16, merge_key="drag")
+    doc.set_value("vm", "workload.io_oio", 20, merge_key="drag")
+    cmd = doc.undo_stack.command(0)
+    assert isinstance(cmd, commands.SetValue)
+    assert cmd.old.uniform is not None and cmd.old.column is None
+    assert len(cmd.old.targets) == len(doc.design.of_kind("vm"))
+    doc.undo_stack.undo()
+    assert doc.value("vm", "workload.io_oio") == 128
+    assert all("workload.io_oio" not in c.props or c.props["workload.io_oio"] == 128
+               for c in doc.design.of_kind("vm"))
+
+
+def test_undo_of_a_default_value_removes_the_explicit_value(qtbot: QtBot,
+                                                            nic_example: Design) -> None:
+    doc = DesignDocument(nic_example)
+    vm = doc.design.of_kind("vm")[0]
+    prop = "vcpus"
+    had = prop in vm.props
+    doc.set_value("vm", prop, 3)
+    doc.undo_stack.undo()
+    assert (prop in vm.props) == had

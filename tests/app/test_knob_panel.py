@@ -183,3 +183,22 @@ def test_log_slider_mapping_covers_the_range() -> None:
     assert lin is not None
     m2 = KnobSlider(lin)
     assert not m2.log and m2.positions == 20 and m2.to_value(10) == 50
+
+
+def test_a_drag_over_a_multi_selection_is_one_undo_step(qtbot: QtBot) -> None:
+    doc, panel, _ = make(qtbot)
+    doc.set_selection(["v1", "v2"])
+    qtbot.waitUntil(lambda: OIO in panel.rows and panel.row(OIO).selects == ["id:v1", "id:v2"])
+    slider = slider_of(panel.row(OIO))
+    count = doc.undo_stack.count()
+    slider.setSliderDown(True)
+    for pos in range(slider.value() - 1, slider.value() - 60, -7):
+        slider.setValue(pos)
+    slider.setSliderDown(False)
+    assert doc.undo_stack.count() == count + 1
+    moved = doc.value("id:v1", "workload.io_oio")
+    assert moved == doc.value("id:v2", "workload.io_oio") != 128
+    doc.undo_stack.undo()
+    assert doc.value("id:v1", "workload.io_oio") == doc.value("id:v2", "workload.io_oio") == 128
+    doc.undo_stack.redo()
+    assert doc.value("id:v1", "workload.io_oio") == moved
