@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QResizeEvent
 from pytestqt.qtbot import QtBot
@@ -103,3 +104,17 @@ def test_tiles_reflow_to_the_dock_width(qtbot: QtBot) -> None:
     assert tuple(position[:2]) == (i // 2, i % 2)
     dash.resizeEvent(QResizeEvent(QSize(2000, 300), QSize(340, 500)))
     assert dash.columns == 4
+
+
+def test_cpu_per_kiops_tile_is_the_iops_weighted_cost(qtbot: QtBot) -> None:
+    doc, dash = make(qtbot)
+    p = doc.prediction
+    assert p is not None
+    value = KPI_BY_KEY["cpu_per_kiops"].value(p)
+    iops, cost = p.vms.iops, p.vms.cpu_cost_per_kiops
+    assert value is not None and abs(value - (iops * cost).sum() / iops.sum()) < 1e-9
+    assert dash.tiles["cpu_per_kiops"].value_label.text().endswith("% core")
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "vaio_filter", "null")  # the filter costs 10-20% more per 1K IOPS
+    after = KPI_BY_KEY["cpu_per_kiops"].value(doc.prediction) if doc.prediction else None
+    assert after is not None and after == pytest.approx(value * 1.15)
