@@ -180,8 +180,6 @@ class CpuVirt:
     """Host core-equivalents the hypervisor spends on the VM's guest events."""
     efficiency: np.ndarray
     """Work per unit of host CPU relative to a pinned bare-metal run (1 = native)."""
-    interrupts: np.ndarray
-    context_switches: np.ndarray
     remote_share: np.ndarray
     exclusive: np.ndarray
     """bool: latency-sensitive VMs that get a physical core per vCPU."""
@@ -197,45 +195,59 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     ``guest`` is the VM's CPU demand in cores for its work as a pinned native run would
     need it; ``request_costed`` marks VMs whose fitted per-request cost already is total host
     CPU measured on ESXi (web): they get no separate hypervisor term.  ``cap`` (core
-    equivalents) and ``pcpus`` (logical CPUs) are per host.
+    equivalents) and ``pcpus`` (logical CPUs) are per host.  Per-host figures are computed
+    once per host and spread to VMs with one index each (the knob loop re-runs this).
     """
     vm, host = c.vm.cols, c.host.cols
     n = len(guest)
-    esxi = (host["platform"] == c.host.code("platform", "esxi"))[hidx] & placed
-    ver = host["esxi_version"][hidx]
-    vcpus = vm["vcpus"].astype(np.float64)
+    esxi_h = host["platform"] == c.host.code("platform", "esxi")
+    esxi = placed & esxi_h[hidx] if not esxi_h.all() else placed
+    ver_h = host["esxi_version"]
+    vcpus = vm["vcpus"]
 
     # NUMA: nodes are sockets; a VM spans the nodes its vCPUs or memory need
-    sockets = host["sockets"][hidx].astype(np.float64)
-    threads = host["cores_per_socket"][hidx] * np.where(host["hyperthreading"][hidx], 2.0, 1.0)
-    node_gb = host["memory_gb"][hidx] / sockets
-    span = np.minimum(np.maximum(np.ceil(vcpus / threads - 1e-9),
-                                 np.ceil(vm["memory_gb"] / node_gb - 1e-9)), sockets)
-    span = np.maximum(span, 1.0)
     aware = vm["numa_aware"]
-    local_esxi = (span <= 1.0) | (aware & (ver >= VNUMA_MIN_ESXI))
-    remote = np.where(esxi, np.where(local_esxi, 0.0, 1.0 - 1.0 / span),
-                      np.where(aware, 0.0, 1.0 - 1.0 / sockets))
-    remote = np.where(placed, remote, 0.0)
-    docker = np.where(vm["containers"] > 0, 1.0 + DOCKER_OVERHEAD, 1.0)
-    factor = docker * (1.0 + REMOTE_CPU * remote)
+    old_h = esxi_h & (ver_h < VNUMA_MIN_ESXI)
+    remote = np.zeros(n)
+    maybe = ~aware
+    if old_h.any():
+        maybe = maybe | old_h[hidx]
+    maybe = maybe & placed
+    if maybe.any():  # NUMA-aware workloads on vNUMA releases stay local: skip the rest
+        m = np.flatnonzero(maybe)
+        hm = hidx[m]
+        sockets = host["sockets"][hm].astype(np.float64)
+        threads = host["cores_per_socket"][hm] * np.where(host["hyperthreading"][hm], 2.0, 1.0)
+        node_gb = host["memory_gb"][hm] / sockets
+        span = np.minimum(np.maximum(np.ceil(vcpus[m] / threads - 1e-9),
+                                     np.ceil(vm["memory_gb"][m] / node_gb - 1e-9)), sockets)
+        span = np.maximum(span, 1.0)
+        local_esxi = (span <= 1.0) | (aware[m] & (ver_h[hm] >= VNUMA_MIN_ESXI))
+        remote[m] = np.where(esxi_h[hm], np.where(local_esxi, 0.0, 1.0 - 1.0 / span),
+                             np.where(aware[m], 0.0, 1.0 - 1.0 / sockets))
+    factor = 1.0 + REMOTE_CPU * remote
+    docker = vm["containers"] > 0
+    if docker.any():
+        factor = factor * np.where(docker, 1.0 + DOCKER_OVERHEAD, 1.0)
 
     # hypervisor work on guest events
-    busy = np.minimum(guest * factor, vcpus)
     pps = _arr(net.vm_rx_pps, n) + _arr(net.vm_tx_pps, n)
     iops = _arr(sto.vm_iops, n)
-    intr, cs = guest_events(iops, pps, busy)
-    core_per_lcpu = (cap / np.maximum(pcpus, 1.0))[hidx]
     taxed = esxi & ~request_costed
-    overhead = np.where(taxed, taxed_events(iops, pps) * _EVENT_US_BY_CODE[ver] * 1e-6
-                        * core_per_lcpu, 0.0)
+    overhead = np.zeros(n)
+    if taxed.any():
+        cost_h = _EVENT_US_BY_CODE[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        overhead = np.where(taxed, taxed_events(iops, pps) * cost_h[hidx], 0.0)
+    work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):
-        eff = np.where(guest > 0, guest / (guest * factor + overhead), 1.0 / factor)
-    eff = np.where(request_costed, 1.0 / factor, eff)  # per-request cost measured on ESXi
+        eff = guest / (work + overhead)
+    idle = (guest <= 0) | request_costed  # per-request cost measured on ESXi: not separable
+    if idle.any():
+        eff = np.where(idle, 1.0 / factor, eff)
 
-    cv = CpuVirt(factor, overhead, eff, intr, cs, remote, np.zeros(n, bool))
-    _rules(cv, c, hidx, placed, esxi, ver, vcpus, pcpus)
-    _extras(cv, c, hidx, placed)
+    cv = CpuVirt(factor, overhead, eff, remote, np.zeros(n, bool))
+    _rules(cv, c, hidx, placed, esxi, esxi_h, vcpus, pcpus)
+    _extras(cv, c, hidx, placed, iops, pps, np.minimum(work, vcpus))
     return cv
 
 
@@ -244,27 +256,33 @@ def _arr(x: np.ndarray, n: int) -> np.ndarray:
 
 
 def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi: np.ndarray,
-           ver: np.ndarray, vcpus: np.ndarray, pcpus: np.ndarray) -> None:
+           esxi_h: np.ndarray, vcpus: np.ndarray, pcpus: np.ndarray) -> None:
     ids, host_ids = c.vm.ids, c.host.ids
+    host = c.host.cols
     warn = cv.warnings
-    limit = _MAX_VCPUS_BY_CODE[ver]
-    too_big = esxi & (vcpus > limit)
-    for i in np.flatnonzero(too_big)[:5]:
+    ver_h = host["esxi_version"]
+    limit_h = _MAX_VCPUS_BY_CODE[ver_h]
+    allowed_h = np.minimum(limit_h, pcpus)
+    bad = np.flatnonzero(esxi & (vcpus > allowed_h[hidx]))
+    too_big = [i for i in bad if vcpus[i] > limit_h[hidx[i]]]
+    wider = [i for i in bad if vcpus[i] <= limit_h[hidx[i]]]
+    for i in too_big[:5]:
         warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs exceed ESXi"
-                    f" {ESXI_VERSIONS[ver[i]]}'s maximum of {limit[i]:.0f} per VM; it cannot"
-                    f" power on ({MAXIMUMS})")
-    wider = esxi & ~too_big & (vcpus > pcpus[hidx])
-    for i in np.flatnonzero(wider)[:5]:
+                    f" {ESXI_VERSIONS[ver_h[hidx[i]]]}'s maximum of {limit_h[hidx[i]]:.0f} per"
+                    f" VM; it cannot power on ({MAXIMUMS})")
+    for i in wider[:5]:
         warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs on host {host_ids[hidx[i]]}"
                     f" with {pcpus[hidx[i]]:.0f} logical CPUs; ESXi cannot power on a VM"
                     " wider than its host")
+    if len(bad) > 10:
+        warn.append(f"error: ... and {len(bad) - len(too_big[:5]) - len(wider[:5])} more VMs"
+                    " too wide to power on")
     # latency sensitivity: a physical core per vCPU (cpuvirt-latency-sensitivity-no-overcommit)
-    host = c.host.cols
     lat = (c.vm.cols["latency_sensitivity"] == c.vm.code("latency_sensitivity", "high"))
     lat = lat & esxi
     if not lat.any():
         return
-    old = lat & (ver < LATENCY_MIN_ESXI)
+    old = lat & (ver_h < LATENCY_MIN_ESXI)[hidx]
     for i in np.flatnonzero(old)[:5]:
         warn.append(f"vm {ids[i]}: Latency Sensitivity needs ESXi 5.5 or later; it has no"
                     " effect here")
@@ -282,22 +300,30 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
 
 
 def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
-            top: int = 32) -> None:
-    """A JSON-ready summary: hypervisor cores per host and the least efficient VMs."""
+            iops: np.ndarray, pps: np.ndarray, busy: np.ndarray, top: int = 32) -> None:
+    """A JSON-ready summary: hypervisor cores per host and the least efficient VMs (with
+    their guest interrupts and context switches per second)."""
     h = len(c.host.ids)
-    per_host = np.bincount(hidx[placed], cv.overhead_cores[placed], minlength=h)
+    ovh = cv.overhead_cores  # zero for unplaced VMs
+    per_host = np.bincount(hidx, ovh, minlength=h) if ovh.any() else np.zeros(h)
     eff = cv.efficiency
     k = min(top, len(eff))
-    worst = np.argsort(eff, kind="stable")[:k]
+    if 0 < k < len(eff) and eff.min() < eff.max():
+        worst = np.argpartition(eff, k - 1)[:k]
+        worst = worst[np.argsort(eff[worst], kind="stable")]
+    else:
+        worst = np.arange(k)
+    intr, cs = guest_events(iops[worst], pps[worst], busy[worst])
     cv.extras = {
         "hypervisor_cores_by_host": {c.host.ids[j]: float(per_host[j])
                                      for j in np.flatnonzero(per_host > 0)[:top]},
         "vm_efficiency": {c.vm.ids[i]: float(eff[i]) for i in worst},
-        "vm_interrupts_per_s": {c.vm.ids[i]: float(cv.interrupts[i]) for i in worst},
-        "vm_context_switches_per_s": {c.vm.ids[i]: float(cv.context_switches[i])
-                                      for i in worst},
+        "vm_interrupts_per_s": {c.vm.ids[i]: float(x) for i, x in zip(worst, intr,
+                                                                       strict=True)},
+        "vm_context_switches_per_s": {c.vm.ids[i]: float(x) for i, x in zip(worst, cs,
+                                                                             strict=True)},
         "vm_remote_memory_share": {c.vm.ids[i]: float(cv.remote_share[i]) for i in worst},
-        "mean_vm_efficiency": float(eff[placed].mean()) if placed.any() else 1.0,
+        "mean_vm_efficiency": (float(eff[placed].mean()) if placed.any() else 1.0),
         "event_us_by_esxi": {"5.1": EVENT_US_51, "6.0": EVENT_US_60},
     }
 
