@@ -313,7 +313,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         _web_response(res, c, web_p, hidx, cap, rho, ghz_scale, active, want, vcpus,
                       cv.exclusive)
     _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
-    res.warnings.extend(cv.warnings)
+    res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
     res.extras["cpu_virtualization"] = cv.extras
 
     # consolidation figures for the reference host

@@ -112,9 +112,6 @@ def _oracle_checks() -> list[Check]:
                      _cv(vm51, "vm_efficiency"), 0.03, "fit",
                      note="fits the ESXi 5.1 cost per guest event"
                      f" (~{cpu_virt.EVENT_US_51:.0f} LCPU-us)"))
-    out.append(Check("cpuvirt-oracle-esxi51-vs-native", "VM host CPU % at that load (77%)",
-                     77.0, 100.0 * float(vm51.hosts.cpu_util[0]), 0.05, "check",
-                     note="the VM runs at the native's CPU utilisation, as measured"))
     return out
 
 
