@@ -15,9 +15,11 @@ Mechanism
   throughput at equal host CPU, so the ratio never rises with the interrupt or I/O rate.
 * **Containers**: Docker adds :data:`DOCKER_OVERHEAD` of CPU per unit of work (bridged
   networking, cgroups), natively and in VMs alike.
-* **NUMA spanning**: NUMA nodes are the host's sockets.  A workload spanning ``k`` nodes that
-  does not keep memory local makes ``1 - 1/k`` of its accesses remote, each unit of work then
-  costing :data:`REMOTE_CPU` more.  ESXi keeps a VM that fits one node on its home node, and
+* **NUMA spanning**: NUMA nodes are the host's sockets; a VM spans the nodes its vCPUs need
+  at one physical core each (ESXi sizes NUMA clients by cores unless numa.vcpu.preferHT is
+  set) or its memory needs.  A workload spanning ``k`` nodes that does not keep memory local
+  makes ``1 - 1/k`` of its accesses remote, each unit of work then costing :data:`REMOTE_CPU`
+  more.  ESXi keeps a VM that fits one node on its home node, and
   exposes vNUMA (5.0+) to wider VMs, which a NUMA-aware guest uses; an unpinned native
   workload is spread over every node - why 8 small VMs beat native Docker in the DVD Store
   study and pinned native containers beat the VMs again.
@@ -217,9 +219,9 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
         m = np.flatnonzero(maybe)
         hm = hidx[m]
         sockets = host["sockets"][hm].astype(np.float64)
-        threads = host["cores_per_socket"][hm] * np.where(host["hyperthreading"][hm], 2.0, 1.0)
+        node_cores = host["cores_per_socket"][hm]  # NUMA clients sized by cores (no preferHT)
         node_gb = host["memory_gb"][hm] / sockets
-        span = np.minimum(np.maximum(np.ceil(vcpus[m] / threads - 1e-9),
+        span = np.minimum(np.maximum(np.ceil(vcpus[m] / node_cores - 1e-9),
                                      np.ceil(vm["memory_gb"][m] / node_gb - 1e-9)), sockets)
         span = np.maximum(span, 1.0)
         local_esxi = (span <= 1.0) | (aware[m] & (ver_h[hm] >= VNUMA_MIN_ESXI))

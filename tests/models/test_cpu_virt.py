@@ -225,3 +225,9 @@ def test_extras_are_json_ready_and_unplaced_vms_do_not_crash() -> None:
     json.dumps(cv, allow_nan=False)
     assert set(cv["vm_efficiency"]) == {"v0", "v1", "loose"}
     assert not any("loose" in w for w in p.warnings)  # not on a host: no rule applies
+
+
+def test_numa_clients_are_sized_by_cores_not_threads() -> None:
+    # 12 vCPUs on 8-core sockets with hyperthreading (16 threads): still two nodes
+    cv = solve(build(vcpus=12, ht=True, numa_aware=False))
+    assert cv.remote_share[0] == pytest.approx(0.5)
