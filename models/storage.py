@@ -162,6 +162,8 @@ class _Params:
     cpio_pct: Any
     backend_per_io: Any
     app_share: Any
+    lat0: Any
+    """Latency of a VM that does no I/O: 0, NaN without a disk."""
 
 
 def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
@@ -285,13 +287,13 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
         backend_per_io=per_io * backend,
         app_share=v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300),
+        lat0=np.where(arr < 0, np.nan, 0.0),
     )
 
 
 def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     n, n_arr, n_host = len(c.vm), len(c.array), len(c.host)
     v = c.vm.cols
-    arr = c.vm_array
     warnings: list[str] = []
 
     p = c.memo("storage.params", lambda: _params(c, write_delay_ms), write_delay_ms)
@@ -302,7 +304,6 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     h = p.h
     a = p.a
     vcpus = p.vcpus
-    vd = p.vd
     ad = p.ad
     disks = p.disks
     demand = p.demand
@@ -320,73 +321,106 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     key = f"{n}:{n_host}:{n_arr}"
     sioc_on = c.array.cols["sioc"] if n_arr else np.zeros(0, bool)
     shared_st = p.shared_st  # stations of inactive VMs do not matter: they have no population
-    q0 = _warm_start(cache.get(key), pops)
-    res = _solve_closed(d_closed, shared_st, pops, n_host + n_arr, q0, cache)
-    eff = pops
-    if sioc_on.any():
-        eff, res = _sioc(c, d_closed, shared_st, pops, res, closed, a, ad, cache)
+    # the closed classes (VMs keeping I/Os in flight) are solved as one network of their own
+    live = np.flatnonzero(closed)
+    pops_l = pops[live]
     hist = cache.get(key)
-    cache[key] = (res.queue, eff) + (hist[:2] if hist is not None else (None, None))
-    thr = res.throughput
-    x = np.where(closed, thr, lam)
-    ks = np.arange(n)
+    q0 = _warm_start(hist, pops_l, live)
+    res = _solve_live(d_closed, shared_st, pops_l, live, n_host + n_arr, q0, cache)
+    eff_l = pops_l
+    if sioc_on.any():
+        eff, full = _sioc(c, d_closed, shared_st, pops, _expand(res, live, n), closed, a, ad,
+                          cache)
+        if eff is not pops:
+            eff_l = eff[live]
+            res = mva.MvaResult(full.throughput[live], full.response[live],
+                                full.queue[live], full.iterations)
+    prev = ((hist[1], hist[2]) if hist is not None and np.array_equal(hist[0], live)
+            else (None, None))
+    cache[key] = (live, res.queue, eff_l, *prev)
+    thr_l = res.throughput
+    x = lam.copy()  # closed classes from MVA, open ones at their (capped) offered rate
+    x[live] = thr_l
 
-    # residence per slot, one row per slot (closed from MVA: queue / throughput; open:
-    # D (1 + closed queue) / (1 - U_open)); slot 5 is the delay
-    q_t = res.queue.T
-    r_t = np.empty((6, n))
-    np.divide(q_t, np.maximum(thr, 1e-300), out=r_t[:5])
-    r_t[5] = np.where(closed, d_closed[:, 5], 0.0)
+    # per-VM latency only where there is I/O: the closed classes, or every VM when open
+    # classes see the closed queues (their latency is not in the MVA)
     if open_.any():
+        ix: Any = slice(None)
+        q_t = np.zeros((5, n))
+        q_t[:, live] = res.queue.T
+        thr = np.zeros(n)
+        thr[live] = thr_l
+        r_t = np.empty((6, n))
+        np.divide(q_t, np.maximum(thr, 1e-300), out=r_t[:5])
+        r_t[5] = np.where(closed, d_closed[:, 5], 0.0)
         q_tot = np.concatenate([np.bincount(h, q_t[3], n_host), np.bincount(a, q_t[4], n_arr)])
         r_open = demand * p.infl
         r_open[:, 3] *= 1.0 + q_tot[h]
         r_open[:, 4] *= 1.0 + q_tot[n_host + a]
         r_open[:, 5] = demand[:, 5]
         r_t = np.where(open_, r_open.T, r_t)
+        g = _Gathered(p, ix, d_closed)
+    else:
+        ix = live
+        r_t = np.empty((6, len(live)))
+        np.divide(res.queue.T, np.maximum(thr_l, 1e-300), out=r_t[:5])
+        g = _gathered(cache, p, live, d_closed)
+        r_t[5] = g.d5
     resp = r_t.sum(axis=0)
     # a SIOC-throttled VM also waits in the host queue: its latency is OIO / throughput
-    if eff is not pops:
-        resp = np.where(closed & (eff < pops), pops / np.maximum(x, 1e-300), resp)
+    if eff_l is not pops_l:
+        eff = pops.copy()
+        eff[live] = eff_l
+        resp = np.where((closed & (eff < pops))[ix], pops[ix] / np.maximum(x[ix], 1e-300),
+                        resp)
     # the guest times an I/O from issue to completion: the application's own CPU time on
     # the vCPUs (and its share of their queue) is not I/O latency
-    app_share = p.app_share
-    resp -= (r_t[0] + vd) * app_share
+    app_share = g.app_share
+    resp -= (r_t[0] + g.vd) * app_share
     queueing = r_t[:5] * r_t[:5]
     queueing[0] *= (1.0 - app_share) ** 2
     p95 = resp + 1.645 * np.sqrt(queueing.sum(axis=0))
 
     x = np.where(served, x, 0.0)
-    lat = np.where(served, resp * 1000.0, np.where(active, np.nan, 0.0))
-    lat[arr < 0] = np.nan
-    p95_ms = np.where(served, p95 * 1000.0, lat)
+    served_ix = served[ix]
+    lat = p.lat0.copy()
+    lat[ix] = np.where(served_ix, resp * 1000.0, np.where(active[ix], np.nan, lat[ix]))
+    p95_ms = lat.copy()
+    p95_ms[ix] = np.where(served_ix, p95 * 1000.0, lat[ix])
     mbps = x * bs_kb / 1024.0
     cpio_pct = np.where(active, p.cpio_pct, 0.0)
     cpu_cores = x * p.cores_per_io
 
     # -- utilisations and what bounds each VM -------------------------------------------
-    # (x is 0 for inactive VMs, so sums over all VMs equal sums over the active ones)
-    vm_util = np.empty((5, n))
-    np.multiply(p.demand_t[:5], x, out=vm_util)
-    vm_util[0] = x * p.util0
-    hba_util = np.bincount(h, vm_util[3], n_host)
+    # (x is 0 for VMs without I/O, so sums over the VMs with I/O are sums over all)
+    x_ix = x[ix]
+    h_ix, a_ix = g.h, g.a
+    vm_util = g.demand5 * x_ix
+    vm_util[0] = x_ix * g.util0
+    hba_util = np.bincount(h_ix, vm_util[3], n_host)
     array_util = np.zeros(n_arr)
-    arr_x = np.bincount(a, weights=x, minlength=n_arr) if n_arr else np.zeros(0)
+    arr_x = np.bincount(a_ix, weights=x_ix, minlength=n_arr) if n_arr else np.zeros(0)
     arr_lat = np.full(n_arr, np.nan)
     if n_arr:
-        backend_x = np.bincount(a, weights=x * p.backend_per_io, minlength=n_arr)
+        backend_x = np.bincount(a_ix, weights=x_ix * g.backend_per_io, minlength=n_arr)
         array_util = np.minimum(backend_x / disks, 1.0)
-        w = np.bincount(a, weights=x * (r_t[4] + ad), minlength=n_arr)
+        w = np.bincount(a_ix, weights=x_ix * (r_t[4] + g.ad), minlength=n_arr)
         arr_lat = np.where(arr_x > 0, w / np.maximum(arr_x, 1e-300) * 1000.0, 0.0)
-    vm_util[3] = hba_util[h] if n_host else 0.0
-    vm_util[4] = array_util[a] if n_arr else 0.0
-    vm_util[:, ~active] = 0.0
-    top = vm_util.argmax(axis=0) if n else np.zeros(0, np.int64)
-    top_u = vm_util[top, ks] if n else np.zeros(0)
-    bound = Labels(lambda: _bound_labels(c, vm_util, top, top_u, active, no_path,
+    vm_util[3] = hba_util[h_ix] if n_host else 0.0
+    vm_util[4] = array_util[a_ix] if n_arr else 0.0
+    if open_.any():
+        vm_util[:, ~active] = 0.0
+    top = np.zeros(n, np.int64)
+    top_u = np.zeros(n)
+    vcpu_util = np.zeros(n)
+    if vm_util.shape[1]:
+        top[ix] = top_ix = vm_util.argmax(axis=0)
+        top_u[ix] = vm_util[top_ix, np.arange(vm_util.shape[1])]
+        vcpu_util[ix] = vm_util[0]
+    bound = Labels(lambda: _bound_labels(c, top, top_u, active, no_path,
                                          saturated_open, vcpus, h, a, hba_util, array_util))
 
-    resources = _resources(c, array_util, hba_util, vm_util[0], active)
+    resources = _resources(c, array_util, hba_util, vcpu_util, active)
     if no_path.any():
         warnings.append(f"{int(no_path.sum())} VM(s) run on hosts with no HBA port for a"
                         " FC/SAS array: they get no I/O")
@@ -430,17 +464,55 @@ def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.nda
     return lam, infl, f < 1.0
 
 
-def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray) -> np.ndarray | None:
-    """A first guess of the queues ``[K, 5]`` for populations ``pops`` from the last two
-    solutions ``(queue, pops, older queue, older pops)``: a class whose population moved the
-    same way (a slider drag, a jump back) continues along the line through its last two
-    solutions (secant); any other class keeps its last queues scaled to its new population.
-    Only the number of iterations depends on the guess, never the fixed point."""
+class _Gathered:
+    """The per-VM parameters of the VMs in ``ix`` (all VMs for a slice)."""
+
+    def __init__(self, p: _Params, ix: Any, d_closed: np.ndarray):
+        self.ix = ix
+        self.h, self.a = p.h[ix], p.a[ix]
+        self.vd, self.ad = p.vd[ix], p.ad[ix]
+        self.app_share = p.app_share[ix]
+        self.util0 = p.util0[ix]
+        self.backend_per_io = p.backend_per_io[ix]
+        self.demand5 = p.demand_t[:5, ix]
+        self.d5 = d_closed[ix, 5]
+
+
+def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
+              d_closed: np.ndarray) -> _Gathered:
+    """:class:`_Gathered` for ``ix``, kept while the parameters and ``ix`` stay the same (a
+    knob that moves OIO among VMs already doing I/O)."""
+    hit = cache.get("gathered")
+    if hit is not None and hit[0] is p and np.array_equal(hit[1].ix, ix):
+        out: _Gathered = hit[1]
+        return out
+    g = _Gathered(p, ix, d_closed)
+    cache["gathered"] = (p, g)
+    return g
+
+
+def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
+                live: np.ndarray) -> np.ndarray | None:
+    """A first guess of the queues ``[L, 5]`` of the classes ``live`` at populations ``pops``
+    from the last two solutions ``(live, queue, pops, older queue, older pops)``: a class
+    whose population moved the same way (a slider drag, a jump back) continues along the
+    line through its last two solutions (secant); any other class keeps its last queues
+    scaled to its new population.  Only the number of iterations depends on the guess, never
+    the fixed point."""
     if hist is None:
         return None
-    q_last, p_last, q_prev, p_prev = hist
-    if q_last.shape[0] != len(pops):
-        return None
+    h_live, q_last, p_last, q_prev, p_prev = hist
+    if len(h_live) != len(live) or not np.array_equal(h_live, live):
+        # classes started or stopped doing I/O: carry each VM's last queues over
+        if not len(h_live) or not len(live):
+            return None
+        pos = np.minimum(np.searchsorted(h_live, live), len(h_live) - 1)
+        found = h_live[pos] == live
+        q_t = np.zeros((q_last.shape[1], len(live)))
+        q_t[:, found] = q_last.T[:, pos[found]]
+        p_old = np.zeros(len(live))
+        p_old[found] = p_last[pos[found]]
+        q_last, p_last, q_prev = q_t.T, p_old, None
     last_t = q_last.T
     if q_prev is not None and q_prev.shape == q_last.shape:
         moved = p_last - p_prev
@@ -461,46 +533,50 @@ def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray) -> np.ndarray | 
     return scaled
 
 
-def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
-                  q0: np.ndarray | None,
-                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
-    """Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array), 5 a delay.  One class
-    alone is solved exactly (single-class MVA), several with Schweitzer's approximation.
-    ``cache`` keeps the laid-out network between calls with the same demands and the same
-    classes in flight (a knob that moves only populations)."""
-    k_n = len(pops)
-    live = np.flatnonzero(pops > 0)
+def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np.ndarray,
+                n_shared: int, q0: np.ndarray | None,
+                cache: dict[str, Any] | None = None) -> mva.MvaResult:
+    """The closed network of the classes ``live`` (populations ``pops``, all > 0); the result
+    is indexed like ``live``.  Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array),
+    5 a delay.  One class alone is solved exactly (single-class MVA), several with
+    Schweitzer's approximation.  ``cache`` keeps the laid-out network between calls with the
+    same demands and the same classes (a knob that moves only populations)."""
+    k_n = len(live)
     # exact MVA needs a whole population; SIOC's share of the queue can be fractional
-    if len(live) == 1 and pops[live[0]] <= EXACT_MAX_POP and float(pops[live[0]]).is_integer():
+    if k_n == 1 and pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
         k = int(live[0])
         dk = d[k].copy()
         dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
-        ex = mva.exact_single(dk, int(pops[k]), delay=np.arange(6) == 5)
-        out = mva.MvaResult(np.zeros(k_n), np.zeros(k_n), np.zeros((k_n, 5)))
-        out.throughput[k] = ex.throughput[-1]
-        out.response[k] = ex.response[-1]
-        out.queue[k] = ex.queue[0, :5]
-        return out
-    everyone = len(live) == k_n
+        ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
+        return mva.MvaResult(ex.throughput[-1:], ex.response[-1:], ex.queue[:, :5])
     hit = cache.get("mva.network") if cache is not None else None
     if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
         net: mva.SplitNetwork = hit[3]
     else:
-        if everyone:
-            net = mva.SplitNetwork(d[:, :3], shared_st, d[:, 3:5], d[:, 5], n_shared)
-        else:  # only the classes that keep I/Os in flight take part
-            net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
-                                   n_shared)
+        net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
+                               n_shared)
         if cache is not None:
             cache["mva.network"] = (d, shared_st, live, net)
-    if everyone:
-        return net.solve(pops, q0=q0, tol=2e-8)
-    sub = net.solve(pops[live], q0=None if q0 is None else q0[live], tol=2e-8)
-    queue_t = np.zeros((sub.queue.shape[1], k_n))
-    queue_t[:, live] = sub.queue.T
-    out = mva.MvaResult(np.zeros(k_n), np.zeros(k_n), queue_t.T, sub.iterations)
-    out.throughput[live], out.response[live] = sub.throughput, sub.response
+    return net.solve(pops, q0=q0, tol=2e-8)
+
+
+def _expand(res: mva.MvaResult, live: np.ndarray, n: int) -> mva.MvaResult:
+    """A result of the classes ``live`` as one over all ``n`` (zeros for the others)."""
+    queue_t = np.zeros((res.queue.shape[1], n))
+    queue_t[:, live] = res.queue.T
+    out = mva.MvaResult(np.zeros(n), np.zeros(n), queue_t.T, res.iterations)
+    out.throughput[live], out.response[live] = res.throughput, res.response
     return out
+
+
+def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
+                  q0: np.ndarray | None,
+                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
+    """:func:`_solve_live` over the classes with a population, as a result over all."""
+    live = np.flatnonzero(pops > 0)
+    sub = _solve_live(d, shared_st, pops[live], live, n_shared,
+                      None if q0 is None else q0[live], cache)
+    return _expand(sub, live, len(pops))
 
 
 def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
@@ -564,7 +640,7 @@ def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
     return out
 
 
-def _bound_labels(c: Compiled, vm_util: np.ndarray, top: np.ndarray, top_u: np.ndarray,
+def _bound_labels(c: Compiled, top: np.ndarray, top_u: np.ndarray,
                   active: np.ndarray, no_path: np.ndarray, saturated_open: np.ndarray,
                   vcpus: np.ndarray, h: np.ndarray, a: np.ndarray, hba_util: np.ndarray,
                   array_util: np.ndarray) -> list[str]:
