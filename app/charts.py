@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -397,8 +397,10 @@ class KnobCurve(QWidget):
         self._band_job = None
         self.band_sweeps += 1
         xs = np.array([self._x(v) for v in self._band_values], dtype=float)
-        for name, f in (("latency", lambda p: latencies(p)[0]),
-                        ("iops", lambda p: p.total_iops)):
+        k = self.knob
+        log = k is not None and k.log and k.choices is None
+        for name, f, curve in (("latency", lambda p: latencies(p)[0], self.latency_curve),
+                               ("iops", lambda p: p.total_iops, self.iops_curve)):
             spans = [b.span(f) for b in self._band_done]
             lo = np.array([s[0] if s else np.nan for s in spans])
             hi = np.array([s[1] if s else np.nan for s in spans])
@@ -407,8 +409,31 @@ class KnobCurve(QWidget):
                 edges[0].setData([], [])
                 edges[1].setData([], [])
                 continue
-            edges[0].setData(xs, lo)
-            edges[1].setData(xs, hi)
+            x, low, high = self._hug(xs, lo, hi, curve, f, log)
+            edges[0].setData(x, low)
+            edges[1].setData(x, high)
+
+    def _hug(self, xs: np.ndarray, lo: np.ndarray, hi: np.ndarray, curve: pg.PlotDataItem,
+             f: Callable[[Prediction], float], log: bool
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(x, low, high) along the drawn curve: the band's ratios to the nominal at the
+        band's few knob values, interpolated onto every point of the curve (the band then
+        follows the curve's shape instead of cutting its corners)."""
+        nominal = np.array([f(b.runs[0]) for b in self._band_done], dtype=float)
+        cx, cy = curve.xData, curve.yData  # as given to setData (getData is log-transformed)
+        ok = np.isfinite(xs) & np.isfinite(lo) & np.isfinite(hi) & (nominal > 0)
+        if cx is None or cy is None or len(cx) < 2 or ok.sum() < 2:
+            return xs, lo, hi
+        cx, cy = np.asarray(cx, dtype=float), np.asarray(cy, dtype=float)
+
+        def t(x: np.ndarray) -> np.ndarray:
+            return np.log10(np.maximum(x, 1e-300)) if log else x
+
+        at, order = t(cx), np.argsort(t(xs[ok]))
+        bx = t(xs[ok])[order]
+        r_lo = np.interp(at, bx, (lo[ok] / nominal[ok])[order])
+        r_hi = np.interp(at, bx, (hi[ok] / nominal[ok])[order])
+        return cx, cy * r_lo, cy * r_hi
 
     @property
     def band_pending(self) -> bool:
