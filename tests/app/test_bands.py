@@ -84,6 +84,8 @@ def test_knob_curve_shades_the_band_after_the_edits_pause(qtbot: QtBot) -> None:
     assert lo is not None and hi is not None and (hi >= lo).all() and (hi > lo).any()
     fill = curve.band_fills["iops"]
     assert fill.curves is not None and fill.curves[0] is curve.band_edges["iops"][0]
+    # the band follows the drawn curve, point for point
+    assert list(curve.band_edges["iops"][0].xData) == list(curve.iops_curve.xData)
     doc.undo_stack.undo()  # back to PVSCSI: no banded coefficient, the band goes away
     qtbot.waitUntil(lambda: not curve.band_shown("iops"), timeout=10000)
     assert curve.band_fills["iops"] is fill  # the same items, emptied with setData
