@@ -235,6 +235,24 @@ class SetValue(QUndoCommand):
         return [Override(s, self.prop, old.value) for s in self.selects]
 
 
+class ReplaceContents(QUndoCommand):
+    """Swap the design's components and links for another set (applying a goal-seek answer
+    that rebuilds hosts or VMs); undo puts the old lists back.  Scenarios and policy stay."""
+
+    def __init__(self, doc: DesignDocument, components: list[Component], links: list[Link],
+                 text: str):
+        super().__init__(text)
+        self.doc = doc
+        self.new = (list(components), list(links))
+        self.old = (list(doc.design.components), list(doc.design.links))
+
+    def redo(self) -> None:
+        self.doc.raw_set_contents(*self.new)
+
+    def undo(self) -> None:
+        self.doc.raw_set_contents(*self.old)
+
+
 class AddScenario(QUndoCommand):
     def __init__(self, doc: DesignDocument, scenario: Scenario):
         super().__init__(f"Add scenario {scenario.name}")

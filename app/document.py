@@ -335,6 +335,12 @@ class DesignDocument(QObject):
         self.scenario_changed.emit(name)
         self._try_evaluate()
 
+    def replace_contents(self, design: Design, text: str) -> None:
+        """Take ``design``'s components and links as ONE undo step (a goal-seek answer that
+        rebuilds hosts or VMs); the scenarios, policy, name and undo history stay."""
+        self.undo_stack.push(commands.ReplaceContents(self, design.components, design.links,
+                                                      text))
+
     def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> None:
         """Add a named scenario (one undo step); DesignError if the name is taken or empty."""
         name = name.strip()
@@ -452,6 +458,16 @@ class DesignDocument(QObject):
         self._structure_changed()
         self.link_removed.emit(removed)
         return i
+
+    def raw_set_contents(self, components: list[Component], links: list[Link]) -> None:
+        """Swap in whole component and link lists: views rebuild as on a new design, but the
+        undo history stays (ReplaceContents)."""
+        self.design.components = list(components)
+        self.design.links = list(links)
+        self.selection = []
+        self._structure_changed()
+        self.design_replaced.emit()
+        self.selection_changed.emit([])
 
     def raw_set_positions(self, positions: dict[str, tuple[float, float]]) -> None:
         for cid, (x, y) in positions.items():

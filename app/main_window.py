@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import importing
+from app.analysis_panel import AnalysisPanel
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
@@ -71,6 +72,7 @@ class MainWindow(QMainWindow):
         charts.addTab(self.utilisation, "Utilisation")
         self.charts = charts
         self.scenario_bar = ScenarioBar(doc, self)
+        self.analysis = AnalysisPanel(doc, self)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
         self.knob_dock = self._dock("Knobs", "knob_dock", self.knob_panel, left)
@@ -80,7 +82,10 @@ class MainWindow(QMainWindow):
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         self.charts_dock = self._dock("Charts", "charts_dock", self.charts,
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.analysis_dock = self._dock("Analysis", "analysis_dock", self.analysis,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
+        self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
         self.charts_dock.raise_()
         self.knob_panel.knob_touched.connect(self.knob_curve.follow_knob)
 
@@ -88,12 +93,14 @@ class MainWindow(QMainWindow):
         self._build_import_menu()
         self._build_edit_menu()
         self._build_view_menu()
+        self._build_analysis_menu()
         self._build_help_menu()
         self._build_toolbar()
         self.status_detail = QLabel(self)
         self.statusBar().addPermanentWidget(self.status_detail)
 
         self.scene.status_message.connect(self.show_status)
+        self.analysis.status_message.connect(self.show_status)
         self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
         doc.design_replaced.connect(self._design_replaced)
         doc.design_changed.connect(lambda _prop: self.update_title())
@@ -158,7 +165,8 @@ class MainWindow(QMainWindow):
     def _build_view_menu(self) -> None:
         menu = self.menuBar().addMenu("&View")
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
-                     self.dashboard_dock, self.charts_dock, self.evidence_dock):
+                     self.dashboard_dock, self.charts_dock, self.evidence_dock,
+                     self.analysis_dock):
             menu.addAction(dock.toggleViewAction())
         menu.addSeparator()
         self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, "Ctrl+=")
@@ -182,6 +190,41 @@ class MainWindow(QMainWindow):
         menu.addAction(self.link_mode_action)
         menu.addSeparator()
         menu.addAction(self._action("&Reset Layout", self.reset_layout))
+
+    def _build_analysis_menu(self) -> None:
+        """Analysis: goal seek, tornado and N+1 open the Analysis dock on their tab."""
+        menu = self.menuBar().addMenu("&Analysis")
+        self.seek_action = self._action(
+            "&Goal Seek...", self.show_goal_seek, "Ctrl+Shift+G",
+            "Fewest hosts, largest OIO or most VMs per host that meet the policy")
+        self.tornado_action = self._action(
+            "&Sensitivity (Tornado)", self.show_tornado, "Ctrl+Shift+T",
+            "Which knob moves an output (IOPS, latency, VMs per host...) most")
+        self.failure_action = self._action(
+            "Host &Failure (N+1)", self.show_host_failure, "Ctrl+Shift+F",
+            "Fail each host in turn: what breaks when HA restarts its VMs")
+        for act in (self.seek_action, self.tornado_action, self.failure_action):
+            menu.addAction(act)
+        self.analysis_menu = menu
+
+    def _show_analysis(self, tab: int) -> None:
+        self.analysis_dock.show()
+        self.analysis_dock.raise_()
+        self.analysis.tabs.setCurrentIndex(tab)
+
+    def show_goal_seek(self) -> None:
+        self._show_analysis(0)
+        self.analysis.goal_combo.setFocus()
+
+    def show_tornado(self) -> None:
+        self._show_analysis(1)
+        if not self.analysis.swings and not self.analysis.sensitivity_running:
+            self.analysis.start_sensitivity()
+
+    def show_host_failure(self) -> None:
+        self._show_analysis(2)
+        if self.analysis.failure_report is None:
+            self.analysis.run_failure()
 
     def _build_import_menu(self) -> None:
         """File > Import: an estate from RVTools or vCenter becomes a new design (the current
@@ -310,7 +353,8 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
-                     self.dashboard_dock, self.charts_dock, self.evidence_dock):
+                     self.dashboard_dock, self.charts_dock, self.evidence_dock,
+                     self.analysis_dock):
             dock.setFloating(False)
             dock.show()
         self.default_dock_sizes()
@@ -327,6 +371,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.view.fit)  # again once the docks have their sizes
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
+        self.analysis.shutdown()
         if self.remember_layout:
             self.save_layout()
         super().closeEvent(event)
@@ -345,4 +390,6 @@ GESTURES = """Canvas gestures
 - Hover a component for its predicted figures; the red "!" marks the top bottleneck.
 - Wheel or Ctrl+= / Ctrl+- zoom, Ctrl+0 actual size, F fits the design, middle-drag pans.
 - Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+X/C/V cut/copy/paste, Delete removes the selection.
+- Analysis: Ctrl+Shift+G goal seek, Ctrl+Shift+T sensitivity (tornado), Ctrl+Shift+F host
+  failure (N+1).
 """
