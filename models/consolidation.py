@@ -308,10 +308,10 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     res.vm_cpu_util = np.where(placed, guest / vcpus / slow, guest / vcpus)
 
     # web response times
-    web_p = web & placed
+    web_p = st.web_p
     if web_p.any():
-        _web_response(res, c, web_p, hidx, cap, rho, ghz_scale, active, want, vcpus,
-                      cv.exclusive)
+        _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, active, want,
+                      vcpus, cv.exclusive)
     _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
     res.extras["cpu_virtualization"] = cv.extras
@@ -321,11 +321,11 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         ref = st.ref
         res.consolidation, extra = _consolidation(
             c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
-            sec, vms_per_host)
+            st.mix, vms_per_host)
         res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
                                                             sec)
         res.extras["consolidation"] = extra
-    _resources(res, c, rho, mem_util, host_demand, cap, mem, active)
+    _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
 
 
@@ -371,6 +371,14 @@ class _Static:
         self.mem = per_host(vm["memory_gb"])
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
+        self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
+        self.web_p = web_p = web & placed
+        self.web_hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=h))
+        # the design's mix per VM, FT secondaries included (_consolidation)
+        mult = 1.0 + sec
+        self.mix = (mult, float(np.mean(vcpus * mult)) if n else float("nan"),
+                    float(np.mean(mult)) if n else float("nan"),
+                    float(np.mean(vm["memory_gb"] * mult)) if n else float("nan"))
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:
@@ -383,10 +391,10 @@ def _ratio(fto: FtResult, n: int) -> np.ndarray:
 
 
 def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx: np.ndarray,
-                  cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray, active: np.ndarray,
-                  want: np.ndarray, vcpus: np.ndarray,
+                  hosts: np.ndarray, cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray,
+                  active: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
-    hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=len(c.host)))
+    """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on."""
     s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
         active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
     r = rho[hosts]
@@ -463,18 +471,18 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
 def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
                    ghz_scale: np.ndarray, dense_capable: np.ndarray, req_core_s: np.ndarray,
                    other: np.ndarray, path: np.ndarray, vcpus: np.ndarray, web: np.ndarray,
-                   sec: np.ndarray, vms_per_host: float) -> tuple[Consolidation, dict[str, Any]]:
-    """VMs of the design's mix one host like ``ref`` holds under each limit (closed forms)."""
+                   mix: tuple[np.ndarray, float, float, float],
+                   vms_per_host: float) -> tuple[Consolidation, dict[str, Any]]:
+    """VMs of the design's mix one host like ``ref`` holds under each limit (closed forms).
+    ``mix``: per-VM multiplicity (an FT VM brings its secondary: same CPU and memory,
+    ft-secondary-doubles-cpu-memory) and the mean vCPUs, VMs and memory per VM."""
     n = len(vcpus)
-    mult = 1.0 + sec  # an FT VM brings its secondary: same CPU and memory (ft-secondary-...)
+    mult, v_per, r_per, m_per = mix
     cap_r, g = float(cap[ref]), float(ghz_scale[ref])
     d_def = float(np.mean((np.minimum(req_core_s * g + other, vcpus) + path) * mult))
     saving = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
     d_den = float(np.mean((np.minimum(req_core_s * g * (1.0 - saving) + other, vcpus)
                            + path) * mult))
-    v_per = float(np.mean(vcpus * mult))
-    r_per = float(np.mean(mult))
-    m_per = float(np.mean(c.vm.cols["memory_gb"] * mult))
     pc = float(pcpus[ref])
     # smallest count at which the dense thresholds hold (all three grow with the count)
     n_act = max(_ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per),
@@ -576,13 +584,12 @@ def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per
     return max(n, 0)
 
 
-def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: np.ndarray,
-               host_demand: np.ndarray, cap: np.ndarray, mem: np.ndarray,
-               active: np.ndarray, top: int = 8) -> None:
+def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
+               host_demand: np.ndarray, cap: np.ndarray, active: np.ndarray,
+               memory: list[Resource], top: int = 8) -> None:
     """host_cpu and host_memory Resources for the busiest hosts (the per-host arrays carry
     all of them)."""
     ids = c.host.ids
-    installed = c.host.cols["memory_gb"]
     k = min(top, len(ids))
     for i in np.argsort(-rho, kind="stable")[:k]:
         dense = "; dense mode active" if active[i] else ""
@@ -590,8 +597,16 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util:
             ids[i], "host_cpu", float(rho[i]),
             f"{ids[i]}: VMs demand {host_demand[i]:.1f} of {cap[i]:.1f} core-equivalents"
             f" ({rho[i]:.0%}){dense}", DENSE))
-    for i in np.argsort(-mem_util, kind="stable")[:k]:
-        res.resources.append(Resource(
-            ids[i], "host_memory", float(mem_util[i]),
-            f"{ids[i]}: VMs (FT secondaries included) are configured with {mem[i]:.0f} of"
-            f" {installed[i]:.0f} GB", FT_BP))
+    res.resources.extend(memory)
+
+
+def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
+                      top: int = 8) -> list[Resource]:
+    """host_memory Resources for the hosts with the most memory configured (no knob that
+    moves load changes them)."""
+    ids = c.host.ids
+    installed = c.host.cols["memory_gb"]
+    return [Resource(ids[i], "host_memory", float(mem_util[i]),
+                     f"{ids[i]}: VMs (FT secondaries included) are configured with"
+                     f" {mem[i]:.0f} of {installed[i]:.0f} GB", FT_BP)
+            for i in np.argsort(-mem_util, kind="stable")[:min(top, len(ids))]]
