@@ -288,12 +288,25 @@ class LinkItem(QGraphicsItem):
             m = self.MAX_WIDTH
             self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-m, -m, m, m)
 
-    def set_width_level(self, level: int) -> None:
-        """Width 1.2 px (no traffic) to 6.6 px (the busiest link's traffic)."""
+    def set_width_level(self, level: int, repaint: bool = True) -> None:
+        """Width 1.2 px (no traffic) to 6.6 px (the busiest link's traffic).  ``repaint``
+        False: the new width would look the same at the current zoom (see drawn_width); the
+        next repaint (zooming always repaints) uses it."""
         if level != self.width_level:
             self.width_level = level
             self._pen.setWidthF(1.2 + 0.9 * level)
-            self.update()
+            if repaint:
+                self.update()
+
+    @staticmethod
+    def drawn_width(level: int, lod: float) -> float:
+        """The pen width ``paint`` draws for ``level`` at level of detail ``lod`` (0.0: a
+        one-pixel hairline; keep in step with ``paint``)."""
+        width = 1.2 + 0.9 * level
+        if lod < 0.5:
+            width = width * lod * 2
+            return width if width >= 1.5 else 0.0
+        return width
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)
         return self._bounds

@@ -390,8 +390,16 @@ class DesignScene(QGraphicsScene):
         top = float(traffic.max())
         levels = (np.rint(WIDTH_LEVELS * np.log1p(traffic) / np.log1p(top)).astype(np.int64)
                   if top > 0 else np.zeros(len(traffic), np.int64))
-        for i in np.flatnonzero(levels != cache.levels).tolist():
-            cache.items[i].set_width_level(int(levels[i]))
+        changed = np.flatnonzero(levels != cache.levels)
+        if len(changed):
+            # far out most widths draw as the same hairline: only links whose drawn width
+            # changes repaint (a slider step re-widths thousands of VM links)
+            lod = max((v.transform().m11() for v in self.views()), default=1.0)
+            drawn = LinkItem.drawn_width
+            for i in changed.tolist():
+                item, level = cache.items[i], int(levels[i])
+                item.set_width_level(level, item.isSelected() or drawn(level, lod) != drawn(
+                    item.width_level, lod))
         cache.levels = levels
 
     # ------------------------------------------------------------------ events

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.context_menu import build_menu
 from app.canvas.drop import preset_mime
-from app.canvas.items import NO_DATA, ComponentItem
+from app.canvas.items import NO_DATA, ComponentItem, LinkItem
 from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
@@ -280,3 +280,16 @@ def test_kind_wide_edits_refresh_labels_only_when_the_label_shows_the_property(
     doc.undo_stack.undo()
     doc.undo_stack.undo()
     assert item.subtitle != "web"
+
+
+def test_far_out_link_widths_follow_traffic_without_repainting_hairlines(qtbot: QtBot) -> None:
+    doc, scene, view = make(qtbot, large_design(200, 10))
+    view.set_zoom(0.05)
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.io_oio", 1)
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.io_oio", 64)
+    links = scene.link_items()
+    assert len({it.width_level for it in links}) > 1  # widths still follow the traffic
+    assert LinkItem.drawn_width(0, 0.05) == LinkItem.drawn_width(6, 0.05) == 0.0
+    assert LinkItem.drawn_width(1, 1.0) < LinkItem.drawn_width(2, 1.0)
