@@ -327,6 +327,9 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     hist = cache.get(key)
     q0 = _warm_start(hist, pops_l, live)
     res = _solve_live(d_closed, shared_st, pops_l, live, n_host + n_arr, q0, cache)
+    prev = ((hist[1], hist[2]) if hist is not None and np.array_equal(hist[0], live)
+            else (None, None))
+    cache[key] = (live, res.queue, pops_l, *prev)  # before SIOC: the same function of OIO
     eff_l = pops_l
     if sioc_on.any():
         eff, full = _sioc(c, d_closed, shared_st, pops, _expand(res, live, n), closed, a, ad,
@@ -335,9 +338,6 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
             eff_l = eff[live]
             res = mva.MvaResult(full.throughput[live], full.response[live],
                                 full.queue[live], full.iterations)
-    prev = ((hist[1], hist[2]) if hist is not None and np.array_equal(hist[0], live)
-            else (None, None))
-    cache[key] = (live, res.queue, eff_l, *prev)
     thr_l = res.throughput
     x = lam.copy()  # closed classes from MVA, open ones at their (capped) offered rate
     x[live] = thr_l
@@ -494,11 +494,11 @@ def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
 def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
                 live: np.ndarray) -> np.ndarray | None:
     """A first guess of the queues ``[L, 5]`` of the classes ``live`` at populations ``pops``
-    from the last two solutions ``(live, queue, pops, older queue, older pops)``: a class
-    whose population moved the same way (a slider drag, a jump back) continues along the
-    line through its last two solutions (secant); any other class keeps its last queues
-    scaled to its new population.  Only the number of iterations depends on the guess, never
-    the fixed point."""
+    from the last two solutions ``(live, queue, pops, older queue, older pops)``: when the
+    populations move along the line of the last move (a slider drag, a jump back) the guess
+    continues the line through the last two solutions (secant); otherwise each class keeps
+    its last queues scaled to its new population.  Only the number of iterations depends on
+    the guess, never the fixed point."""
     if hist is None:
         return None
     h_live, q_last, p_last, q_prev, p_prev = hist
@@ -516,16 +516,17 @@ def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
     last_t = q_last.T
     if q_prev is not None and q_prev.shape == q_last.shape:
         moved = p_last - p_prev
-        t = (pops - p_last) / np.where(moved != 0.0, moved, 1.0)
-        line = (moved != 0.0) & (np.abs(t) <= 2.0)
-        if line.any():
+        step = pops - p_last
+        m = moved != 0.0
+        t = step[m] / moved[m]
+        # one common step along the last move (every class that moves, moves alike; the
+        # classes interact, so a line per class would not be one through two solutions)
+        if len(t) and abs(t[0]) <= 2.0 and np.abs(t - t[0]).max() <= 1e-9 * abs(t[0]) \
+                and not step[~m].any():
             guess = last_t - q_prev.T
-            guess *= t
+            guess *= t[0]
             guess += last_t
             np.maximum(guess, 0.0, out=guess)
-            if not line.all():
-                scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
-                guess = np.where(line, guess, last_t * scale)
             out: np.ndarray = guess.T
             return out
     scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)

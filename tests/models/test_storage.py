@@ -21,6 +21,7 @@ from models.calibration.storage import (
 from models.design import Component, Override, apply_overrides
 from models.engine import Engine, evaluate
 from models.prediction import Prediction
+from models.synth import large_design
 
 
 def _run(array: dict[str, Any] | None = None, vm: dict[str, Any] | None = None,
@@ -168,3 +169,51 @@ def test_sioc_share_below_one_slot_on_a_lone_vm_is_solved() -> None:
                   {"from": "h", "to": "a", "kind": "storage"}]})
     p = evaluate(design)
     assert np.isfinite(p.vms.iops).all() and p.vms.iops[0] > 0
+
+
+def test_a_drag_with_warm_starts_equals_cold_solutions() -> None:
+    # SIOC on a congested array, open-loop VMs and VMs that stop and start I/O: every step
+    # reuses the last solutions as a first guess and still lands on the fresh fixed point
+    design = large_design(120, 6, 3)
+    for comp in design.components:
+        if comp.id == "a0":
+            comp.props.update({"sioc": True, "media": "hdd10k", "disks": 8})
+        if comp.id in ("v5", "v10"):
+            comp.props["workload.io_iops"] = 300.0
+    engine = Engine(design)
+    engine.evaluate()
+    for select, oio in [("vm", 8), ("vm", 9), ("vm", 10), ("id:v0", 0), ("vm", 11),
+                        ("id:v1", 40), ("vm", 12), ("vm", 64), ("vm", 12)]:
+        engine.patch(Override(select, "workload.io_oio", oio))
+        warm = engine.evaluate()
+        cold = evaluate(engine.compiled.current_design())
+        for name in ("iops", "latency_ms", "p95_latency_ms"):
+            np.testing.assert_allclose(getattr(warm.vms, name), getattr(cold.vms, name),
+                                       rtol=1e-6, atol=1e-9, err_msg=f"{select}={oio} {name}")
+        np.testing.assert_allclose(warm.arrays.latency_ms, cold.arrays.latency_ms, rtol=1e-6)
+
+
+def test_a_slider_drag_needs_few_iterations() -> None:
+    engine = Engine(large_design(500, 25, 5))
+    engine.evaluate()
+    iterations = []
+    for oio in (8, 9, 10, 11, 10):
+        engine.patch(Override("vm", "workload.io_oio", oio))
+        iterations.append(engine.evaluate().extras["storage_mva_iterations"])
+    cold = evaluate(engine.compiled.current_design()).extras["storage_mva_iterations"]
+    # a step along the drag continues the line through the last two solutions
+    assert max(iterations[2:4]) < cold
+    # a step back lands on the solution before: it only has to be confirmed
+    assert iterations[4] <= 3
+
+
+def test_split_network_solves_many_populations() -> None:
+    d = np.array([[20e-6, 0.0, 0.0, 3e-6, 13e-6, 90e-6], [30e-6, 0.0, 0.0, 3e-6, 13e-6, 0.0],
+                  [10e-6, 0.0, 0.0, 3e-6, 26e-6, 10e-6]])
+    stations = np.array([[0, 2], [0, 2], [1, 3]])
+    net = mva.SplitNetwork(d[:, :3], stations, d[:, 3:5], d[:, 5], 4)
+    for pops in (np.array([4.0, 8.0, 2.0]), np.array([32.0, 1.0, 16.0])):
+        one = mva.schweitzer_split(d[:, :3], stations, d[:, 3:5], pops, d[:, 5], 4, tol=1e-12)
+        many = net.solve(pops, tol=1e-12)
+        np.testing.assert_allclose(many.throughput, one.throughput, rtol=1e-10)
+        np.testing.assert_allclose(many.queue, one.queue, rtol=1e-9, atol=1e-15)
