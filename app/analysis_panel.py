@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app.canvas.layout import arrange_vms
 from app.document import DesignDocument
 from models.analysis import (
     OUTPUTS,
@@ -113,29 +114,16 @@ def analysis_copy(doc: DesignDocument) -> Design:
 
 
 def place_rebuilt(old: Design, new: Design) -> None:
-    """Positions for a rebuilt design: a host copy ``h~2`` goes right of ``h``; each host's
-    VMs sit in a grid under it (copies start where their host is, so nothing piles up)."""
+    """Positions for a rebuilt design: host copies start on their original (``h~2`` on
+    ``h``), then every host's VMs go in a grid under it and hosts whose grids would collide
+    are spread in a row (:func:`app.canvas.layout.arrange_vms`)."""
     pos = {c.id: (c.x, c.y) for c in old.components}
-    vms_of: dict[str, list[Component]] = {}
-    by_id = {c.id: c for c in new.components}
-    for lk in new.links:
-        vm = by_id.get(lk.source)
-        if lk.kind == "runs_on" and vm is not None:
-            vms_of.setdefault(lk.target, []).append(vm)
-    cols = {h: max(1, math.ceil(math.sqrt(len(v)))) for h, v in vms_of.items()}
-    step = max([260.0] + [cols[h] * 120.0 + 60.0 for h in cols])
     for c in new.components:
-        if c.kind != "host":
-            continue
-        base, _, rep = c.id.partition("~")
-        x, y = pos.get(base, (c.x, c.y))
-        c.x, c.y = x + (int(rep) - 1 if rep.isdigit() else 0) * step, y
-        vms = vms_of.get(c.id, [])
-        n = cols.get(c.id, 1)
-        for i, vm in enumerate(vms):
-            if vm.id not in pos or "~" in vm.id or len(vms) > 1:
-                vm.x = c.x + (i % n - (n - 1) / 2) * 120.0
-                vm.y = c.y + 110.0 + (i // n) * 50.0
+        if c.kind == "host":
+            c.x, c.y = pos.get(c.id.partition("~")[0], (c.x, c.y))
+    by_id = {c.id: c for c in new.components}
+    for cid, (x, y) in arrange_vms(new).items():
+        by_id[cid].x, by_id[cid].y = x, y
 
 
 class AnalysisPanel(QWidget):

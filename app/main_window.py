@@ -27,6 +27,7 @@ from app.analysis_panel import AnalysisPanel
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
+from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
 from app.charts import KnobCurve, UtilisationChart
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self._restored = remember_layout and self.restore_layout()
         if doc.prediction is not None:
             self._prediction_updated(doc.prediction)
+        self._hint_overlaps()
 
     # ------------------------------------------------------------------ construction
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -188,6 +190,11 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
         menu.addSeparator()
         menu.addAction(self.link_mode_action)
+        self.arrange_action = self._action(
+            "&Arrange VMs on Their Hosts", self.arrange_vms, "Ctrl+Shift+A",
+            "Put each host's VMs in a grid under it so that no two boxes overlap (one undo"
+            " step)")
+        menu.addAction(self.arrange_action)
         menu.addSeparator()
         menu.addAction(self._action("&Reset Layout", self.reset_layout))
 
@@ -285,6 +292,14 @@ class MainWindow(QMainWindow):
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         self.show_status(drop_preset(self.scene, preset_id, centre))
 
+    def arrange_vms(self) -> None:
+        moves = arrange_vms(self.document.design)
+        self.document.move_components(moves)
+        self.show_status(f"Arranged {len(moves)} component(s) (Ctrl+Z restores)" if moves
+                         else "Every VM already sits in a grid under its host")
+        if moves:
+            self.view.fit()
+
     def _toggle_link_mode(self, on: bool) -> None:
         self.scene.link_tool.link_mode = on
         self.show_status("Link mode: drag from one component to another" if on else
@@ -311,6 +326,13 @@ class MainWindow(QMainWindow):
     def _design_replaced(self) -> None:
         self.update_title()
         self.view.fit()
+        self._hint_overlaps()
+
+    def _hint_overlaps(self) -> None:
+        n = overlapping_vms(self.document.design)
+        if n:
+            self.show_status(f"{n} VM boxes overlap: View > Arrange VMs on Their Hosts"
+                             " (Ctrl+Shift+A) puts them in a grid under their host")
 
     # ------------------------------------------------------------------ help
     def show_gestures(self) -> None:

@@ -12,10 +12,12 @@ from pytestqt.qtbot import QtBot
 from app.canvas.context_menu import build_menu
 from app.canvas.drop import preset_mime
 from app.canvas.items import NO_DATA, ComponentItem, LinkItem
+from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
 from app.document import DesignDocument
+from models import examples
 from models.design import Component, Design, Link
 from models.synth import large_design
 
@@ -293,3 +295,29 @@ def test_far_out_link_widths_follow_traffic_without_repainting_hairlines(qtbot: 
     assert len({it.width_level for it in links}) > 1  # widths still follow the traffic
     assert LinkItem.drawn_width(0, 0.05) == LinkItem.drawn_width(6, 0.05) == 0.0
     assert LinkItem.drawn_width(1, 1.0) < LinkItem.drawn_width(2, 1.0)
+
+
+def test_arranged_vms_sit_in_a_grid_under_their_host_without_overlap() -> None:
+    design = examples.load("dense-web-farm")  # 470 VMs on one host, 60 px apart
+    assert overlapping_vms(design) == 470
+    moves = arrange_vms(design)
+    by_id = {c.id: c for c in design.components}
+    for cid, (x, y) in moves.items():
+        by_id[cid].x, by_id[cid].y = x, y
+    assert overlapping_vms(design) == 0
+    host = design.of_kind("host")[0]
+    assert all(vm.y > host.y for vm in design.of_kind("vm"))
+    assert arrange_vms(design) == {}  # already arranged: nothing moves
+
+
+def test_arranging_spreads_hosts_whose_grids_would_collide() -> None:
+    design = large_design(200, 4)
+    for h in design.of_kind("host"):
+        h.x, h.y = 0.0, 0.0
+    moves = arrange_vms(design)
+    hosts = [moves.get(h.id, (h.x, h.y)) for h in design.of_kind("host")]
+    assert len({x for x, _ in hosts}) == 4
+    by_id = {c.id: c for c in design.components}
+    for cid, (x, y) in moves.items():
+        by_id[cid].x, by_id[cid].y = x, y
+    assert overlapping_vms(design) == 0

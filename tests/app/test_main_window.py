@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 from pytestqt.qtbot import QtBot
 
+from app.canvas.layout import overlapping_vms
 from app.document import DesignDocument
 from app.main import run_app
 from app.main_window import MainWindow
+from models import examples
 from models.design import Design
 
 
@@ -202,3 +204,18 @@ def test_charts_dock_holds_knob_curve_and_utilisation(qtbot: QtBot, nic_example:
     window = make(qtbot, nic_example)
     assert window.charts_dock.widget() is window.charts
     assert window.charts.count() == 2
+
+
+def test_arrange_vms_from_the_view_menu_is_one_undo_step(qtbot: QtBot) -> None:
+    window = make(qtbot, examples.load("dense-web-farm"))
+    assert "overlap" in window.statusBar().currentMessage()
+    doc = window.document
+    before = {c.id: (c.x, c.y) for c in doc.design.components}
+    qtbot.keySequence(window, QKeySequence("Ctrl+Shift+A"))
+    assert doc.undo_stack.count() == 1
+    assert overlapping_vms(doc.design) == 0
+    vm = doc.design.of_kind("vm")[5]
+    item = window.scene.item(vm.id)
+    assert item is not None and (item.x(), item.y()) == (vm.x, vm.y)
+    qtbot.keySequence(window, QKeySequence("Ctrl+Z"))
+    assert {c.id: (c.x, c.y) for c in doc.design.components} == before
