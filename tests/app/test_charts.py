@@ -1,13 +1,10 @@
-"""Knob curve, utilisation chart and evidence view follow the document."""
+"""Knob curve and utilisation chart follow the document (the evidence view: test_evidence.py)."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
 from pytestqt.qtbot import QtBot
 
-from app import evidence as evidence_mod
 from app.charts import (
     KnobCurve,
     UtilisationChart,
@@ -15,10 +12,8 @@ from app.charts import (
     sweep_values,
 )
 from app.document import DesignDocument
-from app.evidence import Evidence, EvidenceView
 from app.knob_panel import KnobPanel
 from models import examples
-from models.calibration import Check, cases
 from models.knobs import knob
 
 OIO = "vm.workload.io_oio"
@@ -27,12 +22,6 @@ OIO = "vm.workload.io_oio"
 def n_points(item: object) -> int:
     xs = getattr(item, "xData", None)
     return 0 if xs is None else len(xs)
-
-
-def cell(view: EvidenceView, row: int, col: int) -> str:
-    item = view.table.item(row, col)
-    assert item is not None
-    return item.text()
 
 
 def make_doc() -> DesignDocument:
@@ -128,62 +117,6 @@ def test_utilisation_bars_follow_the_prediction(qtbot: QtBot) -> None:
     assert level_colour(0.5) == "#27ae60"
     assert level_colour(0.8) == "#f39c12"
     assert level_colour(1.3) == "#c0392b"
-
-
-@pytest.fixture
-def fake_evidence(monkeypatch: pytest.MonkeyPatch) -> Evidence:
-    ids = list(cases())[:3]
-    checks = [Check(ids[0], "IOPS", 1000.0, 1050.0, 0.1, role="fit"),
-              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
-              Check(ids[2], "limit", 4.0, 0.0, 0.0, role="rule")]
-    ev = Evidence(checks, ["storage", "ft", "ft"], {"network": "ImportError: broken"})
-    monkeypatch.setattr(evidence_mod, "_EVIDENCE", ev)
-    return ev
-
-
-def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) -> None:
-    view = EvidenceView(make_doc())
-    qtbot.addWidget(view)
-    assert view.table.rowCount() == 0  # computed lazily
-    view.ensure_loaded()
-    assert view.table.rowCount() == 3
-    texts = {cell(view, r, 0): cell(view, r, 9) for r in range(3)}
-    first, second, third = (c.case_id for c in fake_evidence.checks)
-    assert texts == {first: "yes", second: "NO", third: "NO"}
-    assert list(view.points["storage"].xData) == [3.0]
-    assert n_points(view.points["ft"]) == 1  # the zero model value is not plotted
-    assert "1 not plotted" in view.summary.text()
-    assert "network" in view.summary.text()
-    row = next(r for r in range(3) if cell(view, r, 0) == second)
-    view.table.setCurrentCell(row, 0)
-    quote = str(cases()[second]["quote"])
-    assert quote[:40] in view.quote.toPlainText()
-    assert str(cases()[second]["study"]) in view.quote.toPlainText()
-    assert n_points(view.selected) == 1
-    view.filter.setCurrentIndex(view.filter.findData("storage"))
-    hidden = [view.table.isRowHidden(r) for r in range(3)]
-    assert hidden.count(False) == 1
-    assert n_points(view.points["ft"]) == 0
-
-
-def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> None:
-    assert evidence_mod.evidence() is fake_evidence
-    a, b = EvidenceView(make_doc()), EvidenceView(make_doc())
-    qtbot.addWidget(a)
-    qtbot.addWidget(b)
-    a.ensure_loaded()
-    b.ensure_loaded()
-    assert a.evidence is b.evidence is fake_evidence
-    item = a.table.item(0, 0)
-    assert item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
-
-
-def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence) -> None:
-    view = EvidenceView(make_doc())
-    qtbot.addWidget(view)
-    view.showEvent(QShowEvent())
-    assert view.evidence is None  # the window paints first
-    qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
 
 
 def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
