@@ -131,6 +131,13 @@ class KnobRow(QWidget):
             self.slider.sliderPressed.connect(self._new_gesture)
             self.slider.valueChanged.connect(self._on_slider)
             control = self.slider
+            # a fixed size: a new value's text during a drag then repaints the label only,
+            # instead of re-laying out the panel and the dock (QLabel.setText -> layout)
+            metrics = self.value_label.fontMetrics()
+            texts = [fmt.value(self.mapping.to_value(p), knob.unit)
+                     for p in (0, self.mapping.positions // 2, self.mapping.positions)]
+            width = max(metrics.horizontalAdvance(t) for t in [*texts, fmt.MIXED, "0,000.0"])
+            self.value_label.setFixedSize(min(width + 24, 180), metrics.height() + 2)
         control.setAccessibleName(f"{knob.label} ({knob.unit})" if knob.unit else knob.label)
         control.setAccessibleDescription(f"{spec.doc}. Study: {knob.source}")
         control.setToolTip(self.toolTip())

@@ -98,6 +98,13 @@ class MainWindow(QMainWindow):
         self._build_help_menu()
         self._build_toolbar()
         self.status_detail = QLabel(self)
+        # a fixed size: the figures change with every knob move, and a label whose size may
+        # change re-lays out the status bar and the whole window each time
+        metrics = self.status_detail.fontMetrics()
+        self.status_detail.setFixedSize(metrics.horizontalAdvance("0" * 72),
+                                        metrics.height() + 2)
+        self.status_detail.setAlignment(Qt.AlignmentFlag.AlignRight
+                                        | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status_detail)
 
         self.scene.status_message.connect(self.show_status)
