@@ -100,6 +100,7 @@ class KnobRow(QWidget):
         layout.setSpacing(1)
         top = QHBoxLayout()
         self.label = QLabel(knob.label)
+        self.label.setWordWrap(True)  # a long name wraps instead of widening the dock
         self.value_label = QLabel()
         self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.value_label.setAccessibleName(f"{knob.label} value")
@@ -134,10 +135,11 @@ class KnobRow(QWidget):
             # a fixed size: a new value's text during a drag then repaints the label only,
             # instead of re-laying out the panel and the dock (QLabel.setText -> layout)
             metrics = self.value_label.fontMetrics()
-            texts = [fmt.value(self.mapping.to_value(p), knob.unit)
-                     for p in (0, self.mapping.positions // 2, self.mapping.positions)]
-            width = max(metrics.horizontalAdvance(t) for t in [*texts, fmt.MIXED, "0,000.0"])
-            self.value_label.setFixedSize(min(width + 24, 180), metrics.height() + 2)
+            n = self.mapping.positions
+            texts = [fmt.value(self.mapping.to_value(round(i * n / 10)), knob.unit)
+                     for i in range(11)]
+            width = max(metrics.horizontalAdvance(t) for t in [*texts, fmt.MIXED])
+            self.value_label.setFixedSize(width + 6, metrics.height() + 2)
         control.setAccessibleName(f"{knob.label} ({knob.unit})" if knob.unit else knob.label)
         control.setAccessibleDescription(f"{spec.doc}. Study: {knob.source}")
         control.setToolTip(self.toolTip())
