@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -153,6 +153,9 @@ class AnalysisPanel(QWidget):
         self.tabs.addTab(self._build_seek(), "Goal seek")
         self.tabs.addTab(self._build_tornado(), "Sensitivity")
         self.tabs.addTab(self._build_failure(), "Host failure")
+        self._stale = False
+        """The design changed since the tornado shown was computed."""
+        self.tabs.currentChanged.connect(self._tab_changed)
         document.prediction_updated.connect(self._design_changed)
         document.design_replaced.connect(self._design_changed)
 
@@ -388,6 +391,7 @@ class AnalysisPanel(QWidget):
     def start_sensitivity(self) -> None:
         """(Re)start the tornado for the chosen output: a few knobs per timer step."""
         self._recompute.stop()
+        self._stale = False
         self._sens_design = analysis_copy(self.document)
         self._pending = list(knobs_for(self._sens_design))
         self._done, self._notes = [], []
@@ -488,11 +492,23 @@ class AnalysisPanel(QWidget):
             self.seek_detail.setText(self.seek_detail.text() + "\nThe design changed since:"
                                      " seek again to apply.")
         if self.auto_check.isChecked() and (self.swings or self.sensitivity_running):
-            self._recompute.start()  # coalesced: once the edits pause
+            self._stale = True
+            if self.tornado_widget.isVisible():
+                self._recompute.start()  # coalesced: once the edits pause
+            else:
+                self.cancel_sensitivity()  # hidden: recompute when shown again
 
     def _auto_recompute(self) -> None:
-        if self.auto_check.isChecked():
+        if self.auto_check.isChecked() and self.tornado_widget.isVisible():
             self.start_sensitivity()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        self._tab_changed(self.tabs.currentIndex())
+
+    def _tab_changed(self, index: int) -> None:
+        if index == 1 and self._stale and self.auto_check.isChecked():
+            self._recompute.start()
 
     # ================================================================== host failure
     def _build_failure(self) -> QWidget:

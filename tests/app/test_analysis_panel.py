@@ -178,3 +178,18 @@ def test_panel_alone_and_rebuilt_layout(qtbot: QtBot) -> None:
     place_rebuilt(doc.design, new)
     hosts = new.of_kind("host")
     assert len({h.x for h in hosts}) == 3  # host copies side by side
+
+
+def test_a_hidden_tornado_waits_to_be_shown_before_recomputing(qtbot: QtBot) -> None:
+    window = make(qtbot, examples.DEFAULT_EXAMPLE)
+    doc, panel = window.document, window.analysis
+    with qtbot.waitSignal(panel.sensitivity_finished, timeout=SLOW_MS):
+        menu_action(window, "Sensitivity")
+    panel.tabs.setCurrentIndex(0)  # the tornado is out of sight
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.io_oio", 4)
+    assert not panel.sensitivity_running and not panel._recompute.isActive()
+    with qtbot.waitSignal(panel.sensitivity_finished, timeout=SLOW_MS):
+        panel.tabs.setCurrentIndex(1)
+    assert doc.prediction is not None
+    assert panel.sens_baseline == pytest.approx(doc.prediction.total_iops, rel=1e-6)
