@@ -159,7 +159,7 @@ def run_sweep(engine: Engine, base: Design, path: str,
         text = f"{path}={str(v).lower() if isinstance(v, bool) else v}"
         ov = first = _sweep_override(base, text, first)
         engine.patch(ov)
-        pred = engine.evaluate()
+        pred = engine.evaluate(detail=False)  # a row keeps only the summary
         row: dict[str, Any] = {"value": ov.value, "summary": pred.summary_dict()}
         if bands:
             b = evaluate_bands(engine, pred)

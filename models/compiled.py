@@ -136,6 +136,7 @@ class Compiled:
     """How often each (kind, prop) column was patched; policy entries are ('design', key)."""
     cache: dict[str, object] = field(default_factory=dict)
     """Scratch space for models (warm starts, static per-design lists); cleared by nothing."""
+    _detail: bool = True
 
     # frequently used link maps (index arrays, -1 for none)
     vm_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -169,6 +170,21 @@ class Compiled:
     def library(self) -> Table:
         """Content libraries (``content_library`` components)."""
         return self.tables["content_library"]
+
+    @property
+    def detail(self) -> bool:
+        """Whether models build what only a full prediction shows (bottleneck Resources,
+        warnings, extras); off for runs that keep only the summary (a sweep).  Read like a
+        column: a result built without detail is not reused once it is back on."""
+        if self.reads.current is not None:
+            self.reads.current.add(("engine", "detail"))
+        return self._detail
+
+    @detail.setter
+    def detail(self, on: bool) -> None:
+        if on != self._detail:
+            self._detail = on
+            self.versions[("engine", "detail")] = self.versions.get(("engine", "detail"), 0) + 1
 
     def host_array_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         t = self.links["storage"]

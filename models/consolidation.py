@@ -312,7 +312,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if web_p.any():
         _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, active, want,
                       vcpus, cv.exclusive)
-    _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
+    if c.detail:  # not read by a summary-only run (a sweep)
+        _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
     res.extras["cpu_virtualization"] = cv.extras
 
@@ -325,7 +326,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
                                                             sec)
         res.extras["consolidation"] = extra
-    _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
+    if c.detail:
+        _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
 
 

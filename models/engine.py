@@ -53,7 +53,10 @@ class Engine:
     def patch(self, override: Override) -> None:
         self.compiled.patch(override)
 
-    def evaluate(self) -> Prediction:
+    def evaluate(self, detail: bool = True) -> Prediction:
+        """The prediction of the current arrays; ``detail=False`` when only the summary is
+        read (a sweep): models skip bottleneck Resources, warnings and extras."""
+        self.compiled.detail = detail
         return run(self.compiled, self.scenario, reuse=True)
 
 

@@ -190,6 +190,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
         _name_stalls(c, net, f, ratio, worst, util)
     res.warnings.extend(st.warnings)
     _report_hosts(c, st, res, rule, host_load, util)
+    if not c.detail:
+        return res
     ids = c.vm.ids
     res.extras["ft"] = {
         "vms": {ids[i]: {"mechanism": "fast_checkpointing" if cpj else "record_replay",
@@ -331,6 +333,8 @@ def _report_hosts(c: Compiled, st: _Static, res: FtResult, rule: np.ndarray,
         if slow[hi]:
             res.warnings.append(f"host {hid}: FT logging NIC below 10 Gbit/s; vSphere 6+ FT"
                                 " asks for 10 Gbit/s or more (ft6-network-10gbps-ms-latency)")
+    if not c.detail:
+        return
     busy = np.nonzero(host_load > 0)[0]
     busy = busy[np.argsort(-util[busy])][:top]
     src = FT4 + " (ft4-logging-saturation-stalls-primary)"

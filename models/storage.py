@@ -420,7 +420,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     bound = Labels(lambda: _bound_labels(c, top, top_u, active, no_path,
                                          saturated_open, vcpus, h, a, hba_util, array_util))
 
-    resources = _resources(c, array_util, hba_util, vcpu_util, active)
+    resources = _resources(c, array_util, hba_util, vcpu_util, active) if c.detail else []
     if no_path.any():
         warnings.append(f"{int(no_path.sum())} VM(s) run on hosts with no HBA port for a"
                         " FC/SAS array: they get no I/O")

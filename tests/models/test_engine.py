@@ -108,3 +108,24 @@ def test_reused_results_equal_a_fresh_evaluation_after_every_knob(name: str) -> 
         engine.patch(parse_assignment(design, f"{k.path}={raw}"))
         fresh = run(compile_design(engine.compiled.current_design()))
         _same(engine.evaluate(), fresh)
+
+
+def test_summary_only_evaluation_keeps_the_summary_and_detail_comes_back() -> None:
+    design = large_design(200, 8, 3)
+    engine = Engine(design)
+    full = engine.evaluate()
+    for oio in (9, 10):
+        engine.patch(Override("vm", "workload.io_oio", oio))
+        lean = engine.evaluate(detail=False)
+        fresh = evaluate(engine.compiled.current_design())
+        a, b = lean.summary_dict(), fresh.summary_dict()
+        assert a.pop("consolidation") == b.pop("consolidation")
+        assert a == pytest.approx(b)
+        np.testing.assert_allclose(lean.vms.latency_ms, fresh.vms.latency_ms, rtol=1e-6)
+        assert len(lean.resources) < len(fresh.resources)
+    # the next full evaluation rebuilds what the lean ones skipped, although no knob moved
+    again = engine.evaluate()
+    _same(again, evaluate(engine.compiled.current_design()))
+    assert [r.component for r in again.resources] == [
+        r.component for r in evaluate(engine.compiled.current_design()).resources]
+    assert len(full.resources) == len(again.resources)
