@@ -56,7 +56,7 @@ RECOMPUTE_MS = 400
 """The tornado is recomputed this long after the last design change (coalescing timer)."""
 CHUNK_MS = 60.0
 """Target time of one tornado step in the GUI thread (the chunk size adapts to it)."""
-MAX_BARS = 12
+MAX_BARS = 10
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
@@ -327,11 +327,10 @@ class AnalysisPanel(QWidget):
         self.band_combo.addItem("one slider step either way", "step")
         self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.band_combo)
-        v.addLayout(row)
-        row = QHBoxLayout()
-        self.auto_check = QCheckBox("recompute when the design changes")
+        self.auto_check = QCheckBox("recompute on edits")
+        self.auto_check.setToolTip("Recompute the tornado once the design stops changing")
         self.auto_check.setChecked(True)
-        row.addWidget(self.auto_check, 1)
+        row.addWidget(self.auto_check)
         self.sens_button = QPushButton("Compute")
         self.sens_button.clicked.connect(self.start_sensitivity)
         row.addWidget(self.sens_button)
@@ -357,6 +356,8 @@ class AnalysisPanel(QWidget):
         self.tornado.addItem(self.high_bars)
         self.baseline_line = pg.InfiniteLine(0.0, angle=90, pen=pg.mkPen("#2b2b2b", width=1))
         self.tornado.addItem(self.baseline_line)
+        # one readable row per bar, however short the dock is
+        self.tornado_widget.setMinimumHeight(MAX_BARS * 15 + 50)
         v.addWidget(self.tornado_widget, 1)
         self.sens_status = QLabel("")
         self.sens_status.setWordWrap(True)

@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.analysis_panel import AnalysisPanel, analysis_copy, place_rebuilt
+from app.analysis_panel import MAX_BARS, AnalysisPanel, analysis_copy, place_rebuilt
 from app.document import DesignDocument
 from app.main_window import MainWindow
 from models import examples
@@ -134,7 +134,7 @@ def test_tornado_ranks_knobs_and_recomputes_after_an_edit(qtbot: QtBot) -> None:
     assert swings and swings == sorted(swings, reverse=True) and swings[0] > 0
     top = panel.swings[0]
     assert top.label in panel.sens_status.text()
-    assert len(panel.high_bars.opts["y"]) == min(12, sum(s > 0 for s in swings))
+    assert len(panel.high_bars.opts["y"]) == min(MAX_BARS, sum(s > 0 for s in swings))
     assert not panel.sens_progress.isVisible()
     with qtbot.waitSignal(panel.sensitivity_finished, timeout=SLOW_MS):
         doc.set_value("vm", "workload.io_oio", 8)  # coalesced recompute once edits pause
