@@ -4,15 +4,15 @@ Every chart owns its plot items and updates them with ``setData``/``setOpts``; n
 cleared and redrawn.  The knob curve's sweep (many evaluations) runs through a rate-limiting
 timer, while its operating point follows every prediction at once.  A shaded band around
 the mean latency and IOPS curves shows their range over the published ranges of the model's
-coefficients (:mod:`app.bands`); it is swept only once the edits pause, and only when a sweep
-is fast.
+coefficients (:mod:`app.bands`); it is swept in the background once the edits pause (a new
+edit stops it), and not at all when the design is so large that the sweep would take long.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.bands import sweep_bands, tracker_for
+from app.bands import Background, Cancelled, snapshot, sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
 from models.design import Design
 from models.knobs import Knob, knob, knobs_for
@@ -47,9 +47,10 @@ SLOW_SWEEP_MS = 100.0
 """A sweep slower than this (large designs) waits for a pause in the edits instead."""
 BAND_POINTS = 12
 """Knob values the band is swept at (three full evaluations each)."""
-BAND_STEP_MAX_MS = 100.0
-"""The band is swept one knob value per event-loop turn, after the edits pause; not at all
-when one value's estimated cost (from the last band evaluation) passes this."""
+BAND_SWEEP_MAX_MS = 4000.0
+"""The band is swept in the background after the edits pause; not at all when the sweep's
+estimated cost (from the last band evaluation) passes this (the status line says so)."""
+TOO_LARGE_HINT = "Range not computed for designs this large."
 
 LEVEL_COLOURS = (("#27ae60", 0.7), ("#f39c12", 0.9), ("#c0392b", math.inf))
 
@@ -189,13 +190,13 @@ class KnobCurve(QWidget):
             self.band_fills[name] = fill
         self.band_sweeps = 0
         """How many band sweeps have run to the end (tests read it)."""
-        self._band_job: Iterator[Bands] | None = None
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
-        self._band_timer = QTimer(self)
-        self._band_timer.setSingleShot(True)
-        self._band_timer.setInterval(0)
-        self._band_timer.timeout.connect(self._band_step)
+        self._band_jobs = Background(self)
+        self._band_jobs.finished.connect(self._on_band_sweep)
+        self._band_jobs.failed.connect(lambda _msg: self.clear_band())
+        self.band_skipped = False
+        """Whether the last band was left out because the design is too large."""
         self.bands_tracker = tracker_for(document)
         self.bands_tracker.bands_updated.connect(self._on_bands)
         layout.addWidget(self.plots, 1)
@@ -359,42 +360,59 @@ class KnobCurve(QWidget):
         self.latency_curve.setData(xs, [m for m, _ in lat])
         self.p95_curve.setData(xs, [q for _, q in lat])
         self.iops_curve.setData(xs, [p.total_iops for p in preds])
-        self.status.setText(f"{k.label} applied to every {k.kind}; study: {k.source}")
+        self._show_status()
+
+    def _show_status(self) -> None:
+        k = self.knob
+        if k is None:
+            return
+        text = f"{k.label} applied to every {k.kind}; study: {k.source}"
+        self.status.setText(f"{text}. {TOO_LARGE_HINT}" if self.band_skipped else text)
 
     def _on_bands(self, bands: Bands | None) -> None:
-        """The document's bands are fresh (the edits paused): sweep the band along the curve,
-        one knob value per event-loop turn, when the operating point has one; else hide it."""
+        """The document's bands are fresh (the edits paused): sweep the band along the curve
+        in the background when the operating point has one; else hide it."""
         self._cancel_band()
         k = self.knob
-        if k is None or bands is None or not bands.sources \
-                or 1.5 * self.bands_tracker.last_ms > BAND_STEP_MAX_MS:
+        if k is None or bands is None or not bands.sources:
             self.clear_band()
+            self._set_skipped(False)
             return
         values = sweep_values(k)
         step = max(1, math.ceil((len(values) - 1) / (BAND_POINTS - 1)))
-        self._band_values = values[::step] + ([values[-1]] if (len(values) - 1) % step else [])
-        self._band_done = []
-        self._band_job = sweep_bands(self.document, k.path, self._band_values)
-        self._band_timer.start()
+        band_values = values[::step] + ([values[-1]] if (len(values) - 1) % step else [])
+        # each value costs about the tracker's two evaluations plus one
+        if 1.5 * self.bands_tracker.last_ms * len(band_values) > BAND_SWEEP_MAX_MS:
+            self.clear_band()
+            self._set_skipped(True)
+            return
+        self._set_skipped(False)
+        self._band_values = band_values
+        design, scenario, path = snapshot(self.document.design), self.document.scenario, k.path
+
+        def job(cancelled: Callable[[], bool]) -> list[Bands]:
+            done = []
+            for b in sweep_bands(design, scenario, path, band_values):
+                if cancelled():
+                    raise Cancelled
+                done.append(b)
+            return done
+
+        self._band_jobs.submit(job)
+
+    def _set_skipped(self, skipped: bool) -> None:
+        if skipped != self.band_skipped:
+            self.band_skipped = skipped
+            self._show_status()
 
     def _cancel_band(self) -> None:
-        self._band_job = None
-        self._band_timer.stop()
+        if self._band_jobs.busy:
+            self._band_jobs.cancel()
 
-    def _band_step(self) -> None:
-        job = self._band_job
-        if job is None:
+    def _on_band_sweep(self, result: object) -> None:
+        if not isinstance(result, list) or len(result) != len(self._band_values):
             return
-        try:
-            self._band_done.append(next(job))
-        except Exception:  # the band is an extra: a failing sweep just shows none
-            self._cancel_band()
-            self.clear_band()
-            return
-        if len(self._band_done) < len(self._band_values):
-            self._band_timer.start()
-            return
-        self._band_job = None
+        self._band_done = result
         self.band_sweeps += 1
         xs = np.array([self._x(v) for v in self._band_values], dtype=float)
         k = self.knob
@@ -438,7 +456,7 @@ class KnobCurve(QWidget):
     @property
     def band_pending(self) -> bool:
         """Whether a band sweep is under way."""
-        return self._band_job is not None
+        return self._band_jobs.busy
 
     def clear_band(self) -> None:
         for lo, hi in self.band_edges.values():

@@ -11,6 +11,7 @@ import sys
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from app import bands
 from app.document import DesignDocument
 from app.main_window import MainWindow
 from app.theme import apply_theme
@@ -70,5 +71,6 @@ def _dispose(window: QWidget) -> None:
     exists: left to interpreter shutdown, the C++ side is torn down in an arbitrary order
     and segfaults.  Copied mime data on the clipboard goes first for the same reason."""
     QApplication.clipboard().clear()
+    bands.wait_idle()
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

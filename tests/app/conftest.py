@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
+from app import bands
 from models import examples
 from models.design import Component, Design, Link
 
@@ -63,6 +64,8 @@ def _close_leaked_widgets(qapp: QApplication) -> Iterator[None]:
             widget.close()
     # mime data left on the clipboard is freed by Qt after Python at exit: segfault
     QApplication.clipboard().clear()
+    # a band job still running would compete with the next test for the interpreter
+    assert bands.wait_idle(), "a background band job did not stop"
 
 
 @pytest.fixture

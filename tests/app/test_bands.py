@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pytestqt.qtbot import QtBot
 
 from app.bands import BandTracker, band_text, sources_text, tracker_for
@@ -97,7 +99,9 @@ def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot) -> None:
     doc.set_value("vm", "vscsi", "lsi_sas")
     curve = KnobCurve(doc)
     qtbot.addWidget(curve)
-    tracker_for(doc).compute_now()  # as if the edits had paused: the sweep starts
+    tracker = tracker_for(doc)
+    with qtbot.waitSignal(tracker.bands_updated, timeout=10000):
+        tracker.compute_now()  # as if the edits had paused: the sweep starts in the background
     assert curve.band_pending and curve.band_sweeps == 0
     doc.set_value("vm", "workload.io_oio", 16)
     doc.evaluate_now()  # a slider step: the sweep under way stops at once
@@ -117,3 +121,41 @@ def test_report_kpi_table_lists_the_bands() -> None:
     rows = band_rows(r)
     assert ["Range from", "consol-dense-mode-medium-cpu90-consolidation", "", ""] in rows
     assert all("–" in row[2] for row in rows if row[0] == "Range")
+
+
+def test_background_delivers_only_the_newest_request(qtbot: QtBot) -> None:
+    import threading  # noqa: PLC0415
+
+    from app.bands import Background, Cancelled  # noqa: PLC0415
+    jobs = Background()
+    started, release = threading.Event(), threading.Event()
+    stopped: list[bool] = []
+
+    def slow(cancelled: Callable[[], bool]) -> object:
+        started.set()
+        release.wait(5)
+        stopped.append(cancelled())
+        if cancelled():
+            raise Cancelled
+        return "old"
+
+    got: list[object] = []
+    jobs.finished.connect(got.append)
+    jobs.submit(slow)
+    assert jobs.busy and started.wait(5)
+    with qtbot.waitSignal(jobs.finished, timeout=5000):
+        jobs.submit(lambda _c: "new")  # supersedes the slow one, which is asked to stop
+        release.set()
+    assert got == ["new"] and stopped == [True] and not jobs.busy
+
+
+def test_background_reports_a_failing_job_as_text(qtbot: QtBot) -> None:
+    from app.bands import Background  # noqa: PLC0415
+    jobs = Background()
+
+    def broken(_c: Callable[[], bool]) -> object:
+        raise ValueError("no such knob")
+
+    with qtbot.waitSignal(jobs.failed, timeout=5000) as blocker:
+        jobs.submit(broken)
+    assert blocker.args == ["ValueError: no such knob"] and not jobs.busy
