@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app.bands import Background, Cancelled, snapshot, sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
+from models.consolidation import SATURATED_MS
 from models.design import Design
 from models.knobs import Knob, knob, knobs_for
 from models.prediction import Prediction
@@ -105,18 +107,66 @@ def latencies(p: Prediction) -> tuple[float, float]:
     return p.mean_latency_ms, p.p95_latency_ms
 
 
+def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
+    """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
+    breaks there instead of plotting a plateau at the marker (``connect="finite"``)."""
+    return np.where(ms >= SATURATED_MS, np.nan, ms)
+
+
+def zoom_values(k: Knob, values: list[Value], mean: np.ndarray) -> list[Value] | None:
+    """Sweep values from the knob's minimum to just past where the response time saturates,
+    when that happens in the first half of a linear knob's range (a 0-2,000 requests/s knob
+    whose farm saturates at 60 would otherwise show two points before the wall); None when
+    the full range is the better view."""
+    if k.choices is not None or k.log or k.spec.type not in ("int", "float"):
+        return None
+    nan = np.flatnonzero(np.isnan(mean))
+    if nan.size == 0 or not 0 < nan[0] < len(values) // 2:
+        return None
+    lo, hi = float(values[0]), float(values[nan[0]])  # type: ignore[arg-type]
+    grid = np.linspace(lo, hi, SWEEP_POINTS)
+    if k.spec.type == "int":
+        return list(dict.fromkeys(round(float(v)) for v in grid))
+    return [float(v) for v in grid]
+
+
+PROFILE_KNOBS = {
+    "web": "vm.workload.req_per_s",
+    "netperf": "vm.workload.net_msg_bytes",
+    "file_transfer": "vm.workload.net_streams",
+    "multicast_rx": "vm.workload.multicast_pps",
+    "vdi": "vm.workload.pcoip_kbps",
+    "cpu_bound": "vm.workload.cpu_pct",
+}
+"""The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
+
+
 def default_knob(design: Design) -> Knob | None:
-    """The knob whose curve a design opens on: request rate when most VMs serve requests
-    (a web farm), else outstanding I/Os, else the first knob that applies."""
+    """The knob whose curve a design opens on: the one that drives its most common workload
+    profile other than idle (request rate for a web farm, message size for netperf, streams
+    for a file transfer, ...), else outstanding I/Os, else the first knob that applies."""
     choices = knobs_for(design)
-    vms = design.of_kind("vm")
-    web = sum(v.get("workload.profile") == "web" for v in vms)
-    for path in (("vm.workload.req_per_s",) if vms and 2 * web > len(vms) else ()) + (
-            "vm.workload.io_oio",):
+    profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
+    profiles.pop("idle", None)
+    common = profiles.most_common(1)[0][0] if profiles else ""
+    for path in (PROFILE_KNOBS.get(common, ""), "vm.workload.io_oio"):
         k = knob(path)
         if k is not None and k in choices:
             return k
     return choices[0] if choices else None
+
+
+def network_gbps(p: Prediction) -> float:
+    """The VMs' network throughput, Gbit/s."""
+    return float(p.vms.net_gbps.sum())
+
+
+def throughput_of(p: Prediction | None) -> tuple[str, Callable[[Prediction], float]]:
+    """(axis label, figure) the curve's lower plot shows: total IOPS, or network throughput
+    for a design whose VMs move network traffic but do no storage I/O."""
+    if p is not None and p.total_iops == 0 and network_gbps(p) > 0:
+        return "network (Gbit/s)", network_gbps
+    return "total IOPS", lambda q: q.total_iops
 
 
 class KnobCurve(QWidget):
@@ -156,6 +206,8 @@ class KnobCurve(QWidget):
         self.iops_plot = self.plots.addPlot(row=1, col=0)
         self.iops_plot.setXLink(self.latency_plot)
         self.latency_plot.setLabel("left", "time", units="ms")
+        self.throughput: Callable[[Prediction], float] = lambda q: q.total_iops
+        """The lower plot's figure (:func:`throughput_of`), chosen at each sweep."""
         self.iops_plot.setLabel("left", "total IOPS")
         for plot in (self.latency_plot, self.iops_plot):
             # no grid: grid lines belong to the axes, which then repaint with every moved
@@ -164,9 +216,11 @@ class KnobCurve(QWidget):
         self.latency_plot.getAxis("bottom").setStyle(showValues=False)
         self.latency_plot.addLegend(offset=(-10, 10))
         blue, orange = pg.mkPen("#2e86c1", width=2), pg.mkPen("#d35400", width=2)
-        self.latency_curve = self.latency_plot.plot([], [], pen=blue, name="mean")
+        self.latency_curve = self.latency_plot.plot([], [], pen=blue, name="mean",
+                                                    connect="finite")
         self.p95_curve = self.latency_plot.plot(
-            [], [], pen=pg.mkPen("#2e86c1", width=1, style=Qt.PenStyle.DashLine), name="p95")
+            [], [], pen=pg.mkPen("#2e86c1", width=1, style=Qt.PenStyle.DashLine), name="p95",
+            connect="finite")
         self.iops_curve = self.iops_plot.plot([], [], pen=orange)
         marker = {"pen": None, "symbol": "o", "symbolSize": 11, "symbolPen": pg.mkPen("k"),
                   "symbolBrush": pg.mkBrush("#f1c40f")}
@@ -188,6 +242,10 @@ class KnobCurve(QWidget):
                 plot.addItem(item)
             self.band_edges[name] = (lo, hi)
             self.band_fills[name] = fill
+        self._values: list[Value] = []
+        """The knob values of the drawn curve (the band is swept at some of them)."""
+        self.saturated_from: float | None = None
+        """The first x where the response time has no steady value (the line breaks)."""
         self.band_sweeps = 0
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
@@ -265,6 +323,7 @@ class KnobCurve(QWidget):
         self.knob_changed.emit(path)
         self._cancel_band()
         self.clear_band()
+        self._values = []
         if self.last_sweep_ms > SLOW_SWEEP_MS:
             self._xs = []
             for item in (self.latency_curve, self.p95_curve, self.iops_curve):
@@ -349,17 +408,28 @@ class KnobCurve(QWidget):
         started = time.perf_counter()
         try:
             preds = self.document.sweep(k.path, values)
+            lat = np.array([latencies(p) for p in preds], dtype=float).reshape(-1, 2)
+            mean = saturated_to_nan(lat[:, 0])
+            zoomed = zoom_values(k, values, mean)
+            if zoomed:  # saturates early: draw the range that leads up to it instead
+                values, preds = zoomed, self.document.sweep(k.path, zoomed)
+                lat = np.array([latencies(p) for p in preds], dtype=float).reshape(-1, 2)
         except Exception as err:  # a failing model shows a message, never crashes
             self.status.setText(f"Cannot sweep {k.label}: {err}")
             return
         self.sweeps += 1
         self.last_sweep_ms = (time.perf_counter() - started) * 1000.0
+        self._values = values
         xs = np.array([self._x(v) for v in values], dtype=float)
         self._xs = list(xs)
-        lat = [latencies(p) for p in preds]
-        self.latency_curve.setData(xs, [m for m, _ in lat])
-        self.p95_curve.setData(xs, [q for _, q in lat])
-        self.iops_curve.setData(xs, [p.total_iops for p in preds])
+        mean, p95 = saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1])
+        self.latency_curve.setData(xs, mean)
+        self.p95_curve.setData(xs, p95)
+        label, self.throughput = throughput_of(self.document.prediction)
+        self.iops_plot.setLabel("left", label)
+        self.iops_curve.setData(xs, [self.throughput(p) for p in preds])
+        self.saturated_from = next((float(x) for x, m in zip(xs, mean, strict=True)
+                                    if math.isnan(m)), None)
         self._show_status()
 
     def _show_status(self) -> None:
@@ -367,6 +437,9 @@ class KnobCurve(QWidget):
         if k is None:
             return
         text = f"{k.label} applied to every {k.kind}; study: {k.source}"
+        sat = self.saturated_from
+        if sat is not None and k.choices is None:
+            text += f". Saturated (no steady response time) from {fmt.with_unit(sat, k.unit)}"
         self.status.setText(f"{text}. {TOO_LARGE_HINT}" if self.band_skipped else text)
 
     def _on_bands(self, bands: Bands | None) -> None:
@@ -378,7 +451,7 @@ class KnobCurve(QWidget):
             self.clear_band()
             self._set_skipped(False)
             return
-        values = sweep_values(k)
+        values = self._values or sweep_values(k)
         step = max(1, math.ceil((len(values) - 1) / (BAND_POINTS - 1)))
         band_values = values[::step] + ([values[-1]] if (len(values) - 1) % step else [])
         # each value costs about the tracker's two evaluations plus one
@@ -418,7 +491,7 @@ class KnobCurve(QWidget):
         k = self.knob
         log = k is not None and k.log and k.choices is None
         for name, f, curve in (("latency", lambda p: latencies(p)[0], self.latency_curve),
-                               ("iops", lambda p: p.total_iops, self.iops_curve)):
+                               ("iops", self.throughput, self.iops_curve)):
             spans = [b.span(f) for b in self._band_done]
             lo = np.array([s[0] if s else np.nan for s in spans])
             hi = np.array([s[1] if s else np.nan for s in spans])
@@ -480,7 +553,7 @@ class KnobCurve(QWidget):
             self.point_iops.setData([], [])
             return
         self.point_latency.setData([x], [latencies(p)[0]])
-        self.point_iops.setData([x], [p.total_iops])
+        self.point_iops.setData([x], [self.throughput(p)])
 
 
 # --------------------------------------------------------------------------- utilisation

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QTabWidget,
     QToolBar,
     QWidget,
@@ -41,7 +42,7 @@ from app.palette import Palette
 from app.scenarios import ScenarioBar
 from models.prediction import Prediction
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 SETTINGS_GROUP = "main_window"
 
 
@@ -78,13 +79,19 @@ class MainWindow(QMainWindow):
         self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
         self.knob_dock = self._dock("Knobs", "knob_dock", self.knob_panel, left)
         self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector, right)
-        self.dashboard_dock = self._dock("Dashboard", "dashboard_dock", self.dashboard, right)
+        # scrolls when the dock is short: tiles and warnings keep their height, never clipped
+        self.dashboard_dock = self._dock("Dashboard", "dashboard_dock",
+                                         scrolled(self.dashboard), right)
         self.evidence_dock = self._dock("Evidence", "evidence_dock", self.evidence,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         self.charts_dock = self._dock("Charts", "charts_dock", self.charts,
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
         self.analysis_dock = self._dock("Analysis", "analysis_dock", self.analysis,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        # the side columns run the full height (the knobs and the dashboard need it); the
+        # charts sit under the canvas
+        self.setCorner(Qt.Corner.BottomLeftCorner, left)
+        self.setCorner(Qt.Corner.BottomRightCorner, right)
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
         self.charts_dock.raise_()
@@ -369,7 +376,7 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.palette_dock, self.knob_dock], [330, 600],
                          Qt.Orientation.Vertical)
-        self.resizeDocks([self.inspector_dock, self.dashboard_dock], [420, 480],
+        self.resizeDocks([self.inspector_dock, self.dashboard_dock], [330, 620],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
 
@@ -404,6 +411,17 @@ class MainWindow(QMainWindow):
         if self.remember_layout:
             self.save_layout()
         super().closeEvent(event)
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless vertical scroll area that gives it the full width."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(widget)
+    area.setAccessibleName(widget.accessibleName())
+    return area
 
 
 GESTURES = """Canvas gestures

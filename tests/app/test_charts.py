@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -159,3 +161,66 @@ def test_curve_plots_response_time_for_a_web_farm() -> None:
     assert latencies(web)[0] > 0
     io = evaluate(examples.load("vaio-scaling"))
     assert latencies(io) == (io.mean_latency_ms, io.p95_latency_ms)
+
+
+@pytest.mark.parametrize(("example", "path"), [
+    ("ft-netperf", "vm.workload.net_msg_bytes"),
+    ("file-transfer-10g", "vm.workload.net_msg_bytes"),  # netperf VMs beside idle ones
+    ("multicast-receivers", "vm.workload.multicast_pps"),
+    ("vdi-pcoip", "vm.workload.pcoip_kbps"),
+])
+def test_a_network_design_opens_on_its_workload_knob(example: str, path: str) -> None:
+    from app.charts import default_knob  # noqa: PLC0415
+    k = default_knob(examples.load(example))
+    assert k is not None and k.path == path
+
+
+def test_lower_plot_shows_network_throughput_when_there_is_no_storage_io(qtbot: QtBot) -> None:
+    doc = DesignDocument(examples.load("file-transfer-10g"))
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    p = doc.prediction
+    assert p is not None and p.total_iops == 0 and p.vms.net_gbps.sum() > 0
+    assert "network" in curve.iops_plot.getAxis("left").labelText
+    assert list(curve.point_iops.yData) == [pytest.approx(float(p.vms.net_gbps.sum()))]
+    ys = curve.iops_curve.yData
+    assert ys is not None and max(ys) > min(ys)  # small messages cost CPU per packet
+    io = make_doc()
+    curve_io = KnobCurve(io)
+    qtbot.addWidget(curve_io)
+    assert curve_io.iops_plot.getAxis("left").labelText == "total IOPS"
+
+
+def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: QtBot) -> None:
+    doc = DesignDocument(examples.load("dense-web-farm"))
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "vm.workload.req_per_s"
+    sat = curve.saturated_from
+    xs, ys = curve.latency_curve.xData, curve.latency_curve.yData
+    assert sat is not None and xs is not None and ys is not None
+    # the knob goes to 2,000 requests/s; the curve stops just past the saturation point
+    assert max(xs) < 0.1 * 2000 and sat <= max(xs)
+    finite = [y for x, y in zip(xs, ys, strict=True) if x < sat]
+    assert len(finite) >= 8 and all(0 < y < 10_000 for y in finite)  # many steps lead up
+    assert all(math.isnan(y) for x, y in zip(xs, ys, strict=True) if x >= sat)  # a break
+    assert "Saturated" in curve.status.text()
+    doc.set_value("vm", "workload.req_per_s", 5.0)  # another knob value: the same view
+    doc.evaluate_now()
+    assert curve.operating_x() == 5.0
+
+
+def test_zoom_values_only_for_early_saturation_on_linear_knobs() -> None:
+    import numpy as np  # noqa: PLC0415
+
+    from app.charts import zoom_values  # noqa: PLC0415
+    req, oio = knob("vm.workload.req_per_s"), knob(OIO)
+    assert req is not None and oio is not None
+    values = sweep_values(req)
+    late = np.array([1.0] * (len(values) - 2) + [np.nan, np.nan])
+    assert zoom_values(req, values, late) is None  # saturates late: the full range is fine
+    early = np.array([1.0, 1.0, 1.0] + [np.nan] * (len(values) - 3))
+    zoomed = zoom_values(req, values, early)
+    assert zoomed is not None and zoomed[0] == values[0] and zoomed[-1] == values[3]
+    assert zoom_values(oio, sweep_values(oio), early) is None  # log knob: never
+    assert zoom_values(req, values, np.ones(len(values))) is None
