@@ -297,8 +297,15 @@ def test_far_out_link_widths_follow_traffic_without_repainting_hairlines(qtbot: 
     assert LinkItem.drawn_width(1, 1.0) < LinkItem.drawn_width(2, 1.0)
 
 
+@pytest.mark.parametrize("name", examples.names())
+def test_bundled_examples_open_with_no_overlapping_vms(name: str) -> None:
+    assert overlapping_vms(examples.load(name)) == 0  # the app's first impression
+
+
 def test_arranged_vms_sit_in_a_grid_under_their_host_without_overlap() -> None:
-    design = examples.load("dense-web-farm")  # 470 VMs on one host, 60 px apart
+    design = examples.load("dense-web-farm")  # 470 VMs on one host
+    for i, vm in enumerate(design.of_kind("vm")):
+        vm.x, vm.y = 60.0 * i, 200.0  # in a row, 60 px apart
     assert overlapping_vms(design) == 470
     moves = arrange_vms(design)
     by_id = {c.id: c for c in design.components}
