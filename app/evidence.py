@@ -38,7 +38,11 @@ if TYPE_CHECKING:
     from app.document import DesignDocument
 
 SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
-                     "consolidation": "#d35400", "stretched": "#7f8c8d"}
+                     "consolidation": "#d35400", "stretched": "#7f8c8d",
+                     "file_transfer": "#f1c40f", "multicast": "#e84393",
+                     "vdi": "#6c5ce7", "cpu_virtualization": "#27ae60",
+                     "content_library": "#5d4037"}
+"""One colour per subsystem (models.calibration.SUBSYSTEMS), told apart in the legend."""
 
 
 @dataclass
@@ -116,7 +120,9 @@ class EvidenceView(QWidget):
             self.plot.getAxis(name).setLogMode(True)
             self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.legend = self.plot.addLegend(offset=(10, 10))
+        # beside the plot, not on it: ten subsystems would cover the points of a short plot
+        self.legend = pg.LegendItem()
+        self.plots.addItem(self.legend, row=0, col=1)
         band = pg.mkPen("#bdc3c7")
         self.band_hi = pg.PlotDataItem([], [], pen=band)
         self.band_lo = pg.PlotDataItem([], [], pen=band)
@@ -126,7 +132,7 @@ class EvidenceView(QWidget):
             self.plot.addItem(item)
         self.points: dict[str, pg.PlotDataItem] = {}
         for name in SUBSYSTEMS:
-            colour = SUBSYSTEM_COLOURS.get(name, "#34495e")
+            colour = SUBSYSTEM_COLOURS[name]
             item = self.plot.plot([], [], pen=None, symbol="o", symbolSize=8,
                                   symbolPen=None, symbolBrush=pg.mkBrush(colour))
             self.points[name] = item
@@ -238,7 +244,7 @@ class EvidenceView(QWidget):
             item.setData(xs, ys)
             self.legend.removeItem(item)
             if xs:
-                self.legend.addItem(item, name)
+                self.legend.addItem(item, name.replace("_", " "))
         self.legend.removeItem(self.failing)
         if fails:
             self.legend.addItem(self.failing, "outside tolerance")

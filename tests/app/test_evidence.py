@@ -84,3 +84,14 @@ def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence)
     view.showEvent(QShowEvent())
     assert view.evidence is None  # the window paints first
     qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
+
+
+def test_every_subsystem_has_its_own_colour_and_the_legend_sits_beside_the_plot(
+        qtbot: QtBot) -> None:
+    from models.calibration import SUBSYSTEMS  # noqa: PLC0415
+    assert set(evidence_mod.SUBSYSTEM_COLOURS) == set(SUBSYSTEMS)
+    assert len(set(evidence_mod.SUBSYSTEM_COLOURS.values())) == len(SUBSYSTEMS)
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    assert view.legend.parentItem() is not view.plot.vb  # not drawn over the points
+    assert view.plots.ci.getItem(0, 1) is view.legend
