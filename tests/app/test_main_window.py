@@ -227,3 +227,44 @@ def test_arrange_vms_from_the_view_menu_is_one_undo_step(qtbot: QtBot) -> None:
     assert item is not None and (item.x(), item.y()) == (vm.x, vm.y)
     qtbot.keySequence(window, QKeySequence("Ctrl+Z"))
     assert {c.id: (c.x, c.y) for c in doc.design.components} == before
+
+
+def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot) -> None:
+    """The whole first session on an empty canvas: drop a host, an SSD array and an Iometer
+    VM from the palette, link them with Alt+drags, move the outstanding-I/O slider with the
+    keyboard and watch the latency tile, then Ctrl+Z and Ctrl+Shift+Z."""
+    window = make(qtbot, Design(name="My testbed"))
+    doc = window.document
+    vp = window.view.viewport()
+    w, h = vp.width(), vp.height()
+    for preset, pos in (("dell-r720", QPoint(w // 4, h // 4)),
+                        ("intel-s3700", QPoint(3 * w // 4, h // 4)),
+                        ("iometer-vm", QPoint(w // 2, 3 * h // 4))):
+        drop_from_palette(window, preset, pos)
+    host, array, vm = (c.id for c in doc.design.components)
+    assert [c.kind for c in doc.design.components] == ["host", "storage_array", "vm"]
+    for a, b in ((vm, host), (vm, array), (host, array)):
+        alt_drag(qtbot, window, at(window, a), at(window, b))
+    assert {(lk.kind, lk.source, lk.target) for lk in doc.design.links} == {
+        ("runs_on", vm, host), ("disk_on", vm, array), ("storage", host, array)}
+    doc.evaluate_now()
+    tile = window.dashboard.tiles["mean_latency_ms"]
+    assert doc.prediction is not None and doc.prediction.total_iops > 0
+    before_text, before_oio = tile.value_label.text(), doc.value("vm", "workload.io_oio")
+    qtbot.waitUntil(lambda: "vm.workload.io_oio" in window.knob_panel.rows)  # rebuilt
+    slider = window.knob_panel.row("vm.workload.io_oio").slider
+    assert slider is not None
+    slider.setFocus()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        qtbot.keyClick(slider, Qt.Key.Key_PageUp)  # more I/Os in flight: a longer queue
+    after_text = tile.value_label.text()
+    assert doc.value("vm", "workload.io_oio") > before_oio and after_text != before_text
+    steps = doc.undo_stack.count()
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    window.view.setFocus()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        qtbot.keyClick(window, Qt.Key.Key_Z, ctrl)
+    assert tile.value_label.text() == before_text and doc.undo_stack.index() == steps - 1
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        qtbot.keyClick(window, Qt.Key.Key_Z, ctrl | shift)
+    assert tile.value_label.text() == after_text
