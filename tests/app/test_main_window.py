@@ -251,6 +251,7 @@ def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot
     tile = window.dashboard.tiles["mean_latency_ms"]
     assert doc.prediction is not None and doc.prediction.total_iops > 0
     before_text, before_oio = tile.value_label.text(), doc.value("vm", "workload.io_oio")
+    assert isinstance(before_oio, int)
     qtbot.waitUntil(lambda: "vm.workload.io_oio" in window.knob_panel.rows)  # rebuilt
     slider = window.knob_panel.row("vm.workload.io_oio").slider
     assert slider is not None
@@ -258,7 +259,8 @@ def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         qtbot.keyClick(slider, Qt.Key.Key_PageUp)  # more I/Os in flight: a longer queue
     after_text = tile.value_label.text()
-    assert doc.value("vm", "workload.io_oio") > before_oio and after_text != before_text
+    after_oio = doc.value("vm", "workload.io_oio")
+    assert isinstance(after_oio, int) and after_oio > before_oio and after_text != before_text
     steps = doc.undo_stack.count()
     ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
     window.view.setFocus()
