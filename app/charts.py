@@ -500,21 +500,25 @@ class KnobCurve(QWidget):
                 edges[0].setData([], [])
                 edges[1].setData([], [])
                 continue
-            x, low, high = self._hug(xs, lo, hi, curve, f, log)
+            # a saturated response time has no band: it ends where the line breaks
+            cap = SATURATED_MS if name == "latency" else math.inf
+            x, low, high = self._hug(xs, lo, hi, curve, f, log, cap)
             edges[0].setData(x, low)
             edges[1].setData(x, high)
 
     def _hug(self, xs: np.ndarray, lo: np.ndarray, hi: np.ndarray, curve: pg.PlotDataItem,
-             f: Callable[[Prediction], float], log: bool
+             f: Callable[[Prediction], float], log: bool, cap: float = math.inf
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(x, low, high) along the drawn curve: the band's ratios to the nominal at the
         band's few knob values, interpolated onto every point of the curve (the band then
-        follows the curve's shape instead of cutting its corners)."""
+        follows the curve's shape instead of cutting its corners).  Points at or above
+        ``cap`` (a saturation marker) take no part and are left out."""
         nominal = np.array([f(b.runs[0]) for b in self._band_done], dtype=float)
         cx, cy = curve.xData, curve.yData  # as given to setData (getData is log-transformed)
-        ok = np.isfinite(xs) & np.isfinite(lo) & np.isfinite(hi) & (nominal > 0)
+        ok = np.isfinite(xs) & np.isfinite(lo) & np.isfinite(hi) & (nominal > 0) \
+            & (hi < cap) & (nominal < cap)
         if cx is None or cy is None or len(cx) < 2 or ok.sum() < 2:
-            return xs, lo, hi
+            return xs[ok], lo[ok], hi[ok]
         cx, cy = np.asarray(cx, dtype=float), np.asarray(cy, dtype=float)
 
         def t(x: np.ndarray) -> np.ndarray:
@@ -524,7 +528,9 @@ class KnobCurve(QWidget):
         bx = t(xs[ok])[order]
         r_lo = np.interp(at, bx, (lo[ok] / nominal[ok])[order])
         r_hi = np.interp(at, bx, (hi[ok] / nominal[ok])[order])
-        return cx, cy * r_lo, cy * r_hi
+        low, high = cy * r_lo, cy * r_hi
+        keep = np.isfinite(low) & np.isfinite(high) & (high < cap)
+        return cx[keep], low[keep], high[keep]
 
     @property
     def band_pending(self) -> bool:

@@ -76,12 +76,17 @@ def value(v: Value, unit: str = "") -> str:
     return with_unit(float(v), unit)
 
 
+SAME_REL = 1e-5
+"""Changes smaller than this share of the figure are solver noise (the fixed-point
+iterations stop at a relative tolerance): shown as ``±0``, not ``+0.00203 IOPS``."""
+
+
 def delta(new: float | None, base: float | None, unit: str = "", digits: int = 3) -> str:
     """The change from ``base`` to ``new``: ``+12.5 ms (+8.1 %)``; ``±0`` when unchanged."""
     if new is None or base is None or not (math.isfinite(new) and math.isfinite(base)):
         return NONE
     d = new - base
-    if d == 0:
+    if abs(d) <= SAME_REL * max(abs(new), abs(base)):
         return "±0"
     sign = "+" if d > 0 else "−"
     text = sign + number(abs(d), digits)

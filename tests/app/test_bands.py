@@ -159,3 +159,18 @@ def test_background_reports_a_failing_job_as_text(qtbot: QtBot) -> None:
     with qtbot.waitSignal(jobs.failed, timeout=5000) as blocker:
         jobs.submit(broken)
     assert blocker.args == ["ValueError: no such knob"] and not jobs.busy
+
+
+def test_a_web_farms_band_ends_where_the_response_time_saturates(qtbot: QtBot) -> None:
+    from models.consolidation import SATURATED_MS  # noqa: PLC0415
+    doc = DesignDocument(examples.load("dense-web-farm"))
+    doc.set_scenario("dense mode")  # the dense-mode saving is a published range: a band
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.saturated_from is not None
+    qtbot.waitUntil(lambda: curve.band_sweeps == 1, timeout=20000)
+    assert curve.band_shown("latency")
+    lo, hi = (e.getData()[1] for e in curve.band_edges["latency"])
+    assert lo is not None and hi is not None
+    # never the 10 s saturation marker: the band stops with the line
+    assert (hi < SATURATED_MS).all() and (lo <= hi).all() and float(hi.max()) < 1000.0

@@ -81,6 +81,9 @@ def test_delta_formatting() -> None:
     assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
     assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"
     assert fmt.delta(3.0, 3.0, "ms") == "±0"
+    assert fmt.delta(75_000.00203, 75_000.0, "IOPS") == "±0"  # solver noise, not a change
+    assert fmt.delta(27.3 - 7.39e-7, 27.3, "ms") == "±0"
+    assert fmt.delta(75_010.0, 75_000.0, "IOPS").startswith("+10 IOPS")
     assert fmt.delta(None, 3.0) == fmt.NONE
     assert fmt.number(123456.7) == "123,457"
     assert fmt.number(0.01234) == "0.0123"
