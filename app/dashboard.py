@@ -135,6 +135,7 @@ class KpiTile(QFrame):
         self.band_label.setVisible(False)
         self.detail_label = QLabel()
         self.detail_label.setStyleSheet("font-size: 8pt;")
+        self.detail_label.setWordWrap(True)  # "max 495 by CPU, 517 by p95" on a narrow tile
         self.delta_label = QLabel()
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
         for w in (self.title_label, self.value_label, self.band_label, self.detail_label,
