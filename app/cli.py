@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from collections.abc import Sequence
@@ -598,9 +599,24 @@ def _gui(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except UserError as err:
         return _fail(str(err))
+    if not _has_display():
+        if not args.self_test:
+            return _fail("no display to open the window on (neither DISPLAY nor "
+                         "WAYLAND_DISPLAY is set); the commands work without one "
+                         f"({PROG} --help), or set QT_QPA_PLATFORM=offscreen")
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # the self-test shows nothing
     from app.main import run_app  # noqa: PLC0415  (Qt only for the GUI)
 
     return run_app(args.file, self_test=args.self_test)
+
+
+def _has_display() -> bool:
+    """Whether Qt can open a window here: always on Windows and macOS; on Linux and other
+    X11/Wayland systems only with a display or an explicitly chosen platform (Qt would
+    otherwise abort the process without a word of ours)."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
 if __name__ == "__main__":

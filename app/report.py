@@ -8,6 +8,7 @@ dashboard figures.  Both are written atomically: a failed export leaves no parti
 from __future__ import annotations
 
 import math
+import os
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
@@ -46,9 +47,14 @@ def _version() -> str:
 
 
 def ensure_gui_app() -> None:
-    """Fonts and painting need a QGuiApplication; create one if nothing has."""
+    """Fonts and painting need a QGuiApplication; create one if nothing has.  A report shows
+    no window, so the application uses the offscreen platform unless one was chosen: on a
+    machine without a display (a server, CI) Qt would otherwise abort looking for X11."""
     if QGuiApplication.instance() is None:
-        QGuiApplication(sys.argv[:1])  # lives as the process's application instance
+        argv = sys.argv[:1]
+        if not os.environ.get("QT_QPA_PLATFORM"):
+            argv += ["-platform", "offscreen"]
+        QGuiApplication(argv)  # lives as the process's application instance
 
 
 def make_report(design: Design, scenario: str, prediction: Prediction,

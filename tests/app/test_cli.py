@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from app.cli import main
 from models import examples
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EXAMPLE = str(examples.path(examples.DEFAULT_EXAMPLE))
 
@@ -142,3 +146,23 @@ def test_sweep_bands_one_range_per_step(capsys: pytest.CaptureFixture[str]) -> N
         lo, hi = step["bands"]["summary.total_iops"]
         assert lo <= step["summary"]["total_iops"] <= hi
         assert step["bands"]["sources"] == ["storage-vaio-cpu-per-kiops-overhead"]
+
+
+def _headless(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m app ARGS`` as on a server: no display, no Qt platform chosen."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "app", *args], check=False, cwd=ROOT,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_the_app_without_a_display_says_so_in_one_line(tmp_path: Path) -> None:
+    res = _headless(tmp_path)
+    assert res.returncode == 2
+    assert res.stderr.startswith("headroom: error: no display") and res.stderr.count("\n") == 1
+    assert "Traceback" not in res.stderr and "Aborted" not in res.stderr
+
+
+def test_the_self_test_runs_without_a_display(tmp_path: Path) -> None:
+    res = _headless(tmp_path, "--self-test")
+    assert res.returncode == 0, res.stderr
+    assert "self-test: ok" in res.stdout
