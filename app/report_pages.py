@@ -280,8 +280,7 @@ def kpi_page(s: Sheet, r: Report) -> None:
 
 def charts_page(s: Sheet, r: Report) -> None:
     p = r.prediction
-    y = s.heading(HEADINGS[4], "Utilisation of the busiest resources, and per-VM IOPS "
-                               "and latency")
+    y = s.heading(HEADINGS[4], "Utilisation of the busiest resources, and per-VM figures")
     w = s.width - 2 * MARGIN
     half = (w - 40) / 2
     top = y
@@ -289,14 +288,20 @@ def charts_page(s: Sheet, r: Report) -> None:
     x2 = MARGIN + half + 40
     hh = (s.height - top - MARGIN - 20 - 30) / 2
     v = p.vms
-    order = sorted(range(len(v.ids)), key=lambda i: -_finite(float(v.iops[i])))[:16]
-    bar_chart(s, QRectF(x2, top, half, hh), "IOPS per VM (top 16)",
-              [(v.names[i] or v.ids[i], _finite(float(v.iops[i]))) for i in order],
-              fmt.si, ACCENT)
-    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), "Mean / p95 storage latency per VM (ms)",
-              [(v.names[i] or v.ids[i], _finite(float(v.latency_ms[i]))) for i in order],
-              fmt.number, GOOD,
-              [_finite(float(v.p95_latency_ms[i])) for i in order])
+    names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
+    if p.total_iops == 0 and float(v.net_gbps.sum()) > 0:  # a network design: no storage I/O
+        upper = ("Network throughput per VM (Gbit/s, top 16)", v.net_gbps, fmt.number)
+        lower = ("CPU utilisation per VM (%)", 100 * v.cpu_util, None)
+    else:
+        upper = ("IOPS per VM (top 16)", v.iops, fmt.si)
+        lower = ("Mean / p95 storage latency per VM (ms)", v.latency_ms, v.p95_latency_ms)
+    order = sorted(range(len(names)), key=lambda i: -_finite(float(upper[1][i])))[:16]
+    bar_chart(s, QRectF(x2, top, half, hh), upper[0],
+              [(names[i], _finite(float(upper[1][i]))) for i in order], upper[2], ACCENT)
+    second = lower[2]
+    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), lower[0],
+              [(names[i], _finite(float(lower[1][i]))) for i in order], fmt.number, GOOD,
+              None if second is None else [_finite(float(second[i])) for i in order])
     s.footer(r.footer, 5)
 
 
@@ -384,10 +389,11 @@ def error_text(error: float) -> str:
 
 
 def resource_label(design: Design, component: str, resource: str) -> str:
-    """``Dell R720 (h1) · host_cpu``: the component's name when it has one."""
+    """``host_cpu · Dell R720 (h1)``: the resource first, so that a label cut short in a
+    narrow column still says what is busy; the component's name when it has one."""
     c = design.component(component)
     name = f"{c.name} ({component})" if c is not None and c.name else component
-    return f"{name} · {resource}"
+    return f"{resource} · {name}"
 
 
 def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:

@@ -104,6 +104,25 @@ def test_each_page_has_its_heading_and_content(pdf: Path) -> None:
     assert HEADINGS[6] in appendix
 
 
+@pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
+def test_network_design_charts_show_throughput_not_empty_iops(tmp_path: Path) -> None:
+    """The file-transfer testbed does no storage I/O: its per-VM charts are network and CPU."""
+    d = examples.load("file-transfer-10g")
+    out = tmp_path / "net.pdf"
+    report.export_report(d, "base", out, _predict(d))
+    charts = _page_text(out, 5)
+    assert "Network throughput per VM" in charts and "CPU utilisation per VM" in charts
+    assert "IOPS per VM" not in charts
+    # the resource comes first, so that a label cut short still says what is busy
+    assert re.search(r"^\s*nic · Intel 10GbE AF DA", _page_text(out, 6), re.M)
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
+def test_storage_design_charts_show_iops_and_latency(pdf: Path) -> None:
+    charts = _page_text(pdf, 5)
+    assert "IOPS per VM" in charts and "storage latency per VM" in charts
+
+
 def test_cli_report_headless_pdf_and_png(tmp_path: Path) -> None:
     src = tmp_path / "d.headroom"
     save_design(_design(), src)
