@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
@@ -289,18 +290,18 @@ def charts_page(s: Sheet, r: Report) -> None:
     hh = (s.height - top - MARGIN - 20 - 30) / 2
     v = p.vms
     names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
+    second: np.ndarray | None = None
     if p.total_iops == 0 and float(v.net_gbps.sum()) > 0:  # a network design: no storage I/O
-        upper = ("Network throughput per VM (Gbit/s, top 16)", v.net_gbps, fmt.number)
-        lower = ("CPU utilisation per VM (%)", 100 * v.cpu_util, None)
+        titles = ("Network throughput per VM (Gbit/s, top 16)", "CPU utilisation per VM (%)")
+        first, label, lower = v.net_gbps, fmt.number, 100 * v.cpu_util
     else:
-        upper = ("IOPS per VM (top 16)", v.iops, fmt.si)
-        lower = ("Mean / p95 storage latency per VM (ms)", v.latency_ms, v.p95_latency_ms)
-    order = sorted(range(len(names)), key=lambda i: -_finite(float(upper[1][i])))[:16]
-    bar_chart(s, QRectF(x2, top, half, hh), upper[0],
-              [(names[i], _finite(float(upper[1][i]))) for i in order], upper[2], ACCENT)
-    second = lower[2]
-    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), lower[0],
-              [(names[i], _finite(float(lower[1][i]))) for i in order], fmt.number, GOOD,
+        titles = ("IOPS per VM (top 16)", "Mean / p95 storage latency per VM (ms)")
+        first, label, lower, second = v.iops, fmt.si, v.latency_ms, v.p95_latency_ms
+    order = sorted(range(len(names)), key=lambda i: -_finite(float(first[i])))[:16]
+    bar_chart(s, QRectF(x2, top, half, hh), titles[0],
+              [(names[i], _finite(float(first[i]))) for i in order], label, ACCENT)
+    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), titles[1],
+              [(names[i], _finite(float(lower[i]))) for i in order], fmt.number, GOOD,
               None if second is None else [_finite(float(second[i])) for i in order])
     s.footer(r.footer, 5)
 
