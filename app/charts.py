@@ -214,7 +214,7 @@ class KnobCurve(QWidget):
             # point (6 ms per axis at 2,000 VMs)
             plot.getAxis("left").enableAutoSIPrefix(False)
         self.latency_plot.getAxis("bottom").setStyle(showValues=False)
-        self.latency_plot.addLegend(offset=(-10, 10))
+        self.latency_plot.addLegend(offset=(10, 5))  # top left: times rise to the right
         blue, orange = pg.mkPen("#2e86c1", width=2), pg.mkPen("#d35400", width=2)
         self.latency_curve = self.latency_plot.plot([], [], pen=blue, name="mean",
                                                     connect="finite")
@@ -238,8 +238,11 @@ class KnobCurve(QWidget):
             lo, hi = pg.PlotDataItem([], []), pg.PlotDataItem([], [])
             fill = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(*rgb, 50))
             fill.setZValue(-10)
-            for item in (lo, hi, fill):
-                plot.addItem(item)
+            plot.addItem(lo)
+            plot.addItem(hi)
+            # the fill's bounds are its edges'; an empty fill reports (0, 0), which pulled
+            # a log axis out to 10^0 = 1 and left the curve in the right half of the plot
+            plot.addItem(fill, ignoreBounds=True)
             self.band_edges[name] = (lo, hi)
             self.band_fills[name] = fill
         self._values: list[Value] = []
@@ -422,6 +425,9 @@ class KnobCurve(QWidget):
         self._values = values
         xs = np.array([self._x(v) for v in values], dtype=float)
         self._xs = list(xs)
+        # a design without storage I/O or requests has no time to plot: the throughput
+        # plot takes the whole height instead of sharing it with a flat line at 0 ms
+        self.show_time_plot(bool(np.nan_to_num(lat).max(initial=0.0) > 0))
         mean, p95 = saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1])
         self.latency_curve.setData(xs, mean)
         self.p95_curve.setData(xs, p95)
@@ -431,6 +437,17 @@ class KnobCurve(QWidget):
         self.saturated_from = next((float(x) for x, m in zip(xs, mean, strict=True)
                                     if math.isnan(m)), None)
         self._show_status()
+
+    def show_time_plot(self, shown: bool) -> None:
+        """Show or fold away the upper (time) plot; the lower one then shows the x values."""
+        if self.latency_plot.isVisible() == shown:
+            return
+        self.latency_plot.setVisible(shown)
+        self.latency_plot.setMaximumHeight(1e6 if shown else 0)
+        self.plots.ci.layout.setRowStretchFactor(0, 1 if shown else 0)
+        # a folded plot has no width to share its x range from: the lower one ranges alone
+        self.iops_plot.setXLink(self.latency_plot if shown else None)
+        self.iops_plot.enableAutoRange(x=True)
 
     def _show_status(self) -> None:
         k = self.knob

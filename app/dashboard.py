@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
 from app.bands import band_text, sources_text, tracker_for
-from models.knobs import DENSE, FT4, FT6, MILLION, RAIDPOOL, VAIO
+from models.knobs import DENSE, FEDEX, FT4, FT6, LRO, MILLION, RAIDPOOL, VAIO
 from models.prediction import Prediction
 from models.uncertainty import PVSCSI, Bands
 
@@ -59,6 +59,18 @@ def _cpu_per_kiops(p: Prediction) -> float | None:
         else None
 
 
+def _if_io(value: Callable[[Prediction], float]) -> Callable[[Prediction], float | None]:
+    """A storage figure, or None (shown as a dash) when no VM does storage I/O: a design
+    without storage has no latency, which "0 ms" would claim is excellent."""
+    return lambda p: value(p) if p.total_iops > 0 else None
+
+
+def _network_gbps(p: Prediction) -> float | None:
+    """Network throughput summed over VMs, None when no VM sends or receives."""
+    total = float(np.nansum(p.vms.net_gbps))
+    return total if total > 0 else None
+
+
 def _hosts_needed(p: Prediction) -> float | None:
     h = p.consolidation.hosts_needed
     return float(h) if h is not None else None
@@ -68,19 +80,24 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", lambda p: p.total_iops,
         f"{VAIO}; {MILLION}; {RAIDPOOL}",
         "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True),
-    Kpi("mean_latency_ms", "Mean latency", "ms", lambda p: p.mean_latency_ms,
+    Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
         f"{VAIO}; {MILLION}; {RAIDPOOL}",
         "IOPS-weighted mean storage latency over VMs that do I/O", False),
-    Kpi("p95_latency_ms", "p95 latency", "ms", lambda p: p.p95_latency_ms,
+    Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
         f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False),
     Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", _cpu_per_kiops, f"{VAIO}; {PVSCSI}",
         "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False),
-    Kpi("p95_response_ms", "p95 response", "ms", lambda p: p.p95_response_ms, DENSE,
+    Kpi("network_gbps", "Network", "Gbit/s", _network_gbps, f"{FEDEX}; {LRO}",
+        "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
+        " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True),
+    Kpi("p95_response_ms", "p95 response", "ms",
+        lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
         False),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s", lambda p: p.ft_logging_mbps,
         f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
-    Kpi("ft_latency_add_ms", "FT added latency", "ms", lambda p: p.ft_latency_add_ms,
+    Kpi("ft_latency_add_ms", "FT added latency", "ms",
+        lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
         f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
         "VMs per host in the design as placed"),
@@ -106,6 +123,16 @@ def detail_text(key: str, p: Prediction | None) -> str:
                 if p.vms.request_driven.any() else "no request-driven VMs")
     if key == "ft_logging_mbps":
         return f"{int(p.vms.ft.sum())} FT-protected VMs"
+    if key in ("mean_latency_ms", "p95_latency_ms", "cpu_per_kiops") and p.total_iops <= 0:
+        return "no storage I/O"
+    if key == "ft_latency_add_ms" and not p.vms.ft.any():
+        return "no FT-protected VMs"
+    if key == "network_gbps":
+        nics = [r for r in p.resources if r.resource == "nic"]
+        if not nics:
+            return "no NIC in the design" if _network_gbps(p) else "no network traffic"
+        busiest = max(nics, key=lambda r: r.util)
+        return f"busiest NIC {busiest.component} {fmt.percent(busiest.util)}"
     return ""
 
 

@@ -185,10 +185,28 @@ def test_lower_plot_shows_network_throughput_when_there_is_no_storage_io(qtbot: 
     assert list(curve.point_iops.yData) == [pytest.approx(float(p.vms.net_gbps.sum()))]
     ys = curve.iops_curve.yData
     assert ys is not None and max(ys) > min(ys)  # small messages cost CPU per packet
+    # no time to plot: the time plot folds away and the throughput plot spans the knob's
+    # range alone (64 B to 64 KB, not out to 1 B where an empty band's bounds pulled it)
+    assert not curve.latency_plot.isVisible()
+    (x0, x1), _ = curve.iops_plot.getViewBox().childrenBounds()  # what auto-range fits
+    assert x0 == pytest.approx(math.log10(64), abs=0.02)  # the pen's width pads a little
+    assert x1 == pytest.approx(math.log10(65536), abs=0.02)
     io = make_doc()
     curve_io = KnobCurve(io)
     qtbot.addWidget(curve_io)
     assert curve_io.iops_plot.getAxis("left").labelText == "total IOPS"
+    assert curve_io.latency_plot.isVisible()
+
+
+def test_time_plot_comes_back_when_the_design_gains_storage_io(qtbot: QtBot) -> None:
+    doc = make_doc()
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    curve.show_time_plot(False)
+    assert not curve.latency_plot.isVisible()
+    curve.update_curve()  # a storage design has latencies: the plot is shown again, linked
+    assert curve.latency_plot.isVisible()
+    assert curve.iops_plot.getViewBox().linkedView(0) is curve.latency_plot.getViewBox()
 
 
 def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: QtBot) -> None:

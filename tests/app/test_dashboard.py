@@ -77,6 +77,35 @@ def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
     assert all(not t.delta_label.isVisibleTo(dash) for t in dash.tiles.values())
 
 
+def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) -> None:
+    """The 10GbE file-transfer testbed does no storage I/O: its latency tiles read as a dash
+    ("0 ms" would claim excellent storage), and the network tile carries the figure."""
+    doc = DesignDocument(examples.load("file-transfer-10g"))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    p = doc.prediction
+    assert p is not None and p.total_iops == 0
+    for key in ("mean_latency_ms", "p95_latency_ms", "cpu_per_kiops"):
+        assert dash.tiles[key].value_label.text() == fmt.NONE
+        assert dash.tiles[key].detail_label.text() == "no storage I/O"
+    assert dash.tiles["ft_latency_add_ms"].value_label.text() == fmt.NONE
+    assert dash.tiles["p95_response_ms"].value_label.text() == fmt.NONE
+    net = dash.tiles["network_gbps"]
+    assert net.value_label.text() == fmt.with_unit(float(p.vms.net_gbps.sum()), "Gbit/s")
+    assert net.value_label.text().startswith("5.8")
+    assert net.detail_label.text().startswith("busiest NIC n1 ")
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_scenario("native")
+    assert net.delta_label.text().startswith("vs base: +")  # bare metal: near line rate
+
+
+def test_storage_design_has_no_network_figure(qtbot: QtBot) -> None:
+    doc, dash = make(qtbot)
+    assert doc.prediction is not None and doc.prediction.total_iops > 0
+    assert dash.tiles["mean_latency_ms"].value_label.text().endswith(" ms")
+    assert dash.tiles["network_gbps"].value_label.text() == fmt.NONE
+
+
 def test_delta_formatting() -> None:
     assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
     assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"
