@@ -107,6 +107,20 @@ def latencies(p: Prediction) -> tuple[float, float]:
     return p.mean_latency_ms, p.p95_latency_ms
 
 
+TimeFigure = Callable[[Prediction], tuple[float, float]]
+
+
+def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
+    """(axis label, legend names, (mean, worst) figure) the curve's upper plot shows: the
+    time a Content Library job takes (minutes) on a design whose only work is library
+    transfers, response or storage latency (:func:`latencies`, ms) otherwise."""
+    if p is not None and p.total_iops == 0 and not p.vms.request_driven.any() \
+            and p.library_transfers:
+        return ("job (min)", ("mean", "slowest"),
+                lambda q: (q.library_mean_s / 60.0, q.library_slowest_s / 60.0))
+    return "time (ms)", ("mean", "p95"), latencies
+
+
 def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
     """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
     breaks there instead of plotting a plateau at the marker (``connect="finite"``)."""
@@ -141,6 +155,10 @@ PROFILE_KNOBS = {
 """The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
 
 
+LIBRARY_KNOB = "content_library.item_gb"
+"""The curve a Content Library design (no VM workload) opens on: job time by item size."""
+
+
 def default_knob(design: Design) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
@@ -149,7 +167,8 @@ def default_knob(design: Design) -> Knob | None:
     profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
     profiles.pop("idle", None)
     common = profiles.most_common(1)[0][0] if profiles else ""
-    for path in (PROFILE_KNOBS.get(common, ""), "vm.workload.io_oio"):
+    library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
+    for path in (PROFILE_KNOBS.get(common, library), "vm.workload.io_oio"):
         k = knob(path)
         if k is not None and k in choices:
             return k
@@ -166,6 +185,8 @@ def throughput_of(p: Prediction | None) -> tuple[str, Callable[[Prediction], flo
     for a design whose VMs move network traffic but do no storage I/O."""
     if p is not None and p.total_iops == 0 and network_gbps(p) > 0:
         return "network (Gbit/s)", network_gbps
+    if p is not None and p.total_iops == 0 and p.library_transfers:
+        return "MB/s moved", lambda q: q.library_mb_per_s
     return "total IOPS", lambda q: q.total_iops
 
 
@@ -205,7 +226,9 @@ class KnobCurve(QWidget):
         self.latency_plot = self.plots.addPlot(row=0, col=0)
         self.iops_plot = self.plots.addPlot(row=1, col=0)
         self.iops_plot.setXLink(self.latency_plot)
-        self.latency_plot.setLabel("left", "time", units="ms")
+        self.latency_plot.setLabel("left", "time (ms)")
+        self.times: TimeFigure = latencies
+        """The upper plot's figures (:func:`time_of`), chosen at each sweep."""
         self.throughput: Callable[[Prediction], float] = lambda q: q.total_iops
         """The lower plot's figure (:func:`throughput_of`), chosen at each sweep."""
         self.iops_plot.setLabel("left", "total IOPS")
@@ -214,7 +237,7 @@ class KnobCurve(QWidget):
             # point (6 ms per axis at 2,000 VMs)
             plot.getAxis("left").enableAutoSIPrefix(False)
         self.latency_plot.getAxis("bottom").setStyle(showValues=False)
-        self.latency_plot.addLegend(offset=(10, 5))  # top left: times rise to the right
+        self.legend = self.latency_plot.addLegend(offset=(10, 5))  # top left: times rise
         blue, orange = pg.mkPen("#2e86c1", width=2), pg.mkPen("#d35400", width=2)
         self.latency_curve = self.latency_plot.plot([], [], pen=blue, name="mean",
                                                     connect="finite")
@@ -409,14 +432,15 @@ class KnobCurve(QWidget):
             return
         values = sweep_values(k)
         started = time.perf_counter()
+        label, names, self.times = time_of(self.document.prediction)
         try:
             preds = self.document.sweep(k.path, values)
-            lat = np.array([latencies(p) for p in preds], dtype=float).reshape(-1, 2)
+            lat = np.array([self.times(p) for p in preds], dtype=float).reshape(-1, 2)
             mean = saturated_to_nan(lat[:, 0])
             zoomed = zoom_values(k, values, mean)
             if zoomed:  # saturates early: draw the range that leads up to it instead
                 values, preds = zoomed, self.document.sweep(k.path, zoomed)
-                lat = np.array([latencies(p) for p in preds], dtype=float).reshape(-1, 2)
+                lat = np.array([self.times(p) for p in preds], dtype=float).reshape(-1, 2)
         except Exception as err:  # a failing model shows a message, never crashes
             self.status.setText(f"Cannot sweep {k.label}: {err}")
             return
@@ -428,6 +452,11 @@ class KnobCurve(QWidget):
         # a design without storage I/O or requests has no time to plot: the throughput
         # plot takes the whole height instead of sharing it with a flat line at 0 ms
         self.show_time_plot(bool(np.nan_to_num(lat).max(initial=0.0) > 0))
+        self.latency_plot.setLabel("left", label)
+        for curve, name in ((self.latency_curve, names[0]), (self.p95_curve, names[1])):
+            legend_label = self.legend.getLabel(curve)
+            if legend_label is not None and legend_label.text != name:
+                legend_label.setText(name)
         mean, p95 = saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1])
         self.latency_curve.setData(xs, mean)
         self.p95_curve.setData(xs, p95)
@@ -507,7 +536,8 @@ class KnobCurve(QWidget):
         xs = np.array([self._x(v) for v in self._band_values], dtype=float)
         k = self.knob
         log = k is not None and k.log and k.choices is None
-        for name, f, curve in (("latency", lambda p: latencies(p)[0], self.latency_curve),
+        times = self.times
+        for name, f, curve in (("latency", lambda p: times(p)[0], self.latency_curve),
                                ("iops", self.throughput, self.iops_curve)):
             spans = [b.span(f) for b in self._band_done]
             lo = np.array([s[0] if s else np.nan for s in spans])
@@ -575,7 +605,7 @@ class KnobCurve(QWidget):
             self.point_latency.setData([], [])
             self.point_iops.setData([], [])
             return
-        self.point_latency.setData([x], [latencies(p)[0]])
+        self.point_latency.setData([x], [self.times(p)[0]])
         self.point_iops.setData([x], [self.throughput(p)])
 
 

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from models import examples
+from models import content_library, examples
 from models.design import (
     Design,
     DesignError,
@@ -93,6 +93,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"  VMs per host      {c['vms_per_host']:.1f}  (max by CPU "
               f"{c['max_vms_per_host_by_cpu']}, by p95 {c['max_vms_per_host_by_p95']}; "
               f"binding {c['binding']}; hosts needed {c['hosts_needed']})")
+        if pred.vms.request_driven.any():
+            print(f"  web response      mean {pred.mean_response_ms:,.1f} ms   "
+                  f"p95 {pred.p95_response_ms:,.1f} ms")
+        net = float(pred.vms.net_gbps.sum())
+        if net > 0:
+            print(f"  network           {net:,.2f} Gbit/s")
+        jobs = doc["extras"].get("content_library", [])
+        for j in jobs:
+            print(f"  library {j['id']} ({j['name']}): "
+                  + "; ".join(content_library.describe(jobs, j["id"])))
         for b in doc["bottlenecks"]:
             print(f"  bottleneck {b['component']} {b['resource']} {b['util']:.0%}: "
                   f"{b['explanation']}")

@@ -20,7 +20,19 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
 from app.bands import band_text, sources_text, tracker_for
-from models.knobs import DENSE, FEDEX, FT4, FT6, LRO, MILLION, RAIDPOOL, VAIO
+from models.knobs import (
+    CL_DEPLOY,
+    CL_SYNC,
+    CL_TUNING,
+    DENSE,
+    FEDEX,
+    FT4,
+    FT6,
+    LRO,
+    MILLION,
+    RAIDPOOL,
+    VAIO,
+)
 from models.prediction import Prediction
 from models.uncertainty import PVSCSI, Bands
 
@@ -71,6 +83,11 @@ def _network_gbps(p: Prediction) -> float | None:
     return total if total > 0 else None
 
 
+def _library_minutes(p: Prediction) -> float | None:
+    """The longest Content Library job, minutes; None without library transfers."""
+    return p.library_slowest_s / 60.0 if p.library_transfers else None
+
+
 def _hosts_needed(p: Prediction) -> float | None:
     h = p.consolidation.hosts_needed
     return float(h) if h is not None else None
@@ -99,6 +116,10 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
         f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False),
+    Kpi("library_min", "Slowest library job", "min", _library_minutes,
+        f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
+        "Longest Content Library deploy, sync, import or export: its items through the slowest"
+        " stage of the data path, queued behind the concurrency limits", False),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
         "VMs per host in the design as placed"),
     Kpi("hosts_needed", "Hosts needed", "", _hosts_needed, DENSE,
@@ -127,6 +148,13 @@ def detail_text(key: str, p: Prediction | None) -> str:
         return "no storage I/O"
     if key == "ft_latency_add_ms" and not p.vms.ft.any():
         return "no FT-protected VMs"
+    if key == "library_min":
+        jobs = p.library_transfers
+        if not jobs:
+            return "no library transfers"
+        t = max(jobs, key=lambda j: float(j["completion_s"]))
+        bound = f", bound by {t['bound_by']}" if t.get("bound_by") else ""
+        return f"{t['name'] or t['id']} ({t['operation']}){bound}"
     if key == "network_gbps":
         nics = [r for r in p.resources if r.resource == "nic"]
         if not nics:

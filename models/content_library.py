@@ -459,3 +459,38 @@ def _fanout(c: Compiled, rows: list[dict[str, Any]], pub: int, subs: list[int],
     return {"concurrent_subscribers": min(fan, len(subs)),
             "wan_copies_per_item": sum(copies.values()),
             "wan_gb": sum(copies.values()) * items * packed / 1000.0}
+
+
+def describe(jobs: list[dict[str, Any]], cid: str) -> list[str]:
+    """What library ``cid`` does in a prediction's ``extras.content_library`` (``jobs``), in
+    words for tooltips and the command line: its job's time, rate and limit, or for a
+    publisher, whom it serves."""
+    job = next((j for j in jobs if j.get("id") == cid), None)
+    if job is None:
+        return []
+    if job.get("operation") == "publish":
+        n = int(job.get("subscribers", 0))
+        out = [f"publishes to {n} subscribed librar{'y' if n == 1 else 'ies'}"]
+        if job.get("wan_gb"):
+            out.append(f"{job['wan_gb']:,.0f} GB over WAN links per sync")
+        return out
+    if not job.get("items") or job.get("completion_s") is None:
+        return ["no items to move"]
+    items = int(job["items"])
+    out = [f"{job['operation']} of {items} item{'' if items == 1 else 's'}:"
+           f" {duration(job['completion_s'])}"
+           f" at {job.get('throughput_MBps') or 0.0:,.3g} MB/s ({job.get('mode', '')})"]
+    if job.get("queued"):
+        out.append(f"{job['queued']} wait for a transfer slot")
+    if job.get("bound_by"):
+        out.append(f"bound by {job['bound_by']}")
+    return out
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``4.9 min``, ``1.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"

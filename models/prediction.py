@@ -186,6 +186,30 @@ class Prediction:
         m = self.vms.ft
         return float(np.nanmax(self.vms.ft_latency_add_ms[m])) if m.any() else 0.0
 
+    @property
+    def library_transfers(self) -> list[dict[str, Any]]:
+        """Content Library operations that move items (publishers and idle libraries left
+        out), as in the JSON's ``extras.content_library``: id, name, operation, items,
+        ``completion_s``, ``throughput_MBps``, ``bound_by``."""
+        return [t for t in self.extras.get("content_library", [])
+                if t.get("items", 0) > 0 and t.get("completion_s") is not None]
+
+    @property
+    def library_slowest_s(self) -> float:
+        """The longest Content Library operation, seconds (0 without any)."""
+        return max((float(t["completion_s"]) for t in self.library_transfers), default=0.0)
+
+    @property
+    def library_mean_s(self) -> float:
+        """The mean time of the Content Library operations, seconds (0 without any)."""
+        times = [float(t["completion_s"]) for t in self.library_transfers]
+        return sum(times) / len(times) if times else 0.0
+
+    @property
+    def library_mb_per_s(self) -> float:
+        """Content Library throughput summed over operations, MB/s."""
+        return sum(float(t["throughput_MBps"] or 0.0) for t in self.library_transfers)
+
     def bottlenecks(self, n: int = 5) -> list[Resource]:
         return sorted(self.resources, key=lambda r: -r.util)[:n]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from app.document import DesignDocument
+from models import content_library
 
 
 def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
@@ -45,7 +46,10 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
             i = p.nics.ids.index(cid)
             lines += [f"{_fmt(p.nics.gbps[i], ' Gbit/s')}, {_fmt(p.nics.util[i], pct=True)}"
                       " of line rate"]
+        elif comp.kind == "content_library":
+            lines += content_library.describe(p.extras.get("content_library", []), cid)
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {top[0].explanation}")
     return "<br>".join(lines)
+

@@ -250,6 +250,19 @@ def test_tooltip_reports_the_prediction(qtbot: QtBot, nic_example: Design) -> No
     assert component_tooltip(doc, "nope") == ""
 
 
+def test_library_tooltip_and_inspector_say_how_long_its_job_takes(qtbot: QtBot) -> None:
+    from app.inspector import Inspector  # noqa: PLC0415
+
+    doc, _, _ = make(qtbot, examples.load("content-library"))
+    text = component_tooltip(doc, "br1-lib1")
+    assert "sync of 3 items: 89.9 min at 3 MB/s" in text and "bound by WAN 0.1 Gbit/s" in text
+    assert "publishes to 4 subscribed libraries" in component_tooltip(doc, "pub-nfs")
+    inspector = Inspector(doc)
+    qtbot.addWidget(inspector)
+    doc.set_selection(["deploy"])
+    assert "deploy of 4 items" in inspector.predicted.text()
+
+
 def test_context_menu_removes_a_link(qtbot: QtBot, nic_example: Design) -> None:
     doc, scene, _ = make(qtbot, nic_example)
     event = QGraphicsSceneContextMenuEvent(QEvent.Type.GraphicsSceneContextMenu)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -207,6 +208,34 @@ def test_time_plot_comes_back_when_the_design_gains_storage_io(qtbot: QtBot) -> 
     curve.update_curve()  # a storage design has latencies: the plot is shown again, linked
     assert curve.latency_plot.isVisible()
     assert curve.iops_plot.getViewBox().linkedView(0) is curve.latency_plot.getViewBox()
+
+
+def test_library_design_plots_job_time_against_item_size(qtbot: QtBot) -> None:
+    """A design whose only work is Content Library jobs opens on item size: minutes per job
+    (mean and slowest) above, MB/s moved below."""
+    doc = DesignDocument(examples.load("content-library"))
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "content_library.item_gb"
+    assert curve.latency_plot.isVisible()
+    assert curve.latency_plot.getAxis("left").labelText == "job (min)"
+    assert curve.legend.getLabel(curve.p95_curve).text == "slowest"
+    mean, slowest = curve.latency_curve.yData, curve.p95_curve.yData
+    assert mean is not None and slowest is not None
+    assert all(b >= a for a, b in itertools.pairwise(mean))  # bigger items: longer
+    assert all(s >= m for m, s in zip(mean, slowest, strict=True))
+    assert curve.operating_x() is None  # the libraries' items differ in size: no one point
+    doc.set_value("content_library", "item_gb", 10.0)
+    doc.evaluate_now()
+    p = doc.prediction
+    assert p is not None and curve.operating_x() == 10.0
+    assert list(curve.point_latency.yData) == [pytest.approx(p.library_mean_s / 60)]
+    assert list(curve.point_iops.yData) == [pytest.approx(p.library_mb_per_s)]
+    assert curve.iops_plot.getAxis("left").labelText == "MB/s moved"
+    io = KnobCurve(make_doc())  # back on a storage design: ms and p95 again
+    qtbot.addWidget(io)
+    assert io.latency_plot.getAxis("left").labelText == "time (ms)"
+    assert io.legend.getLabel(io.p95_curve).text == "p95"
 
 
 def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: QtBot) -> None:

@@ -29,6 +29,18 @@ def test_evaluate_json_is_a_contract_prediction(capsys: pytest.CaptureFixture[st
     assert {"vms", "hosts", "arrays", "summary", "bottlenecks", "warnings"} <= set(doc)
 
 
+def test_evaluate_text_lists_what_the_design_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """Beyond IOPS: library jobs in words, network throughput, web response times."""
+    code, out, _ = run(capsys, "evaluate", str(examples.path("content-library")))
+    assert code == 0
+    assert "  library deploy (Deploy VMs): deploy of 4 items: 4.9 min at 300 MB/s" in out
+    assert "network" not in out.split("library")[0]  # no traffic: no network line
+    _, web, _ = run(capsys, "evaluate", str(examples.path("dense-web-farm")))
+    assert "  web response      mean " in web and "  network           " in web
+    _, io, _ = run(capsys, "evaluate", EXAMPLE)
+    assert "web response" not in io and "library" not in io
+
+
 def test_set_error_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "evaluate", EXAMPLE, "--set", "vm.workload.io_oio=-1", "--json")
     assert code == 2 and out == ""

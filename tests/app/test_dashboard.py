@@ -106,6 +106,24 @@ def test_storage_design_has_no_network_figure(qtbot: QtBot) -> None:
     assert dash.tiles["network_gbps"].value_label.text() == fmt.NONE
 
 
+def test_library_tile_names_the_slowest_job(qtbot: QtBot) -> None:
+    doc = DesignDocument(examples.load("content-library"))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    p = doc.prediction
+    assert p is not None
+    tile = dash.tiles["library_min"]
+    assert tile.value_label.text() == fmt.with_unit(p.library_slowest_s / 60, "min") == "89.9 min"
+    assert tile.detail_label.text() == "Branch 1 library 1 (sync), bound by WAN 0.1 Gbit/s"
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("content_library", "mirror_server", True)  # one WAN copy per site
+    assert "vs base" not in tile.delta_label.text()  # an edit of base, not a scenario
+    assert float(tile.value_label.text().split()[0]) < 89.9
+    _, io = make(qtbot)
+    assert io.tiles["library_min"].value_label.text() == fmt.NONE
+    assert io.tiles["library_min"].detail_label.text() == "no library transfers"
+
+
 def test_delta_formatting() -> None:
     assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
     assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"

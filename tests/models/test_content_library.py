@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from models import content_library, examples
 from models.calibration.content_library import (
     HTTP,
     mirror_design,
@@ -192,3 +193,35 @@ def test_knob_patch_changes_the_answer() -> None:
     slow = transfer(e.evaluate(), "sub")["completion_s"]
     e.patch(Override("content_library", "network_gbps", 10.0))
     assert transfer(e.evaluate(), "sub")["completion_s"] < slow
+
+
+def test_prediction_summarises_the_library_jobs() -> None:
+    """Publishers and idle libraries are not jobs; the slowest, mean and MB/s are theirs."""
+    p = evaluate(examples.load("content-library"))
+    jobs = p.library_transfers
+    rows = p.extras["content_library"]
+    assert {j["id"] for j in jobs} == {r["id"] for r in rows if r["operation"] != "publish"}
+    times = [j["completion_s"] for j in jobs]
+    assert p.library_slowest_s == max(times) and p.library_mean_s == pytest.approx(
+        sum(times) / len(times))
+    assert p.library_mb_per_s == pytest.approx(sum(j["throughput_MBps"] for j in jobs))
+    empty = evaluate(sync_design({"backing": "nfs"}, {"backing": "nfs", "items": 0}))
+    assert empty.library_transfers == [] and empty.library_slowest_s == 0.0
+
+
+def test_describe_says_time_rate_and_limit_in_words() -> None:
+    p = evaluate(examples.load("content-library"))
+    jobs = p.extras["content_library"]
+    deploy = content_library.describe(jobs, "deploy")
+    assert deploy[0].startswith("deploy of 4 items: 4.9 min at 300 MB/s")
+    assert deploy[-1] == "bound by ESXi host copy (NFC)"
+    assert content_library.describe(jobs, "sub-elm")[0].startswith("sync of 1 item: 63 s")
+    assert content_library.describe(jobs, "pub-ds") == ["publishes to 1 subscribed library"]
+    assert content_library.describe(jobs, "pub-nfs")[1].endswith("GB over WAN links per sync")
+    assert content_library.describe(jobs, "nope") == []
+
+
+@pytest.mark.parametrize(("seconds", "text"), [(5, "5 s"), (89, "89 s"), (90, "1.5 min"),
+                                                (5399, "90.0 min"), (5400, "1.5 h")])
+def test_duration(seconds: float, text: str) -> None:
+    assert content_library.duration(seconds) == text
