@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -33,8 +32,7 @@ from app import format as fmt
 from app.bands import Background, Cancelled, snapshot, sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
 from models.consolidation import SATURATED_MS
-from models.design import Design
-from models.knobs import Knob, knob, knobs_for
+from models.knobs import Knob, default_knob, knob, knobs_for
 from models.prediction import Prediction
 from models.schema import Value
 from models.uncertainty import Bands
@@ -142,37 +140,6 @@ def zoom_values(k: Knob, values: list[Value], mean: np.ndarray) -> list[Value] |
     if k.spec.type == "int":
         return list(dict.fromkeys(round(float(v)) for v in grid))
     return [float(v) for v in grid]
-
-
-PROFILE_KNOBS = {
-    "web": "vm.workload.req_per_s",
-    "netperf": "vm.workload.net_msg_bytes",
-    "file_transfer": "vm.workload.net_streams",
-    "multicast_rx": "vm.workload.multicast_pps",
-    "vdi": "vm.workload.pcoip_kbps",
-    "cpu_bound": "vm.workload.cpu_pct",
-}
-"""The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
-
-
-LIBRARY_KNOB = "content_library.item_gb"
-"""The curve a Content Library design (no VM workload) opens on: job time by item size."""
-
-
-def default_knob(design: Design) -> Knob | None:
-    """The knob whose curve a design opens on: the one that drives its most common workload
-    profile other than idle (request rate for a web farm, message size for netperf, streams
-    for a file transfer, ...), else outstanding I/Os, else the first knob that applies."""
-    choices = knobs_for(design)
-    profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
-    profiles.pop("idle", None)
-    common = profiles.most_common(1)[0][0] if profiles else ""
-    library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
-    for path in (PROFILE_KNOBS.get(common, library), "vm.workload.io_oio"):
-        k = knob(path)
-        if k is not None and k in choices:
-            return k
-    return choices[0] if choices else None
 
 
 def network_gbps(p: Prediction) -> float:

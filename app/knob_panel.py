@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app import format as fmt
 from models.design import DesignError, selector_kind
-from models.knobs import Knob, knobs_for
+from models.knobs import Knob, default_knob, knobs_for
 from models.schema import Value
 
 if TYPE_CHECKING:
@@ -298,6 +298,11 @@ class KnobPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         groups: dict[str, QFormLayout] = {}
         self.rows = {}
+        # the group of the design's main workload first (Content Library for a library
+        # design, Network for netperf...): what the architect came to move
+        lead = default_knob(self.document.design)
+        if lead is not None:
+            rows = sorted(rows, key=lambda r: r[0].group != lead.group)
         for k, selects in rows:
             form = groups.get(k.group)
             if form is None:

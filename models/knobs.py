@@ -8,6 +8,7 @@ effect.  Type, unit and choices come from :mod:`models.schema`; nothing is decla
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from models.design import Design, selector_kind, split_path
@@ -211,6 +212,37 @@ def knob_at(design: Design, path: str) -> Knob | None:
 def knobs_for(design: Design) -> list[Knob]:
     """The knobs that apply to ``design`` (a component or link of their kind exists)."""
     return [k for k in KNOBS if k.applies_to(design)]
+
+
+PROFILE_KNOBS = {
+    "web": "vm.workload.req_per_s",
+    "netperf": "vm.workload.net_msg_bytes",
+    "file_transfer": "vm.workload.net_streams",
+    "multicast_rx": "vm.workload.multicast_pps",
+    "vdi": "vm.workload.pcoip_kbps",
+    "cpu_bound": "vm.workload.cpu_pct",
+}
+"""The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
+
+
+LIBRARY_KNOB = "content_library.item_gb"
+"""The curve a Content Library design (no VM workload) opens on: job time by item size."""
+
+
+def default_knob(design: Design) -> Knob | None:
+    """The knob whose curve a design opens on: the one that drives its most common workload
+    profile other than idle (request rate for a web farm, message size for netperf, streams
+    for a file transfer, ...), else outstanding I/Os, else the first knob that applies."""
+    choices = knobs_for(design)
+    profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
+    profiles.pop("idle", None)
+    common = profiles.most_common(1)[0][0] if profiles else ""
+    library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
+    for path in (PROFILE_KNOBS.get(common, library), "vm.workload.io_oio"):
+        k = knob(path)
+        if k is not None and k in choices:
+            return k
+    return choices[0] if choices else None
 
 
 def _check_registry() -> None:

@@ -17,7 +17,7 @@ from app.charts import (
 from app.document import DesignDocument
 from app.knob_panel import KnobPanel
 from models import examples
-from models.knobs import knob
+from models.knobs import default_knob, knob
 
 OIO = "vm.workload.io_oio"
 
@@ -136,7 +136,7 @@ def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
 
 
 def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> None:
-    from app.charts import KnobCurve, default_knob  # noqa: PLC0415
+    from app.charts import KnobCurve  # noqa: PLC0415
     from app.document import DesignDocument  # noqa: PLC0415
     from models import examples  # noqa: PLC0415
 
@@ -171,7 +171,6 @@ def test_curve_plots_response_time_for_a_web_farm() -> None:
     ("vdi-pcoip", "vm.workload.pcoip_kbps"),
 ])
 def test_a_network_design_opens_on_its_workload_knob(example: str, path: str) -> None:
-    from app.charts import default_knob  # noqa: PLC0415
     k = default_knob(examples.load(example))
     assert k is not None and k.path == path
 

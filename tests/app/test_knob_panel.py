@@ -48,6 +48,24 @@ def test_every_applicable_knob_has_a_labelled_control(qtbot: QtBot) -> None:
         assert row.control.focusPolicy() == Qt.FocusPolicy.StrongFocus
 
 
+def test_the_main_workload_group_comes_first(qtbot: QtBot) -> None:
+    """A library design leads with its Content Library knobs, a netperf pair with Network,
+    a storage testbed with Storage; within a group the registry's order holds."""
+    from PySide6.QtWidgets import QGroupBox  # noqa: PLC0415
+
+    for example, first in (("content-library", "Content Library"), ("ft-netperf", "Network"),
+                           ("vaio-scaling", "Storage")):
+        doc = DesignDocument(examples.load(example))
+        panel = KnobPanel(doc)
+        qtbot.addWidget(panel)
+        content = panel.scroll_area.widget()
+        boxes = [b.title() for b in content.findChildren(QGroupBox)]
+        assert boxes[0] == first, example
+        assert sorted(panel.rows) == sorted(k.path for k in knobs_for(doc.design))
+        ours = [p for p in panel.rows if (k := knob(p)) is not None and k.group == first]
+        assert ours == [k.path for k in knobs_for(doc.design) if k.group == first]
+
+
 def test_values_and_units_are_shown(qtbot: QtBot) -> None:
     doc, panel, _ = make(qtbot)
     row = panel.row(OIO)
