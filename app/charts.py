@@ -119,6 +119,20 @@ def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
     return "time (ms)", ("mean", "p95"), latencies
 
 
+def flat_range(ys: np.ndarray) -> tuple[float, float] | None:
+    """A y range from 0 for a curve the knob does not move (open-loop IOPS against OIO):
+    auto-range would zoom into rounding noise and label every tick "155000"; None when the
+    curve moves (auto-range then)."""
+    finite = ys[np.isfinite(ys)]
+    if finite.size == 0:
+        return None
+    lo, hi = float(finite.min()), float(finite.max())
+    if hi - lo > 1e-3 * max(abs(hi), abs(lo)):
+        return None
+    top = max(abs(hi), abs(lo))
+    return (0.0, 1.2 * top) if top > 0 else (0.0, 1.0)
+
+
 def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
     """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
     breaks there instead of plotting a plateau at the marker (``connect="finite"``)."""
@@ -237,6 +251,8 @@ class KnobCurve(QWidget):
             self.band_fills[name] = fill
         self._values: list[Value] = []
         """The knob values of the drawn curve (the band is swept at some of them)."""
+        self.flat = False
+        """Whether neither plotted figure moves across the knob's range."""
         self.saturated_from: float | None = None
         """The first x where the response time has no steady value (the line breaks)."""
         self.band_sweeps = 0
@@ -429,7 +445,16 @@ class KnobCurve(QWidget):
         self.p95_curve.setData(xs, p95)
         label, self.throughput = throughput_of(self.document.prediction)
         self.iops_plot.setLabel("left", label)
-        self.iops_curve.setData(xs, [self.throughput(p) for p in preds])
+        through = np.array([self.throughput(p) for p in preds], dtype=float)
+        self.iops_curve.setData(xs, through)
+        self.flat = True
+        for plot, ys in ((self.latency_plot, mean), (self.iops_plot, through)):
+            flat = flat_range(ys)
+            if flat is None:
+                plot.enableAutoRange(y=True)
+                self.flat = False
+            else:
+                plot.setYRange(*flat, padding=0)
         self.saturated_from = next((float(x) for x, m in zip(xs, mean, strict=True)
                                     if math.isnan(m)), None)
         self._show_status()
@@ -453,6 +478,8 @@ class KnobCurve(QWidget):
         sat = self.saturated_from
         if sat is not None and k.choices is None:
             text += f". Saturated (no steady response time) from {fmt.with_unit(sat, k.unit)}"
+        if self.flat:  # e.g. outstanding I/Os against VMs that issue a set IOPS rate
+            text += ". Flat: in this design the knob moves neither figure; pick another above"
         self.status.setText(f"{text}. {TOO_LARGE_HINT}" if self.band_skipped else text)
 
     def _on_bands(self, bands: Bands | None) -> None:

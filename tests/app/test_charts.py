@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -237,6 +238,28 @@ def test_library_design_plots_job_time_against_item_size(qtbot: QtBot) -> None:
     assert io.legend.getLabel(io.p95_curve).text == "p95"
 
 
+def test_flat_curve_ranges_from_zero_and_says_so(qtbot: QtBot) -> None:
+    """The Oracle VM issues a set IOPS rate (open loop): outstanding I/Os moves nothing, and
+    the axes start at 0 instead of zooming into rounding noise ("155000" on every tick)."""
+    from app.charts import flat_range  # noqa: PLC0415
+
+    doc = DesignDocument(examples.load("oracle-monster-vm"))
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "vm.workload.io_oio"
+    assert curve.flat and "Flat:" in curve.status.text()
+    p = doc.prediction
+    assert p is not None
+    _, (y0, y1) = curve.iops_plot.viewRange()
+    assert y0 == 0.0 and y1 == pytest.approx(1.2 * p.total_iops)
+    moving = KnobCurve(make_doc())
+    qtbot.addWidget(moving)
+    assert not moving.flat and "Flat" not in moving.status.text()
+    assert flat_range(np.array([1.0, 2.0])) is None
+    assert flat_range(np.array([0.0, 0.0])) == (0.0, 1.0)
+    assert flat_range(np.array([np.nan, np.nan])) is None
+
+
 def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: QtBot) -> None:
     doc = DesignDocument(examples.load("dense-web-farm"))
     curve = KnobCurve(doc)
@@ -257,7 +280,6 @@ def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: 
 
 
 def test_zoom_values_only_for_early_saturation_on_linear_knobs() -> None:
-    import numpy as np  # noqa: PLC0415
 
     from app.charts import zoom_values  # noqa: PLC0415
     req, oio = knob("vm.workload.req_per_s"), knob(OIO)

@@ -59,6 +59,7 @@ def test_the_main_workload_group_comes_first(qtbot: QtBot) -> None:
         panel = KnobPanel(doc)
         qtbot.addWidget(panel)
         content = panel.scroll_area.widget()
+        assert content is not None
         boxes = [b.title() for b in content.findChildren(QGroupBox)]
         assert boxes[0] == first, example
         assert sorted(panel.rows) == sorted(k.path for k in knobs_for(doc.design))
