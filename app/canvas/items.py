@@ -54,6 +54,19 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
                            a.blueF() + (b.blueF() - a.blueF()) * t)
 
 
+_SLATE = QColor("#5d6d7e")
+
+
+def badge_style(util: float) -> tuple[QColor, str]:
+    """(colour, mark) of the bottleneck badge: a red "!" at or past 100%, an amber "!" from
+    70%, and below that a slate "i" - the busiest resource, but nothing to alarm about."""
+    if util >= 1.0:
+        return _RED, "!"
+    if util >= 0.7:
+        return _AMBER, "!"
+    return _SLATE, "i"
+
+
 def level_colour(level: int, kind: str = "host") -> QColor:
     """Green (idle) -> amber (70%) -> red (100%+); the kind's neutral colour for no data."""
     if level == NO_DATA:
@@ -141,6 +154,7 @@ class ComponentItem(QGraphicsItem):
         self._bounds = self._rect.adjusted(-12, -12, 12, 12)
         self.level = NO_DATA
         self.badge = False
+        self.badge_style = badge_style(1.0)
         self.docked = False
         """True for a NIC drawn on its host: it follows the host instead of moving alone."""
         self.title = ""
@@ -166,9 +180,11 @@ class ComponentItem(QGraphicsItem):
             self.level = level
             self.update()
 
-    def set_badge(self, on: bool) -> None:
-        if on != self.badge:
-            self.badge = on
+    def set_badge(self, on: bool, util: float = 1.0) -> None:
+        """Mark the design's busiest resource; ``util`` grades the mark (:func:`badge_style`)."""
+        style = badge_style(util)
+        if on != self.badge or style != self.badge_style:
+            self.badge, self.badge_style = on, style
             self.update()
 
     def set_docked(self, docked: bool) -> None:
@@ -237,13 +253,14 @@ class ComponentItem(QGraphicsItem):
     def _paint_badge(self, painter: QPainter) -> None:
         c = QPointF(self._rect.right() - 2, self._rect.top() + 2)
         painter.setPen(QPen(QColor("#ffffff"), 1.5))
-        painter.setBrush(QBrush(_RED))
+        colour, mark = self.badge_style
+        painter.setBrush(QBrush(colour))
         painter.drawEllipse(c, 9, 9)
         font = QFont()
         font.setPixelSize(13)
         font.setBold(True)
         painter.setFont(font)
-        painter.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, "!")
+        painter.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, mark)
 
 
 class LinkItem(QGraphicsItem):

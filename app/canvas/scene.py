@@ -314,9 +314,9 @@ class DesignScene(QGraphicsScene):
         if badge is not self._badge:
             if self._badge is not None:
                 self._badge.set_badge(False)
-            if badge is not None:
-                badge.set_badge(True)
             self._badge = badge
+        if badge is not None:
+            badge.set_badge(True, top[0].util)
 
     def _apply_levels(self, kind: str, ids: list[str], util: np.ndarray) -> None:
         cache = self._kind_cache.get(kind)

@@ -187,6 +187,24 @@ def test_prediction_colours_items_and_badges_the_bottleneck(qtbot: QtBot,
     assert array.level <= 20
 
 
+def test_badge_grades_with_the_bottlenecks_utilisation(qtbot: QtBot) -> None:
+    """A busiest resource at 14% gets a slate 'i', not an alarming red '!'."""
+    from app.canvas.items import badge_style  # noqa: PLC0415
+
+    doc, scene, _ = make(qtbot, examples.load("docker-cloudstone"))
+    p = doc.prediction
+    assert p is not None
+    top = p.bottlenecks(1)[0]
+    assert top.util < 0.7
+    item = scene.item(top.component)
+    assert item is not None and item.badge and item.badge_style[1] == "i"
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("vm", "workload.req_per_s", 2000.0)  # the host past saturation
+    item = scene.item(doc.prediction.bottlenecks(1)[0].component)  # type: ignore[union-attr]
+    assert item is not None and item.badge and item.badge_style[1] == "!"
+    assert badge_style(1.2)[0] != badge_style(0.8)[0] != badge_style(0.1)[0]
+
+
 def count_set_level(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record every recolouring of a canvas item (the levels passed to set_level)."""
     calls: list[int] = []
