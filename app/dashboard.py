@@ -192,6 +192,7 @@ class KpiTile(QFrame):
         self.detail_label.setStyleSheet("font-size: 8pt;")
         self.detail_label.setWordWrap(True)  # "max 495 by CPU, 517 by p95" on a narrow tile
         self.delta_label = QLabel()
+        self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
         for w in (self.title_label, self.value_label, self.band_label, self.detail_label,
                   self.delta_label):
@@ -217,6 +218,10 @@ class KpiTile(QFrame):
             self.delta_label.setVisible(False)
             return
         new, old = self.kpi.value(p), self.kpi.value(base)
+        if new is None and old is None:  # nothing to measure in either: nothing to compare
+            self.delta_label.setText("")
+            self.delta_label.setVisible(False)
+            return
         self.delta_label.setText("vs base: " + fmt.delta(new, old, self.kpi.unit))
         colour = "palette(text)"
         if self.kpi.higher_is_better is not None and new is not None and old is not None \

@@ -76,6 +76,22 @@ def value(v: Value, unit: str = "") -> str:
     return with_unit(float(v), unit)
 
 
+CHOICE_TEXT: dict[tuple[str, str], str] = {
+    ("vaio_filter", "null"): "null filter (pass-through)",
+    ("vaio_filter", "cache"): "caching filter",
+    ("vaio_filter", "replication"): "replication filter",
+}
+"""How a choice reads where its bare name would mislead ("null" is the VAIO study's
+pass-through filter, not a missing value); keyed by (property, choice)."""
+
+
+def choice(prop: str, v: Value, unit: str = "") -> str:
+    """A knob or property value as shown, with :data:`CHOICE_TEXT` for named choices."""
+    if isinstance(v, str):
+        return CHOICE_TEXT.get((prop, v), v)
+    return value(v, unit)
+
+
 SAME_REL = 1e-5
 """Changes smaller than this share of the figure are solver noise (the fixed-point
 iterations stop at a relative tolerance): shown as ``±0``, not ``+0.00203 IOPS``."""

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import format as fmt
 from app.canvas.tooltips import component_tooltip
 from app.document import DesignDocument
 from models.design import DesignError, parse_value
@@ -71,7 +72,8 @@ class Field(QWidget):
         elif spec.choices is not None:
             self.combo = QComboBox(self)
             for c in spec.choices:
-                self.combo.addItem(format_value(c), c)
+                text = fmt.choice(spec.name, c) if isinstance(c, str) else format_value(c)
+                self.combo.addItem(text, c)
             self.combo.activated.connect(self._combo_activated)
             row.addWidget(self.combo, 1)
         else:

@@ -119,7 +119,7 @@ class KnobRow(QWidget):
         elif knob.choices is not None:
             self.combo = QComboBox()
             for c in knob.choices:
-                self.combo.addItem(fmt.value(c, knob.unit), c)
+                self.combo.addItem(fmt.choice(knob.prop, c, knob.unit), c)
             self.combo.setPlaceholderText(fmt.MIXED)
             self.combo.activated.connect(self._on_activated)
             control = self.combo
@@ -168,7 +168,7 @@ class KnobRow(QWidget):
     def refresh(self) -> None:
         value = self.current()
         self._last = value
-        self.value_label.setText(fmt.value(value, self.knob.unit))
+        self.value_label.setText(fmt.choice(self.knob.prop, value, self.knob.unit))
         self._updating = True
         try:
             if self.slider is not None and self.mapping is not None:
@@ -212,7 +212,7 @@ class KnobRow(QWidget):
             return
         self.error_label.hide()
         self._last = value
-        self.value_label.setText(fmt.value(value, self.knob.unit))
+        self.value_label.setText(fmt.choice(self.knob.prop, value, self.knob.unit))
         self.touched.emit(self.knob.path)
 
     def _on_slider(self, pos: int) -> None:

@@ -69,9 +69,13 @@ def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
         assert tile.value_label.text() == kpi.text(p)
+        if kpi.value(p) is None and kpi.value(base) is None:  # nothing to compare
+            assert not tile.delta_label.isVisibleTo(dash), kpi.key
+            continue
         assert tile.delta_label.isVisibleTo(dash)
         assert tile.delta_label.text() == "vs base: " + fmt.delta(kpi.value(p), kpi.value(base),
                                                                   kpi.unit)
+    assert not dash.tiles["library_min"].delta_label.isVisibleTo(dash)  # no libraries
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_scenario("base")
     assert all(not t.delta_label.isVisibleTo(dash) for t in dash.tiles.values())

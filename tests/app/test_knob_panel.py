@@ -221,3 +221,18 @@ def test_a_drag_over_a_multi_selection_is_one_undo_step(qtbot: QtBot) -> None:
     assert doc.value("id:v1", "workload.io_oio") == doc.value("id:v2", "workload.io_oio") == 128
     doc.undo_stack.redo()
     assert doc.value("id:v1", "workload.io_oio") == moved
+
+
+def test_the_null_filter_reads_as_a_filter_not_a_missing_value(qtbot: QtBot) -> None:
+    """The VAIO study's 'null' filter passes I/O through; the combo says so and still sets
+    the value 'null'."""
+    doc, panel, _ = make(qtbot)
+    combo = panel.rows["vm.vaio_filter"].combo
+    assert combo is not None
+    i = combo.findData("null")
+    assert combo.itemText(i) == "null filter (pass-through)"
+    combo.setCurrentIndex(i)
+    combo.activated.emit(i)
+    assert doc.value("vm", "vaio_filter") == "null"
+    assert panel.rows["vm.vaio_filter"].value_label.text() == "null filter (pass-through)"
+    assert fmt.choice("raid", "raid5") == "raid5" and fmt.choice("x", 3.0, "ms") == "3 ms"
