@@ -58,9 +58,10 @@ _SLATE = QColor("#5d6d7e")
 
 
 def badge_style(util: float) -> tuple[QColor, str]:
-    """(colour, mark) of the bottleneck badge: a red "!" at or past 100%, an amber "!" from
-    70%, and below that a slate "i" - the busiest resource, but nothing to alarm about."""
-    if util >= 1.0:
+    """(colour, mark) of the bottleneck badge: a red "!" at 100% (as rounded: a closed loop's
+    busiest station approaches 1 without reaching it) or past, an amber "!" from 70%, and
+    below that a slate "i" - the busiest resource, but nothing to alarm about."""
+    if util >= 0.995:
         return _RED, "!"
     if util >= 0.7:
         return _AMBER, "!"

@@ -203,6 +203,7 @@ def test_badge_grades_with_the_bottlenecks_utilisation(qtbot: QtBot) -> None:
     item = scene.item(doc.prediction.bottlenecks(1)[0].component)  # type: ignore[union-attr]
     assert item is not None and item.badge and item.badge_style[1] == "!"
     assert badge_style(1.2)[0] != badge_style(0.8)[0] != badge_style(0.1)[0]
+    assert badge_style(0.9996) == badge_style(1.0)  # reads "100%": saturated
 
 
 def count_set_level(monkeypatch: pytest.MonkeyPatch) -> list[int]:
