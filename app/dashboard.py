@@ -94,7 +94,7 @@ def _hosts_needed(p: Prediction) -> float | None:
 
 
 KPIS: tuple[Kpi, ...] = (
-    Kpi("total_iops", "Total IOPS", "IOPS", lambda p: p.total_iops,
+    Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         f"{VAIO}; {MILLION}; {RAIDPOOL}",
         "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True),
     Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
@@ -111,7 +111,8 @@ KPIS: tuple[Kpi, ...] = (
         lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
         False),
-    Kpi("ft_logging_mbps", "FT logging", "Mbit/s", lambda p: p.ft_logging_mbps,
+    Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
+        lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
         f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
@@ -144,7 +145,8 @@ def detail_text(key: str, p: Prediction | None) -> str:
                 if p.vms.request_driven.any() else "no request-driven VMs")
     if key == "ft_logging_mbps":
         return f"{int(p.vms.ft.sum())} FT-protected VMs"
-    if key in ("mean_latency_ms", "p95_latency_ms", "cpu_per_kiops") and p.total_iops <= 0:
+    if key in ("total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops") \
+            and p.total_iops <= 0:
         return "no storage I/O"
     if key == "ft_latency_add_ms" and not p.vms.ft.any():
         return "no FT-protected VMs"
@@ -251,11 +253,19 @@ class Dashboard(QWidget):
         self.grid = QGridLayout()
         self.grid.setSpacing(6)
         self.columns = 0
+        self.hidden: set[str] = set()
+        """Tiles with nothing to measure in the design (no value in the scenario or base)."""
         self.tiles: dict[str, KpiTile] = {}
         for kpi in KPIS:
             self.tiles[kpi.key] = KpiTile(kpi)
         self._reflow(4)
         outer.addLayout(self.grid)
+        self.hidden_label = QLabel()
+        self.hidden_label.setWordWrap(True)
+        self.hidden_label.setStyleSheet("font-size: 8pt; color: palette(mid);")
+        self.hidden_label.setAccessibleName("Figures not shown")
+        self.hidden_label.setVisible(False)
+        outer.addWidget(self.hidden_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
         self.warnings_label.setStyleSheet("color: #b9770e;")
@@ -274,13 +284,19 @@ class Dashboard(QWidget):
         for tile in self.tiles.values():
             tile.update_band(bands)
 
-    def _reflow(self, columns: int) -> None:
-        """Place the tiles in ``columns`` columns (the same tiles, moved)."""
-        if columns == self.columns:
+    def _reflow(self, columns: int, force: bool = False) -> None:
+        """Place the shown tiles in ``columns`` columns (the same tiles, moved)."""
+        if columns == self.columns and not force:
             return
         self.columns = columns
-        for i, tile in enumerate(self.tiles.values()):
+        shown = [t for t in self.tiles.values() if t.kpi.key not in self.hidden]
+        for t in self.tiles.values():
+            if t.kpi.key in self.hidden:
+                self.grid.removeWidget(t)
+                t.setVisible(False)
+        for i, tile in enumerate(shown):
             self.grid.addWidget(tile, i // columns, i % columns)
+            tile.setVisible(True)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         """One tile wide: a narrower dock reflows the tiles instead of being held wide by the
@@ -293,6 +309,22 @@ class Dashboard(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         self._reflow(max(1, min(4, event.size().width() // self.TILE_WIDTH)))
+
+    def _hide_unmeasured(self, p: Prediction | None, base: Prediction | None) -> None:
+        """Hide the tiles a design has nothing to measure for (storage latency on a web farm,
+        FT figures without FT VMs), so that its own figures lead; a design without VMs shows
+        every tile, as the map of what Headroom computes."""
+        hidden: set[str] = set()
+        if p is not None and len(p.vms.ids):
+            hidden = {k.key for k in KPIS
+                      if k.value(p) is None and (base is None or k.value(base) is None)}
+        if hidden != self.hidden:
+            self.hidden = hidden
+            self._reflow(self.columns or 4, force=True)
+        names = [k.title for k in KPIS if k.key in hidden]
+        self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
+                                  if names else "")
+        self.hidden_label.setVisible(bool(names))
 
     def _on_baseline(self, _p: object) -> None:
         if self.document.scenario != "base":  # in base it is the prediction just shown
@@ -307,6 +339,7 @@ class Dashboard(QWidget):
             f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
         for tile in self.tiles.values():
             tile.update_from(p, base, show_delta)
+        self._hide_unmeasured(p, base if show_delta else None)
         warnings = p.warnings if p is not None else []
         text = "\n".join(f"⚠ {w}" for w in warnings[:4])
         if len(warnings) > 4:

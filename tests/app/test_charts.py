@@ -182,7 +182,7 @@ def test_lower_plot_shows_network_throughput_when_there_is_no_storage_io(qtbot: 
     qtbot.addWidget(curve)
     p = doc.prediction
     assert p is not None and p.total_iops == 0 and p.vms.net_gbps.sum() > 0
-    assert "network" in curve.iops_plot.getAxis("left").labelText
+    assert curve.iops_plot.getAxis("left").labelText == "net Gbit/s"
     assert list(curve.point_iops.yData) == [pytest.approx(float(p.vms.net_gbps.sum()))]
     ys = curve.iops_curve.yData
     assert ys is not None and max(ys) > min(ys)  # small messages cost CPU per packet

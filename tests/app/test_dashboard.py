@@ -13,6 +13,7 @@ from app import format as fmt
 from app.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
 from app.document import DesignDocument
 from models import examples
+from models.design import Design
 from models.knobs import FT4, VAIO
 
 
@@ -89,11 +90,20 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     qtbot.addWidget(dash)
     p = doc.prediction
     assert p is not None and p.total_iops == 0
-    for key in ("mean_latency_ms", "p95_latency_ms", "cpu_per_kiops"):
+    for key in ("total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops"):
         assert dash.tiles[key].value_label.text() == fmt.NONE
         assert dash.tiles[key].detail_label.text() == "no storage I/O"
     assert dash.tiles["ft_latency_add_ms"].value_label.text() == fmt.NONE
     assert dash.tiles["p95_response_ms"].value_label.text() == fmt.NONE
+    # tiles with nothing to measure step aside, so that the design's own figures lead
+    assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
+                           "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
+                           "library_min"}
+    assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
+    first: Any = dash.grid.getItemPosition(dash.grid.indexOf(dash.tiles["network_gbps"]))
+    assert tuple(first[:2]) == (0, 0)
+    assert dash.hidden_label.isVisibleTo(dash)
+    assert dash.hidden_label.text().startswith("Nothing to measure in this design: Total IOPS")
     net = dash.tiles["network_gbps"]
     assert net.value_label.text() == fmt.with_unit(float(p.vms.net_gbps.sum()), "Gbit/s")
     assert net.value_label.text().startswith("5.8")
@@ -101,6 +111,24 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_scenario("native")
     assert net.delta_label.text().startswith("vs base: +")  # bare metal: near line rate
+
+
+def test_a_tile_comes_back_when_its_figure_appears(qtbot: QtBot) -> None:
+    """Turning FT on in the storage testbed brings the FT tiles back; undo hides them; an
+    empty design shows every tile (the map of what Headroom computes)."""
+    doc, dash = make(qtbot)
+    assert "ft_logging_mbps" in dash.hidden and "total_iops" not in dash.hidden
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_values(["id:v1"], "ft", True)
+    assert "ft_logging_mbps" not in dash.hidden
+    assert dash.tiles["ft_logging_mbps"].isVisibleTo(dash)
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.undo_stack.undo()
+    assert "ft_logging_mbps" in dash.hidden
+    assert not dash.tiles["ft_logging_mbps"].isVisibleTo(dash)
+    empty = Dashboard(DesignDocument(Design(name="empty")))
+    qtbot.addWidget(empty)
+    assert empty.hidden == set() and not empty.hidden_label.isVisibleTo(empty)
 
 
 def test_storage_design_has_no_network_figure(qtbot: QtBot) -> None:
@@ -154,7 +182,8 @@ def test_tiles_reflow_to_the_dock_width(qtbot: QtBot) -> None:
     assert dash.columns == 2
     assert dash.tiles["hosts_needed"] is tile
     position: Any = dash.grid.getItemPosition(dash.grid.indexOf(tile))
-    i = [k.key for k in KPIS].index("hosts_needed")
+    shown = [k.key for k in KPIS if k.key not in dash.hidden]  # the shown tiles, in order
+    i = shown.index("hosts_needed")
     assert tuple(position[:2]) == (i // 2, i % 2)
     dash.resizeEvent(QResizeEvent(QSize(2000, 300), QSize(340, 500)))
     assert dash.columns == 4
