@@ -225,7 +225,7 @@ class KnobCurve(QWidget):
         self.p95_curve = self.latency_plot.plot(
             [], [], pen=pg.mkPen("#2e86c1", width=1, style=Qt.PenStyle.DashLine), name="p95",
             connect="finite")
-        self.iops_curve = self.iops_plot.plot([], [], pen=orange)
+        self.iops_curve = self.iops_plot.plot([], [], pen=orange, connect="finite")
         marker = {"pen": None, "symbol": "o", "symbolSize": 11, "symbolPen": pg.mkPen("k"),
                   "symbolBrush": pg.mkBrush("#f1c40f")}
         # the operating point does not take part in auto-range: a moving marker would
@@ -446,6 +446,9 @@ class KnobCurve(QWidget):
         label, self.throughput = throughput_of(self.document.prediction)
         self.iops_plot.setLabel("left", label)
         through = np.array([self.throughput(p) for p in preds], dtype=float)
+        # past saturation there is no steady state: no throughput either (the line breaks
+        # with the response time's instead of climbing on with the offered load)
+        through[lat[:, 0] >= SATURATED_MS] = np.nan
         self.iops_curve.setData(xs, through)
         self.flat = True
         for plot, ys in ((self.latency_plot, mean), (self.iops_plot, through)):

@@ -334,8 +334,7 @@ class MainWindow(QMainWindow):
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
         neck = f" · bottleneck {top[0].component} ({top[0].util:.0%})" if top else ""
-        self.status_detail.setText(f"{scen}{len(p.vms.ids)} VMs · {len(p.hosts.ids)} hosts"
-                                   f" · {p.total_iops:,.0f} IOPS{neck}")
+        self.status_detail.setText(f"{scen}{status_summary(p)}{neck}")
 
     def _design_replaced(self) -> None:
         self.update_title()
@@ -440,3 +439,19 @@ GESTURES = """Canvas gestures
 - Analysis: Ctrl+Shift+G goal seek, Ctrl+Shift+T sensitivity (tornado), Ctrl+Shift+F host
   failure (N+1).
 """
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def status_summary(p: Prediction) -> str:
+    """``470 VMs · 1 host · 9.63 Gbit/s``: counts, then what the design moves (IOPS, network,
+    or both; IOPS alone when it moves nothing, as a design without VMs does)."""
+    parts = [_count(len(p.vms.ids), "VM"), _count(len(p.hosts.ids), "host")]
+    net = float(p.vms.net_gbps.sum())
+    if p.total_iops > 0 or net <= 0:
+        parts.append(f"{p.total_iops:,.0f} IOPS")
+    if net > 0:
+        parts.append(f"{net:,.3g} Gbit/s")
+    return " · ".join(parts)

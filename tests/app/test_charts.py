@@ -273,6 +273,10 @@ def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: 
     finite = [y for x, y in zip(xs, ys, strict=True) if x < sat]
     assert len(finite) >= 8 and all(0 < y < 10_000 for y in finite)  # many steps lead up
     assert all(math.isnan(y) for x, y in zip(xs, ys, strict=True) if x >= sat)  # a break
+    net = curve.iops_curve.yData  # no steady state past saturation: no throughput either
+    assert net is not None
+    assert all(math.isnan(y) for x, y in zip(xs, net, strict=True) if x >= sat)
+    assert all(y > 0 for x, y in zip(xs, net, strict=True) if 0 < x < sat)
     assert "Saturated" in curve.status.text()
     doc.set_value("vm", "workload.req_per_s", 5.0)  # another knob value: the same view
     doc.evaluate_now()

@@ -270,3 +270,14 @@ def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         qtbot.keyClick(window, Qt.Key.Key_Z, ctrl | shift)
     assert tile.value_label.text() == after_text
+
+
+def test_status_summary_counts_and_what_the_design_moves() -> None:
+    from app.main_window import status_summary  # noqa: PLC0415
+    from models.engine import evaluate  # noqa: PLC0415
+
+    web = status_summary(evaluate(examples.load("dense-web-farm")))
+    assert web.startswith("470 VMs · 1 host · ") and web.endswith(" Gbit/s") and "IOPS" not in web
+    io = status_summary(evaluate(examples.load("vaio-scaling")))
+    assert io.startswith("16 VMs · 1 host · ") and io.endswith(" IOPS")
+    assert status_summary(evaluate(Design(name="empty"))) == "0 VMs · 0 hosts · 0 IOPS"
