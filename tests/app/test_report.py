@@ -204,3 +204,28 @@ def test_error_text() -> None:
     assert error_text(1e-14) == "0 %"
     assert error_text(0.042) == "+4.2 %"
     assert error_text(-0.1) == "\u221210.0 %"
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
+def test_library_design_reports_its_jobs(tmp_path: Path) -> None:
+    """The Content Library example: its slowest jobs on the KPI page (latency a dash, not
+    0 ms), and job times and MB/s on the charts page instead of empty IOPS bars."""
+    d = examples.load("content-library")
+    out = tmp_path / "cl.pdf"
+    report.export_report(d, "base", out, _predict(d))
+    kpi = _page_text(out, 4)
+    assert re.search(r"Content Library\s+Branch 1 library 1 \(sync\)\s+89\.9\s+min", kpi)
+    assert "and 4 more jobs" in kpi
+    assert re.search(r"Mean latency \(IOPS-weighted\)\s+–\s+ms", kpi)
+    charts = _page_text(out, 5)
+    assert "Content Library job time" in charts and "MB/s per library job" in charts
+    assert "IOPS per VM" not in charts
+
+
+def test_web_and_network_rows_only_where_there_are_such_figures() -> None:
+    from app.report_pages import kpi_rows  # noqa: PLC0415
+
+    web = [r[1] for r in kpi_rows(_predict(examples.load("dense-web-farm")))]
+    assert "Highest VM p95 response" in web and "VM throughput (received + sent)" in web
+    io = [r[1] for r in kpi_rows(_predict(_design()))]
+    assert "Highest VM p95 response" not in io and not any("library" in r for r in io)
