@@ -156,16 +156,11 @@ def zoom_values(k: Knob, values: list[Value], mean: np.ndarray) -> list[Value] |
     return [float(v) for v in grid]
 
 
-def network_gbps(p: Prediction) -> float:
-    """The VMs' network throughput, Gbit/s."""
-    return float(p.vms.net_gbps.sum())
-
-
 def throughput_of(p: Prediction | None) -> tuple[str, Callable[[Prediction], float]]:
     """(axis label, figure) the curve's lower plot shows: total IOPS, or network throughput
     for a design whose VMs move network traffic but do no storage I/O."""
-    if p is not None and p.total_iops == 0 and network_gbps(p) > 0:
-        return "net Gbit/s", network_gbps  # short: it must fit a low plot
+    if p is not None and p.total_iops == 0 and p.total_net_gbps > 0:
+        return "net Gbit/s", lambda q: q.total_net_gbps  # short: it must fit a low plot
     if p is not None and p.total_iops == 0 and p.library_transfers:
         return "MB/s moved", lambda q: q.library_mb_per_s
     return "total IOPS", lambda q: q.total_iops

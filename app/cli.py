@@ -96,7 +96,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         if pred.vms.request_driven.any():
             print(f"  web response      mean {pred.mean_response_ms:,.1f} ms   "
                   f"p95 {pred.p95_response_ms:,.1f} ms")
-        net = float(pred.vms.net_gbps.sum())
+        net = pred.total_net_gbps
         if net > 0:
             print(f"  network           {net:,.2f} Gbit/s")
         jobs = doc["extras"].get("content_library", [])

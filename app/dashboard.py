@@ -79,8 +79,7 @@ def _if_io(value: Callable[[Prediction], float]) -> Callable[[Prediction], float
 
 def _network_gbps(p: Prediction) -> float | None:
     """Network throughput summed over VMs, None when no VM sends or receives."""
-    total = float(np.nansum(p.vms.net_gbps))
-    return total if total > 0 else None
+    return p.total_net_gbps or None
 
 
 def _library_minutes(p: Prediction) -> float | None:

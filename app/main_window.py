@@ -449,7 +449,7 @@ def status_summary(p: Prediction) -> str:
     """``470 VMs · 1 host · 9.63 Gbit/s``: counts, then what the design moves (IOPS, network,
     or both; IOPS alone when it moves nothing, as a design without VMs does)."""
     parts = [_count(len(p.vms.ids), "VM"), _count(len(p.hosts.ids), "host")]
-    net = float(p.vms.net_gbps.sum())
+    net = p.total_net_gbps
     if p.total_iops > 0 or net <= 0:
         parts.append(f"{p.total_iops:,.0f} IOPS")
     if net > 0:

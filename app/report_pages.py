@@ -213,7 +213,7 @@ def kpi_rows(p: Prediction) -> list[list[str]]:
     if p.vms.request_driven.any():
         rows += [["Web", "Mean response", fmt.number(p.mean_response_ms), "ms"],
                  ["Web", "Highest VM p95 response", fmt.number(p.p95_response_ms), "ms"]]
-    net = float(p.vms.net_gbps.sum())
+    net = p.total_net_gbps
     if net > 0:
         rows.append(["Network", "VM throughput (received + sent)", fmt.number(net), "Gbit/s"])
     jobs = sorted(p.library_transfers, key=lambda j: -float(j["completion_s"]))
@@ -316,7 +316,7 @@ def charts_page(s: Sheet, r: Report) -> None:
     names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
     second: np.ndarray | None = None
     jobs = p.library_transfers
-    if p.total_iops == 0 and float(v.net_gbps.sum()) > 0:  # a network design: no storage I/O
+    if p.total_iops == 0 and p.total_net_gbps > 0:  # a network design: no storage I/O
         titles = ("Network throughput per VM (Gbit/s, top 16)", "CPU utilisation per VM (%)")
         first, label, lower = v.net_gbps, fmt.number, 100 * v.cpu_util
     elif p.total_iops == 0 and jobs:  # Content Library jobs are what the design does

@@ -187,6 +187,11 @@ class Prediction:
         return float(np.nanmax(self.vms.ft_latency_add_ms[m])) if m.any() else 0.0
 
     @property
+    def total_net_gbps(self) -> float:
+        """Network throughput summed over VMs (received + sent), Gbit/s."""
+        return float(np.nansum(self.vms.net_gbps))
+
+    @property
     def library_transfers(self) -> list[dict[str, Any]]:
         """Content Library operations that move items (publishers and idle libraries left
         out), as in the JSON's ``extras.content_library``: id, name, operation, items,
