@@ -30,10 +30,12 @@ from models.knobs import (
     FT6,
     LRO,
     MILLION,
+    PCOIP,
     RAIDPOOL,
     VAIO,
+    VSAN,
 )
-from models.prediction import Prediction
+from models.prediction import Prediction, Resource
 from models.uncertainty import PVSCSI, Bands
 
 if TYPE_CHECKING:
@@ -82,6 +84,17 @@ def _network_gbps(p: Prediction) -> float | None:
     return p.total_net_gbps or None
 
 
+def _busiest_wan(p: Prediction) -> Resource | None:
+    """The most utilised inter-site link (PCoIP desktops, vSAN replication, library syncs)."""
+    links = [r for r in p.resources if r.resource.lower() == "wan"]
+    return max(links, key=lambda r: r.util) if links else None
+
+
+def _wan_percent(p: Prediction) -> float | None:
+    r = _busiest_wan(p)
+    return 100.0 * r.util if r is not None else None
+
+
 def _library_minutes(p: Prediction) -> float | None:
     """The longest Content Library job, minutes; None without library transfers."""
     return p.library_slowest_s / 60.0 if p.library_transfers else None
@@ -116,6 +129,9 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
         f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False),
+    Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, f"{PCOIP}; {VSAN}; {CL_SYNC}",
+        "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
+        " replication between sites, Content Library syncs while they run", False),
     Kpi("library_min", "Slowest library job", "min", _library_minutes,
         f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
         "Longest Content Library deploy, sync, import or export: its items through the slowest"
@@ -149,6 +165,9 @@ def detail_text(key: str, p: Prediction | None) -> str:
         return "no storage I/O"
     if key == "ft_latency_add_ms" and not p.vms.ft.any():
         return "no FT-protected VMs"
+    if key == "wan_pct":
+        wan = _busiest_wan(p)
+        return wan.explanation if wan is not None else "no WAN links"
     if key == "library_min":
         jobs = p.library_transfers
         if not jobs:

@@ -98,7 +98,7 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     # tiles with nothing to measure step aside, so that the design's own figures lead
     assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
                            "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
-                           "library_min"}
+                           "wan_pct", "library_min"}
     assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
     first: Any = dash.grid.getItemPosition(dash.grid.indexOf(dash.tiles["network_gbps"]))
     assert tuple(first[:2]) == (0, 0)
@@ -154,6 +154,26 @@ def test_library_tile_names_the_slowest_job(qtbot: QtBot) -> None:
     _, io = make(qtbot)
     assert io.tiles["library_min"].value_label.text() == fmt.NONE
     assert io.tiles["library_min"].detail_label.text() == "no library transfers"
+
+
+def test_wan_tile_shows_the_busiest_inter_site_link(qtbot: QtBot) -> None:
+    """The VDI branch: 80 PCoIP desktops use 36% of the 25 Mbit/s link; a scenario with more
+    bandwidth per desktop raises it; a design without WAN links hides the tile."""
+    doc = DesignDocument(examples.load("vdi-pcoip"))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    p = doc.prediction
+    assert p is not None
+    wan = [r for r in p.resources if r.resource == "wan"]
+    tile = dash.tiles["wan_pct"]
+    assert tile.value_label.text() == fmt.with_unit(100 * max(r.util for r in wan), "%")
+    assert tile.value_label.text().startswith("36.4")
+    assert tile.detail_label.text().startswith("PCoIP of 80 desktops")
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "workload.pcoip_kbps", 400.0)
+    assert float(tile.value_label.text().split()[0]) > 36.4
+    _, io = make(qtbot)
+    assert "wan_pct" in io.hidden
 
 
 def test_delta_formatting() -> None:
