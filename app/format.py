@@ -85,6 +85,11 @@ CHOICE_TEXT: dict[tuple[str, str], str] = {
 pass-through filter, not a missing value); keyed by (property, choice)."""
 
 
+def count(n: int, word: str) -> str:
+    """``1 host``, ``470 VMs``: a count and its word, plural with an s."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def choice(prop: str, v: Value, unit: str = "") -> str:
     """A knob or property value as shown, with :data:`CHOICE_TEXT` for named choices."""
     if isinstance(v, str):

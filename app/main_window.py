@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import format as fmt
 from app import importing
 from app.analysis_panel import AnalysisPanel
 from app.canvas import clipboard
@@ -441,14 +442,10 @@ GESTURES = """Canvas gestures
 """
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def status_summary(p: Prediction) -> str:
     """``470 VMs · 1 host · 9.63 Gbit/s``: counts, then what the design moves (IOPS, network,
     or both; IOPS alone when it moves nothing, as a design without VMs does)."""
-    parts = [_count(len(p.vms.ids), "VM"), _count(len(p.hosts.ids), "host")]
+    parts = [fmt.count(len(p.vms.ids), "VM"), fmt.count(len(p.hosts.ids), "host")]
     net = p.total_net_gbps
     if p.total_iops > 0 or net <= 0:
         parts.append(f"{p.total_iops:,.0f} IOPS")

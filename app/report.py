@@ -26,10 +26,16 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
-from app import format as fmt
 from app.report_diagram import draw_diagram
 from app.report_draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
-from app.report_pages import Report, bar_chart, build_pages, kpi_tiles, utilisation_chart
+from app.report_pages import (
+    Report,
+    bar_chart,
+    build_pages,
+    kpi_tiles,
+    per_vm_figures,
+    utilisation_chart,
+)
 from models.design import Design, DesignError, Issue
 from models.fsutil import write_atomic
 from models.prediction import Prediction
@@ -160,11 +166,11 @@ def draw_dashboard(s: Sheet, r: Report) -> None:
     y = top + 2 * 112 + 10
     avail = s.height - y - m
     utilisation_chart(s, QRectF(x, y, w, avail * 0.55), p, r.design)
-    v = p.vms
-    order = sorted(range(len(v.ids)), key=lambda i: -fmt_finite(float(v.iops[i])))[:8]
-    bar_chart(s, QRectF(x, y + avail * 0.55 + 16, w, avail * 0.45 - 16), "IOPS per VM (top 8)",
-              [(v.names[i] or v.ids[i], fmt_finite(float(v.iops[i]))) for i in order],
-              fmt.si, ACCENT)
+    f = per_vm_figures(p)
+    bar_chart(s, QRectF(x, y + avail * 0.55 + 16, w, avail * 0.45 - 16),
+              f"{f.upper_title} (top 8)",
+              [(f.names[i], fmt_finite(float(f.upper[i]))) for i in f.top(8)], f.upper_label,
+              ACCENT)
 
 
 def fmt_finite(x: float) -> float:

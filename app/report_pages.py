@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
+from app.dashboard import KPI_BY_KEY, detail_text
 from app.report_diagram import draw_diagram
 from app.report_draw import (
     ACCENT,
@@ -90,9 +91,9 @@ def title_page(s: Sheet, r: Report) -> None:
     s.text(QRectF(MARGIN, 190, w, 30), f"Scenario: {r.scenario}", 20)
     s.text(QRectF(MARGIN, 226, w, 26),
            f"{r.when:%d %B %Y, %H:%M} UTC  ·  Headroom {r.version}", 15, color=MUTED)
-    counts = ", ".join(f"{len(r.design.of_kind(k))} {label}" for k, label in
-                       (("host", "hosts"), ("vm", "VMs"), ("storage_array", "arrays"),
-                        ("nic", "NICs"), ("site", "sites")) if r.design.of_kind(k))
+    counts = ", ".join(fmt.count(len(r.design.of_kind(k)), word) for k, word in
+                       (("host", "host"), ("vm", "VM"), ("storage_array", "array"),
+                        ("nic", "NIC"), ("site", "site")) if r.design.of_kind(k))
     s.text(QRectF(MARGIN, 262, w, 26), counts or "no components", 15, color=MUTED)
     y = 370.0
     tiles = kpi_tiles(r.prediction)
@@ -177,17 +178,28 @@ def settings_page(s: Sheet, r: Report) -> None:
     s.footer(r.footer, 3)
 
 
+HEADLINE = ("total_iops", "mean_latency_ms", "p95_response_ms", "network_gbps", "wan_pct",
+            "library_min", "ft_logging_mbps")
+"""Dashboard figures the title page may lead with, in order: the first three the design has
+(storage figures for a storage design, response time and network for a web farm, ...)."""
+
+
 def kpi_tiles(p: Prediction) -> list[tuple[str, str, str]]:
+    """Four headline (label, value, note) tiles: three of :data:`HEADLINE` that the design
+    measures (hosts needed, IOPS and latency fill in), then consolidation."""
+    keys = [k for k in HEADLINE if KPI_BY_KEY[k].value(p) is not None][:3]
+    for k in ("hosts_needed", "total_iops", "mean_latency_ms"):
+        if len(keys) < 3 and k not in keys:
+            keys.append(k)
+    notes = {"total_iops": f"{len(p.vms.ids)} VMs",
+             "mean_latency_ms": f"p95 {fmt.with_unit(p.p95_latency_ms, 'ms')}"
+             if p.total_iops > 0 else "no storage I/O",
+             "ft_logging_mbps": f"adds {fmt.with_unit(p.ft_latency_add_ms, 'ms')} latency"
+             if p.vms.ft.any() else "no FT-protected VMs"}
     c = p.consolidation
-    return [
-        ("Total IOPS", fmt.si(p.total_iops), f"{len(p.vms.ids)} VMs"),
-        ("Storage latency", fmt.with_unit(p.mean_latency_ms, "ms"),
-         f"p95 {fmt.with_unit(p.p95_latency_ms, 'ms')}"),
-        ("Fault Tolerance", fmt.with_unit(p.ft_logging_mbps, "Mbit/s"),
-         f"adds {fmt.with_unit(p.ft_latency_add_ms, 'ms')} latency"),
-        ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
-         f"binding: {c.binding or 'none'}"),
-    ]
+    return [(KPI_BY_KEY[k].title, KPI_BY_KEY[k].text(p), notes.get(k) or detail_text(k, p))
+            for k in keys] + [("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
+                               f"binding: {c.binding or 'none'}")]
 
 
 LIBRARY_ROWS = 4
@@ -303,6 +315,42 @@ def kpi_page(s: Sheet, r: Report) -> None:
     s.footer(r.footer, 4)
 
 
+@dataclass
+class PerVm:
+    """The per-item bars a report shows: what the design does, per VM (or per library job)."""
+
+    names: list[str]
+    upper_title: str
+    upper: np.ndarray
+    upper_label: Callable[[float], str]
+    lower_title: str
+    lower: np.ndarray
+    marks: np.ndarray | None = None
+    """A tick per bar on the lower chart (p95 beside the mean)."""
+
+    def top(self, n: int) -> list[int]:
+        """Indices of the ``n`` largest upper figures."""
+        return sorted(range(len(self.names)), key=lambda i: -_finite(float(self.upper[i])))[:n]
+
+
+def per_vm_figures(p: Prediction) -> PerVm:
+    """IOPS and latency per VM; network throughput and CPU for a design without storage I/O;
+    time and MB/s per Content Library job for a design whose work is library jobs."""
+    v = p.vms
+    names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
+    jobs = p.library_transfers
+    if p.total_iops == 0 and p.total_net_gbps > 0:
+        return PerVm(names, "Network throughput per VM, Gbit/s", v.net_gbps, fmt.number,
+                     "CPU utilisation per VM (%)", 100 * v.cpu_util)
+    if p.total_iops == 0 and jobs:
+        return PerVm([str(j["name"] or j["id"]) for j in jobs], "Content Library job time, min",
+                     np.array([float(j["completion_s"]) / 60.0 for j in jobs]), fmt.number,
+                     "MB/s per library job",
+                     np.array([float(j["throughput_MBps"] or 0.0) for j in jobs]))
+    return PerVm(names, "IOPS per VM", v.iops, fmt.si, "Mean / p95 storage latency per VM (ms)",
+                 v.latency_ms, v.p95_latency_ms)
+
+
 def charts_page(s: Sheet, r: Report) -> None:
     p = r.prediction
     y = s.heading(HEADINGS[4], "Utilisation of the busiest resources, and per-VM figures")
@@ -312,27 +360,13 @@ def charts_page(s: Sheet, r: Report) -> None:
     utilisation_chart(s, QRectF(MARGIN, top, half, s.height - top - MARGIN - 20), p, r.design)
     x2 = MARGIN + half + 40
     hh = (s.height - top - MARGIN - 20 - 30) / 2
-    v = p.vms
-    names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
-    second: np.ndarray | None = None
-    jobs = p.library_transfers
-    if p.total_iops == 0 and p.total_net_gbps > 0:  # a network design: no storage I/O
-        titles = ("Network throughput per VM (Gbit/s, top 16)", "CPU utilisation per VM (%)")
-        first, label, lower = v.net_gbps, fmt.number, 100 * v.cpu_util
-    elif p.total_iops == 0 and jobs:  # Content Library jobs are what the design does
-        names = [str(j["name"] or j["id"]) for j in jobs]
-        titles = ("Content Library job time (min, top 16)", "MB/s per library job")
-        first = np.array([float(j["completion_s"]) / 60.0 for j in jobs])
-        label, lower = fmt.number, np.array([float(j["throughput_MBps"] or 0.0) for j in jobs])
-    else:
-        titles = ("IOPS per VM (top 16)", "Mean / p95 storage latency per VM (ms)")
-        first, label, lower, second = v.iops, fmt.si, v.latency_ms, v.p95_latency_ms
-    order = sorted(range(len(names)), key=lambda i: -_finite(float(first[i])))[:16]
-    bar_chart(s, QRectF(x2, top, half, hh), titles[0],
-              [(names[i], _finite(float(first[i]))) for i in order], label, ACCENT)
-    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), titles[1],
-              [(names[i], _finite(float(lower[i]))) for i in order], fmt.number, GOOD,
-              None if second is None else [_finite(float(second[i])) for i in order])
+    f = per_vm_figures(p)
+    order = f.top(16)
+    bar_chart(s, QRectF(x2, top, half, hh), f"{f.upper_title} (top 16)",
+              [(f.names[i], _finite(float(f.upper[i]))) for i in order], f.upper_label, ACCENT)
+    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), f.lower_title,
+              [(f.names[i], _finite(float(f.lower[i]))) for i in order], fmt.number, GOOD,
+              None if f.marks is None else [_finite(float(f.marks[i])) for i in order])
     s.footer(r.footer, 5)
 
 

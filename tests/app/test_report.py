@@ -229,3 +229,31 @@ def test_web_and_network_rows_only_where_there_are_such_figures() -> None:
     assert "Highest VM p95 response" in web and "VM throughput (received + sent)" in web
     io = [r[1] for r in kpi_rows(_predict(_design()))]
     assert "Highest VM p95 response" not in io and not any("library" in r for r in io)
+
+
+def test_title_tiles_lead_with_what_the_design_measures() -> None:
+    from app.report_pages import kpi_tiles, per_vm_figures  # noqa: PLC0415
+
+    web = kpi_tiles(_predict(examples.load("dense-web-farm")))
+    assert [t[0] for t in web] == ["p95 response", "Network", "Hosts needed", "Consolidation"]
+    assert web[0][2].startswith("mean ") and web[2][2] == "binding limit: cpu"
+    io = kpi_tiles(_predict(examples.load("vaio-scaling")))
+    assert [t[0] for t in io] == ["Total IOPS", "Mean latency", "Hosts needed", "Consolidation"]
+    assert io[0][2] == "16 VMs" and io[1][2].startswith("p95 ")
+    ft = [t[0] for t in kpi_tiles(_predict(examples.load("ft-netperf")))]
+    assert ft == ["Network", "FT logging", "Hosts needed", "Consolidation"]
+    empty = kpi_tiles(_predict(Design(name="Empty")))
+    assert [t[0] for t in empty] == ["Hosts needed", "Total IOPS", "Mean latency",
+                                     "Consolidation"]
+    net = per_vm_figures(_predict(examples.load("file-transfer-10g")))
+    assert net.upper_title.startswith("Network") and net.top(1) == [0]  # the netperf VM
+    lib = per_vm_figures(_predict(examples.load("content-library")))
+    assert lib.names[lib.top(1)[0]] == "Branch 1 library 1"
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
+def test_title_page_counts_in_words(tmp_path: Path) -> None:
+    d = examples.load("dense-web-farm")
+    out = tmp_path / "web.pdf"
+    report.export_report(d, "base", out, _predict(d))
+    assert "1 host, 470 VMs, 2 NICs" in _page_text(out, 1)
