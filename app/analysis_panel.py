@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import gc_guard
 from app.canvas.layout import arrange_vms
 from app.document import DesignDocument
 from models.analysis import (
@@ -80,6 +81,7 @@ class Job(QThread):
         super().__init__()
         self.fn = fn
         self.cancelled = False
+        gc_guard.install()  # a collection in the worker could destroy widgets there
         _RUNNING.add(self)
         self.finished.connect(self._finished)
 

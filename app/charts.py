@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.bands import Background, Cancelled, snapshot, sweep_bands, tracker_for
+from app.bands import Background, Cancelled, sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
 from models.consolidation import SATURATED_MS
 from models.knobs import Knob, default_knob, knob, knobs_for
@@ -499,7 +499,7 @@ class KnobCurve(QWidget):
             return
         self._set_skipped(False)
         self._band_values = band_values
-        design, scenario, path = snapshot(self.document.design), self.document.scenario, k.path
+        design, scenario, path = self.document.design.copy(), self.document.scenario, k.path
 
         def job(cancelled: Callable[[], bool]) -> list[Bands]:
             done = []

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import gc_guard
 from models.design import Design, DesignError
 from models.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 
@@ -89,6 +90,7 @@ class ImportJob(QObject):
         self.report: ImportReport | None = None
         self.error = ""
         self.message_box: QMessageBox | None = None
+        gc_guard.install()  # a collection in the worker could destroy widgets there
         self.worker_thread = QThread(self)
         self.worker = ImportWorker(job)
         self.worker.moveToThread(self.worker_thread)

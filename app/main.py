@@ -11,7 +11,7 @@ import sys
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app import bands
+from app import bands, gc_guard
 from app.document import DesignDocument
 from app.main_window import MainWindow
 from app.theme import apply_theme
@@ -27,6 +27,7 @@ def run_app(path: str | None, self_test: bool = False) -> int:
     app.setOrganizationName("Headroom")
     app.setApplicationDisplayName("Headroom")
     apply_theme(app)
+    gc_guard.install()  # collections on the GUI thread only (app/gc_guard.py)
     design: Design | None = None
     error = ""
     try:

@@ -178,3 +178,27 @@ def test_deeply_nested_json_is_a_clear_error(text: str) -> None:
     with pytest.raises(DesignError) as info:
         loads(text)
     assert "nested too deeply" in str(info.value)
+
+
+def test_copy_is_deep_for_everything_mutable() -> None:
+    """Design.copy equals a deep copy and shares nothing a later edit could reach."""
+    import copy  # noqa: PLC0415
+
+    from models import examples  # noqa: PLC0415
+    from models.design import Override  # noqa: PLC0415
+
+    d = examples.load("vaio-scaling")
+    d.policy["cpu_util_max"] = 0.8
+    d.components[0].tags.append("rack-1")
+    c = d.copy()
+    assert c == copy.deepcopy(d)
+    c.components[0].props["sockets"] = 4
+    c.components[0].tags.append("x")
+    c.links[0].props["rtt_ms"] = 1.0
+    c.scenarios[0].overrides.append(Override("vm", "vcpus", 2))
+    c.policy["cpu_util_max"] = 0.5
+    c.components.pop()
+    assert d.components[0].props.get("sockets") != 4 and d.components[0].tags == ["rack-1"]
+    assert "rtt_ms" not in d.links[0].props and d.policy["cpu_util_max"] == 0.8
+    assert len(d.scenarios[0].overrides) + 1 == len(c.scenarios[0].overrides)
+    assert len(d.components) == len(c.components) + 1

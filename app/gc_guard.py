@@ -1,0 +1,67 @@
+"""Python's cyclic garbage collector runs only on the GUI thread.
+
+Why: the collector runs in whichever thread happens to allocate past its threshold.  When
+that is a worker (the band sweeps, goal seek, an import) and the garbage holds a Qt widget
+left in a reference cycle (pyqtgraph makes many), the widget's C++ destructor runs in the
+worker: ``QObject::~QObject`` takes Qt's connection lock and then waits for the GIL, while the
+GUI thread, holding the GIL, waits for that same lock in its next ``connect``.  Seen as a
+frozen test run (py-spy: ``gc_collect_main`` -> ``QMenu::~QMenu`` -> ``GilState::acquire`` in
+the band thread, ``QObject::connectImpl`` -> ``QBasicMutex::lockInternal`` in the GUI thread).
+
+How: automatic collection is switched off and a timer on the GUI thread collects each
+generation when its count passes the interpreter's own threshold, as the automatic collector
+would, so memory behaves as before and every destructor runs where Qt expects it.
+:func:`install` is called wherever a worker thread starts; it is idempotent.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer
+
+INTERVAL_MS = 200
+"""How often the GUI thread checks the collector's counts (cheap: three integers)."""
+
+_guard: GuiThreadCollector | None = None
+
+
+class GuiThreadCollector(QObject):
+    """Collects on the GUI thread what the disabled automatic collector would have."""
+
+    def __init__(self, app: QCoreApplication):
+        super().__init__(app)
+        self.collections = 0
+        """How many collections this guard has run (tests read it)."""
+        self.thresholds = gc.get_threshold()
+        self.timer = QTimer(self)
+        self.timer.setInterval(INTERVAL_MS)
+        self.timer.timeout.connect(self.check)
+        self.timer.start()
+
+    def check(self) -> None:
+        """Collect the oldest generation whose count is past its threshold, if any."""
+        counts = gc.get_count()
+        for generation in (2, 1, 0):
+            threshold = self.thresholds[generation]
+            if threshold and counts[generation] > threshold:
+                gc.collect(generation)
+                self.collections += 1
+                return
+
+
+def install() -> GuiThreadCollector | None:
+    """Move garbage collection to the GUI thread (once per application); None when there is
+    no Qt application yet or when called off the GUI thread (nothing changes then)."""
+    global _guard  # noqa: PLW0603 (one guard per process)
+    app = QCoreApplication.instance()
+    if app is None or QThread.currentThread() != app.thread():
+        return None
+    try:
+        current = _guard is not None and _guard.parent() == app
+    except RuntimeError:  # the guard went with an earlier application
+        current = False
+    if not current:
+        gc.disable()
+        _guard = GuiThreadCollector(app)
+    return _guard

@@ -1,0 +1,62 @@
+"""Garbage collection happens on the GUI thread only, so Qt objects in reference cycles are
+never destroyed in a worker (which deadlocked a test run: app/gc_guard.py)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+from PySide6.QtWidgets import QApplication
+
+from app import gc_guard
+
+
+class Node:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_install_is_idempotent_and_switches_automatic_collection_off(
+        qapp: QApplication) -> None:
+    guard = gc_guard.install()
+    assert guard is not None and gc_guard.install() is guard
+    assert not gc.isenabled()
+    assert guard.timer.isActive() and guard.parent() is qapp
+
+
+def test_install_off_the_gui_thread_changes_nothing(qapp: QApplication) -> None:
+    out: list[object] = []
+    t = threading.Thread(target=lambda: out.append(gc_guard.install()))
+    t.start()
+    t.join()
+    assert out == [None]
+
+
+def test_cycles_made_garbage_in_a_worker_are_collected_on_the_gui_thread(
+        qapp: QApplication) -> None:
+    guard = gc_guard.install()
+    assert guard is not None
+    gc.collect()
+    freed_in: list[int] = []
+    node = Node()
+    weakref.finalize(node, lambda: freed_in.append(threading.get_ident()))
+    del node  # garbage now, but only a collection can free it
+
+    def allocate() -> None:  # far past every generation's threshold, in a worker
+        for _ in range(20):
+            junk = [Node() for _ in range(5 * guard.thresholds[0])]
+            del junk
+
+    t = threading.Thread(target=allocate)
+    t.start()
+    t.join()
+    assert freed_in == []  # the worker's allocations collected nothing
+    before = guard.collections
+    for _ in range(3):
+        guard.check()
+    assert guard.collections > before
+    gc.collect()  # whatever generation the node reached
+    assert freed_in == [threading.get_ident()]  # freed here, on the GUI thread
