@@ -54,12 +54,15 @@ class Kpi:
     """Colours the delta (None: neither direction is better)."""
     short: bool = False
     """Shorten large counts with k/M."""
+    absent: str = ""
+    """The detail line when the design has nothing to measure (the value is None)."""
 
     def text(self, p: Prediction | None) -> str:
         """The figure as the tile shows it."""
-        if p is None:
-            return fmt.NONE
-        v = self.value(p)
+        return self.format(self.value(p) if p is not None else None)
+
+    def format(self, v: float | None) -> str:
+        """A value of this figure as the tile shows it."""
         if self.short:
             return fmt.si(v) + (f" {self.unit}" if v is not None else "")
         return fmt.with_unit(v, self.unit)
@@ -100,6 +103,9 @@ def _library_minutes(p: Prediction) -> float | None:
     return p.library_slowest_s / 60.0 if p.library_transfers else None
 
 
+NO_IO = "no storage I/O"
+
+
 def _hosts_needed(p: Prediction) -> float | None:
     h = p.consolidation.hosts_needed
     return float(h) if h is not None else None
@@ -108,34 +114,41 @@ def _hosts_needed(p: Prediction) -> float | None:
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         f"{VAIO}; {MILLION}; {RAIDPOOL}",
-        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True),
+        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True,
+        NO_IO),
     Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
         f"{VAIO}; {MILLION}; {RAIDPOOL}",
-        "IOPS-weighted mean storage latency over VMs that do I/O", False),
+        "IOPS-weighted mean storage latency over VMs that do I/O", False, absent=NO_IO),
     Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
-        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False),
+        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False,
+        absent=NO_IO),
     Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", _cpu_per_kiops, f"{VAIO}; {PVSCSI}",
-        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False),
+        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False,
+        absent=NO_IO),
     Kpi("network_gbps", "Network", "Gbit/s", _network_gbps, f"{FEDEX}; {LRO}",
         "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
-        " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True),
+        " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
+        absent="no network traffic"),
     Kpi("p95_response_ms", "p95 response", "ms",
         lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
-        False),
+        False, absent="no request-driven VMs"),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
         lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
         f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
-        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False),
+        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False,
+        absent="no FT-protected VMs"),
     Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, f"{PCOIP}; {VSAN}; {CL_SYNC}",
         "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
-        " replication between sites, Content Library syncs while they run", False),
+        " replication between sites, Content Library syncs while they run", False,
+        absent="no WAN links"),
     Kpi("library_min", "Slowest library job", "min", _library_minutes,
         f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
         "Longest Content Library deploy, sync, import or export: its items through the slowest"
-        " stage of the data path, queued behind the concurrency limits", False),
+        " stage of the data path, queued behind the concurrency limits", False,
+        absent="no library transfers"),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
         "VMs per host in the design as placed"),
     Kpi("hosts_needed", "Hosts needed", "", _hosts_needed, DENSE,
@@ -145,10 +158,15 @@ KPIS: tuple[Kpi, ...] = (
 KPI_BY_KEY = {k.key: k for k in KPIS}
 
 
-def detail_text(key: str, p: Prediction | None) -> str:
-    """The small line under a tile's figure (the binding limit for consolidation)."""
+def detail_text(key: str, p: Prediction | None, value: object = ...) -> str:
+    """The small line under a tile's figure (the binding limit for consolidation, what is
+    missing when there is nothing to measure); ``value``, when the caller has it already,
+    saves computing the figure again."""
     if p is None:
         return ""
+    kpi = KPI_BY_KEY[key]
+    if kpi.absent and (kpi.value(p) if value is ... else value) is None:
+        return kpi.absent
     c = p.consolidation
     if key == "vms_per_host":
         return (f"max {fmt.number(c.max_vms_per_host_by_cpu)} by CPU, "
@@ -156,29 +174,20 @@ def detail_text(key: str, p: Prediction | None) -> str:
     if key == "hosts_needed":
         return f"binding limit: {c.binding or 'none'}"
     if key == "p95_response_ms":
-        return (f"mean {fmt.with_unit(p.mean_response_ms, 'ms')}"
-                if p.vms.request_driven.any() else "no request-driven VMs")
+        return f"mean {fmt.with_unit(p.mean_response_ms, 'ms')}"
     if key == "ft_logging_mbps":
         return f"{int(p.vms.ft.sum())} FT-protected VMs"
-    if key in ("total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops") \
-            and p.total_iops <= 0:
-        return "no storage I/O"
-    if key == "ft_latency_add_ms" and not p.vms.ft.any():
-        return "no FT-protected VMs"
     if key == "wan_pct":
         wan = _busiest_wan(p)
-        return wan.explanation if wan is not None else "no WAN links"
+        return wan.explanation if wan is not None else ""
     if key == "library_min":
-        jobs = p.library_transfers
-        if not jobs:
-            return "no library transfers"
-        t = max(jobs, key=lambda j: float(j["completion_s"]))
+        t = max(p.library_transfers, key=lambda j: float(j["completion_s"]))
         bound = f", bound by {t['bound_by']}" if t.get("bound_by") else ""
         return f"{t['name'] or t['id']} ({t['operation']}){bound}"
     if key == "network_gbps":
         nics = [r for r in p.resources if r.resource == "nic"]
         if not nics:
-            return "no NIC in the design" if _network_gbps(p) else "no network traffic"
+            return "no NIC in the design"
         busiest = max(nics, key=lambda r: r.util)
         return f"busiest NIC {busiest.component} {fmt.percent(busiest.util)}"
     return ""
@@ -211,6 +220,9 @@ class KpiTile(QFrame):
         self.detail_label = QLabel()
         self.detail_label.setStyleSheet("font-size: 8pt;")
         self.detail_label.setWordWrap(True)  # "max 495 by CPU, 517 by p95" on a narrow tile
+        self.values: tuple[float | None, float | None] = (None, None)
+        """The figure in the shown prediction and in base (None: nothing to measure, or no
+        comparison), as the last update computed them."""
         self.delta_label = QLabel()
         self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
@@ -231,13 +243,16 @@ class KpiTile(QFrame):
         self.band_label.setToolTip(tip)
 
     def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool) -> None:
-        self.value_label.setText(self.kpi.text(p))
-        self.detail_label.setText(detail_text(self.kpi.key, p))
+        new = self.kpi.value(p) if p is not None else None
+        old = self.kpi.value(base) if show_delta and p is not None and base is not None \
+            else None
+        self.values = (new, old)
+        self.value_label.setText(self.kpi.format(new))
+        self.detail_label.setText(detail_text(self.kpi.key, p, new))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
             return
-        new, old = self.kpi.value(p), self.kpi.value(base)
         if new is None and old is None:  # nothing to measure in either: nothing to compare
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
@@ -328,14 +343,13 @@ class Dashboard(QWidget):
         super().resizeEvent(event)
         self._reflow(max(1, min(4, event.size().width() // self.TILE_WIDTH)))
 
-    def _hide_unmeasured(self, p: Prediction | None, base: Prediction | None) -> None:
+    def _hide_unmeasured(self, p: Prediction | None) -> None:
         """Hide the tiles a design has nothing to measure for (storage latency on a web farm,
-        FT figures without FT VMs), so that its own figures lead; a design without VMs shows
-        every tile, as the map of what Headroom computes."""
+        FT figures without FT VMs) in the shown prediction or base, so that its own figures
+        lead; a design without VMs shows every tile, as the map of what Headroom computes."""
         hidden: set[str] = set()
         if p is not None and len(p.vms.ids):
-            hidden = {k.key for k in KPIS
-                      if k.value(p) is None and (base is None or k.value(base) is None)}
+            hidden = {key for key, t in self.tiles.items() if t.values == (None, None)}
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
@@ -357,7 +371,7 @@ class Dashboard(QWidget):
             f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
         for tile in self.tiles.values():
             tile.update_from(p, base, show_delta)
-        self._hide_unmeasured(p, base if show_delta else None)
+        self._hide_unmeasured(p)
         warnings = p.warnings if p is not None else []
         text = "\n".join(f"⚠ {w}" for w in warnings[:4])
         if len(warnings) > 4:

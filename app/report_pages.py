@@ -192,14 +192,17 @@ def kpi_tiles(p: Prediction) -> list[tuple[str, str, str]]:
         if len(keys) < 3 and k not in keys:
             keys.append(k)
     notes = {"total_iops": f"{len(p.vms.ids)} VMs",
-             "mean_latency_ms": f"p95 {fmt.with_unit(p.p95_latency_ms, 'ms')}"
-             if p.total_iops > 0 else "no storage I/O",
-             "ft_logging_mbps": f"adds {fmt.with_unit(p.ft_latency_add_ms, 'ms')} latency"
-             if p.vms.ft.any() else "no FT-protected VMs"}
+             "mean_latency_ms": f"p95 {fmt.with_unit(p.p95_latency_ms, 'ms')}",
+             "ft_logging_mbps": f"adds {fmt.with_unit(p.ft_latency_add_ms, 'ms')} latency"}
+
+    def note(k: str) -> str:  # the count of VMs even without I/O; else what is missing
+        present = k == "total_iops" or KPI_BY_KEY[k].value(p) is not None
+        return notes[k] if present and k in notes else detail_text(k, p)
+
     c = p.consolidation
-    return [(KPI_BY_KEY[k].title, KPI_BY_KEY[k].text(p), notes.get(k) or detail_text(k, p))
-            for k in keys] + [("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
-                               f"binding: {c.binding or 'none'}")]
+    tiles = [(KPI_BY_KEY[k].title, KPI_BY_KEY[k].text(p), note(k)) for k in keys]
+    return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
+                     f"binding: {c.binding or 'none'}")]
 
 
 LIBRARY_ROWS = 4

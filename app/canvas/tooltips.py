@@ -52,4 +52,3 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {top[0].explanation}")
     return "<br>".join(lines)
-
