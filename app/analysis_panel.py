@@ -50,8 +50,8 @@ from models.analysis import (
     seek,
     sensitivity,
 )
-from models.design import Component, Design, Link, apply_scenario
-from models.knobs import Knob, knobs_for
+from models.document.design import Component, Design, Link, apply_scenario
+from models.document.knobs import Knob, knobs_for
 
 RECOMPUTE_MS = 400
 """The tornado is recomputed this long after the last design change (coalescing timer)."""

@@ -2,8 +2,8 @@
 
 A :class:`BandTracker` follows ``prediction_updated`` through a coalescing single-shot timer:
 only once the predictions stop changing for :attr:`BandTracker.DELAY_MS` does it start the
-band evaluation (:func:`models.engine.evaluate_bands`: two more evaluations at the cheap and
-costly ends of every published range).  That work runs in a background thread
+band evaluation (:func:`models.engine.evaluation.evaluate_bands`: two more evaluations at the cheap
+and costly ends of every published range).  That work runs in a background thread
 (:class:`Background`) on an engine of its own, built from a snapshot of the design
 (:meth:`Design.copy`), so neither the document's engine nor its design is ever touched from
 another thread, and the slider never waits for a band.  The result comes back through a
@@ -25,11 +25,11 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from app import format as fmt
 from app import gc_guard
-from models.design import Design, make_override, split_path
-from models.engine import Engine, evaluate_bands
-from models.prediction import Prediction
-from models.schema import Value
-from models.uncertainty import Bands
+from models.document.design import Design, make_override, split_path
+from models.document.schema import Value
+from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.prediction import Prediction
+from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document import DesignDocument
@@ -147,7 +147,7 @@ class BandTracker(QObject):
     """The bands of the document's latest prediction (None until computed or on failure)."""
 
     bands_updated = Signal(object)
-    """:class:`~models.uncertainty.Bands` of the current prediction, or None."""
+    """:class:`~models.engine.uncertainty.Bands` of the current prediction, or None."""
 
     DELAY_MS = 150
     """Quiet time after the last prediction before the bands are computed."""

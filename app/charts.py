@@ -31,11 +31,11 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app.bands import Background, Cancelled, sweep_bands, tracker_for
 from app.knob_panel import KnobSlider
-from models.consolidation import SATURATED_MS
-from models.knobs import Knob, default_knob, knob, knobs_for
-from models.prediction import Prediction
-from models.schema import Value
-from models.uncertainty import Bands
+from models.document.knobs import Knob, default_knob, knob, knobs_for
+from models.document.schema import Value
+from models.engine.prediction import Prediction
+from models.engine.uncertainty import Bands
+from models.subsystems.consolidation import SATURATED_MS
 
 if TYPE_CHECKING:
     from app.document import DesignDocument
@@ -366,7 +366,7 @@ class KnobCurve(QWidget):
             self.follow_knob(self.knob.path)
             return
         self._other_change = True
-        from models.design import selector_kind  # noqa: PLC0415 (cheap, avoids a cycle)
+        from models.document.design import selector_kind  # noqa: PLC0415 (cheap, avoids a cycle)
         kind = selector_kind(self.document.design, select)
         k = knob(f"{kind}.{prop}")
         if k is not None:

@@ -18,8 +18,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from models import content_library, examples
-from models.design import (
+from models.document.design import (
     Design,
     DesignError,
     Override,
@@ -29,11 +28,13 @@ from models.design import (
     parse_value,
     selector_kind,
 )
-from models.engine import Engine, evaluate_bands
-from models.files import load_design, save_design
-from models.knobs import knob, knob_at, knobs_for
-from models.schema import prop_spec
-from models.uncertainty import Bands
+from models.document.knobs import knob, knob_at, knobs_for
+from models.document.schema import prop_spec
+from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.uncertainty import Bands
+from models.examples import bundled as examples
+from models.io.files import load_design, save_design
+from models.subsystems import content_library
 
 PROG = "headroom"
 
@@ -316,7 +317,7 @@ def _finish_import(args: argparse.Namespace, design: Design, report: Any) -> int
 
 
 def cmd_import_rvtools(args: argparse.Namespace) -> int:
-    from models.importers.rvtools import import_rvtools  # noqa: PLC0415
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
 
     _import_output(args)
     design, report = import_rvtools(args.source, site_by=args.site_by,
@@ -328,7 +329,7 @@ def cmd_import_vcenter(args: argparse.Namespace) -> int:
     import getpass  # noqa: PLC0415
     import os  # noqa: PLC0415
 
-    from models.importers.vcenter import Connection, import_vcenter, parse_server  # noqa: PLC0415
+    from models.io.importers.vcenter import Connection, import_vcenter, parse_server  # noqa: PLC0415
 
     _import_output(args)
     host, port = parse_server(args.server, args.port)
@@ -349,7 +350,7 @@ def cmd_import_vcenter(args: argparse.Namespace) -> int:
 
 def _analysis_design(args: argparse.Namespace) -> tuple[Design, Design]:
     """The file's design and the one to analyse (scenario and --set applied)."""
-    from models.design import apply_overrides  # noqa: PLC0415
+    from models.document.design import apply_overrides  # noqa: PLC0415
 
     design = _load(args.file)
     if args.scenario:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from models.design import Component, Link, Override, Scenario
-from models.schema import Value
+from models.document.design import Component, Link, Override, Scenario
+from models.document.schema import Value
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
 from app.bands import band_text, sources_text, tracker_for
-from models.knobs import (
+from models.document.knobs import (
     CL_DEPLOY,
     CL_SYNC,
     CL_TUNING,
@@ -35,8 +35,8 @@ from models.knobs import (
     VAIO,
     VSAN,
 )
-from models.prediction import Prediction, Resource
-from models.uncertainty import PVSCSI, Bands
+from models.engine.prediction import Prediction, Resource
+from models.engine.uncertainty import PVSCSI, Bands
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -1,8 +1,9 @@
 """The open design as a Qt object: edits go through undo commands, views follow its signals.
 
-:class:`DesignDocument` owns the :class:`~models.design.Design`, a :class:`QUndoStack` and the
-:class:`~models.engine.Engine` of the active scenario.  Views read ``document.design`` but never
-change it: every user edit calls one of the edit methods below, which pushes exactly one
+:class:`DesignDocument` owns the :class:`~models.document.design.Design`, a :class:`QUndoStack` and
+the
+:class:`~models.engine.evaluation.Engine` of the active scenario.  Views read ``document.design``
+but never change it: every user edit calls one of the edit methods below, which pushes exactly one
 :class:`QUndoCommand` (see :mod:`app.commands`).  Commands call the ``raw_*`` primitives, which
 change the design, emit the matching signal and mark the engine stale.  Evaluation is
 coalesced: many edits in one event-loop turn lead to one ``Engine.evaluate()``.
@@ -20,7 +21,7 @@ from PySide6.QtGui import QUndoStack
 
 from app import commands
 from app.commands import OldValue, Snapshot
-from models.design import (
+from models.document.design import (
     Component,
     Design,
     DesignError,
@@ -34,9 +35,9 @@ from models.design import (
     split_path,
     targets,
 )
-from models.engine import Engine
-from models.prediction import Prediction
-from models.schema import KINDS, LINKS, Value
+from models.document.schema import KINDS, LINKS, Value
+from models.engine.evaluation import Engine
+from models.engine.prediction import Prediction
 
 #: Properties of a component that are not schema properties but can be set with
 #: ``set_value('id:<id>', prop, value)`` (always on the base design).
@@ -638,7 +639,7 @@ class DesignDocument(QObject):
         self.values_changed.emit(select, prop)
 
     def _targets(self, select: str) -> list[Component | Link]:
-        """models.design.targets, with a dict lookup for ``id:`` selectors."""
+        """models.document.design.targets, with a dict lookup for ``id:`` selectors."""
         if select.startswith("id:"):
             comp = self.component(select[3:])
             return [comp] if comp is not None else []

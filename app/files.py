@@ -15,9 +15,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from app.recovery import RecoveryManager
-from models import examples
-from models.design import Design, DesignError
-from models.files import load_design, save_design
+from models.document.design import Design, DesignError
+from models.examples import bundled as examples
+from models.io.files import load_design, save_design
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from models.schema import Value
+from models.document.schema import Value
 
 MIXED = "mixed"
 """Shown where the selected components disagree on a value."""

@@ -3,7 +3,7 @@
 ``import_rvtools(window, document)`` and ``import_vcenter(window, document)`` ask for what they
 need, run the import in a worker :class:`QThread` behind a :class:`QProgressDialog` (with
 Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
-themselves live in :mod:`models.importers` and know nothing of Qt.
+themselves live in :mod:`models.io.importers` and know nothing of Qt.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import gc_guard
-from models.design import Design, DesignError
-from models.importers import ImportCancelledError, ImportReport, Progress, SiteBy
+from models.document.design import Design, DesignError
+from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 
 Job = Callable[[Progress], tuple[Design, ImportReport]]
 
@@ -218,7 +218,7 @@ def import_rvtools(window: QWidget | None, document: _Document, path: str | None
                    include_powered_off: bool | None = None) -> ImportJob | None:
     """Import an RVTools export into ``document``; asks for the file (an .xlsx, or any csv of
     an "Export all to csv" folder) and the options unless given.  None if the user cancels."""
-    from models.importers.rvtools import import_rvtools as run  # noqa: PLC0415
+    from models.io.importers.rvtools import import_rvtools as run  # noqa: PLC0415
 
     if path is None:
         path, _ = QFileDialog.getOpenFileName(
@@ -247,9 +247,9 @@ def import_vcenter(window: QWidget | None, document: _Document,
                    conn: object | None = None, *, site_by: SiteBy = "datacenter",
                    include_powered_off: bool = False) -> ImportJob | None:
     """Import a live vCenter inventory into ``document``; asks for the server and credentials
-    unless ``conn`` (a :class:`models.importers.vcenter.Connection`) is given."""
-    from models.importers.vcenter import Connection, parse_server  # noqa: PLC0415
-    from models.importers.vcenter import import_vcenter as run  # noqa: PLC0415
+    unless ``conn`` (a :class:`models.io.importers.vcenter.Connection`) is given."""
+    from models.io.importers.vcenter import Connection, parse_server  # noqa: PLC0415
+    from models.io.importers.vcenter import import_vcenter as run  # noqa: PLC0415
 
     if conn is None:
         dialog = VCenterDialog(window)
@@ -268,7 +268,7 @@ def import_vcenter(window: QWidget | None, document: _Document,
             dialog.password.clear()
             dialog.deleteLater()
     if not isinstance(conn, Connection):
-        raise TypeError("conn must be a models.importers.vcenter.Connection")
+        raise TypeError("conn must be a models.io.importers.vcenter.Connection")
     c, sb, off = conn, site_by, include_powered_off
     # pyVmomi's first import builds thousands of types: do it here, in the GUI thread, not in
     # the worker while the event loop runs (a fresh CI run aborted inside that import)

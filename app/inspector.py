@@ -1,7 +1,7 @@
 """The inspector: the selected component's properties, validated as typed.
 
-Fields come from :mod:`models.schema` (type, unit, range, choices, meaning).  A number is
-checked on every keystroke with :func:`models.design.check_value`; a problem shows inline
+Fields come from :mod:`models.document.schema` (type, unit, range, choices, meaning).  A number is
+checked on every keystroke with :func:`models.document.design.check_value`; a problem shows inline
 under the field and nothing is applied until the value is valid.  Valid edits go through
 ``document.set_value('id:<id>', prop, value)`` (undoable; in a named scenario they become
 that scenario's overrides).  With several components of one kind selected, an edit applies to
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app.canvas.tooltips import component_tooltip
 from app.document import DesignDocument
-from models.design import DesignError, parse_value
-from models.schema import KINDS, PropSpec, Value
+from models.document.design import DesignError, parse_value
+from models.document.schema import KINDS, PropSpec, Value
 
 MIXED = "(mixed)"
 

@@ -1,4 +1,5 @@
-"""The knob panel: one control per knob of :mod:`models.knobs`, grouped, with the study behind it.
+"""The knob panel: one control per knob of :mod:`models.document.knobs`, grouped, with the study
+behind it.
 
 Controls are built from the registry (slider for numbers, combo box for choices, check box for
 switches) and re-filtered when the selection changes: with components selected, the panel shows
@@ -27,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from models.design import DesignError, selector_kind
-from models.knobs import Knob, default_knob, knobs_for
-from models.schema import Value
+from models.document.design import DesignError, selector_kind
+from models.document.knobs import Knob, default_knob, knobs_for
+from models.document.schema import Value
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

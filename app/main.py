@@ -15,9 +15,9 @@ from app import bands, gc_guard
 from app.document import DesignDocument
 from app.main_window import MainWindow
 from app.theme import apply_theme
-from models import examples
-from models.design import Design, DesignError
-from models.files import load_design
+from models.document.design import Design, DesignError
+from models.examples import bundled as examples
+from models.io.files import load_design
 
 
 def run_app(path: str | None, self_test: bool = False) -> int:

@@ -41,7 +41,7 @@ from app.inspector import Inspector
 from app.knob_panel import KnobPanel
 from app.palette import Palette
 from app.scenarios import ScenarioBar
-from models.prediction import Prediction
+from models.engine.prediction import Prediction
 
 STATE_VERSION = 2
 SETTINGS_GROUP = "main_window"

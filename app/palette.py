@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 from app.canvas.drop import MIME, preset_mime
 from app.canvas.items import kind_pixmap
 from app.document import DesignDocument
-from models.presets import presets
-from models.schema import KINDS
+from models.document.presets import presets
+from models.document.schema import KINDS
 
 PRESET_ROLE = Qt.ItemDataRole.UserRole + 1
 

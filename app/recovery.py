@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from models import store
-from models.design import Design, DesignError
-from models.fsutil import write_atomic
+from models.document.design import Design, DesignError
+from models.io import store
+from models.io.atomic import write_atomic
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -36,9 +36,9 @@ from app.report_pages import (
     per_vm_figures,
     utilisation_chart,
 )
-from models.design import Design, DesignError, Issue
-from models.fsutil import write_atomic
-from models.prediction import Prediction
+from models.document.design import Design, DesignError, Issue
+from models.engine.prediction import Prediction
+from models.io.atomic import write_atomic
 
 PDF_RESOLUTION = 300
 PNG_WIDTH = 2000

@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
 from app.report_draw import INK, MUTED, RULE, Sheet, util_color
-from models.design import Design
-from models.prediction import Prediction
+from models.document.design import Design
+from models.engine.prediction import Prediction
 
 KIND_COLORS = {
     "host": QColor("#dce8f7"),

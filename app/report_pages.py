@@ -34,9 +34,9 @@ from app.report_draw import (
     util_color,
 )
 from models.calibration import Check
-from models.design import Design, apply_scenario
-from models.knobs import Knob, knobs_for
-from models.prediction import Prediction
+from models.document.design import Design, apply_scenario
+from models.document.knobs import Knob, knobs_for
+from models.engine.prediction import Prediction
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 Page = Callable[[Sheet], None]
@@ -265,7 +265,7 @@ BAND_LABELS = {"total_iops": ("Total IOPS", "IOPS"), "mean_latency_ms": ("Mean l
 
 def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
     """Rows for the figures whose published-range band has a width, and the cases behind."""
-    from models.engine import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
+    from models.engine.evaluation import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
     bands = r.prediction.bands
     if bands is None:
         try:

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 
 from app import format as fmt
 from app.dashboard import KPIS, detail_text
-from models.design import DesignError
-from models.engine import evaluate
-from models.prediction import Prediction
+from models.document.design import DesignError
+from models.engine.evaluation import evaluate
+from models.engine.prediction import Prediction
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from models import examples
-from models.design import Design
+from models.document.design import Design
+from models.examples import bundled as examples
 
 # The suite is deterministic (same examples every run, in CI and locally); explore new ones
 # with HYPOTHESIS_PROFILE=explore.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
-from models.design import Design, DesignError, design_to_dict, parse_design
+from models.document.design import Design, DesignError, design_to_dict, parse_design
 
 if TYPE_CHECKING:
     from app.document import DesignDocument

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData, QPointF
 
 from app.canvas.items import SIZES
-from models.design import DesignError, Link
-from models.presets import preset
+from models.document.design import DesignError, Link
+from models.document.presets import preset
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene

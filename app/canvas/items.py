@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.design import Component, Link
+from models.document.design import Component, Link
 
 #: Item size (width, height) per kind, in scene units; positions are the item centres.
 SIZES: dict[str, tuple[float, float]] = {

@@ -1,7 +1,7 @@
 """Canvas layout of VMs on their hosts: a grid under each host, so that no two VM boxes overlap
 however many VMs a host runs (470 on one host in the dense web farm).
 
-Pure geometry on a :class:`~models.design.Design`: the positions come back as a dict that
+Pure geometry on a :class:`~models.document.design.Design`: the positions come back as a dict that
 :meth:`DesignDocument.move_components` applies as one undo step (View > Arrange VMs on Their
 Hosts), or that a rebuilt design (goal seek) takes before it reaches the document.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from app.canvas.items import SIZES
-from models.design import Component, Design
+from models.document.design import Component, Design
 
 GAP_X, GAP_Y = 8.0, 10.0
 """Space between two VM boxes of a grid."""

@@ -14,8 +14,8 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
 
 from app.canvas.items import ComponentItem
-from models.design import Link
-from models.schema import LINKS
+from models.document.design import Link
+from models.document.schema import LINKS
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene

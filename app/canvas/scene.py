@@ -30,9 +30,9 @@ from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem, de
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
 from app.document import DesignDocument
-from models.design import Component, Link
-from models.prediction import Prediction
-from models.schema import Value
+from models.document.design import Component, Link
+from models.document.schema import Value
+from models.engine.prediction import Prediction
 
 LinkKey = tuple[str, str, str]
 WIDTH_LEVELS = 6

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from app.document import DesignDocument
-from models import content_library
+from models.subsystems import content_library
 
 
 def _fmt(v: float, unit: str = "", pct: bool = False) -> str:

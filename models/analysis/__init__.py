@@ -1,7 +1,8 @@
 """Analyses over the engine: goal seek, host-failure what-if (N+1), sensitivity (tornado).
 
 Every analysis takes an optional ``evaluate`` callable (compiled design -> prediction; by
-default :func:`models.engine.run`) so that its search can be tested with a stand-in model.
+default :func:`models.engine.evaluation.run`) so that its search can be tested with a stand-in
+model.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What the analyses share: evaluation, policy checks, and designs rebuilt with N hosts.
 
 Every analysis takes an optional ``evaluate`` callable (compiled design -> prediction; by
-default :func:`models.engine.run`) so that its search and bookkeeping can be tested with a
-small stand-in model, whatever the subsystem models currently return.
+default :func:`models.engine.evaluation.run`) so that its search and bookkeeping can be tested with
+a small stand-in model, whatever the subsystem models currently return.
 
 Policy (``design.policy``): a design *meets policy* when no host is over ``cpu_util_max`` or
 past 100% memory, no VM's p95 response time is over ``p95_ms_max``, and no storage array or
@@ -18,19 +18,20 @@ from typing import Any
 
 import numpy as np
 
-from models import engine as engine_mod
-from models.compiled import Compiled
-from models.design import (
+from models.document.design import (
     Component,
     Design,
     DesignError,
     Issue,
     Link,
 )
-from models.prediction import Prediction
+from models.engine import evaluation as engine_mod
+from models.engine.compiled import Compiled
+from models.engine.prediction import Prediction
 
 Evaluate = Callable[[Compiled], Prediction]
-"""Compiled design -> prediction; :func:`models.engine.run` unless a test injects another."""
+"""Compiled design -> prediction; :func:`models.engine.evaluation.run` unless a test injects
+another."""
 
 VMS_PER_HOST_CAP = 1024
 """Search cap for ``seek --goal vms``: the vSphere 6.0-8.0 configuration maximum of

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.analysis.common import _EPS, Breach, Evaluate, _run, _topology, _worst, policy_breaches
-from models.compiled import compile_design
-from models.design import (
+from models.document.design import (
     Design,
     DesignError,
     Issue,
     Link,
 )
-from models.prediction import Prediction
+from models.engine.compiled import compile_design
+from models.engine.prediction import Prediction
 
 # =========================================================================== host failure
 

@@ -22,13 +22,13 @@ from models.analysis.common import (
     rebuild,
     storage_p95_breaches,
 )
-from models.compiled import compile_design
-from models.design import (
+from models.document.design import (
     Design,
     DesignError,
     Issue,
     Override,
 )
+from models.engine.compiled import compile_design
 
 # =========================================================================== goal seek
 

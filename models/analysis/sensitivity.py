@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from models.analysis.common import SLIDER_TICKS, Evaluate, _finite, _light_copy, _run
-from models.compiled import Compiled, compile_design
-from models.design import (
+from models.document.design import (
     Component,
     Design,
     DesignError,
@@ -23,9 +22,10 @@ from models.design import (
     apply_scenario,
     normalise,
 )
-from models.knobs import Knob, knobs_for
-from models.prediction import Prediction
-from models.schema import Value
+from models.document.knobs import Knob, knobs_for
+from models.document.schema import Value
+from models.engine.compiled import Compiled, compile_design
+from models.engine.prediction import Prediction
 
 # =========================================================================== sensitivity
 
@@ -203,7 +203,7 @@ def sensitivity(design: Design, output: str, *, band: str = "range",
                 scenario: str | None = None) -> Sensitivity:
     """Rank the knobs of ``design`` by how far each moves ``output``.
 
-    The design is compiled once (like :class:`models.engine.Engine`, on a copy whose
+    The design is compiled once (like :class:`models.engine.evaluation.Engine`, on a copy whose
     components are copied one level deep, far cheaper than a deep copy); for each knob every
     setting of :func:`band_settings` is patched in (:meth:`Compiled.patch` for a single value,
     a column write for per-row values), evaluated, and the knob's column is then put back

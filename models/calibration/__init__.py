@@ -14,10 +14,11 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
-CASES_PATH = Path(__file__).resolve().parents[2] / "resources" / "calibration" / "cases.jsonl"
+from models.resources import RESOURCES
+
+CASES_PATH = RESOURCES / "calibration" / "cases.jsonl"
 
 SUBSYSTEMS = ("storage", "network", "ft", "consolidation", "stretched", "file_transfer",
               "multicast", "vdi", "cpu_virtualization", "content_library")

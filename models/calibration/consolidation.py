@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from models.calibration import Check
-from models.design import Component, Design, Link, Override, Scenario
-from models.engine import Engine, evaluate
-from models.prediction import Prediction
+from models.document.design import Component, Design, Link, Override, Scenario
+from models.engine.evaluation import Engine, evaluate
+from models.engine.prediction import Prediction
 
 DENSE_CASE = "consol-dense-mode-medium-"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from models.calibration import Check
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.prediction import Prediction
+from models.document.design import Component, Design, Link
+from models.engine.evaluation import evaluate
+from models.engine.prediction import Prediction
 
 ITEM: dict[str, Any] = {"item_gb": 15.0, "compression_ratio": 15.0 / 5.4}
 """The sync study's OVF template (Red Hat VM): 15 GB uncompressed, 5.4 GB compressed."""

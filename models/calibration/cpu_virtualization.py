@@ -12,12 +12,12 @@ per VM on ESXi 6.0, the CloudStone thresholds, and a physical core per latency-s
 
 from __future__ import annotations
 
-from models import cpu_virt
 from models.calibration import Check
-from models.design import Component, Design, Link, Override, Scenario
-from models.engine import Engine, evaluate
-from models.prediction import Prediction
-from models.schema import Value
+from models.document.design import Component, Design, Link, Override, Scenario
+from models.document.schema import Value
+from models.engine.evaluation import Engine, evaluate
+from models.engine.prediction import Prediction
+from models.subsystems import cpu_virt
 
 Props = dict[str, Value]
 

@@ -1,7 +1,8 @@
 """File-transfer calibration: the FedEx 10GbE case study's single- and multi-stream runs,
 rebuilt as native (bare-metal) designs and evaluated through the engine.
 
-Fitted (role ``fit``, coefficients in ``models.transfer``): the kernel, tool and ssh-channel
+Fitted (role ``fit``, coefficients in ``models.subsystems.transfer``): the kernel, tool and
+ssh-channel
 cycles per byte (scp and rsync without crypto, bbcp), AES-128's cycles per byte (HPN-SSH) and
 ftp's cycles per byte on FedEx's production servers (560 Mbit/s over 10GbE).  Checked, not
 fitted: scp and rsync over OpenSSH (its fixed 64 KB window at a LAN round trip), ftp over
@@ -14,8 +15,8 @@ from typing import Literal
 
 from models.calibration import Check
 from models.calibration.network import FEDEX_HOST, TEN_G, Props, make_testbed
-from models.design import Design
-from models.engine import evaluate
+from models.document.design import Design
+from models.engine.evaluation import evaluate
 
 LAN_RTT_MS = 0.25
 """Back-to-back round trip: 'a few hundred microseconds' on a LAN (VMware vSphere 4 FT paper);

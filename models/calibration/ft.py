@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import ft
 from models.calibration import Check
 from models.calibration.network import make_testbed
-from models.compiled import compile_design
-from models.design import Design
-from models.engine import evaluate
-from models.results import FtResult, NetworkResult, StorageResult
-from models.schema import Value
+from models.document.design import Design
+from models.document.schema import Value
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import FtResult, NetworkResult, StorageResult
+from models.subsystems import ft
 
 Props = dict[str, Value]
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import multicast
 from models.calibration import Check
 from models.calibration.network import Props, make_testbed
-from models.compiled import compile_design
-from models.design import Design
-from models.engine import evaluate
-from models.network import solve
+from models.document.design import Design
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.subsystems import multicast
+from models.subsystems.network import solve
 
 R810: Props = {"sockets": 2, "cores_per_socket": 8, "ghz": 2.67, "hyperthreading": False,
                "memory_gb": 64.0, "esxi_version": "5.0"}

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from models import network
 from models.calibration import Check
-from models.compiled import compile_design
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.schema import Value
+from models.document.design import Component, Design, Link
+from models.document.schema import Value
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.subsystems import network
 
 Props = dict[str, Value]
 

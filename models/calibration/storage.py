@@ -1,7 +1,7 @@
 """Storage calibration: the studies' testbeds rebuilt as designs and run through the engine.
 
-Fitted coefficients live in :mod:`models.storage` beside the case ids they were fitted to;
-here each case becomes a :class:`~models.calibration.Check`.
+Fitted coefficients live in :mod:`models.subsystems.storage` beside the case ids they were fitted
+to; here each case becomes a :class:`~models.calibration.Check`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from models.calibration import Check
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.prediction import Prediction
+from models.document.design import Component, Design, Link
+from models.engine.evaluation import evaluate
+from models.engine.prediction import Prediction
 
 
 def build_testbed(name: str, host: dict[str, Any], array: dict[str, Any], vm: dict[str, Any],

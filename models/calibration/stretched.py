@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import stretched
 from models.calibration import Check
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.prediction import Prediction
+from models.document.design import Component, Design, Link
+from models.engine.evaluation import evaluate
+from models.engine.prediction import Prediction
+from models.subsystems import stretched
 
 DVDSTORE_VM: dict[str, Any] = {
     "vcpus": 4, "memory_gb": 8, "guest_os": "linux", "vscsi": "pvscsi",

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from models.calibration import Check
 from models.calibration.network import Props
-from models.design import Component, Design, Link
-from models.engine import evaluate
+from models.document.design import Component, Design, Link
+from models.engine.evaluation import evaluate
 
 DESKTOPS = 50
 

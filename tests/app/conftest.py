@@ -16,8 +16,8 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication
 
 from app import bands
-from models import examples
-from models.design import Component, Design, Link
+from models.document.design import Component, Design, Link
+from models.examples import bundled as examples
 
 IGNORED = ("This plugin does not support propagateSizeHints()",
            "This plugin does not support raise()",

@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 from app.analysis_panel import MAX_BARS, AnalysisPanel, analysis_copy, place_rebuilt
 from app.document import DesignDocument
 from app.main_window import MainWindow
-from models import examples
 from models.analysis import SeekResult, rebuild
+from models.examples import bundled as examples
 
 SLOW_MS = 60000
 

@@ -13,8 +13,8 @@ from app.bands import BandTracker, band_text, sources_text, tracker_for
 from app.charts import KnobCurve
 from app.dashboard import KPI_BY_KEY, Dashboard
 from app.document import DesignDocument
-from models import examples
-from models.engine import Engine, evaluate_bands
+from models.engine.evaluation import Engine, evaluate_bands
+from models.examples import bundled as examples
 
 
 def vaio(qtbot: QtBot, scenario: str = "base") -> tuple[DesignDocument, Dashboard, BandTracker]:
@@ -169,7 +169,7 @@ def test_background_reports_a_failing_job_as_text(qtbot: QtBot) -> None:
 
 
 def test_a_web_farms_band_ends_where_the_response_time_saturates(qtbot: QtBot) -> None:
-    from models.consolidation import SATURATED_MS  # noqa: PLC0415
+    from models.subsystems.consolidation import SATURATED_MS  # noqa: PLC0415
     doc = DesignDocument(examples.load("dense-web-farm"))
     doc.set_scenario("dense mode")  # the dense-mode saving is a published range: a band
     curve = KnobCurve(doc)

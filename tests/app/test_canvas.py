@@ -17,9 +17,9 @@ from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
 from app.document import DesignDocument
-from models import examples
-from models.design import Component, Design, Link
-from models.synth import large_design
+from models.document.design import Component, Design, Link
+from models.examples import bundled as examples
+from models.examples.synth import large_design
 
 
 def make(qtbot: QtBot, design: Design) -> tuple[DesignDocument, DesignScene, DesignView]:

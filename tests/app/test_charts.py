@@ -17,8 +17,8 @@ from app.charts import (
 )
 from app.document import DesignDocument
 from app.knob_panel import KnobPanel
-from models import examples
-from models.knobs import default_knob, knob
+from models.document.knobs import default_knob, knob
+from models.examples import bundled as examples
 
 OIO = "vm.workload.io_oio"
 
@@ -139,7 +139,7 @@ def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
 def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> None:
     from app.charts import KnobCurve  # noqa: PLC0415
     from app.document import DesignDocument  # noqa: PLC0415
-    from models import examples  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
 
     web = examples.load("dense-web-farm")
     io = examples.load("vaio-scaling")
@@ -155,8 +155,8 @@ def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> No
 
 def test_curve_plots_response_time_for_a_web_farm() -> None:
     from app.charts import latencies  # noqa: PLC0415
-    from models import examples  # noqa: PLC0415
-    from models.engine import evaluate  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
 
     web = evaluate(examples.load("dense-web-farm"))
     assert latencies(web) == (web.mean_response_ms, web.p95_response_ms)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from models import examples
+from models.examples import bundled as examples
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from models.design import design_to_json
-from models.synth import large_design
+from models.document.design import design_to_json
+from models.examples.synth import large_design
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 from pytestqt.qtbot import QtBot
 
 from app.document import DesignDocument
-from models.design import Component, Design, Link, Override, design_to_dict
+from models.document.design import Component, Design, Link, Override, design_to_dict
 
 
 def snapshot(doc: DesignDocument) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from app.canvas.view import DesignView
 from app.document import DesignDocument
 from app.inspector import Inspector
 from app.palette import Palette
-from models.design import Design, Link
+from models.document.design import Design, Link
 from tests.app.test_canvas import drop
 
 

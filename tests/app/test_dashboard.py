@@ -12,9 +12,9 @@ from pytestqt.qtbot import QtBot
 from app import format as fmt
 from app.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
 from app.document import DesignDocument
-from models import examples
-from models.design import Design
-from models.knobs import FT4, VAIO
+from models.document.design import Design
+from models.document.knobs import FT4, VAIO
+from models.examples import bundled as examples
 
 
 def make(qtbot: QtBot) -> tuple[DesignDocument, Dashboard]:

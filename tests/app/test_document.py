@@ -7,8 +7,8 @@ from pytestqt.qtbot import QtBot
 
 from app import commands
 from app.document import DesignDocument, link_problem
-from models.design import Component, Design, DesignError, Link, Override
-from models.prediction import Prediction
+from models.document.design import Component, Design, DesignError, Link, Override
+from models.engine.prediction import Prediction
 
 
 def test_constructed_document_has_a_prediction(qtbot: QtBot, nic_example: Design) -> None:
@@ -162,7 +162,7 @@ def test_engine_failure_is_reported_not_raised(qtbot: QtBot, nic_example: Design
     def boom(self: object) -> Prediction:
         raise RuntimeError("model exploded")
 
-    monkeypatch.setattr("models.engine.Engine.evaluate", boom)
+    monkeypatch.setattr("models.engine.evaluation.Engine.evaluate", boom)
     with qtbot.waitSignal(doc.evaluation_failed) as blocker:
         doc.move_components({"h1": (5.0, 5.0)})
         doc.request_evaluation()

@@ -11,8 +11,8 @@ from pytestqt.qtbot import QtBot
 from app import evidence as evidence_mod
 from app.document import DesignDocument
 from app.evidence import Evidence, EvidenceView
-from models import examples
 from models.calibration import Check, cases
+from models.examples import bundled as examples
 
 
 def n_points(item: object) -> int:

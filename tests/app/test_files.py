@@ -13,9 +13,10 @@ from pytestqt.qtbot import QtBot
 from app.document import DesignDocument
 from app.files import MAX_RECENT, FileController
 from app.recovery import RecoveryManager, RecoverySession, recovery_folder
-from models import examples, store
-from models.design import Design, design_to_json
-from models.files import load_design, save_design
+from models.document.design import Design, design_to_json
+from models.examples import bundled as examples
+from models.io import store
+from models.io.files import load_design, save_design
 
 Button = QMessageBox.StandardButton
 

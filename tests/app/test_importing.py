@@ -10,9 +10,9 @@ from pytestqt.qtbot import QtBot
 
 from app.document import DesignDocument
 from app.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
-from models.design import Design
-from models.importers import ImportReport, Progress
-from models.importers.vcenter import Connection
+from models.document.design import Design
+from models.io.importers import ImportReport, Progress
+from models.io.importers.vcenter import Connection
 from tests import vcsim
 from tests.models.test_rvtools import estate_rows, write_xlsx
 

@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from app.document import DesignDocument
 from app.inspector import Inspector
-from models.design import Design, Override
+from models.document.design import Design, Override
 
 
 def make(qtbot: QtBot, design: Design) -> tuple[DesignDocument, Inspector]:

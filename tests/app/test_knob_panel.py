@@ -10,8 +10,8 @@ from app import format as fmt
 from app.dashboard import KPI_BY_KEY, Dashboard
 from app.document import DesignDocument
 from app.knob_panel import KnobPanel, KnobRow, KnobSlider
-from models import examples
-from models.knobs import knob, knobs_for
+from models.document.knobs import knob, knobs_for
+from models.examples import bundled as examples
 
 OIO = "vm.workload.io_oio"
 

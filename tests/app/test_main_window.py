@@ -13,8 +13,8 @@ from app.canvas.layout import overlapping_vms
 from app.document import DesignDocument
 from app.main import run_app
 from app.main_window import MainWindow
-from models import examples
-from models.design import Design
+from models.document.design import Design
+from models.examples import bundled as examples
 
 
 def make(qtbot: QtBot, design: Design) -> MainWindow:
@@ -274,7 +274,7 @@ def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot
 
 def test_status_summary_counts_and_what_the_design_moves() -> None:
     from app.main_window import status_summary  # noqa: PLC0415
-    from models.engine import evaluate  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
 
     web = status_summary(evaluate(examples.load("dense-web-farm")))
     assert web.startswith("470 VMs · 1 host · ") and web.endswith(" Gbit/s") and "IOPS" not in web

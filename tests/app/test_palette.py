@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas.drop import preset_of
 from app.document import DesignDocument
 from app.palette import Palette
-from models.presets import presets
+from models.document.presets import presets
 
 
 def make(qtbot: QtBot) -> Palette:

@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from app import recovery
 from app.document import DesignDocument
 from app.recovery import RecoveryManager, RecoverySession, stale_sessions
-from models import store
-from models.design import Design, design_to_json
+from models.document.design import Design, design_to_json
+from models.io import store
 from tests.conftest import ROOT
 
 Button = QMessageBox.StandardButton
@@ -112,7 +112,7 @@ sys.path.insert(0, sys.argv[1])
 from PySide6.QtCore import QCoreApplication
 from app.document import DesignDocument
 from app.recovery import RecoveryManager
-from models import examples
+from models.examples import bundled as examples
 app = QCoreApplication([])
 doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
 doc.design.name = "crashed edit"

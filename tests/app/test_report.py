@@ -14,12 +14,13 @@ from PySide6.QtGui import QImage
 
 from app import report
 from app.report_pages import APPENDIX_ROWS, HEADINGS, Report, build_pages, error_text
-from models import examples, synth
 from models.calibration import Check
-from models.design import Component, Design, DesignError, Link
-from models.engine import Engine
-from models.files import save_design
-from models.prediction import Prediction
+from models.document.design import Component, Design, DesignError, Link
+from models.engine.evaluation import Engine
+from models.engine.prediction import Prediction
+from models.examples import bundled as examples
+from models.examples import synth
+from models.io.files import save_design
 from tests.conftest import ROOT
 
 PDFTOTEXT = shutil.which("pdftotext")
@@ -36,7 +37,7 @@ def _design() -> Design:
 
 
 def _predict(d: Design, scenario: str = "base") -> Prediction:
-    from models.design import apply_scenario  # noqa: PLC0415
+    from models.document.design import apply_scenario  # noqa: PLC0415
 
     e = Engine(apply_scenario(d, scenario))
     e.scenario = scenario

@@ -9,8 +9,8 @@ from app import format as fmt
 from app.dashboard import KPIS, Dashboard
 from app.document import DesignDocument
 from app.scenarios import ScenarioBar
-from models import examples
-from models.engine import evaluate
+from models.engine.evaluation import evaluate
+from models.examples import bundled as examples
 
 
 def make(qtbot: QtBot) -> tuple[DesignDocument, ScenarioBar]:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from models.design import Override
-from models.engine import Engine
-from models.synth import large_design
+from models.document.design import Override
+from models.engine.evaluation import Engine
+from models.examples.synth import large_design
 
 
 def _times(fn: Callable[[], object], repeat: int) -> list[float]:

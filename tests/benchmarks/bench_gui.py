@@ -36,9 +36,9 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from app.dashboard import Dashboard  # noqa: PLC0415
     from app.document import DesignDocument  # noqa: PLC0415
     from app.knob_panel import KnobPanel  # noqa: PLC0415
-    from models.engine import Engine  # noqa: PLC0415
-    from models.prediction import Prediction  # noqa: PLC0415
-    from models.synth import large_design  # noqa: PLC0415
+    from models.engine.evaluation import Engine  # noqa: PLC0415
+    from models.engine.prediction import Prediction  # noqa: PLC0415
+    from models.examples.synth import large_design  # noqa: PLC0415
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     doc = DesignDocument(large_design(n_vms, n_hosts))

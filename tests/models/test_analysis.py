@@ -9,13 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from models import analysis, examples
+from models import analysis
 from models.analysis import Breach, band_settings, largest_ok, policy_breaches, smallest_ok
-from models.compiled import Compiled
-from models.design import Component, Design, DesignError, Link, design_to_json
-from models.engine import Engine
-from models.knobs import knob, knobs_for
-from models.prediction import (
+from models.document.design import Component, Design, DesignError, Link, design_to_json
+from models.document.knobs import knob, knobs_for
+from models.engine.compiled import Compiled
+from models.engine.evaluation import Engine
+from models.engine.prediction import (
     ArrayArrays,
     Consolidation,
     HostArrays,
@@ -23,7 +23,8 @@ from models.prediction import (
     Prediction,
     VmArrays,
 )
-from models.synth import large_design
+from models.examples import bundled as examples
+from models.examples.synth import large_design
 
 ARRAY_IOPS_PER_DISK = 1000.0
 
@@ -379,7 +380,7 @@ def test_seek_on_examples_meets_the_policy_it_claims(name: str) -> None:
     r = analysis.seek(d, "oio", limit=64)
     if r.value is not None:
         eng = Engine(d)
-        from models.design import Override  # noqa: PLC0415
+        from models.document.design import Override  # noqa: PLC0415
 
         eng.patch(Override("vm", "workload.io_oio", r.value))
         assert analysis.storage_p95_breaches(eng.evaluate(), eng.compiled.policy) == []

@@ -6,8 +6,8 @@ from functools import cache
 
 from models.calibration import Check, cases
 from models.calibration.cpu_virtualization import checks, example_design
-from models.engine import evaluate
-from models.examples import load
+from models.engine.evaluation import evaluate
+from models.examples.bundled import load
 
 
 @cache

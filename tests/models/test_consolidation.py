@@ -9,14 +9,14 @@ import statistics
 import numpy as np
 import pytest
 
-from models import consolidation as con
 from models.calibration import cases
 from models.calibration.consolidation import checks, dl580_testbed, example_design
-from models.compiled import Compiled, compile_design
-from models.design import Component, Design, Link, Override, load_json
-from models.engine import evaluate
-from models.examples import path as example_path
-from models.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
+from models.document.design import Component, Design, Link, Override, load_json
+from models.engine.compiled import Compiled, compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
+from models.examples.bundled import path as example_path
+from models.subsystems import consolidation as con
 
 LN20 = math.log(20.0)
 

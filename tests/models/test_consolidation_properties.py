@@ -6,10 +6,10 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models import consolidation as con
-from models.compiled import compile_design
-from models.design import Component, Design, Link, Override
-from models.results import ConsolidationResult
+from models.document.design import Component, Design, Link, Override
+from models.engine.compiled import compile_design
+from models.engine.results import ConsolidationResult
+from models.subsystems import consolidation as con
 from tests.models.test_consolidation import build, results
 
 SETTINGS = settings(max_examples=50, deadline=None)

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from models import content_library, examples
 from models.calibration.content_library import (
     HTTP,
     mirror_design,
@@ -17,9 +16,11 @@ from models.calibration.content_library import (
     sync_design,
     transfer,
 )
-from models.content_library import Stage, run_pipeline
-from models.design import DesignError, Override, parse_design
-from models.engine import Engine, evaluate
+from models.document.design import DesignError, Override, parse_design
+from models.engine.evaluation import Engine, evaluate
+from models.examples import bundled as examples
+from models.subsystems import content_library
+from models.subsystems.content_library import Stage, run_pipeline
 
 
 def _doc(components: list[dict[str, Any]], links: list[dict[str, Any]] | None = None

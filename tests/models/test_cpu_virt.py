@@ -9,12 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from models import cpu_virt, examples
-from models.compiled import Compiled, compile_design
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.results import NetworkResult, StorageResult
-from models.schema import ESXI_VERSIONS, Value
+from models.document.design import Component, Design, Link
+from models.document.schema import ESXI_VERSIONS, Value
+from models.engine.compiled import Compiled, compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import NetworkResult, StorageResult
+from models.examples import bundled as examples
+from models.subsystems import cpu_virt
 
 
 def build(n_vms: int = 1, *, vcpus: int = 4, platform: str = "esxi", esxi: str = "6.0",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from models.design import (
+from models.document.design import (
     DesignError,
     apply_scenario,
     design_to_dict,
@@ -184,8 +184,8 @@ def test_copy_is_deep_for_everything_mutable() -> None:
     """Design.copy equals a deep copy and shares nothing a later edit could reach."""
     import copy  # noqa: PLC0415
 
-    from models import examples  # noqa: PLC0415
-    from models.design import Override  # noqa: PLC0415
+    from models.document.design import Override  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
 
     d = examples.load("vaio-scaling")
     d.policy["cpu_util_max"] = 0.8

@@ -3,13 +3,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import examples
-from models.compiled import compile_design
-from models.design import DesignError, Override, apply_overrides, parse_assignment
-from models.engine import Engine, evaluate, run
-from models.knobs import knobs_for
-from models.prediction import Prediction
-from models.synth import large_design
+from models.document.design import DesignError, Override, apply_overrides, parse_assignment
+from models.document.knobs import knobs_for
+from models.engine.compiled import compile_design
+from models.engine.evaluation import Engine, evaluate, run
+from models.engine.prediction import Prediction
+from models.examples import bundled as examples
+from models.examples.synth import large_design
 
 
 def test_patch_then_evaluate_equals_fresh_evaluation() -> None:
@@ -53,7 +53,7 @@ def test_current_design_replays_patches() -> None:
 
 def test_scenario_engine_starts_from_the_scenario() -> None:
     design = large_design(10, 2, 1)
-    from models.design import Scenario  # noqa: PLC0415
+    from models.document.design import Scenario  # noqa: PLC0415
 
     design.scenarios.append(Scenario("deep", [Override("vm", "workload.io_oio", 64)]))
     engine = Engine(design, "deep")
@@ -62,7 +62,7 @@ def test_scenario_engine_starts_from_the_scenario() -> None:
 
 
 def test_empty_design_evaluates() -> None:
-    from models.design import Design  # noqa: PLC0415
+    from models.document.design import Design  # noqa: PLC0415
 
     doc = evaluate(Design()).to_dict()
     assert doc["vms"] == [] and doc["summary"]["total_iops"] == 0

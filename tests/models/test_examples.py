@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from models import examples
-from models.engine import evaluate
+from models.engine.evaluation import evaluate
+from models.examples import bundled as examples
 
 VM_KEYS = {"id", "name", "host", "iops", "storage_mbps", "latency_ms", "p95_latency_ms",
            "net_gbps", "cpu_util", "cpu_cost_per_kiops", "ft", "bound_by"}

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from models import fsutil
+from models.io import atomic as fsutil
 
 
 def test_write_atomic_replaces_and_leaves_no_temp(tmp_path: Path) -> None:

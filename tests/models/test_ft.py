@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import ft
 from models.calibration.ft import GIGABIT, PE2950, ft4_netperf
 from models.calibration.network import make_testbed
-from models.compiled import compile_design
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.results import FtResult, NetworkResult, StorageResult
-from models.schema import Value
+from models.document.design import Component, Design, Link
+from models.document.schema import Value
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import FtResult, NetworkResult, StorageResult
+from models.subsystems import ft
 
 Props = dict[str, Value]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.design import Component, Design, Link
-from models.importers.layout import HOST_PITCH, auto_layout
+from models.document.design import Component, Design, Link
+from models.io.importers.layout import HOST_PITCH, auto_layout
 
 
 def _estate() -> Design:

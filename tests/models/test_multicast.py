@@ -6,12 +6,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import multicast, network
 from models.calibration.multicast import receivers
-from models.compiled import compile_design
-from models.design import Design
-from models.engine import evaluate
-from models.results import NetworkResult
+from models.document.design import Design
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import NetworkResult
+from models.subsystems import multicast, network
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

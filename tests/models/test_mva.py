@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from models import mva
+from models.subsystems import mva
 
 
 def _buzen_throughput(demand: list[float], n: int) -> float:

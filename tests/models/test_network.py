@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import network
 from models.calibration.network import FEDEX_HOST, TEN_G, fedex, lro_vm, make_testbed
-from models.compiled import compile_design
-from models.design import Design
-from models.engine import evaluate
-from models.results import NetworkResult
-from models.schema import Value
+from models.document.design import Design
+from models.document.schema import Value
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import NetworkResult
+from models.subsystems import network
 
 Props = dict[str, Value]
 

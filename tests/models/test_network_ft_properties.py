@@ -13,12 +13,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import ft, network
-from models.compiled import compile_design
-from models.design import Component, Design, Link
-from models.engine import evaluate
-from models.results import StorageResult
-from models.schema import KINDS, Value
+from models.document.design import Component, Design, Link
+from models.document.schema import KINDS, Value
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.engine.results import StorageResult
+from models.subsystems import ft, network
 
 Props = dict[str, Value]
 SPEEDS = (1.0, 10.0, 25.0, 40.0, 100.0)

@@ -19,8 +19,8 @@ builtins.__import__ = guard
 import pkgutil, importlib, models
 for m in pkgutil.walk_packages(models.__path__, 'models.'):
     importlib.import_module(m.name)
-from models import examples
-from models.engine import evaluate
+from models.examples import bundled as examples
+from models.engine.evaluation import evaluate
 for name in examples.names():
     evaluate(examples.load(name)).to_dict()
 assert not any(k.startswith(('PySide6', 'pyqtgraph')) for k in sys.modules)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.design import Design, DesignError, design_to_dict, parse_design
-from models.presets import parse_presets, preset, presets
+from models.document.design import Design, DesignError, design_to_dict, parse_design
+from models.document.presets import parse_presets, preset, presets
 
 
 def test_bundled_presets_are_valid_components() -> None:

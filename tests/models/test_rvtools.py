@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from models.design import DesignError, design_to_json, loads
-from models.importers import nearest_esxi
-from models.importers.rvtools import import_rvtools
+from models.document.design import DesignError, design_to_json, loads
+from models.io.importers import nearest_esxi
+from models.io.importers.rvtools import import_rvtools
 
 # Column sets as RVTools writes them (abridged to the columns around the ones we read, in
 # RVTools' order).  4.x spells sizes MiB; 3.x spells them MB and has a single "OS" column.
@@ -276,7 +276,7 @@ def test_cli_import_rvtools_prints_report_and_writes_design(
 def test_fast_row_reader_matches_openpyxl(tmp_path: Path) -> None:
     from openpyxl import load_workbook  # noqa: PLC0415
 
-    from models.importers.rvtools import _fast_rows  # noqa: PLC0415
+    from models.io.importers.rvtools import _fast_rows  # noqa: PLC0415
 
     wb = Workbook()
     ws = wb.active

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from models import mva, storage
 from models.calibration.storage import (
     FLASH_HOST,
     FLASH_VM,
@@ -18,10 +17,11 @@ from models.calibration.storage import (
     sioc_pair,
     vaio,
 )
-from models.design import Component, Override, apply_overrides
-from models.engine import Engine, evaluate
-from models.prediction import Prediction
-from models.synth import large_design
+from models.document.design import Component, Override, apply_overrides
+from models.engine.evaluation import Engine, evaluate
+from models.engine.prediction import Prediction
+from models.examples.synth import large_design
+from models.subsystems import mva, storage
 
 
 def _run(array: dict[str, Any] | None = None, vm: dict[str, Any] | None = None,
@@ -150,8 +150,8 @@ def test_missing_storage_link_is_warned_not_fatal() -> None:
 def test_sioc_share_below_one_slot_on_a_lone_vm_is_solved() -> None:
     """Found by Hypothesis: SIOC gave a lone VM a fractional queue share (< 1 slot), which the
     exact single-class MVA cannot take; the approximate solver handles it."""
-    from models.design import parse_design  # noqa: PLC0415
-    from models.engine import evaluate  # noqa: PLC0415
+    from models.document.design import parse_design  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
 
     design = parse_design({
         "format": "headroom-design", "version": 1,

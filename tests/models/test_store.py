@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from app import cli
-from models import migrations, store
-from models.design import Design, DesignError, design_to_json
-from models.files import load_design, save_design
+from models.document.design import Design, DesignError, design_to_json
+from models.io import migrations, store
+from models.io.files import load_design, save_design
 from tests.conftest import ROOT
 
 
@@ -286,7 +286,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], None], str]] = {
 
 
 def _big_design() -> Design:
-    from models import examples  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
 
     d = examples.load(examples.DEFAULT_EXAMPLE)
     d.notes = "x" * 20000
@@ -372,7 +372,8 @@ _SAVER = """
 import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from models import examples, store
+from models.examples import bundled as examples
+from models.io import store
 d = examples.load(examples.DEFAULT_EXAMPLE)
 d.notes = "y" * 300000
 i = 0

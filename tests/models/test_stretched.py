@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from models import stretched
 from models.calibration.stretched import DVDSTORE_VM, dvdstore_cluster
-from models.compiled import compile_design
-from models.engine import evaluate
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.subsystems import stretched
 
 
 def test_regular_cluster_pays_no_write_delay() -> None:

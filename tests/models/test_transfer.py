@@ -6,11 +6,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import transfer
 from models.calibration.file_transfer import mbps
 from models.calibration.file_transfer import transfer as fedex_transfer
-from models.engine import evaluate
-from models.schema import KINDS
+from models.document.schema import KINDS
+from models.engine.evaluation import evaluate
+from models.subsystems import transfer
 
 TOOLS = list(KINDS["vm"].props["workload.net_tool"].choices or ())
 CRYPTO = list(KINDS["vm"].props["workload.net_crypto"].choices or ())

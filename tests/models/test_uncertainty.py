@@ -6,10 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from models import examples, uncertainty
-from models.design import Override
-from models.engine import Engine, evaluate_bands
-from models.uncertainty import BANDS, Bands
+from models.document.design import Override
+from models.engine import uncertainty
+from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.uncertainty import BANDS, Bands
+from models.examples import bundled as examples
 
 
 def _bands(scenario: str | None = None, example: str = "vaio-scaling") -> tuple[Engine, Bands]:

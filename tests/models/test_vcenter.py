@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from models.design import DesignError
-from models.files import load_design, save_design
-from models.importers.vcenter import Connection, import_vcenter, parse_server
+from models.document.design import DesignError
+from models.io.files import load_design, save_design
+from models.io.importers.vcenter import Connection, import_vcenter, parse_server
 from tests import vcsim
 
 PASSWORD = "s3cret-Pa55word"

@@ -6,11 +6,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import vdi
 from models.calibration.vdi import branch, wan_mbps
-from models.compiled import compile_design
-from models.engine import evaluate
-from models.knobs import knob
+from models.document.knobs import knob
+from models.engine.compiled import compile_design
+from models.engine.evaluation import evaluate
+from models.subsystems import vdi
 
 SETTINGS = settings(max_examples=25, deadline=None)
 B = np.array

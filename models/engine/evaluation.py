@@ -1,0 +1,164 @@
+"""``evaluate(design) -> Prediction``: the subsystem models run in order on compiled arrays.
+
+Order and data flow (each arrow is an array handed on):
+
+    stretched.solve  -> per-VM write delay (inter-site round trip)
+    ft.io_delay_ms   -> per-VM write delay (FT output commit)
+    storage.solve    -> IOPS, latency, disk reads, I/O CPU
+    network.solve    -> throughput, NIC load, network CPU
+    ft.solve         -> logging bandwidth, stalls, added latency, secondary load
+    consolidation.solve -> CPU/memory per host, web response times, VMs per host
+
+:class:`Engine` keeps the compiled design, so a knob change is an in-place patch followed by
+one evaluation (milliseconds for thousands of VMs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from models.document.design import Design, Override, apply_scenario
+from models.engine import uncertainty
+from models.engine.compiled import Compiled, compile_design
+from models.engine.prediction import (
+    ArrayArrays,
+    HostArrays,
+    Labels,
+    NicArrays,
+    Prediction,
+    VmArrays,
+)
+from models.engine.results import FtResult, NetworkResult
+from models.engine.uncertainty import Bands
+from models.subsystems import consolidation, content_library, ft, network, storage, stretched, vdi
+
+
+class Engine:
+    """A compiled design that can be patched and re-evaluated cheaply."""
+
+    def __init__(self, design: Design, scenario: str | None = None):
+        self.scenario = scenario or "base"
+        self.compiled: Compiled = compile_design(apply_scenario(design, scenario))
+
+    def patch(self, override: Override) -> None:
+        self.compiled.patch(override)
+
+    def evaluate(self, detail: bool = True) -> Prediction:
+        """The prediction of the current arrays; ``detail=False`` when only the summary is
+        read (a sweep): models skip bottleneck Resources, warnings and extras."""
+        self.compiled.detail = detail
+        return run(self.compiled, self.scenario, reuse=True)
+
+
+def evaluate_bands(engine: Engine, nominal: Prediction | None = None) -> Bands:
+    """Uncertainty bands of ``engine``'s current design: two more full evaluations, with every
+    banded coefficient (:mod:`models.engine.uncertainty`) at its cheaper and at its costlier end.
+    ``nominal`` is the engine's latest prediction (evaluated when not given).  The engine's
+    memo and warm starts are left as they were, so its next evaluation is unchanged."""
+    p = nominal if nominal is not None else engine.evaluate()
+    c = engine.compiled
+    with c.isolated():
+        with uncertainty.case("low") as used_low:
+            low = run(c, engine.scenario)
+        with uncertainty.case("high") as used_high:
+            high = run(c, engine.scenario)
+    return uncertainty.combine(p, low, high, used_low | used_high)
+
+
+def evaluate(design: Design, scenario: str | None = None) -> Prediction:
+    """Evaluate ``design`` (optionally under a named scenario)."""
+    return Engine(design, scenario).evaluate()
+
+
+@dataclass
+class _Static:
+    """Per-design lists that knob patches never change (computed once per compile)."""
+
+    vm_names: list[str]
+    vm_host: list[str | None]
+    host_names: list[str]
+    host_vms: np.ndarray
+    nic_host: list[str | None]
+    array_names: list[str]
+
+
+def _static(c: Compiled) -> _Static:
+    cached = c.cache.get("engine.static")
+    if isinstance(cached, _Static):
+        return cached
+    host_ids = c.host.ids
+    st = _Static(
+        vm_names=[c.names[i] for i in c.vm.ids],
+        vm_host=[host_ids[h] if h >= 0 else None for h in c.vm_host.tolist()],
+        host_names=[c.names[i] for i in host_ids],
+        host_vms=np.bincount(c.vm_host[c.vm_host >= 0], minlength=len(host_ids)),
+        nic_host=[host_ids[h] if h >= 0 else None for h in c.nic_host.tolist()],
+        array_names=[c.names[i] for i in c.array.ids])
+    c.cache["engine.static"] = st
+    return st
+
+
+def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
+    """Evaluate compiled arrays.  With ``reuse`` (the :class:`Engine`, whose every write is a
+    patch) a model whose inputs did not change returns its last result; without it (callers
+    that write arrays directly, such as the analyses) everything is recomputed."""
+    c.reuse = reuse and uncertainty.current() == "nominal"  # memo holds nominal results
+    step = c.memo
+    st = step("stretched", lambda: stretched.solve(c))
+    delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))
+    write_delay = step("write_delay", lambda: st.vm_write_delay_ms + delay, st, delay)
+    sto = step("storage", lambda: storage.solve(c, write_delay), write_delay)
+    net0 = step("network", lambda: network.solve(c))
+
+    def _ft() -> tuple[FtResult, NetworkResult]:
+        # ft.solve scales the NIC load and labels of stalled VMs in place: it gets a copy, so
+        # that a reused network result stays as the network model left it
+        net = replace(net0, nic_gbps=net0.nic_gbps.copy(), nic_util=net0.nic_util.copy(),
+                      vm_bound_by=list(net0.vm_bound_by))
+        return ft.solve(c, sto, net), net
+
+    fto, net = step("ft", _ft, sto, net0)
+    con = step("consolidation", lambda: consolidation.solve(c, sto, net, fto), sto, net0, fto)
+    desk = step("vdi", lambda: vdi.solve(c, net0.vm_tx_mbps), net0)
+    lib = step("content_library", lambda: content_library.solve(c))
+
+    ratio = fto.vm_throughput_ratio
+    iops = sto.vm_iops * ratio
+    mbps = sto.vm_mbps * ratio
+    net_gbps = (net.vm_rx_mbps + net.vm_tx_mbps) * ratio / 1000.0
+    # Storage latency already carries FT's output-commit delay on writes (ft.io_delay_ms);
+    # a request-driven VM's response pays it once more on the transmit of its reply.
+    web = ~np.isnan(con.vm_response_ms)
+    ft_add = np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
+    latency = np.where(web, con.vm_response_ms + ft_add, sto.vm_latency_ms)
+    p95 = np.where(web, con.vm_response_p95_ms + ft_add, sto.vm_p95_ms)
+    bound = Labels(lambda: [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by,
+                                                           strict=True)])
+
+    st_ = _static(c)
+    host_ids = c.host.ids
+    vms = VmArrays(
+        ids=c.vm.ids, names=st_.vm_names, host=st_.vm_host, iops=iops,
+        storage_mbps=mbps, latency_ms=latency, p95_latency_ms=np.maximum(p95, latency),
+        net_gbps=net_gbps, cpu_util=con.vm_cpu_util,
+        cpu_cost_per_kiops=sto.vm_cpu_cost_per_kiops, ft=c.vm.cols["ft"].copy(),
+        ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
+        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web)
+    hosts = HostArrays(
+        ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
+        memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,
+        ft_logging_mbps=fto.host_logging_mbps)
+    nics = NicArrays(ids=c.nic.ids, host=st_.nic_host, util=net.nic_util + fto.nic_util,
+                     gbps=net.nic_gbps + fto.nic_gbps)
+    arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names,
+                         iops=sto.array_iops, latency_ms=sto.array_latency_ms,
+                         util=sto.array_util)
+    parts = (st, sto, net, fto, con, desk, lib)
+    extras = {k: v for p in parts for k, v in p.extras.items()}
+    return Prediction(
+        design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,
+        arrays=arrays, consolidation=con.consolidation,
+        resources=[r for p in parts for r in p.resources],
+        warnings=[w for p in parts for w in p.warnings], extras=extras)

@@ -1,0 +1,292 @@
+"""The engine's output: per-component arrays plus a summary, and its contract JSON.
+
+Arrays stay arrays (the GUI reads them straight after every knob change); :meth:`to_dict`
+builds the public ``headroom-prediction`` document only when asked.  NaN in an array means
+"not modelled for this component" and becomes ``null`` in JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from models.engine.uncertainty import Bands
+
+FORMAT = "headroom-prediction"
+VERSION = 1
+
+
+class Labels(Sequence[str]):
+    """Per-component text built only when first read (most re-evaluations after a knob move
+    are never shown as text, and building thousands of strings costs more than the model)."""
+
+    __slots__ = ("_build", "_items")
+
+    def __init__(self, build: Callable[[], list[str]]):
+        self._build: Callable[[], list[str]] | None = build
+        self._items: list[str] = []
+
+    def _list(self) -> list[str]:
+        if self._build is not None:
+            self._items, self._build = self._build(), None
+        return self._items
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        return self._list()[i]
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Labels, list)):
+            return self._list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Labels({self._list()!r})"
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource's utilisation, for the bottleneck list and the utilisation chart."""
+
+    component: str
+    resource: str
+    """host_cpu, host_memory, nic, ft_logging_nic, hba, array, vcpu_io, wan, pcie, ..."""
+    util: float
+    explanation: str
+    source: str
+
+
+@dataclass
+class VmArrays:
+    ids: list[str]
+    names: list[str]
+    host: list[str | None]
+    iops: np.ndarray
+    storage_mbps: np.ndarray
+    latency_ms: np.ndarray
+    p95_latency_ms: np.ndarray
+    net_gbps: np.ndarray
+    cpu_util: np.ndarray
+    cpu_cost_per_kiops: np.ndarray
+    ft: np.ndarray
+    """bool mask: VM is FT-protected (its ft_* entries are meaningful)."""
+    ft_logging_mbps: np.ndarray
+    ft_latency_add_ms: np.ndarray
+    ft_throughput_ratio: np.ndarray
+    bound_by: Sequence[str]
+    request_driven: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool mask: VMs whose latency is a request response time (web), not storage latency."""
+
+
+@dataclass
+class HostArrays:
+    ids: list[str]
+    names: list[str]
+    cpu_util: np.ndarray
+    memory_util: np.ndarray
+    vms: np.ndarray
+    dense_mode_active: np.ndarray
+    ft_logging_mbps: np.ndarray
+
+
+@dataclass
+class NicArrays:
+    ids: list[str]
+    host: list[str | None]
+    util: np.ndarray
+    gbps: np.ndarray
+
+
+@dataclass
+class ArrayArrays:
+    ids: list[str]
+    names: list[str]
+    iops: np.ndarray
+    latency_ms: np.ndarray
+    util: np.ndarray
+
+
+@dataclass
+class Consolidation:
+    vms_per_host: float
+    max_vms_per_host_by_cpu: int | None
+    max_vms_per_host_by_p95: int | None
+    binding: str | None
+    """'cpu', 'p95', 'memory' or None when nothing binds (no hosts or no VMs)."""
+    hosts_needed: int | None
+
+
+@dataclass
+class Prediction:
+    design: str
+    scenario: str
+    vms: VmArrays
+    hosts: HostArrays
+    nics: NicArrays
+    arrays: ArrayArrays
+    consolidation: Consolidation
+    resources: list[Resource] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Model outputs beyond the contract (per subsystem), JSON-ready."""
+    bands: Bands | None = None
+    """Uncertainty bands, only when asked for (:func:`models.engine.evaluation.evaluate_bands`)."""
+
+    # ------------------------------------------------------------------ summary
+    @property
+    def total_iops(self) -> float:
+        return float(np.nansum(self.vms.iops))
+
+    @property
+    def mean_latency_ms(self) -> float:
+        """IOPS-weighted mean storage latency over VMs that do I/O (0 when none do)."""
+        w = np.nan_to_num(self.vms.iops)
+        lat = np.nan_to_num(self.vms.latency_ms)
+        total = w.sum()
+        return float((w * lat).sum() / total) if total > 0 else 0.0
+
+    @property
+    def p95_latency_ms(self) -> float:
+        """The highest per-VM p95 storage latency among VMs that do I/O."""
+        mask = np.nan_to_num(self.vms.iops) > 0
+        return float(np.nanmax(self.vms.p95_latency_ms[mask])) if mask.any() else 0.0
+
+    @property
+    def mean_response_ms(self) -> float:
+        """Mean response time over request-driven (web) VMs, weighted equally (0 if none)."""
+        m = self.vms.request_driven
+        return float(np.nanmean(self.vms.latency_ms[m])) if m.any() else 0.0
+
+    @property
+    def p95_response_ms(self) -> float:
+        """The highest p95 response time of any request-driven (web) VM (0 if none)."""
+        m = self.vms.request_driven
+        return float(np.nanmax(self.vms.p95_latency_ms[m])) if m.any() else 0.0
+
+    @property
+    def ft_logging_mbps(self) -> float:
+        return float(np.nansum(self.hosts.ft_logging_mbps))
+
+    @property
+    def ft_latency_add_ms(self) -> float:
+        """The largest latency FT adds to any protected VM (0 without FT)."""
+        m = self.vms.ft
+        return float(np.nanmax(self.vms.ft_latency_add_ms[m])) if m.any() else 0.0
+
+    @property
+    def total_net_gbps(self) -> float:
+        """Network throughput summed over VMs (received + sent), Gbit/s."""
+        return float(np.nansum(self.vms.net_gbps))
+
+    @property
+    def library_transfers(self) -> list[dict[str, Any]]:
+        """Content Library operations that move items (publishers and idle libraries left
+        out), as in the JSON's ``extras.content_library``: id, name, operation, items,
+        ``completion_s``, ``throughput_MBps``, ``bound_by``."""
+        return [t for t in self.extras.get("content_library", [])
+                if t.get("items", 0) > 0 and t.get("completion_s") is not None]
+
+    @property
+    def library_slowest_s(self) -> float:
+        """The longest Content Library operation, seconds (0 without any)."""
+        return max((float(t["completion_s"]) for t in self.library_transfers), default=0.0)
+
+    @property
+    def library_mean_s(self) -> float:
+        """The mean time of the Content Library operations, seconds (0 without any)."""
+        times = [float(t["completion_s"]) for t in self.library_transfers]
+        return sum(times) / len(times) if times else 0.0
+
+    @property
+    def library_mb_per_s(self) -> float:
+        """Content Library throughput summed over operations, MB/s."""
+        return sum(float(t["throughput_MBps"] or 0.0) for t in self.library_transfers)
+
+    def bottlenecks(self, n: int = 5) -> list[Resource]:
+        return sorted(self.resources, key=lambda r: -r.util)[:n]
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        v = self.vms
+        vms = []
+        for i, vid in enumerate(v.ids):
+            ft = None
+            if v.ft[i]:
+                ft = {"logging_mbps": _num(v.ft_logging_mbps[i]),
+                      "latency_add_ms": _num(v.ft_latency_add_ms[i]),
+                      "throughput_ratio": _num(v.ft_throughput_ratio[i])}
+            vms.append({"id": vid, "name": v.names[i], "host": v.host[i],
+                        "iops": _num(v.iops[i]), "storage_mbps": _num(v.storage_mbps[i]),
+                        "latency_ms": _num(v.latency_ms[i]),
+                        "p95_latency_ms": _num(v.p95_latency_ms[i]),
+                        "net_gbps": _num(v.net_gbps[i]), "cpu_util": _num(v.cpu_util[i]),
+                        "cpu_cost_per_kiops": _num(v.cpu_cost_per_kiops[i]),
+                        "ft": ft, "bound_by": v.bound_by[i]})
+        h, n = self.hosts, self.nics
+        hosts = []
+        for i, hid in enumerate(h.ids):
+            nics = [{"id": n.ids[j], "util": _num(n.util[j]), "gbps": _num(n.gbps[j])}
+                    for j in range(len(n.ids)) if n.host[j] == hid]
+            hosts.append({"id": hid, "name": h.names[i], "cpu_util": _num(h.cpu_util[i]),
+                          "memory_util": _num(h.memory_util[i]), "vms": int(h.vms[i]),
+                          "dense_mode_active": bool(h.dense_mode_active[i]),
+                          "ft_logging_mbps": _num(h.ft_logging_mbps[i]), "nics": nics})
+        a = self.arrays
+        arrays = [{"id": aid, "name": a.names[i], "iops": _num(a.iops[i]),
+                   "latency_ms": _num(a.latency_ms[i]), "util": _num(a.util[i])}
+                  for i, aid in enumerate(a.ids)]
+        out: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION, "design": self.design,
+            "scenario": self.scenario, "vms": vms, "hosts": hosts, "arrays": arrays,
+            "summary": self.summary_dict(),
+            "bottlenecks": [{"component": r.component, "resource": r.resource,
+                             "util": _num(r.util), "explanation": r.explanation,
+                             "source": r.source} for r in self.bottlenecks()],
+            "warnings": list(self.warnings),
+        }
+        if self.extras:
+            out["extras"] = self.extras
+        if self.bands is not None:
+            out["bands"] = self.bands.to_dict()
+        return out
+
+    def summary_dict(self) -> dict[str, Any]:
+        """The ``summary`` block of the JSON (also one row of a sweep)."""
+        c = self.consolidation
+        return {
+            "total_iops": _num(self.total_iops),
+            "mean_latency_ms": _num(self.mean_latency_ms),
+            "p95_latency_ms": _num(self.p95_latency_ms),
+            "mean_response_ms": _num(self.mean_response_ms),
+            "p95_response_ms": _num(self.p95_response_ms),
+            "ft_logging_mbps": _num(self.ft_logging_mbps),
+            "ft_latency_add_ms": _num(self.ft_latency_add_ms),
+            "consolidation": {
+                "vms_per_host": _num(c.vms_per_host),
+                "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,
+                "max_vms_per_host_by_p95": c.max_vms_per_host_by_p95,
+                "binding": c.binding, "hosts_needed": c.hosts_needed},
+        }
+
+
+def _num(x: Any) -> float | None:
+    """A finite non-negative float, or None for NaN (not modelled)."""
+    f = float(x)
+    if math.isnan(f):
+        return None
+    if math.isinf(f) or f < 0:
+        raise ValueError(f"model produced an invalid value {f!r}")
+    return f

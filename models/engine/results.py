@@ -1,0 +1,92 @@
+"""What each subsystem model returns to the engine.
+
+The engine (:mod:`models.engine.evaluation`) runs the subsystems in a fixed order and assembles a
+:class:`~models.engine.prediction.Prediction` from these.  A model may add fields to its result; it
+keeps the ones listed here.  Arrays are indexed like the compiled tables (``c.vm``, ``c.host``,
+``c.nic``, ``c.array``); NaN means "not modelled for this component".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from models.engine.prediction import Consolidation, Resource
+
+
+@dataclass
+class Common:
+    resources: list[Resource] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StretchedResult(Common):
+    vm_write_delay_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Extra latency each write of the VM pays for crossing sites (0 for local clusters)."""
+
+
+@dataclass
+class StorageResult(Common):
+    vm_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_p95_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_read_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Disk reads in MB/s (FT logs them)."""
+    vm_cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Host cores the VM's I/O path consumes."""
+    vm_cpu_cost_per_kiops: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """% of one core per 1,000 IOPS."""
+    vm_bound_by: Sequence[str] = field(default_factory=list)
+    array_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    array_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    array_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass
+class NetworkResult(Common):
+    vm_rx_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_tx_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Host cores the VM's network path consumes."""
+    vm_bound_by: list[str] = field(default_factory=list)
+    """'' where the network does not limit the VM."""
+    vm_rx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Packets per second delivered to the VM (after LRO aggregation)."""
+    vm_tx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    nic_gbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass
+class FtResult(Common):
+    vm_logging_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_latency_add_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_throughput_ratio: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """FT-on throughput over FT-off (1 for VMs without FT); the engine scales the VM's IOPS
+    and network throughput by it."""
+    host_logging_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    nic_gbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """FT logging traffic carried by each NIC, added to the network model's."""
+    nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_sizing_rule_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Logging bandwidth the vSphere 4 sizing rule asks for (reads x 8 + rx) x 1.2; 0 w/o FT."""
+
+
+@dataclass
+class ConsolidationResult(Common):
+    vm_cpu_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Fraction of the VM's vCPUs busy."""
+    vm_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Mean response time of request-driven VMs (web); NaN for others."""
+    vm_response_p95_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    host_cpu_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    host_memory_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    host_dense_active: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    consolidation: Consolidation = field(
+        default_factory=lambda: Consolidation(0.0, None, None, None, None))

@@ -1,0 +1,26 @@
+"""The bundled example designs (``resources/examples/*.json``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.document.design import Design, load_json
+from models.resources import RESOURCES
+
+EXAMPLES_DIR = RESOURCES / "examples"
+DEFAULT_EXAMPLE = "vaio-scaling"
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.json"))
+
+
+def path(name: str) -> Path:
+    p = EXAMPLES_DIR / f"{name}.json"
+    if not p.exists():
+        raise KeyError(name)
+    return p
+
+
+def load(name: str) -> Design:
+    return load_json(path(name))

@@ -1,0 +1,44 @@
+"""Reading and writing designs by file extension: ``.json`` documents and ``.headroom`` files.
+
+Writes are atomic (:mod:`models.io.atomic`): an interrupted write never leaves a half-written
+design behind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.document.design import Design, DesignError, Issue, design_to_json, load_json
+from models.io import store
+from models.io.atomic import write_atomic
+
+EXTENSIONS = (".json", ".headroom")
+
+
+def load_design(path: str | Path) -> Design:
+    """Load a design from a ``.json`` or ``.headroom`` file, or raise :class:`DesignError`."""
+    p = Path(path)
+    if not p.exists():
+        raise DesignError([Issue(str(p), "no such file")])
+    if p.is_dir():
+        raise DesignError([Issue(str(p), "is a folder, not a design file")])
+    ext = p.suffix.lower()
+    if ext == ".json":
+        return load_json(p)
+    if ext == ".headroom":
+        return store.load(p)
+    raise DesignError([Issue(str(p), f"unknown file type '{p.suffix}': expected "
+                             + " or ".join(EXTENSIONS))])
+
+
+def save_design(design: Design, path: str | Path) -> None:
+    """Save ``design`` to ``path``; the extension picks the format."""
+    p = Path(path)
+    ext = p.suffix.lower()
+    if ext == ".json":
+        write_atomic(p, design_to_json(design).encode("utf-8"))
+    elif ext == ".headroom":
+        store.save(design, p)
+    else:
+        raise DesignError([Issue(str(p), f"unknown file type '{p.suffix}': expected "
+                                 + " or ".join(EXTENSIONS))])

@@ -1,0 +1,496 @@
+"""Content Library transfers: sync, deploy, import and export times by data path.
+
+A transfer is a pipeline of stages, each with the bytes one item pushes through it and two
+throughput caps: what one transfer gets at most (a single stream, a single compression thread)
+and what all transfers sharing the stage get together (vCenter's rhttpproxy, the Transfer
+Service checksum, a NIC, the datastore).  Items move at the pace of the slowest stage
+(bottleneck analysis); concurrent transfers share each stage's aggregate equally (processor
+sharing) up to their per-transfer cap; transfers beyond the concurrency limit queue, so the
+completion time grows by whole batches.
+
+Data paths (Content Library studies, VMware 2015):
+
+- *direct copy*: datastore to datastore with Enhanced Linked Mode (sync) and VM deploys from a
+  datastore-backed library copy between ESXi hosts (NFC over the host network) or through one
+  host, or inside the array with VAAI.  No compression, no HTTPS, no rhttpproxy, no checksum,
+  and the bandwidth limit does not apply (cl-setting-max-bandwidth-consumption).
+- *streaming*: everything else goes through the Transfer Service: compression when the source
+  is a datastore, rhttpproxy and TLS, the network, a checksum, decompression when the
+  destination is a datastore.  Items on a vCenter-mounted NFS library are stored compressed.
+
+Coefficients: a few stage caps are fitted on some published figures (the comment beside each
+names the case); the other figures are checked (``models/calibration/content_library.py``).
+The studies' own quirk: some times are faster than the link allows, so the per-path caps are
+fitted per path, not derived from the line rate alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from models.engine.compiled import Compiled, Table
+from models.engine.prediction import Resource
+from models.engine.results import Common
+
+DEPLOY = "How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library"
+SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"
+        " Library")
+TUNING = "Content Library Performance Tuning"
+
+INF = math.inf
+
+# ---------------------------------------------------------------- coefficients (MB/s = 1e6 B/s)
+LINK_EFFICIENCY = 0.96
+"""Payload share of the line rate: 1GbE carries about 120 MB/s of 125
+(cl-export-concurrency-1gbe-link-cap, fit)."""
+PROXY_AGGREGATE_MBPS = 90.0
+"""vCenter rhttpproxy with HTTPS, all transfers together: exports saturate at about 90 MB/s on
+1GbE and 10GbE alike (cl-export-concurrency-rhttpproxy-cap, fit; VCSA 16 vCPU, E7530)."""
+CHECKSUM_AGGREGATE_MBPS = 450.0
+"""Transfer Service checksum, all transfers together: exports without rhttpproxy saturate at
+about 450 MB/s on 10GbE (cl-export-concurrency-10gbe-checksum-cap, fit)."""
+CHECKSUM_STREAM_MBPS = 72.9
+"""One transfer's checksum rate: NFS-to-NFS sync over 10GbE without rhttpproxy is 3.7x faster
+than over 1GbE with it (274 s / 3.7, 5.4 GB; cl-sync-exp3-nfs-to-nfs, fit)."""
+PROXY_STREAM_MBPS = 50.6
+"""One transfer through rhttpproxy with HTTPS: turning rhttpproxy off speeds an NFS export up
+by about 44% (checksum-bound then; cl-export-exp6-nfs-rhttpproxy-44pct, fit)."""
+TLS_SHARE = 0.5
+"""Share of rhttpproxy's per-byte cost that is TLS (HTTPS on/off through the proxy, TLS in the
+Transfer Service without it).  Assumed: the studies turn both off together, so no case
+separates them."""
+COMPRESS_STREAM_MBPS = 12.8
+"""vCenter compression of one streamed datastore item, MB/s of uncompressed data: the
+datastore-to-datastore sync without Enhanced Linked Mode takes 691 s
+(cl-sync-exp2-no-elm-datastore-streaming, fit)."""
+DECOMPRESS_STREAM_MBPS = 78.8
+"""Decompression into a datastore, MB/s of uncompressed data: a web-server import into an NFS
+library is about 44% faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs, fit)."""
+VCENTER_THREADS = 16
+"""Compression / decompression threads vCenter runs at once (the studies' VCSA: 16 vCPU)."""
+SYNC_STREAM_SHARE = 0.158
+"""Share of the line rate one vCenter-mediated HTTP stream gets (a subscriber pulling a
+streamed item, a client uploading through vCenter): NFS-to-NFS sync over 1GbE takes 274 s for
+5.4 GB (cl-sync-exp3-nfs-to-nfs, fit); far below line rate, as the study notes."""
+WEB_SERVER_SHARE = 0.368
+"""Share of the line rate an import pulling from a web server gets: 10GbE speeds it up by only
+10% (cl-import-exp7-exp9-datastore, fit)."""
+EXPORT_SHARE = LINK_EFFICIENCY
+"""A download to a client streams at the payload line rate (assumed; checked by the 10GbE
+export gaining nothing over 1GbE, cl-export-exp6-nfs-rhttpproxy-44pct)."""
+HOST_COPY_MBPS = 300.0
+"""ESXi datamover copy through one host (NFC / FC HBAs): a deploy between datastores of one host
+is about 20% slower than a VAAI deploy (cl-deploy-exp2-same-host-fc, fit)."""
+VAAI_COPY_MBPS = 360.0
+"""VAAI (XCOPY) clone inside the array: a deploy between hosts over 1GbE (120 MB/s) is about 3x
+slower than a VAAI deploy (cl-deploy-exp3-cross-host-network, fit)."""
+ALLOCATED_SHARE = 0.56
+"""Share of an item's provisioned size a copy actually moves (thin / sparse disks): the 15 GB
+item syncs by direct copy over 1GbE in 105 s, faster than 15 GB allows (cl-sync-exp1, fit with
+:data:`SUBSCRIBER_SETUP_S`)."""
+SUBSCRIBER_SETUP_S = 35.0
+"""Fixed time a sync spends creating the item in a datastore-backed subscribed library (OVF
+template registration, disk creation): with the host copy cap, Exp 1's 105 s on 1GbE and 63 s
+on 10GbE give this and :data:`ALLOCATED_SHARE` (cl-sync-exp1-elm-datastore-direct, fit)."""
+RANDOM_PENALTY = 0.15
+"""Datastore throughput lost per extra concurrent copy (sequential streams interleave into
+random I/O).  Assumed: cl-sync-concurrent-10gbe-storage-bound gives the super-linear shape
+only."""
+
+
+RESOURCES = {
+    "cl_rhttpproxy": "vCenter rhttpproxy", "cl_tls": "Transfer Service TLS",
+    "cl_compress": "vCenter compression", "cl_decompress": "decompression",
+    "cl_checksum": "Transfer Service checksum", "cl_network": "library network",
+    "cl_throttle": "bandwidth limit", "cl_wan": "WAN", "cl_host_copy": "ESXi host copy",
+    "cl_vaai": "VAAI array copy", "cl_datastore": "library datastore"}
+"""Stage key -> the resource name the bottleneck list and utilisation chart show."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of a transfer's pipeline."""
+
+    key: str
+    label: str
+    mb: float
+    """MB one item pushes through this stage."""
+    per_transfer: float = INF
+    """MB/s one transfer gets at most."""
+    aggregate: float = INF
+    """MB/s all transfers sharing the stage get together."""
+    shared_by: int = 1
+    """Other libraries' transfers on the same stage, as a multiple of this library's (a
+    publisher serving several subscribers)."""
+    random_penalty: bool = False
+    """Aggregate falls as concurrent copies interleave (a datastore)."""
+    source: str = SYNC
+
+
+@dataclass
+class Transfer:
+    """What one library's operation does, end to end."""
+
+    id: str
+    name: str
+    operation: str
+    mode: str
+    items: int
+    active: int
+    queued: int
+    completion_s: float
+    throughput_mbps: float
+    bound_by: str
+    stages: list[tuple[Stage, float]] = field(default_factory=list)
+    """Each stage with its utilisation."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "operation": self.operation,
+                "mode": self.mode, "items": self.items, "active": self.active,
+                "queued": self.queued, "completion_s": _finite(self.completion_s),
+                "throughput_MBps": _finite(self.throughput_mbps), "bound_by": self.bound_by,
+                **self.extra}
+
+
+@dataclass
+class ContentLibraryResult(Common):
+    transfers: list[Transfer] = field(default_factory=list)
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) and x >= 0 else None
+
+
+def link_mbps(gbps: float) -> float:
+    """Payload MB/s of one port of ``gbps`` line rate."""
+    return gbps * 125.0 * LINK_EFFICIENCY
+
+
+# ---------------------------------------------------------------- reading the design
+def _row(t: Table, i: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, spec in t.specs.items():
+        v = t.cols[name][i]
+        if spec.type == "enum" and spec.choices is not None and isinstance(spec.choices[0], str):
+            out[name] = spec.choices[int(v)]
+        elif spec.type == "bool":
+            out[name] = bool(v)
+        elif spec.type == "int":
+            out[name] = int(v)
+        else:
+            out[name] = float(v)
+    return out
+
+
+def _sizes(lib: dict[str, Any]) -> tuple[float, float]:
+    """(MB moved uncompressed, MB moved compressed) per item."""
+    gb = float(lib["item_gb"])
+    return ALLOCATED_SHARE * gb * 1000.0, gb * 1000.0 / float(lib["compression_ratio"])
+
+
+def _proxy(mb: float, https: bool, rhttpproxy: bool, shared: int, source: str) -> list[Stage]:
+    if rhttpproxy:
+        f = 1.0 if https else 1.0 - TLS_SHARE
+        label = "vCenter rhttpproxy" + (" (HTTPS)" if https else " (HTTP)")
+        return [Stage("cl_rhttpproxy", label, mb, PROXY_STREAM_MBPS / f,
+                      PROXY_AGGREGATE_MBPS / f, shared, source=source)]
+    if https:
+        return [Stage("cl_tls", "Transfer Service TLS", mb, PROXY_STREAM_MBPS / TLS_SHARE,
+                      PROXY_AGGREGATE_MBPS / TLS_SHARE, shared, source=source)]
+    return []
+
+
+def _throttle(mb: float, mbit: float, shared: int) -> list[Stage]:
+    if mbit <= 0:
+        return []
+    return [Stage("cl_throttle", "Maximum Bandwidth Consumption", mb, INF, mbit / 8.0, shared,
+                  source=TUNING)]
+
+
+def _datastore(lib: dict[str, Any], mb: float, shared: int = 1) -> Stage:
+    return Stage("cl_datastore", "library datastore", mb, INF, float(lib["datastore_mbps"]),
+                 shared, random_penalty=True, source=SYNC)
+
+
+def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: bool,
+               share: float, gbps: float, shared: int, proxy: bool = True) -> list[Stage]:
+    """The Transfer Service pipeline from a library (``src``) to a destination."""
+    raw, packed = _sizes(lib)
+    stages: list[Stage] = []
+    if src_ds:
+        stages.append(Stage("cl_compress", "vCenter compression", raw, COMPRESS_STREAM_MBPS,
+                            COMPRESS_STREAM_MBPS * VCENTER_THREADS, shared))
+    if proxy:
+        stages += _proxy(packed, bool(src["https"]), bool(src["rhttpproxy"]), shared, SYNC)
+    stages.append(Stage("cl_network", f"network {gbps:g} GbE", packed, share * gbps * 125.0,
+                        link_mbps(gbps), shared))
+    limits = [m for m in (float(src["max_bandwidth_mbps"]), float(lib["max_bandwidth_mbps"]))
+              if m > 0]
+    stages += _throttle(packed, min(limits) if limits else 0.0, shared)
+    stages.append(Stage("cl_checksum", "Transfer Service checksum", packed,
+                        CHECKSUM_STREAM_MBPS, CHECKSUM_AGGREGATE_MBPS, shared))
+    if dst_ds:
+        stages.append(Stage("cl_decompress", "decompression", raw, DECOMPRESS_STREAM_MBPS,
+                            DECOMPRESS_STREAM_MBPS * VCENTER_THREADS))
+        stages.append(_datastore(lib, raw))
+    return stages
+
+
+def plan(lib: dict[str, Any], source: dict[str, Any] | None = None,
+         subscribers_active: int = 1) -> tuple[str, list[Stage], float, float]:
+    """The pipeline of ``lib``'s operation: (mode, stages, fixed setup s, MB moved per item).
+
+    ``source`` is the published library a sync pulls from (None: nothing to sync);
+    ``subscribers_active`` how many subscribed libraries share the publisher's stages.
+    """
+    raw, packed = _sizes(lib)
+    op = lib["operation"]
+    gbps = float(lib["network_gbps"])
+    hosts = int(lib["esxi_hosts"])
+    ds = lib["backing"] == "datastore"
+    if op == "sync":
+        assert source is not None
+        src_ds = source["backing"] == "datastore"
+        gbps = min(gbps, float(source["network_gbps"]))
+        setup = SUBSCRIBER_SETUP_S if ds else 0.0
+        if src_ds and ds and lib["enhanced_linked_mode"]:
+            return "direct copy", [
+                Stage("cl_network", f"ESXi network {gbps:g} GbE", raw, link_mbps(gbps),
+                      link_mbps(gbps) * hosts, subscribers_active),
+                Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS,
+                      HOST_COPY_MBPS * hosts, source=DEPLOY),
+                _datastore(lib, raw)], setup, raw
+        stages = _streaming(lib, source, src_ds, ds, SYNC_STREAM_SHARE, gbps,
+                            subscribers_active)
+        return "streaming", stages, setup, packed
+    if op == "export":
+        return "streaming", ([_datastore(lib, raw)] if ds else []) + _streaming(
+            lib, lib, ds, False, EXPORT_SHARE, gbps, 1), 0.0, packed
+    if op == "import":
+        if lib["import_source"] == "web_server":  # the Transfer Service pulls: no rhttpproxy
+            stages = _streaming(lib, lib, False, ds, WEB_SERVER_SHARE, gbps, 1, proxy=False)
+        else:
+            stages = _streaming(lib, lib, False, ds, SYNC_STREAM_SHARE, gbps, 1)
+        return "streaming", stages, 0.0, packed
+    # deploy
+    if not ds:
+        return "streaming", _streaming(lib, lib, False, True, EXPORT_SHARE, gbps, 1), 0.0, packed
+    path = lib["deploy_path"]
+    if path == "vaai":
+        stages = [Stage("cl_vaai", "VAAI array copy", raw, VAAI_COPY_MBPS, source=DEPLOY)]
+    elif path == "same_host":
+        stages = [Stage("cl_host_copy", "ESXi host copy (FC)", raw, HOST_COPY_MBPS,
+                        HOST_COPY_MBPS * hosts, source=DEPLOY)]
+    else:
+        stages = [Stage("cl_network", f"ESXi network {gbps:g} GbE", raw, link_mbps(gbps),
+                        link_mbps(gbps) * hosts, source=DEPLOY),
+                  Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS,
+                        HOST_COPY_MBPS * hosts, source=DEPLOY)]
+    stages.append(_datastore(lib, raw))
+    return "VAAI" if path == "vaai" else "direct copy", stages, 0.0, raw
+
+
+def run_pipeline(stages: list[Stage], items: int, slots: int, setup_s: float = 0.0,
+                 rounds: int = 1) -> tuple[float, float, int, list[float], int]:
+    """Completion of ``items`` equal transfers with at most ``slots`` at once.
+
+    Returns (completion s, seconds per batch, active transfers, stage utilisations, index of
+    the binding stage).  ``rounds`` repeats the whole run (subscribers waiting for a free
+    fan-out slot).
+    """
+    k = max(1, min(items, slots))
+    batches = math.ceil(items / k)
+    rates = []
+    for s in stages:
+        agg = s.aggregate
+        if s.random_penalty:
+            agg = agg / (1.0 + RANDOM_PENALTY * (k * s.shared_by - 1))
+        rates.append(min(s.per_transfer, agg / (k * s.shared_by)) / s.mb if s.mb > 0 else INF)
+    rate = float(min(rates)) if rates else INF  # items/s per transfer
+    batch_s = 1.0 / rate if rate > 0 else INF
+    utils = []
+    for s in stages:
+        agg = s.aggregate
+        if s.random_penalty:
+            agg = agg / (1.0 + RANDOM_PENALTY * (k * s.shared_by - 1))
+        cap = min(agg, k * s.shared_by * s.per_transfer)
+        u = float(k * s.shared_by * rate * s.mb / cap) if cap > 0 else 0.0
+        utils.append(min(u, 1.0) if u < 1.0 + 1e-9 else u)  # rounding at the bottleneck
+    bound = int(np.argmin(rates)) if rates else -1
+    return rounds * batches * (setup_s + batch_s), batch_s, k, utils, bound
+
+
+# ---------------------------------------------------------------- the engine's step
+def solve(c: Compiled) -> ContentLibraryResult:
+    """Every library's transfer, stage utilisations as resources, queueing warnings."""
+    out = ContentLibraryResult()
+    t = c.library
+    if len(t) == 0:
+        return out
+    rows = [_row(t, i) for i in range(len(t))]
+    sub = c.links["subscribes_to"]
+    publisher = np.full(len(t), -1, np.int64)
+    publisher[sub.cols["src"]] = sub.cols["dst"]
+    at = c.links["library_at"]
+    site = np.full(len(t), -1, np.int64)
+    site[at.cols["src"]] = at.cols["dst"]
+    wan = c.links["wan"]
+    wan_gbps = {(int(a), int(b)): float(g) for a, b, g in
+                zip(wan.cols["src"], wan.cols["dst"], wan.cols["gbps"], strict=True)}
+
+    subscribers: dict[int, list[int]] = {}
+    for i in range(len(t)):
+        if rows[i]["operation"] == "sync" and publisher[i] >= 0:
+            subscribers.setdefault(int(publisher[i]), []).append(i)
+
+    for i, lib in enumerate(rows):
+        lid, name = t.ids[i], c.names.get(t.ids[i], t.ids[i])
+        op = lib["operation"]
+        if op == "sync" and publisher[i] < 0:
+            subs = subscribers.get(i, [])
+            extra: dict[str, Any] = {"subscribers": len(subs)}
+            if subs:
+                extra.update(_fanout(c, rows, i, subs, site, wan_gbps, out))
+            out.transfers.append(Transfer(lid, name, "publish", "none", 0, 0, 0, math.nan, 0.0,
+                                          "", extra=extra))
+            continue
+        source = rows[int(publisher[i])] if op == "sync" else None
+        rounds, active_subs, extra = 1, 1, {}
+        slots = int(lib["max_concurrent_transfers"])
+        if op == "sync":
+            assert source is not None
+            pub = int(publisher[i])
+            fan = _fanout_slots(source, lib)
+            peers = subscribers[pub]
+            active_subs = min(len(peers), fan)
+            rounds = math.ceil(len(peers) / fan)
+            slots = min(int(lib["max_concurrent_sync_items"]),
+                        int(source["max_concurrent_transfers"]))
+            extra = {"publisher": t.ids[pub], "concurrent_subscribers": active_subs,
+                     "subscriber_rounds": rounds}
+        mode, stages, setup, moved = plan(lib, source, active_subs)
+        if op == "sync":
+            stages += _wan_stage(rows, i, int(publisher[i]), subscribers, site, wan_gbps,
+                                 stages, extra)
+        items = int(lib["items"])
+        completion, _, k, utils, bound = run_pipeline(stages, items, slots, setup, rounds)
+        queued = items - k
+        tr = Transfer(lid, name, op, mode, items, k, queued, completion,
+                      items * moved / completion if completion > 0 else 0.0,
+                      stages[bound].label if bound >= 0 else "",
+                      list(zip(stages, utils, strict=True)), extra)
+        out.transfers.append(tr)
+        limit = "Library Maximum Concurrent SyncItems" if op == "sync" else \
+            "Maximum Number of Concurrent Transfers"
+        if queued > 0:
+            out.warnings.append(f"content library '{lid}': {queued} of {items} {op} transfers"
+                                f" queue behind {limit} ({k})")
+        for s, u in tr.stages:
+            if u > 0 and math.isfinite(u):
+                out.resources.append(Resource(
+                    lid, RESOURCES[s.key], float(u),
+                    f"{name}: {s.label} {100 * u:.0f}% busy during the {op} ({mode})", s.source))
+    out.extras["content_library"] = [tr.to_dict() for tr in out.transfers]
+    return out
+
+
+def _fanout_slots(pub: dict[str, Any], sub: dict[str, Any]) -> int:
+    """Subscribed libraries one published library syncs at once:
+    floor(Maximum Number of Concurrent Transfers / Library Maximum Concurrent SyncItems)
+    (cl-setting-sync-items-and-subscriber-fanout); at least one."""
+    return max(1, int(pub["max_concurrent_transfers"]) // int(sub["max_concurrent_sync_items"]))
+
+
+def _wan_copies(rows: list[dict[str, Any]], pub: int, subs: list[int],
+                site: np.ndarray) -> dict[int, int]:
+    """Copies of each item crossing the WAN to each remote site: one per subscriber, or one
+    per site whose subscribers pull through a mirror server (cl-mirror-server-wan-fanout)."""
+    out: dict[int, int] = {}
+    mirrored: set[int] = set()
+    for j in subs:
+        s = int(site[j])
+        if s < 0 or s == int(site[pub]):
+            continue
+        if rows[j]["mirror_server"]:
+            if s not in mirrored:
+                mirrored.add(s)
+                out[s] = out.get(s, 0) + 1
+        else:
+            out[s] = out.get(s, 0) + 1
+    return out
+
+
+def _wan_stage(rows: list[dict[str, Any]], i: int, pub: int, subscribers: dict[int, list[int]],
+               site: np.ndarray, wan_gbps: dict[tuple[int, int], float], stages: list[Stage],
+               extra: dict[str, Any]) -> list[Stage]:
+    s, p = int(site[i]), int(site[pub])
+    if s < 0 or p < 0 or s == p:
+        return []
+    gbps = wan_gbps.get((p, s), wan_gbps.get((s, p)))
+    copies = _wan_copies(rows, pub, subscribers[pub], site)
+    extra["wan_copies_to_site"] = copies.get(s, 0)
+    if gbps is None:
+        return []
+    mb = next((st.mb for st in stages if st.key == "cl_network"), stages[0].mb)
+    if rows[i]["mirror_server"]:
+        mb = mb / max(1, sum(1 for j in subscribers[pub] if int(site[j]) == s
+                             and rows[j]["mirror_server"]))
+    return [Stage("cl_wan", f"WAN {gbps:g} Gbit/s", mb, INF, link_mbps(gbps),
+                  max(1, sum(copies.values())), source=TUNING)]
+
+
+def _fanout(c: Compiled, rows: list[dict[str, Any]], pub: int, subs: list[int],
+            site: np.ndarray, wan_gbps: dict[tuple[int, int], float],
+            out: ContentLibraryResult) -> dict[str, Any]:
+    fan = min(_fanout_slots(rows[pub], rows[j]) for j in subs)
+    copies = _wan_copies(rows, pub, subs, site)
+    items = max(int(rows[j]["items"]) for j in subs)
+    _, packed = _sizes(rows[pub])
+    if len(subs) > fan:
+        out.warnings.append(
+            f"content library '{c.library.ids[pub]}': {len(subs)} subscribed libraries, at most"
+            f" {fan} sync at once (Maximum Number of Concurrent Transfers / Library Maximum"
+            " Concurrent SyncItems); the others wait")
+    return {"concurrent_subscribers": min(fan, len(subs)),
+            "wan_copies_per_item": sum(copies.values()),
+            "wan_gb": sum(copies.values()) * items * packed / 1000.0}
+
+
+def describe(jobs: list[dict[str, Any]], cid: str) -> list[str]:
+    """What library ``cid`` does in a prediction's ``extras.content_library`` (``jobs``), in
+    words for tooltips and the command line: its job's time, rate and limit, or for a
+    publisher, whom it serves."""
+    job = next((j for j in jobs if j.get("id") == cid), None)
+    if job is None:
+        return []
+    if job.get("operation") == "publish":
+        n = int(job.get("subscribers", 0))
+        out = [f"publishes to {n} subscribed librar{'y' if n == 1 else 'ies'}"]
+        if job.get("wan_gb"):
+            out.append(f"{job['wan_gb']:,.0f} GB over WAN links per sync")
+        return out
+    if not job.get("items") or job.get("completion_s") is None:
+        return ["no items to move"]
+    items = int(job["items"])
+    out = [f"{job['operation']} of {items} item{'' if items == 1 else 's'}:"
+           f" {duration(job['completion_s'])}"
+           f" at {job.get('throughput_MBps') or 0.0:,.3g} MB/s ({job.get('mode', '')})"]
+    if job.get("queued"):
+        out.append(f"{job['queued']} wait for a transfer slot")
+    if job.get("bound_by"):
+        out.append(f"bound by {job['bound_by']}")
+    return out
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``4.9 min``, ``1.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"

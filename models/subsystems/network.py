@@ -1,0 +1,439 @@
+"""Network: each VM gets the tightest of its offered load and the limits on its path.
+
+Per VM and per direction (receive, transmit; full duplex) the throughput is the minimum of
+
+* the offered load (``workload.net_rx_mbps``/``net_tx_mbps``; ``netperf`` and ``file_transfer``
+  with no offered load receive as fast as they can, as the studies' netperf runs do);
+* the NIC port's line rate times TCP goodput efficiency (1448-byte MSS in a 1538-byte frame);
+* the PCIe slot: lanes x per-lane rate x 0.75 transaction-layer efficiency, shared by the ports;
+* the transfer tool's streams (``models.subsystems.transfer``: CPU cycles per byte of the tool, the
+ssh
+  channel and its cipher on the stream's critical thread, the wire, the flow-control window);
+* the serial receive/transmit path of one vNIC: a per-packet cost (vmkernel + vNIC emulation;
+  LRO aggregates received packets, TSO sends large ones) plus a per-message cost in the guest.
+
+VMs on one host share the host's ``vm`` NICs; without NetQueue/VMDq they also share one
+receive queue (one per-packet path) per NIC, which is why many small VMs beat one large VM
+only with VMDq.  A ``passthrough`` NIC (VMDirectPath) belongs to one VM and skips the
+vmkernel path.  CPU cost = per packet + per byte + per message, all cores (hypervisor + VM),
+plus the transfer tool's threads.  Multicast receivers (profile ``multicast_rx``) receive
+``multicast_pps`` packets of ``multicast_packet_bytes`` (UDP: no LRO) through the host's
+replication context(s), which drop packets as they saturate (``models.subsystems.multicast``).  A
+VDI desktop (profile ``vdi``) transmits its PCoIP display stream (``models.subsystems.vdi``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.document.schema import KINDS
+from models.engine.compiled import Compiled
+from models.engine.prediction import Resource
+from models.engine.results import NetworkResult
+from models.subsystems import multicast, transfer, vdi
+
+FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
+         " A FedEx Case Study")
+LRO_STUDY = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs on vSphere 6"
+
+MSS_BYTES = 1448.0
+"""TCP payload per 1500-byte MTU frame (IPv4 + TCP with timestamps)."""
+GOODPUT = 1448.0 / 1538.0
+"""Payload over wire bytes (frame + preamble + inter-frame gap): 10GbE -> 9.41 Gbit/s, the
+9.3-9.5 Gbit/s of net-esx4-single-vm-netperf (native) and net-lro-native-to-vm-throughput."""
+PCIE_LANE_GBPS = np.array([0.0, 2.0, 4.0, 7.877, 15.754, 31.508])
+"""Raw data rate per lane after line coding: Gen1 2.5 GT/s 8b/10b ... Gen5 32 GT/s 128b/130b."""
+PCIE_EFFICIENCY = 0.75
+"""Transaction-layer efficiency; fitted: Gen1 x4 = 4 x 2.0 x 0.75 = 6.0 Gbit/s
+(net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then give 12 Gbit/s, enough for one
+10G port, and a dual-port card needs Gen2 x8 (net-pcie-slot-rules)."""
+REF_GHZ = 2.9
+"""Per-packet and per-message costs are stated at the LRO study's 2.9 GHz Xeon E5-2667."""
+T_PKT_NS = 1000.0
+"""Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3), ns at 2.9 GHz.
+Bounded by net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us/packet)."""
+T_MSG_NS = 2413.3
+"""Per-message cost on the stream's guest thread, ns at 2.9 GHz; fitted so that 256-byte
+messages without LRO reach 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off)."""
+ESX4_PKT_FACTOR = 1.715
+"""ESX 4.x per-packet cost relative to ESXi 6; fitted to one 8-vCPU VM receiving 5.8 Gbit/s
+of netperf on ESX 4.0 (net-esx4-single-vm-netperf; guest RHEL 5.3, kernel 2.6.18: no LRO)."""
+NATIVE_PKT_FACTOR = 0.35
+"""Per-packet cost of a native driver (bare metal or DirectPath) relative to the vmxnet3
+path; assumed (no case isolates it) - it keeps native at line rate (9.3 Gbit/s, FedEx)."""
+VNIC_PKT_FACTOR = np.array([1.0, 1.3, 2.5])
+"""vmxnet3, vmxnet2, e1000: emulated e1000 exits per packet; assumed from VMware's
+'Performance Evaluation of VMXNET3 Virtual Network Device' ordering (no calibration case)."""
+LRO_SEGMENTS = 7.0
+"""Segments LRO merges into one packet; fitted to the packet size growing 1.5 KB -> 10.5 KB
+(net-lro-native-to-vm-packet-rate)."""
+TSO_BYTES = 65536.0
+CPU_BYTE_NS = T_PKT_NS / 590.0
+"""CPU per byte (copies, checksums), ns at 2.9 GHz: per-packet/per-byte cost ratio 590 bytes
+fitted to LRO's +33% CPU efficiency at 64 KB (net-lro-native-to-vm-cpu-efficiency)."""
+CPU_MSG_NS = 248.0 * CPU_BYTE_NS
+"""CPU per message; fitted to LRO's +86% CPU efficiency at 256 B (same case); 16 KB is the
+check."""
+
+CABLING: dict[str, tuple[float, float | None, float | None]] = {
+    "twinax": (400.0, 3.0, 7.0),
+    "10gbase_t": (400.0, 10.0, 100.0),
+    "10gbase_sr": (700.0, None, None),
+}
+"""Per adapter port: list price USD (an upper bound for twinax and 10GBASE-T: 'under $400'),
+watts, reach in metres; None where the study is silent (net-10g-cabling-cost-power, 2010)."""
+
+# bound-by codes (order = reported priority among equal caps)
+_OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC = range(8)
+
+
+def code(kind: str, prop: str, choice: str) -> int:
+    """The int code of enum ``choice`` (module-level constants: no lookups per evaluation)."""
+    choices = KINDS[kind].props[prop].choices
+    assert choices is not None
+    return list(choices).index(choice)
+
+
+def take(arr: np.ndarray, idx: np.ndarray, fill: float | int | bool = 0) -> np.ndarray:
+    """``arr[idx]`` with ``fill`` where ``idx`` is -1 (no host, no NIC); safe on empty arrays."""
+    if not len(arr):
+        return np.full(idx.shape, fill, dtype=arr.dtype)
+    return np.where(idx >= 0, arr[idx], fill)
+
+
+_VM_ROLE, _FT_ROLE = code("nic", "role", "vm"), code("nic", "role", "ft_logging")
+_NATIVE = code("host", "platform", "native")
+_V41, _V60 = code("host", "esxi_version", "4.1"), code("host", "esxi_version", "6.0")
+_NETPERF, _FILE = code("vm", "workload.profile", "netperf"), code("vm", "workload.profile",
+                                                                  "file_transfer")
+_WEB, _MCAST = code("vm", "workload.profile", "web"), code("vm", "workload.profile",
+                                                           "multicast_rx")
+_WINDOWS, _E1000 = code("vm", "guest_os", "windows"), code("vm", "vnic", "e1000")
+_VMXNET3 = code("vm", "vnic", "vmxnet3")
+_NO_CABLING = code("nic", "cabling", "unspecified")
+
+
+def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    """Usable PCIe bandwidth (Gbit/s) per direction of a slot."""
+    g = np.clip(gen.astype(np.int64), 1, 5)
+    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY
+
+
+def solve(c: Compiled) -> NetworkResult:
+    """Per-VM throughput, packet rates, CPU cost and per-NIC load."""
+    n, k, nh = len(c.vm), len(c.nic), len(c.host)
+    vm, nic, host = c.vm.cols, c.nic.cols, c.host.cols
+    if k == 0 or nh == 0:
+        return _no_nics(c)
+
+    # ---- NICs
+    speed = nic["speed_gbps"]
+    pcie = pcie_usable_gbps(nic["pcie_gen"], nic["pcie_lanes"])
+    line_port = speed * GOODPUT
+    port_cap = np.minimum(line_port, pcie)
+    total_cap = np.minimum(line_port * nic["ports"], pcie)
+    nhost = c.nic_host
+    pool = (nic["role"] == _VM_ROLE) & (nhost >= 0) & (c.nic_vm < 0)
+    pool_cap = np.bincount(nhost[pool], total_cap[pool], minlength=nh)
+    pool_nics = np.bincount(nhost[pool], minlength=nh).astype(float)
+    novmdq_nics = np.bincount(nhost[pool & ~nic["vmdq"]], minlength=nh)
+    lro_nics = np.bincount(nhost[pool & nic["lro"]], minlength=nh)
+    # the best pool NIC of each host (a VM's vNIC rides one uplink port)
+    best = np.full(nh, -1, np.int64)
+    idx = np.nonzero(pool)[0]
+    if idx.size:
+        order = idx[np.lexsort((-port_cap[idx], nhost[idx]))]
+        hosts_sorted, first = np.unique(nhost[order], return_index=True)
+        best[hosts_sorted] = order[first]
+
+    # ---- VMs: where their traffic goes
+    h = c.vm_host
+    hv = np.maximum(h, 0)
+    pt = np.full(n, -1, np.int64)
+    pt_nics = np.nonzero(c.nic_vm >= 0)[0]
+    pt[c.nic_vm[pt_nics]] = pt_nics
+    use = np.where(pt >= 0, pt, np.where(h >= 0, best[hv], -1))
+    has_nic = use >= 0
+    native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
+
+    ghz = host["ghz"][hv]  # VMs without a host have no NIC: their values do not matter
+    scale = REF_GHZ / ghz
+    ver = host["esxi_version"][hv]
+    esx4 = ver <= _V41
+    vnic = vm["vnic"]
+    pkt_factor = np.where(native, NATIVE_PKT_FACTOR,
+                          VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR, 1.0))
+
+    # ---- offered load (Mbit/s)
+    rx, tx = _offered(c)
+    prof = vm["workload.profile"]
+    streaming = (prof == _NETPERF) | (prof == _FILE)
+
+    # ---- packet sizes
+    mcast = prof == _MCAST
+    msg = np.where(mcast, vm["workload.multicast_packet_bytes"], vm["workload.net_msg_bytes"])
+    windows = vm["guest_os"] == _WINDOWS
+    lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000) & ~mcast
+              & (~windows | (ver >= _V60)))
+    pkt_wire = np.minimum(MSS_BYTES, msg)
+    lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
+    lro_size = np.where(streaming, lro_size, np.minimum(lro_size, np.maximum(msg, pkt_wire)))
+    pkt_rx = np.where(lro_ok, lro_size, pkt_wire)
+    pkt_tx = np.minimum(msg, TSO_BYTES)
+
+    # ---- caps (Mbit/s)
+    par = np.minimum(vm["workload.net_streams"], vm["vcpus"])
+    t_pkt = T_PKT_NS * pkt_factor * scale
+    t_msg = T_MSG_NS * scale / par
+    path_rx = 8000.0 / (t_pkt / pkt_rx + t_msg / msg)
+    path_tx = 8000.0 / (t_pkt / pkt_tx + t_msg / msg)
+    line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
+    tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
+    tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
+                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
+    slot = pcie[use] * 1000.0
+
+    # the tightest cap, both directions at once (row 0 receive, row 1 transmit)
+    x = np.stack([rx, tx])
+    codes = np.zeros((2, n), np.int64)
+    for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap),
+                    (_PATH, np.stack([path_rx, path_tx]))):
+        lower = cap < x
+        x = np.where(lower, cap, x)
+        codes[lower] = cd
+    x_rx, x_tx = x[0], x[1]
+    code_rx, code_tx = codes[0], codes[1]
+
+    # ---- sharing the host's vm NICs (proportional) and, without VMDq, their receive queues
+    shared = has_nic & (pt < 0)
+    hs = hv[shared]
+    for x, code in ((x_rx, code_rx), (x_tx, code_tx)):
+        demand = np.bincount(hs, x[shared], minlength=nh)
+        s = np.ones(nh)
+        np.divide(pool_cap * 1000.0, demand, out=s, where=demand > pool_cap * 1000.0)
+        f = np.where(shared, s[hv], 1.0)
+        hit = f < 1.0
+        np.multiply(x, f, out=x)
+        code[hit] = _SHARE
+    pps_cost = np.where(shared, x_rx * 125000.0 / pkt_rx * t_pkt, 0.0)  # ns busy per second
+    busy = np.bincount(hs, pps_cost[shared], minlength=nh) / 1e9
+    budget = np.where(novmdq_nics > 0, pool_nics, np.inf)
+    s = np.ones(nh)
+    np.divide(budget, busy, out=s, where=busy > budget)
+    f = np.where(shared, s[hv], 1.0)
+    code_rx[f < 1.0] = _NOQUEUE
+    x_rx *= f
+
+    demanded = (rx > 0) | (tx > 0)
+    code_rx[~has_nic & demanded] = _NONIC
+    x_rx = np.where(has_nic, x_rx, 0.0)
+    x_tx = np.where(has_nic, x_tx, 0.0)
+
+    # ---- multicast replication: packets reaching the host, lost where a context saturates
+    mc_mbps = np.where(mcast, vm["workload.multicast_pps"]
+                       * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    got = np.divide(x_rx, rx, out=np.ones(n), where=rx > 0)
+    mc_pps = np.where(mcast & has_nic & (pt < 0), vm["workload.multicast_pps"] * got, 0.0)
+    mc = multicast.solve(c, mc_pps, vnic == _VMXNET3)
+    x_rx = np.maximum(x_rx - mc_mbps * got * mc.vm_loss, 0.0)
+
+    # ---- packets and CPU
+    rx_pps = x_rx * 125000.0 / pkt_rx
+    tx_pps = x_tx * 125000.0 / pkt_tx
+    msgs = (x_rx + x_tx) * 125000.0 / msg
+    cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS * pkt_factor
+              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS + msgs * CPU_MSG_NS)
+    cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
+             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
+
+    # ---- NIC load
+    host_rx = np.bincount(hs, x_rx[shared], minlength=nh)
+    host_tx = np.bincount(hs, x_tx[shared], minlength=nh)
+    nic_gbps = np.zeros(k)
+    nic_util = np.zeros(k)
+    pool_h = nhost[pool]
+    share = np.divide(total_cap[pool], pool_cap[pool_h], out=np.zeros(pool_h.size),
+                      where=pool_cap[pool_h] > 0)
+    nic_gbps[pool] = (host_rx + host_tx)[pool_h] * share / 1000.0
+    nic_util[pool] = np.divide(np.maximum(host_rx, host_tx)[pool_h], pool_cap[pool_h] * 1000.0,
+                               out=np.zeros(pool_h.size), where=pool_cap[pool_h] > 0)
+    pv = c.nic_vm[pt_nics]
+    nic_gbps[pt_nics] = (x_rx[pv] + x_tx[pv]) / 1000.0
+    nic_util[pt_nics] = np.maximum(x_rx[pv], x_tx[pv]) / (total_cap[pt_nics] * 1000.0)
+
+    res = NetworkResult(vm_rx_mbps=x_rx, vm_tx_mbps=x_tx, vm_cpu_cores=cores,
+                        vm_bound_by=_bound_by(c, x_rx, x_tx, code_rx, code_tx, use, rx, tx,
+                                              speed, pcie),
+                        vm_rx_pps=rx_pps, vm_tx_pps=tx_pps, nic_gbps=nic_gbps,
+                        nic_util=nic_util)
+    _resources(c, res, speed, pcie, line_port)
+    res.resources.extend(mc.resources)
+    res.warnings.extend(mc.warnings)
+    res.extras.update(mc.extras)
+    _cabling(c, res)
+    _warnings(c, res, pt_nics, speed, pcie, line_port, h, demanded, has_nic)
+    return res
+
+
+def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    """Offered receive and transmit load (Mbit/s); inf for streaming tools without one."""
+    vm = c.vm.cols
+    prof = vm["workload.profile"]
+    streaming = (prof == _NETPERF) | (prof == _FILE)
+    rx = vm["workload.net_rx_mbps"]
+    tx = vm["workload.net_tx_mbps"]
+    rx = np.where(streaming & (rx <= 0) & (tx <= 0), np.inf, rx)
+    tx = tx + np.where(prof == _WEB,
+                       vm["workload.req_per_s"] * vm["workload.resp_kb"] * 8.192e-3, 0.0)
+    tx = tx + vdi.desktop_mbps(c)
+    rx = rx + np.where(prof == _MCAST, vm["workload.multicast_pps"]
+                       * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    return rx, tx
+
+
+def _no_nics(c: Compiled) -> NetworkResult:
+    """A design without NICs or hosts: no VM moves any traffic."""
+    n, k = len(c.vm), len(c.nic)
+    rx, tx = _offered(c)
+    demanded = (rx > 0) | (tx > 0)
+    names = np.array([f"host {hid}: no NIC with role vm" for hid in c.host.ids]
+                     + ["not placed on a host (no NIC)"], dtype=object)
+    bound = np.where(demanded, names[c.vm_host], "")
+    z = np.zeros(n)
+    res = NetworkResult(vm_rx_mbps=z, vm_tx_mbps=z.copy(), vm_cpu_cores=z.copy(),
+                        vm_bound_by=bound.tolist(), vm_rx_pps=z.copy(), vm_tx_pps=z.copy(),
+                        nic_gbps=np.zeros(k), nic_util=np.zeros(k))
+    if demanded.any():
+        res.warnings.append("VMs offer network load but the design has no NIC with role vm:"
+                            " their network throughput is 0")
+    return res
+
+
+def _bound_by(c: Compiled, x_rx: np.ndarray, x_tx: np.ndarray, code_rx: np.ndarray,
+              code_tx: np.ndarray, use: np.ndarray, rx: np.ndarray, tx: np.ndarray,
+              speed: np.ndarray, pcie: np.ndarray) -> list[str]:
+    """One phrase per VM naming what limits its larger direction ('' if nothing does)."""
+    n = len(c.vm)
+    main_rx = x_rx >= x_tx
+    code = np.where(main_rx, code_rx, code_tx)
+    val = np.where(main_rx, x_rx, x_tx)
+    limited = (code != _OFFERED) & ((rx > 0) | (tx > 0))
+    out = np.full(n, "", dtype=object)
+    sel = np.nonzero(limited)[0]
+    if sel.size == 0:
+        return out.tolist()
+    # one phrase per distinct (code, nic or host, value): build each once
+    cs = code[sel]
+    comp = np.where(cs >= _SHARE, c.vm_host[sel], use[sel])
+    key = ((cs * 1_000_003 + comp + 1) * 100_000_000
+           + np.minimum(np.round(val[sel] / 10.0), 99_999_999).astype(np.int64))
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    texts = [_phrase(c, int(cs[j]), int(comp[j]), int(sel[j]), float(val[sel[j]]), speed,
+                     pcie) for j in first.tolist()]
+    out[sel] = np.array(texts, dtype=object)[inv.ravel()]
+    return out.tolist()
+
+
+def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.ndarray,
+            pcie: np.ndarray) -> str:
+    gb = f"{mbps / 1000.0:.1f} Gbit/s"
+    vm = c.vm.cols
+    if code == _LINE:
+        return (f"nic {c.nic.ids[comp]}: {speed[comp]:g} Gbit/s line rate"
+                f" ({speed[comp] * GOODPUT:.2f} Gbit/s TCP goodput)")
+    if code == _PCIE:
+        gen = int(c.nic.cols["pcie_gen"][comp])
+        lanes = int(c.nic.cols["pcie_lanes"][comp])
+        return f"nic {c.nic.ids[comp]}: PCIe Gen{gen} x{lanes} slot ({pcie[comp]:.1f} Gbit/s)"
+    if code == _TOOL:
+        tool = c.vm.specs["workload.net_tool"].choices[int(vm["workload.net_tool"][i])]  # type: ignore[index]
+        crypto = c.vm.specs["workload.net_crypto"].choices[  # type: ignore[index]
+            int(vm["workload.net_crypto"][i])]
+        streams = int(vm["workload.net_streams"][i])
+        what = f"{tool} with {crypto} encryption" if crypto != "none" else tool
+        return f"transfer tool: {what}, {streams} stream(s) ({gb})"
+    if code == _PATH:
+        vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
+        return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
+    hid = c.host.ids[comp] if comp >= 0 else "?"
+    if code == _SHARE:
+        return f"host {hid}: vm NICs shared by its VMs ({gb} for this VM)"
+    if code == _NOQUEUE:
+        return f"host {hid}: one receive queue per NIC without NetQueue/VMDq ({gb})"
+    if comp < 0:
+        return f"vm {c.vm.ids[i]}: not placed on a host (no NIC)"
+    return f"host {hid}: no NIC with role vm"
+
+
+def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndarray,
+               line_port: np.ndarray, top: int = 8) -> None:
+    """NIC and PCIe utilisation of the busiest NICs, for the bottleneck list."""
+    util = res.nic_util
+    busy = np.nonzero(util > 0)[0]
+    busy = busy[np.argsort(-util[busy])][:top]
+    ports = c.nic.cols["ports"].tolist()
+    util_l, gbps_l, pcie_l = util.tolist(), res.nic_gbps.tolist(), pcie.tolist()
+    speed_l, line_l = speed.tolist(), line_port.tolist()
+    for j in busy.tolist():
+        nid = c.nic.ids[j]
+        line_total = line_l[j] * ports[j]
+        if pcie_l[j] < line_total:
+            gen, lanes = int(c.nic.cols["pcie_gen"][j]), int(c.nic.cols["pcie_lanes"][j])
+            res.resources.append(Resource(
+                nid, "pcie", util_l[j],
+                f"{gbps_l[j]:.2f} Gbit/s through a PCIe Gen{gen} x{lanes} slot that"
+                f" passes {pcie_l[j]:.1f} Gbit/s; {int(ports[j])} x {speed_l[j]:g}G ports need"
+                f" {line_total:.1f}", FEDEX + " (net-pcie-slot-rules)"))
+        else:
+            res.resources.append(Resource(
+                nid, "nic", util_l[j],
+                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {speed_l[j]:g} Gbit/s"
+                f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
+                FEDEX + "; " + LRO_STUDY))
+
+
+def _cabling(c: Compiled, res: NetworkResult) -> None:
+    """Cost, power and reach of the NICs whose cabling is given (extras.network.cabling)."""
+    cab = c.nic.cols["cabling"]
+    given = np.nonzero(cab != _NO_CABLING)[0]
+    if not given.size:
+        return
+    choices = c.nic.specs["cabling"].choices
+    assert choices is not None
+    out: dict[str, dict[str, float | str]] = {}
+    for j in given.tolist():
+        name = str(choices[int(cab[j])])
+        usd, watts, reach = CABLING[name]
+        ports = float(c.nic.cols["ports"][j])
+        row: dict[str, float | str] = {"cabling": name, "usd": usd * ports}
+        if watts is not None:
+            row["watts"] = watts * ports
+        if reach is not None:
+            row["reach_m"] = reach
+        out[c.nic.ids[j]] = row
+    res.extras["network"] = {"cabling": out}
+
+
+def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.ndarray,
+              pcie: np.ndarray, line_port: np.ndarray, h: np.ndarray, demanded: np.ndarray,
+              has_nic: np.ndarray) -> None:
+    for j in pt_nics.tolist():
+        v = int(c.nic_vm[j])
+        res.warnings.append(
+            f"vm {c.vm.ids[v]} uses DirectPath NIC {c.nic.ids[j]}: near-native throughput, but"
+            " vMotion, suspend/resume, FT, HA and DRS are unavailable for it (FedEx case study)")
+        if c.nic_host[j] != h[v]:
+            res.warnings.append(f"nic {c.nic.ids[j]} is passed through to vm {c.vm.ids[v]}"
+                                " but is installed in another host")
+    narrow = np.nonzero((pcie < line_port * c.nic.cols["ports"]) & (c.nic_host >= 0))[0]
+    for j in narrow.tolist():
+        gen, lanes = int(c.nic.cols["pcie_gen"][j]), int(c.nic.cols["pcie_lanes"][j])
+        ports = int(c.nic.cols["ports"][j])
+        res.warnings.append(
+            f"nic {c.nic.ids[j]}: PCIe Gen{gen} x{lanes} slot ({pcie[j]:.1f} Gbit/s) is"
+            f" narrower than {ports} x {speed[j]:g} Gbit/s port(s) need; one 10G port needs"
+            " Gen1 x8 or Gen2 x4, two need twice that (FedEx case study)")
+    stranded = demanded & ~has_nic & (h >= 0)
+    for hi in (np.unique(h[stranded]).tolist() if stranded.any() else []):
+        res.warnings.append(f"host {c.host.ids[hi]} has VMs with network load but no NIC with"
+                            " role vm: their network throughput is 0")

@@ -1,0 +1,695 @@
+"""Storage: closed-loop MVA on each VM's outstanding I/Os.
+
+Every VM that does I/O is one class of a queueing network.  A closed class keeps
+``workload.io_oio`` I/Os in flight; an open class (``workload.io_iops`` given) offers a fixed
+rate.  Each I/O visits, in order:
+
+1. the VM's **vCPU I/O path**: guest issue, vSCSI adapter emulation (PVSCSI or LSI Logic SAS)
+   and the vmkernel's synchronous issue, all in the issuing vCPU's context; a multi-server
+   station with one server per vCPU (Seidmann).  Guest application CPU per I/O
+   (``workload.io_app_cpu_us``) is spent here too.
+2. the **VAIO filter context** when a filter is attached: it takes over part of the issue work
+   (so a 1-vCPU VM is no longer capped by one core) and adds the framework's own CPU.
+3. the **per-VM I/O world** (ESXi 5.0 and older: one world per VM caps it near 300K IOPS).
+4. the host's **HBA/fabric**: block size x IOPS against ``hba_count x fabric_gbps``; shared by
+   the VMs of the host.
+5. the **array**: ``disks x per-drive IOPS / (read + write x RAID penalty)``, a multi-server
+   station (Seidmann) shared by every VM whose disk is on it.
+6. a **delay** for the rest: Seidmann's delay parts and the per-write delay handed in by the
+   engine (inter-site round trip, FT output commit).
+
+Sharing is solved with Schweitzer's approximate MVA (:mod:`models.subsystems.mva`), vectorised over
+VMs; a single VM is a single class and gets the same answer as exact MVA within 1e-6.  Storage I/O
+Control (``sioc``) caps each VM's concurrency at a congested array to its share of the queue
+that keeps latency at the congestion threshold; unused slots go to the others.
+
+p95 latency: each queueing station's residence is taken as exponential (an M/M/1 sojourn
+time is), independent across stations; p95 = mean + 1.645 x sqrt(sum of squared
+residences) (normal approximation on the sum), never below the mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from models.engine import uncertainty
+from models.engine.compiled import Compiled
+from models.engine.prediction import Labels, Resource
+from models.engine.results import StorageResult
+from models.subsystems import mva, stretched
+
+VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
+MILLION = "Single vSphere Host, a Million I/O Operations per Second"
+FLASH51 = "vSphere 5.1 IOPS Performance Characterization on Flash-based Storage"
+RAIDPOOL = "Virtualized Storage Performance: RAID Groups versus Storage pools"
+PVSCSI = "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSphere 4)"
+SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
+ESX35 = "Benchmarks: VMware ESX 3.5 surpasses more than 100,000 IOPS"
+
+REF_GHZ = 2.4
+"""CPU costs below are microseconds at 2.4 GHz (the VAIO study's Xeon E5-2665) and scale
+with 1/GHz."""
+
+GUEST_US = 2.0
+"""Guest driver/Iometer issue cost per I/O (assumed; only its sum with the issue path is
+identified by the fits below)."""
+ADAPTER_US = {"pvscsi": 1.0, "lsi_sas": uncertainty.nominal("storage.lsi_sas_adapter_us")}
+"""vSCSI emulation per I/O.  LSI Logic SAS is fitted so that PVSCSI's CPU per I/O is 20%
+lower, the middle of 'PVSCSI reduces the CPIO by 10%-30%' (storage-pvscsi-cpio-reduction)."""
+ISSUE_US = {"sas": 21.0, "fc": 3.3, "iscsi": 6.6, "nfs": 6.6, "vsan": 6.6}
+"""vmkernel synchronous issue path per I/O, by how the host reaches the array.
+sas: fitted to the single 1-vCPU VM's +80% IOPS with a VAIO filter over the LSI MegaRAID
+controller (storage-vaio-single-vm-iops-plus80).  fc: fitted so that one 8-vCPU VM drives
+over 1M IOPS through QLogic FC HBAs (storage-vsphere51-flash-1m-iops-vm).  iSCSI/NFS/vSAN
+(software initiators) assumed 2x fc, not fitted."""
+COMPLETION_US = 3.0
+"""vmkernel completion handling per I/O (interrupt, other PCPUs; assumed)."""
+VAIO_OFFLOAD = 0.55
+"""Share of the vmkernel issue path a VAIO filter's context takes off the vCPU
+(storage-vaio-single-vm-iops-plus80, fitted together with ISSUE_US['sas'])."""
+VAIO_CPU_EXTRA = uncertainty.nominal("storage.vaio_cpu_extra")
+"""Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead
+per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead); the middle of the range.  Counted as host
+CPU; it runs in the framework's further contexts, off the I/O's critical path."""
+VM_WORLD_IOPS_LEGACY = 300_000.0
+"""ESXi <= 5.0: one I/O world per VM; fitted to '300,000 I/O operations per second can be
+achieved from a single virtual machine' (storage-300k-iops-single-vm)."""
+
+DRIVE_IOPS = {"ssd": 75_000.0, "hdd15k": 230.0, "hdd10k": 150.0, "hdd7k": 80.0}
+"""Per-drive random IOPS by media.  ssd: Intel S3700 datasheet 4K read (the VAIO testbed;
+a multi-vCPU VM 'is also able to drive over 70K IOPS', storage-vaio-default-multi-vcpu-70k).
+hdd15k: 495 FC spindles gave 'over 100,000 IOPS' with array cache (storage-esx35-100k-iops).
+hdd10k/hdd7k: usual planning figures (not fitted)."""
+DRIVE_MBPS = {"ssd": 500.0, "hdd15k": 200.0, "hdd10k": 160.0, "hdd7k": 120.0}
+"""Per-drive transfer rate: IOPS stay flat up to the drive's native block, then throughput
+keeps scaling (storage-vsphere51-flash-1m-iops-vm)."""
+DRIVE_PARALLEL = {"ssd": 8.0, "hdd15k": 1.0, "hdd10k": 1.0, "hdd7k": 1.0}
+"""Requests a drive serves at once (flash channels), the server count per drive."""
+RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5": 4.0,
+                "raid6": 6.0}
+"""Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
+overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
+on all-SSD arrays the study found no difference."""
+EXACT_MAX_POP = 4096
+"""A lone VM with at most this many outstanding I/Os is solved with exact MVA."""
+SIOC_THRESHOLD_MS = 30.0
+"""SIOC congestion threshold (vSphere default)."""
+
+NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle")
+BUSY = 0.9
+"""A station at or above this utilisation names what bounds the VM."""
+
+
+def _choices(c: Compiled, kind: str, prop: str) -> tuple[str, ...]:
+    table = c.tables[kind]
+    ch = table.specs[prop].choices
+    assert ch is not None
+    return tuple(str(x) for x in ch)
+
+
+def _lookup(c: Compiled, kind: str, prop: str, table: dict[str, float]) -> np.ndarray:
+    codes = c.tables[kind].cols[prop]
+    values = np.array([table.get(ch, np.nan) for ch in _choices(c, kind, prop)])
+    return values[codes] if len(codes) else np.zeros(0)
+
+
+def _cache(c: Compiled) -> dict[str, Any]:
+    out: dict[str, Any] = c.__dict__.setdefault("_storage_cache", {})
+    return out
+
+
+@dataclass
+class _Params:
+    """Everything the MVA needs but the populations (``workload.io_oio``): a knob that only
+    moves outstanding I/Os reuses it (:meth:`Compiled.memo`)."""
+
+    open_: Any
+    rate: Any
+    read: Any
+    write: Any
+    bs_kb: Any
+    h: Any
+    a: Any
+    ghz: Any
+    scale: Any
+    issue: Any
+    adapter: Any
+    cpio_base: Any
+    extra: Any
+    vcpu_us: Any
+    vcpus: Any
+    vd: Any
+    ad: Any
+    per_io: Any
+    backend: Any
+    disks: Any
+    demand: Any
+    lam: Any
+    saturated_open: Any
+    infl: Any
+    d_closed: Any
+    closed0: Any
+    no_path0: Any
+    shared_st: Any
+    """Per VM, the shared stations (host HBA, array; -1 for none) it visits."""
+    demand_t: Any
+    """``demand`` transposed: one contiguous row per slot (row operations are cheap)."""
+    util0: Any
+    """vCPU I/O path utilisation per IOPS."""
+    cores_per_io: Any
+    cpio_pct: Any
+    backend_per_io: Any
+    app_share: Any
+    lat0: Any
+    """Latency of a VM that does no I/O: 0, NaN without a disk."""
+
+
+def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
+    n, n_arr, n_host = len(c.vm), len(c.array), len(c.host)
+    v = c.vm.cols
+    arr = c.vm_array
+    host = c.vm_host
+    profile = c.vm.cols["workload.profile"]
+    profiles = _choices(c, "vm", "workload.profile")
+    no_io = np.array([p in NO_IO_PROFILES for p in profiles])[profile]
+    rate = v["workload.io_iops"]
+    open_ = ~np.isnan(rate) & (arr >= 0)
+    closed0 = (arr >= 0) & ~open_ & ~no_io  # closed loop when io_oio > 0
+    open_ &= ~no_io | ~np.isnan(rate)
+    active0 = closed0 | open_
+
+    # -- per-VM parameters ------------------------------------------------------------
+    bs_kb = v["workload.io_block_kb"]
+    read = v["workload.io_read_pct"] / 100.0
+    write = 1.0 - read
+    h = np.where(host >= 0, host, 0)
+    a = np.where(arr >= 0, arr, 0)
+    ghz = c.host.cols["ghz"][h] if n_host else np.full(n, REF_GHZ)
+    ghz = np.where(host >= 0, ghz, REF_GHZ)
+    scale = REF_GHZ / ghz * 1e-6  # us at 2.4 GHz -> seconds on this host
+
+    protocols = _choices(c, "storage_array", "protocol")
+    proto_code = c.array.cols["protocol"][a] if n_arr else np.zeros(n, np.int64)
+    issue_by_proto = np.array([ISSUE_US[p] for p in protocols])
+    issue = issue_by_proto[proto_code] if n else np.zeros(0)
+    adapter = _lookup(c, "vm", "vscsi", ADAPTER_US | {"lsi_sas": uncertainty.value(  # band
+        "storage.lsi_sas_adapter_us", active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))})
+    filt = v["vaio_filter"] != c.vm.code("vaio_filter", "none")
+    cpio_base = GUEST_US + adapter + issue + COMPLETION_US
+    extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt & active0)
+                     * cpio_base, 0.0)
+    offload = np.where(filt, VAIO_OFFLOAD * issue, 0.0)
+    vcpu_us = GUEST_US + adapter + issue - offload + v["workload.io_app_cpu_us"]
+    filter_us = offload  # the framework's extra CPU runs off this critical path
+    vcpus = v["vcpus"].astype(float)
+    vq, vd = mva.seidmann(vcpu_us * scale, vcpus)
+
+    versions = _choices(c, "host", "esxi_version")
+    legacy_codes = [i for i, ver in enumerate(versions) if float(ver) <= 5.0]
+    legacy_code = np.zeros(len(versions), bool)
+    legacy_code[legacy_codes] = True
+    legacy = legacy_code[c.host.cols["esxi_version"][h]] if n_host else np.zeros(n, bool)
+    world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY, 0.0)
+
+    # host HBA/fabric: ports x link speed (an array over Ethernet needs no HBA port)
+    ports = c.host.cols["hba_count"][h].astype(float) if n_host else np.ones(n)
+    ports = np.where(host >= 0, ports, 1.0)
+    fabric = c.array.cols["fabric_gbps"][a] if n_arr else np.ones(n)
+    ethernet = np.array([p in ("iscsi", "nfs", "vsan") for p in protocols])[proto_code]
+    no_path0 = (ports <= 0) & ~ethernet
+    ports = np.maximum(ports, 1.0)
+    hba_s = np.where(host >= 0, bs_kb * 8192.0 / (ports * fabric * 1e9), 0.0)
+
+    # array: disks x per-drive IOPS / (read + write x penalty), Seidmann multi-server
+    media = c.array.cols["media"]
+    drive_iops = np.where(np.isnan(c.array.cols["disk_iops"]),
+                          _lookup(c, "storage_array", "media", DRIVE_IOPS),
+                          c.array.cols["disk_iops"])
+    drive_mbps = _lookup(c, "storage_array", "media", DRIVE_MBPS)
+    par = _lookup(c, "storage_array", "media", DRIVE_PARALLEL)
+    penalty = _lookup(c, "storage_array", "raid", RAID_PENALTY)
+    disks = c.array.cols["disks"].astype(float)
+    servers = disks * par
+    per_io = np.maximum(1.0 / drive_iops[a], bs_kb / (drive_mbps[a] * 1000.0)) if n_arr \
+        else np.zeros(n)
+    backend = read + write * (penalty[a] if n_arr else 1.0)
+    arr_single = per_io * backend * (par[a] if n_arr else 1.0)  # one server's time per I/O
+    aq, ad = mva.seidmann(arr_single, servers[a] if n_arr else np.ones(n))
+    _ = media
+
+    delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0
+
+    # -- network of stations: slots 0-2 the VM's own, 3 HBA, 4 array, 5 delay ----------
+    demand = np.stack([vq, filter_us * scale, world, hba_s, aq, delay], axis=1)
+    demand[~active0] = 0.0
+    lam = np.where(open_, np.nan_to_num(rate), 0.0)
+    saturated_open = np.zeros(n, bool)
+    infl = np.ones_like(demand)
+    if open_.any():
+        lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
+    d_closed = demand * infl
+    shared_st = np.where(demand[:, 3:5] > 0, np.stack([h, n_host + a], axis=1), -1)
+    cpio = (cpio_base + extra) * REF_GHZ / ghz
+    return _Params(
+        open_=open_,
+        rate=rate,
+        read=read,
+        write=write,
+        bs_kb=bs_kb,
+        h=h,
+        a=a,
+        ghz=ghz,
+        scale=scale,
+        issue=issue,
+        adapter=adapter,
+        cpio_base=cpio_base,
+        extra=extra,
+        vcpu_us=vcpu_us,
+        vcpus=vcpus,
+        vd=vd,
+        ad=ad,
+        per_io=per_io,
+        backend=backend,
+        disks=disks,
+        demand=demand,
+        lam=lam,
+        saturated_open=saturated_open,
+        infl=infl,
+        d_closed=d_closed,
+        closed0=closed0,
+        no_path0=no_path0,
+        shared_st=shared_st,
+        demand_t=np.ascontiguousarray(demand.T),
+        util0=vcpu_us * scale / vcpus,
+        cores_per_io=(adapter + issue + COMPLETION_US + extra) * scale,
+        cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
+        backend_per_io=per_io * backend,
+        app_share=v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300),
+        lat0=np.where(arr < 0, np.nan, 0.0),
+    )
+
+
+def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
+    n, n_arr, n_host = len(c.vm), len(c.array), len(c.host)
+    v = c.vm.cols
+    warnings: list[str] = []
+
+    p = c.memo("storage.params", lambda: _params(c, write_delay_ms), write_delay_ms)
+    open_ = p.open_
+    read = p.read
+    write = p.write
+    bs_kb = p.bs_kb
+    h = p.h
+    a = p.a
+    vcpus = p.vcpus
+    ad = p.ad
+    disks = p.disks
+    demand = p.demand
+    lam = p.lam
+    saturated_open = p.saturated_open
+    d_closed = p.d_closed
+    oio = v["workload.io_oio"].astype(float)
+    closed = p.closed0 & (oio > 0)
+    active = closed | open_
+    no_path = p.no_path0 & active
+    served = active & ~no_path
+
+    pops = np.where(closed, oio, 0.0)
+    cache = _cache(c)
+    key = f"{n}:{n_host}:{n_arr}"
+    sioc_on = c.array.cols["sioc"] if n_arr else np.zeros(0, bool)
+    shared_st = p.shared_st  # stations of inactive VMs do not matter: they have no population
+    # the closed classes (VMs keeping I/Os in flight) are solved as one network of their own
+    live = np.flatnonzero(closed)
+    pops_l = pops[live]
+    hist = cache.get(key)
+    q0 = _warm_start(hist, pops_l, live)
+    res = _solve_live(d_closed, shared_st, pops_l, live, n_host + n_arr, q0, cache)
+    prev = ((hist[1], hist[2]) if hist is not None and np.array_equal(hist[0], live)
+            else (None, None))
+    cache[key] = (live, res.queue, pops_l, *prev)  # before SIOC: the same function of OIO
+    eff_l = pops_l
+    if sioc_on.any():
+        eff, full = _sioc(c, d_closed, shared_st, pops, _expand(res, live, n), closed, a, ad,
+                          cache)
+        if eff is not pops:
+            eff_l = eff[live]
+            res = mva.MvaResult(full.throughput[live], full.response[live],
+                                full.queue[live], full.iterations)
+    thr_l = res.throughput
+    x = lam.copy()  # closed classes from MVA, open ones at their (capped) offered rate
+    x[live] = thr_l
+
+    # per-VM latency only where there is I/O: the closed classes, or every VM when open
+    # classes see the closed queues (their latency is not in the MVA)
+    if open_.any():
+        ix: Any = slice(None)
+        q_t = np.zeros((5, n))
+        q_t[:, live] = res.queue.T
+        thr = np.zeros(n)
+        thr[live] = thr_l
+        r_t = np.empty((6, n))
+        np.divide(q_t, np.maximum(thr, 1e-300), out=r_t[:5])
+        r_t[5] = np.where(closed, d_closed[:, 5], 0.0)
+        q_tot = np.concatenate([np.bincount(h, q_t[3], n_host), np.bincount(a, q_t[4], n_arr)])
+        r_open = demand * p.infl
+        r_open[:, 3] *= 1.0 + q_tot[h]
+        r_open[:, 4] *= 1.0 + q_tot[n_host + a]
+        r_open[:, 5] = demand[:, 5]
+        r_t = np.where(open_, r_open.T, r_t)
+        g = _Gathered(p, ix, d_closed)
+    else:
+        ix = live
+        r_t = np.empty((6, len(live)))
+        np.divide(res.queue.T, np.maximum(thr_l, 1e-300), out=r_t[:5])
+        g = _gathered(cache, p, live, d_closed)
+        r_t[5] = g.d5
+    resp = r_t.sum(axis=0)
+    # a SIOC-throttled VM also waits in the host queue: its latency is OIO / throughput
+    if eff_l is not pops_l:
+        eff = pops.copy()
+        eff[live] = eff_l
+        resp = np.where((closed & (eff < pops))[ix], pops[ix] / np.maximum(x[ix], 1e-300),
+                        resp)
+    # the guest times an I/O from issue to completion: the application's own CPU time on
+    # the vCPUs (and its share of their queue) is not I/O latency
+    app_share = g.app_share
+    resp -= (r_t[0] + g.vd) * app_share
+    queueing = r_t[:5] * r_t[:5]
+    queueing[0] *= (1.0 - app_share) ** 2
+    p95 = resp + 1.645 * np.sqrt(queueing.sum(axis=0))
+
+    x = np.where(served, x, 0.0)
+    served_ix = served[ix]
+    lat = p.lat0.copy()
+    lat[ix] = np.where(served_ix, resp * 1000.0, np.where(active[ix], np.nan, lat[ix]))
+    p95_ms = lat.copy()
+    p95_ms[ix] = np.where(served_ix, p95 * 1000.0, lat[ix])
+    mbps = x * bs_kb / 1024.0
+    cpio_pct = np.where(active, p.cpio_pct, 0.0)
+    cpu_cores = x * p.cores_per_io
+
+    # -- utilisations and what bounds each VM -------------------------------------------
+    # (x is 0 for VMs without I/O, so sums over the VMs with I/O are sums over all)
+    x_ix = x[ix]
+    h_ix, a_ix = g.h, g.a
+    vm_util = g.demand5 * x_ix
+    vm_util[0] = x_ix * g.util0
+    hba_util = np.bincount(h_ix, vm_util[3], n_host)
+    array_util = np.zeros(n_arr)
+    arr_x = np.bincount(a_ix, weights=x_ix, minlength=n_arr) if n_arr else np.zeros(0)
+    arr_lat = np.full(n_arr, np.nan)
+    if n_arr:
+        backend_x = np.bincount(a_ix, weights=x_ix * g.backend_per_io, minlength=n_arr)
+        array_util = np.minimum(backend_x / disks, 1.0)
+        w = np.bincount(a_ix, weights=x_ix * (r_t[4] + g.ad), minlength=n_arr)
+        arr_lat = np.where(arr_x > 0, w / np.maximum(arr_x, 1e-300) * 1000.0, 0.0)
+    vm_util[3] = hba_util[h_ix] if n_host else 0.0
+    vm_util[4] = array_util[a_ix] if n_arr else 0.0
+    if open_.any():
+        vm_util[:, ~active] = 0.0
+    top = np.zeros(n, np.int64)
+    top_u = np.zeros(n)
+    vcpu_util = np.zeros(n)
+    if vm_util.shape[1]:
+        top[ix] = top_ix = vm_util.argmax(axis=0)
+        top_u[ix] = vm_util[top_ix, np.arange(vm_util.shape[1])]
+        vcpu_util[ix] = vm_util[0]
+    bound = Labels(lambda: _bound_labels(c, top, top_u, active, no_path,
+                                         saturated_open, vcpus, h, a, hba_util, array_util))
+
+    resources = _resources(c, array_util, hba_util, vcpu_util, active) if c.detail else []
+    if no_path.any():
+        warnings.append(f"{int(no_path.sum())} VM(s) run on hosts with no HBA port for a"
+                        " FC/SAS array: they get no I/O")
+    if saturated_open.any():
+        warnings.append(f"{int(saturated_open.sum())} open-loop VM(s) offer more IOPS than"
+                        " their path can serve: capped at saturation")
+    _check_links(c, active, warnings)
+    read_mbps = mbps * read
+    # writes of stretched VMs cross the inter-site link (decimal units, as the sizing guide)
+    wan_res, wan_warn, wan_extra = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
+    resources.extend(wan_res)
+    warnings.extend(wan_warn)
+    return StorageResult(
+        vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat, vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
+        vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
+        array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
+        resources=resources, warnings=warnings,
+        extras={"storage_mva_iterations": res.iterations, **wan_extra})
+
+
+def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
+               a: np.ndarray, n_host: int, n_arr: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Open classes take utilisation U from the shared stations they visit (their own
+    stations only slow themselves).  Offers beyond 98% of a station are scaled down.
+    Returns (served rates, closed-demand inflation 1/(1-U) per slot, saturated mask)."""
+    def util(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        load = rates[:, None] * demand
+        return np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
+
+    own = (lam[:, None] * demand[:, :3]).max(axis=1)
+    u_h, u_a = util(lam)
+    worst = np.maximum(np.maximum(u_h[h], u_a[a]), own)
+    f = np.where(open_ & (worst > 0.98), 0.98 / np.maximum(worst, 1e-300), 1.0)
+    lam = lam * f
+    u_h, u_a = util(lam)
+    infl = np.ones_like(demand)
+    infl[:, 3] = 1.0 / (1.0 - u_h[h])
+    infl[:, 4] = 1.0 / (1.0 - u_a[a])
+    infl[:, :3] = np.where(open_[:, None], 1.0 / (1.0 - lam[:, None] * demand[:, :3]), 1.0)
+    return lam, infl, f < 1.0
+
+
+class _Gathered:
+    """The per-VM parameters of the VMs in ``ix`` (all VMs for a slice)."""
+
+    def __init__(self, p: _Params, ix: Any, d_closed: np.ndarray):
+        self.ix = ix
+        self.h, self.a = p.h[ix], p.a[ix]
+        self.vd, self.ad = p.vd[ix], p.ad[ix]
+        self.app_share = p.app_share[ix]
+        self.util0 = p.util0[ix]
+        self.backend_per_io = p.backend_per_io[ix]
+        self.demand5 = p.demand_t[:5, ix]
+        self.d5 = d_closed[ix, 5]
+
+
+def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
+              d_closed: np.ndarray) -> _Gathered:
+    """:class:`_Gathered` for ``ix``, kept while the parameters and ``ix`` stay the same (a
+    knob that moves OIO among VMs already doing I/O)."""
+    hit = cache.get("gathered")
+    if hit is not None and hit[0] is p and np.array_equal(hit[1].ix, ix):
+        out: _Gathered = hit[1]
+        return out
+    g = _Gathered(p, ix, d_closed)
+    cache["gathered"] = (p, g)
+    return g
+
+
+def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
+                live: np.ndarray) -> np.ndarray | None:
+    """A first guess of the queues ``[L, 5]`` of the classes ``live`` at populations ``pops``
+    from the last two solutions ``(live, queue, pops, older queue, older pops)``: when the
+    populations move along the line of the last move (a slider drag, a jump back) the guess
+    continues the line through the last two solutions (secant); otherwise each class keeps
+    its last queues scaled to its new population.  Only the number of iterations depends on
+    the guess, never the fixed point."""
+    if hist is None:
+        return None
+    h_live, q_last, p_last, q_prev, p_prev = hist
+    if len(h_live) != len(live) or not np.array_equal(h_live, live):
+        # classes started or stopped doing I/O: carry each VM's last queues over
+        if not len(h_live) or not len(live):
+            return None
+        pos = np.minimum(np.searchsorted(h_live, live), len(h_live) - 1)
+        found = h_live[pos] == live
+        q_t = np.zeros((q_last.shape[1], len(live)))
+        q_t[:, found] = q_last.T[:, pos[found]]
+        p_old = np.zeros(len(live))
+        p_old[found] = p_last[pos[found]]
+        q_last, p_last, q_prev = q_t.T, p_old, None
+    last_t = q_last.T
+    if q_prev is not None and q_prev.shape == q_last.shape:
+        moved = p_last - p_prev
+        step = pops - p_last
+        m = moved != 0.0
+        t = step[m] / moved[m]
+        # one common step along the last move (every class that moves, moves alike; the
+        # classes interact, so a line per class would not be one through two solutions)
+        if len(t) and abs(t[0]) <= 2.0 and np.abs(t - t[0]).max() <= 1e-9 * abs(t[0]) \
+                and not step[~m].any():
+            guess = last_t - q_prev.T
+            guess *= t[0]
+            guess += last_t
+            np.maximum(guess, 0.0, out=guess)
+            out: np.ndarray = guess.T
+            return out
+    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
+    scaled: np.ndarray = (last_t * scale).T
+    return scaled
+
+
+def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np.ndarray,
+                n_shared: int, q0: np.ndarray | None,
+                cache: dict[str, Any] | None = None) -> mva.MvaResult:
+    """The closed network of the classes ``live`` (populations ``pops``, all > 0); the result
+    is indexed like ``live``.  Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array),
+    5 a delay.  One class alone is solved exactly (single-class MVA), several with
+    Schweitzer's approximation.  ``cache`` keeps the laid-out network between calls with the
+    same demands and the same classes (a knob that moves only populations)."""
+    k_n = len(live)
+    # exact MVA needs a whole population; SIOC's share of the queue can be fractional
+    if k_n == 1 and pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
+        k = int(live[0])
+        dk = d[k].copy()
+        dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
+        ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
+        return mva.MvaResult(ex.throughput[-1:], ex.response[-1:], ex.queue[:, :5])
+    hit = cache.get("mva.network") if cache is not None else None
+    if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
+        net: mva.SplitNetwork = hit[3]
+    else:
+        net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
+                               n_shared)
+        if cache is not None:
+            cache["mva.network"] = (d, shared_st, live, net)
+    return net.solve(pops, q0=q0, tol=2e-8)
+
+
+def _expand(res: mva.MvaResult, live: np.ndarray, n: int) -> mva.MvaResult:
+    """A result of the classes ``live`` as one over all ``n`` (zeros for the others)."""
+    queue_t = np.zeros((res.queue.shape[1], n))
+    queue_t[:, live] = res.queue.T
+    out = mva.MvaResult(np.zeros(n), np.zeros(n), queue_t.T, res.iterations)
+    out.throughput[live], out.response[live] = res.throughput, res.response
+    return out
+
+
+def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
+                  q0: np.ndarray | None,
+                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
+    """:func:`_solve_live` over the classes with a population, as a result over all."""
+    live = np.flatnonzero(pops > 0)
+    sub = _solve_live(d, shared_st, pops[live], live, n_shared,
+                      None if q0 is None else q0[live], cache)
+    return _expand(sub, live, len(pops))
+
+
+def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
+          res: mva.MvaResult, closed: np.ndarray, a: np.ndarray,
+          arr_delay: np.ndarray,
+          cache: dict[str, Any] | None = None) -> tuple[np.ndarray, mva.MvaResult]:
+    """Storage I/O Control: under congestion (array latency above the threshold) each VM may
+    keep only its share of the queue that holds latency at the threshold; VMs that want
+    less leave their unused slots to the others (work-conserving water-filling)."""
+    n_arr = len(c.array)
+    x_k = res.throughput
+    q_arr = res.queue[:, 4] + x_k * arr_delay  # in service at the drives + queued
+    arr_q = np.bincount(a[closed], weights=q_arr[closed], minlength=n_arr)
+    arr_x = np.bincount(a[closed], weights=x_k[closed], minlength=n_arr)
+    lat = np.where(arr_x > 0, arr_q / np.maximum(arr_x, 1e-300), 0.0)
+    congested = c.array.cols["sioc"] & (lat * 1000.0 > SIOC_THRESHOLD_MS)
+    if not congested.any():
+        return pops, res
+    eff = pops.copy()
+    shares = c.vm.cols["disk_shares"].astype(float)
+    for j in np.flatnonzero(congested):
+        members = np.flatnonzero(closed & (a == j))
+        slots = arr_x[j] * SIOC_THRESHOLD_MS / 1000.0
+        want = q_arr[members].copy()
+        cap = np.zeros(len(members))
+        left = np.ones(len(members), bool)
+        remaining = slots
+        while left.any() and remaining > 1e-12:
+            ent = remaining * shares[members] * left / shares[members][left].sum()
+            sat = left & (want <= ent)
+            if not sat.any():
+                cap[left] = ent[left]
+                remaining = 0.0
+                break
+            cap[sat] = want[sat]
+            remaining -= want[sat].sum()
+            left &= ~sat
+        ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
+        eff[members] = pops[members] * ratio
+    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue, cache)
+
+
+def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
+               vcpu_util: np.ndarray, active: np.ndarray) -> list[Resource]:
+    array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
+                  " penalty.")
+    out = [Resource(aid, "array", u, array_text, RAIDPOOL)
+           for aid, u in zip(c.array.ids, array_util.tolist(), strict=True)]
+    hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
+    ids = c.host.ids
+    on = np.flatnonzero(hba_util > 0)
+    out += [Resource(ids[j], "hba", u, hba_text, MILLION)
+            for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
+    busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]
+    vcpu_text = ("The VM's vCPUs issue its I/O synchronously; one vCPU is one core's worth of"
+                 " issue rate.")
+    vm_ids = c.vm.ids
+    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO)
+            for k, u in zip(busy.tolist(), np.minimum(vcpu_util[busy], 1.0).tolist(),
+                            strict=True)]
+    return out
+
+
+def _bound_labels(c: Compiled, top: np.ndarray, top_u: np.ndarray,
+                  active: np.ndarray, no_path: np.ndarray, saturated_open: np.ndarray,
+                  vcpus: np.ndarray, h: np.ndarray, a: np.ndarray, hba_util: np.ndarray,
+                  array_util: np.ndarray) -> list[str]:
+    """What bounds each VM, as a label picked from a small table (no per-VM Python loop)."""
+    n = len(top)
+    if n == 0:
+        return []
+    n_host, n_arr = len(c.host), len(c.array)
+    max_v = int(vcpus.max())
+    labels = ["", "no HBA port to the array", "open-loop saturation",
+              "VAIO filter context: saturated", "per-VM I/O world (ESXi 5.0): saturated"]
+    labels += [f"vCPU I/O path: {k} vCPU{'s' if k > 1 else ''} saturated"
+               for k in range(1, max_v + 1)]
+    base_h = len(labels)
+    labels += [f"HBA {c.host.ids[j]}: {min(hba_util[j], 1.0) * 100:.0f}% busy"
+               for j in range(n_host)]
+    base_a = len(labels)
+    labels += [f"storage_array {c.array.ids[j]}: {min(array_util[j], 1.0) * 100:.0f}% busy"
+               for j in range(n_arr)]
+    by_top = np.stack([4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4),
+                       base_h + h, base_a + a])
+    code = np.take_along_axis(by_top, top[None, :], axis=0)[0]
+    code = np.where(active & (top_u >= BUSY), code, np.where(saturated_open, 2, 0))
+    code = np.where(no_path, 1, code)
+    out: list[str] = np.array(labels, dtype=object)[code].tolist()
+    return out
+
+
+def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
+    n_host, n_arr = len(c.host), len(c.array)
+    cache = _cache(c)
+    unreachable = cache.get("unreachable")
+    if unreachable is None:  # links never change under a knob patch
+        src, dst = c.host_array_pairs()
+        reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
+        reach[src, dst] = True
+        # placed VMs whose host has no storage link to their array
+        unreachable = (c.vm_host >= 0) & ~reach[np.maximum(c.vm_host, 0),
+                                                np.maximum(c.vm_array, 0)]
+        cache["unreachable"] = unreachable = unreachable if unreachable.any() else False
+    if unreachable is False:
+        return
+    bad = active & unreachable
+    if not bad.any():
+        return
+    pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
+                                                          strict=True)})
+    for hh, aa in pairs[:5]:
+        warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but has"
+                        " no storage link to it (modelled as reachable)")
