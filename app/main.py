@@ -11,10 +11,11 @@ import sys
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app import bands, gc_guard
-from app.document import DesignDocument
-from app.main_window import MainWindow
+from app import gc_guard
+from app.document import bands
+from app.document.design_document import DesignDocument
 from app.theme import apply_theme
+from app.window.main_window import MainWindow
 from models.document.design import Design, DesignError
 from models.examples import bundled as examples
 from models.io.files import load_design

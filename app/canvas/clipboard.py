@@ -15,7 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from models.document.design import Design, DesignError, design_to_dict, parse_design
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 MIME = "application/x-headroom-components"
 OFFSET = 30.0

@@ -29,7 +29,7 @@ from app.canvas.context_menu import build_menu
 from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem, describe
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.document.schema import Value
 from models.engine.prediction import Prediction

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.subsystems import content_library
 
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from app import bands
+from app.document import bands
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 

@@ -12,9 +12,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.analysis_panel import MAX_BARS, AnalysisPanel, analysis_copy, place_rebuilt
-from app.document import DesignDocument
-from app.main_window import MainWindow
+from app.document.design_document import DesignDocument
+from app.panels.analysis import MAX_BARS, AnalysisPanel, analysis_copy, place_rebuilt
+from app.window.main_window import MainWindow
 from models.analysis import SeekResult, rebuild
 from models.examples import bundled as examples
 

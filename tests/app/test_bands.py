@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app import charts
-from app.bands import BandTracker, band_text, sources_text, tracker_for
-from app.charts import KnobCurve
-from app.dashboard import KPI_BY_KEY, Dashboard
-from app.document import DesignDocument
+from app.charts import knob_curve as charts
+from app.charts.knob_curve import KnobCurve
+from app.document.bands import BandTracker, band_text, sources_text, tracker_for
+from app.document.design_document import DesignDocument
+from app.panels.dashboard import KPI_BY_KEY, Dashboard
 from models.engine.evaluation import Engine, evaluate_bands
 from models.examples import bundled as examples
 
@@ -118,7 +118,7 @@ def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot,
 
 
 def test_report_kpi_table_lists_the_bands() -> None:
-    from app.report_pages import Report, band_rows  # noqa: PLC0415 (report only)
+    from app.report.pages import Report, band_rows  # noqa: PLC0415 (report only)
     design = examples.load("dense-web-farm")
     for scenario, expect in (("dense mode", True), ("base", False)):
         r = Report(design, scenario, Engine(design, scenario).evaluate(), "test")
@@ -133,7 +133,7 @@ def test_report_kpi_table_lists_the_bands() -> None:
 def test_background_delivers_only_the_newest_request(qtbot: QtBot) -> None:
     import threading  # noqa: PLC0415
 
-    from app.bands import Background, Cancelled  # noqa: PLC0415
+    from app.document.bands import Background, Cancelled  # noqa: PLC0415
     jobs = Background()
     started, release = threading.Event(), threading.Event()
     stopped: list[bool] = []
@@ -157,7 +157,7 @@ def test_background_delivers_only_the_newest_request(qtbot: QtBot) -> None:
 
 
 def test_background_reports_a_failing_job_as_text(qtbot: QtBot) -> None:
-    from app.bands import Background  # noqa: PLC0415
+    from app.document.bands import Background  # noqa: PLC0415
     jobs = Background()
 
     def broken(_c: Callable[[], bool]) -> object:

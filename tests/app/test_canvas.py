@@ -16,7 +16,7 @@ from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 from models.examples.synth import large_design
@@ -270,7 +270,7 @@ def test_tooltip_reports_the_prediction(qtbot: QtBot, nic_example: Design) -> No
 
 
 def test_library_tooltip_and_inspector_say_how_long_its_job_takes(qtbot: QtBot) -> None:
-    from app.inspector import Inspector  # noqa: PLC0415
+    from app.panels.inspector import Inspector  # noqa: PLC0415
 
     doc, _, _ = make(qtbot, examples.load("content-library"))
     text = component_tooltip(doc, "br1-lib1")

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.charts import (
+from app.charts.knob_curve import (
     KnobCurve,
     UtilisationChart,
     level_colour,
     sweep_values,
 )
-from app.document import DesignDocument
-from app.knob_panel import KnobPanel
+from app.document.design_document import DesignDocument
+from app.panels.knob_panel import KnobPanel
 from models.document.knobs import default_knob, knob
 from models.examples import bundled as examples
 
@@ -137,8 +137,8 @@ def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
 
 
 def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> None:
-    from app.charts import KnobCurve  # noqa: PLC0415
-    from app.document import DesignDocument  # noqa: PLC0415
+    from app.charts.knob_curve import KnobCurve  # noqa: PLC0415
+    from app.document.design_document import DesignDocument  # noqa: PLC0415
     from models.examples import bundled as examples  # noqa: PLC0415
 
     web = examples.load("dense-web-farm")
@@ -154,7 +154,7 @@ def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> No
 
 
 def test_curve_plots_response_time_for_a_web_farm() -> None:
-    from app.charts import latencies  # noqa: PLC0415
+    from app.charts.knob_curve import latencies  # noqa: PLC0415
     from models.engine.evaluation import evaluate  # noqa: PLC0415
     from models.examples import bundled as examples  # noqa: PLC0415
 
@@ -241,7 +241,7 @@ def test_library_design_plots_job_time_against_item_size(qtbot: QtBot) -> None:
 def test_flat_curve_ranges_from_zero_and_says_so(qtbot: QtBot) -> None:
     """The Oracle VM issues a set IOPS rate (open loop): outstanding I/Os moves nothing, and
     the axes start at 0 instead of zooming into rounding noise ("155000" on every tick)."""
-    from app.charts import flat_range  # noqa: PLC0415
+    from app.charts.knob_curve import flat_range  # noqa: PLC0415
 
     doc = DesignDocument(examples.load("oracle-monster-vm"))
     curve = KnobCurve(doc)
@@ -285,7 +285,7 @@ def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: 
 
 def test_zoom_values_only_for_early_saturation_on_linear_knobs() -> None:
 
-    from app.charts import zoom_values  # noqa: PLC0415
+    from app.charts.knob_curve import zoom_values  # noqa: PLC0415
     req, oio = knob("vm.workload.req_per_s"), knob(OIO)
     assert req is not None and oio is not None
     values = sweep_values(req)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from app.cli.main import main
 from models.examples import bundled as examples
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from app.cli.main import main
 from models.document.design import design_to_json
 from models.examples.synth import large_design
 

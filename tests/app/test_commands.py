@@ -7,7 +7,7 @@ from typing import Any
 
 from pytestqt.qtbot import QtBot
 
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.document.design import Component, Design, Link, Override, design_to_dict
 
 

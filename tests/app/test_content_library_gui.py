@@ -9,9 +9,9 @@ from pytestqt.qtbot import QtBot
 from app.canvas.drop import preset_mime
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.document import DesignDocument
-from app.inspector import Inspector
-from app.palette import Palette
+from app.document.design_document import DesignDocument
+from app.panels.inspector import Inspector
+from app.panels.palette import Palette
 from models.document.design import Design, Link
 from tests.app.test_canvas import drop
 

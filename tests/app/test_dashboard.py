@@ -10,8 +10,8 @@ from PySide6.QtGui import QResizeEvent
 from pytestqt.qtbot import QtBot
 
 from app import format as fmt
-from app.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
+from app.panels.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
 from models.document.design import Design
 from models.document.knobs import FT4, VAIO
 from models.examples import bundled as examples

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app import commands
-from app.document import DesignDocument, link_problem
+from app.document import commands
+from app.document.design_document import DesignDocument, link_problem
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.engine.prediction import Prediction
 

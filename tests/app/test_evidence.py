@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from pytestqt.qtbot import QtBot
 
-from app import evidence as evidence_mod
-from app.document import DesignDocument
-from app.evidence import Evidence, EvidenceView
+from app.document.design_document import DesignDocument
+from app.panels import evidence as evidence_mod
+from app.panels.evidence import Evidence, EvidenceView
 from models.calibration import Check, cases
 from models.examples import bundled as examples
 

@@ -10,9 +10,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.document import DesignDocument
-from app.files import MAX_RECENT, FileController
-from app.recovery import RecoveryManager, RecoverySession, recovery_folder
+from app.document.design_document import DesignDocument
+from app.window.file_menu import MAX_RECENT, FileController
+from app.window.recovery import RecoveryManager, RecoverySession, recovery_folder
 from models.document.design import Design, design_to_json
 from models.examples import bundled as examples
 from models.io import store

@@ -8,8 +8,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.document import DesignDocument
-from app.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
+from app.document.design_document import DesignDocument
+from app.window.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
 from models.document.design import Design
 from models.io.importers import ImportReport, Progress
 from models.io.importers.vcenter import Connection

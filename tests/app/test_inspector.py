@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.document import DesignDocument
-from app.inspector import Inspector
+from app.document.design_document import DesignDocument
+from app.panels.inspector import Inspector
 from models.document.design import Design, Override
 
 

@@ -7,9 +7,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider
 from pytestqt.qtbot import QtBot
 
 from app import format as fmt
-from app.dashboard import KPI_BY_KEY, Dashboard
-from app.document import DesignDocument
-from app.knob_panel import KnobPanel, KnobRow, KnobSlider
+from app.document.design_document import DesignDocument
+from app.panels.dashboard import KPI_BY_KEY, Dashboard
+from app.panels.knob_panel import KnobPanel, KnobRow, KnobSlider
 from models.document.knobs import knob, knobs_for
 from models.examples import bundled as examples
 

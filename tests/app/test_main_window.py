@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget
 from pytestqt.qtbot import QtBot
 
 from app.canvas.layout import overlapping_vms
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from app.main import run_app
-from app.main_window import MainWindow
+from app.window.main_window import MainWindow
 from models.document.design import Design
 from models.examples import bundled as examples
 
@@ -184,7 +184,7 @@ def test_import_asks_to_save_unsaved_work_first(qtbot: QtBot, nic_example: Desig
         return False
 
     monkeypatch.setattr(window.files, "maybe_save", cancel)
-    monkeypatch.setattr("app.importing.import_rvtools", lambda w, d: started.append("rv"))
+    monkeypatch.setattr("app.window.importing.import_rvtools", lambda w, d: started.append("rv"))
     window.import_menu.actions()[0].trigger()
     assert asked == [True] and started == []  # the user cancelled: nothing replaced
     monkeypatch.setattr(window.files, "maybe_save", lambda: True)
@@ -273,7 +273,7 @@ def test_a_user_builds_a_testbed_moves_the_oio_slider_and_undoes_it(qtbot: QtBot
 
 
 def test_status_summary_counts_and_what_the_design_moves() -> None:
-    from app.main_window import status_summary  # noqa: PLC0415
+    from app.window.main_window import status_summary  # noqa: PLC0415
     from models.engine.evaluation import evaluate  # noqa: PLC0415
 
     web = status_summary(evaluate(examples.load("dense-web-farm")))

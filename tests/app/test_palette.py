@@ -5,8 +5,8 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from app.canvas.drop import preset_of
-from app.document import DesignDocument
-from app.palette import Palette
+from app.document.design_document import DesignDocument
+from app.panels.palette import Palette
 from models.document.presets import presets
 
 

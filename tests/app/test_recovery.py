@@ -14,9 +14,9 @@ from PySide6.QtCore import QLockFile
 from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from app import recovery
-from app.document import DesignDocument
-from app.recovery import RecoveryManager, RecoverySession, stale_sessions
+from app.document.design_document import DesignDocument
+from app.window import recovery
+from app.window.recovery import RecoveryManager, RecoverySession, stale_sessions
 from models.document.design import Design, design_to_json
 from models.io import store
 from tests.conftest import ROOT
@@ -110,8 +110,8 @@ import os, signal, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from PySide6.QtCore import QCoreApplication
-from app.document import DesignDocument
-from app.recovery import RecoveryManager
+from app.document.design_document import DesignDocument
+from app.window.recovery import RecoveryManager
 from models.examples import bundled as examples
 app = QCoreApplication([])
 doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from app import report
-from app.report_pages import APPENDIX_ROWS, HEADINGS, Report, build_pages, error_text
+from app.report import export as report
+from app.report.pages import APPENDIX_ROWS, HEADINGS, Report, build_pages, error_text
 from models.calibration import Check
 from models.document.design import Component, Design, DesignError, Link
 from models.engine.evaluation import Engine
@@ -224,7 +224,7 @@ def test_library_design_reports_its_jobs(tmp_path: Path) -> None:
 
 
 def test_web_and_network_rows_only_where_there_are_such_figures() -> None:
-    from app.report_pages import kpi_rows  # noqa: PLC0415
+    from app.report.pages import kpi_rows  # noqa: PLC0415
 
     web = [r[1] for r in kpi_rows(_predict(examples.load("dense-web-farm")))]
     assert "Highest VM p95 response" in web and "VM throughput (received + sent)" in web
@@ -233,7 +233,7 @@ def test_web_and_network_rows_only_where_there_are_such_figures() -> None:
 
 
 def test_title_tiles_lead_with_what_the_design_measures() -> None:
-    from app.report_pages import kpi_tiles, per_vm_figures  # noqa: PLC0415
+    from app.report.pages import kpi_tiles, per_vm_figures  # noqa: PLC0415
 
     web = kpi_tiles(_predict(examples.load("dense-web-farm")))
     assert [t[0] for t in web] == ["p95 response", "Network", "Hosts needed", "Consolidation"]

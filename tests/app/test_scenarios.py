@@ -6,9 +6,9 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app import format as fmt
-from app.dashboard import KPIS, Dashboard
-from app.document import DesignDocument
-from app.scenarios import ScenarioBar
+from app.document.design_document import DesignDocument
+from app.panels.dashboard import KPIS, Dashboard
+from app.panels.scenarios import ScenarioBar
 from models.engine.evaluation import evaluate
 from models.examples import bundled as examples
 

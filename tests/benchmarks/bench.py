@@ -100,7 +100,7 @@ def bench_knobs(n_vms: int = 2000, n_hosts: int = 50, repeat: int = 60) -> dict[
 def bench_sweep(n_vms: int = 2000, steps: int = 200, repeat: int = 5) -> dict[str, Any]:
     """``headroom sweep`` of OIO from 1 to 256 on a fresh engine, ``repeat`` times (the
     median is the figure: one run on a shared machine can be off by half)."""
-    from app.cli import run_sweep, sweep_values  # noqa: PLC0415
+    from app.cli.main import run_sweep, sweep_values  # noqa: PLC0415
 
     design = large_design(n_vms, 50)
     values = sweep_values("vm.workload.io_oio", 1, 256, steps, log=False)

@@ -32,10 +32,10 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
 
     from app.canvas.scene import DesignScene  # noqa: PLC0415
     from app.canvas.view import DesignView  # noqa: PLC0415
-    from app.charts import KnobCurve, UtilisationChart  # noqa: PLC0415
-    from app.dashboard import Dashboard  # noqa: PLC0415
-    from app.document import DesignDocument  # noqa: PLC0415
-    from app.knob_panel import KnobPanel  # noqa: PLC0415
+    from app.charts.knob_curve import KnobCurve, UtilisationChart  # noqa: PLC0415
+    from app.document.design_document import DesignDocument  # noqa: PLC0415
+    from app.panels.dashboard import Dashboard  # noqa: PLC0415
+    from app.panels.knob_panel import KnobPanel  # noqa: PLC0415
     from models.engine.evaluation import Engine  # noqa: PLC0415
     from models.engine.prediction import Prediction  # noqa: PLC0415
     from models.examples.synth import large_design  # noqa: PLC0415
@@ -44,7 +44,7 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     doc = DesignDocument(large_design(n_vms, n_hosts))
     window: QWidget
     if main_window:
-        from app.main_window import MainWindow  # noqa: PLC0415
+        from app.window.main_window import MainWindow  # noqa: PLC0415
 
         main = MainWindow(doc, remember_layout=False)
         window, panel, dash, curve = main, main.knob_panel, main.dashboard, main.knob_curve

@@ -255,7 +255,7 @@ def test_esxi_versions_map_to_nearest_supported() -> None:
 
 def test_cli_import_rvtools_prints_report_and_writes_design(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from app.cli import main  # noqa: PLC0415
+    from app.cli.main import main  # noqa: PLC0415
 
     src = write_xlsx(tmp_path / "e.xlsx", estate_rows(30, 8))
     out = tmp_path / "estate.headroom"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cli
+from app.cli import main as cli
 from models.document.design import Design, DesignError, design_to_json
 from models.io import migrations, store
 from models.io.files import load_design, save_design

@@ -71,7 +71,7 @@ def test_parse_server_refuses_credentials_in_the_address() -> None:
 def test_cli_import_vcenter_takes_the_password_from_the_environment(
         estate: tuple[str, int], tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.cli import main  # noqa: PLC0415
+    from app.cli.main import main  # noqa: PLC0415
 
     host, port = estate
     out = tmp_path / "vc.json"

@@ -4,7 +4,7 @@ Tiles are built once and updated in place (``setText``) on ``prediction_updated`
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  :data:`KPIS` is
 also what the scenario comparison table lists.  Under a figure that rests on a coefficient
 published as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the
-document's :class:`~app.bands.BandTracker` has computed it; its tooltip names the studies.
+document's :class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
-from app.bands import band_text, sources_text, tracker_for
+from app.document.bands import band_text, sources_text, tracker_for
 from models.document.knobs import (
     CL_DEPLOY,
     CL_SYNC,
@@ -39,7 +39,7 @@ from models.engine.prediction import Prediction, Resource
 from models.engine.uncertainty import PVSCSI, Bands
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
-from app.report_draw import INK, MUTED, RULE, Sheet, util_color
+from app.report.draw import INK, MUTED, RULE, Sheet, util_color
 from models.document.design import Design
 from models.engine.prediction import Prediction
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.drop import MIME, preset_mime
 from app.canvas.items import kind_pixmap
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.document.presets import presets
 from models.document.schema import KINDS
 

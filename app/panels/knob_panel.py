@@ -33,7 +33,7 @@ from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.schema import Value
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 SLIDER_STEPS = 200
 """Positions of a slider without a natural step (and of every log-scale slider)."""

@@ -14,13 +14,13 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
-from app.recovery import RecoveryManager
+from app.window.recovery import RecoveryManager
 from models.document.design import Design, DesignError
 from models.examples import bundled as examples
 from models.io.files import load_design, save_design
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 MAX_RECENT = 8
 RECENT_KEY = "files/recent"
@@ -175,7 +175,7 @@ class FileController(QObject):
             return False
         if not path.lower().endswith(ext):
             path += ext
-        from app.report import export_report  # noqa: PLC0415  (heavy; only when used)
+        from app.report.export import export_report  # noqa: PLC0415  (heavy; only when used)
 
         try:
             pred = self.document.prediction or self.document.evaluate_now()

@@ -1,7 +1,7 @@
 """PDF and PNG reports of a design and its prediction, headless or from the GUI.
 
 ``.pdf``: a multi-page vector PDF (QPdfWriter, A4 landscape, fonts embedded) with the pages of
-:mod:`app.report_pages`.  ``.png``: one image (2000 px wide) of the canvas diagram beside the
+:mod:`app.report.pages`.  ``.png``: one image (2000 px wide) of the canvas diagram beside the
 dashboard figures.  Both are written atomically: a failed export leaves no partial file.
 """
 
@@ -26,9 +26,9 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
-from app.report_diagram import draw_diagram
-from app.report_draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
-from app.report_pages import (
+from app.report.diagram import draw_diagram
+from app.report.draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
+from app.report.pages import (
     Report,
     bar_chart,
     build_pages,

@@ -4,8 +4,8 @@
 the
 :class:`~models.engine.evaluation.Engine` of the active scenario.  Views read ``document.design``
 but never change it: every user edit calls one of the edit methods below, which pushes exactly one
-:class:`QUndoCommand` (see :mod:`app.commands`).  Commands call the ``raw_*`` primitives, which
-change the design, emit the matching signal and mark the engine stale.  Evaluation is
+:class:`QUndoCommand` (see :mod:`app.document.commands`).  Commands call the ``raw_*`` primitives,
+which change the design, emit the matching signal and mark the engine stale.  Evaluation is
 coalesced: many edits in one event-loop turn lead to one ``Engine.evaluate()``.
 
 See ``notes/document-api.md`` for the contract other GUI pieces code against.
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from app import commands
-from app.commands import OldValue, Snapshot
+from app.document import commands
+from app.document.commands import OldValue, Snapshot
 from models.document.design import (
     Component,
     Design,
@@ -429,7 +429,7 @@ class DesignDocument(QObject):
         self._try_evaluate()
 
     # ------------------------------------------------------------------ primitives
-    # Called by app.commands only: they change the design, emit, and mark engines stale.
+    # Called by app.document.commands only: they change the design, emit, and mark engines stale.
     def raw_insert_component(self, comp: Component, index: int) -> None:
         self.design.components.insert(min(index, len(self.design.components)), comp)
         self._structure_changed()

@@ -26,7 +26,7 @@ from models.io import store
 from models.io.atomic import write_atomic
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 DEFAULT_INTERVAL_S = 30
 

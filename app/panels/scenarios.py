@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.dashboard import KPIS, detail_text
+from app.panels.dashboard import KPIS, detail_text
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
 from models.engine.prediction import Prediction
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 BASE = "base"
 

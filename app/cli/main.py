@@ -285,7 +285,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from app.report import export_report  # noqa: PLC0415  (Qt only when needed)
+    from app.report.export import export_report  # noqa: PLC0415  (Qt only when needed)
 
     design, engine = _engine(args)
     export_report(design, engine.scenario, Path(args.output), engine.evaluate())

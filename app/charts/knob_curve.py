@@ -1,10 +1,10 @@
-"""Live charts: the curve of a knob and utilisation per resource (evidence: app.evidence).
+"""Live charts: the curve of a knob and utilisation per resource (evidence: app.panels.evidence).
 
 Every chart owns its plot items and updates them with ``setData``/``setOpts``; nothing is
 cleared and redrawn.  The knob curve's sweep (many evaluations) runs through a rate-limiting
 timer, while its operating point follows every prediction at once.  A shaded band around
 the mean latency and IOPS curves shows their range over the published ranges of the model's
-coefficients (:mod:`app.bands`); it is swept in the background once the edits pause (a new
+coefficients (:mod:`app.document.bands`); it is swept in the background once the edits pause (a new
 edit stops it), and not at all when the design is so large that the sweep would take long.
 """
 
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.bands import Background, Cancelled, sweep_bands, tracker_for
-from app.knob_panel import KnobSlider
+from app.document.bands import Background, Cancelled, sweep_bands, tracker_for
+from app.panels.knob_panel import KnobSlider
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
 from models.engine.prediction import Prediction
@@ -38,7 +38,7 @@ from models.engine.uncertainty import Bands
 from models.subsystems.consolidation import SATURATED_MS
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 SWEEP_POINTS = 32
 SWEEP_INTERVAL_MS = 150

@@ -24,23 +24,23 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app import importing
-from app.analysis_panel import AnalysisPanel
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
 from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts import KnobCurve, UtilisationChart
-from app.dashboard import Dashboard
-from app.document import DesignDocument
-from app.evidence import EvidenceView
-from app.files import FileController
-from app.inspector import Inspector
-from app.knob_panel import KnobPanel
-from app.palette import Palette
-from app.scenarios import ScenarioBar
+from app.charts.knob_curve import KnobCurve, UtilisationChart
+from app.document.design_document import DesignDocument
+from app.panels.analysis import AnalysisPanel
+from app.panels.dashboard import Dashboard
+from app.panels.evidence import EvidenceView
+from app.panels.inspector import Inspector
+from app.panels.knob_panel import KnobPanel
+from app.panels.palette import Palette
+from app.panels.scenarios import ScenarioBar
+from app.window import importing
+from app.window.file_menu import FileController
 from models.engine.prediction import Prediction
 
 STATE_VERSION = 2

@@ -32,7 +32,7 @@ from models.engine.prediction import Prediction
 from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headroom-bands")
 """One background thread for every band computation: jobs run one after the other, and a

@@ -1,4 +1,4 @@
-"""The pages of a Headroom report, each drawn on a :class:`~app.report_draw.Sheet`.
+"""The pages of a Headroom report, each drawn on a :class:`~app.report.draw.Sheet`.
 
 :func:`build_pages` returns one drawing function per page: title, diagram, knob settings and
 scenario, KPIs, charts, bottlenecks, and the calibration appendix (as many pages as needed).
@@ -18,9 +18,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
-from app.dashboard import KPI_BY_KEY, detail_text
-from app.report_diagram import draw_diagram
-from app.report_draw import (
+from app.panels.dashboard import KPI_BY_KEY, detail_text
+from app.report.diagram import draw_diagram
+from app.report.draw import (
     ACCENT,
     BAD,
     GOOD,

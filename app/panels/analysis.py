@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app import gc_guard
 from app.canvas.layout import arrange_vms
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.analysis import (
     OUTPUTS,
     FailureReport,

@@ -31,11 +31,11 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.charts import plot_widget
+from app.charts.knob_curve import plot_widget
 from models.calibration import SUBSYSTEMS, Check, all_checks
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
                      "consolidation": "#d35400", "stretched": "#7f8c8d",

@@ -18,7 +18,7 @@ from models.document.design import Component, Link, Override, Scenario
 from models.document.schema import Value
 
 if TYPE_CHECKING:
-    from app.document import DesignDocument
+    from app.document.design_document import DesignDocument
 
 SET_VALUE_ID = 1001
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app import format as fmt
 from app.canvas.tooltips import component_tooltip
-from app.document import DesignDocument
+from app.document.design_document import DesignDocument
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value
 
