@@ -14,7 +14,7 @@ from models.document.design import Design
 from models.io.importers import ImportReport, Progress
 from models.io.importers.vcenter import Connection
 from tests import vcsim
-from tests.models.test_rvtools import estate_rows, write_xlsx
+from tests.models.io.importers.test_rvtools import estate_rows, write_xlsx
 
 
 def test_rvtools_import_replaces_the_design_and_shows_the_report(qtbot: QtBot,

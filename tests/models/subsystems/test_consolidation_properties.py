@@ -10,7 +10,7 @@ from models.document.design import Component, Design, Link, Override
 from models.engine.compiled import compile_design
 from models.engine.results import ConsolidationResult
 from models.subsystems import consolidation as con
-from tests.models.test_consolidation import build, results
+from tests.models.subsystems.test_consolidation import build, results
 
 SETTINGS = settings(max_examples=50, deadline=None)
 

@@ -10,7 +10,7 @@ import pytest
 from app.cli.main import main
 from models.examples import bundled as examples
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 EXAMPLE = str(examples.path(examples.DEFAULT_EXAMPLE))
 

@@ -10,7 +10,7 @@ import pytest
 
 from models.calibration import CASES_PATH, Check, all_checks, cases
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "calibration" / "cases.jsonl"
+SHARED = Path(__file__).resolve().parents[4] / "shared" / "calibration" / "cases.jsonl"
 
 
 @pytest.fixture(scope="module")
