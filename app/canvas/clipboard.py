@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
-from models.document.design import Design, DesignError, design_to_dict, parse_design
+from models.document.codec import design_to_dict, parse_design
+from models.document.design import Design, DesignError
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument

@@ -15,14 +15,5 @@ def delete_selection(scene: DesignScene) -> int:
     ids = list(doc.selection)
     links = [lk for lk in scene.selected_links()
              if lk.source not in ids and lk.target not in ids]
-    if not ids and not links:
-        return 0
-    doc.undo_stack.beginMacro("Delete")
-    try:
-        for lk in links:
-            doc.remove_link(lk)
-        if ids:
-            doc.remove_components(ids)
-    finally:
-        doc.undo_stack.endMacro()
+    doc.remove_components(ids, links)
     return len(ids) + len(links)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.document.design import Design, load_json
+from models.document.codec import load_json
+from models.document.design import Design
 from models.resources import RESOURCES
 
 EXAMPLES_DIR = RESOURCES / "examples"

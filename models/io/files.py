@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.document.design import Design, DesignError, Issue, design_to_json, load_json
+from models.document.codec import design_to_json, load_json
+from models.document.design import Design, DesignError, Issue
 from models.io import store
 from models.io.atomic import write_atomic
 

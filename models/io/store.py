@@ -40,7 +40,8 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from models.document.design import Design, DesignError, Issue, design_to_dict, design_to_json, loads
+from models.document.codec import design_to_dict, design_to_json, loads
+from models.document.design import Design, DesignError, Issue
 from models.io import migrations
 from models.io.atomic import fsync_dir
 

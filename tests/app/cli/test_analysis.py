@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
-from models.document.design import design_to_json
+from models.document.codec import design_to_json
 from models.examples.synth import large_design
 
 

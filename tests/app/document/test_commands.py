@@ -8,7 +8,8 @@ from typing import Any
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
-from models.document.design import Component, Design, Link, Override, design_to_dict
+from models.document.codec import design_to_dict
+from models.document.design import Component, Design, Link, Override
 
 
 def snapshot(doc: DesignDocument) -> dict[str, Any]:

@@ -6,8 +6,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.document import commands
-from app.document.design_document import DesignDocument, link_problem
+from app.document.design_document import DesignDocument
 from models.document.design import Component, Design, DesignError, Link, Override
+from models.document.edits import RestoreValues
+from models.document.rules import link_problem
 from models.engine.prediction import Prediction
 
 
@@ -230,9 +232,10 @@ def test_kind_wide_edit_stores_one_record_not_one_per_component(qtbot: QtBot,
     doc.set_value("vm", "workload.io_oio", 16, merge_key="drag")
     doc.set_value("vm", "workload.io_oio", 20, merge_key="drag")
     cmd = doc.undo_stack.command(0)
-    assert isinstance(cmd, commands.SetValue)
-    assert cmd.old.uniform is not None and cmd.old.column is None
-    assert len(cmd.old.targets) == len(doc.design.of_kind("vm"))
+    assert isinstance(cmd, commands.EditCommand) and isinstance(cmd.inverse, RestoreValues)
+    old = cmd.inverse.snapshot
+    assert old.uniform is not None and old.column is None
+    assert len(old.targets) == len(doc.design.of_kind("vm"))
     doc.undo_stack.undo()
     assert doc.value("vm", "workload.io_oio") == 128
     assert all("workload.io_oio" not in c.props or c.props["workload.io_oio"] == 128

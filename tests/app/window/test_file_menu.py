@@ -13,7 +13,8 @@ from pytestqt.qtbot import QtBot
 from app.document.design_document import DesignDocument
 from app.window.file_menu import MAX_RECENT, FileController
 from app.window.recovery import RecoveryManager, RecoverySession, recovery_folder
-from models.document.design import Design, design_to_json
+from models.document.codec import design_to_json
+from models.document.design import Design
 from models.examples import bundled as examples
 from models.io import store
 from models.io.files import load_design, save_design

@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 from app.document.design_document import DesignDocument
 from app.window import recovery
 from app.window.recovery import RecoveryManager, RecoverySession, stale_sessions
-from models.document.design import Design, design_to_json
+from models.document.codec import design_to_json
+from models.document.design import Design
 from models.io import store
 from tests.conftest import ROOT
 

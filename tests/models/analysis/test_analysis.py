@@ -11,7 +11,8 @@ import pytest
 
 from models import analysis
 from models.analysis import Breach, band_settings, largest_ok, policy_breaches, smallest_ok
-from models.document.design import Component, Design, DesignError, Link, design_to_json
+from models.document.codec import design_to_json
+from models.document.design import Component, Design, DesignError, Link
 from models.document.knobs import knob, knobs_for
 from models.engine.compiled import Compiled
 from models.engine.evaluation import Engine

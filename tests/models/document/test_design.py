@@ -6,14 +6,8 @@ from typing import Any
 
 import pytest
 
-from models.document.design import (
-    DesignError,
-    apply_scenario,
-    design_to_dict,
-    loads,
-    parse_assignment,
-    parse_design,
-)
+from models.document.codec import design_to_dict, loads, parse_design
+from models.document.design import DesignError, apply_scenario, parse_assignment
 
 BASE: dict[str, Any] = {
     "format": "headroom-design", "version": 1, "name": "t",

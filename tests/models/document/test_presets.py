@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.document.design import Design, DesignError, design_to_dict, parse_design
+from models.document.codec import design_to_dict, parse_design
+from models.document.design import Design, DesignError
 from models.document.presets import parse_presets, preset, presets
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main as cli
-from models.document.design import Design, DesignError, design_to_json
+from models.document.codec import design_to_json
+from models.document.design import Design, DesignError
 from models.io import migrations, store
 from models.io.files import load_design, save_design
 from tests.conftest import ROOT

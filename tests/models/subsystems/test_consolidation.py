@@ -11,7 +11,8 @@ import pytest
 
 from models.calibration import cases
 from models.calibration.consolidation import checks, dl580_testbed, example_design
-from models.document.design import Component, Design, Link, Override, load_json
+from models.document.codec import load_json
+from models.document.design import Component, Design, Link, Override
 from models.engine.compiled import Compiled, compile_design
 from models.engine.evaluation import evaluate
 from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult

@@ -16,7 +16,8 @@ from models.calibration.content_library import (
     sync_design,
     transfer,
 )
-from models.document.design import DesignError, Override, parse_design
+from models.document.codec import parse_design
+from models.document.design import DesignError, Override
 from models.engine.evaluation import Engine, evaluate
 from models.examples import bundled as examples
 from models.subsystems import content_library

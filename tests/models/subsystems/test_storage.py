@@ -150,7 +150,7 @@ def test_missing_storage_link_is_warned_not_fatal() -> None:
 def test_sioc_share_below_one_slot_on_a_lone_vm_is_solved() -> None:
     """Found by Hypothesis: SIOC gave a lone VM a fractional queue share (< 1 slot), which the
     exact single-class MVA cannot take; the approximate solver handles it."""
-    from models.document.design import parse_design  # noqa: PLC0415
+    from models.document.codec import parse_design  # noqa: PLC0415
     from models.engine.evaluation import evaluate  # noqa: PLC0415
 
     design = parse_design({

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from models.document.design import DesignError, design_to_json, loads
+from models.document.codec import design_to_json, loads
+from models.document.design import DesignError
 from models.io.importers import nearest_esxi
 from models.io.importers.rvtools import import_rvtools
 

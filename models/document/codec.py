@@ -1,0 +1,345 @@
+"""The design as JSON: parse a decoded document with precise errors, and serialise it.
+
+Every problem found while parsing is collected into one :class:`DesignError` whose issues each
+name the place, the property and what was expected (see ``shared/spec/design-format.md``).
+Nothing is clamped or dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from models.document.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+    Scenario,
+    describe_value,
+    make_override,
+    normalise,
+)
+from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues, prop_problem
+from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value
+
+FORMAT = "headroom-design"
+VERSION = 1
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, val in obj.items():
+        name = f"{prefix}{key}"
+        if isinstance(val, dict):
+            out.update(_flatten(val, name + "."))
+        else:
+            out[name] = val
+    return out
+
+
+def _nest(flat: dict[str, Value]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, val in flat.items():
+        parts = key.split(".")
+        node = out
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = val
+    return out
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def add(self, where: str, message: str, prop: str | None = None) -> None:
+        self.issues.append(Issue(where, message, prop))
+
+
+def _parse_props(raw: Any, kind_props: dict[str, PropSpec], where: str, kind: str,
+                 col: _Collector) -> dict[str, Value]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        col.add(where, f"'props' must be an object, got {describe_value(raw)}")
+        return {}
+    out: dict[str, Value] = {}
+    for name, value in _flatten(raw).items():
+        problem = prop_problem(kind_props, kind, name, value)
+        if problem:
+            col.add(where, problem, name)
+            continue
+        out[name] = normalise(kind_props[name], value)
+    return out
+
+
+def _expect(obj: dict[str, Any], key: str, types: tuple[type, ...], where: str,
+            col: _Collector, what: str) -> Any:
+    val = obj.get(key)
+    if val is None:
+        return None
+    if isinstance(val, bool) and bool not in types:
+        col.add(where, f"'{key}' must be {what}, got {describe_value(val)}")
+        return None
+    if not isinstance(val, types):
+        col.add(where, f"'{key}' must be {what}, got {describe_value(val)}")
+        return None
+    if isinstance(val, float) and not math.isfinite(val):
+        col.add(where, f"'{key}' must be {what}, got {describe_value(val)} (not a finite number)")
+        return None
+    return val
+
+
+def parse_design(obj: Any) -> Design:
+    """Build a :class:`Design` from a decoded JSON document, or raise :class:`DesignError`."""
+    col = _Collector()
+    if not isinstance(obj, dict):
+        raise DesignError([Issue("document", f"expected a JSON object, got {describe_value(obj)}")])
+    if obj.get("format") != FORMAT:
+        col.add("document", f"'format' must be '{FORMAT}', got {describe_value(obj.get('format'))}")
+    version = obj.get("version")
+    if version != VERSION:
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            col.add("document", f"'version' {version} is newer than this Headroom understands"
+                    f" ({VERSION}); update Headroom")
+        else:
+            col.add("document", f"'version' must be {VERSION}, got {describe_value(version)}")
+    known_top = {"format", "version", "name", "notes", "policy", "components", "links",
+                 "scenarios"}
+    for key in obj:
+        if key not in known_top:
+            col.add("document", f"unknown top-level field '{key}' (known: "
+                    + ", ".join(sorted(known_top)) + ")")
+    design = Design()
+    design.name = _expect(obj, "name", (str,), "document", col, "a string") or design.name
+    design.notes = _expect(obj, "notes", (str,), "document", col, "a string") or ""
+
+    policy = obj.get("policy")
+    if policy is not None:
+        if not isinstance(policy, dict):
+            col.add("policy", f"expected an object, got {describe_value(policy)}")
+        else:
+            prefixed = {f"policy.{k}": v for k, v in policy.items()}
+            parsed = _parse_props(prefixed, DESIGN_PROPS, "policy", "design", col)
+            design.policy = {k.removeprefix("policy."): v for k, v in parsed.items()}
+
+    components = obj.get("components", [])
+    if not isinstance(components, list):
+        col.add("components", f"expected a list, got {describe_value(components)}")
+        components = []
+    seen: dict[str, Component] = {}
+    for i, raw in enumerate(components):
+        comp = _parse_component(raw, i, col)
+        if comp is None:
+            continue
+        if comp.id in seen:
+            col.add(f"components[{i}]", f"duplicate id '{comp.id}' (also used by another"
+                    f" {seen[comp.id].kind})")
+            continue
+        seen[comp.id] = comp
+        design.components.append(comp)
+
+    links = obj.get("links", [])
+    if not isinstance(links, list):
+        col.add("links", f"expected a list, got {describe_value(links)}")
+        links = []
+    for i, raw in enumerate(links):
+        link = _parse_link(raw, i, seen, col)
+        if link is not None:
+            design.links.append(link)
+    _check_link_rules(design, col)
+
+    scenarios = obj.get("scenarios", [])
+    if not isinstance(scenarios, list):
+        col.add("scenarios", f"expected a list, got {describe_value(scenarios)}")
+        scenarios = []
+    names: set[str] = set()
+    for i, raw in enumerate(scenarios):
+        sc = _parse_scenario(raw, i, design, col)
+        if sc is None:
+            continue
+        if sc.name in names or sc.name == "base":
+            col.add(f"scenarios[{i}]", f"scenario name '{sc.name}' is used twice or is the"
+                    " reserved name 'base'")
+            continue
+        names.add(sc.name)
+        design.scenarios.append(sc)
+
+    if col.issues:
+        raise DesignError(col.issues)
+    return design
+
+
+def _parse_component(raw: Any, i: int, col: _Collector) -> Component | None:
+    where = f"components[{i}]"
+    if not isinstance(raw, dict):
+        col.add(where, f"expected an object, got {describe_value(raw)}")
+        return None
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not cid.strip():
+        col.add(where, f"'id' must be a non-empty string, got {describe_value(cid)}")
+        return None
+    kind = raw.get("kind")
+    where = f"component '{cid}'"
+    if kind not in KINDS:
+        col.add(where, f"unknown kind {describe_value(kind)} (known: " + ", ".join(KINDS) + ")")
+        return None
+    where = f"component '{cid}' ({kind})"
+    for key in raw:
+        if key not in ("id", "kind", "name", "x", "y", "tags", "props"):
+            col.add(where, f"unknown field '{key}' (known: id, kind, name, x, y, tags, props)")
+    comp = Component(id=cid, kind=kind)
+    comp.name = _expect(raw, "name", (str,), where, col, "a string") or ""
+    comp.x = float(_expect(raw, "x", (int, float), where, col, "a number") or 0.0)
+    comp.y = float(_expect(raw, "y", (int, float), where, col, "a number") or 0.0)
+    tags = raw.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        col.add(where, f"'tags' must be a list of strings, got {describe_value(tags)}")
+    else:
+        comp.tags = list(tags)
+    comp.props = _parse_props(raw.get("props"), KINDS[kind].props, where, kind, col)
+    return comp
+
+
+def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) -> Link | None:
+    where = f"links[{i}]"
+    if not isinstance(raw, dict):
+        col.add(where, f"expected an object, got {describe_value(raw)}")
+        return None
+    src, dst, kind = raw.get("from"), raw.get("to"), raw.get("kind")
+    if not isinstance(src, str) or not isinstance(dst, str):
+        col.add(where, "'from' and 'to' must be component ids")
+        return None
+    where = f"link {describe_value(kind)} '{src}' -> '{dst}'"
+    if kind not in LINKS:
+        col.add(where, f"unknown link kind {describe_value(kind)} (known: "
+                + ", ".join(LINKS) + ")")
+        return None
+    for key in raw:
+        if key not in ("from", "to", "kind", "props"):
+            col.add(where, f"unknown field '{key}' (known: from, to, kind, props)")
+    spec = LINKS[kind]
+    ok = True
+    for end, cid in (("from", src), ("to", dst)):
+        problem = endpoint_problem(kind, end, cid, comps.get(cid))
+        if problem:
+            col.add(where, problem)
+            ok = False
+    if src == dst:
+        col.add(where, SELF_LINK)
+        ok = False
+    props = _parse_props(raw.get("props"), spec.props, where, kind, col)
+    return Link(src, dst, kind, props) if ok else None
+
+
+def _check_link_rules(design: Design, col: _Collector) -> None:
+    col.issues.extend(link_set_issues(design.links))
+
+
+def _parse_scenario(raw: Any, i: int, design: Design, col: _Collector) -> Scenario | None:
+    where = f"scenarios[{i}]"
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not raw["name"]:
+        col.add(where, "a scenario is an object with a non-empty 'name' and a 'set' list")
+        return None
+    where = f"scenario '{raw['name']}'"
+    sets = raw.get("set", [])
+    if not isinstance(sets, list):
+        col.add(where, f"'set' must be a list, got {describe_value(sets)}")
+        return None
+    sc = Scenario(raw["name"])
+    for j, item in enumerate(sets):
+        w = f"{where} set[{j}]"
+        if not isinstance(item, dict) or not {"select", "prop", "value"} <= set(item):
+            col.add(w, "expected an object with 'select', 'prop' and 'value'")
+            continue
+        try:
+            sc.overrides.append(make_override(design, item["select"], item["prop"],
+                                              item["value"]))
+        except DesignError as err:
+            for issue in err.issues:
+                col.add(w, issue.message, issue.prop)
+    return sc
+
+
+# --------------------------------------------------------------------------- output
+
+
+def design_to_dict(design: Design) -> dict[str, Any]:
+    """The design as a JSON-ready document (explicit values only, nested workload)."""
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": design.name}
+    if design.notes:
+        doc["notes"] = design.notes
+    if design.policy:
+        doc["policy"] = dict(design.policy)
+    comps = []
+    for c in design.components:
+        item: dict[str, Any] = {"id": c.id, "kind": c.kind}
+        if c.name:
+            item["name"] = c.name
+        item["x"], item["y"] = _num(c.x), _num(c.y)
+        if c.tags:
+            item["tags"] = list(c.tags)
+        if c.props:
+            item["props"] = _nest(c.props)
+        comps.append(item)
+    doc["components"] = comps
+    links = []
+    for lk in design.links:
+        item = {"from": lk.source, "to": lk.target, "kind": lk.kind}
+        if lk.props:
+            item["props"] = dict(lk.props)
+        links.append(item)
+    doc["links"] = links
+    doc["scenarios"] = [
+        {"name": s.name, "set": [{"select": o.select, "prop": o.prop, "value": o.value}
+                                 for o in s.overrides]}
+        for s in design.scenarios
+    ]
+    return doc
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else v
+
+
+def design_to_json(design: Design) -> str:
+    return json.dumps(design_to_dict(design), indent=2) + "\n"
+
+
+def loads(text: str) -> Design:
+    """Parse JSON text into a design; bad JSON is a :class:`DesignError` with line/column."""
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        raise DesignError([Issue(f"line {err.lineno} column {err.colno}",
+                                 f"not valid JSON: {err.msg}")]) from None
+    except ValueError as err:
+        raise DesignError([Issue("document", str(err))]) from None
+    except RecursionError:
+        raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
+    try:
+        return parse_design(obj)
+    except RecursionError:
+        raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number; JSON designs may not contain it")
+
+
+def load_json(path: Path) -> Design:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DesignError([Issue(str(path), "not a UTF-8 text file")]) from None
+    try:
+        return loads(text)
+    except DesignError as err:
+        raise DesignError([Issue(f"{path.name}: {i.where}", i.message, i.prop)
+                           for i in err.issues]) from None

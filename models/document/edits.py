@@ -1,0 +1,151 @@
+"""Edits of a design as plain data, and what each one changed.
+
+A :class:`~models.document.session.Session` builds and checks an edit (``add_components``,
+``set_values``, ...), then :meth:`~models.document.session.Session.apply` carries it out and
+returns the edit that undoes it with a :class:`Change` describing what happened.  Undoing is
+applying that inverse; it returns the original edit's equivalent again.  Every edit carries a
+``label`` in the user's words (display names, not ids) for undo menus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.document.design import Component, Link, Override, Scenario
+from models.document.schema import Value
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Take links and components out, then put components and links in.
+
+    Removals name what goes (the links touching removed components go too); insertions carry
+    the list position to insert at (``-1``: append) so an undo puts everything back where it
+    was.  Adding, deleting, pasting and re-linking are all one of these."""
+
+    label: str
+    remove_links: tuple[Link, ...] = ()
+    remove_ids: tuple[str, ...] = ()
+    add_components: tuple[tuple[Component, int], ...] = ()
+    add_links: tuple[tuple[Link, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """Put components at new canvas positions (one drag)."""
+
+    label: str
+    positions: tuple[tuple[str, float, float], ...]
+
+
+@dataclass(frozen=True)
+class OldValue:
+    """What a target held before a write: ``present`` False means "the default"."""
+
+    present: bool
+    value: Value
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the targets of a value edit held, read once.
+
+    A kind-wide edit of 2,000 VMs that all held the same value keeps the target list and ONE
+    :class:`OldValue` (``uniform``); only targets that differed keep a ``column`` (one per
+    target).  ``design`` holds the design's own field or policy value for the ``design``
+    selector."""
+
+    targets: tuple[Component | Link, ...] = ()
+    uniform: OldValue | None = None
+    column: tuple[OldValue, ...] | None = None
+    design: OldValue | None = None
+    ids: tuple[str, ...] = ()
+    """The component ids among ``targets`` (for change notices), computed once."""
+
+    def filled(self, value: Value) -> Snapshot:
+        """The same targets all holding ``value`` (what a write of ``value`` leaves)."""
+        return Snapshot(self.targets, OldValue(True, value), None,
+                        OldValue(True, value) if self.design is not None else None, self.ids)
+
+
+@dataclass(frozen=True)
+class SetValues:
+    """Set ``prop`` on what each selector addresses: in the base design, or as overrides of
+    a named ``scenario``.  A component's ``name`` and the design's ``name``/``notes`` are
+    fields, always on the base design."""
+
+    label: str
+    scenario: str
+    selects: tuple[str, ...]
+    prop: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class RestoreValues:
+    """Write a :class:`Snapshot` back into the base design (the undo of a base SetValues)."""
+
+    label: str
+    selects: tuple[str, ...]
+    prop: str
+    snapshot: Snapshot
+
+
+@dataclass(frozen=True)
+class SetOverrides:
+    """Replace a scenario's override list (the undo of a scenario SetValues)."""
+
+    label: str
+    scenario: str
+    overrides: tuple[Override, ...]
+    selects: tuple[str, ...]
+    prop: str
+
+
+@dataclass(frozen=True)
+class Contents:
+    """Swap the design's whole component and link lists (a goal-seek answer that rebuilds
+    hosts or VMs); scenarios, policy and name stay."""
+
+    label: str
+    components: tuple[Component, ...]
+    links: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class AddScenario:
+    label: str
+    scenario: Scenario
+    index: int = -1
+
+
+@dataclass(frozen=True)
+class RemoveScenario:
+    label: str
+    name: str
+
+
+Edit = (Structure | Move | SetValues | RestoreValues | SetOverrides | Contents | AddScenario
+        | RemoveScenario)
+
+
+@dataclass
+class Change:
+    """What one applied edit changed, in the order it happened (the app emits one signal per
+    entry; nothing here refers to a view)."""
+
+    links_removed: list[Link] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    links_added: list[Link] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    contents: bool = False
+    """The whole component and link lists were swapped: views rebuild."""
+    values: tuple[tuple[str, ...], str, list[str]] | None = None
+    """(selectors, property, ids of the components whose value changed)."""
+    scenarios: bool = False
+    """The list of scenarios or their overrides changed."""
+    scenario_reset: bool = False
+    """The active scenario was removed: the session is back on 'base'."""
+    stale: bool = False
+    """The active scenario's prediction may have changed: evaluate again."""

@@ -1,0 +1,595 @@
+"""The open design and its edits, without Qt: what the desktop app's document wraps.
+
+A :class:`Session` owns a :class:`~models.document.design.Design`, the active scenario and the
+engines that evaluate it.  Edits come in two steps:
+
+1. a constructor (:meth:`Session.add_components`, :meth:`~Session.set_values`, ...) checks the
+   request against the design's rules and returns an :mod:`edit <models.document.edits>` or
+   raises :class:`~models.document.design.DesignError` naming what is wrong;
+2. :meth:`Session.apply` carries an edit out and returns ``(inverse, change)``: applying the
+   inverse undoes it, and the :class:`~models.document.edits.Change` says what changed.
+
+The session also decides how the engine follows an edit: a value written to the active
+scenario patches the compiled design in place (milliseconds at 2,000 VMs); anything that
+changes the structure drops the engine, and the next :meth:`evaluate` compiles it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from models.document.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+    Override,
+    Scenario,
+    apply_overrides,
+    make_override,
+    split_path,
+    targets,
+)
+from models.document.edits import (
+    AddScenario,
+    Change,
+    Contents,
+    Edit,
+    Move,
+    OldValue,
+    RemoveScenario,
+    RestoreValues,
+    SetOverrides,
+    SetValues,
+    Snapshot,
+    Structure,
+)
+from models.document.rules import component_issues, link_problem
+from models.document.schema import LINKS, Value
+from models.engine.evaluation import Engine
+from models.engine.prediction import Prediction
+
+COMPONENT_FIELDS = ("name",)
+"""Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
+the base design."""
+DESIGN_FIELDS = ("name", "notes")
+"""Fields of the design itself settable as ``'design', 'name'|'notes'``."""
+
+ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
+
+
+class Session:
+    """A design being edited: its scenario, edits with inverses, and its evaluation."""
+
+    def __init__(self, design: Design | None = None):
+        self.design = design if design is not None else Design()
+        self.scenario = "base"
+        self.edits = 0
+        """Counts writes: anything cached from the design is valid while it stands still."""
+        self._index: dict[str, Component] | None = None
+        self._values: dict[tuple[str, str, str], Value | None] = {}
+        self._effective: tuple[int, str, Design] | None = None
+        self._last_write: tuple[int, tuple[str, ...], str, Snapshot] | None = None
+        """The snapshot a base SetValues left (every target holding its value), so the next
+        step of a slider drag need not read 2,000 values again."""
+        self._engine: Engine | None = None
+        self._base_engine: Engine | None = None
+
+    # ------------------------------------------------------------------ queries
+    def component(self, cid: str) -> Component | None:
+        """The component with id ``cid`` (a dict lookup)."""
+        return self._index_map().get(cid)
+
+    def name_of(self, cid: str) -> str:
+        """How the user knows a component: its name, else its id."""
+        comp = self.component(cid)
+        return (comp.name or comp.id) if comp is not None else cid
+
+    def new_id(self, kind: str, taken: set[str] | None = None) -> str:
+        """A fresh id for ``kind`` (``h3``, ``v12``, ...), also avoiding ``taken``."""
+        prefix = ID_PREFIX.get(kind, kind[:1])
+        used = {c.id for c in self.design.components} | (taken or set())
+        n = sum(1 for c in self.design.components if c.kind == kind) + 1
+        while f"{prefix}{n}" in used:
+            n += 1
+        return f"{prefix}{n}"
+
+    def links_of(self, cid: str) -> list[Link]:
+        return [lk for lk in self.design.links if cid in (lk.source, lk.target)]
+
+    def overrides(self) -> list[Override]:
+        """The active scenario's overrides (none on 'base')."""
+        if self.scenario == "base":
+            return []
+        for sc in self.design.scenarios:
+            if sc.name == self.scenario:
+                return sc.overrides
+        return []
+
+    def effective_design(self) -> Design:
+        """The design as the active scenario sees it (the base design itself on 'base'; a copy
+        with the overrides applied, kept until the next write, otherwise)."""
+        if self.scenario == "base":
+            return self.design
+        if self._effective is None or self._effective[:2] != (self.edits, self.scenario):
+            self._effective = (self.edits, self.scenario,
+                               apply_overrides(self.design, self.overrides()))
+        return self._effective[2]
+
+    def value(self, select: str, prop: str) -> Value | None:
+        """The effective value in the active scenario; None when the targets differ or
+        nothing matches."""
+        key = (self.scenario, select, prop)
+        if key not in self._values:
+            self._values[key] = self._compute_value(select, prop)
+        return self._values[key]
+
+    def _compute_value(self, select: str, prop: str) -> Value | None:
+        design = self.effective_design()
+        if select == "design":
+            if prop in DESIGN_FIELDS:
+                return str(getattr(design, prop))
+            return design.policy_value(prop.removeprefix("policy."))
+        found = self._targets(select, design)
+        if not found:
+            return None
+        if is_field(select, prop):
+            comp = found[0]
+            return comp.name if isinstance(comp, Component) else None
+        try:
+            first = found[0].get(prop)
+            if all(prop in t.props for t in found):
+                return first if all(t.props[prop] == first for t in found) else None
+            return first if all(t.get(prop) == first for t in found) else None
+        except KeyError:
+            return None
+
+    def validate(self, select: str, prop: str, value: Value) -> Value:
+        """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
+        if select.startswith("id:") and self.component(select[3:]) is None:
+            raise DesignError([Issue(f"select '{select}'", "no such component")])
+        if is_field(select, prop):
+            if not isinstance(value, str):
+                raise DesignError([Issue(f"select '{select}'", "expected a string", prop)])
+            if prop == "name" and select == "design" and not value.strip():
+                raise DesignError([Issue("design", "the name may not be empty", prop)])
+            return value
+        return make_override(self.design, select, prop, value).value
+
+    # ------------------------------------------------------------------ building edits
+    def add_components(self, comps: Sequence[Component], links: Sequence[Link] = (),
+                       label: str | None = None) -> Structure:
+        """Add components and links between them (and existing ones): a drop or a paste.
+        Raises DesignError naming every problem."""
+        used = {c.id for c in self.design.components}
+        issues: list[Issue] = []
+        for comp in comps:
+            issues.extend(component_issues(comp, used))
+            used.add(comp.id)
+        if issues:
+            raise DesignError(issues)
+        trial = Design(components=[*self.design.components, *comps],
+                       links=list(self.design.links))
+        for lk in links:
+            reason = link_problem(trial, lk)
+            if reason:
+                raise DesignError([Issue(lk.label(), reason)])
+            trial.links.append(lk)
+        if label is None:
+            label = (f"Add {comps[0].name or comps[0].id}" if len(comps) == 1
+                     else f"Add {len(comps)} components" if comps
+                     else _count(len(links), "link", "Add "))
+        return Structure(label, add_components=tuple((c, -1) for c in comps),
+                         add_links=tuple((lk, -1) for lk in links))
+
+    def remove_components(self, ids: Iterable[str], links: Iterable[Link] = ()
+                          ) -> Structure | None:
+        """Delete components with every link touching them, and the given links too: one
+        edit for a whole selection (None when none of them is in the design)."""
+        present = tuple(cid for cid in dict.fromkeys(ids) if self.component(cid) is not None)
+        gone = set(present)
+        extra = tuple(lk for lk in links if self._link_index(lk) >= 0
+                      and not gone & {lk.source, lk.target})
+        if not present and not extra:
+            return None
+        if len(present) == 1 and not extra:
+            label = f"Delete {self.name_of(present[0])}"
+        elif extra and not present:
+            label = ("Delete link" if len(extra) == 1 else f"Delete {len(extra)} links")
+        else:
+            label = f"Delete {len(present) + len(extra)} items"
+        return Structure(label, remove_links=extra, remove_ids=present)
+
+    def add_link(self, link: Link) -> Structure:
+        """Link two components; a one-per-source kind (``runs_on``, ``disk_on``, ...)
+        replaces the source's existing link in the same edit (re-homing a VM is one
+        gesture).  Raises DesignError saying why the link is illegal."""
+        reason = link_problem(self.design, link, allow_replace=True, index=self._index_map())
+        if reason:
+            raise DesignError([Issue(link.label(), reason)])
+        replaced = tuple(lk for lk in self.design.links
+                         if not LINKS[link.kind].many and lk.kind == link.kind
+                         and lk.source == link.source)
+        verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
+        label = f"Link {self.name_of(link.source)} {verb} {self.name_of(link.target)}"
+        return Structure(label, remove_links=replaced, add_links=((link, -1),))
+
+    def remove_link(self, link: Link) -> Structure | None:
+        """Unlink (None when the link is not in the design)."""
+        if self._link_index(link) < 0:
+            return None
+        verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
+        label = f"Unlink {self.name_of(link.source)} {verb} {self.name_of(link.target)}"
+        return Structure(label, remove_links=(link,))
+
+    def move_components(self, moves: dict[str, tuple[float, float]]) -> Move | None:
+        """Move components (one drag); None when nothing actually moves."""
+        real = []
+        for cid, (x, y) in moves.items():
+            comp = self.component(cid)
+            if comp is not None and (comp.x, comp.y) != (float(x), float(y)):
+                real.append((cid, float(x), float(y)))
+        if not real:
+            return None
+        label = "Move" if len(real) > 1 else f"Move {self.name_of(real[0][0])}"
+        return Move(label, tuple(real))
+
+    def set_values(self, selects: Sequence[str], prop: str, value: Value,
+                   label: str | None = None) -> SetValues:
+        """Set ``prop`` on what each selector addresses (a kind, ``id:``, ``tag:``, a link
+        kind or ``design``): in the base design, or as overrides of the active named
+        scenario.  Raises DesignError when a selector or the value is invalid."""
+        selects = tuple(dict.fromkeys(selects))
+        if not selects:
+            raise DesignError([Issue("select", "nothing selected", prop)])
+        checked: dict[str, Value] = {}
+        for s in selects:  # one check per kind for a selection of ids (no pass per id)
+            comp = self.component(s[3:]) if s.startswith("id:") else None
+            key = comp.kind if comp is not None else s
+            if key not in checked:
+                checked[key] = self.validate(s, prop, value)
+        fields = {is_field(s, prop) for s in selects}
+        if len(fields) > 1:
+            raise DesignError([Issue(f"select '{selects[0]}'", "cannot mix field and"
+                                     " property edits in one step", prop)])
+        scenario = "base" if fields == {True} else self.scenario
+        if label is None:
+            label = f"Set {prop or selects[0]}"
+        return SetValues(label, scenario, selects, prop, next(iter(checked.values())))
+
+    def replace_contents(self, design: Design, label: str) -> Contents:
+        """Take ``design``'s components and links (scenarios, policy and name stay)."""
+        return Contents(label, tuple(design.components), tuple(design.links))
+
+    def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> AddScenario:
+        name = name.strip()
+        if not name or name == "base" or any(s.name == name for s in self.design.scenarios):
+            raise DesignError([Issue(f"scenario '{name}'", "the name is empty, 'base' or"
+                                     " already used")])
+        return AddScenario(f"Add scenario {name}", Scenario(name, list(overrides)))
+
+    def remove_scenario(self, name: str) -> RemoveScenario:
+        self.design.scenario(name)  # raises DesignError naming the known scenarios
+        return RemoveScenario(f"Remove scenario {name}", name)
+
+    # ------------------------------------------------------------------ applying edits
+    def apply(self, edit: Edit) -> tuple[Edit, Change]:
+        """Carry ``edit`` out; returns the edit that undoes it and what changed."""
+        if isinstance(edit, Structure):
+            return self._structure(edit)
+        if isinstance(edit, Move):
+            return self._move(edit)
+        if isinstance(edit, SetValues):
+            return self._set_values(edit)
+        if isinstance(edit, RestoreValues):
+            return self._restore(edit)
+        if isinstance(edit, SetOverrides):
+            return self._set_overrides(edit)
+        if isinstance(edit, Contents):
+            inverse = Contents(edit.label, tuple(self.design.components),
+                               tuple(self.design.links))
+            self.design.components = list(edit.components)
+            self.design.links = list(edit.links)
+            self._structure_changed()
+            return inverse, Change(contents=True, stale=True)
+        if isinstance(edit, AddScenario):
+            scenarios = self.design.scenarios
+            index = len(scenarios) if edit.index < 0 else min(edit.index, len(scenarios))
+            scenarios.insert(index, edit.scenario)
+            self._wrote()
+            return RemoveScenario(edit.label, edit.scenario.name), Change(scenarios=True)
+        return self._remove_scenario(edit)
+
+    def _structure(self, edit: Structure) -> tuple[Edit, Change]:
+        change = Change()
+        removed_links: list[tuple[Link, int]] = []
+        removed: list[tuple[Component, int]] = []
+        gone = set(edit.remove_ids)
+        for lk in [*edit.remove_links,
+                   *(lk for lk in self.design.links if gone & {lk.source, lk.target}
+                     and lk not in edit.remove_links)]:
+            i = self._link_index(lk)
+            if i >= 0:
+                removed_links.append((self.design.links.pop(i), i))
+                change.links_removed.append(removed_links[-1][0])
+        for cid in edit.remove_ids:
+            for i, comp in enumerate(self.design.components):
+                if comp.id == cid:
+                    removed.append((self.design.components.pop(i), i))
+                    change.removed.append(cid)
+                    break
+        for comp, at in edit.add_components:
+            comps = self.design.components
+            comps.insert(len(comps) if at < 0 else min(at, len(comps)), comp)
+            change.added.append(comp.id)
+        for lk, at in edit.add_links:
+            links = self.design.links
+            links.insert(len(links) if at < 0 else min(at, len(links)), lk)
+            change.links_added.append(lk)
+        self._structure_changed()
+        change.stale = True
+        inverse = Structure(edit.label,
+                            remove_links=tuple(lk for lk, _ in edit.add_links),
+                            remove_ids=tuple(c.id for c, _ in edit.add_components),
+                            add_components=tuple(reversed(removed)),
+                            add_links=tuple(reversed(removed_links)))
+        return inverse, change
+
+    def _move(self, edit: Move) -> tuple[Edit, Change]:
+        old = []
+        for cid, x, y in edit.positions:
+            comp = self.component(cid)
+            if comp is not None:
+                old.append((cid, comp.x, comp.y))
+                comp.x, comp.y = x, y
+        return Move(edit.label, tuple(old)), Change(moved=[cid for cid, _, _ in old])
+
+    def _set_values(self, edit: SetValues) -> tuple[Edit, Change]:
+        selects, prop, value = edit.selects, edit.prop, edit.value
+        patches = [Override(s, prop, value) for s in selects]
+        if edit.scenario != "base":
+            old = tuple(self.design.scenario(edit.scenario).overrides)
+            keys = {(s, prop) for s in selects}
+            new = [o for o in old if (o.select, o.prop) not in keys] + patches
+            undo = SetOverrides(edit.label, edit.scenario, old, selects, prop)
+            return undo, self._write_overrides(edit.scenario, new, selects, prop, patches)
+        last = self._last_write
+        if last is not None and last[:3] == (self.edits, selects, prop):
+            snapshot = last[3]  # the previous step of a drag: every target holds its value
+        else:
+            snapshot = self._read_values(selects, prop)
+        inverse = RestoreValues(edit.label, selects, prop, snapshot)
+        written = snapshot.filled(value)
+        change = self._write_values(selects, prop, written, patches)
+        self._last_write = (self.edits, selects, prop, written)
+        return inverse, change
+
+    def _restore(self, edit: RestoreValues) -> tuple[Edit, Change]:
+        current = self._read_values(edit.selects, edit.prop)
+        old = edit.snapshot.uniform
+        patches = None
+        if old is not None and old.present and edit.snapshot.design is None:
+            # every target held one explicit value: the engine updates in place
+            patches = [Override(s, edit.prop, old.value) for s in edit.selects]
+        change = self._write_values(edit.selects, edit.prop, edit.snapshot, patches)
+        return RestoreValues(edit.label, edit.selects, edit.prop, current), change
+
+    def _set_overrides(self, edit: SetOverrides) -> tuple[Edit, Change]:
+        old = tuple(self.design.scenario(edit.scenario).overrides)
+        change = self._write_overrides(edit.scenario, list(edit.overrides), edit.selects,
+                                       edit.prop, None)
+        return SetOverrides(edit.label, edit.scenario, old, edit.selects, edit.prop), change
+
+    def _remove_scenario(self, edit: RemoveScenario) -> tuple[Edit, Change]:
+        scenarios = self.design.scenarios
+        index = next(i for i, sc in enumerate(scenarios) if sc.name == edit.name)
+        scenario = scenarios.pop(index)
+        self._wrote()
+        change = Change(scenarios=True)
+        if self.scenario == edit.name:
+            self.set_scenario("base")
+            change.scenario_reset = True
+        return AddScenario(edit.label, scenario, index), change
+
+    # ------------------------------------------------------------------ value primitives
+    def _read_values(self, selects: Sequence[str], prop: str) -> Snapshot:
+        """What ``selects`` address holds on the base design, read once: one record when
+        every target holds the same value."""
+        if "design" in selects:
+            if prop in DESIGN_FIELDS:
+                return Snapshot(design=OldValue(True, getattr(self.design, prop)))
+            key = prop.removeprefix("policy.")
+            return Snapshot(design=OldValue(key in self.design.policy,
+                                            self.design.policy.get(key)))
+        found: list[Component | Link] = []
+        seen: set[int] = set()
+        for s in selects:
+            for t in self._targets(s, self.design):
+                if id(t) not in seen:
+                    seen.add(id(t))
+                    found.append(t)
+        ids = tuple(t.id for t in found if isinstance(t, Component))
+        if any(is_field(s, prop) for s in selects):
+            column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
+                           for t in found)
+            return Snapshot(tuple(found), None, column, None, ids)
+        present = bool(found) and prop in found[0].props
+        first = found[0].props.get(prop) if found else None
+        kind = type(first)
+        if all((prop in t.props) == present and type(t.props.get(prop)) is kind
+               and t.props.get(prop) == first for t in found):
+            return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
+        return Snapshot(tuple(found), None, tuple(OldValue(prop in t.props, t.props.get(prop))
+                                                  for t in found), None, ids)
+
+    def _write_values(self, selects: Sequence[str], prop: str, snapshot: Snapshot,
+                      patches: Sequence[Override] | None) -> Change:
+        """Write a snapshot into the base design in one pass; ``patches`` let the engine
+        update in place (else it compiles again)."""
+        field = any(is_field(s, prop) for s in selects)
+        if snapshot.design is not None:
+            _write_design_field(self.design, prop, snapshot.design)
+        elif field:
+            olds = snapshot.column or (snapshot.uniform or OldValue(True, ""),) * len(
+                snapshot.targets)
+            for t, old in zip(snapshot.targets, olds, strict=True):
+                if isinstance(t, Component):
+                    t.name = str(old.value)
+        elif snapshot.uniform is not None:
+            if snapshot.uniform.present:
+                value = snapshot.uniform.value
+                for t in snapshot.targets:
+                    t.props[prop] = value
+            else:
+                for t in snapshot.targets:
+                    t.props.pop(prop, None)
+        else:
+            for t, old in zip(snapshot.targets, snapshot.column or (), strict=True):
+                if old.present:
+                    t.props[prop] = old.value
+                else:
+                    t.props.pop(prop, None)
+        if not field and patches is not None and self.scenario == "base" \
+                and self._engine is not None:
+            self._wrote()
+            for ov in patches:
+                self._engine.patch(ov)
+        else:
+            self._structure_changed()  # names are part of the prediction, too
+        if (self.scenario == "base" and not field and snapshot.design is None
+                and snapshot.uniform is not None and snapshot.uniform.present
+                and snapshot.targets):  # every target now holds this value: no re-read
+            for s in selects:
+                self._values[("base", s, prop)] = snapshot.uniform.value
+        return Change(values=(tuple(selects), prop, list(snapshot.ids)), stale=True)
+
+    def _write_overrides(self, scenario: str, overrides: list[Override],
+                         selects: Sequence[str], prop: str,
+                         patches: Sequence[Override] | None) -> Change:
+        self.design.scenario(scenario).overrides = overrides
+        self._wrote()
+        if scenario == self.scenario:
+            if patches and self._engine is not None and all(
+                    _patch_is_exact(overrides, p) for p in patches):
+                for ov in patches:
+                    self._engine.patch(ov)
+            else:
+                self._engine = None
+        changed: list[str] = []
+        for s in selects:
+            changed.extend(t.id for t in self._targets(s, self.design)
+                           if isinstance(t, Component))
+        return Change(values=(tuple(selects), prop, list(dict.fromkeys(changed))),
+                      scenarios=True, stale=scenario == self.scenario)
+
+    # ------------------------------------------------------------------ scenario, evaluation
+    def set_scenario(self, name: str) -> bool:
+        """Make ``name`` ('base' or a scenario) active; False when it already was."""
+        if name != "base":
+            self.design.scenario(name)  # raises DesignError with the known names
+        if name == self.scenario:
+            return False
+        self.scenario = name
+        self.drop_engines()
+        return True
+
+    def replace(self, design: Design) -> None:
+        """Start over on another design (New, Open, an import)."""
+        self.design = design
+        self.scenario = "base"
+        self._structure_changed()
+
+    def evaluate(self) -> tuple[Prediction, Prediction]:
+        """The active scenario's prediction and the base design's (the same object on
+        'base').  Raises what the engine raises; :meth:`drop_engines` after a failure."""
+        if self._engine is None:
+            self._engine = Engine(self.design, self.scenario)
+        prediction = self._engine.evaluate()
+        if self.scenario == "base":
+            self._base_engine = None
+            return prediction, prediction
+        if self._base_engine is None:
+            self._base_engine = Engine(self.design)
+        return prediction, self._base_engine.evaluate()
+
+    def drop_engines(self) -> None:
+        """Compile again at the next evaluation."""
+        self._engine = None
+        self._base_engine = None
+
+    def sweep(self, path: str, values: Sequence[Value]) -> list[Prediction]:
+        """Predictions of the active scenario for each value of knob ``path``, on a private
+        engine: the session does not change.  DesignError on a bad value."""
+        select, prop = split_path(path)
+        engine = Engine(self.design, self.scenario)
+        out = []
+        for ov in [make_override(self.design, select, prop, v) for v in values]:
+            engine.patch(ov)
+            out.append(engine.evaluate())
+        return out
+
+    # ------------------------------------------------------------------ internals
+    def _targets(self, select: str, design: Design) -> list[Component | Link]:
+        """models.document.design.targets, with a dict lookup for ``id:`` selectors."""
+        if select.startswith("id:") and design is self.design:
+            comp = self.component(select[3:])
+            return [comp] if comp is not None else []
+        return targets(design, select)
+
+    def _index_map(self) -> dict[str, Component]:
+        if self._index is None:
+            self._index = {c.id: c for c in self.design.components}
+        return self._index
+
+    def _link_index(self, link: Link) -> int:
+        for i, lk in enumerate(self.design.links):
+            if lk is link or (lk.source, lk.target, lk.kind) == (link.source, link.target,
+                                                                  link.kind):
+                return i
+        return -1
+
+    def _wrote(self) -> None:
+        self.edits += 1
+        self._values.clear()
+
+    def _structure_changed(self) -> None:
+        self._wrote()
+        self._index = None
+        self.drop_engines()
+
+
+LINK_WORDS = {"runs_on": "on", "ft_secondary_on": "FT secondary on", "installed_in": "in",
+              "passthrough": "passed through to", "disk_on": "disk on", "storage": "to",
+              "located_at": "at", "subscribes_to": "subscribes to", "library_at": "at",
+              "wan": "WAN to"}
+"""How an undo text says a link ("Link web-01 on esx-01")."""
+
+
+def is_field(select: str, prop: str) -> bool:
+    """Whether ``prop`` of ``select`` is a field (a name or the design's notes), not a
+    schema property: fields are always written to the base design."""
+    if select == "design":
+        return prop in DESIGN_FIELDS
+    return select.startswith("id:") and prop in COMPONENT_FIELDS
+
+
+def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
+    if prop in DESIGN_FIELDS:
+        setattr(design, prop, old.value)
+        return
+    key = prop.removeprefix("policy.")
+    if old.present:
+        design.policy[key] = old.value
+    else:
+        design.policy.pop(key, None)
+
+
+def _patch_is_exact(overrides: list[Override], patch: Override) -> bool:
+    """True when applying ``patch`` last gives the same result as the override list: no other
+    override of the same property could win over it."""
+    return all(ov.prop != patch.prop or ov.select == patch.select for ov in overrides)
+
+
+def _count(n: int, noun: str, prefix: str = "") -> str:
+    return f"{prefix}{n} {noun}" + ("" if n == 1 else "s")
