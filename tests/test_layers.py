@@ -1,0 +1,120 @@
+"""The layers of the code, as a contract: a module imports only from its own layer or below.
+
+models (the document vocabulary, the engine's data, the subsystem models, the engine and the
+services over it) <- app's document and Qt groundwork <- views (canvas, panels, charts,
+report) <- the window and the command line.  docs/architecture.md draws the same table.
+A new module must be placed in a layer here, or this test fails and says so.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("document vocabulary", ("models.resources", "models.document.schema",
+                             "models.document.design", "models.document.rules",
+                             "models.document.edits", "models.document.codec",
+                             "models.document.knobs", "models.document.presets")),
+    ("engine data", ("models.engine.compiled", "models.engine.prediction",
+                     "models.engine.results", "models.engine.uncertainty")),
+    ("subsystem models", ("models.subsystems",)),
+    ("engine", ("models.engine",)),
+    ("services over the engine", ("models.document.session", "models.analysis",
+                                  "models.calibration", "models.io", "models.examples")),
+    ("app groundwork and document", ("app.document", "app.format", "app.theme", "app.jobs",
+                                     "app.gc_guard", "app.qt_fixes", "app.pyside_fix")),
+    ("views", ("app.canvas", "app.panels", "app.charts", "app.report")),
+    ("window and command line", ("app.window", "app.main", "app.cli", "app.__main__")),
+)
+"""Lowest first.  A module belongs to the layer of its longest matching prefix."""
+
+
+def layer_of(module: str) -> int | None:
+    best: tuple[int, int] | None = None
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (module == p or module.startswith(p + ".")) and (best is None
+                                                               or len(p) > best[1]):
+                best = (i, len(p))
+    return best[0] if best else None
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for package in ("models", "app"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """Every imported module (with its line), outside ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            found.extend((node.lineno, f"{node.module}.{a.name}") for a in node.names)
+    return found
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def test_every_module_has_a_layer() -> None:
+    assert sorted(m for m, path in modules().items()
+                  if m not in ("models", "app") and layer_of(m) is None
+                  and not (is_package(path) and not imports(path))) == []
+
+
+def violations(known: dict[str, Path]) -> list[str]:
+    """Every import of a module from a higher layer, as 'module:line (layer) imports ...'."""
+    broken = []
+    for name, path in sorted(known.items()):
+        mine = layer_of(name)
+        if mine is None:
+            continue
+        for line, target in imports(path):
+            if target not in known or is_package(known[target]):
+                continue  # a name from a module, a third-party module, or a package
+            theirs = layer_of(target)
+            if theirs is not None and theirs > mine:
+                broken.append(f"{name}:{line} ({LAYERS[mine][0]}) imports {target}"
+                              f" ({LAYERS[theirs][0]})")
+    return broken
+
+
+def test_no_module_imports_from_a_higher_layer() -> None:
+    assert violations(modules()) == []
+
+
+def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
+    engine = tmp_path / "compiled.py"
+    engine.write_text("from models.document import design\nfrom app.panels import dashboard\n")
+    panel = tmp_path / "dashboard.py"
+    panel.write_text("")
+    known = {"models.engine.compiled": engine, "app.panels.dashboard": panel,
+             "models.document.design": panel}
+    assert violations(known) == ["models.engine.compiled:2 (engine data) imports"
+                                 " app.panels.dashboard (views)"]
+
+
+def test_models_never_import_qt() -> None:
+    qt = [f"{name}:{line} {t}" for name, path in modules().items()
+          if name.startswith("models") for line, t in imports(path)
+          if t.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph")]
+    assert qt == []
