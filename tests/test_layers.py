@@ -59,7 +59,7 @@ def imports(path: Path) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    found = []
+    found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
