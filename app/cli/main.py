@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from app.cli import calibrate as calibrate_cli
 from models.document.design import (
     Design,
     DesignError,
@@ -307,6 +308,7 @@ def _import_output(args: argparse.Namespace) -> Path:
 
 def _finish_import(args: argparse.Namespace, design: Design, report: Any) -> int:
     out = _import_output(args)
+    calibrate_cli.check_coverage(args, report)
     save_design(design, out)
     if args.json:
         _emit(report.to_dict())
@@ -341,7 +343,8 @@ def cmd_import_vcenter(args: argparse.Namespace) -> int:
         password = getpass.getpass(f"password for {args.user} at {host}: ")
     conn = Connection(host, args.user, password, port, insecure=args.insecure)
     design, report = import_vcenter(conn, site_by=args.site_by,
-                                    include_powered_off=args.include_powered_off)
+                                    include_powered_off=args.include_powered_off,
+                                    perf_days=args.perf, stat=args.stat)
     return _finish_import(args, design, report)
 
 
@@ -559,6 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="do not verify the server's TLS certificate (labs and simulators only)")
     _add_import_opts(p)
     p.set_defaults(func=cmd_import_vcenter)
+    calibrate_cli.register(sub)
     return parser
 
 
@@ -574,7 +578,7 @@ def _add_import_opts(p: argparse.ArgumentParser) -> None:
 
 COMMANDS = ("evaluate", "sweep", "knobs", "validate", "examples", "example", "convert", "report",
             "seek", "failure", "sensitivity",
-            "import-rvtools", "import-vcenter")
+            "import-rvtools", "import-vcenter", "calibrate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,111 @@
+"""Command line: a baseline that matches the estate.
+
+``headroom calibrate DESIGN --from FILE``   measured figures from esxtop, Aria Operations or a
+                                            fresher RVTools export, onto the design by name
+``headroom calibrate DESIGN --check``       predicted vs recorded, per host and per VM
+``headroom calibrate DESIGN``               solve the baseline again from ``measured.*``
+
+and, on the imports, ``--allow-partial`` (an import below :data:`MIN_COVERAGE` of its VMs on
+their own hosts fails with exit status 2 and writes nothing unless it is given) and
+``import-vcenter --perf DAYS --stat p95|mean|max``.  :func:`register` adds them to the parser
+of :mod:`app.cli.main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from models.document.design import DesignError, Issue
+from models.io.importers.measurements import STATS
+
+MIN_COVERAGE = 0.95
+"""Share of the runnable VMs an import must place on their own host, unless --allow-partial."""
+
+
+def register(sub: Any) -> None:
+    """Add ``calibrate`` and the import options to the ``headroom`` subparsers."""
+    p = sub.add_parser("calibrate", help="calibrate a design against what the estate measured"
+                       " (esxtop, Aria Operations, RVTools), or check its baseline")
+    p.add_argument("design", help="the design (.json or .headroom)")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="esxtop batch CSV, Aria Operations CSV view, or RVTools export")
+    p.add_argument("--stat", choices=STATS, default="p95",
+                   help="statistic over a file's samples (default p95)")
+    p.add_argument("--check", action="store_true",
+                   help="only print predicted vs recorded (writes nothing)")
+    p.add_argument("-o", "--output", help="write here instead of over DESIGN")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_calibrate)
+    for name in ("import-rvtools", "import-vcenter"):
+        sub.choices[name].add_argument(
+            "--allow-partial", action="store_true",
+            help=f"write the design even when fewer than {MIN_COVERAGE:.0%} of the VMs are"
+            " on their own host (an anonymised or partial export)")
+    vc = sub.choices["import-vcenter"]
+    vc.add_argument("--perf", type=int, metavar="DAYS",
+                    help="read DAYS of performance history (CPU, memory, virtual disks,"
+                    " network) and set each VM's demand from it")
+    vc.add_argument("--stat", choices=STATS, default="p95",
+                    help="statistic of the performance history (default p95)")
+
+
+def check_coverage(args: argparse.Namespace, report: Any) -> None:
+    """Refuse an import that placed too few VMs on their own host (unless --allow-partial):
+    the report is printed to stderr so the user sees which VMs and why."""
+    cov = report.coverage
+    if cov.ratio >= MIN_COVERAGE or getattr(args, "allow_partial", False):
+        return
+    sys.stderr.write("\n".join(report.lines(limit=20)) + "\n")
+    raise DesignError([Issue(args.command, f"only {cov.on_their_host} of {cov.runnable} VMs"
+                             f" ({cov.ratio:.0%}) are on a host of the export (below"
+                             f" {MIN_COVERAGE:.0%}): nothing written; --allow-partial writes"
+                             " the design with the others placed in their cluster or"
+                             " unplaced")])
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from models.analysis import baseline  # noqa: PLC0415
+    from models.io.files import load_design, save_design  # noqa: PLC0415
+
+    design = load_design(Path(args.design))
+    if args.check and not args.source:
+        result = baseline.check(design)
+        _print(args, result.to_dict(), result.lines(limit=20))
+        return 0
+    out = Path(args.output or args.design)
+    if out.suffix.lower() not in (".json", ".headroom"):
+        raise DesignError([Issue("calibrate", f"-o must end in .json or .headroom, got"
+                                 f" '{out.name}'")])
+    lines: list[str] = []
+    applied: dict[str, Any] = {}
+    if args.source:
+        from models.io.importers.measurements import apply_measurements  # noqa: PLC0415
+        from models.io.importers.perfdata import read_performance  # noqa: PLC0415
+
+        meas = read_performance(args.source, args.stat)
+        rep = apply_measurements(design, meas)
+        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+            named = ", ".join((rep.unmatched_vms + rep.unmatched_hosts)[:5]) or "nothing"
+            raise DesignError([Issue("calibrate", f"no VM or host of {Path(args.source).name}"
+                                     f" matches the design by name (the file names {named}):"
+                                     " nothing written")])
+        lines += rep.lines()
+        applied = rep.to_dict()
+    result = baseline.calibrate(design)
+    save_design(design, out)
+    lines += result.lines(limit=20)
+    lines.append(f"wrote {out}")
+    _print(args, {"calibrated": applied, "check": result.to_dict(), "output": str(out)},
+           lines)
+    return 0
+
+
+def _print(args: argparse.Namespace, doc: dict[str, Any], lines: list[str]) -> None:
+    if args.json:
+        sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    else:
+        print("\n".join(lines))
