@@ -268,6 +268,8 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
     vds = []
     for store in datastores:
         hosts_on = [ho["name"] for ho in hosts]
+        tib = 1024 * 1024  # datastores are sized to stay under ~75% full, as admins keep them
+        store["cap_mib"] = max(store["cap_mib"], -(-round(store["used"] / 0.75) // tib) * tib)
         vds.append(_row(VDATASTORE_3 if old else VDATASTORE_4, {
             "Name": store["name"], "Address": store["address"], "Accessible": "True",
             "Type": store["type"], "# VMs": store["vms"], "Capacity MiB": store["cap_mib"],

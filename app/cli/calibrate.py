@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from models.document.design import DesignError, Issue
 from models.io.importers.measurements import STATS
 
@@ -51,6 +53,12 @@ def register(sub: Any) -> None:
                     " network) and set each VM's demand from it")
     vc.add_argument("--stat", choices=STATS, default="p95",
                     help="statistic of the performance history (default p95)")
+    p = sub.add_parser("place", help="place the VMs on no host (an import's Unplaced area)"
+                       " where the design has room")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", help="write here instead of over FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_place)
 
 
 def check_coverage(args: argparse.Namespace, report: Any) -> None:
@@ -109,3 +117,55 @@ def _print(args: argparse.Namespace, doc: dict[str, Any], lines: list[str]) -> N
         sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
     else:
         print("\n".join(lines))
+
+
+def cmd_place(args: argparse.Namespace) -> int:
+    from models.analysis.placement import apply_placement, place_unplaced  # noqa: PLC0415
+    from models.io.files import load_design, save_design  # noqa: PLC0415
+
+    design = load_design(Path(args.file))
+    out = Path(args.output or args.file)
+    if out.suffix.lower() not in (".json", ".headroom"):
+        raise DesignError([Issue("place", f"-o must end in .json or .headroom, got"
+                                 f" '{out.name}'")])
+    result = place_unplaced(design)
+    lines = result.lines()
+    if result.placed:
+        apply_placement(design, result)
+        save_design(design, out)
+        lines.append(f"wrote {out}")
+    _print(args, result.to_dict(), lines)
+    return 0
+
+
+def capacity_lines(pred: Any) -> list[str]:
+    """The evaluate command's lines for what was not measured, clusters, overcommit and
+    storage capacity (from the prediction's ``extras.capacity``)."""
+    out: list[str] = []
+    v = pred.vms
+    missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
+    if missing:
+        out.append(f"  not measured      {missing} of {len(v.ids)} VMs lack I/O data (their"
+                   " storage figures read 'not measured')")
+    cap = pred.extras.get("capacity", {})
+    for cl in cap.get("clusters", []):
+        if not cl["id"]:
+            continue
+        short = f", short by {cl['short_by_hosts']}" if cl.get("short_by_hosts") else ""
+        vpc = cl.get("vcpu_per_core")
+        ratio = f", vCPU:core {vpc:.1f}" if vpc is not None else ""
+        out.append(f"  cluster {cl['name']}: {cl['hosts']} hosts, {cl['hosts_needed']} needed"
+                   f" ({cl['binding']}; {cl['admission_control']}){short}{ratio}")
+    if cap.get("vcpu_per_core") is not None:
+        out.append(f"  overcommit        vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"
+                   f" {cap.get('max_vcpu_per_core_host') or 0:.2f}), memory configured/installed"
+                   f" {cap.get('memory_overcommit') or 0:.2f}")
+    st = cap.get("storage", {})
+    if st.get("arrays"):
+        out.append(f"  storage           {st['needed_gb'] / 1024:,.1f} TiB needed with"
+                   f" {st['growth_pct']:g}% growth of {st['capacity_gb'] / 1024:,.1f} TiB"
+                   + (f" (short {st['short_gb'] / 1024:,.1f} TiB)" if st["short_gb"] else ""))
+    if cap.get("unplaced_vms"):
+        out.append(f"  unplaced          {cap['unplaced_vms']} VMs on no host (counted in hosts"
+                   " needed; headroom place FILE puts them where there is room)")
+    return out

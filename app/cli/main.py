@@ -101,6 +101,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         net = pred.total_net_gbps
         if net > 0:
             print(f"  network           {net:,.2f} Gbit/s")
+        for line in calibrate_cli.capacity_lines(pred):
+            print(line)
         jobs = doc["extras"].get("content_library", [])
         for j in jobs:
             print(f"  library {j['id']} ({j['name']}): "
@@ -578,7 +580,7 @@ def _add_import_opts(p: argparse.ArgumentParser) -> None:
 
 COMMANDS = ("evaluate", "sweep", "knobs", "validate", "examples", "example", "convert", "report",
             "seek", "failure", "sensitivity",
-            "import-rvtools", "import-vcenter", "calibrate")
+            "import-rvtools", "import-vcenter", "calibrate", "place")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

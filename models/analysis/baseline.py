@@ -101,13 +101,14 @@ def solve(design: Design) -> Changes:
             changes[vm.id]["provenance.cpu"] = why
         elif not measured[k]:
             changes[vm.id]["provenance.cpu"] = "not measured (counted as idle)"
-        changes[vm.id]["workload.cpu_pct"] = round(float(pct[k]), 4)
+        changes[vm.id]["workload.cpu_pct"] = round(float(pct[k]), 6)
     held = c.vm.cols["workload.memory_gb"]
     no_memory = np.isnan(held)
     held = np.where(no_memory, c.vm.cols["memory_gb"], held)
     shares = _host_share(c, design, in_scope & no_memory, held, "memory", host_cap)
-    for j, (gb, why) in shares.items():
-        changes[c.vm.ids[j]]["workload.memory_gb"] = round(min(gb, _max_memory()), 4)
+    configured = c.vm.cols["memory_gb"]
+    for j, (gb, why) in shares.items():  # a VM holds at most what it is configured with
+        changes[c.vm.ids[j]]["workload.memory_gb"] = round(min(gb, float(configured[j])), 4)
         changes[c.vm.ids[j]]["provenance.memory"] = why
     return changes
 
