@@ -179,7 +179,8 @@ def _vm(rows: list[Row], found: dict[str, int], header: list[str], stat: str,
     reads, writes = col("read_iops"), col("write_iops")
     iops = col("iops")
     if iops is None and reads is not None and writes is not None:
-        iops = np.nan_to_num(reads) + np.nan_to_num(writes)
+        iops = np.where(np.isnan(reads) & np.isnan(writes), np.nan,
+                        np.nan_to_num(reads) + np.nan_to_num(writes))
     if iops is not None and (v := statistic(iops, stat)) is not None:
         m.iops = v
         m.sources["io"] = f"{src}: IOPS"
