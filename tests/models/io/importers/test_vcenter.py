@@ -99,7 +99,8 @@ def test_perf_history_sets_each_vms_demand_from_the_counters(estate: tuple[str, 
     vm = vms[0]
     for key in ("measured.cpu_mhz", "measured.memory_consumed_gb", "measured.iops",
                 "measured.latency_ms", "measured.net_mbps"):
-        assert isinstance(vm.props[key], float) and vm.props[key] > 0, key
+        value = vm.props[key]
+        assert isinstance(value, float) and value > 0, key
     # the simulator's samples for numberRead/WriteAveraged are 90-200 and 40-100 per second
     assert 130.0 < float(str(vm.props["measured.iops"])) < 450.0
     assert 50.0 < float(str(vm.props["measured.read_pct"])) < 80.0
