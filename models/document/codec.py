@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from models.document.design import (
+    MAX_EXACT_INT,
     Component,
     Design,
     DesignError,
@@ -22,6 +23,8 @@ from models.document.design import (
     describe_value,
     make_override,
     normalise,
+    parse_json_int,
+    repair_text,
 )
 from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues, prop_problem
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value
@@ -92,6 +95,9 @@ def _expect(obj: dict[str, Any], key: str, types: tuple[type, ...], where: str,
         return None
     if isinstance(val, float) and not math.isfinite(val):
         col.add(where, f"'{key}' must be {what}, got {describe_value(val)} (not a finite number)")
+        return None
+    if isinstance(val, int) and abs(val) > MAX_EXACT_INT:
+        col.add(where, f"'{key}' must be {what}, got {describe_value(val)} (too large)")
         return None
     return val
 
@@ -313,9 +319,14 @@ def design_to_json(design: Design) -> str:
 
 
 def loads(text: str) -> Design:
-    """Parse JSON text into a design; bad JSON is a :class:`DesignError` with line/column."""
+    """Parse JSON text into a design; bad JSON is a :class:`DesignError` with line/column.
+
+    NaN and Infinity are read as numbers so that the property holding one is named when it is
+    refused; integers of more than 16 digits are refused where they stand, by name; text that
+    is not valid Unicode (a lone surrogate escape) is repaired and listed in
+    ``Design.repairs``."""
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = json.loads(text, parse_constant=float, parse_int=parse_json_int)
     except json.JSONDecodeError as err:
         raise DesignError([Issue(f"line {err.lineno} column {err.colno}",
                                  f"not valid JSON: {err.msg}")]) from None
@@ -324,13 +335,59 @@ def loads(text: str) -> Design:
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
     try:
-        return parse_design(obj)
+        repairs: list[Issue] = []
+        obj = repair_strings(obj, "document", "", repairs)
+        design = parse_design(obj)
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
+    design.repairs = repairs
+    return design
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a finite number; JSON designs may not contain it")
+REPAIRED = ("contained text that is not valid Unicode (a lone UTF-16 surrogate);"
+            " replaced with the replacement character U+FFFD")
+
+
+def repair_strings(obj: Any, where: str, path: str, repairs: list[Issue]) -> Any:
+    """``obj`` (decoded JSON) with every string and key passed through
+    :func:`~models.document.design.repair_text`; each repair is added to ``repairs`` naming
+    the component, link or scenario and the field it was found in."""
+    if isinstance(obj, str):
+        fixed = repair_text(obj)
+        if fixed is not obj:
+            repairs.append(Issue(where, REPAIRED, path or None))
+        return fixed
+    if isinstance(obj, list):
+        return [repair_strings(item, _where_of(where, path, i, item), f"{path}[{i}]"
+                               if not _is_entity_list(path) else "", repairs)
+                for i, item in enumerate(obj)]
+    if isinstance(obj, dict):
+        out = {}
+        for key, val in obj.items():
+            name = repair_text(key) if isinstance(key, str) else key
+            sub = f"{path}.{name}" if path else str(name)
+            if name is not key:
+                repairs.append(Issue(where, REPAIRED, sub))
+            out[name] = repair_strings(val, where, sub, repairs)
+        return out
+    return obj
+
+
+def _is_entity_list(path: str) -> bool:
+    return path in ("components", "links", "scenarios")
+
+
+def _where_of(where: str, path: str, i: int, item: Any) -> str:
+    """The place an item of a top-level list is named by in messages."""
+    if not _is_entity_list(path) or not isinstance(item, dict):
+        return where
+    if path == "components":
+        cid = item.get("id")
+        return f"component '{repair_text(cid)}'" if isinstance(cid, str) else f"components[{i}]"
+    if path == "scenarios":
+        name = item.get("name")
+        return f"scenario '{repair_text(name)}'" if isinstance(name, str) else f"scenarios[{i}]"
+    return f"links[{i}]"
 
 
 def load_json(path: Path) -> Design:
@@ -343,3 +400,21 @@ def load_json(path: Path) -> Design:
     except DesignError as err:
         raise DesignError([Issue(f"{path.name}: {i.where}", i.message, i.prop)
                            for i in err.issues]) from None
+
+
+def refuse_invalid_text(design: Design) -> None:
+    """Raise DesignError naming every place that holds text not encodable as UTF-8 (a design
+    built in memory, not read through :func:`loads`, which repairs it), before any file is
+    written."""
+    doc = design_to_dict(design)
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        return
+    except UnicodeEncodeError:
+        pass
+    repairs: list[Issue] = []
+    repair_strings(doc, "document", "", repairs)
+    if repairs:
+        raise DesignError([Issue(i.where, "contains text that is not valid Unicode (a lone"
+                                 " UTF-16 surrogate); rename it before saving", i.prop)
+                           for i in repairs])

@@ -14,6 +14,37 @@ from typing import Any
 
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value, prop_spec
 
+MAX_EXACT_INT = 2**53
+"""Integers beyond this cannot be held exactly as a float: no design quantity is that large,
+and one with hundreds of digits would overflow the engine's arithmetic."""
+
+
+class HugeNumber:
+    """An integer literal too long to be any design quantity, kept only as its digit count
+    (the JSON reader makes one instead of an int of hundreds of digits)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a {self.digits}-digit number"
+
+
+def parse_json_int(text: str) -> int | HugeNumber:
+    """``json.loads``'s ``parse_int``: an int, or a :class:`HugeNumber` past 16 digits."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= 16 else HugeNumber(digits)
+
+
+def repair_text(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate (legal as a JSON escape, not encodable as
+    UTF-8) replaced by U+FFFD; the same object when there is nothing to repair."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return text
+
 
 @dataclass(frozen=True)
 class Issue:
@@ -103,6 +134,9 @@ class Design:
     components: list[Component] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    repairs: list[Issue] = field(default_factory=list, compare=False, repr=False)
+    """What was repaired while reading the design (text that was not valid Unicode): not part
+    of the document; whoever loaded it shows these as warnings."""
 
     def policy_value(self, key: str) -> Value:
         if key in self.policy:
@@ -158,6 +192,8 @@ def check_value(spec: PropSpec, value: Any) -> str | None:
     # numeric
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"expected {spec.expected()}, got {got}"
+    if isinstance(value, int) and abs(value) > MAX_EXACT_INT:
+        return f"expected {spec.expected()}, got {got} (too large)"
     if not math.isfinite(value):
         return f"expected {spec.expected()}, got {got} (not a finite number)"
     if spec.type == "int" and not float(value).is_integer():
@@ -196,6 +232,9 @@ def parse_value(spec: PropSpec, text: str) -> Value:
         else:
             raise ValueError(f"expected {spec.expected()}, got '{text}'")
     elif spec.type in ("int", "float"):
+        if len(t.lstrip("+-")) > 16 and t.lstrip("+-").isdigit():
+            raise ValueError(f"expected {spec.expected()}, got a"
+                             f" {len(t.lstrip('+-'))}-digit number (too large)")
         try:
             value = float(t)
         except ValueError:
@@ -212,6 +251,10 @@ def parse_value(spec: PropSpec, text: str) -> Value:
 
 def describe_value(value: Any) -> str:
     """A value as an error message quotes it (strings shortened, containers named)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_EXACT_INT:
+        return f"a {len(str(abs(value)))}-digit number"
+    if isinstance(value, HugeNumber):
+        return repr(value)
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -248,6 +291,12 @@ def make_override(design: Design, select: Any, prop: Any, value: Any) -> Overrid
     if not isinstance(select, str) or not isinstance(prop, str):
         raise DesignError([Issue("override", "'select' and 'prop' must be strings")])
     kind = selector_kind(design, select)
+    if kind is None and select.startswith("id:"):
+        raise DesignError([Issue(f"select '{select}'",
+                                 f"no component has the id '{select[3:]}'")])
+    if kind is None and select.startswith("tag:"):
+        raise DesignError([Issue(f"select '{select}'",
+                                 f"no component has the tag '{select[4:]}'")])
     if kind is None:
         raise DesignError([Issue(f"select '{select}'", "matches nothing: expected a kind ("
                                  + ", ".join([*KINDS, *LINKS]) + "), id:<id>, tag:<tag> or"

@@ -40,10 +40,11 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from models.document.codec import design_to_dict, design_to_json, loads
+from models.document.codec import design_to_dict, design_to_json, loads, refuse_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import migrations
 from models.io.atomic import fsync_dir
+from models.io.paths import require_regular_file
 
 APPLICATION_ID = 0x48445231
 """``PRAGMA application_id`` of every ``.headroom`` file: ASCII "HDR1"."""
@@ -87,7 +88,7 @@ def _err(path: Path, message: str) -> DesignError:
 
 def load(path: Path) -> Design:
     """Read a ``.headroom`` file, or raise :class:`DesignError` saying what is wrong with it."""
-    path = Path(path)
+    path = require_regular_file(path)
     version = _check_header(path)
     with _open_copy(path) as mem:
         _check_schema(path, mem, version)
@@ -249,6 +250,7 @@ def build(design: Design) -> sqlite3.Connection:
 def save(design: Design, path: Path) -> None:
     """Write ``design`` to ``path`` atomically (the old file stays intact until the rename)."""
     path = Path(path)
+    refuse_invalid_text(design)
     folder = path.resolve().parent
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
