@@ -9,6 +9,7 @@ Nothing is clamped or dropped silently.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -368,6 +369,34 @@ def apply_overrides(design: Design, overrides: list[Override]) -> Design:
         for target in targets(out, ov.select):
             target.props[ov.prop] = ov.value
     return out
+
+
+def effective_values(design: Design, overrides: Sequence[Override],
+                     found: Sequence[Component | Link], prop: str) -> list[Value]:
+    """What ``prop`` reads on each of ``found`` once ``overrides`` apply: the rule of
+    :func:`apply_overrides` (in order; the last override whose selector matches the target
+    wins; ``design`` overrides set the policy), without copying the design."""
+    relevant = [ov for ov in overrides if ov.prop == prop and ov.select != "design"]
+    if not relevant:
+        return [t.get(prop) for t in found]
+    matched = [{id(t) for t in targets(design, ov.select)} for ov in relevant]
+    out = []
+    for t in found:
+        val = t.get(prop)
+        for ov, ids in zip(relevant, matched, strict=True):
+            if id(t) in ids:
+                val = ov.value
+        out.append(val)
+    return out
+
+
+def effective_policy(design: Design, overrides: Sequence[Override], key: str) -> Value:
+    """The policy value ``key`` once ``overrides`` apply (see :func:`apply_overrides`)."""
+    val = design.policy_value(key)
+    for ov in overrides:
+        if ov.select == "design" and ov.prop.removeprefix("policy.") == key:
+            val = ov.value
+    return val
 
 
 def apply_scenario(design: Design, name: str | None) -> Design:
