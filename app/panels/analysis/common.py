@@ -12,9 +12,9 @@ from models.engine.compiled import Compiled
 from models.engine.evaluation import run
 from models.engine.prediction import Prediction
 
-LANE = Lane("analysis", workers=2)
-"""Goal seek, the tornado and host failure run here: two at once at most (each would only
-slow the others and the GUI thread down on a small machine)."""
+LANE = Lane("analysis", workers=3)
+"""Goal seek, the tornado and host failure run here: one thread per tab, so each tab's job
+starts at once (a job cancelled or superseded stops within one evaluation)."""
 
 
 def stoppable(task: Task) -> Evaluate:
