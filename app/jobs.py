@@ -130,7 +130,8 @@ class Lane:
         try:
             while True:
                 with self._lock:
-                    if not self._queue:
+                    if not self._queue:  # idle and gone in one step: put() never counts
+                        self._threads.discard(me)  # on a thread that is on its way out
                         return
                     task, work = self._queue.popleft()
                 try:
@@ -139,7 +140,7 @@ class Lane:
                     with _LIVE_LOCK:
                         _LIVE.discard(task)
                 del task, work  # nothing of a finished job stays alive in the worker
-        finally:
+        finally:  # a job that raised past Exception (KeyboardInterrupt) ends its thread
             with self._lock:
                 self._threads.discard(me)
 
