@@ -11,8 +11,7 @@ import sys
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app import gc_guard
-from app.document import bands
+from app import gc_guard, jobs
 from app.document.design_document import DesignDocument
 from app.theme import apply_theme
 from app.window.main_window import MainWindow
@@ -73,6 +72,6 @@ def _dispose(window: QWidget) -> None:
     exists: left to interpreter shutdown, the C++ side is torn down in an arbitrary order
     and segfaults.  Copied mime data on the clipboard goes first for the same reason."""
     QApplication.clipboard().clear()
-    bands.wait_idle()
+    jobs.wait_idle()
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.document.bands import Background, Cancelled, sweep_bands, tracker_for
+from app.document.bands import LANE, sweep_bands, tracker_for
+from app.jobs import Runner, Task
 from app.panels.knob_panel import KnobSlider
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
@@ -254,7 +255,7 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
-        self._band_jobs = Background(self)
+        self._band_jobs = Runner(self, lane=LANE)
         self._band_jobs.finished.connect(self._on_band_sweep)
         self._band_jobs.failed.connect(lambda _msg: self.clear_band())
         self.band_skipped = False
@@ -501,11 +502,10 @@ class KnobCurve(QWidget):
         self._band_values = band_values
         design, scenario, path = self.document.design.copy(), self.document.scenario, k.path
 
-        def job(cancelled: Callable[[], bool]) -> list[Bands]:
+        def job(task: Task) -> list[Bands]:
             done = []
             for b in sweep_bands(design, scenario, path, band_values):
-                if cancelled():
-                    raise Cancelled
+                task.check()
                 done.append(b)
             return done
 

@@ -229,24 +229,26 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
         self.analysis_menu = menu
 
-    def _show_analysis(self, tab: int) -> None:
+    def _show_analysis(self, tab: QWidget) -> None:
         self.analysis_dock.show()
         self.analysis_dock.raise_()
-        self.analysis.tabs.setCurrentIndex(tab)
+        self.analysis.tabs.setCurrentWidget(tab)
 
     def show_goal_seek(self) -> None:
-        self._show_analysis(0)
-        self.analysis.goal_combo.setFocus()
+        self._show_analysis(self.analysis.goal_seek)
+        self.analysis.goal_seek.goal_combo.setFocus()
 
     def show_tornado(self) -> None:
-        self._show_analysis(1)
-        if not self.analysis.swings and not self.analysis.sensitivity_running:
-            self.analysis.start_sensitivity()
+        tornado = self.analysis.sensitivity
+        self._show_analysis(tornado)
+        if not tornado.swings and not tornado.sensitivity_running:
+            tornado.start_sensitivity()
 
     def show_host_failure(self) -> None:
-        self._show_analysis(2)
-        if self.analysis.failure_report is None:
-            self.analysis.run_failure()
+        failure = self.analysis.host_failure
+        self._show_analysis(failure)
+        if failure.failure_report is None:
+            failure.run_failure()
 
     def _build_import_menu(self) -> None:
         """File > Import: an estate from RVTools or vCenter becomes a new design (the current
