@@ -32,10 +32,10 @@ from models.document.design import (
     check_value,
     make_override,
     normalise,
-    split_path,
     targets,
 )
 from models.document.schema import KINDS, LINKS, Value
+from models.engine import sweep
 from models.engine.evaluation import Engine
 from models.engine.prediction import Prediction
 
@@ -392,14 +392,7 @@ class DesignDocument(QObject):
         """Predictions of the active scenario for each value of knob ``path``
         (``vm.workload.io_oio``, ``id:v1.workload.io_oio``, ``design.policy.cpu_util_max``),
         on a private engine: the document does not change.  DesignError on a bad value."""
-        select, prop = split_path(path)
-        engine = Engine(self.design, self.scenario)
-        overrides = [make_override(self.design, select, prop, v) for v in values]
-        out = []
-        for ov in overrides:
-            engine.patch(ov)
-            out.append(engine.evaluate())
-        return out
+        return sweep.sweep(self.design, self.scenario, path, values)
 
     def replace_design(self, design: Design, path: str = "", modified: bool = False) -> None:
         """Load a whole new design (New/Open/import/recover): clears undo and selection.

@@ -32,7 +32,8 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
 
     from app.canvas.scene import DesignScene  # noqa: PLC0415
     from app.canvas.view import DesignView  # noqa: PLC0415
-    from app.charts.knob_curve import KnobCurve, UtilisationChart  # noqa: PLC0415
+    from app.charts.knob_curve import KnobCurve  # noqa: PLC0415
+    from app.charts.utilisation import UtilisationChart  # noqa: PLC0415
     from app.document.design_document import DesignDocument  # noqa: PLC0415
     from app.panels.dashboard import Dashboard  # noqa: PLC0415
     from app.panels.knob_panel import KnobPanel  # noqa: PLC0415

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from app import format as fmt
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import KPI_BY_KEY, Dashboard
-from app.panels.knob_panel import KnobPanel, KnobRow, KnobSlider
+from app.panels.knob_panel import KnobPanel, KnobRow
 from models.document.knobs import knob, knobs_for
 from models.examples import bundled as examples
 
@@ -186,22 +186,6 @@ def test_scenario_edits_go_to_the_scenario(qtbot: QtBot) -> None:
     assert panel.row(OIO).value_label.text() == "32 I/Os"
     doc.set_scenario("base")
     assert panel.row(OIO).value_label.text() == "128 I/Os"
-
-
-def test_log_slider_mapping_covers_the_range() -> None:
-    k = knob(OIO)
-    assert k is not None
-    m = KnobSlider(k)
-    assert m.log
-    assert m.to_value(0) == 1
-    assert m.to_value(m.positions) == 256
-    values = [m.to_value(p) for p in range(m.positions + 1)]
-    assert values == sorted(values)
-    assert all(m.to_value(m.to_pos(v)) == v for v in values)
-    lin = knob("vm.workload.io_read_pct")
-    assert lin is not None
-    m2 = KnobSlider(lin)
-    assert not m2.log and m2.positions == 20 and m2.to_value(10) == 50
 
 
 def test_a_drag_over_a_multi_selection_is_one_undo_step(qtbot: QtBot) -> None:
