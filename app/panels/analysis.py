@@ -52,6 +52,7 @@ from models.analysis import (
 )
 from models.document.design import Component, Design, Link, apply_scenario
 from models.document.knobs import Knob, knobs_for
+from models.engine.kpis import KPI_BY_KEY
 
 RECOMPUTE_MS = 400
 """The tornado is recomputed this long after the last design change (coalescing timer)."""
@@ -62,9 +63,8 @@ MAX_BARS = 10
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
                "vms": "Most VMs per host that meet policy"}
-OUTPUT_LABELS = {"total_iops": "Total IOPS", "mean_latency_ms": "Mean latency",
-                 "p95_latency_ms": "p95 latency", "ft_logging_mbps": "FT logging traffic",
-                 "vms_per_host": "VMs per host", "hosts_needed": "Hosts needed"}
+OUTPUT_LABELS = {key: KPI_BY_KEY[key].title for key in OUTPUTS if key in KPI_BY_KEY}
+"""The sensitivity outputs by the names of their KPIs (:mod:`models.engine.kpis`)."""
 
 _RUNNING: set[Job] = set()
 """Jobs still running (kept alive until their thread ends, even if the panel is gone)."""
