@@ -30,6 +30,7 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from PySide6.QtCore import QElapsedTimer  # noqa: PLC0415 (Qt only when benchmarking GUI)
     from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget  # noqa: PLC0415
 
+    from app import qt_fixes  # noqa: PLC0415
     from app.canvas.scene import DesignScene  # noqa: PLC0415
     from app.canvas.view import DesignView  # noqa: PLC0415
     from app.charts.knob_curve import KnobCurve  # noqa: PLC0415
@@ -41,6 +42,7 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from models.engine.prediction import Prediction  # noqa: PLC0415
     from models.examples.synth import large_design  # noqa: PLC0415
 
+    qt_fixes.install()  # before the first Qt object, as run_app does
     app = QApplication.instance() or QApplication(sys.argv[:1])
     doc = DesignDocument(large_design(n_vms, n_hosts))
     window: QWidget
