@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import format as fmt
 from app.jobs import Lane, Runner, Task
-from models.document.design import Design, make_override, split_path
-from models.document.schema import Value
 from models.engine.evaluation import Engine, evaluate_bands
 from models.engine.prediction import Prediction
 from models.engine.uncertainty import Bands
@@ -142,16 +140,3 @@ def sources_text(bands: Bands | None) -> str:
     if bands is None or not bands.sources:
         return ""
     return "\n".join(f"• {b.label()}" for b in bands.sources)
-
-
-def sweep_bands(design: Design, scenario: str, path: str, values: list[Value]
-                ) -> Iterator[Bands]:
-    """The bands at each value of knob ``path``, one value per ``next()`` (three evaluations
-    each, on a private engine: pass a ``design.copy()`` when running in the background), so
-    that a job can stop between values.  DesignError on a bad value."""
-    select, prop = split_path(path)
-    overrides = [make_override(design, select, prop, v) for v in values]
-    engine = Engine(design, scenario)
-    for ov in overrides:
-        engine.patch(ov)
-        yield evaluate_bands(engine)

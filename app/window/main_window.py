@@ -30,7 +30,8 @@ from app.canvas.drop import drop_preset
 from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts.knob_curve import KnobCurve, UtilisationChart
+from app.charts.knob_curve import KnobCurve
+from app.charts.utilisation import UtilisationChart
 from app.document.design_document import DesignDocument
 from app.panels.analysis import AnalysisPanel
 from app.panels.dashboard import Dashboard
@@ -96,7 +97,6 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
         self.charts_dock.raise_()
-        self.knob_panel.knob_touched.connect(self.knob_curve.follow_knob)
 
         self.files = FileController(self, doc)
         self._build_import_menu()

@@ -15,9 +15,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from app import jobs
+from app import jobs, qt_fixes
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
+
+qt_fixes.install()  # before pytest-qt makes the QApplication, as run_app does
 
 IGNORED = ("This plugin does not support propagateSizeHints()",
            "This plugin does not support raise()",

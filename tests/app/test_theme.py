@@ -85,7 +85,7 @@ def classify(view: Callable[[float], object]) -> Callable[[float], Load | None]:
 
 
 def test_the_utilisation_chart_classifies_like_the_theme() -> None:
-    from app.charts.knob_curve import level_colour as chart_colour  # noqa: PLC0415
+    from app.charts.utilisation import level_colour as chart_colour  # noqa: PLC0415
     chart = classify(chart_colour)
     assert [chart(u) for u in PROBES] == [util_load(u) for u in PROBES]
 

@@ -99,16 +99,18 @@ def bench_knobs(n_vms: int = 2000, n_hosts: int = 50, repeat: int = 60) -> dict[
 
 def bench_sweep(n_vms: int = 2000, steps: int = 200, repeat: int = 5) -> dict[str, Any]:
     """``headroom sweep`` of OIO from 1 to 256 on a fresh engine, ``repeat`` times (the
-    median is the figure: one run on a shared machine can be off by half)."""
-    from app.cli.main import run_sweep, sweep_values  # noqa: PLC0415
+    median is the figure: one run on a shared machine can be off by half): the overrides,
+    then a summary row per step, as the command builds them."""
+    from models.engine.sweep import range_values, run_steps, sweep_overrides  # noqa: PLC0415
 
     design = large_design(n_vms, 50)
-    values = sweep_values("vm.workload.io_oio", 1, 256, steps, log=False)
+    values = range_values("vm.workload.io_oio", 1, 256, steps, log=False)
     totals, rows = [], []
     for _ in range(repeat):
         engine = Engine(design)
         t0 = time.perf_counter()
-        rows = run_sweep(engine, design, "vm.workload.io_oio", values)
+        overrides = sweep_overrides(design, "vm.workload.io_oio", values)
+        rows = [s.to_dict() for s in run_steps(engine, overrides, detail=False)]
         totals.append(time.perf_counter() - t0)
     return {"steps": len(rows), "vms": n_vms, "total_s": statistics.median(totals),
             "min_s": min(totals), "runs": len(totals)}

@@ -11,8 +11,9 @@ from app.charts import knob_curve as charts
 from app.charts.knob_curve import KnobCurve
 from app.document.bands import BandTracker, band_text, sources_text, tracker_for
 from app.document.design_document import DesignDocument
-from app.panels.dashboard import KPI_BY_KEY, Dashboard
+from app.panels.dashboard import Dashboard
 from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.kpis import KPI_BY_KEY
 from models.examples import bundled as examples
 
 
