@@ -121,7 +121,9 @@ def main() -> None:
     parser.add_argument("--out", default="build/bench.json")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--engine-only", action="store_true",
-                        help="skip the GUI figure (slider-move to repaint)")
+                        help="skip the GUI figures (slider-move to repaint, opening the app)")
+    parser.add_argument("--sizes", default="2000,10000,50000",
+                        help="VM counts of the scaling curve ('' to skip it)")
     args = parser.parse_args()
     rep = 30 if args.quick else 200
     figures: dict[str, Any] = {
@@ -139,6 +141,12 @@ def main() -> None:
     else:
         figures["slider_repaint_2000_vms"] = ("skipped (--engine-only)" if args.engine_only
                                               else bench_slider_repaint(2000))
+    if args.sizes:
+        from tests.benchmarks.scale import scaling  # noqa: PLC0415
+
+        sizes = tuple(int(n) for n in args.sizes.split(","))
+        figures["scaling"] = scaling(sizes, gui=not args.engine_only,
+                                     repeat=10 if args.quick else 30)
     targets = {"reevaluate_2000_vms_50_hosts": 2.0, "reevaluate_10000_vms_250_hosts": 10.0}
     for key, target in targets.items():
         figures[key]["target_ms"] = target
