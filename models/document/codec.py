@@ -223,7 +223,8 @@ def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) 
     if not isinstance(src, str) or not isinstance(dst, str):
         col.add(where, "'from' and 'to' must be component ids")
         return None
-    where = f"link {describe_value(kind)} '{src}' -> '{dst}'"
+    named = repr(kind) if isinstance(kind, str) else describe_value(kind)
+    where = f"link {named} '{src}' -> '{dst}'"
     if kind not in LINKS:
         col.add(where, f"unknown link kind {describe_value(kind)} (known: "
                 + ", ".join(LINKS) + ")")
@@ -348,7 +349,7 @@ def loads(text: str) -> Design:
     is not valid Unicode (a lone surrogate escape) is repaired and listed in
     ``Design.repairs``."""
     try:
-        obj = json.loads(text, parse_constant=float, parse_int=parse_json_int)
+        obj = _decode(text)
     except json.JSONDecodeError as err:
         raise DesignError([Issue(f"line {err.lineno} column {err.colno}",
                                  f"not valid JSON: {err.msg}")]) from None
@@ -370,6 +371,20 @@ def loads(text: str) -> Design:
 _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 """A ``\\ud8xx``..``\\udfxx`` escape: text read from UTF-8 holds a surrogate only through
 one."""
+
+def _decode(text: str) -> Any:
+    """``json.loads`` with NaN and Infinity as numbers; an integer past Python's 4,300-digit
+    conversion limit is read again as a :class:`HugeNumber` so its place can be named (the
+    hook costs a call per integer, so only then)."""
+    try:
+        return json.loads(text, parse_constant=float)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as err:
+        if "integer string conversion" not in str(err):
+            raise
+    return json.loads(text, parse_constant=float, parse_int=parse_json_int)
+
 
 REPAIRED = ("contained text that is not valid Unicode (a lone UTF-16 surrogate);"
             " replaced with the replacement character U+FFFD")
