@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import theme
 from app.canvas import tooltips
 from app.canvas.context_menu import build_menu
-from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem, describe
+from app.canvas.items import NO_DATA, SIZES, ComponentItem, LinkItem, describe
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
 from app.document.design_document import DesignDocument
@@ -324,9 +325,7 @@ class DesignScene(QGraphicsScene):
             cache = _KindCache(ids, [self._items.get(i) for i in ids],
                                np.full(len(ids), NO_DATA - 1, dtype=np.int64))
             self._kind_cache[kind] = cache
-        u = np.asarray(util, dtype=np.float64)
-        levels = np.where(np.isfinite(u), np.clip(np.rint(np.nan_to_num(u) * (LEVELS - 1)),
-                                                  0, LEVELS - 1), NO_DATA).astype(np.int64)
+        levels = theme.util_grades(util)  # NO_DATA (-1) where not modelled
         changed = np.flatnonzero(levels != cache.levels)
         items = cache.items
         for i in changed.tolist():

@@ -5,10 +5,11 @@
 ``headroom calibrate DESIGN --check``       predicted vs recorded, per host and per VM
 ``headroom calibrate DESIGN``               solve the baseline again from ``measured.*``
 
-and, on the imports, ``--allow-partial`` (an import below :data:`MIN_COVERAGE` of its VMs on
-their own hosts fails with exit status 2 and writes nothing unless it is given) and
-``import-vcenter --perf DAYS --stat p95|mean|max``.  :func:`register` adds them to the parser
-of :mod:`app.cli.main`.
+``headroom place FILE``                     the VMs on no host where there is room
+
+and what the imports (:mod:`app.cli.imports`) ask of it: :func:`check_coverage` (an import
+below :data:`MIN_COVERAGE` of its VMs on their own hosts fails with exit status 2 and writes
+nothing unless ``--allow-partial`` is given) and the evaluate command's capacity lines.
 """
 
 from __future__ import annotations
@@ -17,19 +18,24 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from models.document.design import DesignError, Issue
 from models.io.importers.measurements import STATS
 
+if TYPE_CHECKING:
+    from app.cli.common import Subcommands
+
+COMMANDS = ("calibrate", "place")
+
 MIN_COVERAGE = 0.95
 """Share of the runnable VMs an import must place on their own host, unless --allow-partial."""
 
 
-def register(sub: Any) -> None:
-    """Add ``calibrate`` and the import options to the ``headroom`` subparsers."""
+def add_commands(sub: Subcommands) -> None:
+    """Add ``calibrate`` and ``place`` to the ``headroom`` subparsers."""
     p = sub.add_parser("calibrate", help="calibrate a design against what the estate measured"
                        " (esxtop, Aria Operations, RVTools), or check its baseline")
     p.add_argument("design", help="the design (.json or .headroom)")
@@ -42,17 +48,6 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", help="write here instead of over DESIGN")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_calibrate)
-    for name in ("import-rvtools", "import-vcenter"):
-        sub.choices[name].add_argument(
-            "--allow-partial", action="store_true",
-            help=f"write the design even when fewer than {MIN_COVERAGE:.0%} of the VMs are"
-            " on their own host (an anonymised or partial export)")
-    vc = sub.choices["import-vcenter"]
-    vc.add_argument("--perf", type=int, metavar="DAYS",
-                    help="read DAYS of performance history (CPU, memory, virtual disks,"
-                    " network) and set each VM's demand from it")
-    vc.add_argument("--stat", choices=STATS, default="p95",
-                    help="statistic of the performance history (default p95)")
     p = sub.add_parser("place", help="place the VMs on no host (an import's Unplaced area)"
                        " where the design has room")
     p.add_argument("file")

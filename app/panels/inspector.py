@@ -3,9 +3,9 @@
 Fields come from :mod:`models.document.schema` (type, unit, range, choices, meaning).  A number is
 checked on every keystroke with :func:`models.document.design.check_value`; a problem shows inline
 under the field and nothing is applied until the value is valid.  Valid edits go through
-``document.set_value('id:<id>', prop, value)`` (undoable; in a named scenario they become
-that scenario's overrides).  With several components of one kind selected, an edit applies to
-all of them as one undo step.
+``document.set_values(['id:<id>', ...], prop, value)``: one undoable command for the whole
+selection (in a named scenario the values become that scenario's overrides), so an edit of
+several components of one kind is one undo step.
 """
 
 from __future__ import annotations
@@ -298,17 +298,8 @@ class Inspector(QWidget):
     # ------------------------------------------------------------------ edits
     def _commit(self, prop: str, value: Value) -> None:
         doc = self.document
-        targets = list(self.ids)
         try:
-            if len(targets) == 1:
-                doc.set_value(f"id:{targets[0]}", prop, value)
-            else:
-                doc.undo_stack.beginMacro(f"Set {prop} on {len(targets)} components")
-                try:
-                    for cid in targets:
-                        doc.set_value(f"id:{cid}", prop, value)
-                finally:
-                    doc.undo_stack.endMacro()
+            doc.set_values([f"id:{cid}" for cid in self.ids], prop, value)  # ONE undo step
             self.message.hide()
         except DesignError as err:
             self.message.setText(str(err))

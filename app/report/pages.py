@@ -18,7 +18,6 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
-from app.panels.dashboard import KPI_BY_KEY, detail_text
 from app.report.diagram import draw_diagram
 from app.report.draw import (
     ACCENT,
@@ -36,6 +35,7 @@ from app.report.draw import (
 from models.calibration import Check
 from models.document.design import Design, apply_scenario
 from models.document.knobs import Knob, knobs_for
+from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES
 from models.engine.prediction import Prediction
 
 RIGHT = Qt.AlignmentFlag.AlignRight
@@ -197,10 +197,10 @@ def kpi_tiles(p: Prediction) -> list[tuple[str, str, str]]:
 
     def note(k: str) -> str:  # the count of VMs even without I/O; else what is missing
         present = k == "total_iops" or KPI_BY_KEY[k].value(p) is not None
-        return notes[k] if present and k in notes else detail_text(k, p)
+        return notes[k] if present and k in notes else fmt.kpi_detail(k, p)
 
     c = p.consolidation
-    tiles = [(KPI_BY_KEY[k].title, KPI_BY_KEY[k].text(p), note(k)) for k in keys]
+    tiles = [(KPI_BY_KEY[k].title, fmt.kpi_text(KPI_BY_KEY[k], p), note(k)) for k in keys]
     return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
                      f"binding: {c.binding or 'none'}")]
 
@@ -251,18 +251,6 @@ def kpi_rows(p: Prediction) -> list[list[str]]:
     return rows
 
 
-BAND_LABELS = {"total_iops": ("Total IOPS", "IOPS"), "mean_latency_ms": ("Mean latency", "ms"),
-               "p95_latency_ms": ("Highest VM p95 latency", "ms"),
-               "mean_response_ms": ("Mean web response", "ms"),
-               "p95_response_ms": ("Highest web p95 response", "ms"),
-               "ft_logging_mbps": ("FT logging traffic", "Mbit/s"),
-               "ft_latency_add_ms": ("Latency FT adds", "ms"),
-               "consolidation.vms_per_host": ("VMs per host", "VMs"),
-               "consolidation.max_vms_per_host_by_cpu": ("Max VMs per host by CPU", "VMs"),
-               "consolidation.max_vms_per_host_by_p95": ("Max VMs per host by p95", "VMs"),
-               "consolidation.hosts_needed": ("Hosts needed", "hosts")}
-
-
 def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
     """Rows for the figures whose published-range band has a width, and the cases behind."""
     from models.engine.evaluation import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
@@ -274,7 +262,7 @@ def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
             return []
     rows = []
     for key, (lo, hi) in bands.summary.items():
-        label, unit = BAND_LABELS.get(key.removeprefix("summary."), (key, ""))
+        label, unit = SUMMARY_FIGURES.get(key.removeprefix("summary."), (key, ""))
         if hi > lo:
             rows.append(["Range", label, f"{fmt.number(lo)}–{fmt.number(hi)}", unit])
     return rows[:limit] + [["Range from", b.case_id.split(";")[0], "", ""]

@@ -30,7 +30,8 @@ from app.canvas.drop import drop_preset
 from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts.knob_curve import KnobCurve, UtilisationChart
+from app.charts.knob_curve import KnobCurve
+from app.charts.utilisation import UtilisationChart
 from app.document.design_document import DesignDocument
 from app.panels.analysis import AnalysisPanel
 from app.panels.dashboard import Dashboard
@@ -96,7 +97,6 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
         self.charts_dock.raise_()
-        self.knob_panel.knob_touched.connect(self.knob_curve.follow_knob)
 
         self.files = FileController(self, doc)
         self._build_import_menu()
@@ -229,24 +229,26 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
         self.analysis_menu = menu
 
-    def _show_analysis(self, tab: int) -> None:
+    def _show_analysis(self, tab: QWidget) -> None:
         self.analysis_dock.show()
         self.analysis_dock.raise_()
-        self.analysis.tabs.setCurrentIndex(tab)
+        self.analysis.tabs.setCurrentWidget(tab)
 
     def show_goal_seek(self) -> None:
-        self._show_analysis(0)
-        self.analysis.goal_combo.setFocus()
+        self._show_analysis(self.analysis.goal_seek)
+        self.analysis.goal_seek.goal_combo.setFocus()
 
     def show_tornado(self) -> None:
-        self._show_analysis(1)
-        if not self.analysis.swings and not self.analysis.sensitivity_running:
-            self.analysis.start_sensitivity()
+        tornado = self.analysis.sensitivity
+        self._show_analysis(tornado)
+        if not tornado.swings and not tornado.sensitivity_running:
+            tornado.start_sensitivity()
 
     def show_host_failure(self) -> None:
-        self._show_analysis(2)
-        if self.analysis.failure_report is None:
-            self.analysis.run_failure()
+        failure = self.analysis.host_failure
+        self._show_analysis(failure)
+        if failure.failure_report is None:
+            failure.run_failure()
 
     def _build_import_menu(self) -> None:
         """File > Import: an estate from RVTools or vCenter becomes a new design (the current

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 from models.document.design import (
+    MAX_EXACT_INT,
     Component,
     Design,
     DesignError,
@@ -22,6 +24,8 @@ from models.document.design import (
     describe_value,
     make_override,
     normalise,
+    parse_json_int,
+    repair_text,
 )
 from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues, prop_problem
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value
@@ -92,6 +96,9 @@ def _expect(obj: dict[str, Any], key: str, types: tuple[type, ...], where: str,
         return None
     if isinstance(val, float) and not math.isfinite(val):
         col.add(where, f"'{key}' must be {what}, got {describe_value(val)} (not a finite number)")
+        return None
+    if isinstance(val, int) and abs(val) > MAX_EXACT_INT:
+        col.add(where, f"'{key}' must be {what}, got {describe_value(val)} (too large)")
         return None
     return val
 
@@ -216,7 +223,8 @@ def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) 
     if not isinstance(src, str) or not isinstance(dst, str):
         col.add(where, "'from' and 'to' must be component ids")
         return None
-    where = f"link {describe_value(kind)} '{src}' -> '{dst}'"
+    named = repr(kind) if isinstance(kind, str) else describe_value(kind)
+    where = f"link {named} '{src}' -> '{dst}'"
     if kind not in LINKS:
         col.add(where, f"unknown link kind {describe_value(kind)} (known: "
                 + ", ".join(LINKS) + ")")
@@ -309,13 +317,39 @@ def _num(v: float) -> float | int:
 
 
 def design_to_json(design: Design) -> str:
-    return json.dumps(design_to_dict(design), indent=2) + "\n"
+    """The design as JSON text for people and diffs: one component, link or scenario per line
+    (compact lines, written by the C encoder: an indented dump of 50,000 VMs took seconds)."""
+    return document_json(design_to_dict(design))
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+
+
+def document_json(doc: dict[str, Any]) -> str:
+    """:func:`design_to_json` of an already built document dict."""
+    lines = ["{"]
+    keys = list(doc)
+    for i, key in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        value = doc[key]
+        if isinstance(value, list) and value:
+            items = ",\n".join("    " + _COMPACT.encode(v) for v in value)
+            lines.append(f"  {_COMPACT.encode(key)}: [\n{items}\n  ]{comma}")
+        else:
+            lines.append(f"  {_COMPACT.encode(key)}: {_COMPACT.encode(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def loads(text: str) -> Design:
-    """Parse JSON text into a design; bad JSON is a :class:`DesignError` with line/column."""
+    """Parse JSON text into a design; bad JSON is a :class:`DesignError` with line/column.
+
+    NaN and Infinity are read as numbers so that the property holding one is named when it is
+    refused; integers of more than 16 digits are refused where they stand, by name; text that
+    is not valid Unicode (a lone surrogate escape) is repaired and listed in
+    ``Design.repairs``."""
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = _decode(text)
     except json.JSONDecodeError as err:
         raise DesignError([Issue(f"line {err.lineno} column {err.colno}",
                                  f"not valid JSON: {err.msg}")]) from None
@@ -324,13 +358,78 @@ def loads(text: str) -> Design:
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
     try:
-        return parse_design(obj)
+        repairs: list[Issue] = []
+        if _SURROGATE_ESCAPE.search(text):  # the only way a lone surrogate gets in
+            obj = repair_strings(obj, "document", "", repairs)
+        design = parse_design(obj)
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
+    design.repairs = repairs
+    return design
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a finite number; JSON designs may not contain it")
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
+"""A ``\\ud8xx``..``\\udfxx`` escape: text read from UTF-8 holds a surrogate only through
+one."""
+
+def _decode(text: str) -> Any:
+    """``json.loads`` with NaN and Infinity as numbers; an integer past Python's 4,300-digit
+    conversion limit is read again as a :class:`HugeNumber` so its place can be named (the
+    hook costs a call per integer, so only then)."""
+    try:
+        return json.loads(text, parse_constant=float)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as err:
+        if "integer string conversion" not in str(err):
+            raise
+    return json.loads(text, parse_constant=float, parse_int=parse_json_int)
+
+
+REPAIRED = ("contained text that is not valid Unicode (a lone UTF-16 surrogate);"
+            " replaced with the replacement character U+FFFD")
+
+
+def repair_strings(obj: Any, where: str, path: str, repairs: list[Issue]) -> Any:
+    """``obj`` (decoded JSON) with every string and key passed through
+    :func:`~models.document.design.repair_text`; each repair is added to ``repairs`` naming
+    the component, link or scenario and the field it was found in."""
+    if isinstance(obj, str):
+        fixed = repair_text(obj)
+        if fixed is not obj:
+            repairs.append(Issue(where, REPAIRED, path or None))
+        return fixed
+    if isinstance(obj, list):
+        return [repair_strings(item, _where_of(where, path, i, item), f"{path}[{i}]"
+                               if not _is_entity_list(path) else "", repairs)
+                for i, item in enumerate(obj)]
+    if isinstance(obj, dict):
+        out = {}
+        for key, val in obj.items():
+            name = repair_text(key) if isinstance(key, str) else key
+            sub = f"{path}.{name}" if path else str(name)
+            if name is not key:
+                repairs.append(Issue(where, REPAIRED, sub))
+            out[name] = repair_strings(val, where, sub, repairs)
+        return out
+    return obj
+
+
+def _is_entity_list(path: str) -> bool:
+    return path in ("components", "links", "scenarios")
+
+
+def _where_of(where: str, path: str, i: int, item: Any) -> str:
+    """The place an item of a top-level list is named by in messages."""
+    if not _is_entity_list(path) or not isinstance(item, dict):
+        return where
+    if path == "components":
+        cid = item.get("id")
+        return f"component '{repair_text(cid)}'" if isinstance(cid, str) else f"components[{i}]"
+    if path == "scenarios":
+        name = item.get("name")
+        return f"scenario '{repair_text(name)}'" if isinstance(name, str) else f"scenarios[{i}]"
+    return f"links[{i}]"
 
 
 def load_json(path: Path) -> Design:
@@ -343,3 +442,25 @@ def load_json(path: Path) -> Design:
     except DesignError as err:
         raise DesignError([Issue(f"{path.name}: {i.where}", i.message, i.prop)
                            for i in err.issues]) from None
+
+
+def refuse_invalid_text(design: Design) -> None:
+    """Raise DesignError naming every place that holds text not encodable as UTF-8 (a design
+    built in memory, not read through :func:`loads`, which repairs it), before any file is
+    written."""
+    doc = design_to_dict(design)
+    try:
+        _COMPACT.encode(doc).encode("utf-8")
+    except UnicodeEncodeError:
+        raise_invalid_text(doc)
+
+
+def raise_invalid_text(doc: dict[str, Any]) -> None:
+    """The DesignError of :func:`refuse_invalid_text` for a document dict known to hold text
+    that is not valid Unicode."""
+    repairs: list[Issue] = []
+    repair_strings(doc, "document", "", repairs)
+    if repairs:
+        raise DesignError([Issue(i.where, "contains text that is not valid Unicode (a lone"
+                                 " UTF-16 surrogate); rename it before saving", i.prop)
+                           for i in repairs])

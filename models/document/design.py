@@ -9,10 +9,42 @@ Nothing is clamped or dropped silently.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value, prop_spec
+
+MAX_EXACT_INT = 2**53
+"""Integers beyond this cannot be held exactly as a float: no design quantity is that large,
+and one with hundreds of digits would overflow the engine's arithmetic."""
+
+
+class HugeNumber:
+    """An integer literal too long to be any design quantity, kept only as its digit count
+    (the JSON reader makes one instead of an int of hundreds of digits)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a {self.digits}-digit number"
+
+
+def parse_json_int(text: str) -> int | HugeNumber:
+    """``json.loads``'s ``parse_int``: an int, or a :class:`HugeNumber` past 16 digits."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= 16 else HugeNumber(digits)
+
+
+def repair_text(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate (legal as a JSON escape, not encodable as
+    UTF-8) replaced by U+FFFD; the same object when there is nothing to repair."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -103,6 +135,9 @@ class Design:
     components: list[Component] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    repairs: list[Issue] = field(default_factory=list, compare=False, repr=False)
+    """What was repaired while reading the design (text that was not valid Unicode): not part
+    of the document; whoever loaded it shows these as warnings."""
 
     def policy_value(self, key: str) -> Value:
         if key in self.policy:
@@ -143,30 +178,35 @@ class Design:
 
 def check_value(spec: PropSpec, value: Any) -> str | None:
     """Return None if ``value`` is valid for ``spec``, else a message saying what was expected."""
-    got = describe_value(value)
     if value is None:
         return None if spec.nullable else f"expected {spec.expected()}, got null"
     if spec.type == "bool":
-        return None if isinstance(value, bool) else f"expected {spec.expected()}, got {got}"
+        return None if isinstance(value, bool) else _expected(spec, value)
     if spec.type in ("str", "enum") and not (spec.type == "enum" and spec.choices
                                              and not isinstance(spec.choices[0], str)):
         if not isinstance(value, str):
-            return f"expected {spec.expected()}, got {got}"
+            return _expected(spec, value)
         if spec.type == "enum" and spec.choices is not None and value not in spec.choices:
-            return f"expected {spec.expected()}, got {got}"
+            return _expected(spec, value)
         return None
     # numeric
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
+    if isinstance(value, int) and abs(value) > MAX_EXACT_INT:
+        return _expected(spec, value, " (too large)")
     if not math.isfinite(value):
-        return f"expected {spec.expected()}, got {got} (not a finite number)"
+        return _expected(spec, value, " (not a finite number)")
     if spec.type == "int" and not float(value).is_integer():
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
     if spec.choices is not None and float(value) not in [float(c) for c in spec.choices]:
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
     if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
-        return f"expected {spec.expected()}, got {got} (out of range)"
+        return _expected(spec, value, " (out of range)")
     return None
+
+
+def _expected(spec: PropSpec, value: Any, why: str = "") -> str:
+    return f"expected {spec.expected()}, got {describe_value(value)}{why}"
 
 
 def normalise(spec: PropSpec, value: Value) -> Value:
@@ -196,6 +236,9 @@ def parse_value(spec: PropSpec, text: str) -> Value:
         else:
             raise ValueError(f"expected {spec.expected()}, got '{text}'")
     elif spec.type in ("int", "float"):
+        if len(t.lstrip("+-")) > 16 and t.lstrip("+-").isdigit():
+            raise ValueError(f"expected {spec.expected()}, got a"
+                             f" {len(t.lstrip('+-'))}-digit number (too large)")
         try:
             value = float(t)
         except ValueError:
@@ -212,6 +255,10 @@ def parse_value(spec: PropSpec, text: str) -> Value:
 
 def describe_value(value: Any) -> str:
     """A value as an error message quotes it (strings shortened, containers named)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_EXACT_INT:
+        return f"a {len(str(abs(value)))}-digit number"
+    if isinstance(value, HugeNumber):
+        return repr(value)
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -248,6 +295,12 @@ def make_override(design: Design, select: Any, prop: Any, value: Any) -> Overrid
     if not isinstance(select, str) or not isinstance(prop, str):
         raise DesignError([Issue("override", "'select' and 'prop' must be strings")])
     kind = selector_kind(design, select)
+    if kind is None and select.startswith("id:"):
+        raise DesignError([Issue(f"select '{select}'",
+                                 f"no component has the id '{select[3:]}'")])
+    if kind is None and select.startswith("tag:"):
+        raise DesignError([Issue(f"select '{select}'",
+                                 f"no component has the tag '{select[4:]}'")])
     if kind is None:
         raise DesignError([Issue(f"select '{select}'", "matches nothing: expected a kind ("
                                  + ", ".join([*KINDS, *LINKS]) + "), id:<id>, tag:<tag> or"
@@ -319,6 +372,34 @@ def apply_overrides(design: Design, overrides: list[Override]) -> Design:
         for target in targets(out, ov.select):
             target.props[ov.prop] = ov.value
     return out
+
+
+def effective_values(design: Design, overrides: Sequence[Override],
+                     found: Sequence[Component | Link], prop: str) -> list[Value]:
+    """What ``prop`` reads on each of ``found`` once ``overrides`` apply: the rule of
+    :func:`apply_overrides` (in order; the last override whose selector matches the target
+    wins; ``design`` overrides set the policy), without copying the design."""
+    relevant = [ov for ov in overrides if ov.prop == prop and ov.select != "design"]
+    if not relevant:
+        return [t.get(prop) for t in found]
+    matched = [{id(t) for t in targets(design, ov.select)} for ov in relevant]
+    out = []
+    for t in found:
+        val = t.get(prop)
+        for ov, ids in zip(relevant, matched, strict=True):
+            if id(t) in ids:
+                val = ov.value
+        out.append(val)
+    return out
+
+
+def effective_policy(design: Design, overrides: Sequence[Override], key: str) -> Value:
+    """The policy value ``key`` once ``overrides`` apply (see :func:`apply_overrides`)."""
+    val = design.policy_value(key)
+    for ov in overrides:
+        if ov.select == "design" and ov.prop.removeprefix("policy.") == key:
+            val = ov.value
+    return val
 
 
 def apply_scenario(design: Design, name: str | None) -> Design:

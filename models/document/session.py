@@ -26,9 +26,9 @@ from models.document.design import (
     Link,
     Override,
     Scenario,
-    apply_overrides,
+    effective_policy,
+    effective_values,
     make_override,
-    split_path,
     targets,
 )
 from models.document.edits import (
@@ -69,7 +69,6 @@ class Session:
         """Counts writes: anything cached from the design is valid while it stands still."""
         self._index: dict[str, Component] | None = None
         self._values: dict[tuple[str, str, str], Value | None] = {}
-        self._effective: tuple[int, str, Design] | None = None
         self._last_write: tuple[int, tuple[str, ...], str, Snapshot] | None = None
         """The snapshot a base SetValues left (every target holding its value), so the next
         step of a slider drag need not read 2,000 values again."""
@@ -107,16 +106,6 @@ class Session:
                 return sc.overrides
         return []
 
-    def effective_design(self) -> Design:
-        """The design as the active scenario sees it (the base design itself on 'base'; a copy
-        with the overrides applied, kept until the next write, otherwise)."""
-        if self.scenario == "base":
-            return self.design
-        if self._effective is None or self._effective[:2] != (self.edits, self.scenario):
-            self._effective = (self.edits, self.scenario,
-                               apply_overrides(self.design, self.overrides()))
-        return self._effective[2]
-
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when the targets differ or
         nothing matches."""
@@ -126,24 +115,27 @@ class Session:
         return self._values[key]
 
     def _compute_value(self, select: str, prop: str) -> Value | None:
-        design = self.effective_design()
+        overrides = self.overrides()
         if select == "design":
             if prop in DESIGN_FIELDS:
-                return str(getattr(design, prop))
-            return design.policy_value(prop.removeprefix("policy."))
-        found = self._targets(select, design)
+                return str(getattr(self.design, prop))
+            return effective_policy(self.design, overrides, prop.removeprefix("policy."))
+        found = self._targets(select)
         if not found:
             return None
         if is_field(select, prop):
             comp = found[0]
             return comp.name if isinstance(comp, Component) else None
         try:
-            first = found[0].get(prop)
-            if all(prop in t.props for t in found):
-                return first if all(t.props[prop] == first for t in found) else None
-            return first if all(t.get(prop) == first for t in found) else None
+            if not any(ov.prop == prop for ov in overrides):  # the common case: one pass
+                first = found[0].get(prop)
+                if all(prop in t.props for t in found):
+                    return first if all(t.props[prop] == first for t in found) else None
+                return first if all(t.get(prop) == first for t in found) else None
+            values = effective_values(self.design, overrides, found, prop)
         except KeyError:
             return None
+        return values[0] if all(v == values[0] for v in values) else None
 
     def validate(self, select: str, prop: str, value: Value) -> Value:
         """The normalised ``value`` for ``select``/``prop``, or DesignError saying why not."""
@@ -405,7 +397,7 @@ class Session:
         found: list[Component | Link] = []
         seen: set[int] = set()
         for s in selects:
-            for t in self._targets(s, self.design):
+            for t in self._targets(s):
                 if id(t) not in seen:
                     seen.add(id(t))
                     found.append(t)
@@ -478,7 +470,7 @@ class Session:
                 self._engine = None
         changed: list[str] = []
         for s in selects:
-            changed.extend(t.id for t in self._targets(s, self.design)
+            changed.extend(t.id for t in self._targets(s)
                            if isinstance(t, Component))
         return Change(values=(tuple(selects), prop, list(dict.fromkeys(changed))),
                       scenarios=True, stale=scenario == self.scenario)
@@ -518,24 +510,13 @@ class Session:
         self._engine = None
         self._base_engine = None
 
-    def sweep(self, path: str, values: Sequence[Value]) -> list[Prediction]:
-        """Predictions of the active scenario for each value of knob ``path``, on a private
-        engine: the session does not change.  DesignError on a bad value."""
-        select, prop = split_path(path)
-        engine = Engine(self.design, self.scenario)
-        out = []
-        for ov in [make_override(self.design, select, prop, v) for v in values]:
-            engine.patch(ov)
-            out.append(engine.evaluate())
-        return out
-
     # ------------------------------------------------------------------ internals
-    def _targets(self, select: str, design: Design) -> list[Component | Link]:
+    def _targets(self, select: str) -> list[Component | Link]:
         """models.document.design.targets, with a dict lookup for ``id:`` selectors."""
-        if select.startswith("id:") and design is self.design:
+        if select.startswith("id:"):
             comp = self.component(select[3:])
             return [comp] if comp is not None else []
-        return targets(design, select)
+        return targets(self.design, select)
 
     def _index_map(self) -> dict[str, Component]:
         if self._index is None:

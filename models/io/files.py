@@ -8,21 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.document.codec import design_to_json, load_json
+from models.document.codec import design_to_json, load_json, refuse_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import store
 from models.io.atomic import write_atomic
+from models.io.paths import require_regular_file
 
 EXTENSIONS = (".json", ".headroom")
 
 
 def load_design(path: str | Path) -> Design:
     """Load a design from a ``.json`` or ``.headroom`` file, or raise :class:`DesignError`."""
-    p = Path(path)
-    if not p.exists():
-        raise DesignError([Issue(str(p), "no such file")])
-    if p.is_dir():
-        raise DesignError([Issue(str(p), "is a folder, not a design file")])
+    p = require_regular_file(path)
     ext = p.suffix.lower()
     if ext == ".json":
         return load_json(p)
@@ -36,6 +33,7 @@ def save_design(design: Design, path: str | Path) -> None:
     """Save ``design`` to ``path``; the extension picks the format."""
     p = Path(path)
     ext = p.suffix.lower()
+    refuse_invalid_text(design)
     if ext == ".json":
         write_atomic(p, design_to_json(design).encode("utf-8"))
     elif ext == ".headroom":

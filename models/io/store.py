@@ -29,7 +29,6 @@ killed at any moment leaves the previous file intact.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import struct
@@ -40,10 +39,11 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from models.document.codec import design_to_dict, design_to_json, loads
+from models.document.codec import design_to_dict, document_json, loads, raise_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import migrations
 from models.io.atomic import fsync_dir
+from models.io.paths import require_regular_file
 
 APPLICATION_ID = 0x48445231
 """``PRAGMA application_id`` of every ``.headroom`` file: ASCII "HDR1"."""
@@ -87,7 +87,7 @@ def _err(path: Path, message: str) -> DesignError:
 
 def load(path: Path) -> Design:
     """Read a ``.headroom`` file, or raise :class:`DesignError` saying what is wrong with it."""
-    path = Path(path)
+    path = require_regular_file(path)
     version = _check_header(path)
     with _open_copy(path) as mem:
         _check_schema(path, mem, version)
@@ -231,15 +231,21 @@ def _design_text(path: Path, mem: sqlite3.Connection) -> str:
 
 def build(design: Design) -> sqlite3.Connection:
     """An in-memory database of the current schema holding ``design``."""
+    doc = design_to_dict(design)
+    text = document_json(doc)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise_invalid_text(doc)
     mem = sqlite3.connect(":memory:", isolation_level=None)
     mem.executescript(migrations.SCHEMA[migrations.SCHEMA_VERSION])
     mem.execute("BEGIN")
-    mem.execute("INSERT INTO document VALUES ('design', ?)", (design_to_json(design),))
+    mem.execute("INSERT INTO document VALUES ('design', ?)", (text,))
     meta = {"saved_by": f"Headroom {_version()}",
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "design_format": "headroom-design 1", "name": design.name}
     mem.executemany("INSERT INTO meta VALUES (?, ?)", list(meta.items()))
-    migrations.fill_queryable(mem, json.loads(json.dumps(design_to_dict(design))))
+    migrations.fill_queryable(mem, doc)
     mem.execute("COMMIT")
     mem.execute(f"PRAGMA application_id = {APPLICATION_ID:d}")
     mem.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION:d}")

@@ -94,11 +94,14 @@ def test_invalid_designs_name_place_property_and_expectation(mutate: Any, expect
     assert any(expected in e for e in found), found
 
 
-def test_nan_and_infinity_are_rejected_with_a_location() -> None:
-    text = json.dumps(doc()).replace('"io_oio": 4', '"io_oio": NaN')
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_nan_and_infinity_are_rejected_naming_the_property(constant: str) -> None:
+    text = json.dumps(doc()).replace('"io_oio": 4', f'"io_oio": {constant}')
     with pytest.raises(DesignError) as info:
         loads(text)
-    assert "NaN is not a finite number" in str(info.value)
+    issue = info.value.issues[0]
+    assert issue.where.startswith("component 'v1'") and issue.prop == "workload.io_oio"
+    assert "not a finite number" in issue.message
 
 
 def test_bad_json_reports_line_and_column() -> None:
@@ -154,7 +157,7 @@ def test_set_assignments_parse(text: str, select: str, prop: str, value: object)
     ("text", "expected"),
     [("vm.workload.io_oio=lots", "expected a whole number"),
      ("vm.nope=1", "kind 'vm' has no such property"),
-     ("id:ghost.vcpus=1", "matches nothing"),
+     ("id:ghost.vcpus=1", "no component has the id 'ghost'"),
      ("vm.vcpus", "expected PATH=VALUE"),
      ("nic.speed_gbps=10", "matches nothing")],
 )
