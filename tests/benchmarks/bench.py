@@ -141,6 +141,11 @@ def main() -> None:
     else:
         figures["slider_repaint_2000_vms"] = ("skipped (--engine-only)" if args.engine_only
                                               else bench_slider_repaint(2000))
+    from tests.benchmarks.bench_import import baseline_residuals, bench_rvtools_import  # noqa: PLC0415
+
+    figures["import_rvtools_10000_vms"] = bench_rvtools_import(10_000, 250,
+                                                               1 if args.quick else 3)
+    figures["baseline_residuals"] = baseline_residuals()
     if args.sizes:
         from tests.benchmarks.scale import scaling  # noqa: PLC0415
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 import csv
 import math
 import re
-import warnings
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 from xml.etree import ElementTree
 
 from models.document.design import DesignError, Issue
@@ -136,9 +135,11 @@ class Source:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._wb: Any = None
-        self._file: BinaryIO | None = None
+        self._zip: zipfile.ZipFile | None = None
+        self._members: dict[str, str] = {}
+        self._strings: list[str] = []
         self._names: dict[str, str] = {}
+        self._readers: list[Iterator[Row]] = []
         if path.is_dir():
             for f in path.iterdir():
                 m = re.fullmatch(r"(?i)rvtools_tab(\w+)\.csv", f.name)
@@ -151,8 +152,6 @@ class Source:
             self._open_xlsx()
 
     def _open_xlsx(self) -> None:
-        from openpyxl import load_workbook  # noqa: PLC0415  (only when importing)
-
         p = self.path
         if not p.exists():
             raise DesignError([Issue(str(p), "no such file")])
@@ -162,22 +161,25 @@ class Source:
         if not zipfile.is_zipfile(p):
             raise DesignError([Issue(str(p), "not an Excel .xlsx workbook (expected an"
                                      " RVTools export, .xlsx or a folder of csv files)")])
-        # the file object is ours so close() releases it even if a sheet was not read to the end
-        self._file = p.open("rb")
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                self._wb = load_workbook(self._file, read_only=True, data_only=True)
-        except Exception as err:  # openpyxl raises many kinds on a damaged file
-            self._file.close()
+            self._zip = zipfile.ZipFile(p)
+        except (OSError, zipfile.BadZipFile) as err:
             raise DesignError([Issue(str(p), f"cannot read the workbook: {err}")]) from None
-        self._names = {n.lower(): n for n in self._wb.sheetnames}
+        try:
+            self._members = _workbook_sheets(self._zip)
+            self._strings = _shared_strings(self._zip)
+        except Exception as err:  # a damaged or foreign zip: many kinds of failure
+            self._zip.close()
+            raise DesignError([Issue(str(p), f"cannot read the workbook: {err}")]) from None
+        self._names = {n.lower(): n for n in self._members}
 
     def close(self) -> None:
-        if self._wb is not None:
-            self._wb.close()
-        if self._file is not None:
-            self._file.close()
+        for reader in self._readers:  # a sheet not read to the end holds its member open
+            close = getattr(reader, "close", None)
+            if close is not None:
+                close()
+        if self._zip is not None:
+            self._zip.close()
 
     def has(self, name: str) -> bool:
         return name.lower() in self._names
@@ -189,22 +191,19 @@ class Source:
         real = self._names.get(name.lower())
         if real is None:
             return None
-        rows = (self._xlsx_rows(real) if self._wb is not None
+        rows = (self._xlsx_rows(real) if self._zip is not None
                 else self._csv_rows(self.path / real))
+        self._readers.append(rows)
         header = next(rows, None)
         if header is None:
             raise DesignError([Issue(f"sheet {name}", "is empty (no header row)")])
         return Sheet(name, header, rows)
 
     def _xlsx_rows(self, name: str) -> Iterator[Row]:
-        ws = self._wb[name]
+        assert self._zip is not None
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if hasattr(ws, "_get_source") and hasattr(ws, "_shared_strings"):
-                    yield from fast_rows(ws)
-                else:
-                    yield from ws.iter_rows(values_only=True)
+            with self._zip.open(self._members[name]) as src:
+                yield from xml_rows(src, self._strings)
         except DesignError:
             raise
         except Exception as err:
@@ -237,63 +236,108 @@ def csv_rows(path: Path) -> Iterator[Row]:
         raise DesignError([Issue(str(path), f"not a valid csv file: {err}")]) from None
 
 
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _workbook_sheets(z: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet name -> the zip member holding it (xl/workbook.xml and its relationships)."""
+    rels = ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    target = {r.get("Id"): str(r.get("Target") or "") for r in rels}
+    book = ElementTree.fromstring(z.read("xl/workbook.xml"))
+    out: dict[str, str] = {}
+    for sheet in book.iter(f"{_MAIN}sheet"):
+        t = target.get(sheet.get(f"{_REL}id"), "")
+        member = t.lstrip("/") if t.startswith("/") else f"xl/{t}"
+        out[str(sheet.get("name"))] = member
+    return out
+
+
+def _shared_strings(z: zipfile.ZipFile) -> list[str]:
+    """The workbook's shared strings (rich runs joined, phonetic hints left out)."""
+    if "xl/sharedStrings.xml" not in z.namelist():
+        return []
+    out: list[str] = []
+    with z.open("xl/sharedStrings.xml") as src:
+        for _, el in ElementTree.iterparse(src, events=("end",)):
+            if el.tag == f"{_MAIN}si":
+                parts = []
+                for child in el:
+                    if child.tag == f"{_MAIN}t":
+                        parts.append(child.text or "")
+                    elif child.tag == f"{_MAIN}r":
+                        parts.extend(t.text or "" for t in child.iter(f"{_MAIN}t"))
+                out.append("".join(parts))
+                el.clear()
+    return out
+
+
+_COLUMNS: dict[str, int] = {}
+
+
 def col_index(ref: str) -> int:
-    n = 0
-    for ch in ref:
-        if not ch.isalpha():
-            break
-        n = n * 26 + (ord(ch.upper()) - 64)
-    return n - 1
+    """``AB12`` -> 27 (zero-based column of a cell reference)."""
+    letters = ref.rstrip("0123456789")
+    i = _COLUMNS.get(letters)
+    if i is None:
+        n = 0
+        for ch in letters:
+            n = n * 26 + (ord(ch.upper()) - 64)
+        i = _COLUMNS[letters] = n - 1
+    return i
 
 
 def fast_rows(ws: Any) -> Iterator[Row]:
-    """Cell values of an openpyxl read-only worksheet, row by row, without building cell
-    objects: a plain ``iterparse`` of the sheet XML that openpyxl opened (values only; a
-    formula without a calculated value reads as its text, ``=SUM(J2:J99)``, where openpyxl
-    gives None; dates stay serial numbers).  About 5x faster than
-    ``iter_rows`` on RVTools' 90-column vInfo sheets."""
-    strings = ws._shared_strings
+    """The rows of an openpyxl read-only worksheet through :func:`xml_rows`."""
     with ws._get_source() as src:
-        expected = 1
-        row: dict[int, Any] = {}
-        for _, el in ElementTree.iterparse(src, events=("end",)):
-            tag = el.tag.rpartition("}")[2]
-            if tag == "c":
-                kind = el.get("t", "n")
-                ref = el.get("r")
-                col = col_index(ref) if ref else len(row)
-                text = None
-                formula = None
-                for child in el:
-                    ctag = child.tag.rpartition("}")[2]
-                    if ctag == "v":
-                        text = child.text
-                    elif ctag == "f":
-                        formula = child.text
-                    elif ctag == "is":
-                        text = "".join(t.text or "" for t in child.iter()
-                                       if t.tag.rpartition("}")[2] == "t")
-                value: Any = None
-                if text is None and formula is not None:  # a formula never calculated
-                    value = "=" + formula
-                elif text is not None:
-                    if kind == "s":
-                        value = strings[int(text)]
-                    elif kind in ("str", "inlineStr", "d"):
-                        value = text
-                    elif kind == "b":
-                        value = text.strip() == "1"
-                    elif kind == "n":
-                        value = float(text) if any(c in text for c in ".eE") else int(text)
-                row[col] = value
-                el.clear()
-            elif tag == "row":
-                number = int(el.get("r") or expected)
-                while expected < number:
-                    yield ()
-                    expected += 1
-                width = max(row) + 1 if row else 0
-                yield tuple(row.get(i) for i in range(width))
-                expected = number + 1
-                row = {}
-                el.clear()
+        yield from xml_rows(src, ws._shared_strings)
+
+
+def xml_rows(src: Any, strings: Any) -> Iterator[Row]:
+    """Cell values of a worksheet's XML stream, row by row, without building cell objects: a
+    plain ``iterparse`` (values only; a formula without a calculated value reads as its text,
+    ``=SUM(J2:J99)``, where openpyxl gives None; dates stay serial numbers).  Rows the sheet
+    skips come out empty; a dimension claiming a million rows costs nothing."""
+    expected = 1
+    row: dict[int, Any] = {}
+    for _, el in ElementTree.iterparse(src, events=("end",)):
+        tag = el.tag.rpartition("}")[2]
+        if tag == "c":
+            kind = el.get("t", "n")
+            ref = el.get("r")
+            col = col_index(ref) if ref else len(row)
+            text = None
+            formula = None
+            for child in el:
+                ctag = child.tag.rpartition("}")[2]
+                if ctag == "v":
+                    text = child.text
+                elif ctag == "f":
+                    formula = child.text
+                elif ctag == "is":
+                    text = "".join(t.text or "" for t in child.iter()
+                                   if t.tag.rpartition("}")[2] == "t")
+            value: Any = None
+            if text is None and formula is not None:  # a formula never calculated
+                value = "=" + formula
+            elif text is not None:
+                if kind == "s":
+                    value = strings[int(text)]
+                elif kind in ("str", "inlineStr", "d"):
+                    value = text
+                elif kind == "b":
+                    value = text.strip() == "1"
+                elif kind == "n":
+                    value = float(text) if any(c in text for c in ".eE") else int(text)
+            row[col] = value
+            el.clear()
+        elif tag == "row":
+            number = int(el.get("r") or expected)
+            while expected < number:
+                yield ()
+                expected += 1
+            width = max(row) + 1 if row else 0
+            yield tuple(row.get(i) for i in range(width))
+            expected = number + 1
+            row = {}
+            el.clear()
