@@ -51,19 +51,40 @@ class CapacityResult:
     warnings: list[str]
 
 
+class _Static:
+    """What no load knob moves: capacities, the groups, overcommit and storage (memoised)."""
+
+    def __init__(self, c: Compiled) -> None:
+        host, vm = c.host.cols, c.vm.cols
+        self.cores = cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
+        self.cap = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
+        self.mem_installed = mem_installed = host["memory_gb"]
+        self.placed = placed = c.vm_host >= 0
+        held = vm["workload.memory_gb"]
+        self.held = np.where(np.isnan(held), vm["memory_gb"], held)
+        self.vcpus, self.memory = vm["vcpus"], vm["memory_gb"]
+        self.groups = _groups(c)
+        cores_all = float(cores.sum())
+        self.overall: dict[str, Any] = {
+            "vcpu_per_core": (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all
+            else None,
+            "memory_overcommit": (float(vm["memory_gb"][placed].sum())
+                                  / float(mem_installed.sum())) if len(c.host) else None,
+            "max_vcpu_per_core_host": _max_ratio(c, vm["vcpus"], cores),
+            "storage": _storage(c),
+            "unplaced_vms": int((~placed).sum()),
+            "sources": [HA, DRS],
+        }
+
+
 def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
-    host, vm = c.host.cols, c.vm.cols
     n_host = len(c.host)
-    cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
-    cap = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
-    mem_installed = host["memory_gb"]
-    placed = c.vm_host >= 0
-    held = vm["workload.memory_gb"]
-    held = np.where(np.isnan(held), vm["memory_gb"], held)
+    st = c.memo("capacity.static", lambda: _Static(c))
+    cores, cap, mem_installed = st.cores, st.cap, st.mem_installed
+    placed, held, groups = st.placed, st.held, st.groups
     demand_h = _arr(con.host_cpu_demand, n_host)
     mem_h = _arr(con.host_memory_gb, n_host)
     vm_cores = _arr(con.vm_cpu_cores, len(c.vm))
-    groups = _groups(c)
     cons = con.consolidation
     by_p95 = cons.max_vms_per_host_by_p95
     out: list[dict[str, Any]] = []
@@ -119,7 +140,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
         base = max(counts[binding], 1 if len(vms) else 0)
         needed = base + reserve if len(vms) else 0
         total += needed
-        vcpus = float(vm["vcpus"][vms[placed[vms]]].sum()) if len(vms) else 0.0
+        vcpus = float(st.vcpus[vms[placed[vms]]].sum()) if len(vms) else 0.0
         row = {"id": g["id"], "name": g["name"], "hosts": len(hs), "vms": len(vms),
                "unplaced_vms": len(g["unplaced"]),
                "cpu_demand_cores": d, "cpu_capacity_cores": float(cap[hs].sum()),
@@ -129,7 +150,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                "drs_imbalance": imbalance,
                "short_by_hosts": max(needed - len(hs), 0) if len(hs) else None,
                "vcpu_per_core": (vcpus / float(cores[hs].sum())) if len(hs) else None,
-               "memory_overcommit": (float(vm["memory_gb"][vms[placed[vms]]].sum())
+               "memory_overcommit": (float(st.memory[vms[placed[vms]]].sum())
                                      / float(mem_installed[hs].sum())) if len(hs) else None}
         out.append(row)
         if g["cluster"] is not None and len(hs) and needed > len(hs):
@@ -137,17 +158,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                             f" VMs within policy with its admission control ({policy})")
     if len(c.cluster) and complete:
         cons = replace(cons, hosts_needed=total)
-    cores_all = float(cores.sum())
-    extras: dict[str, Any] = {
-        "clusters": out,
-        "vcpu_per_core": (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all else None,
-        "memory_overcommit": (float(vm["memory_gb"][placed].sum())
-                              / float(mem_installed.sum())) if n_host else None,
-        "max_vcpu_per_core_host": _max_ratio(c, vm["vcpus"], cores),
-        "storage": _storage(c),
-        "unplaced_vms": int((~placed).sum()),
-        "sources": [HA, DRS],
-    }
+    extras: dict[str, Any] = {"clusters": out, **st.overall}
     return CapacityResult(cons, extras, warnings)
 
 
