@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
+from app.report.baseline import baseline_page, has_baseline
 from app.report.diagram import draw_diagram
 from app.report.draw import (
     ACCENT,
@@ -43,8 +44,9 @@ Page = Callable[[Sheet], None]
 
 HEADINGS = ("Headroom design report", "Design diagram", "Knob settings and scenario",
             "Key performance indicators", "Charts", "Bottlenecks",
-            "Appendix: calibration studies")
-"""The heading of each kind of page, in order (the appendix may span several pages)."""
+            "Appendix: calibration studies", "Baseline: measured against recorded")
+"""The heading of each kind of page (the appendix may span several pages; the baseline page,
+for designs with measured figures, comes before it)."""
 
 APPENDIX_ROWS = 30
 
@@ -75,8 +77,11 @@ class Report:
 def build_pages(r: Report) -> list[Page]:
     pages: list[Page] = [partial(f, r=r) for f in (title_page, diagram_page, settings_page,
                                                     kpi_page, charts_page, bottlenecks_page)]
+    if has_baseline(r.design):
+        pages.append(partial(baseline_page, r=r, number=len(pages) + 1))
+    first = len(pages) + 1
     n = max(1, math.ceil(len(r.checks) / APPENDIX_ROWS))
-    pages.extend(partial(appendix_page, r=r, index=i, count=n) for i in range(n))
+    pages.extend(partial(appendix_page, r=r, index=i, count=n, first=first) for i in range(n))
     return pages
 
 
@@ -452,7 +457,7 @@ def resource_label(design: Design, component: str, resource: str) -> str:
     return f"{resource} · {name}"
 
 
-def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
+def appendix_page(s: Sheet, r: Report, index: int, count: int, first: int = 7) -> None:
     title = HEADINGS[6] + (f" ({index + 1} of {count})" if count > 1 else "")
     checks = r.checks
     numeric = sorted(abs(c.error) for c in checks if c.bound == "eq")
@@ -465,7 +470,7 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     if not checks:
         msg = r.checks_error or "No calibration checks are available in this build."
         s.wrapped(MARGIN, y, w, msg, 14, MUTED)
-        s.footer(r.footer, 7 + index)
+        s.footer(r.footer, first + index)
         return
     part = checks[index * APPENDIX_ROWS:(index + 1) * APPENDIX_ROWS]
     cols = [Column("Study", 0.34), Column("Quantity", 0.30), Column("Role", 0.05),
@@ -486,4 +491,4 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     s.wrapped(MARGIN, y + 10, w, "Role: fit = a coefficient was fitted to this figure; "
               "check = not used in fitting (the honest test); rule = the study's rule as "
               "stated. Error = (model - published) / published.", 11, MUTED)
-    s.footer(r.footer, 7 + index)
+    s.footer(r.footer, first + index)

@@ -354,6 +354,7 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
     hosts = []
     ghz: dict[str, float] = {}
     ht: dict[str, float] = {}
+    n_hosts = max(len(pred.hosts.ids), 1)
     for i, hid in enumerate(pred.hosts.ids):
         comp = by_id[hid]
         ghz[hid] = _num(comp.get("ghz")) or 2.4
@@ -362,6 +363,9 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
         hosts.append(HostResidual(
             hid, pred.hosts.names[i], _finite(pred.hosts.cpu_util[i] * 100.0),
             _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec)))
+    # an unplaced VM's MHz convert at the hosts' mean clock, as solve() converted them
+    mean = (sum(ghz.values()) / n_hosts if ghz else 2.4, sum(ht.values()) / n_hosts
+            if ht else 1.0)
     vms = []
     without_io = without_cpu = total = 0
     v = pred.vms
@@ -374,7 +378,7 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
         mhz_rec = _num(comp.get("measured.cpu_mhz"))
         without_cpu += mhz_rec is None
         host = v.host[i]
-        g, f = (ghz[host], ht[host]) if host in ghz else (2.4, 1.0)
+        g, f = (ghz[host], ht[host]) if host in ghz else mean
         cores = float(v.cpu_cores[i]) if len(v.cpu_cores) else float("nan")
         vms.append(VmResidual(
             vid, v.names[i], _finite(v.iops[i]), _num(comp.get("measured.iops")),
@@ -405,3 +409,45 @@ def calibrate_after_import(design: Design, report: Any) -> BaselineCheck:
     result = calibrate(design)
     report.calibration = result.lines()
     return result
+
+
+# =========================================================================== provenance
+
+
+def provenance_lines(comp: Any) -> list[tuple[str, str]]:
+    """Where a component's workload figures come from, as (figure, text) pairs for the
+    inspector, tooltips and reports: a VM's CPU, memory, storage I/O and network, a host's
+    recorded utilisation.  Empty for kinds without measured figures."""
+    out: list[tuple[str, str]] = []
+    if comp.kind == "vm":
+        profile = str(comp.get("workload.profile"))
+        if profile != "measured":
+            return [("workload", f"assumed: profile {profile}"
+                     + (" (chosen)" if "workload.profile" in comp.props else " (the default)"))]
+        mhz, iops = comp.get("measured.cpu_mhz"), comp.get("measured.iops")
+        consumed = comp.get("measured.memory_consumed_gb")
+        for key, label, figure in (
+                ("cpu", "CPU", f"{mhz:,.0f} MHz" if isinstance(mhz, (int, float)) else ""),
+                ("memory", "memory", f"{consumed:,.1f} GB consumed"
+                 if isinstance(consumed, (int, float)) else ""),
+                ("io", "storage I/O", f"{iops:,.0f} IOPS" if isinstance(iops, (int, float))
+                 else ""),
+                ("net", "network", "")):
+            text = str(comp.get(f"provenance.{key}") or "")
+            if key == "net" and not text.startswith("measured"):
+                continue
+            out.append((label, (f"{figure}, " if figure and text.startswith("measured")
+                                else "") + (text or "not measured")))
+    elif comp.kind in ("host", "nic"):
+        text = str(comp.get("provenance.measured") or "")
+        if comp.kind == "host":
+            cpu, mem = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")
+            figures = ", ".join(f"{label} {v:.0f}%" for label, v in (("CPU", cpu),
+                                                                     ("memory", mem))
+                                if isinstance(v, (int, float)))
+        else:
+            mbps = comp.get("measured.mbps")
+            figures = f"{mbps:,.0f} Mbit/s" if isinstance(mbps, (int, float)) else ""
+        if figures:
+            out.append(("recorded", f"{figures} ({text})" if text else figures))
+    return out
