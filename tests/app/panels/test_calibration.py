@@ -145,3 +145,45 @@ def test_the_report_has_a_baseline_page(qtbot: QtBot, imported: Design) -> None:
     joined = "\n".join(texts)
     assert HEADINGS[7] in joined
     assert "RVTools vCPU Overall MHz" in joined and "host CPU" in joined
+
+
+def test_dragging_an_unplaced_vm_onto_a_host_places_it_in_one_undo_step(
+        qtbot: QtBot) -> None:
+    from PySide6.QtCore import QPoint, Qt  # noqa: PLC0415
+
+    from app.canvas.view import DesignView  # noqa: PLC0415
+    from models.document.design import Component, Link  # noqa: PLC0415
+
+    d = Design(name="two")
+    d.components += [Component("h1", "host", "esx01", x=0, y=0),
+                     Component("v1", "vm", "placed", x=0, y=80),
+                     Component("v2", "vm", "lost", x=400, y=0, tags=["unplaced"])]
+    d.links.append(Link("v1", "h1", "runs_on"))
+    doc = DesignDocument(d)
+    scene = DesignScene(doc)
+    view = DesignView(scene)
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit()
+    qtbot.waitUntil(lambda: scene.unplaced.count == 1)
+    vp = view.viewport()
+
+    def at(cid: str) -> QPoint:
+        item = scene.item(cid)
+        assert item is not None
+        return view.mapFromScene(item.pos())
+
+    start, end = at("v2"), at("h1")
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for k in range(1, 6):
+        qtbot.mouseMove(vp, start + (end - start) * k / 5)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert any(lk.kind == "runs_on" and lk.source == "v2" and lk.target == "h1"
+               for lk in doc.design.links)
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.text(0) == "Place 1 VM on a host"
+    qtbot.waitUntil(lambda: scene.unplaced.count == 0)
+    doc.undo_stack.undo()
+    assert not any(lk.source == "v2" for lk in doc.design.links)
+    qtbot.waitUntil(lambda: scene.unplaced.count == 1)
