@@ -73,7 +73,7 @@ def utilisation_chart(s: Sheet, rect: QRectF, p: Prediction, design: Design,
         return
     row = min(34.0, (rect.height() - 34) / len(groups))
     y = rect.y() + 34
-    lw = rect.width() * 0.5
+    lw = rect.width() * 0.58
     for r, count in groups:
         s.text(QRectF(rect.x(), y, lw - 8, row - 6), group_label(design, r, count), 11.5)
         s.bar(QRectF(rect.x() + lw, y + 4, rect.width() - lw - 64, row - 14), r.util)

@@ -2,9 +2,9 @@
 
 Drawn with QPainter from the design alone (no scene, no widgets), so it works headless and on
 any paint device.  Each box is coloured by kind and outlined by its predicted utilisation.
-A design with many VMs is drawn without them: each host carries a badge with its VM count
-(a 470-VM farm reads as one host with "470 VMs", not a hairball), and a design with more
-hosts than fit is drawn as a grid of host tiles.
+A design with many components is drawn without its VMs and NICs: each host carries a badge
+with their counts (a 470-VM farm reads as one host with "470 VMs · 2 NICs", not a hairball),
+and a design with more hosts than fit is drawn as a grid of host tiles.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ LINK_PENS = {
 
 FULL_LIMIT = 40
 """Up to this many components every one is drawn; beyond, VMs become per-host counts."""
+FEW = 6
+"""Up to this many boxes they are drawn larger (a farm on one host is one big box)."""
 TILE_LIMIT = 60
 """Beyond this many components without the VMs, hosts are drawn as a grid of tiles."""
 
@@ -97,23 +99,34 @@ def draw_diagram(sheet: Sheet, rect: QRectF, design: Design,
     if mode == "tiles":
         _tiles(sheet, rect, design, prediction)
         return
-    comps = design.components if mode == "full" else \
-        [c for c in design.components if c.kind != "vm"]
     on_host = Counter(lk.target for lk in design.links if lk.kind == "runs_on")
+    nic_host = {lk.source: lk.target for lk in design.links if lk.kind == "installed_in"}
+    comps = design.components if mode == "full" else \
+        [c for c in design.components if c.kind != "vm" and c.id not in nic_host]
     unplaced = sum(1 for c in design.of_kind("vm")) - sum(on_host.values())
     if mode == "hosts" and unplaced > 0:
         comps = [*comps, Component("(unplaced VMs)", "vm", f"{unplaced:,} VMs not on a host",
                                    x=max((c.x for c in comps), default=0.0) + 200,
                                    y=min((c.y for c in comps), default=0.0))]
-    _boxes(sheet, rect, design, comps, prediction, on_host if mode == "hosts" else None)
+    badges = None
+    if mode == "hosts":
+        nics = Counter(nic_host.values())
+        badges = {h.id: " · ".join(t for t in (fmt.count(on_host.get(h.id, 0), "VM"),
+                                               fmt.count(nics[h.id], "NIC") if nics[h.id]
+                                               else "") if t)
+                  for h in design.of_kind("host")}
+    _boxes(sheet, rect, design, comps, prediction, badges)
 
 
 def _boxes(sheet: Sheet, rect: QRectF, design: Design, comps: list[Component],
-           prediction: Prediction | None, vm_counts: Counter[str] | None) -> None:
+           prediction: Prediction | None, badges: dict[str, str] | None) -> None:
+    """Boxes at the components' positions, their links; ``badges`` under hosts (what they
+    carry: ``470 VMs · 2 NICs``) when VMs and NICs are not drawn."""
     p = sheet.painter
     n = len(comps)
-    bw, bh, labels = (150.0, 46.0, 2) if n <= FULL_LIMIT else (96.0, 30.0, 1)
-    badge = 18.0 if vm_counts is not None else 0.0
+    big = 1.35 if n <= FEW else 1.0
+    bw, bh, labels = (150.0 * big, 46.0 * big, 2) if n <= FULL_LIMIT else (96.0, 30.0, 1)
+    badge = 18.0 * big if badges is not None else 0.0
     inner = rect.adjusted(16 + bw / 2, 16 + bh / 2, -16 - bw / 2, -16 - bh / 2 - badge)
     xs = [c.x for c in comps]
     ys = [c.y for c in comps]
@@ -127,7 +140,7 @@ def _boxes(sheet: Sheet, rect: QRectF, design: Design, comps: list[Component],
     cy = inner.center().y() - (y0 + y1) / 2 * scale
     pos = {c.id: QPointF(cx + c.x * scale, cy + c.y * scale) for c in comps}
     metrics = component_metrics(prediction)
-    widths = _widths(sheet, comps, pos, metrics, bw, bh, labels)
+    widths = _widths(sheet, comps, pos, metrics, bw, bh, labels, big)
 
     p.save()
     p.setClipRect(rect)
@@ -151,17 +164,16 @@ def _boxes(sheet: Sheet, rect: QRectF, design: Design, comps: list[Component],
         sheet.box(box, KIND_COLORS.get(c.kind, QColor("#eeeeee")), line, 4)
         name = c.name or c.id
         if labels == 2:
-            sheet.text(box.adjusted(6, 3, -6, -bh / 2), name, 12, True, shrink=0.7)
-            sheet.text(box.adjusted(6, bh / 2 - 1, -6, -3), _sub(c, metrics), 10.5, color=MUTED,
-                       shrink=0.75)
+            sheet.text(box.adjusted(6, 3, -6, -bh / 2), name, 12 * big, True, shrink=0.7)
+            sheet.text(box.adjusted(6, bh / 2 - 1, -6, -3), _sub(c, metrics), 10.5 * big,
+                       color=MUTED, shrink=0.75)
         else:
             sheet.text(box.adjusted(4, 1, -4, -1), name, 10, shrink=0.7)
-        if vm_counts is not None and c.kind == "host":
-            count = vm_counts.get(c.id, 0)
+        if badges is not None and c.kind == "host":
             tag = QRectF(box.x() + 6, box.bottom() + 2, bw - 12, badge - 2)
             sheet.box(tag, KIND_COLORS["vm"], INK, 3)
-            sheet.text(tag, fmt.count(count, "VM"), 10, True,
-                       align=Qt.AlignmentFlag.AlignHCenter)
+            sheet.text(tag, badges.get(c.id, ""), 10 * big, True,
+                       align=Qt.AlignmentFlag.AlignHCenter, shrink=0.7)
     p.restore()
 
 
@@ -200,15 +212,15 @@ def _sub(c: Component, metrics: dict[str, tuple[str, float]]) -> str:
 
 def _widths(sheet: Sheet, comps: list[Component], pos: dict[str, QPointF],
             metrics: dict[str, tuple[str, float]], bw: float, bh: float,
-            labels: int) -> dict[str, float]:
+            labels: int, big: float = 1.0) -> dict[str, float]:
     """Each box as wide as its text (up to 1.6 times the standard width), narrowed so
     side-by-side neighbours keep a small gap (not below 60 % of the standard)."""
     out = {}
     for c in comps:
         name = c.name or c.id
-        want = sheet.text_width(name, 12 if labels == 2 else 10, labels == 2) + 16
+        want = sheet.text_width(name, (12 if labels == 2 else 10) * big, labels == 2) + 16
         if labels == 2:
-            want = max(want, sheet.text_width(_sub(c, metrics), 10.5) + 16)
+            want = max(want, sheet.text_width(_sub(c, metrics), 10.5 * big) + 16)
         at = pos[c.id]
         gap = min((abs(at.x() - pos[o.id].x()) for o in comps
                    if o.id != c.id and abs(at.y() - pos[o.id].y()) < bh
@@ -223,7 +235,7 @@ def _legend(sheet: Sheet, rect: QRectF, design: Design, mode: str) -> None:
     kinds = sorted({c.kind for c in design.components},
                    key=lambda k: order.index(k) if k in order else len(order))
     if mode != "full":
-        kinds = [k for k in kinds if k != "vm"]
+        kinds = [k for k in kinds if k not in ("vm", "nic")]
     for kind in kinds:
         sheet.box(QRectF(x, rect.y() + 8, 16, 12), KIND_COLORS.get(kind, QColor("#eee")),
                   INK, 2)
@@ -231,9 +243,9 @@ def _legend(sheet: Sheet, rect: QRectF, design: Design, mode: str) -> None:
                    11, color=MUTED)
         x += 120
     if mode != "full":
-        sheet.text(QRectF(x, rect.y(), 200, rect.height()), "VMs counted on their hosts", 11,
-                   color=MUTED)
-        x += 200
+        sheet.text(QRectF(x, rect.y(), 230, rect.height()), "VMs and NICs counted on their hosts",
+                   11, color=MUTED)
+        x += 240
     for label, load in theme.util_legend():
         sheet.box(QRectF(x, rect.y() + 8, 16, 12), QColor("#ffffff"),
                   QColor(theme.UTIL_COLOURS[load]), 2)

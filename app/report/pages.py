@@ -48,7 +48,6 @@ from app.report.tables import (
     changes_blocks,
     comparison_blocks,
     evidence_blocks,
-    evidence_note,
     knob_blocks,
     paginate,
     text_block,
@@ -66,6 +65,7 @@ from models.report.wording import (
     kpi_text,
     noun,
     plain,
+    resource_label,
     resource_name,
 )
 
@@ -115,18 +115,17 @@ class Report:
 
 def build_pages(r: Report) -> list[Page]:
     """Every page of the report, in order (at most :data:`MAX_PAGES`)."""
-    avail = BODY_BOTTOM - BODY_TOP
-    pages: list[Page] = [partial(summary_page, r=r)]
     c = r.content
+    pages: list[Page] = [partial(summary_page, r=r)]
     if c.comparison.columns[1:]:
         pages += _flowed(r, HEADINGS[1], "The base design and every scenario: changes against"
                          " the base in green (better) or red (worse), “no change” below 0.1 %",
-                         [*comparison_blocks(c), Block(14, lambda s, y: None),
-                          *changes_blocks(c)], avail)
-    others = len(c.knobs)
-    pages += _flowed(r, HEADINGS[2], f"The {fmt.count(others, 'knob')} set away from their"
-                     " defaults or changed by a scenario; every other knob is at its default",
-                     knob_blocks(c), avail)
+                         lambda tight: [*comparison_blocks(c, tight),
+                                        Block(14, lambda s, y: None),
+                                        *changes_blocks(c, tight)])
+    pages += _flowed(r, HEADINGS[2], f"The {fmt.count(len(c.knobs), 'knob')} set away from"
+                     " their defaults or changed by a scenario; every other knob is at its"
+                     " default", lambda tight: knob_blocks(c, tight))
     pages += [partial(design_page, r=r), partial(limits_page, r=r),
               partial(details_page, r=r)]
     ev = c.evidence
@@ -134,9 +133,29 @@ def build_pages(r: Report) -> list[Page]:
     sub = (f"{fmt.count(len(ev.checks), 'published figure')} of the {titles} studies beside"
            " the model's value" + (f"; {sum(ch.ok for ch in ev.checks)} within tolerance"
                                   if ev.checks else ""))
-    blocks = evidence_blocks(c)
-    room = max(1, MAX_PAGES - len(pages))
-    flowed = paginate(blocks, avail - 40)
+    return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
+                           max(1, MAX_PAGES - len(pages)))
+
+
+AVAIL = BODY_BOTTOM - BODY_TOP
+"""The height a page's blocks have."""
+
+SHORT = 0.3
+"""A last page filled less than this is worth setting the blocks tighter for."""
+
+
+def _flowed(r: Report, title: str, subtitle: str, make: Callable[[bool], list[Block]],
+            room: int = MAX_PAGES) -> list[Page]:
+    """Pages of ``make(tight)``'s blocks: tight when that saves a page whose last would be
+    nearly empty; at most ``room`` pages (the last line then says how much was left out)."""
+    blocks = make(False)
+    flowed = paginate(blocks, AVAIL)
+    if (len(flowed) > 1 and sum(b.height for b in flowed[-1]) < AVAIL * SHORT) \
+            or len(flowed) > room:
+        tight = make(True)
+        again = paginate(tight, AVAIL)
+        if len(again) < len(flowed):
+            blocks, flowed = tight, again
     if len(flowed) > room:
         flowed = flowed[:room]
         placed = {id(b) for page in flowed for b in page[:-1]}
@@ -144,19 +163,8 @@ def build_pages(r: Report) -> list[Page]:
         flowed[-1] = [*flowed[-1][:-1], text_block(
             f"… and {fmt.count(left, 'more row')}: `headroom validate` lists every check.",
             11, MUTED)]
-    for i, page_blocks in enumerate(flowed):
-        last = i == len(flowed) - 1
-        pages.append(partial(_blocks_page, r=r, title=HEADINGS[6] + (" (continued)" if i else ""),
-                             subtitle=sub, blocks=page_blocks + ([evidence_note()] if last
-                                                                 else [])))
-    return pages
-
-
-def _flowed(r: Report, title: str, subtitle: str, blocks: list[Block],
-            avail: float) -> list[Page]:
     return [partial(_blocks_page, r=r, title=title + (" (continued)" if i else ""),
-                    subtitle=subtitle, blocks=page)
-            for i, page in enumerate(paginate(blocks, avail))]
+                    subtitle=subtitle, blocks=page) for i, page in enumerate(flowed)]
 
 
 def _blocks_page(s: Sheet, number: int, total: int, r: Report, title: str, subtitle: str,
@@ -177,25 +185,24 @@ HEADLINE = ("total_iops", "mean_latency_ms", "p95_response_ms", "network_gbps", 
 
 
 def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
-    """Four headline (label, value, note) tiles: three of :data:`HEADLINE` that the design
-    measures (hosts needed, IOPS and latency fill in), then consolidation."""
+    """Four headline (label, value, note) tiles: up to three of :data:`HEADLINE` that the
+    design measures, hosts needed and the busiest resource filling in, then consolidation."""
     keys = [k for k in HEADLINE if KPI_BY_KEY[k].value(p) is not None][:3]
-    for k in ("hosts_needed", "total_iops", "mean_latency_ms"):
-        if len(keys) < 3 and k not in keys:
-            keys.append(k)
+    if len(keys) < 3:
+        keys.append("hosts_needed")
     n = len(p.vms.ids)
     p95 = kpi_text(fmt, KPI_BY_KEY["p95_latency_ms"], p.p95_latency_ms)
     notes = {"total_iops": fmt.count(n, "VM"), "mean_latency_ms": f"p95 {p95}",
              "ft_logging_mbps": "adds "
              + kpi_text(fmt, KPI_BY_KEY["ft_latency_add_ms"], p.ft_latency_add_ms)}
-
-    def note(k: str) -> str:  # the count of VMs even without I/O; else what is missing
-        present = k == "total_iops" or KPI_BY_KEY[k].value(p) is not None
-        return notes[k] if present and k in notes else tile_note(k, p, design)
-
-    c = p.consolidation
     tiles = [(KPI_BY_KEY[k].title, kpi_text(fmt, KPI_BY_KEY[k], KPI_BY_KEY[k].value(p)),
-              note(k)) for k in keys]
+              notes[k] if k in notes else tile_note(k, p, design)) for k in keys]
+    busy = p.bottlenecks(1)
+    if len(tiles) < 3 and busy:
+        r = busy[0]
+        tiles.append(("Busiest resource", fmt.percent(r.util, 3),
+                      resource_label(design, r.component, r.resource)))
+    c = p.consolidation
     limit = {"cpu": "CPU", "p95": "p95", "memory": "memory"}.get(c.binding or "", "none")
     return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
                      f"binding limit: {limit}")]
@@ -262,8 +269,9 @@ def design_page(s: Sheet, number: int, total: int, r: Report) -> None:
     sub = (f"{fmt.count(len(d.components), 'component')} and {fmt.count(len(d.links), 'link')}"
            " at their canvas positions; outlines show predicted utilisation")
     if mode_of(d) != "full":
-        sub = (f"{fmt.count(len(d.components) - vms, 'component')} at their canvas positions,"
-               f" the {vms:,} VMs counted on their hosts; outlines show predicted utilisation")
+        sub = (f"{fmt.count(len(d.components), 'component')} at their canvas positions, the"
+               f" {vms:,} VMs and the NICs counted on their hosts; outlines show predicted"
+               " utilisation")
     y = s.heading(HEADINGS[3], sub)
     w = s.width - 2 * MARGIN
     if d.notes:

@@ -50,6 +50,8 @@ class Block:
     """Draws the block with its top at the given y."""
     header: Block | None = None
     """Drawn first when this block starts a page or follows a block of another table."""
+    keep: bool = False
+    """Kept on the page of the block after it (a title row is never left at a page's foot)."""
 
 
 def paginate(blocks: Sequence[Block], avail: float) -> list[list[Block]]:
@@ -58,9 +60,10 @@ def paginate(blocks: Sequence[Block], avail: float) -> list[list[Block]]:
     pages: list[list[Block]] = [[]]
     y = 0.0
     header: Block | None = None
-    for b in blocks:
+    for i, b in enumerate(blocks):
         extra = b.header.height if b.header is not None and b.header is not header else 0.0
-        if pages[-1] and y + extra + b.height > avail:
+        follow = blocks[i + 1].height if b.keep and i + 1 < len(blocks) else 0.0
+        if pages[-1] and y + extra + b.height + follow > avail:
             pages.append([])
             y, header = 0.0, None
             extra = b.header.height if b.header is not None else 0.0
@@ -87,7 +90,7 @@ def table_blocks(columns: Sequence[Column], rows: Sequence[Sequence[str]],
         tint = [colors[i]] if colors is not None else None
         out.append(Block(row_height(width, columns, row, size, row_h, b),
                          partial(_row, x=x, width=width, columns=columns, row=row, size=size,
-                                 row_h=row_h, tint=tint, bold=b), head))
+                                 row_h=row_h, tint=tint, bold=b), head, keep=b))
     return out
 
 
@@ -107,7 +110,7 @@ def text_block(text: str, size: float = 12.5, color: QColor = INK, bold: bool = 
 
 def title_block(text: str, size: float = 15) -> Block:
     return Block(size * 1.4 + 10, lambda s, y: s.text(QRectF(MARGIN, y + 4, WIDTH, size * 1.4),
-                                                       text, size, True))
+                                                       text, size, True), keep=True)
 
 
 # --------------------------------------------------------------------------- comparison
@@ -119,20 +122,24 @@ PER_TABLE = 6
 """Scenario columns per table (beside the base design's); more scenarios, more tables."""
 
 
-def comparison_blocks(c: Content) -> list[Block]:
+def comparison_blocks(c: Content, compact: bool = False) -> list[Block]:
+    """The KPI table, base design first, scenarios in tables of at most :data:`PER_TABLE`
+    (as even as they come: 7 scenarios are 4 and 3)."""
     cmp = c.comparison
-    cols = cmp.columns
+    n = len(cmp.columns) - 1
     out: list[Block] = []
-    chunks = max(1, math.ceil((len(cols) - 1) / PER_TABLE))
+    chunks = max(1, math.ceil(n / PER_TABLE))
+    each = math.ceil(n / chunks) if n else 0
     for k in range(chunks):
-        idx = [0, *range(1 + k * PER_TABLE, min(len(cols), 1 + (k + 1) * PER_TABLE))]
-        out += _comparison_table(c, cmp, idx)
+        idx = [0, *range(1 + k * each, min(n, (k + 1) * each) + 1)]
+        out += _comparison_table(c, cmp, idx, compact)
         if k + 1 < chunks:
             out.append(Block(16, lambda s, y: None))
     return out
 
 
-def _comparison_table(c: Content, cmp: Comparison, idx: list[int]) -> list[Block]:
+def _comparison_table(c: Content, cmp: Comparison, idx: list[int],
+                      compact: bool) -> list[Block]:
     label_w = 0.22
     each = (1 - label_w) / len(idx)
     columns = [Column("Figure", label_w),
@@ -174,16 +181,17 @@ def _comparison_table(c: Content, cmp: Comparison, idx: list[int]) -> list[Block
             wcol.append(MUTED if not n else INK)
     rows.append(warn)
     colors.append(wcol)
-    return table_blocks(columns, rows, colors, size=13, row_h=28)
+    return table_blocks(columns, rows, colors, size=12 if compact else 13,
+                        row_h=24 if compact else 28)
 
 
-def changes_blocks(c: Content) -> list[Block]:
+def changes_blocks(c: Content, compact: bool = False) -> list[Block]:
     """What each scenario changes, in words."""
     design = c.design
     out = [title_block("What each scenario changes")]
     for sc in design.scenarios:
         text = f"‘{sc.name}’ — " + (changes_text(design, fmt, sc.overrides) or "no changes")
-        out.append(text_block(text, 12.5, gap=6))
+        out.append(text_block(text, 11.5 if compact else 12.5, gap=4 if compact else 6))
     return out
 
 
@@ -197,14 +205,15 @@ def knob_table_rows(rows: Sequence[KnobRow]) -> list[list[str]]:
              scenario_text(fmt, r) or "–"] for r in rows]
 
 
-def knob_blocks(c: Content) -> list[Block]:
+def knob_blocks(c: Content, compact: bool = False) -> list[Block]:
     columns = [Column("Knob", 0.22), Column("Group", 0.12), Column("Default", 0.12),
                Column("Base design", 0.22), Column("Changed by the scenarios", 0.32)]
     rows = knob_table_rows(c.knobs)
     if not rows:
         return [text_block("Every knob is at its default in the base design and in every"
                            " scenario.", 13, MUTED)]
-    return table_blocks(columns, rows, size=11.5, row_h=22)
+    return table_blocks(columns, rows, size=10.5 if compact else 11.5,
+                        row_h=19 if compact else 22)
 
 
 # --------------------------------------------------------------------------- evidence
@@ -258,19 +267,20 @@ def evidence_table(checks: Sequence[Check]) -> tuple[list[Column], list[list[str
     return EVIDENCE_COLUMNS, rows, colors, bold
 
 
-def evidence_blocks(c: Content, design_plain: bool = True) -> list[Block]:
+def evidence_blocks(c: Content, compact: bool = False) -> list[Block]:
     ev = c.evidence
     if ev.error or not ev.checks:
         msg = ev.error or "The design's figures rest on no calibrated model (nothing to list)."
         return [text_block(msg, 13, MUTED)]
     columns, rows, colors, bold = evidence_table(ev.checks)
-    if design_plain:
-        rows = [[plain(c.design, cell) for cell in row] for row in rows]
-    return table_blocks(columns, rows, colors, bold, size=11, row_h=20)
+    rows = [[plain(c.design, cell) for cell in row] for row in rows]
+    return [evidence_note(), *table_blocks(columns, rows, colors, bold,
+                                           size=10 if compact else 11,
+                                           row_h=17 if compact else 20)]
 
 
 def evidence_note() -> Block:
     return text_block("Role: fitted = a coefficient of the model was fitted to this figure;"
                       " checked = not used in fitting (the honest test); rule = the study's"
                       " rule as stated. Error = (model − published) / published.", 10.5,
-                      MUTED, gap=0)
+                      MUTED, gap=8)

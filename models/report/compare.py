@@ -45,6 +45,11 @@ class Cell:
 
 def judge(kpi: Kpi, value: float | None, base: float | None) -> Cell:
     """``value`` of ``kpi`` against the base design's ``base``."""
+    return weigh(value, base, kpi.higher_is_better)
+
+
+def weigh(value: float | None, base: float | None, higher_is_better: bool | None) -> Cell:
+    """``value`` against ``base`` when more is better (True), worse (False) or neither."""
     ok = value is not None and math.isfinite(value)
     bok = base is not None and math.isfinite(base)
     if not ok and not bok:
@@ -57,9 +62,9 @@ def judge(kpi: Kpi, value: float | None, base: float | None) -> Cell:
     rel = delta / abs(base) if base != 0 else None
     if abs(delta) <= RESOLUTION * max(abs(value), abs(base)):
         return Cell(value, "same", 0.0, 0.0 if rel is not None else None)
-    if kpi.higher_is_better is None:
+    if higher_is_better is None:
         return Cell(value, "changed", delta, rel)
-    better = (delta > 0) == kpi.higher_is_better
+    better = (delta > 0) == higher_is_better
     return Cell(value, "better" if better else "worse", delta, rel)
 
 
@@ -83,6 +88,8 @@ class Row:
     kpi: Kpi
     cells: tuple[Cell, ...]
     """One per column, the base design's first."""
+    higher_is_better: bool | None = None
+    """The direction the cells were judged by (:func:`direction`)."""
 
     @property
     def varies(self) -> bool:
@@ -127,28 +134,39 @@ def compare(design: Design, known: dict[str, Prediction] | None = None,
     return Comparison(columns, table(columns, kpis))
 
 
+def direction(kpi: Kpi, p: Prediction | None) -> bool | None:
+    """Whether more of ``kpi`` is better in this design: the KPI's own direction, except
+    network throughput where the traffic is a cost and not the result (remote desktops'
+    PCoIP over a WAN): neither side is better there."""
+    if kpi.key == "network_gbps" and p is not None and "vdi" in p.extras:
+        return None
+    return kpi.higher_is_better
+
+
 def table(columns: Sequence[Column], kpis: Sequence[Kpi] = KPIS) -> list[Row]:
     rows = []
+    base_p = columns[0].prediction if columns else None
     for kpi in kpis:
+        way = direction(kpi, base_p)
         values = [kpi.value(c.prediction) if c.prediction is not None else None
                   for c in columns]
         if all(v is None for v in values):
             continue
         base = values[0]
-        rows.append(Row(kpi, tuple(judge(kpi, v, base) if i else Cell(v, "none" if v is None
-                                                                         else "same")
-                                   for i, v in enumerate(values))))
+        rows.append(Row(kpi, tuple(weigh(v, base, way) if i else
+                                   Cell(v, "none" if v is None else "same")
+                                   for i, v in enumerate(values)), way))
     return rows
 
 
 def best(comparison: Comparison, key: str) -> tuple[str, Cell] | None:
     """The scenario that improves KPI ``key`` most over the base (None when none does)."""
     row = comparison.row(key)
-    if row is None or row.kpi.higher_is_better is None:
+    if row is None or row.higher_is_better is None:
         return None
     found = [(comparison.columns[i].name, c) for i, c in enumerate(row.cells)
              if i and c.change == "better" and c.delta is not None]
     if not found:
         return None
-    sign = 1.0 if row.kpi.higher_is_better else -1.0
+    sign = 1.0 if row.higher_is_better else -1.0
     return max(found, key=lambda nc: sign * (nc[1].delta or 0.0))

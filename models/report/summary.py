@@ -35,6 +35,7 @@ from models.report.wording import (
     prop_label,
     resource_name,
     resource_phrase,
+    saturated,
     target_text,
     value_text,
 )
@@ -88,6 +89,8 @@ def cell_text(numbers: Numbers, kpi: Kpi, cell: Cell) -> str:
     """A comparison cell's change in words: ``no change``, ``+60 %``, ``+3 hosts``."""
     if cell.change == "same":
         return "no change"
+    if saturated(kpi, cell.value):
+        return "saturates"
     if cell.change in ("none", "appears", "gone") or cell.delta is None:
         return {"appears": "new", "gone": "not measured"}.get(cell.change, "")
     if cell.rel is not None and kpi.key not in ("hosts_needed", "wan_pct"):
@@ -294,16 +297,18 @@ def binds(design: Design, p: Prediction, numbers: Numbers) -> str:
 # --------------------------------------------------------------------------- action
 
 
-def _change(design: Design, numbers: Numbers, remedy: Remedy) -> str:
+def _change(design: Design, p: Prediction, numbers: Numbers, remedy: Remedy) -> str:
     k = remedy.lever.knob
     lower = in_sentence(prop_label(k.kind, k.prop))
     sel = [o.select for o in remedy.overrides]
     if len(sel) == 1:
         where = target_text(design, sel[0])
     else:
+        hosts = len(alike(p, remedy.resource))
         host = component_name(design, remedy.resource.component)
+        of = f" of host {host}" if hosts == 1 else f" of the {hosts:,} hosts"
         where = f"the {len(sel):,} {noun(k.kind, len(sel))}" + (
-            f" of host {host}" if remedy.lever.target.startswith("host_") else "")
+            of if remedy.lever.target.startswith("host_") else "")
     after = value_text(numbers, k.kind, k.prop, remedy.after)
     before = value_text(numbers, k.kind, k.prop, remedy.before)
     if isinstance(remedy.after, bool):
@@ -340,7 +345,7 @@ def _effect(design: Design, numbers: Numbers, remedy: Remedy) -> str:
 
 def action(design: Design, p: Prediction, remedy: Remedy | None, numbers: Numbers) -> str:
     if remedy is not None:
-        return (f"Headroom computes that {_change(design, numbers, remedy)} would"
+        return (f"Headroom computes that {_change(design, p, numbers, remedy)} would"
                 f" {_effect(design, numbers, remedy)}.")
     r = binding_resource(p)
     if r is not None and r.util >= BUSY:
@@ -377,15 +382,19 @@ def scenarios(design: Design, cmp: Comparison, numbers: Numbers) -> str:
         cells = [(names[i - 1], c) for i, c in enumerate(row.cells) if i]
         good = [nc for nc in cells if nc[1].change == "better"]
         bad = [nc for nc in cells if nc[1].change == "worse"]
-        sign = 1.0 if kpi.higher_is_better else -1.0
+        sign = 1.0 if row.higher_is_better else -1.0
         if good:
             n, c = max(good, key=lambda nc: sign * (nc[1].delta or 0.0))
             sentences.append(f"Against the base design, ‘{n}’ improves {title} most: "
                              f"{kpi_text(numbers, kpi, c.value)} ({cell_text(numbers, kpi, c)}).")
         if bad:
             n, c = min(bad, key=lambda nc: sign * (nc[1].delta or 0.0))
-            sentences.append(f"‘{n}’ costs most: {kpi_text(numbers, kpi, c.value)}"
-                             f" ({cell_text(numbers, kpi, c)}).")
+            if saturated(kpi, c.value):
+                sentences.append(f"‘{n}’ costs most: {title} saturates (the demand is past"
+                                 " what the hosts can serve).")
+            else:
+                sentences.append(f"‘{n}’ costs most: {kpi_text(numbers, kpi, c.value)}"
+                                 f" ({cell_text(numbers, kpi, c)}).")
         same = [n for n, c in cells if c.change == "same"]
         if same and len(same) < len(cells):
             sentences.append(f"{quoted(same)} leave{'s' if len(same) == 1 else ''} it"

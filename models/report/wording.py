@@ -16,6 +16,7 @@ from models.document.design import Design, Override
 from models.document.knobs import knob
 from models.document.schema import KINDS, LINKS, Value, prop_spec
 from models.engine.kpis import Kpi
+from models.subsystems.consolidation import SATURATED_MS
 
 
 class Numbers(Protocol):
@@ -213,9 +214,20 @@ def value_text(numbers: Numbers, kind: str, prop: str, value: Value) -> str:
     return quantity(numbers, float(value), spec.unit if spec is not None else "")
 
 
+SATURATING = ("p95_response_ms",)
+"""KPIs whose model reports a saturated queue as :data:`SATURATED_MS` (not a time)."""
+
+
+def saturated(kpi: Kpi, v: float | None) -> bool:
+    """Whether ``v`` is the response model's "no steady state" (demand past capacity)."""
+    return kpi.key in SATURATING and v is not None and v >= SATURATED_MS
+
+
 def kpi_text(numbers: Numbers, kpi: Kpi, v: float | None) -> str:
     """A KPI's figure as the report reads it (large counts shortened where the KPI asks,
-    units per magnitude otherwise)."""
+    units per magnitude otherwise; a saturated response time as ``saturated``)."""
+    if saturated(kpi, v):
+        return "saturated"
     if v is not None and kpi.short and abs(v) >= 1e6:
         return f"{numbers.number(v / 1e6)}M {kpi.unit}".rstrip()
     if v is None or kpi.short or kpi.unit in ("", "%", "IOPS"):

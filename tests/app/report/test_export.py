@@ -123,7 +123,7 @@ def test_the_appendix_lists_only_the_studies_the_design_uses(pdfs: Path) -> None
 @needs_pdftotext
 def test_a_web_farm_shows_one_bar_for_its_470_identical_vms(pdfs: Path) -> None:
     pdf = _example_pdf("dense-web-farm", pdfs)
-    assert "470 VMs" in _text(pdf, 4)  # the diagram counts them on their host
+    assert "470 VMs · 2 NICs" in _text(pdf, 4)  # the diagram counts them on their host
     details = _text(pdf, 6)
     assert "470 VMs: rhel63-web001 ... rhel63-web470" in details
     assert "rhel63-web002" not in details
@@ -227,7 +227,7 @@ def test_a_large_design_aggregates_and_keeps_the_budget(tmp_path: Path) -> None:
     report.export_report(synth.large_design(2000, 50, 5), "base", out)
     assert _page_count(out.read_bytes()) <= MAX_PAGES
     diagram = _text(out, 3)
-    assert "the 2,000 VMs counted on their hosts" in diagram
+    assert "the 2,000 VMs and the NICs counted on their hosts" in diagram
     details = _text(out, 5)
     assert "VMs in each range" in details  # a histogram, not 2,000 bars
 
@@ -262,3 +262,25 @@ def test_error_text() -> None:
     assert error_text(1e-14) == "0 %"
     assert error_text(0.042) == "+4.2 %"
     assert error_text(-0.1) == "\u221210.0 %"
+
+
+def test_summary_tiles_lead_with_what_the_design_measures() -> None:
+    from app.report.pages import kpi_tiles  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
+
+    def tiles(name: str) -> list[tuple[str, str, str]]:
+        d = examples.load(name)
+        return kpi_tiles(evaluate(d), d)
+
+    web = tiles("dense-web-farm")
+    assert [t[0] for t in web] == ["p95 response", "Network", "Hosts needed", "Consolidation"]
+    assert web[1][2] == "busiest NIC Intel X520 #1 34.1 %" and web[2][2] == "binding limit: CPU"
+    io = tiles("vaio-scaling")
+    assert [t[0] for t in io] == ["Total IOPS", "Mean latency", "Hosts needed", "Consolidation"]
+    assert io[0][1:] == ("75k IOPS", "16 VMs")
+    # no tile of dashes: the busiest resource fills in where the design has few figures
+    mc = tiles("multicast-receivers")
+    assert [t[0] for t in mc] == ["Network", "Hosts needed", "Busiest resource",
+                                  "Consolidation"]
+    assert mc[2][2] == "multicast replication · Dell R810"
+    assert not any(t[1] == "–" for t in (*web, *io, *mc))
