@@ -214,7 +214,7 @@ def _widths(sheet: Sheet, comps: list[Component], pos: dict[str, QPointF],
             metrics: dict[str, tuple[str, float]], bw: float, bh: float,
             labels: int, big: float = 1.0) -> dict[str, float]:
     """Each box as wide as its text (up to 1.6 times the standard width), narrowed so
-    side-by-side neighbours keep a small gap (not below 60 % of the standard)."""
+    side-by-side neighbours keep a small gap (the name then set smaller, or cut)."""
     out = {}
     for c in comps:
         name = c.name or c.id
@@ -225,7 +225,7 @@ def _widths(sheet: Sheet, comps: list[Component], pos: dict[str, QPointF],
         gap = min((abs(at.x() - pos[o.id].x()) for o in comps
                    if o.id != c.id and abs(at.y() - pos[o.id].y()) < bh
                    and abs(at.x() - pos[o.id].x()) > 1e-6), default=math.inf)
-        out[c.id] = max(bw * 0.6, min(want, bw * 1.6, gap - 8))
+        out[c.id] = max(min(bw * 0.6, gap - 8), 36.0, min(want, bw * 1.6, gap - 8))
     return out
 
 
