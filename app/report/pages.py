@@ -62,6 +62,7 @@ from models.report.summary import cell_text
 from models.report.wording import (
     component_name,
     explanation,
+    in_sentence,
     kpi_text,
     noun,
     plain,
@@ -123,16 +124,20 @@ def build_pages(r: Report) -> list[Page]:
                          lambda tight: [*comparison_blocks(c, tight),
                                         Block(14, lambda s, y: None),
                                         *changes_blocks(c, tight)])
-    pages += _flowed(r, HEADINGS[2], f"The {fmt.count(len(c.knobs), 'knob')} set away from"
-                     " their defaults or changed by a scenario; every other knob is at its"
-                     " default", lambda tight: knob_blocks(c, tight))
+    knobs = (f"The {fmt.count(len(c.knobs), 'knob')} set away from their defaults or changed"
+             " by a scenario; every other knob is at its default") if c.knobs else \
+        "No knob is set away from its default"
+    pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
     pages += [partial(design_page, r=r), partial(limits_page, r=r),
               partial(details_page, r=r)]
     ev = c.evidence
-    titles = ", ".join(SUBSYSTEM_TITLES.get(s, s) for s in ev.subsystems) or "no"
-    sub = (f"{fmt.count(len(ev.checks), 'published figure')} of the {titles} studies beside"
-           " the model's value" + (f"; {sum(ch.ok for ch in ev.checks)} within tolerance"
-                                  if ev.checks else ""))
+    names = [in_sentence(SUBSYSTEM_TITLES.get(s, s)) for s in ev.subsystems]
+    titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
+        if names else ""
+    sub = (f"{fmt.count(len(ev.checks), 'published figure')} behind the {titles} models, each"
+           f" beside the model's value; {sum(ch.ok for ch in ev.checks)} within tolerance"
+           if ev.checks else "The published figures the models were fitted to and checked"
+           " against")
     return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
                            max(1, MAX_PAGES - len(pages)))
 
