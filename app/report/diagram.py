@@ -141,6 +141,10 @@ def _boxes(sheet: Sheet, rect: QRectF, design: Design, comps: list[Component],
     pos = {c.id: QPointF(cx + c.x * scale, cy + c.y * scale) for c in comps}
     metrics = component_metrics(prediction)
     widths = _widths(sheet, comps, pos, metrics, bw, bh, labels, big)
+    for c in comps:  # a box wider than the standard stays inside the frame
+        half = widths[c.id] / 2 + 6
+        at = pos[c.id]
+        at.setX(min(max(at.x(), rect.left() + half), rect.right() - half))
 
     p.save()
     p.setClipRect(rect)
