@@ -42,7 +42,7 @@ def provenance_counts(design: Design) -> list[tuple[str, str, int]]:
     return [(f, t, n) for (f, t), n in counts.most_common()]
 
 
-def baseline_page(s: Sheet, r: Report, number: int) -> None:
+def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
     check = baseline.check(r.design)
     y = s.heading(HEADING, "Where the base design's figures come from, and the residual of"
                            " the baseline against what the estate recorded")
@@ -80,4 +80,4 @@ def baseline_page(s: Sheet, r: Report, number: int) -> None:
         if len(hosts) > HOST_ROWS:
             s.text(QRectF(MARGIN, y + 4, w, 20), f"… and {len(hosts) - HOST_ROWS} more hosts"
                    " (headroom calibrate DESIGN --check lists all)", 11, color=MUTED)
-    s.footer(r.footer, number)
+    s.footer(r.footer, number, total)

@@ -42,7 +42,7 @@ from pathlib import Path
 from models.document.codec import design_to_dict, document_json, loads, raise_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import migrations
-from models.io.atomic import fsync_dir
+from models.io.atomic import fsync_dir, mode_for
 from models.io.paths import require_regular_file
 
 APPLICATION_ID = 0x48445231
@@ -275,7 +275,7 @@ def save(design: Design, path: Path) -> None:
                 dst.close()
         finally:
             mem.close()
-        os.chmod(tmp, _mode_for(path))
+        os.chmod(tmp, mode_for(path))
         with tmp.open("rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -286,16 +286,6 @@ def save(design: Design, path: Path) -> None:
         _cleanup(tmp)
         raise
     fsync_dir(folder)
-
-
-def _mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; a new file gets the usual 0666 minus umask."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def _cleanup(tmp: Path) -> None:
