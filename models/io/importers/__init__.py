@@ -25,7 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from models.document.schema import ESXI_VERSIONS, NIC
+from models.document.design import Design, describe_value, repair_text
+from models.document.rules import prop_problem
+from models.document.schema import ESXI_VERSIONS, KINDS, LINKS, NIC
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``; it may raise :class:`ImportCancelledError` to stop."""
@@ -327,3 +329,35 @@ def nic_speed_gbps(mbps: float) -> float:
 def slug(name: str) -> str:
     s = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-")
     return s[:60] or "x"
+
+
+def drop_invalid_values(design: Design, note: Callable[[str], None]) -> int:
+    """Leave out every value an export gave that the design cannot hold (hundreds of digits,
+    NaN, out of range), each named through ``note``, and repair names that are not valid
+    Unicode; the design is then valid.  Returns how many values went."""
+    dropped = 0
+    for comp in design.components:
+        fixed = repair_text(comp.name)
+        if fixed is not comp.name:
+            note(f"{comp.kind} '{fixed}': its name held text that is not valid Unicode;"
+                 " repaired")
+            comp.name = fixed
+        specs = KINDS[comp.kind].props
+        for key, value in list(comp.props.items()):
+            problem = prop_problem(specs, comp.kind, key, value)
+            if problem:
+                del comp.props[key]
+                dropped += 1
+                note(f"{comp.kind} '{comp.name or comp.id}': {key} left at its default: the"
+                     f" export's {describe_value(value)} is not usable ({problem})")
+    for link in design.links:
+        specs = LINKS[link.kind].props
+        for key, value in list(link.props.items()):
+            problem = prop_problem(specs, link.kind, key, value)
+            if problem:
+                del link.props[key]
+                dropped += 1
+                note(f"{link.kind} link '{link.source}' -> '{link.target}': {key} left at"
+                     f" its default ({problem})")
+    return dropped
+

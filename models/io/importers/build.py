@@ -33,6 +33,7 @@ from models.io.importers import (
     SiteBy,
     Skipped,
     VmRecord,
+    drop_invalid_values,
     guest_family,
     nearest_esxi,
     nic_speed_gbps,
@@ -77,6 +78,7 @@ def build_design(estate: Estate, report: ImportReport, *, name: str = "",
     b.arrays(estate)
     b.vms(estate.vms, include_powered_off, progress)
     b.finish()
+    drop_invalid_values(design, report.notes.append)
     auto_layout(design)
     return design
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from models.document.design import Component, Design, Value
 from models.document.schema import HOST, VM
-from models.io.importers import Measured
+from models.io.importers import Measured, drop_invalid_values
 from models.io.importers.build import measured_props
 
 STATS = ("p95", "mean", "max")
@@ -174,6 +174,7 @@ def apply_measurements(design: Design, meas: Measurements) -> ApplyReport:
         if nm.pps is not None:
             comp.props["measured.pps"] = round(nm.pps, 3)
         comp.props["provenance.measured"] = meas.source
+    drop_invalid_values(design, rep.notes.append)
     return rep
 
 

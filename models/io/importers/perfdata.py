@@ -8,6 +8,7 @@ from pathlib import Path
 from models.document.design import DesignError, Issue
 from models.io.importers import aria, esxtop
 from models.io.importers.measurements import Measurements
+from models.io.paths import require_regular_file
 
 FORMATS = ("an esxtop batch CSV (esxtop -b)", "an Aria Operations CSV view export",
            "an RVTools export (.xlsx or a folder of RVTools_tab*.csv)")
@@ -16,9 +17,7 @@ FORMATS = ("an esxtop batch CSV (esxtop -b)", "an Aria Operations CSV view expor
 def read_performance(path: str | Path, stat: str = "p95") -> Measurements:
     """The measurements in ``path``, whatever it holds; a clear :class:`DesignError` for a
     file none of the readers recognise."""
-    p = Path(path)
-    if not p.exists():
-        raise DesignError([Issue(str(p), "no such file or folder")])
+    p = require_regular_file(path, "performance export", folder_ok=True)
     if p.is_dir() or p.suffix.lower() in (".xlsx", ".xls"):
         from models.io.importers.rvtools import read_measurements  # noqa: PLC0415
 

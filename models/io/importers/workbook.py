@@ -20,6 +20,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from models.document.design import DesignError, Issue
+from models.io.paths import require_regular_file
 
 Row = tuple[Any, ...]
 
@@ -140,6 +141,7 @@ class Source:
         self._strings: list[str] = []
         self._names: dict[str, str] = {}
         self._readers: list[Iterator[Row]] = []
+        require_regular_file(path, "spreadsheet export", folder_ok=True)
         if path.is_dir():
             for f in path.iterdir():
                 m = re.fullmatch(r"(?i)rvtools_tab(\w+)\.csv", f.name)
@@ -216,7 +218,7 @@ class Source:
 def csv_rows(path: Path) -> Iterator[Row]:
     """The rows of a csv file: utf-8 (with or without BOM), cp1252 or latin-1; comma,
     semicolon or tab delimited (whichever the first line uses most)."""
-    data = path.read_bytes()
+    data = require_regular_file(path, "csv file").read_bytes()
     body = ""
     for enc in ("utf-8-sig", "cp1252", "latin-1"):
         try:
