@@ -214,9 +214,12 @@ def host_failure(design: Design, hosts: list[str] | None = None, *,
         else:
             res.notes.append("no host survives: nothing is left to evaluate")
         res.breaches = [Breach(b.component, b.resource, b.value, b.limit,
-                               before.get((b.resource, b.component))) for b in breaches]
-        res.breaches += [Breach(vm, "restart", 1.0, 0.0) for vm in res.not_restarted]
-        res.breaches += [Breach(f.vm, "ft", 1.0, 0.0) for f in res.ft if f.secondary is None]
+                               before.get((b.resource, b.component)), b.name)
+                        for b in breaches]
+        res.breaches += [Breach(vm, "restart", 1.0, 0.0, name=_name(design, vm))
+                         for vm in res.not_restarted]
+        res.breaches += [Breach(f.vm, "ft", 1.0, 0.0, name=_name(design, f.vm))
+                         for f in res.ft if f.secondary is None]
         out.failures.append(res)
     return out
 
@@ -233,3 +236,6 @@ def _figures(pred: Prediction) -> dict[tuple[str, str], float]:
     return out
 
 
+def _name(design: Design, cid: str) -> str:
+    comp = design.component(cid)
+    return (comp.name or cid) if comp is not None else cid
