@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from models.calibration import Check
+from models.calibration import Check, published
+from models.calibration.fit import Fitter, Target
 from models.calibration.network import FEDEX_HOST, TEN_G, Props, make_testbed
 from models.document.design import Design
 from models.engine.evaluation import evaluate
+from models.subsystems import transfer as tr
 
 LAN_RTT_MS = 0.25
 """Back-to-back round trip: 'a few hundred microseconds' on a LAN (VMware vSphere 4 FT paper);
@@ -76,3 +78,22 @@ def checks() -> list[Check]:
                          mbps(tool, streams=8) / 1000.0, 0.05, role,
                          note="published 'nearly the 10 Gbps line rate' (netperf: 9.3)"))
     return out
+
+
+def fit(f: Fitter) -> None:
+    """Kernel, tool and ssh-channel cycles from the three unencrypted single streams; AES-128
+    from HPN-SSH; ftp's cost from its 10GbE run (each a closed system, solved together)."""
+    nocrypto, bb = "ftx-native-1stream-hpnssh-nocrypto", "ftx-native-1stream-bbcp"
+    hpn, ftp = "ftx-native-1stream-hpnssh", "ftx-ftp-1g-vs-initial-10g"
+
+    def targets() -> list[Target]:
+        return [Target(nocrypto, mbps("scp"), 1000.0 * float(published(nocrypto, "scp"))),
+                Target(nocrypto, mbps("rsync"), 1000.0 * float(published(nocrypto, "rsync"))),
+                Target(bb, mbps("bbcp"), 1000.0 * float(published(bb, "bbcp")))]
+
+    f.least_squares([tr.C_STREAM, tr.C_TOOL_COPY, tr.C_CHANNEL], targets,
+                    note="three unencrypted single streams, three unknowns")
+    f.least_squares([tr.C_CIPHER], lambda: [
+        Target(hpn, mbps("scp", "hpn_ssh"), 1000.0 * float(published(hpn, "hpn_ssh")))])
+    f.least_squares([tr.C_FTP], lambda: [
+        Target(ftp, mbps("ftp"), float(published(ftp, "10GbE_initial")))])

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.calibration import Check
+from models.calibration import Check, published
+from models.calibration.fit import Fitter, Target
 from models.calibration.network import make_testbed
 from models.document.design import Design
 from models.document.schema import Value
@@ -122,7 +123,7 @@ def _logging_checks() -> list[Check]:
                      note="timer/TSC events add a small constant"))
     out.append(Check(fb, "IOPS ratio FT on / off at 32 KB reads (32 MB/s)", 1.0,
                      float(large.vm_throughput_ratio[0]), 0.01, "check"))
-    sat = _solve(ft4_netperf(), rx_mbps=2.0 * 1000.0 * 0.9415 / ft.LOG_OVERHEAD)
+    sat = _solve(ft4_netperf(), rx_mbps=2.0 * 1000.0 * 0.9415 / ft.LOG_OVERHEAD.value)
     out.append(Check("ft4-logging-saturation-stalls-primary",
                      "throughput ratio when logging asks twice the FT NIC", 0.5,
                      float(sat.vm_throughput_ratio[0]), 0.02, "rule"))
@@ -173,3 +174,26 @@ def _latency_checks() -> list[Check]:
 
 def checks() -> list[Check]:
     return _limit_checks() + _logging_checks() + _latency_checks()
+
+
+def fit(f: Fitter) -> None:
+    """The logging overhead from the netperf receive run (one figure); the checkpoint interval
+    from 'on the order of milliseconds' (a bound: the prior holds unless it breaks it)."""
+    rx = "ft4-netperf-rx-logging-bandwidth"
+    f.closed(ft.LOG_OVERHEAD, [rx],
+             lambda: float(published(rx, "ft_logging_Mbps"))
+             / float(published(rx, "rx_throughput_ft_on_Mbps")),
+             note="logged / received on the netperf receive run")
+    case = "ft6-network-10gbps-ms-latency"
+
+    def targets() -> list[Target]:
+        six = dict(PE2950, esxi_version="6.0", memory_gb=64.0)
+        vm: Props = {"vcpus": 2, "memory_gb": 8.0, "ft": True, "workload.profile": "oltp",
+                     "workload.cpu_pct": 50.0, "_secondary": "h2"}
+        slow = make_testbed(six, [GIGABIT], [vm], n_hosts=2, ft_nics=[dict(GIGABIT)])
+        lat = float(_solve(slow, read_mb_s=5.0, write_mb_s=5.0, rx_mbps=50.0)
+                    .vm_latency_add_ms[0])
+        return [Target(case, lat, 1.0, "gt")]
+
+    f.least_squares([ft.CHECKPOINT_MS], targets,
+                    note="a lower bound ('order of milliseconds'): the prior unless it breaks it")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from models.document.design import Design, Override, apply_scenario
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled, compile_design
 from models.engine.prediction import (
     ArrayArrays,
@@ -103,7 +103,16 @@ def _static(c: Compiled) -> _Static:
 def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     """Evaluate compiled arrays.  With ``reuse`` (the :class:`Engine`, whose every write is a
     patch) a model whose inputs did not change returns its last result; without it (callers
-    that write arrays directly, such as the analyses) everything is recomputed."""
+    that write arrays directly, such as the analyses) everything is recomputed.  Under
+    overridden coefficients (a fit trying values) nothing is reused and nothing is kept."""
+    if coefficients.overridden():
+        with c.isolated():
+            c.reuse = False
+            return _run(c, scenario)
+    return _run(c, scenario, reuse)
+
+
+def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     c.reuse = reuse and uncertainty.current() == "nominal"  # memo holds nominal results
     step = c.memo
     st = step("stretched", lambda: stretched.solve(c))

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from models.document.schema import ESXI_VERSIONS
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Consolidation, Resource
 from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
@@ -62,29 +62,18 @@ DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 FT_BP = "Performance Best Practices for VMware vSphere 4.0"
 RESMGMT = "vSphere Resource Management Guide: Hyperthreading"
 
-# --- the dense-mode study's testbed (consol-dense-mode-medium-*): HP DL580 G7, 4 x 10-core
-# Xeon E7-4870 2.4 GHz, 1-vCPU web-server VMs at 25 requests/s (~100 KB each), SLOs 90% host
-# CPU and p95 <= 100 ms.  The counts below are read off the study's Figures 3 and 4.
-STUDY_GHZ = 2.4
-STUDY_CORES = 40
-STUDY_RATE = 25.0
-STUDY_UTIL = 0.90
-STUDY_P95_MS = 100.0
-STUDY_VMS_CPU90_DEFAULT = 465  # consol-dense-mode-medium-cpu90-consolidation ("around 465")
-STUDY_VMS_CPU90_DENSE = 495  # same case ("about 495")
-STUDY_VMS_P95_DEFAULT = 470  # consol-dense-mode-medium-p95-consolidation ("about 470")
-
-REF_GHZ = STUDY_GHZ
-WEB_CORE_MS = STUDY_UTIL * STUDY_CORES * 1000.0 / (STUDY_VMS_CPU90_DEFAULT * STUDY_RATE)
-"""Host core-milliseconds per web request at 2.4 GHz (~3.10), fitted: 90% of the 40 cores
-divided by the requests of the 465 VMs the default mode holds at 90% CPU
-(consol-dense-mode-medium-cpu90-consolidation; the case notes derive ~3.1)."""
-
-DENSE_SAVING = 1.0 - STUDY_VMS_CPU90_DEFAULT / STUDY_VMS_CPU90_DENSE
-"""Share of the per-request CPU that dense mode saves (~6.1%, i.e. ~2.9 core-ms), fitted on
-465 -> 495 VMs at 90% CPU (consol-dense-mode-medium-cpu90-consolidation); checked on the p95
-case (470 -> >510) and against "up to 10%" (consol-dense-mode-up-to-10pct)."""
-
+REF_GHZ = 2.4
+"""Per-request CPU is stated at the dense-mode study's 2.4 GHz Xeon E7-4870."""
+WEB_CORE_MS = coefficients.declare(
+    "consolidation.web_core_ms", "core-ms per request at 2.4 GHz", 2.0,
+    "Host core-milliseconds per web request (~100 KB served from memory): 90% of the study's 40"
+    " cores over the requests of the VMs the default mode holds at 90% CPU"
+    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2 ms.")
+DENSE_SAVING = coefficients.declare(
+    "consolidation.dense_saving", "share of per-request CPU", 0.05,
+    "Share of the per-request CPU that dense mode saves: 465 -> 495 VMs at 90% CPU"
+    " (consol-dense-mode-medium-cpu90-consolidation); checked on the p95 case (470 -> > 510)."
+    "  Prior: 5%.")
 DENSE_MIN_VMS_PER_PCPU = 1.0  # consol-dense-mode-activation-thresholds: VMs >= PCPUs
 DENSE_MIN_VCPUS_PER_PCPU = 2.0  # same case: vCPUs >= 2 x PCPUs
 DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
@@ -97,10 +86,12 @@ Resource Management Guide, Hyperthreading) -> 2 x ~0.575.  Not fitted to a case 
 dense-mode testbed's utilisation is over its 40 cores (case notes), so it is modelled with
 hyperthreading off."""
 
-LATENCY_SENSITIVE_UTIL = 0.75
-"""Average host CPU above which latency-sensitive VMs lose their burst headroom: "around
-70-75% ... typical average CPU utilization for latency sensitive workloads"
-(consol-cloudstone-scaleout-cpu-headroom; the upper end, a warning threshold)."""
+LATENCY_SENSITIVE_UTIL = coefficients.declare(
+    "consolidation.latency_sensitive_util", "host CPU fraction", 0.8,
+    "Average host CPU above which latency-sensitive VMs lose their burst headroom: 'around"
+    " 70-75% ... typical average CPU utilization for latency sensitive workloads'"
+    " (consol-cloudstone-scaleout-cpu-headroom; the upper end, a warning threshold).  Prior:"
+    " 80%.")
 
 SATURATED_MS = 10_000.0
 """Response time reported for a saturated request stream (host CPU or the VM's vCPUs at or over
@@ -232,21 +223,11 @@ def p95_exact(servers: int, rho: float, s_ms: float) -> float:
     return t
 
 
-def _fit_wall_per_cpu() -> float:
-    """Wall-clock service time per CPU-millisecond of a web request, fitted so the study's
-    default-mode host reaches p95 = 100 ms at 470 VMs
-    (consol-dense-mode-medium-p95-consolidation); times scale with S, so one evaluation at
-    S = 1 fits it."""
-    cpu_ms = WEB_CORE_MS
-    rho = STUDY_VMS_P95_DEFAULT * STUDY_RATE * cpu_ms / 1000.0 / STUDY_CORES
-    u = STUDY_RATE * cpu_ms / 1000.0
-    vm_term = _LN20 * cpu_ms * (1.0 / (1.0 - u) - 1.0)
-    return (STUDY_P95_MS - vm_term) / p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
-
-
-WALL_PER_CPU = _fit_wall_per_cpu()
-"""~9.5: a request's wall-clock service is ~9.5x its CPU time (~29 ms at 2.4 GHz), fitted on
-consol-dense-mode-medium-p95-consolidation (default mode, 470 VMs at p95 = 100 ms)."""
+WALL_PER_CPU = coefficients.declare(
+    "consolidation.wall_per_cpu", "x CPU time", 5.0,
+    "A web request's wall-clock service time over its CPU time (it waits for packets and ACKs"
+    " between CPU bursts): the default-mode host reaches p95 = 100 ms at 470 VMs"
+    " (consol-dense-mode-medium-p95-consolidation).  Prior: 5.")
 
 
 # ------------------------------------------------------------------ the model
@@ -270,7 +251,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
 
     # per-VM guest demand (cores) before clock and dense scaling
     rate = vm["workload.req_per_s"] * _ratio(fto, n)
-    req_core_s = np.where(web, rate * (WEB_CORE_MS / 1000.0), 0.0)
+    req_core_s = np.where(web, rate * (WEB_CORE_MS.value / 1000.0), 0.0)
     other = st.other
     path = _arr(sto.vm_cpu_cores, n) + np.where(web, 0.0, _arr(net.vm_cpu_cores, n))
     # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
@@ -399,7 +380,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
                   active: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
     """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on."""
-    s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
+    s_ms = WALL_PER_CPU.value * WEB_CORE_MS.value * ghz_scale[hosts] * np.where(
         active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
     r = rho[hosts]
     ok = r < 1.0
@@ -418,7 +399,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
     sat = (uv >= 1.0) | (rho[hv] >= 1.0)
     extra = 1.0 / (1.0 - np.minimum(uv, 0.999999)) - 1.0
     sv = s_by_host[hv]
-    cpu_v = sv / WALL_PER_CPU  # the request's CPU time on this host
+    cpu_v = sv / WALL_PER_CPU.value  # the request's CPU time on this host
     host_mean, host_p95 = mean_by_host[hv], p95_by_host[hv]
     if exclusive is not None and exclusive[web_p].any():  # own cores: no wait for a pCPU
         own = exclusive[web_p]
@@ -457,14 +438,15 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
     if lat.any():
         lat_hosts = np.zeros(len(ids), bool)
         lat_hosts[hv[lat & (hv >= 0)]] = True
-        for i in np.flatnonzero(lat_hosts & (rho > LATENCY_SENSITIVE_UTIL)):
+        ceiling = LATENCY_SENSITIVE_UTIL.value
+        for i in np.flatnonzero(lat_hosts & (rho > ceiling)):
             warn.append(f"host {ids[i]}: {min(rho[i], 1.0):.0%} CPU with latency-sensitive VMs;"
-                        f" about {LATENCY_SENSITIVE_UTIL:.0%} is the usual ceiling that leaves"
+                        f" about {ceiling:.0%} is the usual ceiling that leaves"
                         f" headroom for bursts ({DOCKER})")
         for i in np.flatnonzero(lat_hosts & active):
             warn.append(f"host {ids[i]}: dense mode is active with latency-sensitive VMs; it"
                         f" batches network work and raises their latency ({DENSE})")
-        if c.policy["cpu_util_max"] > LATENCY_SENSITIVE_UTIL:
+        if c.policy["cpu_util_max"] > ceiling:
             warn.append(f"policy.cpu_util_max {c.policy['cpu_util_max']:.0%} is above the"
                         f" ~70-75% typical for latency-sensitive workloads ({DOCKER})")
     old = c.host.cols["dense_mode"] & ~dense_capable
@@ -505,13 +487,14 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     by_p95: int | None = None
     if web.any() and d_def > 0:
         u_web = float(np.max(req_core_s[web] * g / vcpus[web]))
-        s_def = WALL_PER_CPU * WEB_CORE_MS * g
+        wall = WALL_PER_CPU.value
+        s_def = wall * WEB_CORE_MS.value * g
         servers = max(math.floor(cap_r + 1e-9), 1)
         p95_max = c.policy["p95_ms_max"]
-        by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r)
+        by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r, wall)
         if dense and by_p95 >= n_act - 1:
             by_p95 = _count_at_p95(servers, s_def * (1.0 - saving),
-                                   u_web * (1.0 - saving), p95_max, d_den, cap_r)
+                                   u_web * (1.0 - saving), p95_max, d_den, cap_r, wall)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k]) if limits else None
@@ -520,8 +503,8 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         hosts_needed = math.ceil(n / limits[binding]) + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
              "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
-             "web_core_ms_at_2_4ghz": WEB_CORE_MS, "dense_cpu_saving": DENSE_SAVING,
-             "web_wall_per_cpu": WALL_PER_CPU}
+             "web_core_ms_at_2_4ghz": WEB_CORE_MS.value, "dense_cpu_saving": saving,
+             "web_wall_per_cpu": WALL_PER_CPU.value}
     return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), extra
 
 
@@ -543,7 +526,7 @@ def _ceil(x: float) -> int:
 
 @lru_cache(maxsize=512)
 def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
-                  cap: float) -> int:
+                  cap: float, wall: float) -> int:
     """How many VMs (each ``cores_per_vm``) fit before the p95 passes ``p95_max``.
 
     The p95 increases with utilisation: the cached table (:func:`_table`) is inverted by
@@ -552,7 +535,7 @@ def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per
     if u >= 1.0:
         return 0
     _, tp = _table(servers)
-    p95 = s_ms * tp + _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
+    p95 = s_ms * tp + _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
     if p95[0] > p95_max:
         return 0
     j = int(np.searchsorted(p95, p95_max, side="right"))
@@ -563,7 +546,7 @@ def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per
         x0, x1, y0, y1 = rho_grid[j - 1], rho_grid[j], p95[j - 1], p95[j]
         rho_star = float(x0 + (x1 - x0) * (p95_max - y0) / max(y1 - y0, 1e-300))
     n0 = _floor(rho_star * cap / cores_per_vm)
-    vm_term = _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
+    vm_term = _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
 
     def meets(k: int) -> bool:
         rho = k * cores_per_vm / cap
@@ -595,7 +578,7 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
     all of them)."""
     ids = c.host.ids
     k = min(top, len(ids))
-    for i in np.argsort(-rho, kind="stable")[:k]:
+    for i in np.argsort(-np.round(rho, 6), kind="stable")[:k]:  # ties within the MVA tolerance
         dense = "; dense mode active" if active[i] else ""
         res.resources.append(Resource(
             ids[i], "host_cpu", float(rho[i]),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.document.schema import KINDS
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import FtResult, NetworkResult, StorageResult
@@ -26,9 +26,10 @@ FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
 FT6 = "Fault Tolerance Performance in vSphere 6"
 FT_DOCS = "VMware vSphere Availability: Fault Tolerance Requirements, Limits, and Licensing"
 
-LOG_OVERHEAD = uncertainty.nominal("ft.log_overhead")  # 950 / 890
-"""Logging traffic per received/read bit (protocol framing, event records); fitted to
-ft4-netperf-rx-logging-bandwidth (890 Mbit/s received, 950 Mbit/s logged)."""
+LOG_OVERHEAD = coefficients.declare(
+    "ft.log_overhead", "x logged per input bit", 1.1,
+    "Logging traffic per received/read bit (protocol framing, event records):"
+    " ft4-netperf-rx-logging-bandwidth (890 Mbit/s received, 950 Mbit/s logged).  Prior: 1.1.")
 SIZING_RULE_FACTOR = 1.2
 """vSphere 4 sizing rule: (avg disk reads MB/s x 8 + avg network input Mbit/s) x 1.2
 (ft4-logging-bandwidth-formula); 20% headroom for TCP/IP overhead and timer events."""
@@ -36,9 +37,10 @@ EVENT_MBPS = 1.0
 """Timer interrupts and TSC reads of a record/replay VM, Mbit/s; assumed small (the vSphere 4
 paper logs them, ft4-mssql-dvdstore-tsc-logging; real applications log < 20 Mbit/s,
 ft-scales-2010-overhead-and-bandwidth)."""
-CHECKPOINT_MS = 2.0
-"""Fast-checkpointing interval (vSphere 6+); assumed so that the packet-latency increase is
-'on the order of milliseconds' (ft6-network-10gbps-ms-latency)."""
+CHECKPOINT_MS = coefficients.declare(
+    "ft.checkpoint_ms", "ms", 2.0,
+    "Fast-checkpointing interval (vSphere 6+): the packet-latency increase is 'on the order of"
+    " milliseconds' (ft6-network-10gbps-ms-latency, a bound).  Prior: 2 ms.")
 DIRTY_MBPS_PER_BUSY_VCPU = 250.0
 """Memory dirtied per fully busy vCPU that each checkpoint copies, Mbit/s; assumed (the
 mechanism in ft6-fast-checkpointing-mechanism; no published rate)."""
@@ -84,7 +86,7 @@ def io_delay_ms(c: Compiled) -> np.ndarray:
     f = np.nonzero(c.vm.cols["ft"] & (c.vm_host >= 0) & (c.vm_secondary >= 0))[0]
     if f.size:
         cp = c.host.cols["esxi_version"][c.vm_host[f]] >= _V60
-        out[f] = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS / 2.0, 0.0)
+        out[f] = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS.value / 2.0, 0.0)
     return out
 
 
@@ -183,7 +185,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     res.vm_throughput_ratio[f] = ratio
     res.vm_sizing_rule_mbps[f] = rule
     res.host_logging_mbps = out_a
-    hold = st.rtt + np.where(cp, CHECKPOINT_MS * (0.5 + np.minimum(worst, 1.0)), 0.0)
+    hold = st.rtt + np.where(cp, CHECKPOINT_MS.value * (0.5 + np.minimum(worst, 1.0)), 0.0)
     res.vm_latency_add_ms[f] = np.where(paired, hold, 0.0)
     if (ratio < 1.0).any():
         _stall_vm_nics(c, net, f, ratio)
@@ -198,7 +200,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
                          "logging_demand_mbps": dj, "sizing_rule_mbps": rj}
                 for i, cpj, dj, rj in zip(f.tolist(), cp.tolist(), demand.tolist(),
                                           rule.tolist(), strict=True)},
-        "logging_overhead": LOG_OVERHEAD, "sizing_rule_factor": SIZING_RULE_FACTOR}
+        "logging_overhead": log_overhead, "sizing_rule_factor": SIZING_RULE_FACTOR}
     return res
 
 

@@ -24,23 +24,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 
 STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67
 """The study's Intel Xeon E7-8837 (Dell R810)."""
-GUEST_US_PER_PKT = uncertainty.nominal("multicast.guest_us_per_pkt")  # 12.5
-"""Receiver vCPU time per multicast packet, us at 2.67 GHz; fitted to '10-15% of its CPU for
-10K packets per second' (mcast-receiver-cpu-per-pps, the middle of the range); linearity in
-the packet rate is the check."""
+GUEST_US_PER_PKT = coefficients.declare(
+    "multicast.guest_us_per_pkt", "us per packet at 2.67 GHz", 10.0,
+    "Receiver vCPU time per multicast packet: '10-15% of its CPU for 10K packets per second'"
+    " (mcast-receiver-cpu-per-pps); linearity in the packet rate is the check.  Prior: 10 us,"
+    " a guest UDP receive.")
 QUEUE_PACKETS = 256
 """Packets the replication context can hold waiting (a 256-entry receive ring); assumed."""
-T_COPY_US = 1.195
-"""Host time per copy of one packet to one receiver, us at 2.67 GHz; fitted so that the default
-context loses < 0.01% at 20 receivers x 40 Kpps and >= 0.01% at 21 (mcast-default-max-vms-40kpps:
-'up to 20 VMs')."""
+T_COPY_US = coefficients.declare(
+    "multicast.t_copy_us", "us per copy at 2.67 GHz", 1.0,
+    "Host time per copy of one packet to one receiver: the default context loses < 0.01% at"
+    " 20 receivers x 40 Kpps and more at 21 (mcast-default-max-vms-40kpps: 'up to 20 VMs').  Prior:"
+    " 1 us, a copy of an 800-byte packet and its vNIC descriptor.")
 SPLIT_COST = 1.03
 """Per-copy cost in a split context relative to the shared one; assumed 'slight'
 (mcast-splitrx-cpu-cost-claim: 'slight increase' in general, 'no noticeable difference' seen)."""
@@ -87,7 +89,7 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     hv = np.maximum(h, 0)
     scale = REF_GHZ / c.host.cols["ghz"][hv]
     split = vm["split_rx"] & vmxnet3 & recv
-    t_copy = T_COPY_US * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
+    t_copy = T_COPY_US.value * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
     busy = np.where(recv, pps * t_copy, 0.0)
     shared = recv & ~split
     rho_host = np.bincount(hv[shared], busy[shared], minlength=nh)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.document.schema import KINDS
+from models.engine import coefficients
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import NetworkResult
@@ -43,37 +44,47 @@ GOODPUT = 1448.0 / 1538.0
 9.3-9.5 Gbit/s of net-esx4-single-vm-netperf (native) and net-lro-native-to-vm-throughput."""
 PCIE_LANE_GBPS = np.array([0.0, 2.0, 4.0, 7.877, 15.754, 31.508])
 """Raw data rate per lane after line coding: Gen1 2.5 GT/s 8b/10b ... Gen5 32 GT/s 128b/130b."""
-PCIE_EFFICIENCY = 0.75
-"""Transaction-layer efficiency; fitted: Gen1 x4 = 4 x 2.0 x 0.75 = 6.0 Gbit/s
-(net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then give 12 Gbit/s, enough for one
-10G port, and a dual-port card needs Gen2 x8 (net-pcie-slot-rules)."""
+PCIE_EFFICIENCY = coefficients.declare(
+    "network.pcie_efficiency", "share of the raw lane rate", 0.8,
+    "PCIe transaction-layer efficiency: Gen1 x4 = 4 x 2.0 x eff = 6.0 Gbit/s"
+    " (net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then carry one 10G port and a"
+    " dual-port card needs Gen2 x8 (net-pcie-slot-rules).  Prior: 0.8 (TLP headers on 256-byte"
+    " payloads).")
 REF_GHZ = 2.9
 """Per-packet and per-message costs are stated at the LRO study's 2.9 GHz Xeon E5-2667."""
-T_PKT_NS = 1000.0
-"""Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3), ns at 2.9 GHz.
-Bounded by net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us/packet)."""
-T_MSG_NS = 2413.3
-"""Per-message cost on the stream's guest thread, ns at 2.9 GHz; fitted so that 256-byte
-messages without LRO reach 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off)."""
-ESX4_PKT_FACTOR = 1.715
-"""ESX 4.x per-packet cost relative to ESXi 6; fitted to one 8-vCPU VM receiving 5.8 Gbit/s
-of netperf on ESX 4.0 (net-esx4-single-vm-netperf; guest RHEL 5.3, kernel 2.6.18: no LRO)."""
+T_PKT_NS = coefficients.declare(
+    "network.t_pkt_ns", "ns per packet at 2.9 GHz", 1000.0,
+    "Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3).  Bounded by"
+    " net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us a packet).  Prior:"
+    " 1 us.")
+T_MSG_NS = coefficients.declare(
+    "network.t_msg_ns", "ns per message at 2.9 GHz", 2000.0,
+    "Per-message cost on the stream's guest thread: 256-byte messages without LRO reach"
+    " 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off).  Prior: 2 us (a socket call).")
+ESX4_PKT_FACTOR = coefficients.declare(
+    "network.esx4_pkt_factor", "x ESXi 6 per-packet cost", 1.5,
+    "ESX 4.x per-packet cost relative to ESXi 6: one 8-vCPU VM receives 5.8 Gbit/s of netperf"
+    " on ESX 4.0 (net-esx4-single-vm-netperf; guest RHEL 5.3, kernel 2.6.18: no LRO).  Prior:"
+    " 1.5.")
 NATIVE_PKT_FACTOR = 0.35
 """Per-packet cost of a native driver (bare metal or DirectPath) relative to the vmxnet3
 path; assumed (no case isolates it) - it keeps native at line rate (9.3 Gbit/s, FedEx)."""
 VNIC_PKT_FACTOR = np.array([1.0, 1.3, 2.5])
 """vmxnet3, vmxnet2, e1000: emulated e1000 exits per packet; assumed from VMware's
 'Performance Evaluation of VMXNET3 Virtual Network Device' ordering (no calibration case)."""
-LRO_SEGMENTS = 7.0
-"""Segments LRO merges into one packet; fitted to the packet size growing 1.5 KB -> 10.5 KB
-(net-lro-native-to-vm-packet-rate)."""
+LRO_SEGMENTS = coefficients.declare(
+    "network.lro_segments", "segments per packet", 4.0,
+    "Segments LRO merges into one packet: the packet size grows 1.5 KB -> 10.5 KB"
+    " (net-lro-native-to-vm-packet-rate).  Prior: 4.")
 TSO_BYTES = 65536.0
-CPU_BYTE_NS = T_PKT_NS / 590.0
-"""CPU per byte (copies, checksums), ns at 2.9 GHz: per-packet/per-byte cost ratio 590 bytes
-fitted to LRO's +33% CPU efficiency at 64 KB (net-lro-native-to-vm-cpu-efficiency)."""
-CPU_MSG_NS = 248.0 * CPU_BYTE_NS
-"""CPU per message; fitted to LRO's +86% CPU efficiency at 256 B (same case); 16 KB is the
-check."""
+CPU_BYTE_NS = coefficients.declare(
+    "network.cpu_byte_ns", "ns per byte at 2.9 GHz", 1.0,
+    "CPU per byte (copies, checksums), fitted with CPU_MSG_NS to LRO's CPU efficiency gains,"
+    " +33% at 64 KB and +86% at 256 B (net-lro-native-to-vm-cpu-efficiency); 16 KB is the"
+    " check.  Prior: 1 ns (a copy at a few GB/s).")
+CPU_MSG_NS = coefficients.declare(
+    "network.cpu_msg_ns", "ns per message at 2.9 GHz", 500.0,
+    "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
 
 CABLING: dict[str, tuple[float, float | None, float | None]] = {
     "twinax": (400.0, 3.0, 7.0),
@@ -116,7 +127,7 @@ _NO_CABLING = code("nic", "cabling", "unspecified")
 def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """Usable PCIe bandwidth (Gbit/s) per direction of a slot."""
     g = np.clip(gen.astype(np.int64), 1, 5)
-    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY
+    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY.value
 
 
 def solve(c: Compiled) -> NetworkResult:
@@ -162,7 +173,7 @@ def solve(c: Compiled) -> NetworkResult:
     esx4 = ver <= _V41
     vnic = vm["vnic"]
     pkt_factor = np.where(native, NATIVE_PKT_FACTOR,
-                          VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR, 1.0))
+                          VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR.value, 1.0))
 
     # ---- offered load (Mbit/s)
     rx, tx = _offered(c)
@@ -176,15 +187,15 @@ def solve(c: Compiled) -> NetworkResult:
     lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000) & ~mcast
               & (~windows | (ver >= _V60)))
     pkt_wire = np.minimum(MSS_BYTES, msg)
-    lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
+    lro_size = np.minimum(LRO_SEGMENTS.value * pkt_wire, 65535.0)
     lro_size = np.where(streaming, lro_size, np.minimum(lro_size, np.maximum(msg, pkt_wire)))
     pkt_rx = np.where(lro_ok, lro_size, pkt_wire)
     pkt_tx = np.minimum(msg, TSO_BYTES)
 
     # ---- caps (Mbit/s)
     par = np.minimum(vm["workload.net_streams"], vm["vcpus"])
-    t_pkt = T_PKT_NS * pkt_factor * scale
-    t_msg = T_MSG_NS * scale / par
+    t_pkt = T_PKT_NS.value * pkt_factor * scale
+    t_msg = T_MSG_NS.value * scale / par
     path_rx = 8000.0 / (t_pkt / pkt_rx + t_msg / msg)
     path_tx = 8000.0 / (t_pkt / pkt_tx + t_msg / msg)
     line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
@@ -241,8 +252,8 @@ def solve(c: Compiled) -> NetworkResult:
     rx_pps = x_rx * 125000.0 / pkt_rx
     tx_pps = x_tx * 125000.0 / pkt_tx
     msgs = (x_rx + x_tx) * 125000.0 / msg
-    cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS * pkt_factor
-              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS + msgs * CPU_MSG_NS)
+    cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS.value * pkt_factor
+              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS.value + msgs * CPU_MSG_NS.value)
     cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
              + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
 

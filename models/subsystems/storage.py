@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Labels, Resource
 from models.engine.results import StorageResult
@@ -56,33 +56,47 @@ with 1/GHz."""
 GUEST_US = 2.0
 """Guest driver/Iometer issue cost per I/O (assumed; only its sum with the issue path is
 identified by the fits below)."""
-ADAPTER_US = {"pvscsi": 1.0, "lsi_sas": uncertainty.nominal("storage.lsi_sas_adapter_us")}
-"""vSCSI emulation per I/O.  LSI Logic SAS is fitted so that PVSCSI's CPU per I/O is 20%
-lower, the middle of 'PVSCSI reduces the CPIO by 10%-30%' (storage-pvscsi-cpio-reduction)."""
-ISSUE_US = {"sas": 21.0, "fc": 3.3, "iscsi": 6.6, "nfs": 6.6, "vsan": 6.6}
-"""vmkernel synchronous issue path per I/O, by how the host reaches the array.
-sas: fitted to the single 1-vCPU VM's +80% IOPS with a VAIO filter over the LSI MegaRAID
-controller (storage-vaio-single-vm-iops-plus80).  fc: fitted so that one 8-vCPU VM drives
-over 1M IOPS through QLogic FC HBAs (storage-vsphere51-flash-1m-iops-vm).  iSCSI/NFS/vSAN
-(software initiators) assumed 2x fc, not fitted."""
+PVSCSI_US = 1.0
+"""PVSCSI emulation per I/O (assumed; LSI Logic SAS's is fitted relative to it)."""
+PVSCSI_CUT = coefficients.declare(
+    "storage.pvscsi_cpio_cut", "share of LSI Logic SAS's CPU per I/O", 0.15,
+    "How much less CPU per I/O PVSCSI spends than LSI Logic SAS on FC: 'PVSCSI reduces the CPIO"
+    " by 10%-30%' (storage-pvscsi-cpio-reduction, the middle); LSI's emulation cost follows."
+    "  Prior: 15%.")
+ISSUE_SAS_US = coefficients.declare(
+    "storage.issue_us_sas", "us per I/O at 2.4 GHz", 15.0,
+    "vmkernel synchronous issue path per I/O through a SAS RAID controller (LSI MegaRAID), in"
+    " the issuing vCPU's context: a 1-vCPU VM gains 80% IOPS when a VAIO filter's context takes"
+    " part of it over (storage-vaio-single-vm-iops-plus80).  Prior: 15 us.")
+ISSUE_FC_US = coefficients.declare(
+    "storage.issue_us_fc", "us per I/O at 2.4 GHz", 4.0,
+    "vmkernel synchronous issue path per I/O through a FC HBA: one 8-vCPU VM drives over 1M"
+    " IOPS (storage-vsphere51-flash-1m-iops-vm, a bound).  Prior: 4 us.")
+SOFTWARE_INITIATOR = 2.0
+"""iSCSI, NFS and vSAN issue through a software initiator: this many times FC's path
+(assumed; no case isolates it)."""
 COMPLETION_US = 3.0
 """vmkernel completion handling per I/O (interrupt, other PCPUs; assumed)."""
 VAIO_OFFLOAD = 0.55
-"""Share of the vmkernel issue path a VAIO filter's context takes off the vCPU
-(storage-vaio-single-vm-iops-plus80, fitted together with ISSUE_US['sas'])."""
-VAIO_CPU_EXTRA = uncertainty.nominal("storage.vaio_cpu_extra")
-"""Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead
-per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead); the middle of the range.  Counted as host
-CPU; it runs in the framework's further contexts, off the I/O's critical path."""
-VM_WORLD_IOPS_LEGACY = 300_000.0
-"""ESXi <= 5.0: one I/O world per VM; fitted to '300,000 I/O operations per second can be
-achieved from a single virtual machine' (storage-300k-iops-single-vm)."""
-
-DRIVE_IOPS = {"ssd": 75_000.0, "hdd15k": 230.0, "hdd10k": 150.0, "hdd7k": 80.0}
+"""Share of the vmkernel issue path a VAIO filter's context takes off the vCPU: 'VAIO's
+contexts take over much of that work' (mechanism; 55% assumed, the issue cost is fitted)."""
+VAIO_CPU_EXTRA = coefficients.declare(
+    "storage.vaio_cpu_extra", "x CPU per I/O", 0.1,
+    "Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead"
+    " per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead, the middle).  It runs in the framework's"
+    " further contexts, off the I/O's critical path.  Prior: 10%.")
+VM_WORLD_IOPS_LEGACY = coefficients.declare(
+    "storage.vm_world_iops_legacy", "IOPS", 250_000.0,
+    "ESXi <= 5.0: one I/O world per VM caps it: '300,000 I/O operations per second can be"
+    " achieved from a single virtual machine' (storage-300k-iops-single-vm).  Prior: 250K.")
+DRIVE_IOPS = {"ssd": 75_000.0, "hdd10k": 150.0, "hdd7k": 80.0}
 """Per-drive random IOPS by media.  ssd: Intel S3700 datasheet 4K read (the VAIO testbed;
 a multi-vCPU VM 'is also able to drive over 70K IOPS', storage-vaio-default-multi-vcpu-70k).
-hdd15k: 495 FC spindles gave 'over 100,000 IOPS' with array cache (storage-esx35-100k-iops).
-hdd10k/hdd7k: usual planning figures (not fitted)."""
+hdd10k/hdd7k: usual planning figures (not fitted).  hdd15k: :data:`HDD15K_IOPS`."""
+HDD15K_IOPS = coefficients.declare(
+    "storage.drive_iops_hdd15k", "IOPS per drive", 200.0,
+    "A 15K FC spindle behind array cache: 495 of them gave 'over 100,000 IOPS'"
+    " (storage-esx35-100k-iops, a bound).  Prior: 200, a planning figure.")
 DRIVE_MBPS = {"ssd": 500.0, "hdd15k": 200.0, "hdd10k": 160.0, "hdd7k": 120.0}
 """Per-drive transfer rate: IOPS stay flat up to the drive's native block, then throughput
 keeps scaling (storage-vsphere51-flash-1m-iops-vm)."""
@@ -101,6 +115,20 @@ SIOC_THRESHOLD_MS = 30.0
 NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle")
 BUSY = 0.9
 """A station at or above this utilisation names what bounds the VM."""
+
+
+def issue_us() -> dict[str, float]:
+    """vmkernel issue path per I/O by protocol (us at 2.4 GHz)."""
+    fc = ISSUE_FC_US.value
+    return {"sas": ISSUE_SAS_US.value, "fc": fc, "iscsi": SOFTWARE_INITIATOR * fc,
+            "nfs": SOFTWARE_INITIATOR * fc, "vsan": SOFTWARE_INITIATOR * fc}
+
+
+def lsi_adapter_us(cut: float) -> float:
+    """LSI Logic SAS's emulation per I/O such that PVSCSI spends ``cut`` less CPU per I/O on
+    FC: ``pv / (1 - cut) - (pv - PVSCSI_US)`` with ``pv`` PVSCSI's whole CPU per I/O."""
+    pv = GUEST_US + PVSCSI_US + ISSUE_FC_US.value + COMPLETION_US
+    return pv / (1.0 - cut) - (pv - PVSCSI_US)
 
 
 def _choices(c: Compiled, kind: str, prop: str) -> tuple[str, ...]:
@@ -193,10 +221,11 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
 
     protocols = _choices(c, "storage_array", "protocol")
     proto_code = c.array.cols["protocol"][a] if n_arr else np.zeros(n, np.int64)
-    issue_by_proto = np.array([ISSUE_US[p] for p in protocols])
+    issue_by_proto = np.array([issue_us()[p] for p in protocols])
     issue = issue_by_proto[proto_code] if n else np.zeros(0)
-    adapter = _lookup(c, "vm", "vscsi", ADAPTER_US | {"lsi_sas": uncertainty.value(  # band
-        "storage.lsi_sas_adapter_us", active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))})
+    cut = uncertainty.value("storage.pvscsi_cpio_cut",  # band: 10-30%
+                            active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))
+    adapter = _lookup(c, "vm", "vscsi", {"pvscsi": PVSCSI_US, "lsi_sas": lsi_adapter_us(cut)})
     filt = v["vaio_filter"] != c.vm.code("vaio_filter", "none")
     cpio_base = GUEST_US + adapter + issue + COMPLETION_US
     extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt & active0)
@@ -212,7 +241,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     legacy_code = np.zeros(len(versions), bool)
     legacy_code[legacy_codes] = True
     legacy = legacy_code[c.host.cols["esxi_version"][h]] if n_host else np.zeros(n, bool)
-    world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY, 0.0)
+    world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY.value, 0.0)
 
     # host HBA/fabric: ports x link speed (an array over Ethernet needs no HBA port)
     ports = c.host.cols["hba_count"][h].astype(float) if n_host else np.ones(n)
@@ -226,7 +255,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     # array: disks x per-drive IOPS / (read + write x penalty), Seidmann multi-server
     media = c.array.cols["media"]
     drive_iops = np.where(np.isnan(c.array.cols["disk_iops"]),
-                          _lookup(c, "storage_array", "media", DRIVE_IOPS),
+                          _lookup(c, "storage_array", "media",
+                                  DRIVE_IOPS | {"hdd15k": HDD15K_IOPS.value}),
                           c.array.cols["disk_iops"])
     drive_mbps = _lookup(c, "storage_array", "media", DRIVE_MBPS)
     par = _lookup(c, "storage_array", "media", DRIVE_PARALLEL)

@@ -29,28 +29,34 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.engine import coefficients
+
 FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
          " A FedEx Case Study")
 
 # tool codes follow models.document.schema: netperf, scp, rsync, bbcp, ftp
-C_STREAM = 2.95
-"""Kernel TCP + socket copy of one connection, cycles/byte; fitted with C_TOOL and C_CHANNEL
-to three runs without bulk crypto: scp 2.0, rsync 2.3 (ftx-native-1stream-hpnssh-nocrypto) and
-bbcp 3.6 Gbit/s (ftx-native-1stream-bbcp): three equations, three unknowns."""
-C_TOOL_COPY = 2.92
-"""The file tools' own read/copy/protocol work, cycles/byte (same three runs)."""
-C_CHANNEL = 2.79
-"""ssh channel: pipe copy and packetising in the ssh process, cycles/byte (same three runs)."""
-C_FTP = 34.5
-"""ftp on FedEx's production servers (hardware not given), cycles/byte at 2.8 GHz; fitted to
-560 Mbit/s over 10GbE (ftx-ftp-1g-vs-initial-10g); its 320 Mbit/s over 1GbE is the check."""
-C_TOOL = np.array([0.0, C_TOOL_COPY, C_TOOL_COPY, C_TOOL_COPY, C_FTP])
+C_STREAM = coefficients.declare(
+    "transfer.c_stream", "cycles/byte", 3.0,
+    "Kernel TCP + socket copy of one connection; fitted with C_TOOL_COPY and C_CHANNEL to three"
+    " runs without bulk crypto: scp 2.0, rsync 2.3 (ftx-native-1stream-hpnssh-nocrypto) and"
+    " bbcp 3.6 Gbit/s (ftx-native-1stream-bbcp).  Prior: 3 cycles/byte (two copies).")
+C_TOOL_COPY = coefficients.declare(
+    "transfer.c_tool_copy", "cycles/byte", 3.0,
+    "The file tools' own read/copy/protocol work (same three runs).  Prior: 3 cycles/byte.")
+C_CHANNEL = coefficients.declare(
+    "transfer.c_channel", "cycles/byte", 3.0,
+    "ssh channel: pipe copy and packetising in the ssh process (same three runs).  Prior: 3.")
+C_FTP = coefficients.declare(
+    "transfer.c_ftp", "cycles/byte at 2.8 GHz", 20.0,
+    "ftp on FedEx's production servers (hardware not given); fitted to 560 Mbit/s over 10GbE"
+    " (ftx-ftp-1g-vs-initial-10g); its 320 Mbit/s over 1GbE is the check.  Prior: 20.")
 TOOL_THREADS = np.array([1.0, 1.0, 2.0, 4.0, 1.0])
 """Threads sharing the tool's work: scp 1, rsync 2, bbcp 4 (default), ftp 1 (FedEx setup)."""
 THROUGH_SSH = np.array([False, True, True, False, False])
-C_CIPHER = 19.2
-"""AES-128 without AES-NI, cycles/byte; fitted to HPN-SSH's 1.4 Gbit/s with its 4 cipher
-threads (ftx-native-1stream-hpnssh).  (Software AES-128 runs at about 15-20 cycles/byte.)"""
+C_CIPHER = coefficients.declare(
+    "transfer.c_cipher", "cycles/byte", 18.0,
+    "AES-128 without AES-NI; fitted to HPN-SSH's 1.4 Gbit/s with its 4 cipher threads"
+    " (ftx-native-1stream-hpnssh).  Prior: software AES-128 runs at about 15-20 cycles/byte.")
 C_MAC = 4.0
 """MAC (HMAC-MD5/SHA1), cycles/byte; assumed (no case isolates it): a few cycles per byte,
 below the HPN cipher threads' 4.8, so HPN-SSH stays cipher-bound as the study describes."""
@@ -68,14 +74,16 @@ _NONE, _OPENSSH, _HPN = 0, 1, 2
 
 def stream_cycles(tool: np.ndarray, crypto: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(critical-thread cycles/byte, all threads' cycles/byte) of one stream."""
+    c_tool = np.array([0.0] + [C_TOOL_COPY.value] * 3 + [C_FTP.value])
+    cipher = C_CIPHER.value
     ssh = THROUGH_SSH[tool] | (crypto != _NONE)
-    base = C_STREAM + np.where(ssh, C_CHANNEL, 0.0)
+    base = C_STREAM.value + np.where(ssh, C_CHANNEL.value, 0.0)
     crit_crypto = np.select([crypto == _OPENSSH, crypto == _HPN],
-                            [C_CIPHER + C_MAC,
-                             max(C_CIPHER / HPN_CIPHER_THREADS, C_MAC)], 0.0)
-    all_crypto = np.where(crypto != _NONE, C_CIPHER + C_MAC, 0.0)
-    crit = base + C_TOOL[tool] / TOOL_THREADS[tool] + crit_crypto
-    total = base + C_TOOL[tool] + all_crypto
+                            [cipher + C_MAC,
+                             max(cipher / HPN_CIPHER_THREADS, C_MAC)], 0.0)
+    all_crypto = np.where(crypto != _NONE, cipher + C_MAC, 0.0)
+    crit = base + c_tool[tool] / TOOL_THREADS[tool] + crit_crypto
+    total = base + c_tool[tool] + all_crypto
     return crit, total
 
 

@@ -111,11 +111,11 @@ def test_other_profiles_use_cpu_pct_and_idle_uses_nothing() -> None:
 
 def test_web_cpu_is_requests_times_cost_scaled_by_clock() -> None:
     r = solve(build(100, req_per_s=25.0))
-    want = 100 * 25 * con.WEB_CORE_MS / 1000 / 20
+    want = 100 * 25 * con.WEB_CORE_MS.value / 1000 / 20
     assert r.host_cpu_util[0] == pytest.approx(want)
     r2 = solve(build(100, req_per_s=25.0, ghz=4.8))
     assert r2.host_cpu_util[0] == pytest.approx(want / 2)
-    assert pytest.approx(3.1, abs=0.01) == con.WEB_CORE_MS  # case notes: ~3.1 core-ms
+    assert pytest.approx(3.1, abs=0.01) == con.WEB_CORE_MS.value  # case notes: ~3.1 core-ms
 
 
 def test_io_and_network_path_cpu_is_added_but_not_twice_for_web() -> None:
@@ -213,7 +213,7 @@ def test_dense_mode_lowers_cpu_and_response_time_when_active() -> None:
     on = solve(build(400, dense=True, cores_per_socket=20))
     off = solve(build(400, cores_per_socket=20))
     assert on.host_dense_active[0]
-    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * (1 - con.DENSE_SAVING))
+    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * (1 - con.DENSE_SAVING.value))
     assert on.vm_response_p95_ms[0] < off.vm_response_p95_ms[0]
 
 

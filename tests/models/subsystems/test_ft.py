@@ -40,7 +40,7 @@ def pair(host: Props, vm: Props, ft_gbps: float = 1.0, n_vms: int = 1) -> Design
 
 def test_record_replay_logs_reads_and_received_traffic_with_measured_overhead() -> None:
     res = solve(ft4_netperf(), reads=10.0, rx=100.0)
-    expected = (10.0 * 8 + 100.0) * ft.LOG_OVERHEAD + ft.EVENT_MBPS
+    expected = (10.0 * 8 + 100.0) * ft.LOG_OVERHEAD.value + ft.EVENT_MBPS
     assert res.vm_logging_mbps[0] == pytest.approx(expected)
     assert res.vm_sizing_rule_mbps[0] == pytest.approx(216.0)
     assert res.vm_throughput_ratio[0] == 1.0
@@ -50,7 +50,7 @@ def test_record_replay_logs_reads_and_received_traffic_with_measured_overhead() 
 
 def test_logging_above_the_ft_nic_stalls_the_primary_by_capacity_over_demand() -> None:
     res = solve(ft4_netperf(), rx=1500.0)
-    demand = 1500.0 * ft.LOG_OVERHEAD + ft.EVENT_MBPS
+    demand = 1500.0 * ft.LOG_OVERHEAD.value + ft.EVENT_MBPS
     cap = 1000.0 * 1448 / 1538
     assert res.vm_throughput_ratio[0] == pytest.approx(cap / demand)
     assert res.vm_logging_mbps[0] == pytest.approx(cap)
@@ -134,4 +134,4 @@ def test_no_ft_vms_gives_neutral_result() -> None:
 def test_missing_storage_arrays_are_treated_as_no_reads() -> None:
     c = compile_design(ft4_netperf())
     res = ft.solve(c, StorageResult(), NetworkResult(vm_rx_mbps=np.array([100.0])))
-    assert res.vm_logging_mbps[0] == pytest.approx(100.0 * ft.LOG_OVERHEAD + ft.EVENT_MBPS)
+    assert res.vm_logging_mbps[0] == pytest.approx(100.0 * ft.LOG_OVERHEAD.value + ft.EVENT_MBPS)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from models.calibration.stretched import DVDSTORE_VM, dvdstore_cluster
+from models.calibration.stretched import dvdstore_cluster, dvdstore_vm
 from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import stretched
@@ -19,7 +19,7 @@ def test_regular_cluster_pays_no_write_delay() -> None:
 
 def test_stretched_writes_pay_a_share_of_the_rtt() -> None:
     res = stretched.solve(compile_design(dvdstore_cluster(5.0)))
-    assert np.allclose(res.vm_write_delay_ms, stretched.WRITE_RTT_SHARE * 5.0)
+    assert np.allclose(res.vm_write_delay_ms, stretched.WRITE_RTT_SHARE.value * 5.0)
 
 
 def test_latency_rises_with_rtt_and_throughput_falls_a_little() -> None:
@@ -34,7 +34,7 @@ def test_latency_rises_with_rtt_and_throughput_falls_a_little() -> None:
 
 
 def test_reads_stay_local() -> None:
-    ro = dict(DVDSTORE_VM, **{"workload.io_read_pct": 100})
+    ro = dict(dvdstore_vm(), **{"workload.io_read_pct": 100})
     a = evaluate(dvdstore_cluster(None, vm=ro))
     b = evaluate(dvdstore_cluster(5.0, vm=ro))
     assert np.allclose(a.vms.latency_ms, b.vms.latency_ms, rtol=1e-6)
