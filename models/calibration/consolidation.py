@@ -128,7 +128,7 @@ def _dense_checks() -> list[Check]:
     both_def, both_den = min(cpu_def, p95_def), min(cpu_den, p95_den)
     out.append(Check("consol-dense-mode-up-to-10pct",
                      "dense-mode gain in VMs per host under both SLOs, %", 10.0,
-                     100.0 * (both_den / both_def - 1.0), 0.0, "check", "lt",
+                     100.0 * (both_den / max(both_def, 1) - 1.0), 0.0, "check", "lt",
                      note=f"{both_def} -> {both_den} VMs per host"))
     return out
 
