@@ -165,8 +165,18 @@ KNOBS: tuple[Knob, ...] = (
          group="CPU virtualisation"),
     Knob("vm.numa_aware", "NUMA-local memory (vNUMA / pinned)", DOCKER_TX,
          group="CPU virtualisation"),
+    # an application in its own terms (issue 16)
+    Knob("vm.workload.app_users", "Application users", VSAN, 1, 10000, 1, log=True,
+         group="Application"),
+    Knob("vm.workload.app_think_ms", "Think time", VSAN, 0, 10000, None, group="Application"),
+    Knob("vm.workload.app_cpu_ms", "CPU per transaction", ORACLE, 0.01, 1000, None, log=True,
+         group="Application"),
+    Knob("vm.workload.app_ios_per_txn", "I/Os per transaction", ORACLE, 0.1, 1000, None,
+         log=True, group="Application"),
     # stretched cluster
     Knob("wan.rtt_ms", "Inter-site latency", VSAN, 0, 10, 0.1, group="Stretched cluster"),
+    Knob("storage_array.vsan_write_round_trips", "Inter-site round trips per write", VSAN, 1,
+         4, 1, group="Stretched cluster"),
     Knob("wan.gbps", "Inter-site bandwidth", VSAN, 0.1, 100, None, log=True,
          group="Stretched cluster"),
     # content library

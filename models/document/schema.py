@@ -145,6 +145,10 @@ STORAGE_ARRAY = KindSpec(
         P("fabric_gbps", "float", 16.0, "Gbit/s", "host-to-array link speed", 0.1, 1000),
         P("vaai", "bool", True, doc="VAAI offloads available"),
         P("sioc", "bool", False, doc="Storage I/O Control enabled on the datastore"),
+        # --- issue 16
+        P("vsan_write_round_trips", "int", 1, "round trips", "synchronous inter-site round"
+          " trips a write to a stretched vSAN datastore pays before it completes (1: the"
+          " remote replica's acknowledgement)", 1, 8),
     ),
 )
 
@@ -212,6 +216,21 @@ VM = KindSpec(
           doc="PCoIP build to lossless (refine lossy images to lossless)"),
         P("workload.req_per_s", "float", 0.0, "requests/s", "request rate (web)", 0, 1.0e7),
         P("workload.resp_kb", "float", 100.0, "KB", "response size (web)", 0, 1.0e6),
+        # --- an application in its own terms (issue 16): a closed loop of transactions
+        P("workload.app_users", "int", 0, "users", "users (driver threads) of a transactional"
+          " application, each a closed loop: think, then the transaction's CPU and I/Os;"
+          " throughput, IOPS and response follow.  0: not modelled as an application (I/O on"
+          " io_oio or io_iops)", 0, 1000000),
+        P("workload.app_think_ms", "float", 0.0, "ms", "a user's think time between"
+          " transactions", 0, 1.0e7),
+        P("workload.app_cpu_ms", "float", 1.0, "ms", "guest CPU per transaction, on one vCPU"
+          " at 2.4 GHz", 0, 1.0e6),
+        P("workload.app_ios_per_txn", "float", 2.0, "I/Os", "I/Os per transaction (of"
+          " io_block_kb, io_read_pct reads)", 0.01, 1.0e5),
+        P("workload.app_rx_kb_per_txn", "float", 1.0, "KB", "bytes the VM receives per"
+          " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.app_tx_kb_per_txn", "float", 4.0, "KB", "bytes the VM sends per"
+          " transaction (KB = 1000 bytes)", 0, 1.0e6),
     ),
 )
 

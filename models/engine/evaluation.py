@@ -119,7 +119,8 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
     delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))
     write_delay = step("write_delay", lambda: st.vm_write_delay_ms + delay, st, delay)
     sto = step("storage", lambda: storage.solve(c, write_delay), write_delay)
-    net0 = step("network", lambda: network.solve(c))
+    app_net = sto.app_net_mbps  # None without application VMs: network is then reused
+    net0 = step("network", lambda: network.solve(c, app_net), app_net)
 
     def _ft() -> tuple[FtResult, NetworkResult]:
         # ft.solve scales the NIC load and labels of stalled VMs in place: it gets a copy, so
@@ -154,7 +155,12 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
         net_gbps=net_gbps, cpu_util=con.vm_cpu_util,
         cpu_cost_per_kiops=sto.vm_cpu_cost_per_kiops, ft=c.vm.cols["ft"].copy(),
         ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
-        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web)
+        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web,
+        rx_pps=net.vm_rx_pps * ratio, tx_pps=net.vm_tx_pps * ratio,
+        txn_per_s=(sto.vm_txn_per_s * ratio if sto.vm_txn_per_s is not None
+                   else np.full(len(ratio), np.nan)),
+        txn_response_ms=(sto.vm_txn_response_ms if sto.vm_txn_response_ms is not None
+                         else np.full(len(ratio), np.nan)))
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
         memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,

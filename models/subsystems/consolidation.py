@@ -253,6 +253,10 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     rate = vm["workload.req_per_s"] * _ratio(fto, n)
     req_core_s = np.where(web, rate * (WEB_CORE_MS.value / 1000.0), 0.0)
     other = st.other
+    if sto.vm_app_cores is not None and len(sto.vm_app_cores) == n:
+        # an application's guest CPU follows its transactions (models/subsystems/storage.py)
+        txn = sto.vm_txn_per_s if sto.vm_txn_per_s is not None else np.full(n, np.nan)
+        other = np.where(np.isnan(txn), other, sto.vm_app_cores)
     path = _arr(sto.vm_cpu_cores, n) + np.where(web, 0.0, _arr(net.vm_cpu_cores, n))
     # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
     # adds its cost per guest event (models/cpu_virt.py)

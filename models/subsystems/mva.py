@@ -226,7 +226,8 @@ class SplitNetwork:
         qs, rs = q[pu:], r[pu:]
         flat, idx, n_bins, z = self.flat, self.idx, self.n_bins, self.z
         it = 0
-        for it in range(1, max_iter + 1):  # noqa: B007
+        prev = np.zeros(k_n)
+        for it in range(1, max_iter + 1):
             # residence per slot: d (1 + seen queue); the private slots' own-class term and
             # the shared slots' total-less-own are both "coef x q" plus the station total
             np.multiply(q, coef, out=r)
@@ -244,8 +245,15 @@ class SplitNetwork:
             np.maximum(q, 0.0, out=q)
             diff = np.abs(x_new - x)
             x = x_new
-            if k_n == 0 or bool((diff <= tol * x_new).all()):
+            # stop when the throughputs are within tol of the fixed point: the step times
+            # r / (1 - r), r the contraction the last two steps show (a slow approach, as a
+            # warm start near saturation makes, takes more steps; a fast one as many as before)
+            if k_n == 0:
                 break
+            rate = np.minimum(diff / np.maximum(prev, 1e-300), 0.99) if it > 1 else 0.0
+            if bool((diff * np.maximum(1.0, rate / (1.0 - rate)) <= tol * x_new).all()):
+                break
+            prev = diff
         queue = np.zeros((p_all + self.s_n, k_n))
         queue[self.used] = r[:pu] * x
         queue[p_all:] = r[pu:] * x

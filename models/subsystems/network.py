@@ -130,12 +130,13 @@ def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY.value
 
 
-def solve(c: Compiled) -> NetworkResult:
-    """Per-VM throughput, packet rates, CPU cost and per-NIC load."""
+def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None) -> NetworkResult:
+    """Per-VM throughput, packet rates, CPU cost and per-NIC load.  ``app_net`` is the
+    (receive, transmit) Mbit/s application VMs' transactions offer (the storage model's)."""
     n, k, nh = len(c.vm), len(c.nic), len(c.host)
     vm, nic, host = c.vm.cols, c.nic.cols, c.host.cols
     if k == 0 or nh == 0:
-        return _no_nics(c)
+        return _no_nics(c, app_net)
 
     # ---- NICs
     speed = nic["speed_gbps"]
@@ -176,7 +177,7 @@ def solve(c: Compiled) -> NetworkResult:
                           VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR.value, 1.0))
 
     # ---- offered load (Mbit/s)
-    rx, tx = _offered(c)
+    rx, tx = _offered(c, app_net)
     prof = vm["workload.profile"]
     streaming = (prof == _NETPERF) | (prof == _FILE)
 
@@ -286,7 +287,8 @@ def solve(c: Compiled) -> NetworkResult:
     return res
 
 
-def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+def _offered(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Offered receive and transmit load (Mbit/s); inf for streaming tools without one."""
     vm = c.vm.cols
     prof = vm["workload.profile"]
@@ -299,13 +301,15 @@ def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
     tx = tx + vdi.desktop_mbps(c)
     rx = rx + np.where(prof == _MCAST, vm["workload.multicast_pps"]
                        * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    if app_net is not None:
+        rx, tx = rx + app_net[0], tx + app_net[1]
     return rx, tx
 
 
-def _no_nics(c: Compiled) -> NetworkResult:
+def _no_nics(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None) -> NetworkResult:
     """A design without NICs or hosts: no VM moves any traffic."""
     n, k = len(c.vm), len(c.nic)
-    rx, tx = _offered(c)
+    rx, tx = _offered(c, app_net)
     demanded = (rx > 0) | (tx > 0)
     names = np.array([f"host {hid}: no NIC with role vm" for hid in c.host.ids]
                      + ["not placed on a host (no NIC)"], dtype=object)

@@ -191,6 +191,12 @@ class _Params:
     cpio_pct: Any
     backend_per_io: Any
     app_share: Any
+    app: Any
+    """Application VMs (``workload.app_users`` > 0): a closed loop of transactions."""
+    ios: Any
+    """I/Os per transaction of the application VMs."""
+    think_s: Any
+    """Think time per I/O of the application VMs (a delay, not I/O latency)."""
     lat0: Any
     """Latency of a VM that does no I/O: 0, NaN without a disk."""
 
@@ -204,10 +210,18 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     profiles = _choices(c, "vm", "workload.profile")
     no_io = np.array([p in NO_IO_PROFILES for p in profiles])[profile]
     rate = v["workload.io_iops"]
-    open_ = ~np.isnan(rate) & (arr >= 0)
-    closed0 = (arr >= 0) & ~open_ & ~no_io  # closed loop when io_oio > 0
+    # an application (users > 0) is a closed loop of transactions: each user thinks, then
+    # spends its CPU and I/Os; it takes precedence over io_iops and the profile's default
+    app = ((v["workload.app_users"] > 0) & (arr >= 0)
+           & (profile != c.vm.code("workload.profile", "web")))
+    open_ = ~np.isnan(rate) & (arr >= 0) & ~app
+    closed0 = (arr >= 0) & ~open_ & (~no_io | app)  # closed loop when io_oio (users) > 0
     open_ &= ~no_io | ~np.isnan(rate)
     active0 = closed0 | open_
+    # per I/O of an application: its share of the transaction's CPU and think time
+    ios = np.maximum(v["workload.app_ios_per_txn"], 1e-9)
+    app_cpu_us = np.where(app, v["workload.app_cpu_ms"] * 1000.0 / ios, 0.0)
+    think_s = np.where(app, v["workload.app_think_ms"] / 1000.0 / ios, 0.0)
 
     # -- per-VM parameters ------------------------------------------------------------
     bs_kb = v["workload.io_block_kb"]
@@ -231,7 +245,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt & active0)
                      * cpio_base, 0.0)
     offload = np.where(filt, VAIO_OFFLOAD * issue, 0.0)
-    vcpu_us = GUEST_US + adapter + issue - offload + v["workload.io_app_cpu_us"]
+    own_cpu_us = v["workload.io_app_cpu_us"] + app_cpu_us
+    vcpu_us = GUEST_US + adapter + issue - offload + own_cpu_us
     filter_us = offload  # the framework's extra CPU runs off this critical path
     vcpus = v["vcpus"].astype(float)
     vq, vd = mva.seidmann(vcpu_us * scale, vcpus)
@@ -270,7 +285,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     aq, ad = mva.seidmann(arr_single, servers[a] if n_arr else np.ones(n))
     _ = media
 
-    delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0
+    delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0 + think_s
 
     # -- network of stations: slots 0-2 the VM's own, 3 HBA, 4 array, 5 delay ----------
     demand = np.stack([vq, filter_us * scale, world, hba_s, aq, delay], axis=1)
@@ -317,7 +332,10 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         cores_per_io=(adapter + issue + COMPLETION_US + extra) * scale,
         cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
         backend_per_io=per_io * backend,
-        app_share=v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300),
+        app_share=own_cpu_us / np.maximum(vcpu_us, 1e-300),
+        app=app,
+        ios=ios,
+        think_s=think_s,
         lat0=np.where(arr < 0, np.nan, 0.0),
     )
 
@@ -341,7 +359,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     lam = p.lam
     saturated_open = p.saturated_open
     d_closed = p.d_closed
-    oio = v["workload.io_oio"].astype(float)
+    oio = np.where(p.app, v["workload.app_users"], v["workload.io_oio"]).astype(float)
     closed = p.closed0 & (oio > 0)
     active = closed | open_
     no_path = p.no_path0 & active
@@ -407,7 +425,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     # the guest times an I/O from issue to completion: the application's own CPU time on
     # the vCPUs (and its share of their queue) is not I/O latency
     app_share = g.app_share
-    resp -= (r_t[0] + g.vd) * app_share
+    resp -= (r_t[0] + g.vd) * app_share + g.think_s
     queueing = r_t[:5] * r_t[:5]
     queueing[0] *= (1.0 - app_share) ** 2
     p95 = resp + 1.645 * np.sqrt(queueing.sum(axis=0))
@@ -464,12 +482,35 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     wan_res, wan_warn, wan_extra = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
     resources.extend(wan_res)
     warnings.extend(wan_warn)
-    return StorageResult(
+    out = StorageResult(
         vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat, vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
         extras={"storage_mva_iterations": res.iterations, **wan_extra})
+    if p.app.any():
+        _application(c, p, out, pops, served)
+    return out
+
+
+def _application(c: Compiled, p: _Params, out: StorageResult, users: np.ndarray,
+                 served: np.ndarray) -> None:
+    """Transactions of the application VMs from their I/O rate (``ios`` I/Os each), the
+    response time by Little's law (``R = N / X - Z``), the guest CPU their work keeps busy and
+    the network load their transactions carry."""
+    v = c.vm.cols
+    app = p.app & served
+    x = out.vm_iops
+    txn = np.where(app, x / p.ios, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resp = np.where(app & (x > 0), users * 1000.0 / np.maximum(txn, 1e-300)
+                        - v["workload.app_think_ms"], np.nan)
+    out.vm_txn_per_s = txn
+    out.vm_txn_response_ms = np.maximum(resp, 0.0)
+    done = np.nan_to_num(txn)
+    out.vm_app_cores = done * v["workload.app_cpu_ms"] / 1000.0 * p.scale * 1e6
+    out.app_net_mbps = (done * v["workload.app_rx_kb_per_txn"] * 8e-3,
+                        done * v["workload.app_tx_kb_per_txn"] * 8e-3)
 
 
 def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
@@ -503,6 +544,7 @@ class _Gathered:
         self.h, self.a = p.h[ix], p.a[ix]
         self.vd, self.ad = p.vd[ix], p.ad[ix]
         self.app_share = p.app_share[ix]
+        self.think_s = p.think_s[ix]
         self.util0 = p.util0[ix]
         self.backend_per_io = p.backend_per_io[ix]
         self.demand5 = p.demand_t[:5, ix]
@@ -589,7 +631,8 @@ def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np
                                n_shared)
         if cache is not None:
             cache["mva.network"] = (d, shared_st, live, net)
-    return net.solve(pops, q0=q0, tol=2e-8)
+    # a few classes converge to the fixed point tightly (cheap); thousands to 2e-8
+    return net.solve(pops, q0=q0, tol=1e-12 if k_n <= 4 else 2e-8)
 
 
 def _expand(res: mva.MvaResult, live: np.ndarray, n: int) -> mva.MvaResult:

@@ -98,8 +98,10 @@ def solve(c: Compiled) -> StretchedResult:
     vm_link = np.where(c.vm_array >= 0, link_of_array[np.maximum(c.vm_array, 0)], -1) \
         if len(c.array) else np.full(n, -1, np.int64)
     rtt = wan.cols["rtt_ms"]
-    delay = np.where(vm_link >= 0, WRITE_RTT_SHARE.value * rtt[np.maximum(vm_link, 0)], 0.0) \
-        if len(wan) else np.zeros(n)
+    trips = (c.array.cols["vsan_write_round_trips"][np.maximum(c.vm_array, 0)]
+             if len(c.array) else np.ones(n))
+    delay = np.where(vm_link >= 0, trips * WRITE_RTT_SHARE.value
+                     * rtt[np.maximum(vm_link, 0)], 0.0) if len(wan) else np.zeros(n)
     c.__dict__["_stretched_vm_link"] = vm_link
     warnings: list[str] = []
     resources: list[Resource] = []
