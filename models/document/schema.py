@@ -231,6 +231,15 @@ VM = KindSpec(
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
         P("workload.app_tx_kb_per_txn", "float", 4.0, "KB", "bytes the VM sends per"
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.net_window_kb", "float", None, "KB", "socket buffer (TCP window) of each"
+          " stream: at most this much in flight per round trip (net_rtt_ms plus FT's output"
+          " commit), so a small window is latency-bound; null means auto-tuned (no limit)", 1,
+          1.0e6, nullable=True),
+        P("guest_timer_hz", "float", None, "Hz", "timer interrupts per second per vCPU the"
+          " guest OS programs (Linux CONFIG_HZ: 1000 in RHEL 5/6, 250 in SLES 10/11; Windows"
+          " 64, 1000 when an application raises the resolution); null means the OS family's"
+          " default.  Each is an event FT record/replay logs", 1, 100000,
+          nullable=True),
     ),
 )
 

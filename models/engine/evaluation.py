@@ -120,7 +120,7 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
     write_delay = step("write_delay", lambda: st.vm_write_delay_ms + delay, st, delay)
     sto = step("storage", lambda: storage.solve(c, write_delay), write_delay)
     app_net = sto.app_net_mbps  # None without application VMs: network is then reused
-    net0 = step("network", lambda: network.solve(c, app_net), app_net)
+    net0 = step("network", lambda: network.solve(c, app_net, delay), app_net, delay)
 
     def _ft() -> tuple[FtResult, NetworkResult]:
         # ft.solve scales the NIC load and labels of stalled VMs in place: it gets a copy, so

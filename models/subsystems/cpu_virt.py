@@ -57,20 +57,32 @@ DOCKER_TX = "Running Transactional Workloads Using Docker Containers on vSphere 
 DOCKER_WEB = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 MAXIMUMS = "VMware vSphere Configuration Maximums (per release)"
 
-TICK_HZ = 1000.0
-"""Timer interrupts per second on a busy vCPU (Linux CONFIG_HZ=1000 in RHEL/Oracle Linux 6;
-tickless idle).  Not fitted: checked with the other event terms on
-cpuvirt-oracle-guest-os-stats."""
+TICK_HZ = {"linux": 1000.0, "windows": 64.0}
+"""Timer interrupts per second per vCPU a guest OS family programs when ``vm.guest_timer_hz``
+is not given: Linux CONFIG_HZ=1000 (RHEL/Oracle Linux 5 and 6; SLES 10/11 use 250), Windows'
+default 15.6 ms tick (64 Hz; applications may raise it to 1000).  Not fitted: the Linux rate
+is checked with the other event terms on cpuvirt-oracle-guest-os-stats."""
+
+
+def guest_timer_hz(c: Compiled) -> np.ndarray:
+    """Each VM's guest timer rate: ``vm.guest_timer_hz``, or its OS family's default."""
+    vm = c.vm.cols
+    given = vm["guest_timer_hz"]
+    family = np.where(vm["guest_os"] == c.vm.code("guest_os", "windows"), TICK_HZ["windows"],
+                      TICK_HZ["linux"])
+    return np.where(np.isnan(given), family, given)
+
 
 CS_PER_IO = 2.0
 """Context switches per I/O: a process blocks on its read and is switched back in when it
 completes.  Not fitted: checked on cpuvirt-oracle-guest-os-stats."""
 
 
-def guest_events(iops: np.ndarray, pps: np.ndarray,
-                 busy_vcpus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Guest interrupts/s and context switches/s from I/O, packets and busy vCPUs."""
-    return iops + pps + TICK_HZ * busy_vcpus, CS_PER_IO * iops
+def guest_events(iops: np.ndarray, pps: np.ndarray, busy_vcpus: np.ndarray,
+                 hz: np.ndarray | float = TICK_HZ["linux"]) -> tuple[np.ndarray, np.ndarray]:
+    """Guest interrupts/s and context switches/s from I/O, packets and busy vCPUs ticking at
+    ``hz``."""
+    return iops + pps + hz * busy_vcpus, CS_PER_IO * iops
 
 
 def taxed_events(iops: np.ndarray) -> np.ndarray:
@@ -299,7 +311,8 @@ def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
         worst = worst[np.argsort(eff[worst], kind="stable")]
     else:
         worst = np.arange(k)
-    intr, cs = guest_events(iops[worst], pps[worst], busy[worst])
+    intr, cs = guest_events(iops[worst], pps[worst], busy[worst],
+                            guest_timer_hz(c)[worst])
     cv.extras = {
         "hypervisor_cores_by_host": {c.host.ids[j]: float(per_host[j])
                                      for j in np.flatnonzero(per_host > 0)[:top]},

@@ -95,7 +95,7 @@ CABLING: dict[str, tuple[float, float | None, float | None]] = {
 watts, reach in metres; None where the study is silent (net-10g-cabling-cost-power, 2010)."""
 
 # bound-by codes (order = reported priority among equal caps)
-_OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC = range(8)
+_OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC, _WINDOW = range(9)
 
 
 def code(kind: str, prop: str, choice: str) -> int:
@@ -130,9 +130,11 @@ def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY.value
 
 
-def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None) -> NetworkResult:
+def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
+          hold_ms: np.ndarray | None = None) -> NetworkResult:
     """Per-VM throughput, packet rates, CPU cost and per-NIC load.  ``app_net`` is the
-    (receive, transmit) Mbit/s application VMs' transactions offer (the storage model's)."""
+    (receive, transmit) Mbit/s application VMs' transactions offer (the storage model's);
+    ``hold_ms`` what FT's output commit adds to each round trip (``ft.io_delay_ms``)."""
     n, k, nh = len(c.vm), len(c.nic), len(c.host)
     vm, nic, host = c.vm.cols, c.nic.cols, c.host.cols
     if k == 0 or nh == 0:
@@ -204,12 +206,17 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None) -> 
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
                                         vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
     slot = pcie[use] * 1000.0
+    # a stream keeps one window in flight per round trip (plus FT's output commit)
+    rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
+    window = np.where(np.isnan(vm["workload.net_window_kb"]), np.inf,
+                      vm["workload.net_window_kb"] * 8.192e-3 * vm["workload.net_streams"]
+                      / np.maximum(rtt_ms, 1e-6) * 1000.0)
 
     # the tightest cap, both directions at once (row 0 receive, row 1 transmit)
     x = np.stack([rx, tx])
     codes = np.zeros((2, n), np.int64)
     for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap),
-                    (_PATH, np.stack([path_rx, path_tx]))):
+                    (_PATH, np.stack([path_rx, path_tx])), (_WINDOW, window)):
         lower = cap < x
         x = np.where(lower, cap, x)
         codes[lower] = cd
@@ -370,6 +377,9 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
     if code == _PATH:
         vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
         return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
+    if code == _WINDOW:
+        return (f"vm {c.vm.ids[i]}: {vm['workload.net_window_kb'][i]:g} KB window per round"
+                f" trip ({gb})")
     hid = c.host.ids[comp] if comp >= 0 else "?"
     if code == _SHARE:
         return f"host {hid}: vm NICs shared by its VMs ({gb} for this VM)"

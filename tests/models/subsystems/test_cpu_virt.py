@@ -114,7 +114,7 @@ def test_older_release_costs_more_for_the_same_guest() -> None:
 
 def test_guest_events_count_io_packets_and_ticks() -> None:
     intr, cs = cpu_virt.guest_events(np.array([1000.0]), np.array([500.0]), np.array([2.0]))
-    assert intr[0] == 1000 + 500 + 2 * cpu_virt.TICK_HZ
+    assert intr[0] == 1000 + 500 + 2 * cpu_virt.TICK_HZ["linux"]
     assert cs[0] == cpu_virt.CS_PER_IO * 1000
 
 
