@@ -112,6 +112,8 @@ KNOBS: tuple[Knob, ...] = (
     Knob("nic.pcie_lanes", "PCIe lanes", FEDEX, group="Network"),
     Knob("nic.lro", "Large receive offload", LRO, group="Network"),
     Knob("nic.vmdq", "NetQueue / VMDq", FEDEX, group="Network"),
+    Knob("vm.workload.net_peer", "Network partner (pNIC or a VM on the same host)", LRO,
+         group="Network"),
     Knob("vm.vnic", "Virtual NIC", LRO, group="Network"),
     Knob("vm.workload.net_msg_bytes", "Message size", LRO, 64, 65536, None, log=True,
          group="Network"),

@@ -231,6 +231,10 @@ VM = KindSpec(
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
         P("workload.app_tx_kb_per_txn", "float", 4.0, "KB", "bytes the VM sends per"
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.net_peer", "enum", "external", choices=("external", "same_host"),
+          doc="where the VM's network partner is: another machine, through the host's"
+          " physical NIC (line rate, PCIe slot), or a VM on the same host, through the virtual"
+          " switch in memory (host CPU binds; the VM's network CPU counts both ends)"),
         P("workload.net_window_kb", "float", None, "KB", "socket buffer (TCP window) of each"
           " stream: at most this much in flight per round trip (net_rtt_ms plus FT's output"
           " commit), so a small window is latency-bound; null means auto-tuned (no limit)", 1,

@@ -86,6 +86,27 @@ CPU_MSG_NS = coefficients.declare(
     "network.cpu_msg_ns", "ns per message at 2.9 GHz", 500.0,
     "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
 
+VSWITCH_COPY_SHARE = 1.0 / 3.0
+"""The virtual switch's copy of a VM-to-VM byte into the receiving VM's buffer, as a share of
+the per-byte CPU of a received byte (CPU_BYTE_NS: vmkernel-to-guest copy, guest kernel-to-user
+copy and checksum, three passes over the data): one more pass.  Mechanism, not fitted (no case
+gives VM-to-VM figures)."""
+VSWITCH_SEGMENT_SHARE = 0.5
+"""Cutting a large packet into one MTU-sized segment for a vNIC without LRO (a header, a
+descriptor, its own pass through the switch port) as a share of the per-packet cost of the
+receive path (T_PKT_NS); assumed, not fitted (no case gives VM-to-VM figures)."""
+
+
+def vswitch_copy_ns() -> float:
+    """ns per byte (at 2.9 GHz) the virtual switch copies between two VMs on one host."""
+    return VSWITCH_COPY_SHARE * CPU_BYTE_NS.value
+
+
+def vswitch_segment_ns() -> float:
+    """ns (at 2.9 GHz) to cut one MSS segment off a large packet for a vNIC without LRO."""
+    return VSWITCH_SEGMENT_SHARE * T_PKT_NS.value
+
+
 CABLING: dict[str, tuple[float, float | None, float | None]] = {
     "twinax": (400.0, 3.0, 7.0),
     "10gbase_t": (400.0, 10.0, 100.0),
@@ -121,6 +142,7 @@ _WEB, _MCAST = code("vm", "workload.profile", "web"), code("vm", "workload.profi
                                                            "multicast_rx")
 _WINDOWS, _E1000 = code("vm", "guest_os", "windows"), code("vm", "vnic", "e1000")
 _VMXNET3 = code("vm", "vnic", "vmxnet3")
+_SAME_HOST = code("vm", "workload.net_peer", "same_host")
 _NO_CABLING = code("nic", "cabling", "unspecified")
 
 
@@ -167,7 +189,10 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     pt_nics = np.nonzero(c.nic_vm >= 0)[0]
     pt[c.nic_vm[pt_nics]] = pt_nics
     use = np.where(pt >= 0, pt, np.where(h >= 0, best[hv], -1))
-    has_nic = use >= 0
+    # traffic with a VM on the same host crosses the virtual switch in memory, never a pNIC
+    local = (vm["workload.net_peer"] == _SAME_HOST) & (h >= 0) & (pt < 0) & (
+        vm["workload.profile"] != _MCAST)
+    has_nic = (use >= 0) | local
     native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
     ghz = host["ghz"][hv]  # VMs without a host have no NIC: their values do not matter
@@ -192,8 +217,11 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     pkt_wire = np.minimum(MSS_BYTES, msg)
     lro_size = np.minimum(LRO_SEGMENTS.value * pkt_wire, 65535.0)
     lro_size = np.where(streaming, lro_size, np.minimum(lro_size, np.maximum(msg, pkt_wire)))
-    pkt_rx = np.where(lro_ok, lro_size, pkt_wire)
     pkt_tx = np.minimum(msg, TSO_BYTES)
+    # in the virtual switch, LRO keeps the sender's large packet whole; without it the host
+    # cuts it to MTU-sized packets for the receiving vNIC, which handles every one
+    pkt_rx = np.where(lro_ok, np.where(local, np.maximum(pkt_tx, lro_size), lro_size),
+                      pkt_wire)
 
     # ---- caps (Mbit/s)
     par = np.minimum(vm["workload.net_streams"], vm["vcpus"])
@@ -201,11 +229,18 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     t_msg = T_MSG_NS.value * scale / par
     path_rx = 8000.0 / (t_pkt / pkt_rx + t_msg / msg)
     path_tx = 8000.0 / (t_pkt / pkt_tx + t_msg / msg)
-    line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
+    if local.any():
+        # the sending vNIC's context: per packet, the copy into the receiver's buffer and,
+        # without LRO, cutting each large packet into MSS segments; both ends' paths bind
+        cut = np.where(~lro_ok & (pkt_tx > MSS_BYTES), vswitch_segment_ns() / MSS_BYTES, 0.0)
+        sender = 8000.0 / (t_pkt / pkt_tx + (vswitch_copy_ns() + cut) * scale)
+        path_rx = np.where(local, np.minimum(path_rx, sender), path_rx)
+        path_tx = np.where(local, np.minimum(path_tx, np.minimum(sender, path_rx)), path_tx)
+    line = np.where(local, np.inf, line_port[use] * 1000.0)  # use = -1: zeroed below
     tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
                                         vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
-    slot = pcie[use] * 1000.0
+    slot = np.where(local, np.inf, pcie[use] * 1000.0)
     # a stream keeps one window in flight per round trip (plus FT's output commit)
     rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
     window = np.where(np.isnan(vm["workload.net_window_kb"]), np.inf,
@@ -224,7 +259,7 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     code_rx, code_tx = codes[0], codes[1]
 
     # ---- sharing the host's vm NICs (proportional) and, without VMDq, their receive queues
-    shared = has_nic & (pt < 0)
+    shared = has_nic & (pt < 0) & ~local
     hs = hv[shared]
     for x, code in ((x_rx, code_rx), (x_tx, code_tx)):
         demand = np.bincount(hs, x[shared], minlength=nh)
@@ -262,6 +297,14 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     msgs = (x_rx + x_tx) * 125000.0 / msg
     cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS.value * pkt_factor
               + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS.value + msgs * CPU_MSG_NS.value)
+    if local.any():  # the peer VM's mirror image of it, the copy and the cutting
+        cut_ns = np.where(~lro_ok & (pkt_tx > MSS_BYTES), vswitch_segment_ns() / MSS_BYTES,
+                          0.0)
+        peer_ns = ((x_rx * 125000.0 / pkt_tx + x_tx * 125000.0 / pkt_rx)
+                   * T_PKT_NS.value * pkt_factor
+                   + (x_rx + x_tx) * 125000.0 * (CPU_BYTE_NS.value + vswitch_copy_ns()
+                                                 + cut_ns) + msgs * CPU_MSG_NS.value)
+        cpu_ns = cpu_ns + np.where(local, peer_ns, 0.0)
     cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
              + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
 
