@@ -18,7 +18,7 @@ from models.calibration.fit import Fitter
 from models.document.design import Component, Design, Link, Override, Scenario
 from models.engine.evaluation import Engine, evaluate
 from models.engine.prediction import Prediction
-from models.subsystems import consolidation
+from models.subsystems import consolidation, queueing
 
 DENSE_CASE = "consol-dense-mode-medium-"
 
@@ -232,7 +232,7 @@ def fit(f: Fitter) -> None:
         rho = n_p95 * STUDY_RATE * cpu_ms / 1000.0 / STUDY_CORES
         u = STUDY_RATE * cpu_ms / 1000.0
         vm_term = math.log(20.0) * cpu_ms * (1.0 / (1.0 - u) - 1.0)
-        return (p95_max - vm_term) / consolidation.p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
+        return (p95_max - vm_term) / queueing.p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
 
     f.closed(consolidation.WALL_PER_CPU, [p95], wall, note="470 VMs at p95 = 100 ms")
     head = "consol-cloudstone-scaleout-cpu-headroom"

@@ -18,6 +18,7 @@ from models.engine.evaluation import evaluate
 from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.examples.bundled import path as example_path
 from models.subsystems import consolidation as con
+from models.subsystems import queueing
 
 LN20 = math.log(20.0)
 
@@ -59,7 +60,7 @@ def solve(d: Design, sto_cores: float = 0.0, net_cores: float = 0.0,
 
 # ------------------------------------------------------------------ queueing
 def test_erlang_c_matches_known_values() -> None:
-    got = con.erlang_c(np.array([1, 2, 40]), np.array([0.5, 1.0, 0.0]))
+    got = queueing.erlang_c(np.array([1, 2, 40]), np.array([0.5, 1.0, 0.0]))
     assert got == pytest.approx([0.5, 1.0 / 3.0, 0.0])
 
 
@@ -69,27 +70,27 @@ def test_erlang_c_agrees_with_the_erlang_b_recursion() -> None:
     for k in range(1, c + 1):
         b = a * b / (k + a * b)
     want = b / (1 - a / c + a / c * b)
-    assert con.erlang_c(np.array([c]), np.array([a]))[0] == pytest.approx(want, rel=1e-9)
+    assert queueing.erlang_c(np.array([c]), np.array([a]))[0] == pytest.approx(want, rel=1e-9)
 
 
 @pytest.mark.parametrize("rho", [0.0, 0.3, 0.9, 0.999])
 def test_p95_of_one_server_is_the_mm1_sojourn_quantile(rho: float) -> None:
     # M/M/1: response ~ Exp((1 - rho)/S), so p95 = ln(20) S / (1 - rho)
-    assert con.p95_exact(1, rho, 2.0) == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-9)
-    _, p95 = con._host_response(np.array([1]), np.array([rho]), np.array([2.0]))
+    assert queueing.p95_exact(1, rho, 2.0) == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-9)
+    _, p95 = queueing._host_response(np.array([1]), np.array([rho]), np.array([2.0]))
     assert p95[0] == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-4)
 
 
 def test_vectorised_p95_solves_the_exact_tail() -> None:
     c = np.array([40, 8, 3])
     rho = np.array([0.91, 0.5, 0.99])
-    wait_p = con.erlang_c(c, rho * c)
+    wait_p = queueing.erlang_c(c, rho * c)
     theta, mu = c * (1 - rho), np.ones(3)
-    t = con.response_p95(wait_p, theta, mu)
-    tail, _ = con._tail(t, wait_p, theta, mu)
+    t = queueing.response_p95(wait_p, theta, mu)
+    tail, _ = queueing._tail(t, wait_p, theta, mu)
     assert tail == pytest.approx(0.05, rel=1e-6)
     for i in range(3):
-        assert con.p95_exact(int(c[i]), float(rho[i]), 1.0) == pytest.approx(t[i], rel=1e-6)
+        assert queueing.p95_exact(int(c[i]), float(rho[i]), 1.0) == pytest.approx(t[i], rel=1e-6)
 
 
 # ------------------------------------------------------------------ CPU and memory
