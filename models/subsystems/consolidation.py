@@ -71,16 +71,18 @@ RESMGMT = "vSphere Resource Management Guide: Hyperthreading"
 
 REF_GHZ = 2.4
 """Per-request CPU is stated at the dense-mode study's 2.4 GHz Xeon E7-4870."""
-WEB_CORE_MS = coefficients.declare(
-    "consolidation.web_core_ms", "core-ms per request at 2.4 GHz", 2.0,
-    "Host core-milliseconds per web request (~100 KB served from memory): 90% of the study's 40"
-    " cores over the requests of the VMs the default mode holds at 90% CPU"
-    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2 ms.")
-DENSE_SAVING = coefficients.declare(
-    "consolidation.dense_saving", "share of per-request CPU", 0.05,
-    "Share of the per-request CPU that dense mode saves: 465 -> 495 VMs at 90% CPU"
-    " (consol-dense-mode-medium-cpu90-consolidation); checked on the p95 case (470 -> > 510)."
-    "  Prior: 5%.")
+WEB_BASE_MS = coefficients.declare(
+    "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
+    "Host CPU per web request (~100 KB served from memory) but for context switching: packets,"
+    " copies, the server's own work.  Fitted with WEB_CS_MS on the 90% CPU counts: dense mode,"
+    " which takes the context-switch part away, holds 495 VMs where the default holds 465"
+    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2.5 ms.")
+WEB_CS_MS = coefficients.declare(
+    "consolidation.web_cs_ms", "core-ms per request per VM per PCPU at 2.4 GHz", 0.01,
+    "Context-switch CPU per request, per VM per PCPU on the host: vCPUs, device-emulation"
+    " threads and vmkernel threads wake one another for every interrupt batch, and the more"
+    " contexts share a core the more each switch costs (cache and TLB refills) - 'the benefit"
+    " follows contexts per core' (same case).  Prior: 0.01 ms.")
 DENSE_MIN_VMS_PER_PCPU = 1.0  # consol-dense-mode-activation-thresholds: VMs >= PCPUs
 DENSE_MIN_VCPUS_PER_PCPU = 2.0  # same case: vCPUs >= 2 x PCPUs
 DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
@@ -132,9 +134,11 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     vcpus, web, placed, hidx, sec = st.vcpus, st.web, st.placed, st.hidx, st.sec
     sidx, w_pri, w_sec = st.sidx, st.w_pri, st.w_sec
 
-    # per-VM guest demand (cores) before clock and dense scaling
+    # per-VM guest demand (cores) before clock and dense scaling; a request's CPU grows with
+    # the contexts per PCPU of its host (default mode)
     rate = vm["workload.req_per_s"] * _ratio(fto, n)
-    req_core_s = np.where(web, rate * (WEB_CORE_MS.value / 1000.0), 0.0)
+    cost_def = request_core_ms(st.contexts, np.zeros(h, bool))
+    req_core_s = np.where(web, rate * cost_def[hidx] / 1000.0, 0.0)
     other = st.other
     if sto.vm_app_cores is not None and len(sto.vm_app_cores) == n:
         # an application's guest CPU follows its transactions (models/subsystems/storage.py)
@@ -145,6 +149,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     # adds its cost per guest event (models/cpu_virt.py)
     cv = cpu_virt.solve(c, hidx, placed, cap, pcpus, other, web, sto, net)
     req_core_s, other = req_core_s * cv.factor, other * cv.factor
+    req_rate = np.where(web, rate / 1000.0, 0.0) * cv.factor  # core-s per core-ms of cost
     path = path + cv.overhead_cores
 
     def per_host(x: np.ndarray) -> np.ndarray:
@@ -161,9 +166,10 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     active = np.zeros(h, bool)
     if dense_capable.any():
         active = st.dense_eligible & (host_demand / cap >= DENSE_MIN_UTIL)
-        if active.any():  # dense mode lowers the per-request cost on its hosts
-            saving = uncertainty.value("consolidation.dense_saving")  # band
-            raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - saving, 1.0)
+        if active.any():  # dense mode takes the context-switch part off on its hosts
+            cost = request_core_ms(st.contexts, active)
+            raw_web = raw_web * np.where(active[hidx] & placed, cost[hidx] / cost_def[hidx],
+                                         1.0)
             want = raw_web + other
             guest = np.minimum(want, vcpus)
             demand = guest + path
@@ -180,7 +186,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     # web response times
     web_p = st.web_p
     if web_p.any():
-        _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, active, want,
+        cost = request_core_ms(st.contexts, active) if active.any() else cost_def
+        _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, cost, want,
                       vcpus, cv.exclusive)
     if c.detail:  # not read by a summary-only run (a sweep)
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
@@ -191,7 +198,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if n:
         ref = st.ref
         res.consolidation, extra = _consolidation(
-            c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
+            c, ref, cap, pcpus, ghz_scale, dense_capable, req_rate, other, path, vcpus, web,
             st.mix, vms_per_host)
         res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
                                                             sec)
@@ -199,6 +206,13 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if c.detail:
         _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
+
+
+def request_core_ms(contexts: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """CPU per web request (core-ms at 2.4 GHz) on hosts with ``contexts`` VMs per PCPU: the
+    base plus the context-switch part, which dense mode (where ``dense``) takes away."""
+    removed = uncertainty.value("consolidation.dense_saving", dense)  # band: 2/3 .. all
+    return WEB_BASE_MS.value + WEB_CS_MS.value * contexts * np.where(dense, 1.0 - removed, 1.0)
 
 
 class _Static:
@@ -241,6 +255,9 @@ class _Static:
                                & (per_host(np.ones(n)) >= DENSE_MIN_VMS_PER_PCPU * pcpus)
                                & (per_host(vcpus) >= DENSE_MIN_VCPUS_PER_PCPU * pcpus))
         self.mem = per_host(vm["memory_gb"])
+        # contexts that share the host's PCPUs: each VM's vCPUs and device-emulation threads
+        # (counted per VM), FT secondaries included
+        self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
         self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
@@ -264,11 +281,11 @@ def _ratio(fto: FtResult, n: int) -> np.ndarray:
 
 def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx: np.ndarray,
                   hosts: np.ndarray, cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray,
-                  active: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
+                  cost: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
-    """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on."""
-    s_ms = WALL_PER_CPU.value * WEB_CORE_MS.value * ghz_scale[hosts] * np.where(
-        active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
+    """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on and
+    ``cost`` each host's CPU per request (core-ms at 2.4 GHz)."""
+    s_ms = WALL_PER_CPU.value * cost[hosts] * ghz_scale[hosts]
     r = rho[hosts]
     ok = r < 1.0
     servers = np.maximum(np.floor(cap[hosts] + 1e-9), 1.0)
@@ -342,25 +359,45 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
 
 
 def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
-                   ghz_scale: np.ndarray, dense_capable: np.ndarray, req_core_s: np.ndarray,
+                   ghz_scale: np.ndarray, dense_capable: np.ndarray, req_rate: np.ndarray,
                    other: np.ndarray, path: np.ndarray, vcpus: np.ndarray, web: np.ndarray,
                    mix: tuple[np.ndarray, float, float, float],
                    vms_per_host: float) -> tuple[Consolidation, dict[str, Any]]:
-    """VMs of the design's mix one host like ``ref`` holds under each limit (closed forms).
-    ``mix``: per-VM multiplicity (an FT VM brings its secondary: same CPU and memory,
+    """VMs of the design's mix one host like ``ref`` holds under each limit.  A web request's
+    CPU grows with the VMs per PCPU (:func:`request_core_ms`), so the CPU count solves
+    ``count x demand(count) = limit`` (a quadratic: the demand is linear in the count until
+    a VM's vCPUs cap it) and the p95 count is a fixed point of the count at each cost.
+    ``req_rate``: requests/1000 per VM (core-s per core-ms of cost); ``mix``: per-VM
+    multiplicity (an FT VM brings its secondary: same CPU and memory,
     ft-secondary-doubles-cpu-memory) and the mean vCPUs, VMs and memory per VM."""
     n = len(vcpus)
     mult, v_per, r_per, m_per = mix
-    cap_r, g = float(cap[ref]), float(ghz_scale[ref])
-    d_def = float(np.mean((np.minimum(req_core_s * g + other, vcpus) + path) * mult))
-    saving = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
-    d_den = float(np.mean((np.minimum(req_core_s * g * (1.0 - saving) + other, vcpus)
-                           + path) * mult))
-    pc = float(pcpus[ref])
+    cap_r, g, pc = float(cap[ref]), float(ghz_scale[ref]), float(pcpus[ref])
+    removed = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
+    base, cs = WEB_BASE_MS.value, WEB_CS_MS.value
+
+    def cost(count: float, dense: bool) -> float:
+        return base + cs * count * r_per / pc * ((1.0 - removed) if dense else 1.0)
+
+    def demand(count: float, dense: bool) -> float:
+        return float(np.mean((np.minimum(req_rate * cost(count, dense) * g + other, vcpus)
+                              + path) * mult))
+
+    def count_at(limit: float, dense: bool) -> int:
+        d0 = demand(0.0, dense)
+        if d0 <= 0:
+            return _MAX_COUNT
+        k0 = limit / d0
+        slope = (demand(k0, dense) - d0) / k0 if k0 < _MAX_COUNT else 0.0
+        if slope <= 1e-15:
+            return _floor(k0)
+        return _floor((-d0 + math.sqrt(d0 * d0 + 4.0 * slope * limit)) / (2.0 * slope))
+
+    d_def = demand(vms_per_host, False)
     # smallest count at which the dense thresholds hold (all three grow with the count)
     n_act = max(_ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per),
                 _ceil(DENSE_MIN_VCPUS_PER_PCPU * pc / v_per),
-                _ceil(DENSE_MIN_UTIL * cap_r / d_def) if d_def > 0 else _MAX_COUNT)
+                count_at(DENSE_MIN_UTIL * cap_r, False) + 1 if d_def > 0 else _MAX_COUNT)
     dense = bool(dense_capable[ref])
 
     def pick(n_def: int, n_den: int) -> int:
@@ -369,19 +406,29 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     u_max = c.policy["cpu_util_max"]
     by_cpu: int | None = None
     if d_def > 0:
-        by_cpu = pick(_floor(u_max * cap_r / d_def), _floor(u_max * cap_r / d_den))
+        by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
     by_mem = _floor(float(c.host.cols["memory_gb"][ref]) / m_per) if m_per > 0 else None
     by_p95: int | None = None
     if web.any() and d_def > 0:
-        u_web = float(np.max(req_core_s[web] * g / vcpus[web]))
         wall = WALL_PER_CPU.value
-        s_def = wall * WEB_CORE_MS.value * g
         servers = max(math.floor(cap_r + 1e-9), 1)
         p95_max = c.policy["p95_ms_max"]
-        by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r, wall)
+        peak = float(np.max(req_rate[web] * g / vcpus[web]))
+
+        def at_p95(dense: bool) -> int:
+            k = float(vms_per_host)
+            for _ in range(8):  # the cost moves with the count a few % at most
+                cm = cost(k, dense)
+                nxt = _count_at_p95(servers, wall * cm * g, peak * cm, p95_max,
+                                    demand(k, dense), cap_r, wall)
+                if nxt == round(k):
+                    break
+                k = float(nxt)
+            return round(k)
+
+        by_p95 = at_p95(False)
         if dense and by_p95 >= n_act - 1:
-            by_p95 = _count_at_p95(servers, s_def * (1.0 - saving),
-                                   u_web * (1.0 - saving), p95_max, d_den, cap_r, wall)
+            by_p95 = at_p95(True)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k]) if limits else None
@@ -390,7 +437,8 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         hosts_needed = math.ceil(n / limits[binding]) + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
              "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
-             "web_core_ms_at_2_4ghz": WEB_CORE_MS.value, "dense_cpu_saving": saving,
+             "web_core_ms_at_2_4ghz": cost(vms_per_host, False),
+             "web_context_core_ms_per_vm_per_pcpu": cs, "dense_context_share_removed": removed,
              "web_wall_per_cpu": WALL_PER_CPU.value}
     return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), extra
 
