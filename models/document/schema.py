@@ -107,6 +107,9 @@ HOST = KindSpec(
         P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
         P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
         P("hba_count", "int", 2, "ports", "storage HBA ports (FC/iSCSI/SAS)", 0, 32),
+        # --- issue 16
+        P("aes_ni", "bool", True, doc="the CPUs have AES-NI instructions (Intel Westmere, 2010,"
+          " and later): AES costs a fraction of its software cycles per byte"),
     ),
 )
 
@@ -231,6 +234,13 @@ VM = KindSpec(
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
         P("workload.app_tx_kb_per_txn", "float", 4.0, "KB", "bytes the VM sends per"
           " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.net_cipher", "enum", "aes128-cbc",
+          choices=("aes128-cbc", "aes128-ctr", "aes256-ctr", "aes128-gcm",
+                   "chacha20-poly1305", "arcfour", "3des-cbc"),
+          doc="bulk cipher of an encrypted transfer (net_crypto openssh or hpn_ssh)"),
+        P("workload.net_mac", "enum", "hmac-md5",
+          choices=("hmac-md5", "hmac-sha1", "hmac-sha2-256", "umac-64", "none"),
+          doc="MAC of an encrypted transfer (AES-GCM and ChaCha20-Poly1305 need none)"),
         P("workload.net_peer", "enum", "external", choices=("external", "same_host"),
           doc="where the VM's network partner is: another machine, through the host's"
           " physical NIC (line rate, PCIe slot), or a VM on the same host, through the virtual"

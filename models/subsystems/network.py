@@ -238,8 +238,14 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
         path_tx = np.where(local, np.minimum(path_tx, np.minimum(sender, path_rx)), path_tx)
     line = np.where(local, np.inf, line_port[use] * 1000.0)  # use = -1: zeroed below
     tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
+    cipher, mac = vm["workload.net_cipher"], vm["workload.net_mac"]
+    aes_ni = host["aes_ni"][hv]
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
-                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
+                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"],
+                                        cipher, mac, aes_ni,
+                                        host["hyperthreading"][hv] & native)
+    # streams that fill the wire to within 0.5% are bound by the line, not the tool
+    tool_cap = np.where(tool_cap >= 0.995 * line, np.maximum(tool_cap, line), tool_cap)
     slot = np.where(local, np.inf, pcie[use] * 1000.0)
     # a stream keeps one window in flight per round trip (plus FT's output commit)
     rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
@@ -306,7 +312,8 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
                                                  + cut_ns) + msgs * CPU_MSG_NS.value)
         cpu_ns = cpu_ns + np.where(local, peer_ns, 0.0)
     cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
-             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
+             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz, cipher, mac,
+                                     aes_ni))
 
     # ---- NIC load
     host_rx = np.bincount(hs, x_rx[shared], minlength=nh)

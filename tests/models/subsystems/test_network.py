@@ -69,7 +69,7 @@ def test_crypto_and_tool_limit_each_stream() -> None:
     one = solve(fedex(platform="native", crypto="openssh", tool="scp"))
     four = solve(fedex(platform="native", crypto="openssh", tool="scp", streams=4))
     assert 300 < one.vm_rx_mbps[0] < 600
-    assert abs(four.vm_rx_mbps[0] / one.vm_rx_mbps[0] - 4.0) < 1e-6
+    assert 3.6 < four.vm_rx_mbps[0] / one.vm_rx_mbps[0] < 4.0  # streams contend (sub-linear)
     assert one.vm_bound_by[0].startswith("transfer tool: scp with openssh")
 
 
