@@ -617,11 +617,14 @@ def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np
     same demands and the same classes (a knob that moves only populations)."""
     k_n = len(live)
     # exact MVA needs a whole population; SIOC's share of the queue can be fractional
-    if k_n == 1 and pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
+    if k_n == 1:
         k = int(live[0])
         dk = d[k].copy()
         dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
-        ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
+        if pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
+            ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
+        else:  # beyond exact MVA's reach: Schweitzer's one equation, solved exactly
+            ex = mva.schweitzer_single(dk, float(pops[0]), delay=np.arange(6) == 5)
         return mva.MvaResult(ex.throughput[-1:], ex.response[-1:], ex.queue[:, :5])
     hit = cache.get("mva.network") if cache is not None else None
     if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
