@@ -124,6 +124,7 @@ RESOURCES = {
     "cl_compress": "vCenter compression", "cl_decompress": "decompression",
     "cl_checksum": "Transfer Service checksum", "cl_network": "library network",
     "cl_throttle": "bandwidth limit", "cl_wan": "WAN", "cl_host_copy": "ESXi host copy",
+    "cl_nfs": "vCenter NFS mount",
     "cl_vaai": "VAAI array copy", "cl_datastore": "library datastore"}
 """Stage key -> the resource name the bottleneck list and utilisation chart show."""
 
@@ -236,10 +237,19 @@ def _datastore(lib: dict[str, Any], mb: float, shared: int = 1) -> Stage:
 
 
 def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: bool,
-               share: float, gbps: float, shared: int, proxy: bool = True) -> list[Stage]:
-    """The Transfer Service pipeline from a library (``src``) to a destination."""
+               share: float, gbps: float, shared: int, proxy: bool = True,
+               src_nfs: bool = False, dst_nfs: bool = False) -> list[Stage]:
+    """The Transfer Service pipeline from a library (``src``) to a destination.  An NFS
+    library is mounted on vCenter, not on a host: the Transfer Service reads (``src_nfs``)
+    or writes (``dst_nfs``) it over vCenter's own network, so every byte of an NFS library
+    passes through vCenter (a stage at vCenter's line rate, shared by its transfers).  The
+    stages overlap (pipelined): the studies' NFS export gains nothing from 10GbE once the
+    checksum binds, so the NFS read does not add to it."""
     raw, packed = _sizes(lib)
     stages: list[Stage] = []
+    link = link_mbps(gbps)
+    if src_nfs:
+        stages.append(Stage("cl_nfs", "NFS read through vCenter", packed, link, link, shared))
     if src_ds:
         compress = COMPRESS_STREAM_MBPS.value
         stages.append(Stage("cl_compress", "vCenter compression", raw, compress,
@@ -253,6 +263,8 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     stages += _throttle(packed, min(limits) if limits else 0.0, shared)
     stages.append(Stage("cl_checksum", "Transfer Service checksum", packed,
                         CHECKSUM_STREAM_MBPS.value, CHECKSUM_AGGREGATE_MBPS.value, shared))
+    if dst_nfs:
+        stages.append(Stage("cl_nfs", "NFS write through vCenter", packed, link, link))
     if dst_ds:
         decompress = DECOMPRESS_STREAM_MBPS.value
         stages.append(Stage("cl_decompress", "decompression", raw, decompress,
@@ -286,22 +298,24 @@ def plan(lib: dict[str, Any], source: dict[str, Any] | None = None,
                       HOST_COPY_MBPS.value * hosts, source=DEPLOY),
                 _datastore(lib, raw)], setup, raw
         stages = _streaming(lib, source, src_ds, ds, SYNC_STREAM_SHARE.value, gbps,
-                            subscribers_active)
+                            subscribers_active, src_nfs=not src_ds, dst_nfs=not ds)
         return "streaming", stages, setup, packed
     if op == "export":
         return "streaming", ([_datastore(lib, raw)] if ds else []) + _streaming(
-            lib, lib, ds, False, LINK_EFFICIENCY.value, gbps, 1), 0.0, packed
+            lib, lib, ds, False, LINK_EFFICIENCY.value, gbps, 1, src_nfs=not ds), 0.0, packed
     if op == "import":
         if lib["import_source"] == "web_server":  # the Transfer Service pulls: no rhttpproxy
             stages = _streaming(lib, lib, False, ds, WEB_SERVER_SHARE.value, gbps, 1,
-                                proxy=False)
+                                proxy=False, dst_nfs=not ds)
         else:
-            stages = _streaming(lib, lib, False, ds, SYNC_STREAM_SHARE.value, gbps, 1)
+            stages = _streaming(lib, lib, False, ds, SYNC_STREAM_SHARE.value, gbps, 1,
+                                dst_nfs=not ds)
         return "streaming", stages, 0.0, packed
-    # deploy
+    # deploy: from an NFS library the item comes through vCenter (NFS read, then a stream to
+    # the ESXi host, decompressed into its datastore)
     if not ds:
         return "streaming", _streaming(lib, lib, False, True, LINK_EFFICIENCY.value, gbps,
-                                       1), 0.0, packed
+                                       1, src_nfs=True), 0.0, packed
     path = lib["deploy_path"]
     if path == "vaai":
         stages = [Stage("cl_vaai", "VAAI array copy", raw, VAAI_COPY_MBPS.value, source=DEPLOY)]
