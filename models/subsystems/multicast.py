@@ -15,7 +15,10 @@ study: fanning out "causes a slight increase in CPU consumption"; its test saw "
 difference").
 
 Each receiver's guest spends :data:`GUEST_US_PER_PKT` of its vCPU per packet delivered (linear
-in the packet rate, mcast-receiver-cpu-per-pps).  Costs scale with 2.67 / host GHz.
+in the packet rate, mcast-receiver-cpu-per-pps).  What the contexts deliver must also find CPU:
+a receiver whose vCPUs cannot keep up, or a host whose cores the copies and the receivers
+together exceed, drops the rest ('until host CPU, including the receivers' own, binds').  Costs
+scale with 2.67 / host GHz.
 """
 
 from __future__ import annotations
@@ -95,11 +98,21 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     rho_host = np.bincount(hv[shared], busy[shared], minlength=nh)
     rho = np.where(split, busy, rho_host[hv])
     loss = np.where(recv, loss_probability(rho), 0.0)
-    res.vm_loss = loss
-    res.vm_copy_cores = busy * (1.0 - loss)
     guest_us = uncertainty.value("multicast.guest_us_per_pkt", recv)  # band: 10-15 us
-    res.vm_guest_cores = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale,
-                                  0.0)
+    # what the contexts deliver must still find CPU: the receiver's own vCPUs, and the host's
+    # cores shared by every copy and every receiver ('until host CPU binds')
+    copy = busy * (1.0 - loss)
+    guest = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale, 0.0)
+    vcpu_frac = np.minimum(1.0, vm["vcpus"] / np.maximum(guest, 1e-300))
+    host = c.host.cols
+    cores = (host["sockets"] * host["cores_per_socket"]).astype(float)
+    need = np.bincount(hv[recv], (copy + guest)[recv], minlength=nh)
+    host_frac = np.minimum(1.0, cores / np.maximum(need, 1e-300))
+    frac = np.where(recv, np.minimum(vcpu_frac, host_frac[hv]), 1.0)
+    loss = np.where(recv, 1.0 - (1.0 - loss) * frac, 0.0)
+    res.vm_loss = loss
+    res.vm_copy_cores = copy * frac
+    res.vm_guest_cores = guest * frac
     host_loss = loss_probability(rho_host)
     ignored = vm["split_rx"] & ~vmxnet3 & recv
     for i in np.nonzero(ignored)[0].tolist():
