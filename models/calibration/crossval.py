@@ -168,7 +168,7 @@ def cross_validate(by: Literal["case", "study"] = "case",
             f = fit_subsystem(name, values, frozenset(cases()) - left_out)
             with coefficients.using(values):
                 predicted = _numeric_checks(module.checks())
-            lost = sorted(u for u in f.unpinned if u in touched)
+            lost = sorted(u for u in f.unpinned | f.underdetermined if u in touched)
             moved: set[int] = set()
             for u in lost:
                 for factor in (1.25, 0.8):

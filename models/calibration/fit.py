@@ -53,6 +53,12 @@ class Target:
     bound: Bound = "eq"
     weight: float = 1.0
 
+    def raw(self) -> float:
+        """The log ratio, bound or not (a bound met at its edge still pins a coefficient)."""
+        if not (self.model > 0 and self.published > 0):
+            return self.weight * (self.model - self.published) / max(abs(self.published), 1e-12)
+        return self.weight * math.log(self.model / self.published)
+
     def residual(self) -> float:
         if not (self.model > 0 and self.published > 0):
             return self.weight * (self.model - self.published) / max(abs(self.published), 1e-12)
@@ -100,6 +106,10 @@ class Fitter:
     train: frozenset[str] | None = None
     rows: list[Row] = field(default_factory=list)
     unpinned: set[str] = field(default_factory=set)
+    """Coefficients no usable case pins: they keep their priors."""
+    underdetermined: set[str] = field(default_factory=set)
+    """Coefficients a joint fit set without identifying them (fewer independent figures than
+    coefficients): the priors chose part of their value."""
 
     def may(self, *case_ids: str) -> bool:
         """Whether every one of ``case_ids`` may be used."""
@@ -208,6 +218,23 @@ class Fitter:
                 mu *= 10.0
             if not improved or np.abs(step).max() < 1e-10:
                 break
+        # which coefficients the usable targets identify: those within the span of the
+        # Jacobian's row space at the solution (fewer independent figures than coefficients
+        # leave a direction only the priors chose)
+        active = np.array([t.bound == "eq" or abs(t.raw()) < 1e-4 for t in used], bool)
+        raw0 = np.array([t.raw() for t in used])
+        jac = np.zeros((len(r), len(names)))
+        for j in range(len(names)):
+            xs = x.copy()
+            xs[j] += h
+            jac[:, j] = (np.array([t.raw() for t in evaluate(xs)[1]]) - raw0) / h
+        jac = jac[active] if len(r) else jac
+        identified = np.zeros(len(names), bool)
+        if len(jac):
+            _, sv, vt = np.linalg.svd(jac, full_matrices=False)
+            rank = int((sv > 1e-6 * max(float(sv.max()), 1e-300)).sum()) if len(sv) else 0
+            basis = vt[:rank]
+            identified = (basis * basis).sum(axis=0) >= 0.99
         bounds_met = bool(used) and all(t.bound != "eq" and t.residual() == 0.0 for t in used)
         for j, coef in enumerate(coefs):
             if not moved[j] and bounds_met:
@@ -222,6 +249,8 @@ class Fitter:
                 continue
             v = float(math.exp(x[j]))
             self.values[coef.name] = v
+            if not identified[j]:
+                self.underdetermined.add(coef.name)
             fitted_on = sorted({t.case for t in used if t.weight > 0})
             self.rows.append(Row(coef.name, v, coef.unit, self.subsystem, tuple(fitted_on),
                                  "least squares", len(used), note))

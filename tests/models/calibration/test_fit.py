@@ -74,3 +74,18 @@ def test_overrides_are_scoped() -> None:
         assert coefficients.value(name) == 0.123
         assert coefficients.overridden()
     assert coefficients.value(name) == before
+
+
+def test_a_joint_fit_with_fewer_figures_than_coefficients_says_so() -> None:
+    """Two coefficients, one figure: the fit meets it, but only one combination of the two
+    is identified; both are listed as underdetermined (cross-validation then marks what they
+    move as reproduced only)."""
+    a, b = coefficients.DECLARED["vdi.cache_hit"], coefficients.DECLARED["vdi.btl_share"]
+    f = Fitter("vdi", priors())
+    f.least_squares([a, b], lambda: [Target("vdi-pcoip-client-cache", a.value * b.value, 0.3)])
+    assert f.values[a.name] * f.values[b.name] == pytest.approx(0.3, rel=1e-6)
+    assert f.underdetermined == {a.name, b.name}
+    g = Fitter("vdi", priors())
+    g.least_squares([a, b], lambda: [Target("vdi-pcoip-client-cache", a.value * b.value, 0.3),
+                                     Target("vdi-pcoip-disable-btl", a.value / b.value, 0.6)])
+    assert g.underdetermined == set()
