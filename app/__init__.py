@@ -1,5 +1,5 @@
-"""Headroom's Qt side: the desktop app, report rendering and the command line."""
+"""Headroom's Qt side: the desktop app, report rendering and the command line.
 
-from app import pyside_fix
-
-pyside_fix.make_immortal()  # before any Qt call: see the module's docstring
+Importing it applies nothing: the command line runs without Qt, and whatever starts Qt
+installs :mod:`app.qt_fixes` first.
+"""

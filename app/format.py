@@ -1,7 +1,8 @@
 """Number and unit formatting shared by the knob panel, dashboard, charts and scenario bar.
 
 One place decides how a figure reads on screen, so a tile, a table cell and a test that
-compares a tile's text with the prediction all agree.
+compares a tile's text with the prediction all agree.  The KPIs themselves (what each figure
+is, its unit and studies) are :mod:`models.engine.kpis`; here is how they read.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import math
 
 from models.document.schema import Value
+from models.engine.kpis import KPI_BY_KEY, Kpi, busiest, busiest_wan, slowest_library_job
+from models.engine.prediction import Prediction
 
 MIXED = "mixed"
 """Shown where the selected components disagree on a value."""
@@ -124,3 +127,54 @@ def signed_percent(error: float) -> str:
         return NONE
     sign = "+" if error > 0 else ("−" if error < 0 else "")
     return f"{sign}{number(abs(error) * 100.0, 2)} %"
+
+
+# --------------------------------------------------------------------------- KPIs
+
+
+def kpi_value(kpi: Kpi, v: float | None) -> str:
+    """A value of ``kpi`` as a tile shows it (large counts shortened where the KPI asks)."""
+    if kpi.short:
+        return si(v) + (f" {kpi.unit}" if v is not None else "")
+    return with_unit(v, kpi.unit)
+
+
+def kpi_text(kpi: Kpi, p: Prediction | None) -> str:
+    """``kpi``'s figure in prediction ``p`` as a tile shows it."""
+    return kpi_value(kpi, kpi.value(p) if p is not None else None)
+
+
+def kpi_detail(key: str, p: Prediction | None, value: object = ...) -> str:
+    """The small line under a KPI's figure (the binding limit for consolidation, what is
+    missing when there is nothing to measure); ``value``, when the caller has it already,
+    saves computing the figure again."""
+    if p is None:
+        return ""
+    kpi = KPI_BY_KEY[key]
+    if kpi.absent and (kpi.value(p) if value is ... else value) is None:
+        return kpi.absent
+    c = p.consolidation
+    if key == "vms_per_host":
+        return (f"max {number(c.max_vms_per_host_by_cpu)} by CPU, "
+                f"{number(c.max_vms_per_host_by_p95)} by p95")
+    if key == "hosts_needed":
+        return f"binding limit: {c.binding or 'none'}"
+    if key == "p95_response_ms":
+        return f"mean {with_unit(p.mean_response_ms, 'ms')}"
+    if key == "ft_logging_mbps":
+        return f"{int(p.vms.ft.sum())} FT-protected VMs"
+    if key == "wan_pct":
+        wan = busiest_wan(p)
+        return wan.explanation if wan is not None else ""
+    if key == "library_min":
+        t = slowest_library_job(p)
+        if t is None:
+            return ""
+        bound = f", bound by {t['bound_by']}" if t.get("bound_by") else ""
+        return f"{t['name'] or t['id']} ({t['operation']}){bound}"
+    if key == "network_gbps":
+        nic = busiest(p, "nic")
+        if nic is None:
+            return "no NIC in the design"
+        return f"busiest NIC {nic.component} {percent(nic.util)}"
+    return ""

@@ -11,7 +11,8 @@ the band thread, ``QObject::connectImpl`` -> ``QBasicMutex::lockInternal`` in th
 How: automatic collection is switched off and a timer on the GUI thread collects each
 generation when its count passes the interpreter's own threshold, as the automatic collector
 would, so memory behaves as before and every destructor runs where Qt expects it.
-:func:`install` is called wherever a worker thread starts; it is idempotent.
+:func:`install` is idempotent; :mod:`app.jobs` (the one way the app runs work off the GUI
+thread) calls it when its first runner is made, and ``run_app`` at start-up.
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@ import sys
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app import gc_guard
-from app.document import bands
+from app import gc_guard, jobs, qt_fixes
 from app.document.design_document import DesignDocument
 from app.theme import apply_theme
 from app.window.main_window import MainWindow
@@ -22,6 +21,7 @@ from models.io.files import load_design
 
 
 def run_app(path: str | None, self_test: bool = False) -> int:
+    qt_fixes.install()  # before the first Qt object (app/qt_fixes.py)
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Headroom")
@@ -73,6 +73,6 @@ def _dispose(window: QWidget) -> None:
     exists: left to interpreter shutdown, the C++ side is torn down in an arbitrary order
     and segfaults.  Copied mime data on the clipboard goes first for the same reason."""
     QApplication.clipboard().clear()
-    bands.wait_idle()
+    jobs.wait_idle()
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

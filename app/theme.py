@@ -1,12 +1,26 @@
-"""Light or dark palette following the system colour scheme (QStyleHints.colorScheme).
+"""Light or dark palette following the system colour scheme (QStyleHints.colorScheme), and
+the one utilisation colour scale every view uses (canvas, charts, report).
 
 High-DPI scaling is on by default in Qt 6.  ``HEADROOM_THEME=dark|light`` forces a scheme.
+
+Utilisation reads the same everywhere: green below :data:`UTIL_WARN` (70 %), amber from it,
+red from :data:`UTIL_HOT` (90 %, the default policy's highest acceptable host CPU,
+``policy.cpu_util_max``).  :func:`util_load` classifies, :func:`util_colour` gives the
+class's colour (charts, report); the canvas fills its items in :data:`GRADES` steps
+(:func:`util_grades`, :func:`grade_colour`) that never straddle a threshold, each class paler
+at its low end and full at its top, so a grade always has its utilisation's class and hue.
+The fills carry their own dark text and read on a light or a dark canvas alike, so the scale
+has no dark variant.
 """
 
 from __future__ import annotations
 
+import math
 import os
+from enum import IntEnum
+from functools import cache
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
@@ -47,3 +61,90 @@ def apply_theme(app: QApplication) -> None:
 
 def _apply(app: QApplication) -> None:
     app.setPalette(dark_palette() if is_dark(app) else app.style().standardPalette())
+
+
+# --------------------------------------------------------------------------- utilisation
+
+UTIL_WARN = 0.7
+"""Amber from this utilisation: busy, with little room for a burst."""
+UTIL_HOT = 0.9
+"""Red from this utilisation: the default ``policy.cpu_util_max`` (the highest acceptable host
+CPU), past which a design no longer meets the default policy."""
+
+
+class Load(IntEnum):
+    """A utilisation's class on the scale (NONE: not modelled, not a number)."""
+
+    NONE = -1
+    OK = 0
+    WARN = 1
+    HOT = 2
+
+
+UTIL_COLOURS = {Load.OK: "#3fae5a", Load.WARN: "#e8a33d", Load.HOT: "#d9534f"}
+"""The colour of each class (green, amber, red)."""
+NO_UTIL_COLOUR = "#9aa3ad"
+"""For a utilisation that is not modelled (NaN)."""
+PALE = 0.45
+"""How far towards white a class's lowest grade is mixed (its top grade is the full colour)."""
+
+
+def util_load(util: float) -> Load:
+    """The class of ``util`` (a fraction: 0.7 is 70 %)."""
+    if math.isnan(util):
+        return Load.NONE
+    return Load.HOT if util >= UTIL_HOT else Load.WARN if util >= UTIL_WARN else Load.OK
+
+
+def util_colour(util: float) -> QColor:
+    """The colour of ``util``'s class (:data:`NO_UTIL_COLOUR` when it is NaN)."""
+    load = util_load(util)
+    return QColor(NO_UTIL_COLOUR if load is Load.NONE else UTIL_COLOURS[load])
+
+
+def util_legend() -> list[tuple[str, Load]]:
+    """Legend entries, lowest class first: ``("< 70 %", Load.OK)``, ..."""
+    warn, hot = round(UTIL_WARN * 100), round(UTIL_HOT * 100)
+    return [(f"< {warn} %", Load.OK), (f"{warn}-{hot} %", Load.WARN),
+            (f"≥ {hot} %", Load.HOT)]
+
+
+_STEP = 0.05
+EDGES = np.unique(np.round(np.concatenate([np.arange(_STEP, 1.0 + _STEP / 2, _STEP),
+                                           [UTIL_WARN, UTIL_HOT]]), 9))
+"""Where one grade ends and the next begins: every 5 % up to 100 %, and the thresholds."""
+GRADES = len(EDGES) + 1
+"""Grades 0 .. GRADES-1; the last is 100 % and over."""
+NO_GRADE = -1
+"""The grade of a utilisation that is not finite (not modelled)."""
+
+
+def util_grades(util: np.ndarray) -> np.ndarray:
+    """The grade of each utilisation (int64; :data:`NO_GRADE` where it is not finite)."""
+    u = np.asarray(util, dtype=np.float64)
+    grades = np.searchsorted(EDGES, np.nan_to_num(u), side="right")
+    return np.where(np.isfinite(u), grades, NO_GRADE).astype(np.int64)
+
+
+def grade_floor(grade: int) -> float:
+    """The lowest utilisation of ``grade`` (so ``util_load(grade_floor(g))`` is its class)."""
+    return 0.0 if grade <= 0 else float(EDGES[min(grade, GRADES - 1) - 1])
+
+
+def grade_load(grade: int) -> Load:
+    return Load.NONE if grade == NO_GRADE else util_load(grade_floor(grade))
+
+
+@cache
+def grade_colour(grade: int) -> QColor:
+    """The fill of ``grade``: its class's colour, paler towards the class's lowest grade
+    (cached: do not change the colour returned)."""
+    load = grade_load(grade)
+    if load is Load.NONE:
+        return QColor(NO_UTIL_COLOUR)
+    same = [g for g in range(GRADES) if grade_load(g) is load]
+    pale = PALE * (1.0 - (min(grade, same[-1]) - same[0]) / max(1, same[-1] - same[0]))
+    full = QColor(UTIL_COLOURS[load])
+    return QColor.fromRgbF(full.redF() + (1.0 - full.redF()) * pale,
+                           full.greenF() + (1.0 - full.greenF()) * pale,
+                           full.blueF() + (1.0 - full.blueF()) * pale)

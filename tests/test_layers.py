@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("services over the engine", ("models.document.session", "models.analysis",
                                   "models.calibration", "models.io", "models.examples")),
     ("app groundwork and document", ("app.document", "app.format", "app.theme", "app.jobs",
-                                     "app.gc_guard", "app.qt_fixes", "app.pyside_fix")),
+                                     "app.gc_guard", "app.qt_fixes")),
     ("views", ("app.canvas", "app.panels", "app.charts", "app.report")),
     ("window and command line", ("app.window", "app.main", "app.cli", "app.__main__")),
 )

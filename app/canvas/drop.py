@@ -2,7 +2,7 @@
 
 Dropped onto a compatible item it is linked at once, in the same undo step: a VM onto a host
 runs on it (and is stacked below the host), a NIC onto a host is installed in it, a host onto a
-site is located there, a VM onto an array keeps its disk there.
+site is located there, a VM onto an array keeps its disk there, a host onto a cluster joins it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 MIME = "application/x-headroom-preset"
 DROP_LINKS = {("vm", "host"): "runs_on", ("nic", "host"): "installed_in",
               ("host", "site"): "located_at", ("vm", "storage_array"): "disk_on",
-              ("host", "storage_array"): "storage"}
+              ("host", "storage_array"): "storage", ("host", "cluster"): "in_cluster"}
 
 
 def preset_mime(preset_id: str) -> QMimeData:

@@ -26,56 +26,51 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import theme
 from models.document.design import Component, Link
 
 #: Item size (width, height) per kind, in scene units; positions are the item centres.
 SIZES: dict[str, tuple[float, float]] = {
     "host": (150.0, 64.0), "vm": (104.0, 18.0), "nic": (56.0, 18.0),
     "storage_array": (150.0, 64.0), "site": (170.0, 44.0), "content_library": (140.0, 34.0),
+    "cluster": (170.0, 30.0),
 }
-LEVELS = 21
-"""Utilisation is shown in LEVELS steps from 0 to 100% (level LEVELS means over 100%)."""
-NO_DATA = -1
+NO_DATA = theme.NO_GRADE
+"""The level of a component whose utilisation is not modelled (its kind's neutral colour)."""
 
-_GREEN, _AMBER, _RED = QColor("#3fae5a"), QColor("#e8a33d"), QColor("#d9534f")
 _NEUTRAL = {"host": QColor("#5b7fa6"), "vm": QColor("#7a8ba0"), "nic": QColor("#6f8f7f"),
             "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000"),
-            "content_library": QColor("#b08a4f")}
+            "content_library": QColor("#b08a4f"), "cluster": QColor("#4f7f9f")}
 LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc"),
                 "installed_in": QColor("#7aa57a"), "passthrough": QColor("#d4a24c"),
                 "disk_on": QColor("#9a7fd1"), "storage": QColor("#8c6bb1"),
                 "located_at": QColor("#999999"), "wan": QColor("#d9534f"),
-                "subscribes_to": QColor("#b08a4f"), "library_at": QColor("#999999")}
-
-
-def _mix(a: QColor, b: QColor, t: float) -> QColor:
-    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
-                           a.greenF() + (b.greenF() - a.greenF()) * t,
-                           a.blueF() + (b.blueF() - a.blueF()) * t)
-
+                "subscribes_to": QColor("#b08a4f"), "library_at": QColor("#999999"),
+                "in_cluster": QColor("#4f7f9f")}
 
 _SLATE = QColor("#5d6d7e")
+SATURATED = 0.995
+"""The badge turns red from here: the busiest resource reads "100%" (a closed loop's busiest
+station approaches 1 without reaching it)."""
 
 
 def badge_style(util: float) -> tuple[QColor, str]:
-    """(colour, mark) of the bottleneck badge: a red "!" at 100% (as rounded: a closed loop's
-    busiest station approaches 1 without reaching it) or past, an amber "!" from 70%, and
-    below that a slate "i" - the busiest resource, but nothing to alarm about."""
-    if util >= 0.995:
-        return _RED, "!"
-    if util >= 0.7:
-        return _AMBER, "!"
+    """(colour, mark) of the bottleneck badge: a red "!" once saturated (:data:`SATURATED`),
+    an amber "!" from the scale's busy threshold (:data:`app.theme.UTIL_WARN`), and below
+    that a slate "i" - the busiest resource, but nothing to alarm about."""
+    if util >= SATURATED:
+        return QColor(theme.UTIL_COLOURS[theme.Load.HOT]), "!"
+    if util >= theme.UTIL_WARN:
+        return QColor(theme.UTIL_COLOURS[theme.Load.WARN]), "!"
     return _SLATE, "i"
 
 
 def level_colour(level: int, kind: str = "host") -> QColor:
-    """Green (idle) -> amber (70%) -> red (100%+); the kind's neutral colour for no data."""
+    """The fill of a component at utilisation grade ``level`` (:func:`app.theme.util_grades`):
+    the theme's utilisation scale; the kind's neutral colour for no data."""
     if level == NO_DATA:
         return _NEUTRAL.get(kind, QColor("#888888"))
-    u = level / (LEVELS - 1)
-    if u <= 0.7:
-        return _mix(_GREEN, _AMBER, u / 0.7)
-    return _mix(_AMBER, _RED, min(1.0, (u - 0.7) / 0.3))
+    return theme.grade_colour(level)
 
 
 def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outline: QColor,
@@ -110,6 +105,11 @@ def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outlin
     elif kind == "vm":
         r = rect.height() / 2
         painter.drawRoundedRect(rect, r, r)
+    elif kind == "cluster":  # a stack of hosts: two offset outlines behind the front one
+        if detail:
+            for k in (2, 1):
+                painter.drawRoundedRect(rect.translated(3 * k, -3 * k), 5, 5)
+        painter.drawRoundedRect(rect, 5, 5)
     elif kind == "content_library":  # a shelf of books: spines on the left
         painter.drawRoundedRect(rect, 3, 3)
         if detail:
@@ -368,6 +368,16 @@ def describe(comp: Component) -> str:
         return f"{_num(comp.get('speed_gbps'))} GbE"
     if comp.kind == "vm":
         return str(comp.get("workload.profile"))
+    if comp.kind == "cluster":
+        if not comp.get("ha_enabled"):
+            ha = "HA off"
+        elif comp.get("admission_control") == "failover_hosts":
+            ha = f"HA N+{comp.get('failover_hosts')}"
+        elif comp.get("admission_control") == "percentage":
+            ha = f"HA {_num(comp.get('cpu_failover_pct'))}% reserved"
+        else:
+            ha = "HA, no admission control"
+        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"
     if comp.kind == "content_library":
         gbe = _num(comp.get("network_gbps"))
         return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"

@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import theme
 from app.canvas import tooltips
 from app.canvas.context_menu import build_menu
-from app.canvas.items import LEVELS, NO_DATA, SIZES, ComponentItem, LinkItem, describe
+from app.canvas.items import NO_DATA, SIZES, ComponentItem, LinkItem, describe
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
+from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.document.schema import Value
@@ -106,6 +108,7 @@ class DesignScene(QGraphicsScene):
         self._syncing = False
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
+        self.unplaced = UnplacedArea(self)
         document.design_replaced.connect(self.rebuild)
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
@@ -155,6 +158,7 @@ class DesignScene(QGraphicsScene):
         self._docked.clear()
         self._invalidate()
         self._badge = None
+        self.unplaced.reset()
         for comp in self.document.design.components:
             item = ComponentItem(comp)
             item.setPos(comp.x, comp.y)
@@ -180,6 +184,8 @@ class DesignScene(QGraphicsScene):
             self._docked.setdefault(link.target, []).append(src)
             src.set_docked(True)
             self._layout_docked(link.target)
+        elif link.kind == "runs_on":
+            self.unplaced.schedule()
 
     def _layout_docked(self, host_id: str) -> None:
         host = self._items.get(host_id)
@@ -204,6 +210,8 @@ class DesignScene(QGraphicsScene):
         self.addItem(item)
         self._items[cid] = item
         self._invalidate()
+        if comp.kind == "vm":
+            self.unplaced.schedule()
 
     def _component_removed(self, cid: str) -> None:
         item = self._items.pop(cid, None)
@@ -217,6 +225,8 @@ class DesignScene(QGraphicsScene):
         self._docked.pop(cid, None)
         self.removeItem(item)
         self._invalidate()
+        if item.kind == "vm":
+            self.unplaced.schedule()
 
     def _component_changed(self, cid: str, prop: str) -> None:
         item = self._items.get(cid)
@@ -257,6 +267,8 @@ class DesignScene(QGraphicsScene):
                 self._layout_docked(link.target)
         self.removeItem(item)
         self._invalidate_links()
+        if link.kind == "runs_on":
+            self.unplaced.schedule()
 
     def item_moved(self, item: ComponentItem) -> None:
         """After ``item`` moved (drag or document): keep its links and docked NICs attached.
@@ -265,6 +277,8 @@ class DesignScene(QGraphicsScene):
             lk.adjust()
         if item.kind == "host" and item.cid in self._docked:
             self._layout_docked(item.cid)
+        if item.kind == "vm" and self.unplaced.count:
+            self.unplaced.schedule()
 
     # ------------------------------------------------------------------ selection
     def _select_ids(self, ids: list[str]) -> None:
@@ -324,9 +338,7 @@ class DesignScene(QGraphicsScene):
             cache = _KindCache(ids, [self._items.get(i) for i in ids],
                                np.full(len(ids), NO_DATA - 1, dtype=np.int64))
             self._kind_cache[kind] = cache
-        u = np.asarray(util, dtype=np.float64)
-        levels = np.where(np.isfinite(u), np.clip(np.rint(np.nan_to_num(u) * (LEVELS - 1)),
-                                                  0, LEVELS - 1), NO_DATA).astype(np.int64)
+        levels = theme.util_grades(util)  # NO_DATA (-1) where not modelled
         changed = np.flatnonzero(levels != cache.levels)
         items = cache.items
         for i in changed.tolist():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 from app.document.design_document import DesignDocument
+from models.analysis.baseline import provenance_lines
 from models.subsystems import content_library
 
 
@@ -17,8 +19,9 @@ def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
     return f"{f:,.1f}{unit}" if f < 100 else f"{f:,.0f}{unit}"
 
 
-def component_tooltip(document: DesignDocument, cid: str) -> str:
-    """Rich text: name, kind and the predicted figures of component ``cid``."""
+def component_tooltip(document: DesignDocument, cid: str, provenance: bool = True) -> str:
+    """Rich text: name, kind and the predicted figures of component ``cid``, then (unless
+    ``provenance`` is False) where its measured or assumed figures come from."""
     comp = document.component(cid)
     if comp is None:
         return ""
@@ -32,9 +35,12 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
                       f"{int(p.hosts.vms[i])} VMs"]
         elif comp.kind == "vm" and cid in p.vms.ids:
             i = p.vms.ids.index(cid)
-            lines += [f"{_fmt(p.vms.iops[i])} IOPS at {_fmt(p.vms.latency_ms[i], ' ms')}",
-                      f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}",
-                      f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
+            if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
+                lines.append("storage I/O not measured")
+            else:
+                lines += [f"{_fmt(p.vms.iops[i])} IOPS at {_fmt(p.vms.latency_ms[i], ' ms')}",
+                          f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}"]
+            lines += [f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
                       f"CPU {_fmt(p.vms.cpu_util[i], pct=True)}"]
             if p.vms.bound_by[i]:
                 lines.append(f"bound by {p.vms.bound_by[i]}")
@@ -51,4 +57,10 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {top[0].explanation}")
-    return "<br>".join(lines)
+    return "<br>".join(lines + (provenance_html(comp) if provenance else []))
+
+
+def provenance_html(comp: object) -> list[str]:
+    """Where the component's figures come from (measured, solved, assumed), as lines."""
+    return [f"<i>{html.escape(label)}</i>: {html.escape(text)}"
+            for label, text in provenance_lines(comp)]

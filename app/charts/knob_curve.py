@@ -1,11 +1,15 @@
-"""Live charts: the curve of a knob and utilisation per resource (evidence: app.panels.evidence).
+"""The knob curve: the figures of the design across one knob's range, the operating point
+marked (utilisation bars: :mod:`app.charts.utilisation`; evidence: :mod:`app.panels.evidence`).
 
-Every chart owns its plot items and updates them with ``setData``/``setOpts``; nothing is
-cleared and redrawn.  The knob curve's sweep (many evaluations) runs through a rate-limiting
-timer, while its operating point follows every prediction at once.  A shaded band around
-the mean latency and IOPS curves shows their range over the published ranges of the model's
-coefficients (:mod:`app.document.bands`); it is swept in the background once the edits pause (a new
-edit stops it), and not at all when the design is so large that the sweep would take long.
+The curve owns its plot items and updates them with ``setData``; nothing is cleared and
+redrawn.  Which figures it shows and the values it sweeps come from the models
+(:mod:`models.engine.metrics`, :mod:`models.engine.sweep`).  It follows the document only: a
+``values_changed`` of a knob makes the curve that knob's (the last knob the user moved), and
+a change of anything else sweeps the curve again through a rate-limiting timer, while the
+operating point follows every prediction at once.  A shaded band around the mean time and
+throughput curves shows their range over the published ranges of the model's coefficients
+(:mod:`app.document.bands`); it is swept in the background once the edits pause (a new edit
+stops it), and not at all when the design is so large that the sweep would take long.
 """
 
 from __future__ import annotations
@@ -13,12 +17,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,18 +32,29 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.document.bands import Background, Cancelled, sweep_bands, tracker_for
-from app.panels.knob_panel import KnobSlider
+from app.charts.plots import log_ticks, plot_widget
+from app.document.bands import LANE, tracker_for
+from app.jobs import Runner, Task
+from models.document.design import selector_kind
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
+from models.engine.metrics import (
+    ThroughputFigure,
+    TimeFigure,
+    flat_range,
+    latencies,
+    series,
+    throughput_of,
+    time_of,
+)
 from models.engine.prediction import Prediction
+from models.engine.sweep import KnobScale, curve_values, sweep_bands, zoom_values
 from models.engine.uncertainty import Bands
 from models.subsystems.consolidation import SATURATED_MS
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
 
-SWEEP_POINTS = 32
 SWEEP_INTERVAL_MS = 150
 """At most one sweep per this interval while knobs move."""
 SLOW_SWEEP_MS = 100.0
@@ -52,118 +66,9 @@ BAND_SWEEP_MAX_MS = 4000.0
 estimated cost (from the last band evaluation) passes this (the status line says so)."""
 TOO_LARGE_HINT = "Range not computed for designs this large."
 
-LEVEL_COLOURS = (("#27ae60", 0.7), ("#f39c12", 0.9), ("#c0392b", math.inf))
-
-
-def level_colour(util: float) -> str:
-    """Green below 70 %, amber below 90 %, red from 90 % up."""
-    for colour, limit in LEVEL_COLOURS:
-        if util < limit:
-            return colour
-    return LEVEL_COLOURS[-1][0]
-
-
-def sweep_values(k: Knob, points: int = SWEEP_POINTS) -> list[Value]:
-    """The values a curve of knob ``k`` is drawn through (every choice, or ``points`` steps)."""
-    if k.spec.type == "bool":
-        return [False, True]
-    if k.choices is not None:
-        return list(k.choices)
-    mapping = KnobSlider(k)
-    out: list[Value] = []
-    for i in range(points):
-        v = mapping.to_value(round(i * mapping.positions / (points - 1)))
-        if v not in out:
-            out.append(v)
-    return out
-
-
-def log_ticks(lo: float, hi: float) -> list[float]:
-    """1-2-5 tick values from ``lo`` to ``hi`` (for log-scale knob axes)."""
-    out: list[float] = []
-    decade = 10.0 ** math.floor(math.log10(lo))
-    while decade <= hi:
-        out.extend(v for v in (decade, 2 * decade, 5 * decade) if lo <= v <= hi)
-        decade *= 10.0
-    return out
-
-
-def plot_widget() -> pg.GraphicsLayoutWidget:
-    w = pg.GraphicsLayoutWidget()
-    w.setBackground("w")
-    return w
-
-
-# --------------------------------------------------------------------------- knob curve
-
-
-def latencies(p: Prediction) -> tuple[float, float]:
-    """(mean, p95) the curve plots: web response times on a design that does no storage I/O
-    but serves requests, storage latency otherwise."""
-    if p.total_iops == 0 and p.vms.request_driven.any():
-        return p.mean_response_ms, p.p95_response_ms
-    return p.mean_latency_ms, p.p95_latency_ms
-
-
-TimeFigure = Callable[[Prediction], tuple[float, float]]
-
-
-def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
-    """(axis label, legend names, (mean, worst) figure) the curve's upper plot shows: the
-    time a Content Library job takes (minutes) on a design whose only work is library
-    transfers, response or storage latency (:func:`latencies`, ms) otherwise."""
-    if p is not None and p.total_iops == 0 and not p.vms.request_driven.any() \
-            and p.library_transfers:
-        return ("job (min)", ("mean", "slowest"),
-                lambda q: (q.library_mean_s / 60.0, q.library_slowest_s / 60.0))
-    return "time (ms)", ("mean", "p95"), latencies
-
-
-def flat_range(ys: np.ndarray) -> tuple[float, float] | None:
-    """A y range from 0 for a curve the knob does not move (open-loop IOPS against OIO):
-    auto-range would zoom into rounding noise and label every tick "155000"; None when the
-    curve moves (auto-range then)."""
-    finite = ys[np.isfinite(ys)]
-    if finite.size == 0:
-        return None
-    lo, hi = float(finite.min()), float(finite.max())
-    if hi - lo > 1e-3 * max(abs(hi), abs(lo)):
-        return None
-    top = max(abs(hi), abs(lo))
-    return (0.0, 1.2 * top) if top > 0 else (0.0, 1.0)
-
-
-def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
-    """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
-    breaks there instead of plotting a plateau at the marker (``connect="finite"``)."""
-    return np.where(ms >= SATURATED_MS, np.nan, ms)
-
-
-def zoom_values(k: Knob, values: list[Value], mean: np.ndarray) -> list[Value] | None:
-    """Sweep values from the knob's minimum to just past where the response time saturates,
-    when that happens in the first half of a linear knob's range (a 0-2,000 requests/s knob
-    whose farm saturates at 60 would otherwise show two points before the wall); None when
-    the full range is the better view."""
-    if k.choices is not None or k.log or k.spec.type not in ("int", "float"):
-        return None
-    nan = np.flatnonzero(np.isnan(mean))
-    if nan.size == 0 or not 0 < nan[0] < len(values) // 2:
-        return None
-    lo, hi = float(values[0]), float(values[nan[0]])  # type: ignore[arg-type]
-    grid = np.linspace(lo, hi, SWEEP_POINTS)
-    if k.spec.type == "int":
-        return list(dict.fromkeys(round(float(v)) for v in grid))
-    return [float(v) for v in grid]
-
-
-def throughput_of(p: Prediction | None) -> tuple[str, Callable[[Prediction], float]]:
-    """(axis label, figure) the curve's lower plot shows: total IOPS, or network throughput
-    for a design whose VMs move network traffic but do no storage I/O."""
-    if p is not None and p.total_iops == 0 and p.total_net_gbps > 0:
-        return "net Gbit/s", lambda q: q.total_net_gbps  # short: it must fit a low plot
-    if p is not None and p.total_iops == 0 and p.library_transfers:
-        return "MB/s moved", lambda q: q.library_mb_per_s
-    return "total IOPS", lambda q: q.total_iops
+Changed = Literal["nothing", "own", "other"]
+"""What changed since the last prediction: nothing, only the curve's own knob (its curve
+stands: the sweep sets that knob itself), or anything else (sweep again)."""
 
 
 class KnobCurve(QWidget):
@@ -179,8 +84,7 @@ class KnobCurve(QWidget):
         self._point_x: float | None = None
         """The knob's current value on the x axis (None when mixed); read from the document
         only when the knob's values change, since reading costs a pass over the components."""
-        self._own_change = False
-        self._other_change = False
+        self._changed: Changed = "nothing"
         self.sweeps = 0
         """How many sweeps have run (tests and the benchmark read it)."""
         self.last_sweep_ms = 0.0
@@ -205,7 +109,7 @@ class KnobCurve(QWidget):
         self.latency_plot.setLabel("left", "time (ms)")
         self.times: TimeFigure = latencies
         """The upper plot's figures (:func:`time_of`), chosen at each sweep."""
-        self.throughput: Callable[[Prediction], float] = lambda q: q.total_iops
+        self.throughput: ThroughputFigure = lambda q: q.total_iops
         """The lower plot's figure (:func:`throughput_of`), chosen at each sweep."""
         self.iops_plot.setLabel("left", "total IOPS")
         for plot in (self.latency_plot, self.iops_plot):
@@ -254,7 +158,7 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
-        self._band_jobs = Background(self)
+        self._band_jobs = Runner(self, lane=LANE)
         self._band_jobs.finished.connect(self._on_band_sweep)
         self._band_jobs.failed.connect(lambda _msg: self.clear_band())
         self.band_skipped = False
@@ -298,11 +202,6 @@ class KnobCurve(QWidget):
         if isinstance(path, str):
             self.set_knob(path)
 
-    def follow_knob(self, path: str) -> None:
-        """The user moved knob ``path`` (connect KnobPanel.knob_touched here)."""
-        if self.follow.isChecked() and (self.knob is None or self.knob.path != path):
-            self.set_knob(path)
-
     def set_knob(self, path: str) -> None:
         """Show the curve of knob ``path`` (``vm.workload.io_oio``)."""
         k = knob(path)
@@ -312,12 +211,12 @@ class KnobCurve(QWidget):
         self.combo.setCurrentIndex(self.combo.findData(path))
         axis = self.iops_plot.getAxis("bottom")
         if k.choices is not None:
-            ticks = [(float(i), fmt.value(c, k.unit)) for i, c in enumerate(sweep_values(k))]
+            ticks = [(float(i), fmt.value(c, k.unit)) for i, c in enumerate(curve_values(k))]
             axis.setTicks([ticks])
         elif k.log:
-            mapping = KnobSlider(k)
-            axis.setTicks([[(math.log10(v), fmt.number(v)) for v in log_ticks(mapping.lo,
-                                                                              mapping.hi)]])
+            scale = KnobScale(k)
+            axis.setTicks([[(math.log10(v), fmt.number(v)) for v in log_ticks(scale.lo,
+                                                                              scale.hi)]])
         else:
             axis.setTicks(None)
         for plot in (self.latency_plot, self.iops_plot):
@@ -352,34 +251,36 @@ class KnobCurve(QWidget):
             if first is not None:
                 self.set_knob(first.path)
             return
-        self._other_change = True
+        self._changed = "other"
         self._point_x = self.operating_x()
 
     def _on_scenario(self, *_: object) -> None:
-        self._other_change = True
+        self._changed = "other"
         self._point_x = self.operating_x()
 
     def _on_values_changed(self, select: str, prop: str) -> None:
-        if self.knob is not None and prop == self.knob.prop:
-            self._own_change = True
-            self._point_x = self.operating_x()
-            self.follow_knob(self.knob.path)
-            return
-        self._other_change = True
-        from models.document.design import selector_kind  # noqa: PLC0415 (cheap, avoids a cycle)
+        """A value changed (a knob moved, an inspector edit, an undo): the curve follows the
+        knob it belongs to; any other change sweeps the curve again at the next prediction."""
         kind = selector_kind(self.document.design, select)
-        k = knob(f"{kind}.{prop}")
-        if k is not None:
-            self.follow_knob(k.path)
+        moved = knob(f"{kind}.{prop}") if kind is not None else None
+        if moved is not None and moved != self.knob and self.follow.isChecked():
+            self.set_knob(moved.path)  # swept now, with the new value: its own change
+        elif moved is not None and moved == self.knob:
+            self._point_x = self.operating_x()
+        else:
+            self._changed = "other"
+            return
+        if self._changed == "nothing":
+            self._changed = "own"
 
     def _on_prediction(self, _p: object) -> None:
-        """Move the operating point now; redraw the curve (rate-limited) only when something
-        other than this knob changed, since the sweep sets the knob itself."""
+        """Move the operating point now; sweep the curve again (rate-limited) unless only its
+        own knob changed, since the sweep sets that knob itself."""
         self.update_point()
         self._cancel_band()  # the tracker sweeps again once the edits pause
-        if self._other_change or not self._own_change:
+        if self._changed != "own":
             self.request_curve()
-        self._own_change = self._other_change = False
+        self._changed = "nothing"
 
     def request_curve(self) -> None:
         """Sweep again within SWEEP_INTERVAL_MS (a burst of changes leads to one sweep); when
@@ -393,7 +294,7 @@ class KnobCurve(QWidget):
         if k is None or v is None:
             return None
         if k.choices is not None:
-            values = sweep_values(k)
+            values = curve_values(k)
             for i, c in enumerate(values):
                 if c == v or (isinstance(c, float) and not isinstance(v, (str, bool))
                               and float(v) == c):
@@ -408,17 +309,17 @@ class KnobCurve(QWidget):
         k = self.knob
         if k is None:
             return
-        values = sweep_values(k)
+        values = curve_values(k)
         started = time.perf_counter()
-        label, names, self.times = time_of(self.document.prediction)
+        time_label, names, self.times = time_of(self.document.prediction)
+        through_label, self.throughput = throughput_of(self.document.prediction)
         try:
-            preds = self.document.sweep(k.path, values)
-            lat = np.array([self.times(p) for p in preds], dtype=float).reshape(-1, 2)
-            mean = saturated_to_nan(lat[:, 0])
-            zoomed = zoom_values(k, values, mean)
+            figures = series(self.document.sweep(k.path, values), self.times, self.throughput)
+            zoomed = zoom_values(k, values, figures.mean)
             if zoomed:  # saturates early: draw the range that leads up to it instead
-                values, preds = zoomed, self.document.sweep(k.path, zoomed)
-                lat = np.array([self.times(p) for p in preds], dtype=float).reshape(-1, 2)
+                values = zoomed
+                figures = series(self.document.sweep(k.path, zoomed), self.times,
+                                 self.throughput)
         except Exception as err:  # a failing model shows a message, never crashes
             self.status.setText(f"Cannot sweep {k.label}: {err}")
             return
@@ -429,31 +330,25 @@ class KnobCurve(QWidget):
         self._xs = list(xs)
         # a design without storage I/O or requests has no time to plot: the throughput
         # plot takes the whole height instead of sharing it with a flat line at 0 ms
-        self.show_time_plot(bool(np.nan_to_num(lat).max(initial=0.0) > 0))
-        self.latency_plot.setLabel("left", label)
+        self.show_time_plot(figures.has_time)
+        self.latency_plot.setLabel("left", time_label)
         for curve, name in ((self.latency_curve, names[0]), (self.p95_curve, names[1])):
             legend_label = self.legend.getLabel(curve)
             if legend_label is not None and legend_label.text != name:
                 legend_label.setText(name)
-        mean, p95 = saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1])
-        self.latency_curve.setData(xs, mean)
-        self.p95_curve.setData(xs, p95)
-        label, self.throughput = throughput_of(self.document.prediction)
-        self.iops_plot.setLabel("left", label)
-        through = np.array([self.throughput(p) for p in preds], dtype=float)
-        # past saturation there is no steady state: no throughput either (the line breaks
-        # with the response time's instead of climbing on with the offered load)
-        through[lat[:, 0] >= SATURATED_MS] = np.nan
-        self.iops_curve.setData(xs, through)
+        self.latency_curve.setData(xs, figures.mean)
+        self.p95_curve.setData(xs, figures.worst)
+        self.iops_plot.setLabel("left", through_label)
+        self.iops_curve.setData(xs, figures.throughput)
         self.flat = True
-        for plot, ys in ((self.latency_plot, mean), (self.iops_plot, through)):
+        for plot, ys in ((self.latency_plot, figures.mean), (self.iops_plot, figures.throughput)):
             flat = flat_range(ys)
             if flat is None:
                 plot.enableAutoRange(y=True)
                 self.flat = False
             else:
                 plot.setYRange(*flat, padding=0)
-        self.saturated_from = next((float(x) for x, m in zip(xs, mean, strict=True)
+        self.saturated_from = next((float(x) for x, m in zip(xs, figures.mean, strict=True)
                                     if math.isnan(m)), None)
         self._show_status()
 
@@ -489,7 +384,7 @@ class KnobCurve(QWidget):
             self.clear_band()
             self._set_skipped(False)
             return
-        values = self._values or sweep_values(k)
+        values = self._values or curve_values(k)
         step = max(1, math.ceil((len(values) - 1) / (BAND_POINTS - 1)))
         band_values = values[::step] + ([values[-1]] if (len(values) - 1) % step else [])
         # each value costs about the tracker's two evaluations plus one
@@ -501,11 +396,10 @@ class KnobCurve(QWidget):
         self._band_values = band_values
         design, scenario, path = self.document.design.copy(), self.document.scenario, k.path
 
-        def job(cancelled: Callable[[], bool]) -> list[Bands]:
+        def job(task: Task) -> list[Bands]:
             done = []
             for b in sweep_bands(design, scenario, path, band_values):
-                if cancelled():
-                    raise Cancelled
+                task.check()
                 done.append(b)
             return done
 
@@ -599,89 +493,3 @@ class KnobCurve(QWidget):
             return
         self.point_latency.setData([x], [self.times(p)[0]])
         self.point_iops.setData([x], [self.throughput(p)])
-
-
-# --------------------------------------------------------------------------- utilisation
-
-
-class UtilisationChart(QWidget):
-    """Horizontal bars of the most-utilised resources, coloured by level."""
-
-    MAX_BARS = 12
-
-    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.document = document
-        self.setAccessibleName("Utilisation chart")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        self.plots = plot_widget()
-        self.plot = self.plots.addPlot()
-        self.plot.invertY(True)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setLabel("bottom", "utilisation", units="%")
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.plot.getAxis("bottom").setTicks(
-            [[(t / 100.0, f"{t}") for t in range(0, 201, 25)]])
-        self.bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[], brushes=[])
-        self.plot.addItem(self.bars)
-        self.full_line = pg.InfiniteLine(1.0, angle=90, pen=pg.mkPen("#c0392b", width=1))
-        self.ceiling_line = pg.InfiniteLine(
-            0.9, angle=90, pen=pg.mkPen("#7f8c8d", style=Qt.PenStyle.DashLine),
-            label="CPU ceiling", labelOpts={"position": 0.95, "color": "#7f8c8d"})
-        self.plot.addItem(self.full_line)
-        self.plot.addItem(self.ceiling_line)
-        self.empty_text = pg.TextItem("No resource utilisation modelled yet", color="#7f8c8d")
-        self.plot.addItem(self.empty_text)
-        layout.addWidget(self.plots, 1)
-        self.detail = QLabel()
-        self.detail.setWordWrap(True)
-        self.detail.setAccessibleName("Top bottleneck")
-        layout.addWidget(self.detail)
-        self.shown: list[tuple[str, str, float]] = []
-        """(component, resource, util) of each bar, top first."""
-        self._labels: list[str] | None = None
-        self._ranges: tuple[tuple[float, float], tuple[float, float]] | None = None
-        document.prediction_updated.connect(self.refresh)
-        document.design_changed.connect(self.refresh)
-        self.refresh()
-
-    def refresh(self, *_: object) -> None:
-        p = self.document.prediction
-        top = p.bottlenecks(self.MAX_BARS) if p is not None else []
-        top = [r for r in top if math.isfinite(r.util)]
-        self.shown = [(r.component, r.resource, r.util) for r in top]
-        n = len(top)
-        utils = [max(0.0, r.util) for r in top]
-        self.bars.setOpts(x0=[0.0] * n, y=list(range(n)), height=0.6, width=utils,
-                          brushes=[pg.mkBrush(level_colour(u)) for u in utils])
-        labels = [f"{self._name(r.component)} · {r.resource}" for r in top]
-        if labels != self._labels:  # re-laying out an axis costs more than the bars
-            self._labels = labels
-            axis = self.plot.getAxis("left")
-            axis.setTicks([[(float(i), text) for i, text in enumerate(labels)]])
-            metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
-            axis.setWidth(max((metrics.horizontalAdvance(t) for t in labels), default=20) + 16)
-        self.empty_text.setVisible(n == 0)
-        ceiling = self.document.value("design", "policy.cpu_util_max")
-        if isinstance(ceiling, (int, float)) and not isinstance(ceiling, bool) \
-                and float(ceiling) != self.ceiling_line.value():
-            self.ceiling_line.setValue(float(ceiling))
-        # the x range moves in steps of 25 %, so most knob moves leave the axes alone
-        top_x = max(1.1, math.ceil(max(utils, default=0.0) * 1.05 * 4.0) / 4.0)
-        ranges = ((0.0, top_x), (-0.5, max(n, 1) - 0.5))
-        if ranges != self._ranges:
-            self._ranges = ranges
-            self.plot.setRange(xRange=ranges[0], yRange=ranges[1], padding=0)
-        if top:
-            r = top[0]
-            self.detail.setText(f"Top bottleneck: {self._name(r.component)} {r.resource} at"
-                                f" {fmt.percent(r.util)}. {r.explanation}"
-                                f" (study: {r.source})")
-        else:
-            self.detail.setText("")
-
-    def _name(self, cid: str) -> str:
-        c = self.document.design.component(cid)
-        return (c.name or c.id) if c is not None else cid

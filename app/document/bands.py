@@ -3,30 +3,25 @@
 A :class:`BandTracker` follows ``prediction_updated`` through a coalescing single-shot timer:
 only once the predictions stop changing for :attr:`BandTracker.DELAY_MS` does it start the
 band evaluation (:func:`models.engine.evaluation.evaluate_bands`: two more evaluations at the cheap
-and costly ends of every published range).  That work runs in a background thread
-(:class:`Background`) on an engine of its own, built from a snapshot of the design
-(:meth:`Design.copy`), so neither the document's engine nor its design is ever touched from
-another thread, and the slider never waits for a band.  The result comes back through a
-queued signal; a newer request supersedes an older one (a stale result is dropped by its
-generation).  Views (dashboard tiles, the knob curve) share one tracker per document
-(:func:`tracker_for`) and follow its ``bands_updated`` signal.
+and costly ends of every published range).  That work runs in the background (an
+:class:`app.jobs.Runner` on :data:`LANE`) on an engine of its own, built from a snapshot of the
+design (:meth:`Design.copy`), so neither the document's engine nor its design is ever touched
+from another thread, and the slider never waits for a band.  A newer request supersedes an
+older one (the runner drops a stale result).  Views (dashboard tiles, the knob curve) share
+one tracker per document (:func:`tracker_for`) and follow its ``bands_updated`` signal.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import format as fmt
-from app import gc_guard
-from models.document.design import Design, make_override, split_path
-from models.document.schema import Value
+from app.jobs import Lane, Runner, Task
 from models.engine.evaluation import Engine, evaluate_bands
 from models.engine.prediction import Prediction
 from models.engine.uncertainty import Bands
@@ -34,113 +29,10 @@ from models.engine.uncertainty import Bands
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
 
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headroom-bands")
-"""One background thread for every band computation: jobs run one after the other, and a
-superseded job still waiting returns at once (two band jobs at a time would only compete with
-the GUI thread for the interpreter on a small machine)."""
-
-
-_LIVE: set[threading.Event] = set()
-"""The stop flags of jobs not finished yet (:func:`wait_idle` raises them all)."""
-
-
-class Cancelled(Exception):  # noqa: N818 (a signal between the job and its runner)
-    """Raised by a background job that noticed it was superseded."""
-
-
-class _Relay(QObject):
-    """Carries a result from the background thread to the GUI thread.  Not parented: the
-    jobs keep it alive (by reference) for as long as they may emit on it."""
-
-    done = Signal(int, object)
-
-
-Job = Callable[[Callable[[], bool]], object]
-"""A background job: called with ``cancelled()`` (poll it between steps; raise Cancelled)."""
-
-
-class Background(QObject):
-    """Runs jobs off the GUI thread, the newest request winning.
-
-    :meth:`submit` supersedes whatever was requested before (a job under way is asked to stop
-    at its next step, a job not started yet never starts); ``finished`` carries the latest
-    job's result into the GUI thread (a queued connection), ``failed`` its error text.
-    Results of superseded jobs are dropped (counted in :attr:`dropped`)."""
-
-    finished = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self.generation = 0
-        self.dropped = 0
-        """Results that arrived after a newer request (tests read it)."""
-        self._stop: threading.Event | None = None
-        self._relay = _Relay()
-        self._relay.done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
-        gc_guard.install()  # a collection in the worker could destroy widgets there
-
-    @property
-    def busy(self) -> bool:
-        """Whether the latest request has not delivered yet."""
-        return self._stop is not None
-
-    def submit(self, job: Job) -> int:
-        """Run ``job`` in the background thread; returns its generation."""
-        self.cancel()
-        gen = self.generation
-        stop = threading.Event()
-        self._stop = stop
-        relay = self._relay
-
-        def run() -> None:
-            try:
-                if stop.is_set():
-                    return
-                result = job(stop.is_set)
-            except Cancelled:
-                return
-            except Exception as err:  # delivered as a message, never raised here
-                result = err
-            finally:
-                _LIVE.discard(stop)
-            if not stop.is_set():
-                relay.done.emit(gen, result)
-
-        _LIVE.add(stop)
-        _POOL.submit(run)
-        return gen
-
-    def cancel(self) -> None:
-        """Forget the request under way (its result, if it still comes, is dropped)."""
-        if self._stop is not None:
-            self._stop.set()
-            self._stop = None
-        self.generation += 1
-
-    def _deliver(self, gen: int, result: object) -> None:
-        if gen != self.generation or self._stop is None:
-            self.dropped += 1
-            return
-        self._stop = None
-        if isinstance(result, Exception):
-            self.failed.emit(f"{type(result).__name__}: {result}")
-        else:
-            self.finished.emit(result)
-
-
-def wait_idle(timeout_s: float = 10.0) -> bool:
-    """Ask every job to stop, then block until the background thread has finished what it
-    was given (for an orderly exit: no result may arrive once the window is gone; never on a
-    user's path).  False on timeout."""
-    for stop in list(_LIVE):
-        stop.set()
-    done = _POOL.submit(lambda: None)
-    try:
-        done.result(timeout=timeout_s)
-    except TimeoutError:
-        return False
-    return True
+LANE = Lane("bands", workers=1)
+"""One background thread for every band computation (the tracker's and the knob curve's band
+sweep): jobs run one after the other, and a superseded job still waiting never starts (two band
+jobs at a time would only compete with the GUI thread for the interpreter on a small machine)."""
 
 
 class BandTracker(QObject):
@@ -161,7 +53,7 @@ class BandTracker(QObject):
         self.last_ms = 0.0
         """How long the last band evaluation took in the background (a compile and two full
         evaluations), ms: the knob curve estimates its band sweep from it."""
-        self.jobs = Background(self)
+        self.jobs = Runner(self, lane=LANE)
         self.jobs.finished.connect(self._on_result)
         self.jobs.failed.connect(self._on_failure)
         self._timer = QTimer(self)
@@ -200,7 +92,7 @@ class BandTracker(QObject):
             return
         design, scenario = doc.design.copy(), doc.scenario
 
-        def job(_cancelled: Callable[[], bool]) -> tuple[Bands, float]:
+        def job(_task: Task) -> tuple[Bands, float]:
             started = time.perf_counter()
             bands = evaluate_bands(Engine(design, scenario), nominal)
             return bands, (time.perf_counter() - started) * 1000.0
@@ -248,16 +140,3 @@ def sources_text(bands: Bands | None) -> str:
     if bands is None or not bands.sources:
         return ""
     return "\n".join(f"• {b.label()}" for b in bands.sources)
-
-
-def sweep_bands(design: Design, scenario: str, path: str, values: list[Value]
-                ) -> Iterator[Bands]:
-    """The bands at each value of knob ``path``, one value per ``next()`` (three evaluations
-    each, on a private engine: pass a ``design.copy()`` when running in the background), so
-    that a job can stop between values.  DesignError on a bad value."""
-    select, prop = split_path(path)
-    overrides = [make_override(design, select, prop, v) for v in values]
-    engine = Engine(design, scenario)
-    for ov in overrides:
-        engine.patch(ov)
-        yield evaluate_bands(engine)

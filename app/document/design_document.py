@@ -23,6 +23,7 @@ from models.document.design import Component, Design, DesignError, Link, Overrid
 from models.document.edits import Change, Edit
 from models.document.schema import Value
 from models.document.session import Session, is_field
+from models.engine import sweep
 from models.engine.prediction import Prediction
 
 
@@ -295,8 +296,9 @@ class DesignDocument(QObject):
 
     def sweep(self, path: str, values: Sequence[Value]) -> list[Prediction]:
         """Predictions of the active scenario for each value of knob ``path`` on a private
-        engine: the document does not change.  DesignError on a bad value."""
-        return self.session.sweep(path, values)
+        engine (:func:`models.engine.sweep.sweep`): the document does not change.
+        DesignError on a bad value."""
+        return sweep.sweep(self.design, self.scenario, path, values)
 
     def _clean_changed(self, clean: bool) -> None:
         self.modified_changed.emit(not clean)

@@ -1,196 +1,29 @@
 """The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base.
 
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
-``baseline_updated``; each carries the study behind its figure as a tooltip.  :data:`KPIS` is
-also what the scenario comparison table lists.  Under a figure that rests on a coefficient
-published as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the
-document's :class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
+``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
+:data:`models.engine.kpis.KPIS` (the scenario comparison lists them too), as
+:func:`app.format.kpi_value` writes them.  Under a figure that rests on a coefficient published
+as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the document's
+:class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
 from app.document.bands import band_text, sources_text, tracker_for
-from models.document.knobs import (
-    CL_DEPLOY,
-    CL_SYNC,
-    CL_TUNING,
-    DENSE,
-    FEDEX,
-    FT4,
-    FT6,
-    LRO,
-    MILLION,
-    PCOIP,
-    RAIDPOOL,
-    VAIO,
-    VSAN,
-)
-from models.engine.prediction import Prediction, Resource
-from models.engine.uncertainty import PVSCSI, Bands
+from models.engine.kpis import KPIS, Kpi
+from models.engine.prediction import Prediction
+from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
-
-
-@dataclass(frozen=True)
-class Kpi:
-    key: str
-    title: str
-    unit: str
-    value: Callable[[Prediction], float | None]
-    source: str
-    doc: str
-    higher_is_better: bool | None = None
-    """Colours the delta (None: neither direction is better)."""
-    short: bool = False
-    """Shorten large counts with k/M."""
-    absent: str = ""
-    """The detail line when the design has nothing to measure (the value is None)."""
-
-    def text(self, p: Prediction | None) -> str:
-        """The figure as the tile shows it."""
-        return self.format(self.value(p) if p is not None else None)
-
-    def format(self, v: float | None) -> str:
-        """A value of this figure as the tile shows it."""
-        if self.short:
-            return fmt.si(v) + (f" {self.unit}" if v is not None else "")
-        return fmt.with_unit(v, self.unit)
-
-
-def _cpu_per_kiops(p: Prediction) -> float | None:
-    """IOPS-weighted mean host CPU per 1K IOPS (% of a core), None when no VM does I/O."""
-    w = np.nan_to_num(p.vms.iops)
-    total = w.sum()
-    return float((w * np.nan_to_num(p.vms.cpu_cost_per_kiops)).sum() / total) if total > 0 \
-        else None
-
-
-def _if_io(value: Callable[[Prediction], float]) -> Callable[[Prediction], float | None]:
-    """A storage figure, or None (shown as a dash) when no VM does storage I/O: a design
-    without storage has no latency, which "0 ms" would claim is excellent."""
-    return lambda p: value(p) if p.total_iops > 0 else None
-
-
-def _network_gbps(p: Prediction) -> float | None:
-    """Network throughput summed over VMs, None when no VM sends or receives."""
-    return p.total_net_gbps or None
-
-
-def _busiest_wan(p: Prediction) -> Resource | None:
-    """The most utilised inter-site link (PCoIP desktops, vSAN replication, library syncs)."""
-    links = [r for r in p.resources if r.resource.lower() == "wan"]
-    return max(links, key=lambda r: r.util) if links else None
-
-
-def _wan_percent(p: Prediction) -> float | None:
-    r = _busiest_wan(p)
-    return 100.0 * r.util if r is not None else None
-
-
-def _library_minutes(p: Prediction) -> float | None:
-    """The longest Content Library job, minutes; None without library transfers."""
-    return p.library_slowest_s / 60.0 if p.library_transfers else None
-
-
-NO_IO = "no storage I/O"
-
-
-def _hosts_needed(p: Prediction) -> float | None:
-    h = p.consolidation.hosts_needed
-    return float(h) if h is not None else None
-
-
-KPIS: tuple[Kpi, ...] = (
-    Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
-        f"{VAIO}; {MILLION}; {RAIDPOOL}",
-        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True,
-        NO_IO),
-    Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
-        f"{VAIO}; {MILLION}; {RAIDPOOL}",
-        "IOPS-weighted mean storage latency over VMs that do I/O", False, absent=NO_IO),
-    Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
-        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False,
-        absent=NO_IO),
-    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", _cpu_per_kiops, f"{VAIO}; {PVSCSI}",
-        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False,
-        absent=NO_IO),
-    Kpi("network_gbps", "Network", "Gbit/s", _network_gbps, f"{FEDEX}; {LRO}",
-        "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
-        " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
-        absent="no network traffic"),
-    Kpi("p95_response_ms", "p95 response", "ms",
-        lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
-        "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
-        False, absent="no request-driven VMs"),
-    Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
-        lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
-        f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
-    Kpi("ft_latency_add_ms", "FT added latency", "ms",
-        lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
-        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False,
-        absent="no FT-protected VMs"),
-    Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, f"{PCOIP}; {VSAN}; {CL_SYNC}",
-        "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
-        " replication between sites, Content Library syncs while they run", False,
-        absent="no WAN links"),
-    Kpi("library_min", "Slowest library job", "min", _library_minutes,
-        f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
-        "Longest Content Library deploy, sync, import or export: its items through the slowest"
-        " stage of the data path, queued behind the concurrency limits", False,
-        absent="no library transfers"),
-    Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
-        "VMs per host in the design as placed"),
-    Kpi("hosts_needed", "Hosts needed", "", _hosts_needed, DENSE,
-        "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False),
-)
-
-KPI_BY_KEY = {k.key: k for k in KPIS}
-
-
-def detail_text(key: str, p: Prediction | None, value: object = ...) -> str:
-    """The small line under a tile's figure (the binding limit for consolidation, what is
-    missing when there is nothing to measure); ``value``, when the caller has it already,
-    saves computing the figure again."""
-    if p is None:
-        return ""
-    kpi = KPI_BY_KEY[key]
-    if kpi.absent and (kpi.value(p) if value is ... else value) is None:
-        return kpi.absent
-    c = p.consolidation
-    if key == "vms_per_host":
-        return (f"max {fmt.number(c.max_vms_per_host_by_cpu)} by CPU, "
-                f"{fmt.number(c.max_vms_per_host_by_p95)} by p95")
-    if key == "hosts_needed":
-        return f"binding limit: {c.binding or 'none'}"
-    if key == "p95_response_ms":
-        return f"mean {fmt.with_unit(p.mean_response_ms, 'ms')}"
-    if key == "ft_logging_mbps":
-        return f"{int(p.vms.ft.sum())} FT-protected VMs"
-    if key == "wan_pct":
-        wan = _busiest_wan(p)
-        return wan.explanation if wan is not None else ""
-    if key == "library_min":
-        t = max(p.library_transfers, key=lambda j: float(j["completion_s"]))
-        bound = f", bound by {t['bound_by']}" if t.get("bound_by") else ""
-        return f"{t['name'] or t['id']} ({t['operation']}){bound}"
-    if key == "network_gbps":
-        nics = [r for r in p.resources if r.resource == "nic"]
-        if not nics:
-            return "no NIC in the design"
-        busiest = max(nics, key=lambda r: r.util)
-        return f"busiest NIC {busiest.component} {fmt.percent(busiest.util)}"
-    return ""
 
 
 class KpiTile(QFrame):
@@ -247,8 +80,8 @@ class KpiTile(QFrame):
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
-        self.value_label.setText(self.kpi.format(new))
-        self.detail_label.setText(detail_text(self.kpi.key, p, new))
+        self.value_label.setText(fmt.kpi_value(self.kpi, new))
+        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
@@ -299,6 +132,12 @@ class Dashboard(QWidget):
         self.hidden_label.setAccessibleName("Figures not shown")
         self.hidden_label.setVisible(False)
         outer.addWidget(self.hidden_label)
+        self.measured_label = QLabel()
+        self.measured_label.setWordWrap(True)
+        self.measured_label.setStyleSheet("font-size: 8pt;")
+        self.measured_label.setAccessibleName("What was not measured")
+        self.measured_label.setVisible(False)
+        outer.addWidget(self.measured_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
         self.warnings_label.setStyleSheet("color: #b9770e;")
@@ -358,6 +197,23 @@ class Dashboard(QWidget):
                                   if names else "")
         self.hidden_label.setVisible(bool(names))
 
+    def _show_measured(self, p: Prediction | None) -> None:
+        """How many VMs lack I/O data (their storage figures read 'not measured') and how
+        many are on no host: an imported estate's figures are only as good as its data."""
+        parts = []
+        if p is not None:
+            missing = int(p.vms.io_not_measured.sum()) if len(p.vms.io_not_measured) else 0
+            if missing:
+                parts.append(f"{missing} of {len(p.vms.ids)} VMs lack I/O data: their storage"
+                             " figures read 'not measured' (assign a profile or calibrate"
+                             " from esxtop or Aria Operations data)")
+            unplaced = int(p.extras.get("capacity", {}).get("unplaced_vms", 0))
+            if unplaced:
+                parts.append(f"{unplaced} VMs are on no host (the Unplaced area): counted in"
+                             " hosts needed")
+        self.measured_label.setText("\n".join(parts))
+        self.measured_label.setVisible(bool(parts))
+
     def _on_baseline(self, _p: object) -> None:
         if self.document.scenario != "base":  # in base it is the prediction just shown
             self.refresh()
@@ -372,6 +228,7 @@ class Dashboard(QWidget):
         for tile in self.tiles.values():
             tile.update_from(p, base, show_delta)
         self._hide_unmeasured(p)
+        self._show_measured(p)
         warnings = p.warnings if p is not None else []
         text = "\n".join(f"⚠ {w}" for w in warnings[:4])
         if len(warnings) > 4:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.charts.knob_curve import plot_widget
+from app.charts.plots import plot_widget
 from models.calibration import SUBSYSTEMS, Check, all_checks
 
 if TYPE_CHECKING:

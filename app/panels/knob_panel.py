@@ -10,10 +10,9 @@ kind-wide knobs (``vm``, ``host``, ``design``, ``wan``...).  Every edit goes thr
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,58 +30,13 @@ from app import format as fmt
 from models.document.design import DesignError, selector_kind
 from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.schema import Value
+from models.engine.sweep import KnobScale
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
 
-SLIDER_STEPS = 200
-"""Positions of a slider without a natural step (and of every log-scale slider)."""
-
-
-class KnobSlider:
-    """Maps a knob's value range onto integer slider positions (linear or logarithmic)."""
-
-    def __init__(self, knob: Knob):
-        spec = knob.spec
-        lo = knob.min if knob.min is not None else spec.min
-        hi = knob.max if knob.max is not None else spec.max
-        self.lo = float(lo if lo is not None else 0.0)
-        self.hi = float(hi if hi is not None else max(self.lo + 1.0, 100.0))
-        self.log = knob.log and self.lo > 0
-        self.step = knob.step
-        self.is_int = spec.type == "int"
-        if not self.log and self.step:
-            self.positions = max(1, min(1000, round((self.hi - self.lo) / self.step)))
-        else:
-            self.positions = SLIDER_STEPS
-
-    def to_value(self, pos: int) -> float | int:
-        t = min(max(pos, 0), self.positions) / self.positions
-        if self.log:
-            x = math.exp(math.log(self.lo) + t * (math.log(self.hi) - math.log(self.lo)))
-        else:
-            x = self.lo + t * (self.hi - self.lo)
-        if self.step:
-            x = self.lo + round((x - self.lo) / self.step) * self.step
-        x = min(max(x, self.lo), self.hi)
-        if self.is_int:
-            return round(x)
-        return float(f"{x:.4g}")
-
-    def to_pos(self, value: float) -> int:
-        x = min(max(float(value), self.lo), self.hi)
-        if self.log:
-            t = (math.log(x) - math.log(self.lo)) / (math.log(self.hi) - math.log(self.lo))
-        else:
-            t = (x - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
-        return round(t * self.positions)
-
-
 class KnobRow(QWidget):
     """One knob: label, control, current value with unit, and the study as a caption."""
-
-    touched = Signal(str)
-    """The knob path, emitted when the user changes the control."""
 
     def __init__(self, document: DesignDocument, knob: Knob, selects: list[str],
                  parent: QWidget | None = None):
@@ -111,7 +65,7 @@ class KnobRow(QWidget):
         self.slider: QSlider | None = None
         self.combo: QComboBox | None = None
         self.check: QCheckBox | None = None
-        self.mapping: KnobSlider | None = None
+        self.mapping: KnobScale | None = None
         control: QWidget
         if spec.type == "bool":
             self.check = QCheckBox("enabled")
@@ -125,7 +79,7 @@ class KnobRow(QWidget):
             self.combo.activated.connect(self._on_activated)
             control = self.combo
         else:
-            self.mapping = KnobSlider(knob)
+            self.mapping = KnobScale(knob)
             self.slider = QSlider(Qt.Orientation.Horizontal)
             self.slider.setRange(0, self.mapping.positions)
             self.slider.setSingleStep(1)
@@ -214,7 +168,6 @@ class KnobRow(QWidget):
         self.error_label.hide()
         self._last = value
         self.value_label.setText(fmt.choice(self.knob.prop, value, self.knob.unit))
-        self.touched.emit(self.knob.path)
 
     def _on_slider(self, pos: int) -> None:
         if self.mapping is not None:
@@ -232,9 +185,6 @@ class KnobRow(QWidget):
 
 class KnobPanel(QWidget):
     """Sliders, combo boxes and check boxes for every knob that applies, grouped by subsystem."""
-
-    knob_touched = Signal(str)
-    """The path of the knob the user changed last (the knob curve follows it)."""
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -314,7 +264,6 @@ class KnobPanel(QWidget):
                 groups[k.group] = form
                 layout.addWidget(box)
             row = KnobRow(self.document, k, selects)
-            row.touched.connect(self.knob_touched)
             form.addRow(row)
             self.rows[k.path] = row
         if not rows:

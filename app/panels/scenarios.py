@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.panels.dashboard import KPIS, detail_text
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
+from models.engine.kpis import KPIS
 from models.engine.prediction import Prediction
 
 if TYPE_CHECKING:
@@ -246,12 +246,12 @@ class ScenarioBar(QWidget):
         for i, kpi in enumerate(KPIS):
             a = kpi.value(left) if left is not None else None
             b = kpi.value(right) if right is not None else None
-            cells = (kpi.text(left), kpi.text(right), fmt.delta(b, a, kpi.unit))
+            cells = (fmt.kpi_value(kpi, a), fmt.kpi_value(kpi, b), fmt.delta(b, a, kpi.unit))
             for col, text in enumerate(cells, start=1):
                 self._set_cell(i, col, text)
         row = len(KPIS)
-        self._set_cell(row, 1, detail_text("hosts_needed", left))
-        self._set_cell(row, 2, detail_text("hosts_needed", right))
+        self._set_cell(row, 1, fmt.kpi_detail("hosts_needed", left))
+        self._set_cell(row, 2, fmt.kpi_detail("hosts_needed", right))
         self._set_cell(row, 3, "")
 
     def _set_cell(self, row: int, col: int, text: str) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
+from app import theme
 from app.report.draw import INK, MUTED, RULE, Sheet, util_color
 from models.document.design import Design
 from models.engine.prediction import Prediction
@@ -137,7 +138,8 @@ def _legend(sheet: Sheet, rect: QRectF, design: Design) -> None:
         sheet.text(QRectF(x + 20, rect.y(), 110, rect.height()), KIND_LABELS.get(kind, kind),
                    11, color=MUTED)
         x += 120
-    for label, util in (("< 70 %", 0.5), ("70-90 %", 0.8), ("> 90 % busy", 0.95)):
-        sheet.box(QRectF(x, rect.y() + 8, 16, 12), QColor("#ffffff"), util_color(util), 2)
+    for label, load in theme.util_legend():
+        sheet.box(QRectF(x, rect.y() + 8, 16, 12), QColor("#ffffff"),
+                  QColor(theme.UTIL_COLOURS[load]), 2)
         sheet.text(QRectF(x + 20, rect.y(), 100, rect.height()), label, 11, color=MUTED)
         x += 105

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from app import theme
+
 PAGE_W = 1400.0
 PAGE_H = 990.0
 MARGIN = 56.0
@@ -23,7 +25,6 @@ MUTED = QColor("#5d6878")
 RULE = QColor("#c9d1dc")
 ACCENT = QColor("#2f6db5")
 GOOD = QColor("#3c9a5f")
-WARN = QColor("#d9a21b")
 BAD = QColor("#c8453a")
 PANEL = QColor("#f3f6fa")
 
@@ -31,14 +32,8 @@ FONT_FAMILY = "DejaVu Sans"
 
 
 def util_color(util: float) -> QColor:
-    """Green below 70 %, amber to 90 %, red above."""
-    if math.isnan(util):
-        return RULE
-    if util >= 0.9:
-        return BAD
-    if util >= 0.7:
-        return WARN
-    return GOOD
+    """The theme's utilisation colour (:func:`app.theme.util_colour`); a rule for no figure."""
+    return RULE if math.isnan(util) else theme.util_colour(util)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
+from app import qt_fixes
 from app.report.diagram import draw_diagram
 from app.report.draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
 from app.report.pages import (
@@ -57,6 +58,7 @@ def ensure_gui_app() -> None:
     no window, so the application uses the offscreen platform unless one was chosen: on a
     machine without a display (a server, CI) Qt would otherwise abort looking for X11."""
     if QGuiApplication.instance() is None:
+        qt_fixes.install()  # nothing started Qt before: the report starts it
         argv = sys.argv[:1]
         if not os.environ.get("QT_QPA_PLATFORM"):
             argv += ["-platform", "offscreen"]

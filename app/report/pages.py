@@ -18,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app import format as fmt
-from app.panels.dashboard import KPI_BY_KEY, detail_text
+from app.report.baseline import baseline_page, has_baseline
 from app.report.diagram import draw_diagram
 from app.report.draw import (
     ACCENT,
@@ -36,6 +36,7 @@ from app.report.draw import (
 from models.calibration import Check
 from models.document.design import Design, apply_scenario
 from models.document.knobs import Knob, knobs_for
+from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES
 from models.engine.prediction import Prediction
 
 RIGHT = Qt.AlignmentFlag.AlignRight
@@ -43,8 +44,9 @@ Page = Callable[[Sheet], None]
 
 HEADINGS = ("Headroom design report", "Design diagram", "Knob settings and scenario",
             "Key performance indicators", "Charts", "Bottlenecks",
-            "Appendix: calibration studies")
-"""The heading of each kind of page, in order (the appendix may span several pages)."""
+            "Appendix: calibration studies", "Baseline: measured against recorded")
+"""The heading of each kind of page (the appendix may span several pages; the baseline page,
+for designs with measured figures, comes before it)."""
 
 APPENDIX_ROWS = 30
 
@@ -75,8 +77,11 @@ class Report:
 def build_pages(r: Report) -> list[Page]:
     pages: list[Page] = [partial(f, r=r) for f in (title_page, diagram_page, settings_page,
                                                     kpi_page, charts_page, bottlenecks_page)]
+    if has_baseline(r.design):
+        pages.append(partial(baseline_page, r=r, number=len(pages) + 1))
+    first = len(pages) + 1
     n = max(1, math.ceil(len(r.checks) / APPENDIX_ROWS))
-    pages.extend(partial(appendix_page, r=r, index=i, count=n) for i in range(n))
+    pages.extend(partial(appendix_page, r=r, index=i, count=n, first=first) for i in range(n))
     return pages
 
 
@@ -197,10 +202,10 @@ def kpi_tiles(p: Prediction) -> list[tuple[str, str, str]]:
 
     def note(k: str) -> str:  # the count of VMs even without I/O; else what is missing
         present = k == "total_iops" or KPI_BY_KEY[k].value(p) is not None
-        return notes[k] if present and k in notes else detail_text(k, p)
+        return notes[k] if present and k in notes else fmt.kpi_detail(k, p)
 
     c = p.consolidation
-    tiles = [(KPI_BY_KEY[k].title, KPI_BY_KEY[k].text(p), note(k)) for k in keys]
+    tiles = [(KPI_BY_KEY[k].title, fmt.kpi_text(KPI_BY_KEY[k], p), note(k)) for k in keys]
     return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
                      f"binding: {c.binding or 'none'}")]
 
@@ -251,18 +256,6 @@ def kpi_rows(p: Prediction) -> list[list[str]]:
     return rows
 
 
-BAND_LABELS = {"total_iops": ("Total IOPS", "IOPS"), "mean_latency_ms": ("Mean latency", "ms"),
-               "p95_latency_ms": ("Highest VM p95 latency", "ms"),
-               "mean_response_ms": ("Mean web response", "ms"),
-               "p95_response_ms": ("Highest web p95 response", "ms"),
-               "ft_logging_mbps": ("FT logging traffic", "Mbit/s"),
-               "ft_latency_add_ms": ("Latency FT adds", "ms"),
-               "consolidation.vms_per_host": ("VMs per host", "VMs"),
-               "consolidation.max_vms_per_host_by_cpu": ("Max VMs per host by CPU", "VMs"),
-               "consolidation.max_vms_per_host_by_p95": ("Max VMs per host by p95", "VMs"),
-               "consolidation.hosts_needed": ("Hosts needed", "hosts")}
-
-
 def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
     """Rows for the figures whose published-range band has a width, and the cases behind."""
     from models.engine.evaluation import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
@@ -274,7 +267,7 @@ def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
             return []
     rows = []
     for key, (lo, hi) in bands.summary.items():
-        label, unit = BAND_LABELS.get(key.removeprefix("summary."), (key, ""))
+        label, unit = SUMMARY_FIGURES.get(key.removeprefix("summary."), (key, ""))
         if hi > lo:
             rows.append(["Range", label, f"{fmt.number(lo)}–{fmt.number(hi)}", unit])
     return rows[:limit] + [["Range from", b.case_id.split(";")[0], "", ""]
@@ -464,7 +457,7 @@ def resource_label(design: Design, component: str, resource: str) -> str:
     return f"{resource} · {name}"
 
 
-def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
+def appendix_page(s: Sheet, r: Report, index: int, count: int, first: int = 7) -> None:
     title = HEADINGS[6] + (f" ({index + 1} of {count})" if count > 1 else "")
     checks = r.checks
     numeric = sorted(abs(c.error) for c in checks if c.bound == "eq")
@@ -477,7 +470,7 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     if not checks:
         msg = r.checks_error or "No calibration checks are available in this build."
         s.wrapped(MARGIN, y, w, msg, 14, MUTED)
-        s.footer(r.footer, 7 + index)
+        s.footer(r.footer, first + index)
         return
     part = checks[index * APPENDIX_ROWS:(index + 1) * APPENDIX_ROWS]
     cols = [Column("Study", 0.34), Column("Quantity", 0.30), Column("Role", 0.05),
@@ -498,4 +491,4 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
     s.wrapped(MARGIN, y + 10, w, "Role: fit = a coefficient was fitted to this figure; "
               "check = not used in fitting (the honest test); rule = the study's rule as "
               "stated. Error = (model - published) / published.", 11, MUTED)
-    s.footer(r.footer, 7 + index)
+    s.footer(r.footer, first + index)

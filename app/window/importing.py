@@ -1,8 +1,8 @@
 """Import the estate from the GUI: RVTools exports and a live vCenter.
 
 ``import_rvtools(window, document)`` and ``import_vcenter(window, document)`` ask for what they
-need, run the import in a worker :class:`QThread` behind a :class:`QProgressDialog` (with
-Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
+need, run the import in the background (:mod:`app.jobs`) behind a :class:`QProgressDialog`
+(with Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
 themselves live in :mod:`models.io.importers` and know nothing of Qt.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,9 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import gc_guard
+from app.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
 from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
+
+PARTIAL = 0.95
+"""Below this share of VMs on their own host the report warns (the command line refuses)."""
 
 Job = Callable[[Progress], tuple[Design, ImportReport]]
 
@@ -39,45 +42,17 @@ class _Document(Protocol):
         ...
 
 
-class ImportWorker(QObject):
-    """Runs one import job in its thread; ``cancel()`` may be called from any thread."""
+LANE = Lane("import", workers=1)
+"""Imports run one at a time, on a thread of their own (an import is long and mostly waits)."""
 
-    progressed = Signal(int, int, str)
-    succeeded = Signal(object, object)  # Design, ImportReport
-    failed = Signal(str)
-    cancelled = Signal()
 
-    def __init__(self, job: Job) -> None:
-        super().__init__()
-        self._job = job
-        self._cancel = False
-
-    def cancel(self) -> None:
-        self._cancel = True
-
-    def _progress(self, done: int, total: int, what: str) -> None:
-        if self._cancel:
-            raise ImportCancelledError
-        self.progressed.emit(done, total, what)
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            if self._cancel:
-                raise ImportCancelledError
-            design, report = self._job(self._progress)
-        except ImportCancelledError:
-            self.cancelled.emit()
-        except DesignError as err:
-            self.failed.emit(err.describe())
-        except Exception as err:  # a bug must not kill the app: show it instead
-            self.failed.emit(f"{type(err).__name__}: {err}")
-        else:
-            self.succeeded.emit(design, report)
+def _describe(err: Exception) -> str:
+    return err.describe() if isinstance(err, DesignError) else describe_error(err)
 
 
 class ImportJob(QObject):
-    """One import: a worker thread, a progress dialog, then the design and its report."""
+    """One import: run in the background behind a progress dialog (with Cancel), then the
+    design and its report."""
 
     finished = Signal(bool)
     """True when the document's design was replaced by the imported one."""
@@ -90,15 +65,13 @@ class ImportJob(QObject):
         self.report: ImportReport | None = None
         self.error = ""
         self.message_box: QMessageBox | None = None
-        gc_guard.install()  # a collection in the worker could destroy widgets there
-        self.worker_thread = QThread(self)
-        self.worker = ImportWorker(job)
-        self.worker.moveToThread(self.worker_thread)
-        self.worker_thread.started.connect(self.worker.run)
-        self.worker.progressed.connect(self._on_progress)
-        self.worker.succeeded.connect(self._on_succeeded)
-        self.worker.failed.connect(self._on_failed)
-        self.worker.cancelled.connect(self._on_cancelled)
+        self._job = job
+        self._started = False
+        self._cancelled = False
+        self.runner = Runner(self, lane=LANE, describe=_describe)
+        self.runner.progressed.connect(self._on_progress)
+        self.runner.finished.connect(self._on_succeeded)
+        self.runner.failed.connect(self._on_failed)
         self.dialog = QProgressDialog(title, "Cancel", 0, 0, window)
         self.dialog.setWindowTitle("Import")
         self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -107,12 +80,37 @@ class ImportJob(QObject):
         self.dialog.setAutoReset(False)
         self.dialog.canceled.connect(self.cancel)
 
+    @property
+    def running(self) -> bool:
+        return self.runner.busy
+
     def start(self) -> None:
-        self.worker_thread.start()
+        if self._started:
+            return
+        self._started = True
+        if self._cancelled:  # before it started: report it as any cancel, from the loop
+            QTimer.singleShot(0, self, self._on_cancelled)
+            return
+        job = self._job
+
+        def work(task: Task) -> tuple[Design, ImportReport]:
+            def progress(done: int, total: int, what: str) -> None:
+                if task.cancelled():
+                    raise ImportCancelledError  # what the importers expect to stop them
+                task.progress(done, total, what)
+
+            return job(progress)
+
+        self.runner.submit(work)
 
     @Slot()
     def cancel(self) -> None:
-        self.worker.cancel()  # a flag: safe from the GUI thread while the worker runs
+        """Stop the import: the worker stops at its next step, the design stays as it was."""
+        if not self._started:
+            self._cancelled = True  # start() reports it
+        elif self.runner.busy:
+            self.runner.cancel()
+            self._on_cancelled()
 
     @Slot(int, int, str)
     def _on_progress(self, done: int, total: int, what: str) -> None:
@@ -124,9 +122,6 @@ class ImportJob(QObject):
     def _stop(self) -> None:
         self.dialog.canceled.disconnect(self.cancel)
         self.dialog.close()
-        self.worker_thread.quit()
-        self.worker_thread.wait()
-        self.worker.deleteLater()
 
     def _show(self, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.window)
@@ -136,15 +131,26 @@ class ImportJob(QObject):
         self.message_box = box
         box.open()
 
-    @Slot(object, object)
-    def _on_succeeded(self, design: Design, report: ImportReport) -> None:
+    @Slot(object)
+    def _on_succeeded(self, result: tuple[Design, ImportReport]) -> None:
         self._stop()
+        design, report = result
         self.report = report
         self.document.replace_design(design, modified=True)  # in no file yet: ask on close
         lines = report.lines(limit=10_000)
-        self._show(QMessageBox.Icon.Information, "Import report", "\n".join(
-            line for line in lines[:3]) + ("\n\nDetails list every skipped row and note."
-                                           if len(lines) > 3 else ""), "\n".join(lines))
+        head = [lines[0], report.coverage.line()]
+        head += [f"provenance: {p}" for p in report.provenance]
+        head += [line.strip() for line in report.calibration[1:4]]
+        icon = QMessageBox.Icon.Information
+        if report.coverage.ratio < PARTIAL:
+            icon = QMessageBox.Icon.Warning
+            head.insert(0, f"Only {report.coverage.ratio:.0%} of the VMs are on a host of the"
+                        " export: the others are placed in their cluster or, with neither, in"
+                        " the Unplaced area (the command line refuses such an export unless"
+                        " --allow-partial).")
+        self._show(icon, "Import report", "\n".join(head) + (
+            "\n\nDetails list every skipped or moved VM, where each figure comes from and"
+            " the baseline check." if len(lines) > len(head) else ""), "\n".join(lines))
         self.finished.emit(True)
 
     @Slot(str)

@@ -30,9 +30,11 @@ from app.canvas.drop import drop_preset
 from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
-from app.charts.knob_curve import KnobCurve, UtilisationChart
+from app.charts.knob_curve import KnobCurve
+from app.charts.utilisation import UtilisationChart
 from app.document.design_document import DesignDocument
 from app.panels.analysis import AnalysisPanel
+from app.panels.calibration import CalibrationPanel
 from app.panels.dashboard import Dashboard
 from app.panels.evidence import EvidenceView
 from app.panels.inspector import Inspector
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
         self.charts = charts
         self.scenario_bar = ScenarioBar(doc, self)
         self.analysis = AnalysisPanel(doc, self)
+        self.calibration = CalibrationPanel(doc, self)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
         self.knob_dock = self._dock("Knobs", "knob_dock", self.knob_panel, left)
@@ -89,14 +92,16 @@ class MainWindow(QMainWindow):
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
         self.analysis_dock = self._dock("Analysis", "analysis_dock", self.analysis,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.calibration_dock = self._dock("Calibration", "calibration_dock", self.calibration,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea)
         # the side columns run the full height (the knobs and the dashboard need it); the
         # charts sit under the canvas
         self.setCorner(Qt.Corner.BottomLeftCorner, left)
         self.setCorner(Qt.Corner.BottomRightCorner, right)
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
+        self.tabifyDockWidget(self.charts_dock, self.calibration_dock)
         self.charts_dock.raise_()
-        self.knob_panel.knob_touched.connect(self.knob_curve.follow_knob)
 
         self.files = FileController(self, doc)
         self._build_import_menu()
@@ -117,6 +122,7 @@ class MainWindow(QMainWindow):
 
         self.scene.status_message.connect(self.show_status)
         self.analysis.status_message.connect(self.show_status)
+        self.calibration.status_message.connect(self.show_status)
         self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
         doc.design_replaced.connect(self._design_replaced)
         doc.design_changed.connect(lambda _prop: self.update_title())
@@ -183,7 +189,7 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&View")
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
                      self.dashboard_dock, self.charts_dock, self.evidence_dock,
-                     self.analysis_dock):
+                     self.analysis_dock, self.calibration_dock):
             menu.addAction(dock.toggleViewAction())
         menu.addSeparator()
         self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, "Ctrl+=")
@@ -229,24 +235,26 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
         self.analysis_menu = menu
 
-    def _show_analysis(self, tab: int) -> None:
+    def _show_analysis(self, tab: QWidget) -> None:
         self.analysis_dock.show()
         self.analysis_dock.raise_()
-        self.analysis.tabs.setCurrentIndex(tab)
+        self.analysis.tabs.setCurrentWidget(tab)
 
     def show_goal_seek(self) -> None:
-        self._show_analysis(0)
-        self.analysis.goal_combo.setFocus()
+        self._show_analysis(self.analysis.goal_seek)
+        self.analysis.goal_seek.goal_combo.setFocus()
 
     def show_tornado(self) -> None:
-        self._show_analysis(1)
-        if not self.analysis.swings and not self.analysis.sensitivity_running:
-            self.analysis.start_sensitivity()
+        tornado = self.analysis.sensitivity
+        self._show_analysis(tornado)
+        if not tornado.swings and not tornado.sensitivity_running:
+            tornado.start_sensitivity()
 
     def show_host_failure(self) -> None:
-        self._show_analysis(2)
-        if self.analysis.failure_report is None:
-            self.analysis.run_failure()
+        failure = self.analysis.host_failure
+        self._show_analysis(failure)
+        if failure.failure_report is None:
+            failure.run_failure()
 
     def _build_import_menu(self) -> None:
         """File > Import: an estate from RVTools or vCenter becomes a new design (the current
@@ -256,6 +264,10 @@ class MainWindow(QMainWindow):
                                     "Import an RVTools .xlsx or a folder of RVTools csv files"))
         menu.addAction(self._action("Live &vCenter...", self.import_vcenter, None,
                                     "Read hosts, VMs and datastores from a vCenter"))
+        menu.addSeparator()
+        menu.addAction(self._action("&Calibrate from Performance Data...", self.calibrate_from,
+                                    None, "Measured figures from esxtop, Aria Operations or"
+                                    " RVTools onto this design by VM name"))
         self.files.menu.insertMenu(self.files.action_export_pdf, menu)
         self.import_menu = menu
 
@@ -266,6 +278,11 @@ class MainWindow(QMainWindow):
     def import_vcenter(self) -> None:
         if self.files.maybe_save():
             importing.import_vcenter(self, self.document)
+
+    def calibrate_from(self) -> None:
+        self.calibration_dock.show()
+        self.calibration_dock.raise_()
+        self.calibration.calibrate_button.click()
 
     def _build_help_menu(self) -> None:
         menu = self.menuBar().addMenu("&Help")

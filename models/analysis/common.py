@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -140,6 +140,8 @@ class _Topology:
     """Components other than hosts, VMs and installed NICs (arrays, sites, loose NICs)."""
     wan: list[Link]
     passthrough: int
+    cluster_of: dict[str, str] = field(default_factory=dict)
+    """Host -> the cluster it belongs to (``in_cluster``)."""
 
 
 def _topology(design: Design) -> _Topology:
@@ -166,6 +168,8 @@ def _topology(design: Design) -> _Topology:
             t.wan.append(lk)
         elif lk.kind == "passthrough":
             t.passthrough += 1
+        elif lk.kind == "in_cluster":
+            t.cluster_of[lk.source] = lk.target
     t.kept = [c for c in design.components
               if c.kind not in ("host", "vm") and c.id not in installed]
     return t
@@ -227,6 +231,8 @@ def rebuild(design: Design, n_hosts: int | None = None,
                          for lk in t.storage_of[tpl.id])
         if tpl.id in t.site_of:
             out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
+        if tpl.id in t.cluster_of:
+            out.links.append(Link(host.id, t.cluster_of[tpl.id], "in_cluster"))
     dropped_ft = 0
     dealt = sorted(t.vms, key=_mix_key)
     for j in range(nv if t.vms else 0):

@@ -29,7 +29,6 @@ from models.document.design import (
     effective_policy,
     effective_values,
     make_override,
-    split_path,
     targets,
 )
 from models.document.edits import (
@@ -510,17 +509,6 @@ class Session:
         """Compile again at the next evaluation."""
         self._engine = None
         self._base_engine = None
-
-    def sweep(self, path: str, values: Sequence[Value]) -> list[Prediction]:
-        """Predictions of the active scenario for each value of knob ``path``, on a private
-        engine: the session does not change.  DesignError on a bad value."""
-        select, prop = split_path(path)
-        engine = Engine(self.design, self.scenario)
-        out = []
-        for ov in [make_override(self.design, select, prop, v) for v in values]:
-            engine.patch(ov)
-            out.append(engine.evaluate())
-        return out
 
     # ------------------------------------------------------------------ internals
     def _targets(self, select: str) -> list[Component | Link]:

@@ -98,6 +98,11 @@ class VmArrays:
     Orders per minute are 60 x this."""
     txn_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """An application VM's transaction response time, think time excluded; NaN otherwise."""
+    cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Host core-equivalents each VM demands (guest work plus its I/O, network and hypervisor
+    paths)."""
+    io_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool mask: VMs whose storage I/O is not measured; their storage figures are NaN."""
 
 
 @dataclass

@@ -15,9 +15,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from app.document import bands
+from app import jobs, qt_fixes
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
+
+qt_fixes.install()  # before pytest-qt makes the QApplication, as run_app does
 
 IGNORED = ("This plugin does not support propagateSizeHints()",
            "This plugin does not support raise()",
@@ -64,8 +66,8 @@ def _close_leaked_widgets(qapp: QApplication) -> Iterator[None]:
             widget.close()
     # mime data left on the clipboard is freed by Qt after Python at exit: segfault
     QApplication.clipboard().clear()
-    # a band job still running would compete with the next test for the interpreter
-    assert bands.wait_idle(), "a background band job did not stop"
+    # a background job still running would compete with the next test for the interpreter
+    assert jobs.wait_idle(), "a background job did not stop"
 
 
 @pytest.fixture

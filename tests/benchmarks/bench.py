@@ -99,16 +99,18 @@ def bench_knobs(n_vms: int = 2000, n_hosts: int = 50, repeat: int = 60) -> dict[
 
 def bench_sweep(n_vms: int = 2000, steps: int = 200, repeat: int = 5) -> dict[str, Any]:
     """``headroom sweep`` of OIO from 1 to 256 on a fresh engine, ``repeat`` times (the
-    median is the figure: one run on a shared machine can be off by half)."""
-    from app.cli.main import run_sweep, sweep_values  # noqa: PLC0415
+    median is the figure: one run on a shared machine can be off by half): the overrides,
+    then a summary row per step, as the command builds them."""
+    from models.engine.sweep import range_values, run_steps, sweep_overrides  # noqa: PLC0415
 
     design = large_design(n_vms, 50)
-    values = sweep_values("vm.workload.io_oio", 1, 256, steps, log=False)
+    values = range_values("vm.workload.io_oio", 1, 256, steps, log=False)
     totals, rows = [], []
     for _ in range(repeat):
         engine = Engine(design)
         t0 = time.perf_counter()
-        rows = run_sweep(engine, design, "vm.workload.io_oio", values)
+        overrides = sweep_overrides(design, "vm.workload.io_oio", values)
+        rows = [s.to_dict() for s in run_steps(engine, overrides, detail=False)]
         totals.append(time.perf_counter() - t0)
     return {"steps": len(rows), "vms": n_vms, "total_s": statistics.median(totals),
             "min_s": min(totals), "runs": len(totals)}
@@ -119,7 +121,9 @@ def main() -> None:
     parser.add_argument("--out", default="build/bench.json")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--engine-only", action="store_true",
-                        help="skip the GUI figure (slider-move to repaint)")
+                        help="skip the GUI figures (slider-move to repaint, opening the app)")
+    parser.add_argument("--sizes", default="2000,10000,50000",
+                        help="VM counts of the scaling curve ('' to skip it)")
     args = parser.parse_args()
     rep = 30 if args.quick else 200
     figures: dict[str, Any] = {
@@ -137,6 +141,17 @@ def main() -> None:
     else:
         figures["slider_repaint_2000_vms"] = ("skipped (--engine-only)" if args.engine_only
                                               else bench_slider_repaint(2000))
+    from tests.benchmarks.bench_import import baseline_residuals, bench_rvtools_import  # noqa: PLC0415
+
+    figures["import_rvtools_10000_vms"] = bench_rvtools_import(10_000, 250,
+                                                               1 if args.quick else 3)
+    figures["baseline_residuals"] = baseline_residuals()
+    if args.sizes:
+        from tests.benchmarks.scale import scaling  # noqa: PLC0415
+
+        sizes = tuple(int(n) for n in args.sizes.split(","))
+        figures["scaling"] = scaling(sizes, gui=not args.engine_only,
+                                     repeat=10 if args.quick else 30)
     targets = {"reevaluate_2000_vms_50_hosts": 2.0, "reevaluate_10000_vms_250_hosts": 10.0}
     for key, target in targets.items():
         figures[key]["target_ms"] = target

@@ -1,23 +1,20 @@
-"""Knob curve and utilisation chart follow the document (the evidence view: test_evidence.py)."""
+"""The knob curve follows the document: the last knob moved, its operating point, and a new
+sweep when anything else changed (utilisation bars: test_utilisation.py; the figures and
+values it sweeps: tests/models/engine/test_metrics.py and test_sweep.py)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 
-import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.charts.knob_curve import (
-    KnobCurve,
-    UtilisationChart,
-    level_colour,
-    sweep_values,
-)
+from app.charts.knob_curve import KnobCurve
 from app.document.design_document import DesignDocument
 from app.panels.knob_panel import KnobPanel
-from models.document.knobs import default_knob, knob
+from models.document.knobs import default_knob
+from models.engine.sweep import curve_values
 from models.examples import bundled as examples
 
 OIO = "vm.workload.io_oio"
@@ -32,19 +29,6 @@ def make_doc() -> DesignDocument:
     return DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
 
 
-def test_sweep_values() -> None:
-    k = knob(OIO)
-    assert k is not None
-    values = sweep_values(k)
-    assert values[0] == 1 and values[-1] == 256
-    nums = [float(v) for v in values if isinstance(v, (int, float))]
-    assert nums == sorted(nums) and len(set(nums)) == len(values)
-    ft = knob("vm.ft")
-    assert ft is not None and sweep_values(ft) == [False, True]
-    raid = knob("storage_array.raid")
-    assert raid is not None and sweep_values(raid) == list(raid.spec.choices or ())
-
-
 def test_curve_is_drawn_and_operating_point_moves(qtbot: QtBot) -> None:
     doc = make_doc()
     curve = KnobCurve(doc)
@@ -52,7 +36,7 @@ def test_curve_is_drawn_and_operating_point_moves(qtbot: QtBot) -> None:
     assert curve.knob is not None and curve.knob.path == OIO
     k = curve.knob
     xs = curve.latency_curve.xData
-    assert xs is not None and list(xs) == [float(v) for v in sweep_values(k)]  # type: ignore[arg-type]
+    assert xs is not None and list(xs) == [float(v) for v in curve_values(k)]  # type: ignore[arg-type]
     assert list(curve.point_latency.xData) == [128.0]
     assert doc.prediction is not None
     assert list(curve.point_latency.yData) == [doc.prediction.mean_latency_ms]
@@ -85,8 +69,7 @@ def test_bursts_of_other_knobs_lead_to_one_sweep(qtbot: QtBot) -> None:
 def test_curve_follows_the_last_knob_moved(qtbot: QtBot) -> None:
     doc = make_doc()
     curve = KnobCurve(doc)
-    panel = KnobPanel(doc)
-    panel.knob_touched.connect(curve.follow_knob)
+    panel = KnobPanel(doc)  # not connected to the curve: the curve follows the document
     qtbot.addWidget(curve)
     qtbot.addWidget(panel)
     slider = panel.row("vm.workload.io_read_pct").slider
@@ -102,25 +85,42 @@ def test_curve_follows_the_last_knob_moved(qtbot: QtBot) -> None:
     assert curve.knob.path == "storage_array.raid"
     k = curve.knob
     # synchronous, or after a pause when the last sweep was slow (a loaded machine)
-    qtbot.waitUntil(lambda: n_points(curve.latency_curve) == len(sweep_values(k)), timeout=5000)
+    qtbot.waitUntil(lambda: n_points(curve.latency_curve) == len(curve_values(k)), timeout=5000)
 
 
-def test_utilisation_bars_follow_the_prediction(qtbot: QtBot) -> None:
+def test_any_edit_of_a_knob_is_followed_and_swept_once(qtbot: QtBot) -> None:
+    """The document is the curve's one road: an edit of a knob's property from anywhere (a
+    selection, the inspector, an undo) makes the curve that knob's, swept once; moving that
+    knob again moves the point only; anything else sweeps again."""
     doc = make_doc()
-    chart = UtilisationChart(doc)
-    qtbot.addWidget(chart)
-    p = doc.prediction
-    assert p is not None
-    expected = [(r.component, r.resource, r.util) for r in p.bottlenecks(chart.MAX_BARS)]
-    assert chart.shown == expected
-    assert len(chart.bars.opts["width"]) == len(expected)
-    assert chart.empty_text.isVisible() == (not expected)
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    sweeps = curve.sweeps
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
-        doc.set_value("design", "policy.cpu_util_max", 0.7)
-    assert chart.ceiling_line.value() == pytest.approx(0.7)
-    assert level_colour(0.5) == "#27ae60"
-    assert level_colour(0.8) == "#f39c12"
-    assert level_colour(1.3) == "#c0392b"
+        doc.set_values(["id:v1"], "workload.io_read_pct", 50)  # a selection: the VM knob
+    assert curve.knob is not None and curve.knob.path == "vm.workload.io_read_pct"
+    assert curve.sweeps == sweeps + 1  # the switch swept; its prediction does not again
+    assert not curve._timer.isActive()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "workload.io_read_pct", 30)
+    assert curve.sweeps == sweeps + 1 and not curve._timer.isActive()
+    assert list(curve.point_latency.xData) == [30.0]
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.undo_stack.undo()  # an undo is a move of the same knob
+    assert curve.operating_x() is None  # v1 at 50, the others back at their own
+    assert curve.sweeps == sweeps + 1
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.undo_stack.undo()  # back on read % for every VM: still the knob last moved
+    assert curve.knob.path == "vm.workload.io_read_pct"
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("design", "name", "renamed")  # not a knob: the curve stays, sweeps
+    assert curve.knob.path == "vm.workload.io_read_pct"
+    qtbot.waitUntil(lambda: curve.sweeps == sweeps + 2, timeout=5000)
+    curve.follow.setChecked(False)
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("storage_array", "raid", "raid10")
+    assert curve.knob.path == "vm.workload.io_read_pct"  # not following: another knob
+    qtbot.waitUntil(lambda: curve.sweeps == sweeps + 3, timeout=5000)  # changed the curve
 
 
 def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
@@ -133,7 +133,7 @@ def test_slow_sweeps_wait_for_a_pause(qtbot: QtBot) -> None:
     assert curve.sweeps == sweeps  # the knob switch does not block on a sweep
     assert n_points(curve.latency_curve) == 0
     qtbot.waitUntil(lambda: curve.sweeps == sweeps + 1, timeout=5000)
-    assert n_points(curve.latency_curve) == len(sweep_values(curve.knob))  # type: ignore[arg-type]
+    assert n_points(curve.latency_curve) == len(curve_values(curve.knob))  # type: ignore[arg-type]
 
 
 def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> None:
@@ -151,18 +151,6 @@ def test_curve_opens_on_the_knob_that_matters_for_the_design(qtbot: QtBot) -> No
     assert curve.knob is not None and curve.knob.path == "vm.workload.io_oio"
     doc.replace_design(web)
     assert curve.knob is not None and curve.knob.path == "vm.workload.req_per_s"
-
-
-def test_curve_plots_response_time_for_a_web_farm() -> None:
-    from app.charts.knob_curve import latencies  # noqa: PLC0415
-    from models.engine.evaluation import evaluate  # noqa: PLC0415
-    from models.examples import bundled as examples  # noqa: PLC0415
-
-    web = evaluate(examples.load("dense-web-farm"))
-    assert latencies(web) == (web.mean_response_ms, web.p95_response_ms)
-    assert latencies(web)[0] > 0
-    io = evaluate(examples.load("vaio-scaling"))
-    assert latencies(io) == (io.mean_latency_ms, io.p95_latency_ms)
 
 
 @pytest.mark.parametrize(("example", "path"), [
@@ -241,8 +229,6 @@ def test_library_design_plots_job_time_against_item_size(qtbot: QtBot) -> None:
 def test_flat_curve_ranges_from_zero_and_says_so(qtbot: QtBot) -> None:
     """The Oracle VM issues a set IOPS rate (open loop): outstanding I/Os moves nothing, and
     the axes start at 0 instead of zooming into rounding noise ("155000" on every tick)."""
-    from app.charts.knob_curve import flat_range  # noqa: PLC0415
-
     doc = DesignDocument(examples.load("oracle-monster-vm"))
     curve = KnobCurve(doc)
     qtbot.addWidget(curve)
@@ -255,9 +241,6 @@ def test_flat_curve_ranges_from_zero_and_says_so(qtbot: QtBot) -> None:
     moving = KnobCurve(make_doc())
     qtbot.addWidget(moving)
     assert not moving.flat and "Flat" not in moving.status.text()
-    assert flat_range(np.array([1.0, 2.0])) is None
-    assert flat_range(np.array([0.0, 0.0])) == (0.0, 1.0)
-    assert flat_range(np.array([np.nan, np.nan])) is None
 
 
 def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: QtBot) -> None:
@@ -281,18 +264,3 @@ def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: 
     doc.set_value("vm", "workload.req_per_s", 5.0)  # another knob value: the same view
     doc.evaluate_now()
     assert curve.operating_x() == 5.0
-
-
-def test_zoom_values_only_for_early_saturation_on_linear_knobs() -> None:
-
-    from app.charts.knob_curve import zoom_values  # noqa: PLC0415
-    req, oio = knob("vm.workload.req_per_s"), knob(OIO)
-    assert req is not None and oio is not None
-    values = sweep_values(req)
-    late = np.array([1.0] * (len(values) - 2) + [np.nan, np.nan])
-    assert zoom_values(req, values, late) is None  # saturates late: the full range is fine
-    early = np.array([1.0, 1.0, 1.0] + [np.nan] * (len(values) - 3))
-    zoomed = zoom_values(req, values, early)
-    assert zoomed is not None and zoomed[0] == values[0] and zoomed[-1] == values[3]
-    assert zoom_values(oio, sweep_values(oio), early) is None  # log knob: never
-    assert zoom_values(req, values, np.ones(len(values))) is None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -12,8 +11,9 @@ from app.charts import knob_curve as charts
 from app.charts.knob_curve import KnobCurve
 from app.document.bands import BandTracker, band_text, sources_text, tracker_for
 from app.document.design_document import DesignDocument
-from app.panels.dashboard import KPI_BY_KEY, Dashboard
+from app.panels.dashboard import Dashboard
 from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.kpis import KPI_BY_KEY
 from models.examples import bundled as examples
 
 
@@ -128,44 +128,6 @@ def test_report_kpi_table_lists_the_bands() -> None:
     rows = band_rows(r)
     assert ["Range from", "consol-dense-mode-medium-cpu90-consolidation", "", ""] in rows
     assert all("–" in row[2] for row in rows if row[0] == "Range")
-
-
-def test_background_delivers_only_the_newest_request(qtbot: QtBot) -> None:
-    import threading  # noqa: PLC0415
-
-    from app.document.bands import Background, Cancelled  # noqa: PLC0415
-    jobs = Background()
-    started, release = threading.Event(), threading.Event()
-    stopped: list[bool] = []
-
-    def slow(cancelled: Callable[[], bool]) -> object:
-        started.set()
-        release.wait(5)
-        stopped.append(cancelled())
-        if cancelled():
-            raise Cancelled
-        return "old"
-
-    got: list[object] = []
-    jobs.finished.connect(got.append)
-    jobs.submit(slow)
-    assert jobs.busy and started.wait(5)
-    with qtbot.waitSignal(jobs.finished, timeout=5000):
-        jobs.submit(lambda _c: "new")  # supersedes the slow one, which is asked to stop
-        release.set()
-    assert got == ["new"] and stopped == [True] and not jobs.busy
-
-
-def test_background_reports_a_failing_job_as_text(qtbot: QtBot) -> None:
-    from app.document.bands import Background  # noqa: PLC0415
-    jobs = Background()
-
-    def broken(_c: Callable[[], bool]) -> object:
-        raise ValueError("no such knob")
-
-    with qtbot.waitSignal(jobs.failed, timeout=5000) as blocker:
-        jobs.submit(broken)
-    assert blocker.args == ["ValueError: no such knob"] and not jobs.busy
 
 
 def test_a_web_farms_band_ends_where_the_response_time_saturates(qtbot: QtBot) -> None:

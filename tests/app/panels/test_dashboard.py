@@ -11,9 +11,10 @@ from pytestqt.qtbot import QtBot
 
 from app import format as fmt
 from app.document.design_document import DesignDocument
-from app.panels.dashboard import KPI_BY_KEY, KPIS, Dashboard, detail_text
+from app.panels.dashboard import Dashboard
 from models.document.design import Design
 from models.document.knobs import FT4, VAIO
+from models.engine.kpis import KPI_BY_KEY, KPIS
 from models.examples import bundled as examples
 
 
@@ -31,8 +32,8 @@ def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
     assert [k.key for k in KPIS] == list(dash.tiles)
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == kpi.text(p)
-        assert tile.detail_label.text() == detail_text(kpi.key, p)
+        assert tile.value_label.text() == fmt.kpi_text(kpi, p)
+        assert tile.detail_label.text() == fmt.kpi_detail(kpi.key, p)
         assert not tile.delta_label.isVisibleTo(dash)
     c = p.consolidation
     assert dash.tiles["hosts_needed"].detail_label.text() == \
@@ -56,7 +57,7 @@ def test_tiles_update_in_place(qtbot: QtBot) -> None:
     assert doc.prediction is not None
     for key, tile in dash.tiles.items():
         assert tile.value_label is labels[key]
-        assert tile.value_label.text() == KPI_BY_KEY[key].text(doc.prediction)
+        assert tile.value_label.text() == fmt.kpi_text(KPI_BY_KEY[key], doc.prediction)
 
 
 def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
@@ -69,7 +70,7 @@ def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
     assert p is not None and base is not None and p is not base
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == kpi.text(p)
+        assert tile.value_label.text() == fmt.kpi_text(kpi, p)
         if kpi.value(p) is None and kpi.value(base) is None:  # nothing to compare
             assert not tile.delta_label.isVisibleTo(dash), kpi.key
             continue

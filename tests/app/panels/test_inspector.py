@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.panels.inspector import Inspector
+from app.window.main_window import MainWindow
 from models.document.design import Design, Override
 
 
@@ -80,6 +82,33 @@ def test_multi_selection_edits_all_in_one_step(qtbot: QtBot, nic_example: Design
     qtbot.keyClick(f.edit, Qt.Key.Key_Return)
     assert [doc.value(f"id:v{i}", "vcpus") for i in (1, 2, 3, 4)] == [2, 2, 2, 1]
     assert doc.undo_stack.count() == 1
+
+
+def test_two_selected_vms_edited_in_the_window_come_back_with_one_ctrl_z(
+        qtbot: QtBot, nic_example: Design) -> None:
+    window = MainWindow(DesignDocument(nic_example), remember_layout=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # Ctrl+Z is a window shortcut
+    doc, insp = window.document, window.inspector
+    before = [doc.value(f"id:v{i}", "workload.io_oio") for i in (1, 2, 3)]
+    doc.set_selection(["v1", "v2"])
+    f = insp.field("workload.io_oio")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "48")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert [doc.value(f"id:v{i}", "workload.io_oio") for i in (1, 2, 3)] == \
+        [48, 48, before[2]]
+    assert doc.undo_stack.count() == 1
+    assert doc.undo_stack.command(0).childCount() == 0  # one command, not a macro of N
+    window.view.setFocus()
+    qtbot.keySequence(window, QKeySequence("Ctrl+Z"))
+    assert [doc.value(f"id:v{i}", "workload.io_oio") for i in (1, 2, 3)] == before
+    assert f.edit.text() == str(before[0])  # the inspector shows the restored value
 
 
 def test_rename_through_the_name_field(qtbot: QtBot, nic_example: Design) -> None:

@@ -1,13 +1,15 @@
-"""GUI import: the worker thread, the progress dialog, the document and the report."""
+"""GUI import: the background job, the progress dialog, the document and the report."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
+from app import jobs
 from app.document.design_document import DesignDocument
 from app.window.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
 from models.document.design import Design
@@ -30,7 +32,7 @@ def test_rvtools_import_replaces_the_design_and_shows_the_report(qtbot: QtBot,
     assert job.message_box is not None
     assert "imported RVTools estate.xlsx" in job.message_box.text()
     assert "template" in job.message_box.detailedText()
-    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+    assert not job.running
 
 
 def test_failed_import_keeps_the_design_and_says_why(qtbot: QtBot, tmp_path: Path) -> None:
@@ -66,6 +68,38 @@ def test_cancel_stops_the_import(qtbot: QtBot) -> None:
     assert calls == []
 
 
+def test_cancel_during_the_import_keeps_the_design_and_stops_the_worker(qtbot: QtBot) -> None:
+    started, release = threading.Event(), threading.Event()
+    steps: list[int] = []
+
+    def work(progress: Progress) -> tuple[Design, ImportReport]:
+        progress(1, 10, "reading VMs")
+        started.set()
+        release.wait(5)
+        for i in range(2, 11):
+            progress(i, 10, "reading VMs")  # raises once cancelled
+            steps.append(i)
+        return Design(), ImportReport("x")
+
+    doc = DesignDocument()
+    before = doc.design
+    job = ImportJob(None, doc, "test", work)
+    with qtbot.waitSignal(job.runner.progressed, timeout=10_000):
+        job.start()
+    assert started.wait(5)
+    assert "reading VMs... 1 of 10" in job.dialog.labelText()
+    finished: list[bool] = []
+    job.finished.connect(finished.append)
+    button = job.dialog.findChild(QPushButton)
+    assert button is not None and button.text() == "Cancel"
+    button.click()
+    assert finished == [False] and job.error == "cancelled" and not job.running
+    release.set()
+    assert jobs.wait_idle()
+    QApplication.processEvents()
+    assert steps == [] and doc.design is before and finished == [False]
+
+
 def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
     doc = DesignDocument()
     with vcsim.serve("-cluster", "2", "-host", "2", "-vm", "4") as (host, port, user, pw):
@@ -76,7 +110,7 @@ def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
     assert len(doc.design.of_kind("host")) == 4
     assert len(doc.design.of_kind("site")) == 2
     assert len(doc.design.of_kind("vm")) == 8
-    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+    assert not job.running
 
 
 def test_vcenter_dialog_builds_the_connection_and_forgets_the_password(qtbot: QtBot) -> None:
@@ -102,7 +136,7 @@ def test_vcenter_dialog_builds_the_connection_and_forgets_the_password(qtbot: Qt
             assert job is not None
             assert seen and seen[0].password.text() == ""  # before its deleteLater runs
     assert len(doc.design.of_kind("site")) == 2  # one per cluster, as chosen in the dialog
-    qtbot.waitUntil(lambda: not job.worker_thread.isRunning())
+    assert not job.running
 
 
 def test_cancelled_dialogs_import_nothing(qtbot: QtBot) -> None:

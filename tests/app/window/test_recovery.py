@@ -110,6 +110,8 @@ _CRASHER = """
 import os, signal, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
+from app import qt_fixes
+qt_fixes.install()
 from PySide6.QtCore import QCoreApplication
 from app.document.design_document import DesignDocument
 from app.window.recovery import RecoveryManager

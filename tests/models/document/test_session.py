@@ -287,13 +287,6 @@ def test_the_next_step_of_a_drag_does_not_read_the_values_again(
     assert inverse.snapshot.uniform.value == 8
 
 
-def test_sweep_leaves_the_session_unchanged(session: Session) -> None:
-    before, edits = state(session), session.edits
-    preds = session.sweep("vm.workload.io_oio", [1, 8, 64])
-    assert preds[0].total_iops < preds[2].total_iops
-    assert state(session) == before and session.edits == edits
-
-
 def test_labels_use_display_names(session: Session) -> None:
     h1 = session.component("h1")
     assert h1 is not None and h1.name

@@ -1,4 +1,12 @@
-"""Work around PySide6 6.12.0 reference-count bugs that crash Python 3.11.
+"""Workarounds for bugs in Qt and PySide6, installed once by whatever starts Qt.
+
+:func:`install` is called before the first Qt object is made by everything that starts Qt
+without :func:`app.main.run_app` (which calls it): the GUI tests' conftest, the benchmark,
+the headless report (:func:`app.report.export.ensure_gui_app`).  The command line's other
+commands never import Qt, so they need none of this.  (Collections on the GUI thread only are
+:mod:`app.gc_guard`, installed where worker threads start.)
+
+PySide6 6.12.0 reference-count bugs that crash Python 3.11:
 
 - ``SignalInstance.emit()`` returns ``True`` without a new reference: every emit from Python
   (ours and pyqtgraph's) drops one reference to ``True`` ("bool_dealloc").
@@ -7,9 +15,9 @@
   ``setSelected``, every step of a drag) drop one reference to ``None`` ("none_dealloc").
   Measured: 1,000 ``setPos`` calls lower ``sys.getrefcount(None)`` by exactly 1,000.
 
-Python 3.12 made these objects immortal; on 3.11 we do the same by giving them a reference
-count no session can use up.  Remove this module once Headroom needs Python >= 3.12 or a fixed
-PySide6.
+Python 3.12 made these objects immortal; on 3.11 :func:`make_immortal` does the same by giving
+them a reference count no session can use up.  Remove it once Headroom needs Python >= 3.12 or
+a fixed PySide6.
 """
 
 from __future__ import annotations
@@ -30,4 +38,6 @@ def make_immortal() -> None:
             count.value += _RESERVE
 
 
-make_immortal()
+def install() -> None:
+    """Apply every workaround (idempotent): call it before the first Qt object is made."""
+    make_immortal()

@@ -1,0 +1,137 @@
+"""``headroom seek``, ``failure`` and ``sensitivity``: goal seek, host failure (N+1) and which
+knob moves an output most (:mod:`models.analysis`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from app.cli.common import add_eval_opts, analysis_design, emit
+
+if TYPE_CHECKING:
+    from app.cli.common import Subcommands
+
+COMMANDS = ("seek", "failure", "sensitivity")
+
+
+def cmd_seek(args: argparse.Namespace) -> int:
+    from models.analysis import seek  # noqa: PLC0415
+
+    design, base = analysis_design(args)
+    r = seek(base, args.goal, limit=args.max)
+    doc = {"format": "headroom-seek", "version": 1, "design": design.name,
+           "scenario": args.scenario or "base", **r.to_dict()}
+    if args.json:
+        emit(doc)
+        return 0
+    what = {"hosts": "fewest hosts", "oio": "largest OIO per VM",
+            "vms": "most VMs per host"}[r.goal]
+    print(f"{design.name} [{doc['scenario']}]: {what} meeting policy")
+    if r.value is None:
+        print(f"  answer     none in {r.search[0]}..{r.search[1]}: {r.binding} fails")
+    else:
+        extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
+                 if r.goal == "hosts" else "")
+        print(f"  answer     {r.value} {r.unit}{extra}   (design: {r.current:g})")
+        print(f"  binding    {r.binding}")
+    for b in r.binding_detail[:3]:
+        print(f"             {b.describe()}")
+    tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"
+                      for t in sorted(r.trials, key=lambda t: t.value))
+    print(f"  tried      {tried}")
+    print(f"  method     {r.method}")
+    for n in r.notes:
+        print(f"  note: {n}")
+    return 0
+
+
+def cmd_failure(args: argparse.Namespace) -> int:
+    from models.analysis import host_failure  # noqa: PLC0415
+
+    design, base = analysis_design(args)
+    rep = host_failure(base, args.host)
+    doc = {"format": "headroom-failure", "version": 1, "design": design.name,
+           "scenario": args.scenario or "base", **rep.to_dict()}
+    if args.json:
+        emit(doc)
+        return 0
+    pol = rep.policy
+    print(f"{design.name} [{doc['scenario']}]: host failure, policy CPU <= "
+          f"{pol['cpu_util_max']:.0%}, p95 <= {pol['p95_ms_max']:g} ms")
+    if rep.baseline:
+        print(f"  already over policy before any failure: {len(rep.baseline)}")
+    for f in rep.failures:
+        moved = ", ".join(f"{h} +{f.vms_after[h] - f.vms_before[h]}" for h in f.vms_after
+                          if f.vms_after[h] > f.vms_before[h])
+        took = sum(x.lost == "primary" for x in f.ft)
+        print(f"  {f.host} fails: {len(f.restarted)} VMs restart"
+              + (f", {took} FT VMs fail over to their secondary" if took else "")
+              + f" ({moved or 'no host gains VMs'})"
+              + ("" if f.new_breaches else ": nothing new breaks"))
+        for x in f.ft:
+            print(f"    FT {x.vm} loses its {x.lost}: runs on {x.primary}, secondary "
+                  f"{x.secondary or 'none (unprotected)'}")
+        for b in f.new_breaches[:10]:
+            print(f"    breaks: {b.describe()}")
+        if len(f.new_breaches) > 10:
+            print(f"    ... and {len(f.new_breaches) - 10} more")
+        for n in f.notes:
+            print(f"    note: {n}")
+    print("  survives a single host failure: " + ("yes" if rep.survives else "no"))
+    return 0
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from models.analysis import sensitivity  # noqa: PLC0415
+
+    design, base = analysis_design(args)
+    s = sensitivity(base, args.output, band=args.band)
+    doc = {"format": "headroom-sensitivity", "version": 1, "design": design.name,
+           "scenario": args.scenario or "base", **s.to_dict()}
+    if args.json:
+        emit(doc)
+        return 0
+    print(f"{design.name} [{doc['scenario']}]: what moves {s.output} ({s.unit}); baseline "
+          f"{s.baseline:,.4g}; band {s.band}; {s.evaluations} evaluations in "
+          f"{s.elapsed_ms:,.0f} ms")
+    for k in s.knobs[:args.top]:
+        rng = f"{k.low!s} .. {k.high!s}"
+        print(f"  {k.path:34} {rng:>22}  {k.output_low:>11,.4g} .. {k.output_high:<11,.4g}"
+              f" swing {k.swing:,.4g}")
+    for n in s.notes:
+        print(f"  note: {n}")
+    return 0
+
+
+def add_commands(sub: Subcommands) -> None:
+    p = sub.add_parser("seek", help="goal seek: fewest hosts, largest OIO or VMs per host "
+                       "that meets the design's policy")
+    p.add_argument("file")
+    p.add_argument("--goal", required=True, choices=("hosts", "oio", "vms"))
+    p.add_argument("--max", type=int, help="search limit (default: one host per VM, the OIO "
+                   "knob's maximum 256, 1024 VMs per host)")
+    add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_seek)
+
+    p = sub.add_parser("failure", help="host-failure what-if (N+1): what breaks when a host "
+                       "fails and HA restarts its VMs")
+    p.add_argument("file")
+    p.add_argument("--host", action="append", metavar="ID",
+                   help="the host that fails (repeatable; default: each host in turn)")
+    add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_failure)
+
+    p = sub.add_parser("sensitivity", help="which knob moves an output most (tornado)")
+    p.add_argument("file")
+    p.add_argument("--output", required=True,
+                   choices=("total_iops", "mean_latency_ms", "p95_latency_ms",
+                            "ft_logging_mbps", "vms_per_host", "hosts_needed"))
+    p.add_argument("--band", choices=("range", "step"), default="range",
+                   help="range: each knob from its slider min to max (default); step: one "
+                        "slider step down and up from each component's value")
+    p.add_argument("--top", type=int, default=15, help="rows to print (text output)")
+    add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sensitivity)

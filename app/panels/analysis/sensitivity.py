@@ -1,0 +1,259 @@
+"""The Sensitivity tab: the knobs that move an output most, as a tornado.
+
+The ranking (:func:`models.analysis.sensitivity`) runs in the background a few knobs at a time
+(a progress bar, Cancel) and again, coalesced, once the design has stopped changing for
+:data:`RECOMPUTE_MS` while the tornado is in sight.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import format as fmt
+from app.document.design_document import DesignDocument
+from app.jobs import Runner, Task, Work
+from app.panels.analysis.common import LANE, analysis_copy, stoppable
+from models.analysis import OUTPUTS, KnobSwing, Sensitivity, sensitivity
+from models.document.design import Design
+from models.document.knobs import Knob, knobs_for
+
+RECOMPUTE_MS = 400
+"""The tornado is recomputed this long after the last design change (coalescing timer)."""
+CHUNK_MS = 60.0
+"""Target time of one step of the ranking, between two progress reports (the number of
+knobs per step adapts to it)."""
+MAX_BARS = 10
+
+OUTPUT_LABELS = {"total_iops": "Total IOPS", "mean_latency_ms": "Mean latency",
+                 "p95_latency_ms": "p95 latency", "ft_logging_mbps": "FT logging traffic",
+                 "vms_per_host": "VMs per host", "hosts_needed": "Hosts needed"}
+
+
+def ranking(design: Design, output: str, band: str, knobs: list[Knob]) -> Work:
+    """A job ranking ``knobs`` by how far each moves ``output``: a few knobs per step (one
+    progress report per step), the steps merged into one :class:`Sensitivity`."""
+
+    def work(task: Task) -> Sensitivity:
+        evaluate = stoppable(task)
+        pending, done, notes = list(knobs), [], []
+        baseline, evaluations, chunk = math.nan, 0, 1
+        started = time.perf_counter()
+        while True:
+            part, pending = pending[:chunk], pending[chunk:]
+            step = time.perf_counter()
+            s = sensitivity(design, output, band=band, knobs=part, evaluate=evaluate)
+            took = (time.perf_counter() - step) * 1000.0
+            chunk = max(1, min(16, int(chunk * CHUNK_MS / max(took, 1.0))))
+            baseline = s.baseline
+            done.extend(s.knobs)
+            notes.extend(s.notes)
+            evaluations += s.evaluations
+            task.progress(len(knobs) - len(pending), len(knobs), "knobs")
+            if not pending:
+                return Sensitivity(output, s.unit, band, baseline, done, evaluations,
+                                   (time.perf_counter() - started) * 1000.0, notes)
+
+    return work
+
+
+class SensitivityTab(QWidget):
+    """Pick an output and a band; the ten knobs that move it most show as a tornado."""
+
+    sensitivity_finished = Signal(object)
+    """The knob swings shown, largest first."""
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        v = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("What moves"))
+        self.output_combo = QComboBox()
+        self.output_combo.setAccessibleName("Tornado output")
+        for key in OUTPUTS:
+            self.output_combo.addItem(f"{OUTPUT_LABELS.get(key, key)} ({OUTPUTS[key][0]})",
+                                      key)
+        p = self.document.prediction  # a design without storage I/O: rank by hosts needed
+        default = "total_iops" if p is None or p.total_iops > 0 else "hosts_needed"
+        self.output_combo.setCurrentIndex(self.output_combo.findData(default))
+        self.output_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
+        row.addWidget(self.output_combo, 1)
+        self.band_combo = QComboBox()
+        self.band_combo.setAccessibleName("Tornado band")
+        self.band_combo.addItem("over each knob's range", "range")
+        self.band_combo.addItem("one slider step either way", "step")
+        self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
+        row.addWidget(self.band_combo)
+        self.auto_check = QCheckBox("recompute on edits")
+        self.auto_check.setToolTip("Recompute the tornado once the design stops changing")
+        self.auto_check.setChecked(True)
+        row.addWidget(self.auto_check)
+        self.sens_button = QPushButton("Compute")
+        self.sens_button.clicked.connect(self.start_sensitivity)
+        row.addWidget(self.sens_button)
+        self.sens_cancel = QPushButton("Cancel")
+        self.sens_cancel.setEnabled(False)
+        self.sens_cancel.clicked.connect(self.cancel_sensitivity)
+        row.addWidget(self.sens_cancel)
+        v.addLayout(row)
+        self.sens_progress = QProgressBar()
+        self.sens_progress.setAccessibleName("Tornado progress")
+        self.sens_progress.hide()
+        v.addWidget(self.sens_progress)
+        self.tornado_widget = pg.PlotWidget(background="w")
+        self.tornado = self.tornado_widget.getPlotItem()
+        self.tornado.invertY(True)
+        self.tornado.setMouseEnabled(x=False, y=False)
+        self.tornado.hideButtons()
+        self.low_bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[],
+                                        brush=pg.mkBrush("#2e86c1"), pen=pg.mkPen(None))
+        self.high_bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[],
+                                         brush=pg.mkBrush("#d35400"), pen=pg.mkPen(None))
+        self.tornado.addItem(self.low_bars)
+        self.tornado.addItem(self.high_bars)
+        self.baseline_line = pg.InfiniteLine(0.0, angle=90, pen=pg.mkPen("#2b2b2b", width=1))
+        self.tornado.addItem(self.baseline_line)
+        # one readable row per bar, however short the dock is
+        self.tornado_widget.setMinimumHeight(MAX_BARS * 15 + 50)
+        v.addWidget(self.tornado_widget, 1)
+        self.sens_status = QLabel("")
+        self.sens_status.setWordWrap(True)
+        self.sens_status.setAccessibleName("Tornado status")
+        v.addWidget(self.sens_status)
+        self.swings: list[KnobSwing] = []
+        """The bars shown, largest swing first."""
+        self.sens_baseline = math.nan
+        self.stale = False
+        """The design changed since the tornado shown was computed."""
+        self._sens_started = 0.0
+        self.runner = Runner(self, lane=LANE, describe=str)
+        self.runner.progressed.connect(self._progressed)
+        self.runner.finished.connect(self._show_tornado)
+        self.runner.failed.connect(self._failed)
+        self._recompute = QTimer(self)
+        self._recompute.setSingleShot(True)
+        self._recompute.setInterval(RECOMPUTE_MS)
+        self._recompute.timeout.connect(self._auto_recompute)
+        document.prediction_updated.connect(self._design_changed)
+        document.design_replaced.connect(self._design_changed)
+
+    @property
+    def output(self) -> str:
+        return str(self.output_combo.currentData())
+
+    def set_output(self, output: str) -> None:
+        self.output_combo.setCurrentIndex(self.output_combo.findData(output))
+
+    def start_sensitivity(self) -> None:
+        """(Re)start the tornado for the chosen output, in the background."""
+        self._recompute.stop()
+        self.stale = False
+        design = analysis_copy(self.document)
+        knobs = list(knobs_for(design))
+        self.sens_baseline = math.nan
+        self._sens_started = time.perf_counter()
+        self.sens_progress.setRange(0, max(1, len(knobs)))
+        self.sens_progress.setValue(0)
+        self.sens_progress.show()
+        self.sens_cancel.setEnabled(True)
+        self.sens_status.setText(f"Computing: {len(knobs)} knobs...")
+        self.runner.submit(ranking(design, self.output, str(self.band_combo.currentData()),
+                                   knobs))
+
+    def cancel_sensitivity(self) -> None:
+        running = self.runner.busy
+        self.runner.cancel()
+        self._recompute.stop()
+        self._idle()
+        if running:
+            self.sens_status.setText("Cancelled: the bars show the previous result.")
+
+    @property
+    def sensitivity_running(self) -> bool:
+        return self.runner.busy
+
+    def _idle(self) -> None:
+        self.sens_progress.hide()
+        self.sens_cancel.setEnabled(False)
+
+    def _progressed(self, done: int, _total: int, _what: str) -> None:
+        self.sens_progress.setValue(done)
+
+    def _failed(self, message: str) -> None:  # a failing model shows a message, never crashes
+        self._idle()
+        self.sens_status.setText(f"Cannot compute the tornado: {message}")
+
+    def _show_tornado(self, result: object) -> None:
+        if not isinstance(result, Sensitivity):
+            return
+        self._idle()
+        self.sens_baseline = base = result.baseline
+        output = result.output
+        swings = sorted(result.knobs, key=lambda k: -k.swing if math.isfinite(k.swing)
+                        else math.inf)
+        self.swings = swings
+        shown = [k for k in swings if math.isfinite(k.swing) and k.swing > 0][:MAX_BARS]
+        unit = result.unit
+        lo = np.array([min(k.output_low, k.output_high) for k in shown], dtype=float)
+        hi = np.array([max(k.output_low, k.output_high) for k in shown], dtype=float)
+        y = np.arange(len(shown), dtype=float)
+        b = base if math.isfinite(base) else 0.0
+        self.low_bars.setOpts(x0=lo, y=y, height=0.6, width=np.maximum(b - lo, 0.0))
+        self.high_bars.setOpts(x0=np.full(len(shown), b), y=y, height=0.6,
+                               width=np.maximum(hi - b, 0.0))
+        self.baseline_line.setValue(b)
+        labels = [k.label for k in shown]
+        axis = self.tornado.getAxis("left")
+        axis.setTicks([[(float(i), t) for i, t in enumerate(labels)]])
+        metrics = QFontMetrics(self.font())
+        axis.setWidth(max((metrics.horizontalAdvance(t) for t in labels), default=20) + 16)
+        self.tornado.setLabel("bottom", f"{OUTPUT_LABELS.get(output, output)}"
+                              f" ({unit})")  # no units=: pyqtgraph would add SI prefixes
+        if len(shown):
+            pad = 0.05 * max(float(hi.max() - lo.min()), 1e-9)
+            self.tornado.setRange(xRange=(float(min(lo.min(), b)) - pad,
+                                          float(max(hi.max(), b)) + pad),
+                                  yRange=(-0.5, len(shown) - 0.5), padding=0)
+        elapsed = (time.perf_counter() - self._sens_started) * 1000.0
+        top = (f"; {shown[0].label} moves it most ({fmt.number(shown[0].output_low)} .."
+               f" {fmt.number(shown[0].output_high)} {unit})" if shown else
+               "; no knob moves it")
+        self.sens_status.setText(
+            f"{OUTPUT_LABELS.get(output, output)} now {fmt.number(base)} {unit}"
+            f"{top}. Blue: the knob's low side, orange: its high side."
+            f" {result.evaluations} evaluations, {elapsed:,.0f} ms.")
+        self.sens_status.setToolTip("\n".join(result.notes))
+        self.sensitivity_finished.emit(self.swings)
+
+    def _design_changed(self, *_: object) -> None:
+        if self.auto_check.isChecked() and (self.swings or self.sensitivity_running):
+            self.stale = True
+            if self.tornado_widget.isVisible():
+                self._recompute.start()  # coalesced: once the edits pause
+            else:
+                self.cancel_sensitivity()  # hidden: recompute when shown again
+
+    def _auto_recompute(self) -> None:
+        if self.auto_check.isChecked() and self.tornado_widget.isVisible():
+            self.start_sensitivity()
+
+    def shown(self) -> None:
+        """The tab came into sight: recompute a tornado the design has changed under."""
+        if self.stale and self.auto_check.isChecked():
+            self._recompute.start()

@@ -1,0 +1,176 @@
+"""The key performance indicators of a prediction, each with the studies behind it.
+
+:data:`KPIS` is the one table of headline figures: the dashboard's tiles, the scenario
+comparison, the report's title page and the sensitivity outputs' names all read it.  Each
+figure is None where the design has nothing to measure (storage latency on a web farm, FT
+figures without FT VMs), never a 0 that would claim an excellent result.  How a figure reads
+on screen is :mod:`app.format`'s business.
+
+:data:`SUMMARY_FIGURES` names the prediction JSON's summary outputs (what a band is computed
+for) as people read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from models.document.knobs import (
+    CL_DEPLOY,
+    CL_SYNC,
+    CL_TUNING,
+    DENSE,
+    FEDEX,
+    FT4,
+    FT6,
+    LRO,
+    MILLION,
+    PCOIP,
+    RAIDPOOL,
+    VAIO,
+    VSAN,
+)
+from models.engine.prediction import Prediction, Resource
+from models.engine.uncertainty import PVSCSI
+
+Figure = Callable[[Prediction], float | None]
+"""A KPI's value in a prediction; None when the design has nothing to measure."""
+
+
+@dataclass(frozen=True)
+class Kpi:
+    key: str
+    title: str
+    unit: str
+    value: Figure
+    source: str
+    """The studies the figure's models were fitted to."""
+    doc: str
+    higher_is_better: bool | None = None
+    """Colours the delta (None: neither direction is better)."""
+    short: bool = False
+    """Shorten large counts with k/M."""
+    absent: str = ""
+    """What is missing when the design has nothing to measure (the value is None)."""
+
+
+def cpu_per_kiops(p: Prediction) -> float | None:
+    """IOPS-weighted mean host CPU per 1K IOPS (% of a core), None when no VM does I/O."""
+    w = np.nan_to_num(p.vms.iops)
+    total = w.sum()
+    return float((w * np.nan_to_num(p.vms.cpu_cost_per_kiops)).sum() / total) if total > 0 \
+        else None
+
+
+def _if_io(value: Callable[[Prediction], float]) -> Figure:
+    """A storage figure, or None (shown as a dash) when no VM does storage I/O: a design
+    without storage has no latency, which "0 ms" would claim is excellent."""
+    return lambda p: value(p) if p.total_iops > 0 else None
+
+
+def network_gbps(p: Prediction) -> float | None:
+    """Network throughput summed over VMs, None when no VM sends or receives."""
+    return p.total_net_gbps or None
+
+
+def busiest(p: Prediction, resource: str) -> Resource | None:
+    """The most utilised resource of a type (``"nic"``, ``"array"``); None without one."""
+    found = [r for r in p.resources if r.resource == resource]
+    return max(found, key=lambda r: r.util) if found else None
+
+
+def busiest_wan(p: Prediction) -> Resource | None:
+    """The most utilised inter-site link (PCoIP desktops, vSAN replication, library syncs)."""
+    links = [r for r in p.resources if r.resource.lower() == "wan"]
+    return max(links, key=lambda r: r.util) if links else None
+
+
+def _wan_percent(p: Prediction) -> float | None:
+    r = busiest_wan(p)
+    return 100.0 * r.util if r is not None else None
+
+
+def library_minutes(p: Prediction) -> float | None:
+    """The longest Content Library job, minutes; None without library transfers."""
+    return p.library_slowest_s / 60.0 if p.library_transfers else None
+
+
+def slowest_library_job(p: Prediction) -> dict[str, Any] | None:
+    """The Content Library transfer that takes longest (``extras.content_library`` entry)."""
+    jobs = p.library_transfers
+    return max(jobs, key=lambda j: float(j["completion_s"])) if jobs else None
+
+
+NO_IO = "no storage I/O"
+
+
+def _hosts_needed(p: Prediction) -> float | None:
+    h = p.consolidation.hosts_needed
+    return float(h) if h is not None else None
+
+
+KPIS: tuple[Kpi, ...] = (
+    Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
+        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True,
+        NO_IO),
+    Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
+        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        "IOPS-weighted mean storage latency over VMs that do I/O", False, absent=NO_IO),
+    Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
+        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False,
+        absent=NO_IO),
+    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", cpu_per_kiops, f"{VAIO}; {PVSCSI}",
+        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False,
+        absent=NO_IO),
+    Kpi("network_gbps", "Network", "Gbit/s", network_gbps, f"{FEDEX}; {LRO}",
+        "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
+        " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
+        absent="no network traffic"),
+    Kpi("p95_response_ms", "p95 response", "ms",
+        lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
+        "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
+        False, absent="no request-driven VMs"),
+    Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
+        lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
+        f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
+    Kpi("ft_latency_add_ms", "FT added latency", "ms",
+        lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
+        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False,
+        absent="no FT-protected VMs"),
+    Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, f"{PCOIP}; {VSAN}; {CL_SYNC}",
+        "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
+        " replication between sites, Content Library syncs while they run", False,
+        absent="no WAN links"),
+    Kpi("library_min", "Slowest library job", "min", library_minutes,
+        f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
+        "Longest Content Library deploy, sync, import or export: its items through the slowest"
+        " stage of the data path, queued behind the concurrency limits", False,
+        absent="no library transfers"),
+    Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
+        "VMs per host in the design as placed"),
+    Kpi("hosts_needed", "Hosts needed", "", _hosts_needed, DENSE,
+        "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False),
+)
+
+KPI_BY_KEY = {k.key: k for k in KPIS}
+
+
+SUMMARY_FIGURES: dict[str, tuple[str, str]] = {
+    "total_iops": ("Total IOPS", "IOPS"),
+    "mean_latency_ms": ("Mean latency", "ms"),
+    "p95_latency_ms": ("Highest VM p95 latency", "ms"),
+    "mean_response_ms": ("Mean web response", "ms"),
+    "p95_response_ms": ("Highest web p95 response", "ms"),
+    "ft_logging_mbps": ("FT logging traffic", "Mbit/s"),
+    "ft_latency_add_ms": ("Latency FT adds", "ms"),
+    "consolidation.vms_per_host": ("VMs per host", "VMs"),
+    "consolidation.max_vms_per_host_by_cpu": ("Max VMs per host by CPU", "VMs"),
+    "consolidation.max_vms_per_host_by_p95": ("Max VMs per host by p95", "VMs"),
+    "consolidation.hosts_needed": ("Hosts needed", "hosts"),
+}
+"""(label, unit) of each summary output of the prediction JSON (keys as in its ``summary``,
+without the prefix)."""

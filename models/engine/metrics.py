@@ -1,0 +1,104 @@
+"""Which figures a knob curve of a design shows, and what they are along a sweep.
+
+A storage design plots storage latency (mean and p95) and total IOPS; a web farm without
+storage I/O its response times; a design whose VMs only move network traffic its throughput;
+one whose only work is Content Library jobs the jobs' minutes and MB/s.  Past the point where
+a web farm's response time saturates (an unstable queue) there is no steady state: neither
+the time nor the throughput has a value there (NaN), so the drawn line breaks.  Drawing is
+:mod:`app.charts.knob_curve`'s business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.engine.prediction import Prediction
+from models.subsystems.consolidation import SATURATED_MS
+
+TimeFigure = Callable[[Prediction], tuple[float, float]]
+"""The (mean, worst) time a curve's upper plot shows."""
+ThroughputFigure = Callable[[Prediction], float]
+"""The figure a curve's lower plot shows."""
+
+
+def latencies(p: Prediction) -> tuple[float, float]:
+    """(mean, p95) the curve plots: web response times on a design that does no storage I/O
+    but serves requests, storage latency otherwise."""
+    if p.total_iops == 0 and p.vms.request_driven.any():
+        return p.mean_response_ms, p.p95_response_ms
+    return p.mean_latency_ms, p.p95_latency_ms
+
+
+def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
+    """(axis label, legend names, (mean, worst) figure) the curve's upper plot shows: the
+    time a Content Library job takes (minutes) on a design whose only work is library
+    transfers, response or storage latency (:func:`latencies`, ms) otherwise."""
+    if p is not None and p.total_iops == 0 and not p.vms.request_driven.any() \
+            and p.library_transfers:
+        return ("job (min)", ("mean", "slowest"),
+                lambda q: (q.library_mean_s / 60.0, q.library_slowest_s / 60.0))
+    return "time (ms)", ("mean", "p95"), latencies
+
+
+def throughput_of(p: Prediction | None) -> tuple[str, ThroughputFigure]:
+    """(axis label, figure) the curve's lower plot shows: total IOPS, or network throughput
+    for a design whose VMs move network traffic but do no storage I/O."""
+    if p is not None and p.total_iops == 0 and p.total_net_gbps > 0:
+        return "net Gbit/s", lambda q: q.total_net_gbps  # short: it must fit a low plot
+    if p is not None and p.total_iops == 0 and p.library_transfers:
+        return "MB/s moved", lambda q: q.library_mb_per_s
+    return "total IOPS", lambda q: q.total_iops
+
+
+def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
+    """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
+    breaks there instead of plotting a plateau at the marker."""
+    return np.where(ms >= SATURATED_MS, np.nan, ms)
+
+
+def flat_range(ys: np.ndarray) -> tuple[float, float] | None:
+    """A y range from 0 for a curve the knob does not move (open-loop IOPS against OIO):
+    auto-range would zoom into rounding noise and label every tick "155000"; None when the
+    curve moves (auto-range then)."""
+    finite = ys[np.isfinite(ys)]
+    if finite.size == 0:
+        return None
+    lo, hi = float(finite.min()), float(finite.max())
+    if hi - lo > 1e-3 * max(abs(hi), abs(lo)):
+        return None
+    top = max(abs(hi), abs(lo))
+    return (0.0, 1.2 * top) if top > 0 else (0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Series:
+    """A curve's figures at each value of a sweep."""
+
+    times: np.ndarray
+    """(n, 2): the (mean, worst) time as the models give it (saturation marker included)."""
+    mean: np.ndarray
+    """The mean time, NaN where it saturates."""
+    worst: np.ndarray
+    """The worst (p95, slowest) time, NaN where it saturates."""
+    throughput: np.ndarray
+    """The throughput figure, NaN where the mean time saturates."""
+
+    @property
+    def has_time(self) -> bool:
+        """Whether there is a time to plot (a design with neither storage I/O, requests nor
+        library jobs has none: its times are all 0)."""
+        return bool(np.nan_to_num(self.times).max(initial=0.0) > 0)
+
+
+def series(preds: Sequence[Prediction], times: TimeFigure,
+           throughput: ThroughputFigure) -> Series:
+    """The curve's figures along a sweep's predictions: times past saturation and the
+    throughput there as NaN (no steady state: the line breaks with the response time's
+    instead of climbing on with the offered load)."""
+    lat = np.array([times(p) for p in preds], dtype=float).reshape(-1, 2)
+    through = np.array([throughput(p) for p in preds], dtype=float)
+    through[lat[:, 0] >= SATURATED_MS] = np.nan
+    return Series(lat, saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1]), through)

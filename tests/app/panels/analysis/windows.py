@@ -1,0 +1,30 @@
+"""A main window on a bundled example, shown and active (window shortcuts need it), and
+the Analysis menu driven by its entries' text."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app.document.design_document import DesignDocument
+from app.window.main_window import MainWindow
+from models.examples import bundled as examples
+
+SLOW_MS = 60000
+
+
+def make(qtbot: QtBot, name: str) -> MainWindow:
+    window = MainWindow(DesignDocument(examples.load(name)), remember_layout=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # window shortcuts (Ctrl+Z ...) need it active
+    return window
+
+
+def menu_action(window: MainWindow, text: str) -> None:
+    for act in window.analysis_menu.actions():
+        if act.text().replace("&", "").startswith(text):
+            act.trigger()
+            return
+    raise AssertionError(f"no Analysis menu entry {text!r}")

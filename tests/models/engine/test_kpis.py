@@ -1,0 +1,74 @@
+"""The one KPI table: each figure cites its studies, reads the prediction, and is None (not 0)
+where the design has nothing to measure."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.analysis import OUTPUTS
+from models.document import knobs
+from models.engine import uncertainty
+from models.engine.evaluation import evaluate
+from models.engine.kpis import (
+    KPI_BY_KEY,
+    KPIS,
+    SUMMARY_FIGURES,
+    busiest,
+    busiest_wan,
+    slowest_library_job,
+)
+from models.examples import bundled as examples
+
+STUDIES = {v for k, v in vars(knobs).items() if k.isupper() and isinstance(v, str)} | {
+    uncertainty.PVSCSI}
+
+
+def test_every_kpi_cites_known_studies_and_says_what_it_is() -> None:
+    assert len(KPI_BY_KEY) == len(KPIS)
+    for kpi in KPIS:
+        assert kpi.title and kpi.doc
+        cited = kpi.source.split("; ")
+        assert cited and set(cited) <= STUDIES, kpi.key
+
+
+def test_sensitivity_outputs_are_named_by_their_kpis() -> None:
+    assert set(OUTPUTS) <= set(KPI_BY_KEY)
+
+
+def test_summary_figures_name_every_banded_output() -> None:
+    assert set(SUMMARY_FIGURES) == set(uncertainty.SUMMARY_KEYS)
+    assert all(label and unit for label, unit in SUMMARY_FIGURES.values())
+
+
+def test_a_storage_design_measures_storage_not_requests() -> None:
+    p = evaluate(examples.load("vaio-scaling"))
+    values = {k.key: k.value(p) for k in KPIS}
+    assert values["total_iops"] == pytest.approx(p.total_iops) and p.total_iops > 0
+    assert values["mean_latency_ms"] == pytest.approx(p.mean_latency_ms)
+    assert values["p95_response_ms"] is None and values["library_min"] is None
+    assert values["ft_logging_mbps"] is None  # no FT VMs: nothing, not 0 Mbit/s
+    absent = {k.key for k in KPIS if k.absent and values[k.key] is None}
+    assert "p95_response_ms" in absent and "total_iops" not in absent
+
+
+def test_a_web_farm_has_no_storage_figures() -> None:
+    p = evaluate(examples.load("dense-web-farm"))
+    for key in ("total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops"):
+        assert KPI_BY_KEY[key].value(p) is None, key
+        assert KPI_BY_KEY[key].absent == "no storage I/O"
+    assert KPI_BY_KEY["p95_response_ms"].value(p) == pytest.approx(p.p95_response_ms)
+    nic = busiest(p, "nic")
+    assert nic is not None and all(nic.util >= r.util for r in p.resources
+                                   if r.resource == "nic")
+
+
+def test_wan_and_library_figures_pick_the_busiest_and_slowest() -> None:
+    p = evaluate(examples.load("content-library"))
+    job = slowest_library_job(p)
+    assert job is not None
+    assert KPI_BY_KEY["library_min"].value(p) == pytest.approx(float(job["completion_s"]) / 60)
+    wan = busiest_wan(p)  # the library's "WAN" stage counts as an inter-site link too
+    assert wan is not None and wan.resource == "WAN"
+    assert KPI_BY_KEY["wan_pct"].value(p) == pytest.approx(100.0 * wan.util)
+    io = evaluate(examples.load("vaio-scaling"))
+    assert slowest_library_job(io) is None and KPI_BY_KEY["wan_pct"].value(io) is None
