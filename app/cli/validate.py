@@ -18,11 +18,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from models.calibration import all_checks  # noqa: PLC0415
 
     if args.refit:
+        from models.calibration import crossval  # noqa: PLC0415
         from models.calibration.fit import write_table  # noqa: PLC0415
 
         doc = write_table()
         if not args.json:
             print(f"refitted {len(doc['coefficients'])} coefficients from the cases")
+        if not args.cv:  # --cv below computes it anyway; the views read the stored one
+            crossval.write_stored()
     if args.cv:
         return _cross_validate(args)
     checks = all_checks()
@@ -73,6 +76,10 @@ def _cross_validate(args: argparse.Namespace) -> int:
     from models.calibration.crossval import cross_validate  # noqa: PLC0415
 
     report = cross_validate(args.cv_by)
+    if args.refit and args.cv_by == "case":
+        from models.calibration.crossval import write_stored  # noqa: PLC0415
+
+        write_stored(report)
     if args.json:
         emit(report.to_dict())
         return 0

@@ -71,8 +71,10 @@ def make_report(design: Design, scenario: str, prediction: Prediction,
     if with_checks:
         try:
             from models.calibration import all_checks  # noqa: PLC0415
+            from models.calibration.crossval import stored, stored_summary  # noqa: PLC0415
 
             r.checks = all_checks()
+            r.cross_validation = {**stored_summary(), "rows": stored()}
         except Exception as err:  # a broken calibration module must not stop the report
             r.checks_error = f"The calibration checks could not be run: {err}"
     return r

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -59,6 +60,9 @@ class Report:
     version: str
     checks: list[Check] = field(default_factory=list)
     checks_error: str = ""
+    cross_validation: dict[str, Any] = field(default_factory=dict)
+    """``{"summary": ..., "rows": {(case id, quantity): row}}`` from the stored
+    cross-validation (models.calibration.crossval), empty when not available."""
     when: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
@@ -462,9 +466,13 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int, first: int = 7) -
     checks = r.checks
     numeric = sorted(abs(c.error) for c in checks if c.bound == "eq")
     med = numeric[len(numeric) // 2] if numeric else math.nan
+    cv = r.cross_validation
+    cv_med = (cv.get("summary") or {}).get("cv_median")
     sub = (f"{len(checks)} comparisons over {len({c.case_id for c in checks})} published "
            f"cases; {sum(c.ok for c in checks)} within tolerance; median |error| "
-           f"{error_text(med).lstrip('+')}") if checks else "The studies behind the numbers"
+           f"{error_text(med).lstrip('+')} fitted") if checks else "The studies behind the numbers"
+    if checks and cv_med is not None:
+        sub += f", {error_text(float(cv_med)).lstrip('+')} cross-validated"
     y = s.heading(title, sub)
     w = s.width - 2 * MARGIN
     if not checks:
@@ -473,9 +481,10 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int, first: int = 7) -
         s.footer(r.footer, first + index)
         return
     part = checks[index * APPENDIX_ROWS:(index + 1) * APPENDIX_ROWS]
-    cols = [Column("Study", 0.34), Column("Quantity", 0.30), Column("Role", 0.05),
+    cols = [Column("Study", 0.29), Column("Quantity", 0.27), Column("Role", 0.05),
             Column("Published", 0.09, RIGHT), Column("Model", 0.09, RIGHT),
-            Column("Error", 0.13, RIGHT)]
+            Column("Error", 0.09, RIGHT), Column("CV error", 0.12, RIGHT)]
+    stored_cv = cv.get("rows") or {}
     rows, colors = [], []
     for c in part:
         try:
@@ -484,11 +493,24 @@ def appendix_page(s: Sheet, r: Report, index: int, count: int, first: int = 7) -
             study = c.case_id
         pub = ("> " if c.bound == "gt" else "< " if c.bound == "lt" else "") + \
             fmt.number(c.published)
-        err = error_text(c.error) + ("" if c.ok else "  (out of tolerance)")
-        rows.append([study, c.quantity, c.role, pub, fmt.number(c.model), err])
+        err = error_text(c.error) + ("" if c.ok else " (out)")
+        row = stored_cv.get((c.case_id, c.quantity))
+        if c.role == "rule":
+            cv_text = fmt.NONE
+        elif row is None:
+            cv_text = ""
+        elif row["reproduced_only"]:
+            cv_text = "reproduced only"
+        else:
+            cv_text = error_text(float(row["cv_error"])) if row.get("cv_error") is not None \
+                else ""
+        rows.append([study, c.quantity, c.role, pub, fmt.number(c.model), err, cv_text])
         colors.append(GOOD if c.ok else BAD)
     y = s.table(MARGIN, y, w, cols, rows, 11, 22, colors)
     s.wrapped(MARGIN, y + 10, w, "Role: fit = a coefficient was fitted to this figure; "
-              "check = not used in fitting (the honest test); rule = the study's rule as "
-              "stated. Error = (model - published) / published.", 11, MUTED)
+              "check = not used in fitting; rule = the study's rule as stated. Error = (model "
+              "- published) / published. CV error = the same with the subsystem refitted "
+              "without this case (headroom validate --cv); reproduced only = only this case "
+              "pins the coefficients it depends on, so no independent check is possible.",
+              11, MUTED)
     s.footer(r.footer, first + index)

@@ -14,12 +14,14 @@ engine implements them as the study states them) are not cross-validated.
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from models.calibration import Check, cases
+from models.resources import RESOURCES
 from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
 from models.engine import coefficients
 
@@ -189,3 +191,35 @@ def cross_validate(by: Literal["case", "study"] = "case",
 
 def rows_of(result: FitResult, module: str) -> list[Row]:
     return [r for r in result.rows if r.subsystem == module]
+
+
+STORED_PATH = RESOURCES / "calibration" / "crossval.json"
+"""The cross-validation of the committed table, written with it (``python -m
+models.calibration.fit``): the Evidence panel and the report read it instead of refitting."""
+
+
+def write_stored(report: CvReport | None = None) -> dict[str, Any]:
+    """Cross-validate (leave one case out) and write :data:`STORED_PATH`."""
+    doc = (report or cross_validate()).to_dict()
+    for row in doc["comparisons"]:  # what the views need; the rest is in --cv --json
+        for key in ("quote", "study", "modelability"):
+            row.pop(key, None)
+    STORED_PATH.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    return doc
+
+
+def stored() -> dict[tuple[str, str], dict[str, Any]]:
+    """The stored cross-validation per (case id, quantity); empty when not written yet."""
+    if not STORED_PATH.exists():
+        return {}
+    doc = json.loads(STORED_PATH.read_text(encoding="utf-8"))
+    return {(r["case"], r["quantity"]): r for r in doc["comparisons"]}
+
+
+def stored_summary() -> dict[str, Any]:
+    """The stored report's overall and per-subsystem statistics ({} when not written)."""
+    if not STORED_PATH.exists():
+        return {}
+    doc = json.loads(STORED_PATH.read_text(encoding="utf-8"))
+    return {"summary": doc["summary"], "subsystems": doc["subsystems"]}

@@ -319,9 +319,15 @@ def write_table(result: FitResult | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from models.calibration import crossval  # noqa: PLC0415 (it imports this module)
+
     doc = write_table()
     rows = doc["coefficients"]
     print(f"wrote {len(rows)} fitted coefficients to {coefficients.TABLE_PATH}")
+    if "--no-cv" not in (argv or []):
+        cv = crossval.write_stored()
+        print(f"wrote the cross-validation of {len(cv['comparisons'])} figures to"
+              f" {crossval.STORED_PATH}")
     for r in rows:
         one = " (one figure)" if r["one_figure"] else ""
         print(f"  {r['name']:44} {r['value']:>14.6g} {r['unit'][:30]:30}{one}")

@@ -63,12 +63,17 @@ def test_refit_rewrites_the_table_from_the_cases(capsys: pytest.CaptureFixture[s
                                                  tmp_path: Path) -> None:
     table = tmp_path / "fitted.json"
     monkeypatch.setattr(coefficients, "TABLE_PATH", table)
+    monkeypatch.setattr(crossval, "STORED_PATH", tmp_path / "crossval.json")
+    full = crossval.cross_validate
+    monkeypatch.setattr(crossval, "cross_validate", lambda *a, **k: full("case", ("vdi",)))
     coefficients.table.cache_clear()
     try:
         code, out = run(capsys, "validate", "--refit")
         assert code == 0 and "refitted" in out and "comparisons within tolerance" in out
         doc = json.loads(table.read_text(encoding="utf-8"))
         assert doc["format"] == coefficients.FORMAT and doc["coefficients"]
+        cv = json.loads((tmp_path / "crossval.json").read_text(encoding="utf-8"))
+        assert cv["format"] == "headroom-cross-validation" and cv["comparisons"]
     finally:
         monkeypatch.undo()
         coefficients.table.cache_clear()

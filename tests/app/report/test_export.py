@@ -103,6 +103,9 @@ def test_each_page_has_its_heading_and_content(pdf: Path) -> None:
     assert HEADINGS[5] in bottlenecks and "Source:" in bottlenecks
     appendix = _page_text(pdf, 7)
     assert HEADINGS[6] in appendix
+    # fitted and cross-validated errors side by side; figures with no independent check
+    assert "CV error" in appendix and "cross-validated" in appendix
+    assert "reproduced only" in " ".join(_page_text(pdf, p) for p in range(7, 12))
 
 
 @pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")

@@ -59,3 +59,16 @@ def test_stats_and_json_shape(vdi: CvReport) -> None:
     s = doc["summary"]
     assert s["figures"] == s["cv_figures"] + s["reproduced_only"]
     assert s["fitted_median"] is not None
+
+
+def test_the_stored_cross_validation_is_what_a_rerun_gives(vdi: CvReport) -> None:
+    """resources/calibration/crossval.json is written with the fitted table (python -m
+    models.calibration.fit); rerunning one subsystem's cross-validation gives the same."""
+    from models.calibration.crossval import stored  # noqa: PLC0415
+
+    rows = stored()
+    for c in vdi.comparisons:
+        row = rows[(c.check.case_id, c.check.quantity)]
+        assert row["reproduced_only"] == c.reproduced_only
+        if c.cv_model is not None:
+            assert row["cv_model"] == pytest.approx(c.cv_model, rel=1e-6)
