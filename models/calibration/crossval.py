@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from models.calibration import Check, cases
-from models.resources import RESOURCES
 from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
 from models.engine import coefficients
+from models.resources import RESOURCES
 
 SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
                 "consolidation": "consolidation", "stretched": "stretched-cluster",

@@ -384,9 +384,20 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     def cost(count: float, dense: bool) -> float:
         return base + cs * count * r_per / pc * ((1.0 - removed) if dense else 1.0)
 
+    # the mean demand per VM is linear in the request's cost until some VM's guest work
+    # reaches its vCPUs: O(1) per count up to that knee, the exact mean beyond it
+    rate = req_rate * g
+    full = other >= vcpus
+    busy = (rate > 0) & ~full
+    knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
+    slope_c = float(np.mean(np.where(busy, rate, 0.0) * mult))
+    const = float(np.mean((np.where(full, vcpus, other) + path) * mult))
+
     def demand(count: float, dense: bool) -> float:
-        return float(np.mean((np.minimum(req_rate * cost(count, dense) * g + other, vcpus)
-                              + path) * mult))
+        c = cost(count, dense)
+        if c <= knee:
+            return slope_c * c + const
+        return float(np.mean((np.minimum(rate * c + other, vcpus) + path) * mult))
 
     def count_at(limit: float, dense: bool) -> int:
         d0 = demand(0.0, dense)
@@ -421,7 +432,10 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         peak = float(np.max(req_rate[web] * g / vcpus[web]))
 
         def at_p95(dense: bool) -> int:
-            k = float(vms_per_host)
+            # from the last answer (a knob move barely changes it): one step, usually
+            key = f"consolidation.p95_count.{dense}"
+            last = c.cache.get(key)
+            k = float(last) if isinstance(last, int) else float(vms_per_host)
             for _ in range(8):  # the cost moves with the count a few % at most
                 cm = cost(k, dense)
                 nxt = _count_at_p95(servers, wall * cm * g, peak * cm, p95_max,
@@ -429,6 +443,7 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
                 if nxt == round(k):
                     break
                 k = float(nxt)
+            c.cache[key] = round(k)
             return round(k)
 
         by_p95 = at_p95(False)

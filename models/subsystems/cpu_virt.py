@@ -119,6 +119,15 @@ def event_us(version: str) -> float:
     return EVENT_US_60.value
 
 
+_RELEASE = np.array([float(v) for v in ESXI_VERSIONS])
+
+
+def event_us_by_code() -> np.ndarray:
+    """:func:`event_us` for every ``esxi_version`` code (one array, no per-release loop)."""
+    e51, e60 = EVENT_US_51.value, EVENT_US_60.value
+    return np.where(_RELEASE <= 5.1, e51, np.where(_RELEASE < 6.0, math.sqrt(e51 * e60), e60))
+
+
 DOCKER_OVERHEAD = coefficients.declare(
     "cpu_virt.docker_overhead", "x CPU per unit of work", 0.05,
     "CPU per unit of work added by running it in Docker containers: 'running Docker containers"
@@ -233,8 +242,7 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     taxed = esxi & ~request_costed
     overhead = np.zeros(n)
     if taxed.any():
-        by_code = np.array([event_us(v) for v in ESXI_VERSIONS])
-        cost_h = by_code[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        cost_h = event_us_by_code()[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
         overhead = np.where(taxed, taxed_events(iops) * cost_h[hidx], 0.0)
     work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):

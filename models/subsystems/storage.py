@@ -37,9 +37,17 @@ import numpy as np
 
 from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
-from models.engine.prediction import Labels, Resource
+from models.engine.prediction import Labels
 from models.engine.results import StorageResult
 from models.subsystems import mva, stretched
+from models.subsystems.storage_mva import (
+    _expand,
+    _open_load,
+    _sioc,
+    _solve_live,
+    _warm_start,
+)
+from models.subsystems.storage_report import _bound_labels, _resources
 
 VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
 MILLION = "Single vSphere Host, a Million I/O Operations per Second"
@@ -107,18 +115,12 @@ RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5":
 """Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
 overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
 on all-SSD arrays the study found no difference."""
-EXACT_MAX_POP = 4096
-"""A lone VM with at most this many outstanding I/Os is solved with exact MVA."""
-SIOC_THRESHOLD_MS = 30.0
-"""SIOC congestion threshold (vSphere default)."""
 
 NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
                   "measured")
 """Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
 measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
 measured (NaN, ``null`` in JSON), never invented."""
-BUSY = 0.9
-"""A station at or above this utilisation names what bounds the VM."""
 
 
 def issue_us() -> dict[str, float]:
@@ -519,29 +521,6 @@ def _application(c: Compiled, p: _Params, out: StorageResult, users: np.ndarray,
                         done * v["workload.app_tx_kb_per_txn"] * 8e-3)
 
 
-def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
-               a: np.ndarray, n_host: int, n_arr: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Open classes take utilisation U from the shared stations they visit (their own
-    stations only slow themselves).  Offers beyond 98% of a station are scaled down.
-    Returns (served rates, closed-demand inflation 1/(1-U) per slot, saturated mask)."""
-    def util(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        load = rates[:, None] * demand
-        return np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
-
-    own = (lam[:, None] * demand[:, :3]).max(axis=1)
-    u_h, u_a = util(lam)
-    worst = np.maximum(np.maximum(u_h[h], u_a[a]), own)
-    f = np.where(open_ & (worst > 0.98), 0.98 / np.maximum(worst, 1e-300), 1.0)
-    lam = lam * f
-    u_h, u_a = util(lam)
-    infl = np.ones_like(demand)
-    infl[:, 3] = 1.0 / (1.0 - u_h[h])
-    infl[:, 4] = 1.0 / (1.0 - u_a[a])
-    infl[:, :3] = np.where(open_[:, None], 1.0 / (1.0 - lam[:, None] * demand[:, :3]), 1.0)
-    return lam, infl, f < 1.0
-
-
 class _Gathered:
     """The per-VM parameters of the VMs in ``ix`` (all VMs for a slice)."""
 
@@ -568,189 +547,6 @@ def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
     g = _Gathered(p, ix, d_closed)
     cache["gathered"] = (p, g)
     return g
-
-
-def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
-                live: np.ndarray) -> np.ndarray | None:
-    """A first guess of the queues ``[L, 5]`` of the classes ``live`` at populations ``pops``
-    from the last two solutions ``(live, queue, pops, older queue, older pops)``: when the
-    populations move along the line of the last move (a slider drag, a jump back) the guess
-    continues the line through the last two solutions (secant); otherwise each class keeps
-    its last queues scaled to its new population.  Only the number of iterations depends on
-    the guess, never the fixed point."""
-    if hist is None:
-        return None
-    h_live, q_last, p_last, q_prev, p_prev = hist
-    if len(h_live) != len(live) or not np.array_equal(h_live, live):
-        # classes started or stopped doing I/O: carry each VM's last queues over
-        if not len(h_live) or not len(live):
-            return None
-        pos = np.minimum(np.searchsorted(h_live, live), len(h_live) - 1)
-        found = h_live[pos] == live
-        q_t = np.zeros((q_last.shape[1], len(live)))
-        q_t[:, found] = q_last.T[:, pos[found]]
-        p_old = np.zeros(len(live))
-        p_old[found] = p_last[pos[found]]
-        q_last, p_last, q_prev = q_t.T, p_old, None
-    last_t = q_last.T
-    if q_prev is not None and q_prev.shape == q_last.shape:
-        moved = p_last - p_prev
-        step = pops - p_last
-        m = moved != 0.0
-        t = step[m] / moved[m]
-        # one common step along the last move (every class that moves, moves alike; the
-        # classes interact, so a line per class would not be one through two solutions)
-        if len(t) and abs(t[0]) <= 2.0 and np.abs(t - t[0]).max() <= 1e-9 * abs(t[0]) \
-                and not step[~m].any():
-            guess = last_t - q_prev.T
-            guess *= t[0]
-            guess += last_t
-            np.maximum(guess, 0.0, out=guess)
-            out: np.ndarray = guess.T
-            return out
-    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
-    scaled: np.ndarray = (last_t * scale).T
-    return scaled
-
-
-def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np.ndarray,
-                n_shared: int, q0: np.ndarray | None,
-                cache: dict[str, Any] | None = None) -> mva.MvaResult:
-    """The closed network of the classes ``live`` (populations ``pops``, all > 0); the result
-    is indexed like ``live``.  Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array),
-    5 a delay.  One class alone is solved exactly (single-class MVA), several with
-    Schweitzer's approximation.  ``cache`` keeps the laid-out network between calls with the
-    same demands and the same classes (a knob that moves only populations)."""
-    k_n = len(live)
-    # exact MVA needs a whole population; SIOC's share of the queue can be fractional
-    if k_n == 1:
-        k = int(live[0])
-        dk = d[k].copy()
-        dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
-        if pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
-            ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
-        else:  # beyond exact MVA's reach: Schweitzer's one equation, solved exactly
-            ex = mva.schweitzer_single(dk, float(pops[0]), delay=np.arange(6) == 5)
-        return mva.MvaResult(ex.throughput[-1:], ex.response[-1:], ex.queue[:, :5])
-    hit = cache.get("mva.network") if cache is not None else None
-    if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
-        net: mva.SplitNetwork = hit[3]
-    else:
-        net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
-                               n_shared)
-        if cache is not None:
-            cache["mva.network"] = (d, shared_st, live, net)
-    # a few classes converge to the fixed point tightly (cheap); thousands to 2e-8
-    return net.solve(pops, q0=q0, tol=1e-12 if k_n <= 4 else 2e-8)
-
-
-def _expand(res: mva.MvaResult, live: np.ndarray, n: int) -> mva.MvaResult:
-    """A result of the classes ``live`` as one over all ``n`` (zeros for the others)."""
-    queue_t = np.zeros((res.queue.shape[1], n))
-    queue_t[:, live] = res.queue.T
-    out = mva.MvaResult(np.zeros(n), np.zeros(n), queue_t.T, res.iterations)
-    out.throughput[live], out.response[live] = res.throughput, res.response
-    return out
-
-
-def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
-                  q0: np.ndarray | None,
-                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
-    """:func:`_solve_live` over the classes with a population, as a result over all."""
-    live = np.flatnonzero(pops > 0)
-    sub = _solve_live(d, shared_st, pops[live], live, n_shared,
-                      None if q0 is None else q0[live], cache)
-    return _expand(sub, live, len(pops))
-
-
-def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
-          res: mva.MvaResult, closed: np.ndarray, a: np.ndarray,
-          arr_delay: np.ndarray,
-          cache: dict[str, Any] | None = None) -> tuple[np.ndarray, mva.MvaResult]:
-    """Storage I/O Control: under congestion (array latency above the threshold) each VM may
-    keep only its share of the queue that holds latency at the threshold; VMs that want
-    less leave their unused slots to the others (work-conserving water-filling)."""
-    n_arr = len(c.array)
-    x_k = res.throughput
-    q_arr = res.queue[:, 4] + x_k * arr_delay  # in service at the drives + queued
-    arr_q = np.bincount(a[closed], weights=q_arr[closed], minlength=n_arr)
-    arr_x = np.bincount(a[closed], weights=x_k[closed], minlength=n_arr)
-    lat = np.where(arr_x > 0, arr_q / np.maximum(arr_x, 1e-300), 0.0)
-    congested = c.array.cols["sioc"] & (lat * 1000.0 > SIOC_THRESHOLD_MS)
-    if not congested.any():
-        return pops, res
-    eff = pops.copy()
-    shares = c.vm.cols["disk_shares"].astype(float)
-    for j in np.flatnonzero(congested):
-        members = np.flatnonzero(closed & (a == j))
-        slots = arr_x[j] * SIOC_THRESHOLD_MS / 1000.0
-        want = q_arr[members].copy()
-        cap = np.zeros(len(members))
-        left = np.ones(len(members), bool)
-        remaining = slots
-        while left.any() and remaining > 1e-12:
-            ent = remaining * shares[members] * left / shares[members][left].sum()
-            sat = left & (want <= ent)
-            if not sat.any():
-                cap[left] = ent[left]
-                remaining = 0.0
-                break
-            cap[sat] = want[sat]
-            remaining -= want[sat].sum()
-            left &= ~sat
-        ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
-        eff[members] = pops[members] * ratio
-    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue, cache)
-
-
-def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
-               vcpu_util: np.ndarray, active: np.ndarray) -> list[Resource]:
-    array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
-                  " penalty.")
-    out = [Resource(aid, "array", u, array_text, RAIDPOOL)
-           for aid, u in zip(c.array.ids, array_util.tolist(), strict=True)]
-    hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
-    ids = c.host.ids
-    on = np.flatnonzero(hba_util > 0)
-    out += [Resource(ids[j], "hba", u, hba_text, MILLION)
-            for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
-    busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]
-    vcpu_text = ("The VM's vCPUs issue its I/O synchronously; one vCPU is one core's worth of"
-                 " issue rate.")
-    vm_ids = c.vm.ids
-    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO)
-            for k, u in zip(busy.tolist(), np.minimum(vcpu_util[busy], 1.0).tolist(),
-                            strict=True)]
-    return out
-
-
-def _bound_labels(c: Compiled, top: np.ndarray, top_u: np.ndarray,
-                  active: np.ndarray, no_path: np.ndarray, saturated_open: np.ndarray,
-                  vcpus: np.ndarray, h: np.ndarray, a: np.ndarray, hba_util: np.ndarray,
-                  array_util: np.ndarray) -> list[str]:
-    """What bounds each VM, as a label picked from a small table (no per-VM Python loop)."""
-    n = len(top)
-    if n == 0:
-        return []
-    n_host, n_arr = len(c.host), len(c.array)
-    max_v = int(vcpus.max())
-    labels = ["", "no HBA port to the array", "open-loop saturation",
-              "VAIO filter context: saturated", "per-VM I/O world (ESXi 5.0): saturated"]
-    labels += [f"vCPU I/O path: {k} vCPU{'s' if k > 1 else ''} saturated"
-               for k in range(1, max_v + 1)]
-    base_h = len(labels)
-    labels += [f"HBA {c.host.ids[j]}: {min(hba_util[j], 1.0) * 100:.0f}% busy"
-               for j in range(n_host)]
-    base_a = len(labels)
-    labels += [f"storage_array {c.array.ids[j]}: {min(array_util[j], 1.0) * 100:.0f}% busy"
-               for j in range(n_arr)]
-    by_top = np.stack([4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4),
-                       base_h + h, base_a + a])
-    code = np.take_along_axis(by_top, top[None, :], axis=0)[0]
-    code = np.where(active & (top_u >= BUSY), code, np.where(saturated_open, 2, 0))
-    code = np.where(no_path, 1, code)
-    out: list[str] = np.array(labels, dtype=object)[code].tolist()
-    return out
 
 
 def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
