@@ -100,10 +100,11 @@ def _cross_validate(args: argparse.Namespace) -> int:
               f"{_pct(st['fitted_max']):>7} {_pct(st['cv_median']):>10} "
               f"{_pct(st['cv_max']):>7} {st['cv_figures']:>9} {st['reproduced_only']:>15}")
     s = report.stats()
+    by = args.cv_by
     print(f"\n{s['figures']} published figures: median |error| fitted {_pct(s['fitted_median'])},"
-          f" cross-validated {_pct(s['cv_median'])} over the {s['cv_figures']} that other cases"
-          f" can predict ({s['reproduced_only']} reproduced only: only their own case pins"
-          f" their coefficients); bounds held when left out: {s['bounds_held_cv']} of"
+          f" cross-validated {_pct(s['cv_median'])} over the {s['cv_figures']} that the other"
+          f" {by}s can predict ({s['reproduced_only']} reproduced only: only their own {by}"
+          f" pins their coefficients); bounds held when left out: {s['bounds_held_cv']} of"
           f" {s['bounds'] - s['bounds_reproduced_only']}")
     return 0
 
