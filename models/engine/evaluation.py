@@ -179,6 +179,8 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
                    else np.full(len(ratio), np.nan)),
         txn_response_ms=(sto.vm_txn_response_ms if sto.vm_txn_response_ms is not None
                          else np.full(len(ratio), np.nan)),
+        max_users=(sto.vm_max_users if sto.vm_max_users is not None
+                   else np.full(len(ratio), np.nan)),
         cpu_cores=con.vm_cpu_cores, io_not_measured=unmeasured)
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,

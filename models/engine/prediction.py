@@ -98,6 +98,9 @@ class VmArrays:
     Orders per minute are 60 x this."""
     txn_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """An application VM's transaction response time, think time excluded; NaN otherwise."""
+    max_users: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Users an application VM carries before its mean response reaches the response ceiling
+    (policy.p95_ms_max taken as 3x the mean): its bottleneck rate x (ceiling + think)."""
     cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Host core-equivalents each VM demands (guest work plus its I/O, network and hypervisor
     paths)."""
@@ -257,7 +260,8 @@ class Prediction:
                         "ft": ft, "bound_by": v.bound_by[i],
                         "rx_pps": _opt(v.rx_pps, i), "tx_pps": _opt(v.tx_pps, i),
                         "txn_per_s": _opt(v.txn_per_s, i),
-                        "txn_response_ms": _opt(v.txn_response_ms, i)})
+                        "txn_response_ms": _opt(v.txn_response_ms, i),
+                        "max_users": _opt(v.max_users, i)})
         h, n = self.hosts, self.nics
         hosts = []
         for i, hid in enumerate(h.ids):

@@ -54,6 +54,8 @@ class StorageResult(Common):
     None when the design has none."""
     vm_txn_response_ms: np.ndarray | None = None
     """Their transaction response time (think time excluded)."""
+    vm_max_users: np.ndarray | None = None
+    """Users an application VM carries before its response passes policy.p95_ms_max."""
     vm_app_cores: np.ndarray | None = None
     """Guest CPU (cores at the host's clock) their transactions keep busy."""
     app_net_mbps: tuple[np.ndarray, np.ndarray] | None = None

@@ -30,6 +30,7 @@ residences) (normal approximation on the sum), never below the mean.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -519,6 +520,15 @@ def _application(c: Compiled, p: _Params, out: StorageResult, users: np.ndarray,
     out.vm_app_cores = done * v["workload.app_cpu_ms"] / 1000.0 * p.scale * 1e6
     out.app_net_mbps = (done * v["workload.app_rx_kb_per_txn"] * 8e-3,
                         done * v["workload.app_tx_kb_per_txn"] * 8e-3)
+    # users the VM carries before its mean response reaches the response ceiling: past the
+    # knee, R = N / X_max - Z (the asymptote of the closed loop), X_max = 1 / the busiest
+    # station's demand per transaction; the ceiling's p95 taken as 3x the mean (ln 20, an
+    # exponential response)
+    per_txn = p.demand[:, :5] * p.ios[:, None]
+    x_max = 1.0 / np.maximum(per_txn.max(axis=1), 1e-300)
+    r_mean = c.policy["p95_ms_max"] / math.log(20.0) / 1000.0
+    out.vm_max_users = np.where(app, x_max * (r_mean + v["workload.app_think_ms"] / 1000.0),
+                                np.nan)
 
 
 class _Gathered:

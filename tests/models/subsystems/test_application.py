@@ -87,3 +87,23 @@ def test_more_users_never_lower_throughput(users: int, think: float, cpu: float,
     b = _txn(evaluate(app_design(users + 1, think, cpu, ios, vcpus)))
     assert b >= a * (1 - 1e-6)
     assert a <= vcpus * 1000.0 / cpu * (1 + 1e-6)  # the vCPUs bound it
+
+
+def test_max_users_is_the_closed_loops_asymptote_at_the_response_ceiling() -> None:
+    """Users the VM carries before its mean response reaches policy.p95_ms_max / 3: the
+    bottleneck's rate x (ceiling + think); thinking longer carries more users, and running
+    that many users puts the response near the ceiling."""
+    d = app_design(users=4, think_ms=50.0)
+    d.policy["p95_ms_max"] = 300.0
+    p = evaluate(d)
+    users = float(p.vms.max_users[0])
+    x_max = 4.0 * 1000.0 / 2.0  # four vCPUs at 2 ms a transaction bind first
+    assert users == pytest.approx(x_max * (0.3 / 3.0 + 0.05), rel=0.02)
+    more = app_design(users=4, think_ms=500.0)
+    more.policy["p95_ms_max"] = 300.0
+    assert float(evaluate(more).vms.max_users[0]) > users
+    at = app_design(users=round(users), think_ms=50.0)
+    at.policy["p95_ms_max"] = 300.0
+    resp = float(evaluate(at).vms.txn_response_ms[0])
+    assert 0.6 * 100.0 < resp < 1.2 * 100.0
+    assert p.to_dict()["vms"][0]["max_users"] == pytest.approx(users)
