@@ -17,6 +17,17 @@ COMMANDS = ("validate",)
 def cmd_validate(args: argparse.Namespace) -> int:
     from models.calibration import all_checks  # noqa: PLC0415
 
+    if args.refit:
+        from models.calibration import crossval  # noqa: PLC0415
+        from models.calibration.fit import write_table  # noqa: PLC0415
+
+        doc = write_table()
+        if not args.json:
+            print(f"refitted {len(doc['coefficients'])} coefficients from the cases")
+        if not args.cv:  # --cv below computes it anyway; the views read the stored one
+            crossval.write_stored()
+    if args.cv:
+        return _cross_validate(args)
     checks = all_checks()
     rows = [c.to_dict() for c in checks]
     numeric = [abs(c.error) for c in checks if c.bound == "eq"]
@@ -54,7 +65,57 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pct(x: float | None, sign: bool = False) -> str:
+    if x is None:
+        return "-"
+    return f"{x:+.1%}" if sign else f"{x:.1%}"
+
+
+def _cross_validate(args: argparse.Namespace) -> int:
+    """``--cv``: refit each subsystem without each case (or study) and predict it."""
+    from models.calibration.crossval import cross_validate  # noqa: PLC0415
+
+    report = cross_validate(args.cv_by)
+    if args.refit and args.cv_by == "case":
+        from models.calibration.crossval import write_stored  # noqa: PLC0415
+
+        write_stored(report)
+    if args.json:
+        emit(report.to_dict())
+        return 0
+    print(f"Cross-validation: each subsystem refitted without one {args.cv_by} at a time, the"
+          " left-out figures predicted")
+    print(f"  {'case':44} {'quantity':40} {'published':>10} {'fitted':>8} {'cv':>8}")
+    for c in report.comparisons:
+        ch = c.check
+        pub = ("> " if ch.bound == "gt" else "< " if ch.bound == "lt" else "") + \
+            f"{ch.published:.4g}"
+        cv = "reproduced only" if c.reproduced_only else _pct(c.cv_error, True)
+        print(f"  {ch.case_id[:44]:44} {ch.quantity[:40]:40} {pub:>10} "
+              f"{_pct(ch.error, True):>8} {cv:>8}")
+    print(f"\n  {'subsystem':20} {'figures':>7} {'fitted median':>13} {'max':>7} "
+          f"{'cv median':>10} {'max':>7} {'predicted':>9} {'reproduced only':>15}")
+    for name, st in report.by_subsystem().items():
+        print(f"  {name:20} {st['figures']:>7} {_pct(st['fitted_median']):>13} "
+              f"{_pct(st['fitted_max']):>7} {_pct(st['cv_median']):>10} "
+              f"{_pct(st['cv_max']):>7} {st['cv_figures']:>9} {st['reproduced_only']:>15}")
+    s = report.stats()
+    by = args.cv_by
+    print(f"\n{s['figures']} published figures: median |error| fitted {_pct(s['fitted_median'])},"
+          f" cross-validated {_pct(s['cv_median'])} over the {s['cv_figures']} that the other"
+          f" {by}s can predict ({s['reproduced_only']} reproduced only: only their own {by}"
+          f" pins their coefficients); bounds held when left out: {s['bounds_held_cv']} of"
+          f" {s['bounds'] - s['bounds_reproduced_only']}")
+    return 0
+
+
 def add_commands(sub: Subcommands) -> None:
     p = sub.add_parser("validate", help="every calibration case: model vs published")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--cv", action="store_true",
+                   help="cross-validate: refit each subsystem without each case and predict it")
+    p.add_argument("--cv-by", choices=("case", "study"), default="case",
+                   help="leave out one case (default) or one study at a time")
+    p.add_argument("--refit", action="store_true",
+                   help="rerun every fit from the cases and rewrite the fitted table first")
     p.set_defaults(func=cmd_validate)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from app import format as fmt
 from app.charts.plots import plot_widget
 from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.calibration.crossval import stored, stored_summary
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -51,6 +52,12 @@ class Evidence:
     subsystem: list[str] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)
     """Subsystems whose checks could not be computed, with the reason."""
+    cv: list[str] = field(default_factory=list)
+    """Per check, its cross-validated error as shown ('reproduced only' where only its own
+    case pins its coefficients; 'rule' for a rule; '' where none is stored)."""
+    cv_error: list[float | None] = field(default_factory=list)
+    """Per check, its cross-validated relative error (None: rule, reproduced only, none)."""
+    cv_summary: dict[str, Any] = field(default_factory=dict)
 
 
 _EVIDENCE: Evidence | None = None
@@ -61,6 +68,8 @@ def evidence() -> Evidence:
     global _EVIDENCE  # noqa: PLW0603 (a process-wide cache)
     if _EVIDENCE is None:
         ev = Evidence()
+        cv = stored()
+        ev.cv_summary = stored_summary()
         for name in SUBSYSTEMS:
             try:
                 checks = all_checks((name,))
@@ -69,8 +78,31 @@ def evidence() -> Evidence:
                 continue
             ev.checks.extend(checks)
             ev.subsystem.extend([name] * len(checks))
+            rows = [cv.get((c.case_id, c.quantity)) for c in checks]
+            ev.cv.extend(cv_text(c, r) for c, r in zip(checks, rows, strict=True))
+            ev.cv_error.extend(cv_error(c, r) for c, r in zip(checks, rows, strict=True))
         _EVIDENCE = ev
     return _EVIDENCE
+
+
+def cv_error(c: Check, row: dict[str, Any] | None) -> float | None:
+    """A check's cross-validated relative error, None where there is none to show."""
+    if c.role == "rule" or row is None or row["reproduced_only"]:
+        return None
+    err = row.get("cv_error")
+    return float(err) if err is not None else None
+
+
+def cv_text(c: Check, row: dict[str, Any] | None) -> str:
+    """A check's cross-validated error as the views show it (stored by the fit command)."""
+    if c.role == "rule":
+        return "rule"
+    if row is None:
+        return ""
+    if row["reproduced_only"]:
+        return "reproduced only"
+    err = row.get("cv_error")
+    return fmt.signed_percent(float(err)) if err is not None else ""
 
 
 def _case_field(c: Check, key: str) -> Any:
@@ -84,7 +116,7 @@ class EvidenceView(QWidget):
     """Published figures against the model, per calibration check, with the study's words."""
 
     COLUMNS = ("Case", "Subsystem", "Study", "Quantity", "Published", "Model", "Error",
-               "Tolerance", "Role", "OK")
+               "CV error", "Tolerance", "Role", "OK")
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -204,8 +236,9 @@ class EvidenceView(QWidget):
             bound = {"gt": "> ", "lt": "< "}.get(c.bound, "")
             cells = (c.case_id, sub, str(_case_field(c, "study")), c.quantity,
                      bound + fmt.number(c.published), fmt.number(c.model),
-                     fmt.signed_percent(c.error), "±" + fmt.percent(c.tolerance), c.role,
-                     "yes" if c.ok else "NO")
+                     fmt.signed_percent(c.error), ev.cv[row] if row < len(ev.cv) else "",
+                     "±" + fmt.percent(c.tolerance),
+                     c.role, "yes" if c.ok else "NO")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, row)
@@ -268,6 +301,15 @@ class EvidenceView(QWidget):
                 f" {sum(c.role == 'rule' for c in checks)} rule)")
         if honest:
             text += f"; median |error| on held-out checks {fmt.percent(statistics.median(honest))}"
+        numeric = [i for i in visible if ev.checks[i].bound == "eq"
+                   and ev.checks[i].role != "rule" and i < len(ev.cv)]
+        cv = [ev.cv[i] for i in numeric]
+        cv_errs = [abs(e) for i in numeric if i < len(ev.cv_error)
+                   and (e := ev.cv_error[i]) is not None]
+        if cv_errs:
+            text += (f"; cross-validated {fmt.percent(statistics.median(cv_errs))} median"
+                     f" over {len(cv_errs)} predictable figures,"
+                     f" {sum(t == 'reproduced only' for t in cv)} reproduced only")
         text += f". Band: ±{fmt.percent(tol)} (median tolerance)."
         not_plotted = len(checks) - len(logs)
         if not_plotted:
@@ -288,11 +330,20 @@ class EvidenceView(QWidget):
         study = html.escape(str(_case_field(c, "study")))
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
+        index = int(item.data(Qt.ItemDataRole.UserRole))
+        cv = ev.cv[index] if index < len(ev.cv) else ""
+        cv_html = ""
+        if cv == "reproduced only":
+            cv_html = (" — <i>reproduced only</i>: only this case pins the coefficients it"
+                       " depends on, so no independent check of it is possible")
+        elif cv and cv != "rule":
+            cv_html = f"; cross-validated {cv} (refitted without this case)"
         self.quote.setHtml(
             f"<p><b>{study}</b> — case <code>{html.escape(c.case_id)}</code>, role"
             f" <i>{c.role}</i></p><p>{html.escape(c.quantity)}: published"
             f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
-            f" ({fmt.signed_percent(c.error)})</p><blockquote>“{quote}”</blockquote>{note}")
+            f" ({fmt.signed_percent(c.error)}){cv_html}</p>"
+            f"<blockquote>“{quote}”</blockquote>{note}")
 
 
 def _log_point(c: Check) -> tuple[float, float] | None:

@@ -9,9 +9,10 @@ their header block: it is repeated at the top of every page the table continues 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
@@ -231,14 +232,16 @@ def error_text(error: float) -> str:
     return f"{error * 100:+.1f} %".replace("-", "−")
 
 
-EVIDENCE_COLUMNS = [Column("What is compared", 0.50), Column("Role", 0.09),
-                    Column("Published", 0.13, RIGHT), Column("Model", 0.13, RIGHT),
-                    Column("Error", 0.15, RIGHT)]
+EVIDENCE_COLUMNS = [Column("What is compared", 0.42), Column("Role", 0.09),
+                    Column("Published", 0.11, RIGHT), Column("Model", 0.11, RIGHT),
+                    Column("Error", 0.12, RIGHT), Column("Cross-validated", 0.15, RIGHT)]
 """The appendix's columns (after each study's title row)."""
 
 
-def evidence_table(checks: Sequence[Check]) -> tuple[list[Column], list[list[str]],
-                                                        list[list[QColor | None]], list[bool]]:
+def evidence_table(checks: Sequence[Check],
+                   cv: Mapping[tuple[str, str], Mapping[str, Any]] | None = None
+                   ) -> tuple[list[Column], list[list[str]], list[list[QColor | None]],
+                              list[bool]]:
     """The appendix as one table: a bold row naming each study, then one row per check
     (columns, rows, cell colours, bold rows).  The one place the appendix's columns live."""
     rows: list[list[str]] = []
@@ -254,17 +257,30 @@ def evidence_table(checks: Sequence[Check]) -> tuple[list[Column], list[list[str
             title, area = "Unnamed study", ""
         if title != study:
             study = title
-            rows.append([f"{title}" + (f" ({area})" if area else ""), "", "", "", ""])
+            rows.append([f"{title}" + (f" ({area})" if area else ""), "", "", "", "", ""])
             colors.append([ACCENT])
             bold.append(True)
         pub = ("> " if chk.bound == "gt" else "< " if chk.bound == "lt" else "") + \
             fmt.number(chk.published)
         err = error_text(chk.error) + ("" if chk.ok else " (out of tolerance)")
         rows.append([chk.quantity, ROLES.get(chk.role, chk.role), pub, fmt.number(chk.model),
-                     err])
-        colors.append([None, None, None, None, GOOD if chk.ok else BAD])
+                     err, cv_text(chk, (cv or {}).get((chk.case_id, chk.quantity)))])
+        colors.append([None, None, None, None, GOOD if chk.ok else BAD, None])
         bold.append(False)
     return EVIDENCE_COLUMNS, rows, colors, bold
+
+
+def cv_text(chk: Check, row: Mapping[str, Any] | None) -> str:
+    """The cross-validated error of a check: the error with its subsystem refitted without
+    it; "reproduced only" when only this case pins what it depends on; a dash for a rule."""
+    if chk.role == "rule":
+        return fmt.NONE
+    if row is None:
+        return ""
+    if row.get("reproduced_only"):
+        return "reproduced only"
+    value = row.get("cv_error")
+    return error_text(float(value)) if value is not None else ""
 
 
 def evidence_blocks(c: Content, compact: bool = False) -> list[Block]:
@@ -272,7 +288,7 @@ def evidence_blocks(c: Content, compact: bool = False) -> list[Block]:
     if ev.error or not ev.checks:
         msg = ev.error or "The design's figures rest on no calibrated model (nothing to list)."
         return [text_block(msg, 13, MUTED)]
-    columns, rows, colors, bold = evidence_table(ev.checks)
+    columns, rows, colors, bold = evidence_table(ev.checks, ev.cross_validated)
     rows = [[plain(c.design, cell) for cell in row] for row in rows]
     return [evidence_note(), *table_blocks(columns, rows, colors, bold,
                                            size=10 if compact else 11,
@@ -282,5 +298,8 @@ def evidence_blocks(c: Content, compact: bool = False) -> list[Block]:
 def evidence_note() -> Block:
     return text_block("Role: fitted = a coefficient of the model was fitted to this figure;"
                       " checked = not used in fitting (the honest test); rule = the study's"
-                      " rule as stated. Error = (model − published) / published.", 10.5,
+                      " rule as stated. Error = (model − published) / published."
+                      " Cross-validated = the same error with the model refitted without this"
+                      " figure (headroom validate --cv); reproduced only = only this figure"
+                      " pins what it depends on, so no independent check is possible.", 10.5,
                       MUTED, gap=8)

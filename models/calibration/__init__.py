@@ -78,6 +78,23 @@ def cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def published(case_id: str, *keys: str) -> Any:
+    """The case's published value at ``keys`` (``published("x", "1GbE")``), read from the
+    case file: the fitting routines take their figures from here, never typed in."""
+    out: Any = cases()[case_id]["published"]
+    for k in keys:
+        out = out[k]
+    return out
+
+
+def middle(case_id: str, *keys: str) -> float:
+    """The middle of a published range ``[lo, hi]`` (a number is its own middle)."""
+    v = published(case_id, *keys)
+    if isinstance(v, list):
+        return (float(v[0]) + float(v[1])) / 2.0
+    return float(v)
+
+
 def all_checks(subsystems: tuple[str, ...] = SUBSYSTEMS) -> list[Check]:
     out: list[Check] = []
     for name in subsystems:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.calibration import Check
+from models.calibration import Check, published
+from models.calibration.fit import Fitter, Target
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
 from models.engine.prediction import Prediction
+from models.subsystems import content_library as cl
 
 ITEM: dict[str, Any] = {"item_gb": 15.0, "compression_ratio": 15.0 / 5.4}
 """The sync study's OVF template (Red Hat VM): 15 GB uncompressed, 5.4 GB compressed."""
@@ -265,3 +267,64 @@ def _mirror_checks() -> list[Check]:
 def checks() -> list[Check]:
     return [*_sync_checks(), *_concurrency_checks(), *_export_checks(), *_import_checks(),
             *_deploy_checks(), *_tuning_checks()]
+
+
+def fit(f: Fitter) -> None:
+    """Stage caps from the figures that show each stage binding, in the order the pipeline
+    exposes them: the line rate, the aggregate caps (exports), the copy paths (deploys), the
+    direct sync (setup and moved share), then the streamed stages one at a time."""
+    link1, proxy = "cl-export-concurrency-1gbe-link-cap", "cl-export-concurrency-rhttpproxy-cap"
+    check10 = "cl-export-concurrency-10gbe-checksum-cap"
+    f.closed(cl.LINK_EFFICIENCY, [link1],
+             lambda: float(published(link1, "saturation_MBps")) / 125.0)
+    f.closed(cl.PROXY_AGGREGATE_MBPS, [proxy],
+             lambda: float(published(proxy, "saturation_MBps_1GbE")))
+    f.closed(cl.CHECKSUM_AGGREGATE_MBPS, [check10],
+             lambda: float(published(check10, "saturation_MBps")))
+    same, cross = "cl-deploy-exp2-same-host-fc", "cl-deploy-exp3-cross-host-network"
+    item = {"item_gb": 39.0, "operation": "deploy", "backing": "datastore"}
+
+    def deploy_s(path: str, g: float = 1.0) -> float:
+        return one_s(dict(item, deploy_path=path, network_gbps=g))
+
+    f.least_squares([cl.HOST_COPY_MBPS, cl.VAAI_COPY_MBPS], lambda: [
+        Target(same, deploy_s("same_host") / deploy_s("vaai"),
+               float(published(same, "relative_to_exp1"))),
+        Target(cross, deploy_s("cross_host") / deploy_s("vaai"),
+               float(published(cross, "1GbE_relative_to_exp1")))])
+    ds, nfs = {"backing": "datastore"}, {"backing": "nfs"}
+    elm = dict(ds, enhanced_linked_mode=True)
+    e1 = "cl-sync-exp1-elm-datastore-direct"
+    f.least_squares([cl.ALLOCATED_SHARE, cl.SUBSCRIBER_SETUP_S], lambda: [
+        Target(e1, sync_s(ds, elm, _gbe(g)), float(published(e1, key)))
+        for g, key in ((1.0, "1GbE"), (10.0, "10GbE"))])
+    e2 = "cl-sync-exp2-no-elm-datastore-streaming"
+    f.root(cl.COMPRESS_STREAM_MBPS, [e2],
+           lambda: float(published(e2, "1GbE_https")) - sync_s(ds, ds, _gbe(1.0)), 1.0, 1000.0)
+    e3 = "cl-sync-exp3-nfs-to-nfs"
+    f.root(cl.SYNC_STREAM_SHARE, [e3],
+           lambda: float(published(e3, "1GbE_https")) - sync_s(nfs, nfs, _gbe(1.0)), 0.01, 1.0)
+    f.root(cl.CHECKSUM_STREAM_MBPS, [e3],
+           lambda: sync_s(nfs, nfs, _gbe(1.0)) / sync_s(dict(nfs, **HTTP), nfs, _gbe(10.0))
+           - float(published(e3, "10GbE_http_reduction_factor")), 1.0, 1000.0)
+    e6 = "cl-export-exp6-nfs-rhttpproxy-44pct"
+
+    def export_s(http: bool) -> float:
+        return one_s({"backing": "nfs", "operation": "export", "network_gbps": 1.0,
+                      **(HTTP if http else {})})
+
+    f.root(cl.PROXY_STREAM_MBPS, [e6],
+           lambda: export_s(False) / export_s(True)
+           - (1.0 + float(published(e6, "rhttpproxy_off_improvement_pct")) / 100.0), 1.0, 1000.0)
+    e79, e810 = "cl-import-exp7-exp9-datastore", "cl-import-exp8-exp10-nfs"
+
+    def import_s(backing: str, g: float) -> float:
+        return one_s({"backing": backing, "operation": "import", "import_source": "web_server",
+                      "network_gbps": g})
+
+    f.least_squares([cl.WEB_SERVER_SHARE, cl.DECOMPRESS_STREAM_MBPS], lambda: [
+        Target(e79, import_s("datastore", 1.0) / import_s("datastore", 10.0),
+               1.0 + float(published(e79, "exp9_10GbE_improvement_pct")) / 100.0),
+        Target(e810, import_s("datastore", 10.0) / import_s("nfs", 10.0),
+               1.0 + float(published(e810, "exp10_10GbE_vs_exp9_10GbE_improvement_pct"))
+               / 100.0)], note="the web-server imports: 10GbE / 1GbE and NFS / datastore")

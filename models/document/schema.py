@@ -181,6 +181,9 @@ HOST = KindSpec(
         P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
         P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
         P("hba_count", "int", 2, "ports", "storage HBA ports (FC/iSCSI/SAS)", 0, 32),
+        # --- issue 16
+        P("aes_ni", "bool", True, doc="the CPUs have AES-NI instructions (Intel Westmere, 2010,"
+          " and later): AES costs a fraction of its software cycles per byte"),
         *MEASURED_HOST,
     ),
 )
@@ -221,6 +224,10 @@ STORAGE_ARRAY = KindSpec(
         P("fabric_gbps", "float", 16.0, "Gbit/s", "host-to-array link speed", 0.1, 1000),
         P("vaai", "bool", True, doc="VAAI offloads available"),
         P("sioc", "bool", False, doc="Storage I/O Control enabled on the datastore"),
+        # --- issue 16
+        P("vsan_write_round_trips", "int", 1, "round trips", "synchronous inter-site round"
+          " trips a write to a stretched vSAN datastore pays before it completes (1: the"
+          " remote replica's acknowledgement)", 1, 8),
         *CAPACITY_ARRAY,
     ),
 )
@@ -290,6 +297,41 @@ VM = KindSpec(
           doc="PCoIP build to lossless (refine lossy images to lossless)"),
         P("workload.req_per_s", "float", 0.0, "requests/s", "request rate (web)", 0, 1.0e7),
         P("workload.resp_kb", "float", 100.0, "KB", "response size (web)", 0, 1.0e6),
+        # --- an application in its own terms (issue 16): a closed loop of transactions
+        P("workload.app_users", "int", 0, "users", "users (driver threads) of a transactional"
+          " application, each a closed loop: think, then the transaction's CPU and I/Os;"
+          " throughput, IOPS and response follow.  0: not modelled as an application (I/O on"
+          " io_oio or io_iops)", 0, 1000000),
+        P("workload.app_think_ms", "float", 0.0, "ms", "a user's think time between"
+          " transactions", 0, 1.0e7),
+        P("workload.app_cpu_ms", "float", 1.0, "ms", "guest CPU per transaction, on one vCPU"
+          " at 2.4 GHz", 0, 1.0e6),
+        P("workload.app_ios_per_txn", "float", 2.0, "I/Os", "I/Os per transaction (of"
+          " io_block_kb, io_read_pct reads)", 0.01, 1.0e5),
+        P("workload.app_rx_kb_per_txn", "float", 1.0, "KB", "bytes the VM receives per"
+          " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.app_tx_kb_per_txn", "float", 4.0, "KB", "bytes the VM sends per"
+          " transaction (KB = 1000 bytes)", 0, 1.0e6),
+        P("workload.net_cipher", "enum", "aes128-cbc",
+          choices=("aes128-cbc", "aes128-ctr", "aes256-ctr", "aes128-gcm",
+                   "chacha20-poly1305", "arcfour", "3des-cbc"),
+          doc="bulk cipher of an encrypted transfer (net_crypto openssh or hpn_ssh)"),
+        P("workload.net_mac", "enum", "hmac-md5",
+          choices=("hmac-md5", "hmac-sha1", "hmac-sha2-256", "umac-64", "none"),
+          doc="MAC of an encrypted transfer (AES-GCM and ChaCha20-Poly1305 need none)"),
+        P("workload.net_peer", "enum", "external", choices=("external", "same_host"),
+          doc="where the VM's network partner is: another machine, through the host's"
+          " physical NIC (line rate, PCIe slot), or a VM on the same host, through the virtual"
+          " switch in memory (host CPU binds; the VM's network CPU counts both ends)"),
+        P("workload.net_window_kb", "float", None, "KB", "socket buffer (TCP window) of each"
+          " stream: at most this much in flight per round trip (net_rtt_ms plus FT's output"
+          " commit), so a small window is latency-bound; null means auto-tuned (no limit)", 1,
+          1.0e6, nullable=True),
+        P("guest_timer_hz", "float", None, "Hz", "timer interrupts per second per vCPU the"
+          " guest OS programs (Linux CONFIG_HZ: 1000 in RHEL 5/6, 250 in SLES 10/11; Windows"
+          " 64, 1000 when an application raises the resolution); null means the OS family's"
+          " default.  Each is an event FT record/replay logs", 1, 100000,
+          nullable=True),
         *MEASURED_VM,
     ),
 )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from models.document.design import Design, Override, apply_scenario
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled, compile_design
 from models.engine.prediction import (
     ArrayArrays,
@@ -112,14 +112,24 @@ def _static(c: Compiled) -> _Static:
 def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     """Evaluate compiled arrays.  With ``reuse`` (the :class:`Engine`, whose every write is a
     patch) a model whose inputs did not change returns its last result; without it (callers
-    that write arrays directly, such as the analyses) everything is recomputed."""
+    that write arrays directly, such as the analyses) everything is recomputed.  Under
+    overridden coefficients (a fit trying values) nothing is reused and nothing is kept."""
+    if coefficients.overridden():
+        with c.isolated():
+            c.reuse = False
+            return _run(c, scenario)
+    return _run(c, scenario, reuse)
+
+
+def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     c.reuse = reuse and uncertainty.current() == "nominal"  # memo holds nominal results
     step = c.memo
     st = step("stretched", lambda: stretched.solve(c))
     delay = step("ft.io_delay", lambda: ft.io_delay_ms(c))
     write_delay = step("write_delay", lambda: st.vm_write_delay_ms + delay, st, delay)
     sto = step("storage", lambda: storage.solve(c, write_delay), write_delay)
-    net0 = step("network", lambda: network.solve(c))
+    app_net = sto.app_net_mbps  # None without application VMs: network is then reused
+    net0 = step("network", lambda: network.solve(c, app_net, delay), app_net, delay)
 
     def _ft() -> tuple[FtResult, NetworkResult]:
         # ft.solve scales the NIC load and labels of stalled VMs in place: it gets a copy, so
@@ -164,6 +174,13 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
         cpu_cost_per_kiops=cpio, ft=c.vm.cols["ft"].copy(),
         ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
         ft_throughput_ratio=ratio, bound_by=bound, request_driven=web,
+        rx_pps=net.vm_rx_pps * ratio, tx_pps=net.vm_tx_pps * ratio,
+        txn_per_s=(sto.vm_txn_per_s * ratio if sto.vm_txn_per_s is not None
+                   else np.full(len(ratio), np.nan)),
+        txn_response_ms=(sto.vm_txn_response_ms if sto.vm_txn_response_ms is not None
+                         else np.full(len(ratio), np.nan)),
+        max_users=(sto.vm_max_users if sto.vm_max_users is not None
+                   else np.full(len(ratio), np.nan)),
         cpu_cores=con.vm_cpu_cores, io_not_measured=unmeasured)
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,

@@ -89,6 +89,18 @@ class VmArrays:
     bound_by: Sequence[str]
     request_driven: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     """bool mask: VMs whose latency is a request response time (web), not storage latency."""
+    rx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Packets per second delivered to the VM's vNIC (after LRO)."""
+    tx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Packets per second the VM's vNIC sends (TSO packets count once)."""
+    txn_per_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Transactions per second of an application VM (``workload.app_users``); NaN otherwise.
+    Orders per minute are 60 x this."""
+    txn_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """An application VM's transaction response time, think time excluded; NaN otherwise."""
+    max_users: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Users an application VM carries before its mean response reaches the response ceiling
+    (policy.p95_ms_max taken as 3x the mean): its bottleneck rate x (ceiling + think)."""
     cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Host core-equivalents each VM demands (guest work plus its I/O, network and hypervisor
     paths)."""
@@ -182,6 +194,12 @@ class Prediction:
         return float(np.nanmax(self.vms.p95_latency_ms[m])) if m.any() else 0.0
 
     @property
+    def total_txn_per_s(self) -> float:
+        """Application transactions per second summed over VMs (0 without applications)."""
+        t = self.vms.txn_per_s
+        return float(np.nansum(t)) if len(t) else 0.0
+
+    @property
     def ft_logging_mbps(self) -> float:
         return float(np.nansum(self.hosts.ft_logging_mbps))
 
@@ -239,7 +257,11 @@ class Prediction:
                         "p95_latency_ms": _num(v.p95_latency_ms[i]),
                         "net_gbps": _num(v.net_gbps[i]), "cpu_util": _num(v.cpu_util[i]),
                         "cpu_cost_per_kiops": _num(v.cpu_cost_per_kiops[i]),
-                        "ft": ft, "bound_by": v.bound_by[i]})
+                        "ft": ft, "bound_by": v.bound_by[i],
+                        "rx_pps": _opt(v.rx_pps, i), "tx_pps": _opt(v.tx_pps, i),
+                        "txn_per_s": _opt(v.txn_per_s, i),
+                        "txn_response_ms": _opt(v.txn_response_ms, i),
+                        "max_users": _opt(v.max_users, i)})
         h, n = self.hosts, self.nics
         hosts = []
         for i, hid in enumerate(h.ids):
@@ -279,12 +301,18 @@ class Prediction:
             "p95_response_ms": _num(self.p95_response_ms),
             "ft_logging_mbps": _num(self.ft_logging_mbps),
             "ft_latency_add_ms": _num(self.ft_latency_add_ms),
+            "total_txn_per_s": _num(self.total_txn_per_s),
             "consolidation": {
                 "vms_per_host": _num(c.vms_per_host),
                 "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,
                 "max_vms_per_host_by_p95": c.max_vms_per_host_by_p95,
                 "binding": c.binding, "hosts_needed": c.hosts_needed},
         }
+
+
+def _opt(arr: np.ndarray, i: int) -> float | None:
+    """``arr[i]`` as :func:`_num`, None when the array was not filled (an older caller)."""
+    return _num(arr[i]) if len(arr) > i else None
 
 
 def _num(x: Any) -> float | None:

@@ -49,6 +49,17 @@ class StorageResult(Common):
     array_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_txn_per_s: np.ndarray | None = None
+    """Transactions/s of application VMs (``workload.app_users`` > 0), NaN for the others;
+    None when the design has none."""
+    vm_txn_response_ms: np.ndarray | None = None
+    """Their transaction response time (think time excluded)."""
+    vm_max_users: np.ndarray | None = None
+    """Users an application VM carries before its response passes policy.p95_ms_max."""
+    vm_app_cores: np.ndarray | None = None
+    """Guest CPU (cores at the host's clock) their transactions keep busy."""
+    app_net_mbps: tuple[np.ndarray, np.ndarray] | None = None
+    """(receive, transmit) Mbit/s their transactions offer the network."""
 
 
 @dataclass

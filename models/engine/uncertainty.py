@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from models.engine import coefficients
+
 if TYPE_CHECKING:
     from models.engine.prediction import Prediction
 
@@ -55,6 +57,8 @@ class Band:
 
     name: str
     nominal: float
+    """The middle of the published range; a band that names a fitted coefficient takes the
+    fitted value instead (:attr:`fitted`)."""
     low: float
     high: float
     unit: str
@@ -65,20 +69,28 @@ class Band:
     costlier: Literal["low", "high"] = "high"
     """The end of the range that costs more CPU, bandwidth or time."""
 
+    @property
+    def fitted(self) -> float:
+        """The nominal value in effect: the fitted table's when the band names a fitted
+        coefficient (:mod:`models.engine.coefficients`), else :attr:`nominal`."""
+        if self.name in coefficients.DECLARED:
+            return coefficients.value(self.name)
+        return self.nominal
+
     def at(self, case: Case) -> float:
         """The coefficient's value in ``case``."""
         if case == "nominal":
-            return self.nominal
+            return self.fitted
         cheap, dear = (self.low, self.high) if self.costlier == "high" else (self.high, self.low)
         return dear if case == "high" else cheap
 
     def label(self) -> str:
         """One line for tooltips: the range and where it comes from."""
         return (f"{self.name} {_g(self.low)}-{_g(self.high)} {self.unit} (nominal "
-                f"{_g(self.nominal)}): {self.source} ({self.case_id})")
+                f"{_g(self.fitted)}): {self.source} ({self.case_id})")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "nominal": self.nominal, "low": self.low,
+        return {"name": self.name, "nominal": self.fitted, "low": self.low,
                 "high": self.high, "unit": self.unit, "case_id": self.case_id,
                 "source": self.source, "quote": self.quote}
 
@@ -94,25 +106,17 @@ DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
 MCAST = "Multicast Performance on vSphere 5.0"
 PCOIP = "PCoIP Improvements in VMware View 5.0"
 
-_PVSCSI_FC_US = 2.0 + 1.0 + 3.3 + 3.0
-"""PVSCSI CPU per I/O over FC at 2.4 GHz (models.subsystems.storage: guest 2 + adapter 1 + FC issue
-3.3 + completion 3 us).  LSI Logic SAS costs this / (1 - reduction), of which all but its own
-adapter term is shared: adapter = 9.3 / (1 - r) - 8.3 us; the nominal 3.33 is r = 20%."""
-
-
-def _lsi_adapter_us(reduction: float) -> float:
-    return _PVSCSI_FC_US / (1.0 - reduction) - (_PVSCSI_FC_US - 1.0)
-
-
 BANDS: dict[str, Band] = {b.name: b for b in (
     Band("storage.vaio_cpu_extra", 0.15, 0.10, 0.20, "x CPU per I/O",
          "storage-vaio-cpu-per-kiops-overhead", VAIO,
          "However, VAIO introduces 10%-20% higher CPU overhead per 1K IOPS."),
-    Band("storage.lsi_sas_adapter_us", 3.33, _lsi_adapter_us(0.10),
-         _lsi_adapter_us(0.30), "us per I/O at 2.4 GHz", "storage-pvscsi-cpio-reduction",
+    Band("storage.pvscsi_cpio_cut", 0.20, 0.10, 0.30, "share of LSI Logic SAS's CPU per I/O",
+         "storage-pvscsi-cpio-reduction",
          PVSCSI, "For Fibre Channel, the test results show that PVSCSI reduces the CPIO by "
          "10%-30% . For iSCSI, PVSCSI reduces the CPIO by up to 25%."),
-    Band("ft.log_overhead", 950.0 / 890.0, 950.0 / 890.0, 1.2, "x logged per input bit",
+    # the mechanism as fitted logs 950 for 890 Mbit/s received; the sizing rule's 20% over
+    # the input is 1.2 x 890 / 950 of that
+    Band("ft.log_overhead", 1.0, 1.0, 1.2 * 890.0 / 950.0, "x the modelled logging",
          "ft4-netperf-rx-logging-bandwidth; ft4-logging-bandwidth-formula", FT4,
          "with FT enabled, the virtual machine received 890 Mbits/sec of traffic while "
          "generating and sending 950 Mbits/ sec of logging traffic (the sizing rule adds 20%)"),
@@ -126,10 +130,10 @@ BANDS: dict[str, Band] = {b.name: b for b in (
          "vdi-pcoip-lossless-codec", PCOIP,
          "View 5.0's improved lossless compression algorithm delivers a 30% to 40% reduction in "
          "bandwidth consumption for typical knowledge worker workflows.", costlier="low"),
-    # 465 -> 495 VMs at 90% CPU is the nominal 6.1%; bars read off Figure 4 to +-5 VMs give
-    # 470 -> 490 (4.1%); Figure 3's 470 -> more than 510 at p95 = 100 ms gives 7.8%
-    Band("consolidation.dense_saving", 1.0 - 465.0 / 495.0, 1.0 - 470.0 / 490.0,
-         1.0 - 470.0 / 510.0, "share of per-request CPU",
+    # dense mode takes the context-switch part of a request's CPU away (465 -> 495 VMs at
+    # 90% CPU); read off Figure 4 to +-5 VMs, 470 -> 490 is two thirds of that saving
+    Band("consolidation.dense_saving", 1.0, 2.0 / 3.0, 1.0,
+         "share of the context-switch CPU dense mode removes",
          "consol-dense-mode-medium-cpu90-consolidation; "
          "consol-dense-mode-medium-p95-consolidation", DENSE,
          "at 90% utilization, default mode consolidates around 465 Web server VMs, whereas "
@@ -146,8 +150,8 @@ def current() -> Case:
 
 
 def nominal(name: str) -> float:
-    """The nominal value of band ``name`` (for module constants other code refers to)."""
-    return BANDS[name].nominal
+    """The nominal value of band ``name`` now (the fitted one for a fitted coefficient)."""
+    return BANDS[name].fitted
 
 
 def value(name: str, applies: bool | np.ndarray = True) -> float:

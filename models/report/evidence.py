@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.calibration import SUBSYSTEMS, Check, all_checks, crossval
 from models.document.design import Design, apply_scenario
 from models.engine.prediction import Prediction
 
@@ -80,6 +81,9 @@ class Evidence:
 
     subsystems: tuple[str, ...]
     checks: list[Check] = field(default_factory=list)
+    cross_validated: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    """Per (case id, quantity): the stored cross-validation of ``headroom validate --cv``
+    (models.calibration.crossval), empty when it was not written."""
     error: str = ""
     """Why the checks could not be run (the report says so instead of listing them)."""
 
@@ -91,6 +95,7 @@ class Evidence:
 def gather(subsystems: tuple[str, ...]) -> Evidence:
     """Run the checks of ``subsystems`` (a broken check module is reported, not raised)."""
     try:
-        return Evidence(subsystems, all_checks(subsystems) if subsystems else [])
+        return Evidence(subsystems, all_checks(subsystems) if subsystems else [],
+                        cross_validated=crossval.stored())
     except Exception as err:  # a broken calibration module must not stop the report
-        return Evidence(subsystems, [], f"The calibration checks could not be run: {err}")
+        return Evidence(subsystems, [], error=f"The calibration checks could not be run: {err}")

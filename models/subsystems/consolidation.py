@@ -45,46 +45,44 @@ VM's
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from models.document.schema import ESXI_VERSIONS
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Consolidation, Resource
 from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.subsystems import cpu_virt
+from models.subsystems.queueing import (
+    _LN20,
+    _MAX_COUNT,
+    _ceil,
+    _count_at_p95,
+    _floor,
+    _host_response,
+)
 
 DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
 DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 FT_BP = "Performance Best Practices for VMware vSphere 4.0"
 RESMGMT = "vSphere Resource Management Guide: Hyperthreading"
 
-# --- the dense-mode study's testbed (consol-dense-mode-medium-*): HP DL580 G7, 4 x 10-core
-# Xeon E7-4870 2.4 GHz, 1-vCPU web-server VMs at 25 requests/s (~100 KB each), SLOs 90% host
-# CPU and p95 <= 100 ms.  The counts below are read off the study's Figures 3 and 4.
-STUDY_GHZ = 2.4
-STUDY_CORES = 40
-STUDY_RATE = 25.0
-STUDY_UTIL = 0.90
-STUDY_P95_MS = 100.0
-STUDY_VMS_CPU90_DEFAULT = 465  # consol-dense-mode-medium-cpu90-consolidation ("around 465")
-STUDY_VMS_CPU90_DENSE = 495  # same case ("about 495")
-STUDY_VMS_P95_DEFAULT = 470  # consol-dense-mode-medium-p95-consolidation ("about 470")
-
-REF_GHZ = STUDY_GHZ
-WEB_CORE_MS = STUDY_UTIL * STUDY_CORES * 1000.0 / (STUDY_VMS_CPU90_DEFAULT * STUDY_RATE)
-"""Host core-milliseconds per web request at 2.4 GHz (~3.10), fitted: 90% of the 40 cores
-divided by the requests of the 465 VMs the default mode holds at 90% CPU
-(consol-dense-mode-medium-cpu90-consolidation; the case notes derive ~3.1)."""
-
-DENSE_SAVING = 1.0 - STUDY_VMS_CPU90_DEFAULT / STUDY_VMS_CPU90_DENSE
-"""Share of the per-request CPU that dense mode saves (~6.1%, i.e. ~2.9 core-ms), fitted on
-465 -> 495 VMs at 90% CPU (consol-dense-mode-medium-cpu90-consolidation); checked on the p95
-case (470 -> >510) and against "up to 10%" (consol-dense-mode-up-to-10pct)."""
-
+REF_GHZ = 2.4
+"""Per-request CPU is stated at the dense-mode study's 2.4 GHz Xeon E7-4870."""
+WEB_BASE_MS = coefficients.declare(
+    "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
+    "Host CPU per web request (~100 KB served from memory) but for context switching: packets,"
+    " copies, the server's own work.  Fitted with WEB_CS_MS on the 90% CPU counts: dense mode,"
+    " which takes the context-switch part away, holds 495 VMs where the default holds 465"
+    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2.5 ms.")
+WEB_CS_MS = coefficients.declare(
+    "consolidation.web_cs_ms", "core-ms per request per VM per PCPU at 2.4 GHz", 0.01,
+    "Context-switch CPU per request, per VM per PCPU on the host: vCPUs, device-emulation"
+    " threads and vmkernel threads wake one another for every interrupt batch, and the more"
+    " contexts share a core the more each switch costs (cache and TLB refills) - 'the benefit"
+    " follows contexts per core' (same case).  Prior: 0.01 ms.")
 DENSE_MIN_VMS_PER_PCPU = 1.0  # consol-dense-mode-activation-thresholds: VMs >= PCPUs
 DENSE_MIN_VCPUS_PER_PCPU = 2.0  # same case: vCPUs >= 2 x PCPUs
 DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
@@ -97,156 +95,24 @@ Resource Management Guide, Hyperthreading) -> 2 x ~0.575.  Not fitted to a case 
 dense-mode testbed's utilisation is over its 40 cores (case notes), so it is modelled with
 hyperthreading off."""
 
-LATENCY_SENSITIVE_UTIL = 0.75
-"""Average host CPU above which latency-sensitive VMs lose their burst headroom: "around
-70-75% ... typical average CPU utilization for latency sensitive workloads"
-(consol-cloudstone-scaleout-cpu-headroom; the upper end, a warning threshold)."""
+LATENCY_SENSITIVE_UTIL = coefficients.declare(
+    "consolidation.latency_sensitive_util", "host CPU fraction", 0.8,
+    "Average host CPU above which latency-sensitive VMs lose their burst headroom: 'around"
+    " 70-75% ... typical average CPU utilization for latency sensitive workloads'"
+    " (consol-cloudstone-scaleout-cpu-headroom; the upper end, a warning threshold).  Prior:"
+    " 80%.")
 
 SATURATED_MS = 10_000.0
 """Response time reported for a saturated request stream (host CPU or the VM's vCPUs at or over
 100%): a finite, flagged stand-in for 'unbounded' (a typical 10 s client timeout)."""
 
-P95_Q = 0.05  # tail probability of the 95th percentile
-_LN20 = math.log(1.0 / P95_Q)
 
 
-# ------------------------------------------------------------------ queueing
-def erlang_c(c: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """Probability that a request waits in an M/M/c queue (Erlang C), vectorised.
-
-    ``c`` servers (ints >= 1), offered load ``a = lambda x S`` in Erlangs (``a < c``).  Uses
-    the Poisson form ``B = p(c; a) / P(N <= c; a)`` in log space, stable for thousands of
-    servers.
-    """
-    c = np.asarray(c, dtype=np.int64)
-    a = np.asarray(a, dtype=np.float64)
-    out = np.zeros(a.shape)
-    ok = a > 0
-    if not ok.any():
-        return out
-    cc, aa = c[ok], a[ok]
-    k = np.arange(int(cc.max()) + 1, dtype=np.float64)
-    lgam = np.concatenate(([0.0], np.cumsum(np.log(k[1:]))))  # log k!
-    logp = k[None, :] * np.log(aa)[:, None] - lgam[None, :]
-    logp = np.where(k[None, :] <= cc[:, None], logp, -np.inf)
-    top = logp.max(axis=1)
-    log_cdf = top + np.log(np.exp(logp - top[:, None]).sum(axis=1))
-    b = np.exp(logp[np.arange(len(cc)), cc] - log_cdf)  # Erlang B
-    rho = aa / cc
-    out[ok] = b / (1.0 - rho + rho * b)
-    return out
-
-
-def _tail(t: np.ndarray, wait_p: np.ndarray, theta: np.ndarray,
-          mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """P(W + X > t) and its density for W ~ (1-C)·0 + C·Exp(theta), X ~ Exp(mu)."""
-    em, et = np.exp(-mu * t), np.exp(-theta * t)
-    d = theta - mu
-    close = np.abs(d) < 1e-9 * mu
-    dsafe = np.where(close, 1.0, d)
-    conv = np.where(close, (1.0 + mu * t) * em, (theta * em - mu * et) / dsafe)
-    conv_pdf = np.where(close, mu * mu * t * em, theta * mu * (em - et) / dsafe)
-    tail = (1.0 - wait_p) * em + wait_p * conv
-    pdf = (1.0 - wait_p) * mu * em + wait_p * conv_pdf
-    return tail, pdf
-
-
-def response_p95(wait_p: np.ndarray, theta: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """95th percentile of waiting + service: exact tail, solved by Newton on its log.
-
-    ``wait_p`` = Erlang C, ``theta = c(1-rho)/S`` the waiting-time decay rate, ``mu = 1/S``.
-    Starts at a lower bound (the larger of the two parts' own 95th percentiles), where the
-    concave log-tail makes the iteration converge from the right after one step.
-    """
-    t = np.maximum(_LN20 / mu, np.log(np.maximum(wait_p, 1e-300) / P95_Q) / theta)
-    target = math.log(P95_Q)
-    for _ in range(6):
-        tail, pdf = _tail(t, wait_p, theta, mu)
-        step = (np.log(np.maximum(tail, 1e-300)) - target) * tail / np.maximum(pdf, 1e-300)
-        t = np.maximum(t + step, 0.5 * t)
-    return t
-
-
-_GRID_X = np.linspace(0.0, 16.0, 2001)
-"""Tabulation grid in x = -ln(1 - rho): host utilisation 0 .. 1 - 1.1e-7, dense near 1."""
-
-
-@lru_cache(maxsize=128)
-def _table(servers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and p95 response of an M/M/``servers`` queue with unit service time on
-    :data:`_GRID_X` (exact Erlang C and exact p95, computed once per server count)."""
-    rho = -np.expm1(-_GRID_X)
-    mean, p95 = np.empty(len(rho)), np.empty(len(rho))
-    step = max(1, 400_000 // (servers + 1))  # bound the Erlang-C work matrix
-    for lo in range(0, len(rho), step):
-        r = rho[lo:lo + step]
-        c = np.full(len(r), servers)
-        wait_p = erlang_c(c, r * servers)
-        theta = servers * (1.0 - r)
-        mean[lo:lo + step] = wait_p / theta + 1.0
-        p95[lo:lo + step] = response_p95(wait_p, theta, np.ones(len(r)))
-    return mean, p95
-
-
-def _host_response(c: np.ndarray, rho: np.ndarray,
-                   s_ms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and p95 of the host-level M/M/c response (rho < 1; service ``s_ms``), read off
-    the cached exact tables by linear interpolation in -ln(1 - rho) (relative error < 1e-4)."""
-    x = -np.log1p(-np.minimum(rho, 1.0 - 1e-7))
-    mean, p95 = np.empty(len(rho)), np.empty(len(rho))
-    kinds = [c[0]] if len(c) and c.min() == c.max() else np.unique(c)
-    for servers in kinds:
-        m = c == servers
-        tm, tp = _table(int(servers))
-        mean[m] = np.interp(x[m], _GRID_X, tm)
-        p95[m] = np.interp(x[m], _GRID_X, tp)
-    return mean * s_ms, p95 * s_ms
-
-
-def p95_exact(servers: int, rho: float, s_ms: float) -> float:
-    """The exact p95 (ms) of the M/M/c response, scalar and in plain floats (fast for a few
-    points): Erlang-B recursion, then Newton on the log of the exact tail."""
-    if rho <= 0.0:
-        return _LN20 * s_ms
-    a, b = rho * servers, 1.0
-    for k in range(1, servers + 1):
-        b = a * b / (k + a * b)
-    wait_p = b / (1.0 - rho + rho * b)
-    theta, mu = servers * (1.0 - rho) / s_ms, 1.0 / s_ms
-    t = max(_LN20 / mu, math.log(max(wait_p, 1e-300) / P95_Q) / theta)
-    target = math.log(P95_Q)
-    close = abs(theta - mu) < 1e-9 * mu
-    for _ in range(30):
-        em, et = math.exp(-mu * t), math.exp(-theta * t)
-        if close:
-            conv, conv_pdf = (1.0 + mu * t) * em, mu * mu * t * em
-        else:
-            conv = (theta * em - mu * et) / (theta - mu)
-            conv_pdf = theta * mu * (em - et) / (theta - mu)
-        tail = (1.0 - wait_p) * em + wait_p * conv
-        pdf = (1.0 - wait_p) * mu * em + wait_p * conv_pdf
-        step = (math.log(max(tail, 1e-300)) - target) * tail / max(pdf, 1e-300)
-        t = max(t + step, 0.5 * t)
-        if abs(step) <= 1e-12 * t:
-            break
-    return t
-
-
-def _fit_wall_per_cpu() -> float:
-    """Wall-clock service time per CPU-millisecond of a web request, fitted so the study's
-    default-mode host reaches p95 = 100 ms at 470 VMs
-    (consol-dense-mode-medium-p95-consolidation); times scale with S, so one evaluation at
-    S = 1 fits it."""
-    cpu_ms = WEB_CORE_MS
-    rho = STUDY_VMS_P95_DEFAULT * STUDY_RATE * cpu_ms / 1000.0 / STUDY_CORES
-    u = STUDY_RATE * cpu_ms / 1000.0
-    vm_term = _LN20 * cpu_ms * (1.0 / (1.0 - u) - 1.0)
-    return (STUDY_P95_MS - vm_term) / p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
-
-
-WALL_PER_CPU = _fit_wall_per_cpu()
-"""~9.5: a request's wall-clock service is ~9.5x its CPU time (~29 ms at 2.4 GHz), fitted on
-consol-dense-mode-medium-p95-consolidation (default mode, 470 VMs at p95 = 100 ms)."""
+WALL_PER_CPU = coefficients.declare(
+    "consolidation.wall_per_cpu", "x CPU time", 5.0,
+    "A web request's wall-clock service time over its CPU time (it waits for packets and ACKs"
+    " between CPU bursts): the default-mode host reaches p95 = 100 ms at 470 VMs"
+    " (consol-dense-mode-medium-p95-consolidation).  Prior: 5.")
 
 
 # ------------------------------------------------------------------ the model
@@ -268,15 +134,22 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     vcpus, web, placed, hidx, sec = st.vcpus, st.web, st.placed, st.hidx, st.sec
     sidx, w_pri, w_sec = st.sidx, st.w_pri, st.w_sec
 
-    # per-VM guest demand (cores) before clock and dense scaling
+    # per-VM guest demand (cores) before clock and dense scaling; a request's CPU grows with
+    # the contexts per PCPU of its host (default mode)
     rate = vm["workload.req_per_s"] * _ratio(fto, n)
-    req_core_s = np.where(web, rate * (WEB_CORE_MS / 1000.0), 0.0)
+    cost_def = request_core_ms(st.contexts, np.zeros(h, bool))
+    req_core_s = np.where(web, rate * cost_def[hidx] / 1000.0, 0.0)
     other = st.other
+    if sto.vm_app_cores is not None and len(sto.vm_app_cores) == n:
+        # an application's guest CPU follows its transactions (models/subsystems/storage.py)
+        txn = sto.vm_txn_per_s if sto.vm_txn_per_s is not None else np.full(n, np.nan)
+        other = np.where(np.isnan(txn), other, sto.vm_app_cores)
     path = _arr(sto.vm_cpu_cores, n) + np.where(web, 0.0, _arr(net.vm_cpu_cores, n))
     # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
     # adds its cost per guest event (models/cpu_virt.py)
     cv = cpu_virt.solve(c, hidx, placed, cap, pcpus, other, web, sto, net)
     req_core_s, other = req_core_s * cv.factor, other * cv.factor
+    req_rate = np.where(web, rate / 1000.0, 0.0) * cv.factor  # core-s per core-ms of cost
     path = path + cv.overhead_cores
 
     def per_host(x: np.ndarray) -> np.ndarray:
@@ -293,9 +166,10 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     active = np.zeros(h, bool)
     if dense_capable.any():
         active = st.dense_eligible & (host_demand / cap >= DENSE_MIN_UTIL)
-        if active.any():  # dense mode lowers the per-request cost on its hosts
-            saving = uncertainty.value("consolidation.dense_saving")  # band
-            raw_web = raw_web * np.where(active[hidx] & placed, 1.0 - saving, 1.0)
+        if active.any():  # dense mode takes the context-switch part off on its hosts
+            cost = request_core_ms(st.contexts, active)
+            raw_web = raw_web * np.where(active[hidx] & placed, cost[hidx] / cost_def[hidx],
+                                         1.0)
             want = raw_web + other
             guest = np.minimum(want, vcpus)
             demand = guest + path
@@ -313,7 +187,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     # web response times
     web_p = st.web_p
     if web_p.any():
-        _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, active, want,
+        cost = request_core_ms(st.contexts, active) if active.any() else cost_def
+        _web_response(res, c, web_p, hidx, st.web_hosts, cap, rho, ghz_scale, cost, want,
                       vcpus, cv.exclusive)
     if c.detail:  # not read by a summary-only run (a sweep)
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
@@ -324,7 +199,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if n:
         ref = st.ref
         res.consolidation, extra = _consolidation(
-            c, ref, cap, pcpus, ghz_scale, dense_capable, req_core_s, other, path, vcpus, web,
+            c, ref, cap, pcpus, ghz_scale, dense_capable, req_rate, other, path, vcpus, web,
             st.mix, vms_per_host)
         res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
                                                             sec)
@@ -332,6 +207,13 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if c.detail:
         _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
+
+
+def request_core_ms(contexts: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """CPU per web request (core-ms at 2.4 GHz) on hosts with ``contexts`` VMs per PCPU: the
+    base plus the context-switch part, which dense mode (where ``dense``) takes away."""
+    removed = uncertainty.value("consolidation.dense_saving", dense)  # band: 2/3 .. all
+    return WEB_BASE_MS.value + WEB_CS_MS.value * contexts * np.where(dense, 1.0 - removed, 1.0)
 
 
 class _Static:
@@ -377,6 +259,9 @@ class _Static:
         held = vm["workload.memory_gb"]
         held = np.where(np.isnan(held), vm["memory_gb"], held)
         self.mem = per_host(held)
+        # contexts that share the host's PCPUs: each VM's vCPUs and device-emulation threads
+        # (counted per VM), FT secondaries included
+        self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
         self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
@@ -400,11 +285,11 @@ def _ratio(fto: FtResult, n: int) -> np.ndarray:
 
 def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx: np.ndarray,
                   hosts: np.ndarray, cap: np.ndarray, rho: np.ndarray, ghz_scale: np.ndarray,
-                  active: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
+                  cost: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
-    """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on."""
-    s_ms = WALL_PER_CPU * WEB_CORE_MS * ghz_scale[hosts] * np.where(
-        active[hosts], 1.0 - uncertainty.value("consolidation.dense_saving", active[hosts]), 1.0)
+    """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on and
+    ``cost`` each host's CPU per request (core-ms at 2.4 GHz)."""
+    s_ms = WALL_PER_CPU.value * cost[hosts] * ghz_scale[hosts]
     r = rho[hosts]
     ok = r < 1.0
     servers = np.maximum(np.floor(cap[hosts] + 1e-9), 1.0)
@@ -422,7 +307,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
     sat = (uv >= 1.0) | (rho[hv] >= 1.0)
     extra = 1.0 / (1.0 - np.minimum(uv, 0.999999)) - 1.0
     sv = s_by_host[hv]
-    cpu_v = sv / WALL_PER_CPU  # the request's CPU time on this host
+    cpu_v = sv / WALL_PER_CPU.value  # the request's CPU time on this host
     host_mean, host_p95 = mean_by_host[hv], p95_by_host[hv]
     if exclusive is not None and exclusive[web_p].any():  # own cores: no wait for a pCPU
         own = exclusive[web_p]
@@ -462,14 +347,15 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
     if lat.any():
         lat_hosts = np.zeros(len(ids), bool)
         lat_hosts[hv[lat & (hv >= 0)]] = True
-        for i in np.flatnonzero(lat_hosts & (rho > LATENCY_SENSITIVE_UTIL)):
+        ceiling = LATENCY_SENSITIVE_UTIL.value
+        for i in np.flatnonzero(lat_hosts & (rho > ceiling)):
             warn.append(f"host {ids[i]}: {min(rho[i], 1.0):.0%} CPU with latency-sensitive VMs;"
-                        f" about {LATENCY_SENSITIVE_UTIL:.0%} is the usual ceiling that leaves"
+                        f" about {ceiling:.0%} is the usual ceiling that leaves"
                         f" headroom for bursts ({DOCKER})")
         for i in np.flatnonzero(lat_hosts & active):
             warn.append(f"host {ids[i]}: dense mode is active with latency-sensitive VMs; it"
                         f" batches network work and raises their latency ({DENSE})")
-        if c.policy["cpu_util_max"] > LATENCY_SENSITIVE_UTIL:
+        if c.policy["cpu_util_max"] > ceiling:
             warn.append(f"policy.cpu_util_max {c.policy['cpu_util_max']:.0%} is above the"
                         f" ~70-75% typical for latency-sensitive workloads ({DOCKER})")
     old = c.host.cols["dense_mode"] & ~dense_capable
@@ -478,25 +364,56 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
 
 
 def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
-                   ghz_scale: np.ndarray, dense_capable: np.ndarray, req_core_s: np.ndarray,
+                   ghz_scale: np.ndarray, dense_capable: np.ndarray, req_rate: np.ndarray,
                    other: np.ndarray, path: np.ndarray, vcpus: np.ndarray, web: np.ndarray,
                    mix: tuple[np.ndarray, float, float, float],
                    vms_per_host: float) -> tuple[Consolidation, dict[str, Any]]:
-    """VMs of the design's mix one host like ``ref`` holds under each limit (closed forms).
-    ``mix``: per-VM multiplicity (an FT VM brings its secondary: same CPU and memory,
+    """VMs of the design's mix one host like ``ref`` holds under each limit.  A web request's
+    CPU grows with the VMs per PCPU (:func:`request_core_ms`), so the CPU count solves
+    ``count x demand(count) = limit`` (a quadratic: the demand is linear in the count until
+    a VM's vCPUs cap it) and the p95 count is a fixed point of the count at each cost.
+    ``req_rate``: requests/1000 per VM (core-s per core-ms of cost); ``mix``: per-VM
+    multiplicity (an FT VM brings its secondary: same CPU and memory,
     ft-secondary-doubles-cpu-memory) and the mean vCPUs, VMs and memory per VM."""
     n = len(vcpus)
     mult, v_per, r_per, m_per = mix
-    cap_r, g = float(cap[ref]), float(ghz_scale[ref])
-    d_def = float(np.mean((np.minimum(req_core_s * g + other, vcpus) + path) * mult))
-    saving = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
-    d_den = float(np.mean((np.minimum(req_core_s * g * (1.0 - saving) + other, vcpus)
-                           + path) * mult))
-    pc = float(pcpus[ref])
+    cap_r, g, pc = float(cap[ref]), float(ghz_scale[ref]), float(pcpus[ref])
+    removed = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
+    base, cs = WEB_BASE_MS.value, WEB_CS_MS.value
+
+    def cost(count: float, dense: bool) -> float:
+        return base + cs * count * r_per / pc * ((1.0 - removed) if dense else 1.0)
+
+    # the mean demand per VM is linear in the request's cost until some VM's guest work
+    # reaches its vCPUs: O(1) per count up to that knee, the exact mean beyond it
+    rate = req_rate * g
+    full = other >= vcpus
+    busy = (rate > 0) & ~full
+    knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
+    slope_c = float(np.mean(np.where(busy, rate, 0.0) * mult))
+    const = float(np.mean((np.where(full, vcpus, other) + path) * mult))
+
+    def demand(count: float, dense: bool) -> float:
+        c = cost(count, dense)
+        if c <= knee:
+            return slope_c * c + const
+        return float(np.mean((np.minimum(rate * c + other, vcpus) + path) * mult))
+
+    def count_at(limit: float, dense: bool) -> int:
+        d0 = demand(0.0, dense)
+        if d0 <= 0:
+            return _MAX_COUNT
+        k0 = limit / d0
+        slope = (demand(k0, dense) - d0) / k0 if k0 < _MAX_COUNT else 0.0
+        if slope <= 1e-15:
+            return _floor(k0)
+        return _floor((-d0 + math.sqrt(d0 * d0 + 4.0 * slope * limit)) / (2.0 * slope))
+
+    d_def = demand(vms_per_host, False)
     # smallest count at which the dense thresholds hold (all three grow with the count)
     n_act = max(_ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per),
                 _ceil(DENSE_MIN_VCPUS_PER_PCPU * pc / v_per),
-                _ceil(DENSE_MIN_UTIL * cap_r / d_def) if d_def > 0 else _MAX_COUNT)
+                count_at(DENSE_MIN_UTIL * cap_r, False) + 1 if d_def > 0 else _MAX_COUNT)
     dense = bool(dense_capable[ref])
 
     def pick(n_def: int, n_den: int) -> int:
@@ -505,18 +422,33 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     u_max = c.policy["cpu_util_max"]
     by_cpu: int | None = None
     if d_def > 0:
-        by_cpu = pick(_floor(u_max * cap_r / d_def), _floor(u_max * cap_r / d_den))
+        by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
     by_mem = _floor(float(c.host.cols["memory_gb"][ref]) / m_per) if m_per > 0 else None
     by_p95: int | None = None
     if web.any() and d_def > 0:
-        u_web = float(np.max(req_core_s[web] * g / vcpus[web]))
-        s_def = WALL_PER_CPU * WEB_CORE_MS * g
+        wall = WALL_PER_CPU.value
         servers = max(math.floor(cap_r + 1e-9), 1)
         p95_max = c.policy["p95_ms_max"]
-        by_p95 = _count_at_p95(servers, s_def, u_web, p95_max, d_def, cap_r)
+        peak = float(np.max(req_rate[web] * g / vcpus[web]))
+
+        def at_p95(dense: bool) -> int:
+            # from the last answer (a knob move barely changes it): one step, usually
+            key = f"consolidation.p95_count.{dense}"
+            last = c.cache.get(key)
+            k = float(last) if isinstance(last, int) else float(vms_per_host)
+            for _ in range(8):  # the cost moves with the count a few % at most
+                cm = cost(k, dense)
+                nxt = _count_at_p95(servers, wall * cm * g, peak * cm, p95_max,
+                                    demand(k, dense), cap_r, wall)
+                if nxt == round(k):
+                    break
+                k = float(nxt)
+            c.cache[key] = round(k)
+            return round(k)
+
+        by_p95 = at_p95(False)
         if dense and by_p95 >= n_act - 1:
-            by_p95 = _count_at_p95(servers, s_def * (1.0 - saving),
-                                   u_web * (1.0 - saving), p95_max, d_den, cap_r)
+            by_p95 = at_p95(True)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k]) if limits else None
@@ -525,72 +457,10 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         hosts_needed = math.ceil(n / limits[binding]) + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
              "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
-             "web_core_ms_at_2_4ghz": WEB_CORE_MS, "dense_cpu_saving": DENSE_SAVING,
-             "web_wall_per_cpu": WALL_PER_CPU}
+             "web_core_ms_at_2_4ghz": cost(vms_per_host, False),
+             "web_context_core_ms_per_vm_per_pcpu": cs, "dense_context_share_removed": removed,
+             "web_wall_per_cpu": WALL_PER_CPU.value}
     return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), extra
-
-
-_MAX_COUNT = 2**31 - 1
-"""Counts are capped here (VMs that demand next to nothing fit without a practical limit)."""
-
-
-def _floor(x: float) -> int:
-    if not x < _MAX_COUNT:
-        return _MAX_COUNT
-    return max(math.floor(x + 1e-9), 0)
-
-
-def _ceil(x: float) -> int:
-    if not x < _MAX_COUNT:
-        return _MAX_COUNT
-    return max(math.ceil(x - 1e-9), 0)
-
-
-@lru_cache(maxsize=512)
-def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
-                  cap: float) -> int:
-    """How many VMs (each ``cores_per_vm``) fit before the p95 passes ``p95_max``.
-
-    The p95 increases with utilisation: the cached table (:func:`_table`) is inverted by
-    linear interpolation and the count is then settled exactly (:func:`p95_exact`) on the few
-    integers around the interpolated one."""
-    if u >= 1.0:
-        return 0
-    _, tp = _table(servers)
-    p95 = s_ms * tp + _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
-    if p95[0] > p95_max:
-        return 0
-    j = int(np.searchsorted(p95, p95_max, side="right"))
-    rho_grid = -np.expm1(-_GRID_X)
-    if j >= len(p95):
-        rho_star = float(rho_grid[-1])
-    else:
-        x0, x1, y0, y1 = rho_grid[j - 1], rho_grid[j], p95[j - 1], p95[j]
-        rho_star = float(x0 + (x1 - x0) * (p95_max - y0) / max(y1 - y0, 1e-300))
-    n0 = _floor(rho_star * cap / cores_per_vm)
-    vm_term = _LN20 * s_ms / WALL_PER_CPU * (1.0 / (1.0 - u) - 1.0)
-
-    def meets(k: int) -> bool:
-        rho = k * cores_per_vm / cap
-        return k <= 0 or (rho < 1.0 and p95_exact(servers, rho, s_ms) + vm_term
-                          <= p95_max * (1.0 + 1e-9))
-
-    if n0 >= _MAX_COUNT - 8:
-        return _MAX_COUNT
-    # the interpolated count is right but for ties: settle it exactly (a few steps at most)
-    n = n0 + 1
-    if meets(n):
-        for _ in range(8):
-            if not meets(n + 1):
-                break
-            n += 1
-        return n
-    n -= 1
-    for _ in range(8):
-        if meets(n):
-            break
-        n -= 1
-    return max(n, 0)
 
 
 def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
@@ -600,7 +470,7 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
     all of them)."""
     ids = c.host.ids
     k = min(top, len(ids))
-    for i in np.argsort(-rho, kind="stable")[:k]:
+    for i in np.argsort(-np.round(rho, 6), kind="stable")[:k]:  # ties within the MVA tolerance
         dense = "; dense mode active" if active[i] else ""
         res.resources.append(Resource(
             ids[i], "host_cpu", float(rho[i]),

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from models.engine import coefficients
 from models.engine.compiled import Compiled, Table
 from models.engine.prediction import Resource
 from models.engine.results import Common
@@ -44,58 +45,74 @@ TUNING = "Content Library Performance Tuning"
 INF = math.inf
 
 # ---------------------------------------------------------------- coefficients (MB/s = 1e6 B/s)
-LINK_EFFICIENCY = 0.96
-"""Payload share of the line rate: 1GbE carries about 120 MB/s of 125
-(cl-export-concurrency-1gbe-link-cap, fit)."""
-PROXY_AGGREGATE_MBPS = 90.0
-"""vCenter rhttpproxy with HTTPS, all transfers together: exports saturate at about 90 MB/s on
-1GbE and 10GbE alike (cl-export-concurrency-rhttpproxy-cap, fit; VCSA 16 vCPU, E7530)."""
-CHECKSUM_AGGREGATE_MBPS = 450.0
-"""Transfer Service checksum, all transfers together: exports without rhttpproxy saturate at
-about 450 MB/s on 10GbE (cl-export-concurrency-10gbe-checksum-cap, fit)."""
-CHECKSUM_STREAM_MBPS = 72.9
-"""One transfer's checksum rate: NFS-to-NFS sync over 10GbE without rhttpproxy is 3.7x faster
-than over 1GbE with it (274 s / 3.7, 5.4 GB; cl-sync-exp3-nfs-to-nfs, fit)."""
-PROXY_STREAM_MBPS = 50.6
-"""One transfer through rhttpproxy with HTTPS: turning rhttpproxy off speeds an NFS export up
-by about 44% (checksum-bound then; cl-export-exp6-nfs-rhttpproxy-44pct, fit)."""
+def _c(name: str, unit: str, prior: float, doc: str) -> coefficients.Coefficient:
+    return coefficients.declare(f"content_library.{name}", unit, prior, doc)
+
+
+LINK_EFFICIENCY = _c(
+    "link_efficiency", "share of the line rate", 0.94,
+    "Payload share of the line rate: 1GbE carries about 120 MB/s of 125"
+    " (cl-export-concurrency-1gbe-link-cap).  Prior: 0.94 (TCP/IP headers on 1500-byte frames).")
+PROXY_AGGREGATE_MBPS = _c(
+    "proxy_aggregate_mbps", "MB/s", 100.0,
+    "vCenter rhttpproxy with HTTPS, all transfers together: exports saturate at about 90 MB/s"
+    " on 1GbE and 10GbE alike (cl-export-concurrency-rhttpproxy-cap; VCSA 16 vCPU).  Prior:"
+    " 100 MB/s.")
+CHECKSUM_AGGREGATE_MBPS = _c(
+    "checksum_aggregate_mbps", "MB/s", 500.0,
+    "Transfer Service checksum, all transfers together: exports without rhttpproxy saturate"
+    " at about 450 MB/s on 10GbE (cl-export-concurrency-10gbe-checksum-cap).  Prior: 500 MB/s.")
+CHECKSUM_STREAM_MBPS = _c(
+    "checksum_stream_mbps", "MB/s", 100.0,
+    "One transfer's checksum rate: NFS-to-NFS sync over 10GbE without rhttpproxy is 3.7x"
+    " faster than over 1GbE with it (cl-sync-exp3-nfs-to-nfs).  Prior: 100 MB/s.")
+PROXY_STREAM_MBPS = _c(
+    "proxy_stream_mbps", "MB/s", 60.0,
+    "One transfer through rhttpproxy with HTTPS: turning rhttpproxy off speeds an NFS export up"
+    " by about 44% (checksum-bound then; cl-export-exp6-nfs-rhttpproxy-44pct).  Prior: 60 MB/s.")
 TLS_SHARE = 0.5
 """Share of rhttpproxy's per-byte cost that is TLS (HTTPS on/off through the proxy, TLS in the
 Transfer Service without it).  Assumed: the studies turn both off together, so no case
 separates them."""
-COMPRESS_STREAM_MBPS = 12.8
-"""vCenter compression of one streamed datastore item, MB/s of uncompressed data: the
-datastore-to-datastore sync without Enhanced Linked Mode takes 691 s
-(cl-sync-exp2-no-elm-datastore-streaming, fit)."""
-DECOMPRESS_STREAM_MBPS = 78.8
-"""Decompression into a datastore, MB/s of uncompressed data: a web-server import into an NFS
-library is about 44% faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs, fit)."""
+COMPRESS_STREAM_MBPS = _c(
+    "compress_stream_mbps", "MB/s of uncompressed data", 20.0,
+    "vCenter compression of one streamed datastore item: the datastore-to-datastore sync"
+    " without Enhanced Linked Mode takes 691 s (cl-sync-exp2-no-elm-datastore-streaming)."
+    "  Prior: 20 MB/s (gzip on one core).")
+DECOMPRESS_STREAM_MBPS = _c(
+    "decompress_stream_mbps", "MB/s of uncompressed data", 100.0,
+    "Decompression into a datastore: a web-server import into an NFS library is about 44%"
+    " faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs).  Prior: 100 MB/s.")
 VCENTER_THREADS = 16
 """Compression / decompression threads vCenter runs at once (the studies' VCSA: 16 vCPU)."""
-SYNC_STREAM_SHARE = 0.158
-"""Share of the line rate one vCenter-mediated HTTP stream gets (a subscriber pulling a
-streamed item, a client uploading through vCenter): NFS-to-NFS sync over 1GbE takes 274 s for
-5.4 GB (cl-sync-exp3-nfs-to-nfs, fit); far below line rate, as the study notes."""
-WEB_SERVER_SHARE = 0.368
-"""Share of the line rate an import pulling from a web server gets: 10GbE speeds it up by only
-10% (cl-import-exp7-exp9-datastore, fit)."""
-EXPORT_SHARE = LINK_EFFICIENCY
-"""A download to a client streams at the payload line rate (assumed; checked by the 10GbE
-export gaining nothing over 1GbE, cl-export-exp6-nfs-rhttpproxy-44pct)."""
-HOST_COPY_MBPS = 300.0
-"""ESXi datamover copy through one host (NFC / FC HBAs): a deploy between datastores of one host
-is about 20% slower than a VAAI deploy (cl-deploy-exp2-same-host-fc, fit)."""
-VAAI_COPY_MBPS = 360.0
-"""VAAI (XCOPY) clone inside the array: a deploy between hosts over 1GbE (120 MB/s) is about 3x
-slower than a VAAI deploy (cl-deploy-exp3-cross-host-network, fit)."""
-ALLOCATED_SHARE = 0.56
-"""Share of an item's provisioned size a copy actually moves (thin / sparse disks): the 15 GB
-item syncs by direct copy over 1GbE in 105 s, faster than 15 GB allows (cl-sync-exp1, fit with
-:data:`SUBSCRIBER_SETUP_S`)."""
-SUBSCRIBER_SETUP_S = 35.0
-"""Fixed time a sync spends creating the item in a datastore-backed subscribed library (OVF
-template registration, disk creation): with the host copy cap, Exp 1's 105 s on 1GbE and 63 s
-on 10GbE give this and :data:`ALLOCATED_SHARE` (cl-sync-exp1-elm-datastore-direct, fit)."""
+SYNC_STREAM_SHARE = _c(
+    "sync_stream_share", "share of the line rate", 0.5,
+    "Share of the line rate one vCenter-mediated HTTP stream gets (a subscriber pulling a"
+    " streamed item, a client uploading through vCenter): NFS-to-NFS sync over 1GbE takes"
+    " 274 s for 5.4 GB (cl-sync-exp3-nfs-to-nfs); far below line rate, as the study notes."
+    "  Prior: half.")
+WEB_SERVER_SHARE = _c(
+    "web_server_share", "share of the line rate", 0.5,
+    "Share of the line rate an import pulling from a web server gets: 10GbE speeds it up by"
+    " only 10% (cl-import-exp7-exp9-datastore).  Prior: half.")
+HOST_COPY_MBPS = _c(
+    "host_copy_mbps", "MB/s", 250.0,
+    "ESXi datamover copy through one host (NFC / FC HBAs): a deploy between datastores of one"
+    " host is about 20% slower than a VAAI deploy (cl-deploy-exp2-same-host-fc).  Prior:"
+    " 250 MB/s.")
+VAAI_COPY_MBPS = _c(
+    "vaai_copy_mbps", "MB/s", 300.0,
+    "VAAI (XCOPY) clone inside the array: a deploy between hosts over 1GbE is about 3x slower"
+    " than a VAAI deploy (cl-deploy-exp3-cross-host-network).  Prior: 300 MB/s.")
+ALLOCATED_SHARE = _c(
+    "allocated_share", "share of the provisioned size", 0.5,
+    "Share of an item's provisioned size a copy actually moves (thin / sparse disks): the 15 GB"
+    " item syncs by direct copy over 1GbE in 105 s and over 10GbE in 63 s"
+    " (cl-sync-exp1-elm-datastore-direct, fitted with SUBSCRIBER_SETUP_S).  Prior: half.")
+SUBSCRIBER_SETUP_S = _c(
+    "subscriber_setup_s", "s", 20.0,
+    "Fixed time a sync spends creating the item in a datastore-backed subscribed library (OVF"
+    " template registration, disk creation); same case.  Prior: 20 s.")
 RANDOM_PENALTY = 0.15
 """Datastore throughput lost per extra concurrent copy (sequential streams interleave into
 random I/O).  Assumed: cl-sync-concurrent-10gbe-storage-bound gives the super-linear shape
@@ -107,6 +124,7 @@ RESOURCES = {
     "cl_compress": "vCenter compression", "cl_decompress": "decompression",
     "cl_checksum": "Transfer Service checksum", "cl_network": "library network",
     "cl_throttle": "bandwidth limit", "cl_wan": "WAN", "cl_host_copy": "ESXi host copy",
+    "cl_nfs": "vCenter NFS mount",
     "cl_vaai": "VAAI array copy", "cl_datastore": "library datastore"}
 """Stage key -> the resource name the bottleneck list and utilisation chart show."""
 
@@ -168,7 +186,7 @@ def _finite(x: float) -> float | None:
 
 def link_mbps(gbps: float) -> float:
     """Payload MB/s of one port of ``gbps`` line rate."""
-    return gbps * 125.0 * LINK_EFFICIENCY
+    return gbps * 125.0 * LINK_EFFICIENCY.value
 
 
 # ---------------------------------------------------------------- reading the design
@@ -190,18 +208,19 @@ def _row(t: Table, i: int) -> dict[str, Any]:
 def _sizes(lib: dict[str, Any]) -> tuple[float, float]:
     """(MB moved uncompressed, MB moved compressed) per item."""
     gb = float(lib["item_gb"])
-    return ALLOCATED_SHARE * gb * 1000.0, gb * 1000.0 / float(lib["compression_ratio"])
+    return ALLOCATED_SHARE.value * gb * 1000.0, gb * 1000.0 / float(lib["compression_ratio"])
 
 
 def _proxy(mb: float, https: bool, rhttpproxy: bool, shared: int, source: str) -> list[Stage]:
     if rhttpproxy:
         f = 1.0 if https else 1.0 - TLS_SHARE
         label = "vCenter rhttpproxy" + (" (HTTPS)" if https else " (HTTP)")
-        return [Stage("cl_rhttpproxy", label, mb, PROXY_STREAM_MBPS / f,
-                      PROXY_AGGREGATE_MBPS / f, shared, source=source)]
+        return [Stage("cl_rhttpproxy", label, mb, PROXY_STREAM_MBPS.value / f,
+                      PROXY_AGGREGATE_MBPS.value / f, shared, source=source)]
     if https:
-        return [Stage("cl_tls", "Transfer Service TLS", mb, PROXY_STREAM_MBPS / TLS_SHARE,
-                      PROXY_AGGREGATE_MBPS / TLS_SHARE, shared, source=source)]
+        return [Stage("cl_tls", "Transfer Service TLS", mb,
+                      PROXY_STREAM_MBPS.value / TLS_SHARE,
+                      PROXY_AGGREGATE_MBPS.value / TLS_SHARE, shared, source=source)]
     return []
 
 
@@ -218,13 +237,23 @@ def _datastore(lib: dict[str, Any], mb: float, shared: int = 1) -> Stage:
 
 
 def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: bool,
-               share: float, gbps: float, shared: int, proxy: bool = True) -> list[Stage]:
-    """The Transfer Service pipeline from a library (``src``) to a destination."""
+               share: float, gbps: float, shared: int, proxy: bool = True,
+               src_nfs: bool = False, dst_nfs: bool = False) -> list[Stage]:
+    """The Transfer Service pipeline from a library (``src``) to a destination.  An NFS
+    library is mounted on vCenter, not on a host: the Transfer Service reads (``src_nfs``)
+    or writes (``dst_nfs``) it over vCenter's own network, so every byte of an NFS library
+    passes through vCenter (a stage at vCenter's line rate, shared by its transfers).  The
+    stages overlap (pipelined): the studies' NFS export gains nothing from 10GbE once the
+    checksum binds, so the NFS read does not add to it."""
     raw, packed = _sizes(lib)
     stages: list[Stage] = []
+    link = link_mbps(gbps)
+    if src_nfs:
+        stages.append(Stage("cl_nfs", "NFS read through vCenter", packed, link, link, shared))
     if src_ds:
-        stages.append(Stage("cl_compress", "vCenter compression", raw, COMPRESS_STREAM_MBPS,
-                            COMPRESS_STREAM_MBPS * VCENTER_THREADS, shared))
+        compress = COMPRESS_STREAM_MBPS.value
+        stages.append(Stage("cl_compress", "vCenter compression", raw, compress,
+                            compress * VCENTER_THREADS, shared))
     if proxy:
         stages += _proxy(packed, bool(src["https"]), bool(src["rhttpproxy"]), shared, SYNC)
     stages.append(Stage("cl_network", f"network {gbps:g} GbE", packed, share * gbps * 125.0,
@@ -233,10 +262,13 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
               if m > 0]
     stages += _throttle(packed, min(limits) if limits else 0.0, shared)
     stages.append(Stage("cl_checksum", "Transfer Service checksum", packed,
-                        CHECKSUM_STREAM_MBPS, CHECKSUM_AGGREGATE_MBPS, shared))
+                        CHECKSUM_STREAM_MBPS.value, CHECKSUM_AGGREGATE_MBPS.value, shared))
+    if dst_nfs:
+        stages.append(Stage("cl_nfs", "NFS write through vCenter", packed, link, link))
     if dst_ds:
-        stages.append(Stage("cl_decompress", "decompression", raw, DECOMPRESS_STREAM_MBPS,
-                            DECOMPRESS_STREAM_MBPS * VCENTER_THREADS))
+        decompress = DECOMPRESS_STREAM_MBPS.value
+        stages.append(Stage("cl_decompress", "decompression", raw, decompress,
+                            decompress * VCENTER_THREADS))
         stages.append(_datastore(lib, raw))
     return stages
 
@@ -257,40 +289,44 @@ def plan(lib: dict[str, Any], source: dict[str, Any] | None = None,
         assert source is not None
         src_ds = source["backing"] == "datastore"
         gbps = min(gbps, float(source["network_gbps"]))
-        setup = SUBSCRIBER_SETUP_S if ds else 0.0
+        setup = SUBSCRIBER_SETUP_S.value if ds else 0.0
         if src_ds and ds and lib["enhanced_linked_mode"]:
             return "direct copy", [
                 Stage("cl_network", f"ESXi network {gbps:g} GbE", raw, link_mbps(gbps),
                       link_mbps(gbps) * hosts, subscribers_active),
-                Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS,
-                      HOST_COPY_MBPS * hosts, source=DEPLOY),
+                Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS.value,
+                      HOST_COPY_MBPS.value * hosts, source=DEPLOY),
                 _datastore(lib, raw)], setup, raw
-        stages = _streaming(lib, source, src_ds, ds, SYNC_STREAM_SHARE, gbps,
-                            subscribers_active)
+        stages = _streaming(lib, source, src_ds, ds, SYNC_STREAM_SHARE.value, gbps,
+                            subscribers_active, src_nfs=not src_ds, dst_nfs=not ds)
         return "streaming", stages, setup, packed
     if op == "export":
         return "streaming", ([_datastore(lib, raw)] if ds else []) + _streaming(
-            lib, lib, ds, False, EXPORT_SHARE, gbps, 1), 0.0, packed
+            lib, lib, ds, False, LINK_EFFICIENCY.value, gbps, 1, src_nfs=not ds), 0.0, packed
     if op == "import":
         if lib["import_source"] == "web_server":  # the Transfer Service pulls: no rhttpproxy
-            stages = _streaming(lib, lib, False, ds, WEB_SERVER_SHARE, gbps, 1, proxy=False)
+            stages = _streaming(lib, lib, False, ds, WEB_SERVER_SHARE.value, gbps, 1,
+                                proxy=False, dst_nfs=not ds)
         else:
-            stages = _streaming(lib, lib, False, ds, SYNC_STREAM_SHARE, gbps, 1)
+            stages = _streaming(lib, lib, False, ds, SYNC_STREAM_SHARE.value, gbps, 1,
+                                dst_nfs=not ds)
         return "streaming", stages, 0.0, packed
-    # deploy
+    # deploy: from an NFS library the item comes through vCenter (NFS read, then a stream to
+    # the ESXi host, decompressed into its datastore)
     if not ds:
-        return "streaming", _streaming(lib, lib, False, True, EXPORT_SHARE, gbps, 1), 0.0, packed
+        return "streaming", _streaming(lib, lib, False, True, LINK_EFFICIENCY.value, gbps,
+                                       1, src_nfs=True), 0.0, packed
     path = lib["deploy_path"]
     if path == "vaai":
-        stages = [Stage("cl_vaai", "VAAI array copy", raw, VAAI_COPY_MBPS, source=DEPLOY)]
+        stages = [Stage("cl_vaai", "VAAI array copy", raw, VAAI_COPY_MBPS.value, source=DEPLOY)]
     elif path == "same_host":
-        stages = [Stage("cl_host_copy", "ESXi host copy (FC)", raw, HOST_COPY_MBPS,
-                        HOST_COPY_MBPS * hosts, source=DEPLOY)]
+        stages = [Stage("cl_host_copy", "ESXi host copy (FC)", raw, HOST_COPY_MBPS.value,
+                        HOST_COPY_MBPS.value * hosts, source=DEPLOY)]
     else:
         stages = [Stage("cl_network", f"ESXi network {gbps:g} GbE", raw, link_mbps(gbps),
                         link_mbps(gbps) * hosts, source=DEPLOY),
-                  Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS,
-                        HOST_COPY_MBPS * hosts, source=DEPLOY)]
+                  Stage("cl_host_copy", "ESXi host copy (NFC)", raw, HOST_COPY_MBPS.value,
+                        HOST_COPY_MBPS.value * hosts, source=DEPLOY)]
     stages.append(_datastore(lib, raw))
     return "VAAI" if path == "vaai" else "direct copy", stages, 0.0, raw
 

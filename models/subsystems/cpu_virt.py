@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from models.document.schema import ESXI_VERSIONS
+from models.engine import coefficients
 from models.engine.compiled import Compiled
 from models.engine.prediction import Consolidation
 from models.engine.results import NetworkResult, StorageResult
@@ -56,34 +57,32 @@ DOCKER_TX = "Running Transactional Workloads Using Docker Containers on vSphere 
 DOCKER_WEB = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 MAXIMUMS = "VMware vSphere Configuration Maximums (per release)"
 
-# --- the Oracle Order-Entry study (cases cpuvirt-oracle-*): one 64-vCPU VM on a 72-LCPU host
-ORACLE_LCPUS = 72
-ORACLE_NATIVE_TPS = 66_500.0  # cpuvirt-oracle-esxi6-vs-native-throughput (table)
-ORACLE_NATIVE_UTIL = 0.847  # cpuvirt-oracle-esxi6-cpu-util (native column)
-ORACLE_RATIO_60 = 0.90  # cpuvirt-oracle-esxi6-vs-native-throughput ("90% of native")
-ORACLE_VM_TPS = 59_500.0  # same case, VM column; guest statistics below were taken there
-ORACLE_VM_IOPS = 155_000.0  # cpuvirt-oracle-guest-os-stats
-ORACLE_VM_PPS = 63_000.0 + 64_000.0  # network-oracle-esxi6-packet-rate (VM rx + tx)
-# ESXi 5.1 on the older 4-socket Westmere host (cpuvirt-oracle-esxi51-vs-native)
-ESX51_RATIO = 0.70  # VM/native at equal (77%) CPU
-ESX51_NATIVE_UTIL = 0.88  # native maximum CPU utilisation
-ESX51_NATIVE_TPS = 54_800.0  # "54.8 transactions per second", read as 54.8K (case notes)
-ESX51_LCPUS = 64  # "32 core/64 thread"
+TICK_HZ = {"linux": 1000.0, "windows": 64.0}
+"""Timer interrupts per second per vCPU a guest OS family programs when ``vm.guest_timer_hz``
+is not given: Linux CONFIG_HZ=1000 (RHEL/Oracle Linux 5 and 6; SLES 10/11 use 250), Windows'
+default 15.6 ms tick (64 Hz; applications may raise it to 1000).  Not fitted: the Linux rate
+is checked with the other event terms on cpuvirt-oracle-guest-os-stats."""
 
-TICK_HZ = 1000.0
-"""Timer interrupts per second on a busy vCPU (Linux CONFIG_HZ=1000 in RHEL/Oracle Linux 6;
-tickless idle).  Not fitted: checked with the other event terms on
-cpuvirt-oracle-guest-os-stats."""
+
+def guest_timer_hz(c: Compiled) -> np.ndarray:
+    """Each VM's guest timer rate: ``vm.guest_timer_hz``, or its OS family's default."""
+    vm = c.vm.cols
+    given = vm["guest_timer_hz"]
+    family = np.where(vm["guest_os"] == c.vm.code("guest_os", "windows"), TICK_HZ["windows"],
+                      TICK_HZ["linux"])
+    return np.where(np.isnan(given), family, given)
+
 
 CS_PER_IO = 2.0
 """Context switches per I/O: a process blocks on its read and is switched back in when it
 completes.  Not fitted: checked on cpuvirt-oracle-guest-os-stats."""
 
 
-def guest_events(iops: np.ndarray, pps: np.ndarray,
-                 busy_vcpus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Guest interrupts/s and context switches/s from I/O, packets and busy vCPUs."""
-    return iops + pps + TICK_HZ * busy_vcpus, CS_PER_IO * iops
+def guest_events(iops: np.ndarray, pps: np.ndarray, busy_vcpus: np.ndarray,
+                 hz: np.ndarray | float = TICK_HZ["linux"]) -> tuple[np.ndarray, np.ndarray]:
+    """Guest interrupts/s and context switches/s from I/O, packets and busy vCPUs ticking at
+    ``hz``."""
+    return iops + pps + hz * busy_vcpus, CS_PER_IO * iops
 
 
 def taxed_events(iops: np.ndarray) -> np.ndarray:
@@ -95,45 +94,45 @@ def taxed_events(iops: np.ndarray) -> np.ndarray:
     return iops + CS_PER_IO * iops
 
 
-EVENTS_PER_TXN = float(taxed_events(np.array([ORACLE_VM_IOPS]))[0]) / ORACLE_VM_TPS
-"""~7.8 hypervisor-handled guest events per transaction in the ESXi 6.0 VM (assumed the
-same on the ESXi 5.1 testbed: same benchmark).  The fit below puts the whole gap to native
-on these events: the study's packet rate (:data:`ORACLE_VM_PPS`) is charged by the network
-model."""
+EVENT_US_60 = coefficients.declare(
+    "cpu_virt.event_us_60", "LCPU-us per guest event", 20.0,
+    "Hypervisor cost per handled guest event (storage completion interrupt, context switch of a"
+    " process blocking on I/O) on ESXi 6.0: the 64-vCPU Oracle VM reaches 90% of native"
+    " throughput at equal CPU (cpuvirt-oracle-esxi6-vs-native-throughput).  Prior: 20 us (a VM"
+    " exit and an IPI).")
+EVENT_US_51 = coefficients.declare(
+    "cpu_virt.event_us_51", "LCPU-us per guest event", 40.0,
+    "The same on ESXi 5.1: 70% of native at equal CPU (cpuvirt-oracle-esxi51-vs-native).  The"
+    " study ran 5.1 on older (Westmere) hardware: the coefficient carries both the release and"
+    " the generation of hardware interrupt virtualisation.  Prior: twice 6.0's.")
 
 
-def _event_us(lcpus: float, native_util: float, native_tps: float, ratio: float) -> float:
-    """Hypervisor LCPU-microseconds per guest event so that the VM reaches ``ratio`` of native
-    at equal CPU: ``D_native (1/ratio - 1) / events per transaction``."""
-    d_native_us = native_util * lcpus / native_tps * 1e6
-    return d_native_us * (1.0 / ratio - 1.0) / EVENTS_PER_TXN
+def event_us(version: str) -> float:
+    """Per-release cost.  Only 5.1 and 6.0 are measured: earlier releases are given 5.1's (no
+    study; never better), 5.5 the geometric mean of its neighbours (assumed), later ones
+    6.0's (no study claims further gains; never over-promises)."""
+    v = float(version)
+    if v <= 5.1:
+        return EVENT_US_51.value
+    if v < 6.0:
+        return math.sqrt(EVENT_US_51.value * EVENT_US_60.value)
+    return EVENT_US_60.value
 
 
-EVENT_US_60 = _event_us(ORACLE_LCPUS, ORACLE_NATIVE_UTIL, ORACLE_NATIVE_TPS, ORACLE_RATIO_60)
-"""~13 LCPU-us per handled guest event on ESXi 6.0, fitted on "throughput was 90% of native"
-(cpuvirt-oracle-esxi6-vs-native-throughput; native 84.7% of 72 LCPUs at 66.5K txn/s)."""
+_RELEASE = np.array([float(v) for v in ESXI_VERSIONS])
 
-EVENT_US_51 = _event_us(ESX51_LCPUS, ESX51_NATIVE_UTIL, ESX51_NATIVE_TPS, ESX51_RATIO)
-"""~56 LCPU-us per handled guest event on ESXi 5.1, fitted on 70% of native at equal CPU
-(cpuvirt-oracle-esxi51-vs-native; native 88% of 64 threads at 54.8K txn/s).  The study ran
-5.1 on older (Westmere) hardware: the coefficient carries both the release and the
-generation of hardware interrupt virtualisation."""
 
-EVENT_US: dict[str, float] = {
-    **{v: EVENT_US_51 for v in ("4.0", "4.1", "5.0", "5.1")},
-    "5.5": math.sqrt(EVENT_US_51 * EVENT_US_60),
-    **{v: EVENT_US_60 for v in ("6.0", "6.5", "6.7", "7.0", "8.0")},
-}
-"""Per-release cost.  Only 5.1 and 6.0 are measured: earlier releases are given 5.1's (no
-study; never better), 5.5 the geometric mean of its neighbours (assumed), later ones 6.0's
-(no study claims further gains; never over-promises)."""
+def event_us_by_code() -> np.ndarray:
+    """:func:`event_us` for every ``esxi_version`` code (one array, no per-release loop)."""
+    e51, e60 = EVENT_US_51.value, EVENT_US_60.value
+    return np.where(_RELEASE <= 5.1, e51, np.where(_RELEASE < 6.0, math.sqrt(e51 * e60), e60))
 
-_EVENT_US_BY_CODE = np.array([EVENT_US[v] for v in ESXI_VERSIONS])
 
-DOCKER_OVERHEAD = 0.03
-"""CPU per unit of work added by running it in Docker containers: "running Docker containers
-either natively or in VMs adds little overhead (2-4%)" - the middle of the range
-(cpuvirt-docker-dvdstore-vm-vs-native)."""
+DOCKER_OVERHEAD = coefficients.declare(
+    "cpu_virt.docker_overhead", "x CPU per unit of work", 0.05,
+    "CPU per unit of work added by running it in Docker containers: 'running Docker containers"
+    " either natively or in VMs adds little overhead (2-4%)' (cpuvirt-docker-dvdstore-vm-vs-"
+    "native).  Prior: 5%.")
 
 REMOTE_CPU = 0.10
 """Extra CPU per unit of work when every memory access is remote: remote DRAM ~1.5x local
@@ -235,7 +234,7 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     factor = 1.0 + REMOTE_CPU * remote
     docker = vm["containers"] > 0
     if docker.any():
-        factor = factor * np.where(docker, 1.0 + DOCKER_OVERHEAD, 1.0)
+        factor = factor * np.where(docker, 1.0 + DOCKER_OVERHEAD.value, 1.0)
 
     # hypervisor work on guest events
     pps = _arr(net.vm_rx_pps, n) + _arr(net.vm_tx_pps, n)
@@ -243,7 +242,7 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     taxed = esxi & ~request_costed
     overhead = np.zeros(n)
     if taxed.any():
-        cost_h = _EVENT_US_BY_CODE[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        cost_h = event_us_by_code()[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
         overhead = np.where(taxed, taxed_events(iops) * cost_h[hidx], 0.0)
     work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -320,7 +319,8 @@ def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
         worst = worst[np.argsort(eff[worst], kind="stable")]
     else:
         worst = np.arange(k)
-    intr, cs = guest_events(iops[worst], pps[worst], busy[worst])
+    intr, cs = guest_events(iops[worst], pps[worst], busy[worst],
+                            guest_timer_hz(c)[worst])
     cv.extras = {
         "hypervisor_cores_by_host": {c.host.ids[j]: float(per_host[j])
                                      for j in np.flatnonzero(per_host > 0)[:top]},
@@ -331,7 +331,7 @@ def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
                                                                              strict=True)},
         "vm_remote_memory_share": {c.vm.ids[i]: float(cv.remote_share[i]) for i in worst},
         "mean_vm_efficiency": (float(eff[placed].mean()) if placed.any() else 1.0),
-        "event_us_by_esxi": {"5.1": EVENT_US_51, "6.0": EVENT_US_60},
+        "event_us_by_esxi": {"5.1": EVENT_US_51.value, "6.0": EVENT_US_60.value},
     }
 
 

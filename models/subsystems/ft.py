@@ -1,14 +1,25 @@
 """Fault Tolerance: logging bandwidth, logging-NIC stalls, output-commit latency, limits.
 
-vSphere 4-5.x FT (record/replay, ``esxi_version`` < 6.0 on the primary's host) sends the
-secondary every non-deterministic input: received packets, disk reads, timer and TSC events.
-Logging = (disk reads x 8 + received Mbit/s) x 1.067, the ratio measured in the vSphere 4 FT
-paper (890 Mbit/s received -> 950 Mbit/s logged); the paper's sizing rule (x 1.2) is reported
-beside it.  vSphere 6+ FT (fast checkpointing) sends disk writes, received packets and dirtied
-memory instead.  When the logging demand passes the FT NIC, the primary stalls until the
-secondary catches up: throughput scales by capacity / demand.  Every transmit and disk write
-waits for the secondary's acknowledgement (output commit): one FT-link round trip, plus half a
-checkpoint interval and the checkpoint's transfer time with fast checkpointing.
+vSphere 4-5.x FT (record/replay, ``esxi_version`` < 6.0 on the primary's host) ships the
+secondary every non-deterministic input the replay needs, each as a log entry:
+
+* **disk reads**: the data (the secondary never reads the disk) and one completion event each;
+* **received packets**: the data and one event per packet delivered to the guest (after LRO);
+* **acknowledgements received** by a VM that transmits: small packets, data and event;
+* **transmit completions**: one event per packet the vNIC sends (its own data is not logged:
+  the secondary regenerates it), including the ACKs a receiving VM sends;
+* **timer interrupts** at the guest OS's tick rate (``vm.guest_timer_hz``), per vCPU.
+
+Logging = 8 x (read bytes + received bytes + ACK bytes + events x :data:`EVENT_BYTES`), the
+per-event size fitted on the vSphere 4 paper's netperf receive run (890 Mbit/s received ->
+950 Mbit/s logged); an idle guest logs its timer floor.  The paper's sizing rule (reads x 8 +
+input) x 1.2 is reported beside it.  vSphere 6+ FT (fast checkpointing) sends disk writes,
+received packets and dirtied memory instead.  When the logging demand passes the FT NIC, the
+primary stalls until the secondary catches up: throughput scales by capacity / demand.  Every
+transmit and disk write waits for the secondary's acknowledgement (output commit): one
+FT-link round trip, plus half a checkpoint interval and the checkpoint's transfer time with
+fast checkpointing; a stream that keeps one window in flight loses throughput in proportion
+(the network model's window cap, ``workload.net_window_kb``).
 """
 
 from __future__ import annotations
@@ -16,29 +27,32 @@ from __future__ import annotations
 import numpy as np
 
 from models.document.schema import KINDS
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import FtResult, NetworkResult, StorageResult
-from models.subsystems.network import GOODPUT, code, pcie_usable_gbps
+from models.subsystems.cpu_virt import guest_timer_hz
+from models.subsystems.network import GOODPUT, MSS_BYTES, code, pcie_usable_gbps
 
 FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
 FT6 = "Fault Tolerance Performance in vSphere 6"
 FT_DOCS = "VMware vSphere Availability: Fault Tolerance Requirements, Limits, and Licensing"
 
-LOG_OVERHEAD = uncertainty.nominal("ft.log_overhead")  # 950 / 890
-"""Logging traffic per received/read bit (protocol framing, event records); fitted to
-ft4-netperf-rx-logging-bandwidth (890 Mbit/s received, 950 Mbit/s logged)."""
+EVENT_BYTES = coefficients.declare(
+    "ft.event_bytes", "bytes per logged event", 64.0,
+    "Log entry per non-deterministic event (a packet delivered, a transmit completion, a disk"
+    " read completion, a timer interrupt): the vSphere 4 netperf receive run logged 950 Mbit/s"
+    " for 890 Mbit/s received (ft4-netperf-rx-logging-bandwidth).  Prior: 64 bytes (an event"
+    " header and its payload's descriptor).")
+ACK_BYTES = 66.0
+"""A TCP acknowledgement on the wire (Ethernet 14 + IPv4 20 + TCP with timestamps 32)."""
 SIZING_RULE_FACTOR = 1.2
 """vSphere 4 sizing rule: (avg disk reads MB/s x 8 + avg network input Mbit/s) x 1.2
 (ft4-logging-bandwidth-formula); 20% headroom for TCP/IP overhead and timer events."""
-EVENT_MBPS = 1.0
-"""Timer interrupts and TSC reads of a record/replay VM, Mbit/s; assumed small (the vSphere 4
-paper logs them, ft4-mssql-dvdstore-tsc-logging; real applications log < 20 Mbit/s,
-ft-scales-2010-overhead-and-bandwidth)."""
-CHECKPOINT_MS = 2.0
-"""Fast-checkpointing interval (vSphere 6+); assumed so that the packet-latency increase is
-'on the order of milliseconds' (ft6-network-10gbps-ms-latency)."""
+CHECKPOINT_MS = coefficients.declare(
+    "ft.checkpoint_ms", "ms", 2.0,
+    "Fast-checkpointing interval (vSphere 6+): the packet-latency increase is 'on the order of"
+    " milliseconds' (ft6-network-10gbps-ms-latency, a bound).  Prior: 2 ms.")
 DIRTY_MBPS_PER_BUSY_VCPU = 250.0
 """Memory dirtied per fully busy vCPU that each checkpoint copies, Mbit/s; assumed (the
 mechanism in ft6-fast-checkpointing-mechanism; no published rate)."""
@@ -84,7 +98,7 @@ def io_delay_ms(c: Compiled) -> np.ndarray:
     f = np.nonzero(c.vm.cols["ft"] & (c.vm_host >= 0) & (c.vm_secondary >= 0))[0]
     if f.size:
         cp = c.host.cols["esxi_version"][c.vm_host[f]] >= _V60
-        out[f] = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS / 2.0, 0.0)
+        out[f] = _rtt_ms(c)[f] + np.where(cp, CHECKPOINT_MS.value / 2.0, 0.0)
     return out
 
 
@@ -110,6 +124,8 @@ class _Static:
         self.paired = paired = sh >= 0
         self.cp = cp = c.host.cols["esxi_version"][ph] >= _V60
         self.busy_vcpus = vm["vcpus"][f] * vm["workload.cpu_pct"][f] / 100.0
+        self.read_share = vm["workload.io_read_pct"][f] / 100.0
+        self.ticks = guest_timer_hz(c)[f] * vm["vcpus"][f]
         self.nic_idx, self.nic_cap, self.host_cap = _ft_capacity(c)
         self.rtt = _rtt_ms(c)[f]
         self.warnings: list[str] = []
@@ -135,6 +151,24 @@ class _Static:
         self.bad = self.too_many | self.too_many_vcpus | self.no_nic | self.slow
 
 
+def replay_mbps(read_mbps: np.ndarray, read_iops: np.ndarray, rx_mbps: np.ndarray,
+                tx_mbps: np.ndarray, rx_pps: np.ndarray, tx_pps: np.ndarray,
+                ticks: np.ndarray) -> np.ndarray:
+    """Record/replay logging (Mbit/s) from the inputs the secondary must replay: disk reads
+    (MB/s and completions), received bytes and packets, the ACKs a sender receives, transmit
+    completions (packets sent, the ACKs of a receiver included) and timer interrupts.  Packet
+    rates of 0 fall back to one packet per TCP segment."""
+    rx_segs = rx_mbps * 125000.0 / MSS_BYTES
+    tx_segs = tx_mbps * 125000.0 / MSS_BYTES
+    rx_pkts = np.where(rx_pps > 0, rx_pps, rx_segs)
+    tx_pkts = np.where(tx_pps > 0, tx_pps, tx_segs)
+    acks_in = tx_segs / 2.0  # delayed ACK: one per two segments sent
+    acks_out = np.minimum(rx_pkts, rx_segs / 2.0)  # one per delivered (merged) packet at most
+    events = read_iops + rx_pkts + acks_in + tx_pkts + acks_out + ticks
+    data = read_mbps * 1e6 + rx_mbps * 125000.0 + acks_in * ACK_BYTES
+    return (data + events * EVENT_BYTES.value) * 8e-6
+
+
 def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     """Logging bandwidth, stall ratio and added latency of every FT-protected VM."""
     n, nh, k = len(c.vm), len(c.host), len(c.nic)
@@ -153,8 +187,10 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     writes = np.maximum(_pick(sto.vm_mbps, f, n) - reads, 0.0)
     rx = _pick(net.vm_rx_mbps, f, n)
     busy_vcpus = st.busy_vcpus
-    log_overhead = uncertainty.value("ft.log_overhead")  # band: measured x1.067 .. rule x1.2
-    replay = (reads * 8.0 + rx) * log_overhead + EVENT_MBPS
+    log_overhead = uncertainty.value("ft.log_overhead")  # band: as fitted .. the rule's 20%
+    replay = replay_mbps(reads, _pick(sto.vm_iops, f, n) * st.read_share, rx,
+                         _pick(net.vm_tx_mbps, f, n), _pick(net.vm_rx_pps, f, n),
+                         _pick(net.vm_tx_pps, f, n), st.ticks) * log_overhead
     checkpoint = (writes * 8.0 + rx) * log_overhead + busy_vcpus * DIRTY_MBPS_PER_BUSY_VCPU
     demand = np.where(paired, np.where(cp, checkpoint, replay), 0.0)
     rule = (reads * 8.0 + rx) * SIZING_RULE_FACTOR
@@ -183,7 +219,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     res.vm_throughput_ratio[f] = ratio
     res.vm_sizing_rule_mbps[f] = rule
     res.host_logging_mbps = out_a
-    hold = st.rtt + np.where(cp, CHECKPOINT_MS * (0.5 + np.minimum(worst, 1.0)), 0.0)
+    hold = st.rtt + np.where(cp, CHECKPOINT_MS.value * (0.5 + np.minimum(worst, 1.0)), 0.0)
     res.vm_latency_add_ms[f] = np.where(paired, hold, 0.0)
     if (ratio < 1.0).any():
         _stall_vm_nics(c, net, f, ratio)
@@ -198,7 +234,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
                          "logging_demand_mbps": dj, "sizing_rule_mbps": rj}
                 for i, cpj, dj, rj in zip(f.tolist(), cp.tolist(), demand.tolist(),
                                           rule.tolist(), strict=True)},
-        "logging_overhead": LOG_OVERHEAD, "sizing_rule_factor": SIZING_RULE_FACTOR}
+        "event_bytes": EVENT_BYTES.value, "logging_overhead": log_overhead,
+        "sizing_rule_factor": SIZING_RULE_FACTOR}
     return res
 
 

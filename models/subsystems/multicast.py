@@ -15,7 +15,10 @@ study: fanning out "causes a slight increase in CPU consumption"; its test saw "
 difference").
 
 Each receiver's guest spends :data:`GUEST_US_PER_PKT` of its vCPU per packet delivered (linear
-in the packet rate, mcast-receiver-cpu-per-pps).  Costs scale with 2.67 / host GHz.
+in the packet rate, mcast-receiver-cpu-per-pps).  What the contexts deliver must also find CPU:
+a receiver whose vCPUs cannot keep up, or a host whose cores the copies and the receivers
+together exceed, drops the rest ('until host CPU, including the receivers' own, binds').  Costs
+scale with 2.67 / host GHz.
 """
 
 from __future__ import annotations
@@ -24,23 +27,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 
 STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67
 """The study's Intel Xeon E7-8837 (Dell R810)."""
-GUEST_US_PER_PKT = uncertainty.nominal("multicast.guest_us_per_pkt")  # 12.5
-"""Receiver vCPU time per multicast packet, us at 2.67 GHz; fitted to '10-15% of its CPU for
-10K packets per second' (mcast-receiver-cpu-per-pps, the middle of the range); linearity in
-the packet rate is the check."""
+GUEST_US_PER_PKT = coefficients.declare(
+    "multicast.guest_us_per_pkt", "us per packet at 2.67 GHz", 10.0,
+    "Receiver vCPU time per multicast packet: '10-15% of its CPU for 10K packets per second'"
+    " (mcast-receiver-cpu-per-pps); linearity in the packet rate is the check.  Prior: 10 us,"
+    " a guest UDP receive.")
 QUEUE_PACKETS = 256
 """Packets the replication context can hold waiting (a 256-entry receive ring); assumed."""
-T_COPY_US = 1.195
-"""Host time per copy of one packet to one receiver, us at 2.67 GHz; fitted so that the default
-context loses < 0.01% at 20 receivers x 40 Kpps and >= 0.01% at 21 (mcast-default-max-vms-40kpps:
-'up to 20 VMs')."""
+T_COPY_US = coefficients.declare(
+    "multicast.t_copy_us", "us per copy at 2.67 GHz", 1.0,
+    "Host time per copy of one packet to one receiver: the default context loses < 0.01% at"
+    " 20 receivers x 40 Kpps and more at 21 (mcast-default-max-vms-40kpps: 'up to 20 VMs').  Prior:"
+    " 1 us, a copy of an 800-byte packet and its vNIC descriptor.")
 SPLIT_COST = 1.03
 """Per-copy cost in a split context relative to the shared one; assumed 'slight'
 (mcast-splitrx-cpu-cost-claim: 'slight increase' in general, 'no noticeable difference' seen)."""
@@ -87,17 +92,27 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     hv = np.maximum(h, 0)
     scale = REF_GHZ / c.host.cols["ghz"][hv]
     split = vm["split_rx"] & vmxnet3 & recv
-    t_copy = T_COPY_US * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
+    t_copy = T_COPY_US.value * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
     busy = np.where(recv, pps * t_copy, 0.0)
     shared = recv & ~split
     rho_host = np.bincount(hv[shared], busy[shared], minlength=nh)
     rho = np.where(split, busy, rho_host[hv])
     loss = np.where(recv, loss_probability(rho), 0.0)
-    res.vm_loss = loss
-    res.vm_copy_cores = busy * (1.0 - loss)
     guest_us = uncertainty.value("multicast.guest_us_per_pkt", recv)  # band: 10-15 us
-    res.vm_guest_cores = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale,
-                                  0.0)
+    # what the contexts deliver must still find CPU: the receiver's own vCPUs, and the host's
+    # cores shared by every copy and every receiver ('until host CPU binds')
+    copy = busy * (1.0 - loss)
+    guest = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale, 0.0)
+    vcpu_frac = np.minimum(1.0, vm["vcpus"] / np.maximum(guest, 1e-300))
+    host = c.host.cols
+    cores = (host["sockets"] * host["cores_per_socket"]).astype(float)
+    need = np.bincount(hv[recv], (copy + guest)[recv], minlength=nh)
+    host_frac = np.minimum(1.0, cores / np.maximum(need, 1e-300))
+    frac = np.where(recv, np.minimum(vcpu_frac, host_frac[hv]), 1.0)
+    loss = np.where(recv, 1.0 - (1.0 - loss) * frac, 0.0)
+    res.vm_loss = loss
+    res.vm_copy_cores = copy * frac
+    res.vm_guest_cores = guest * frac
     host_loss = loss_probability(rho_host)
     ignored = vm["split_rx"] & ~vmxnet3 & recv
     for i in np.nonzero(ignored)[0].tolist():

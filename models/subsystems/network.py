@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.document.schema import KINDS
+from models.engine import coefficients
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import NetworkResult
@@ -43,37 +44,68 @@ GOODPUT = 1448.0 / 1538.0
 9.3-9.5 Gbit/s of net-esx4-single-vm-netperf (native) and net-lro-native-to-vm-throughput."""
 PCIE_LANE_GBPS = np.array([0.0, 2.0, 4.0, 7.877, 15.754, 31.508])
 """Raw data rate per lane after line coding: Gen1 2.5 GT/s 8b/10b ... Gen5 32 GT/s 128b/130b."""
-PCIE_EFFICIENCY = 0.75
-"""Transaction-layer efficiency; fitted: Gen1 x4 = 4 x 2.0 x 0.75 = 6.0 Gbit/s
-(net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then give 12 Gbit/s, enough for one
-10G port, and a dual-port card needs Gen2 x8 (net-pcie-slot-rules)."""
+PCIE_EFFICIENCY = coefficients.declare(
+    "network.pcie_efficiency", "share of the raw lane rate", 0.8,
+    "PCIe transaction-layer efficiency: Gen1 x4 = 4 x 2.0 x eff = 6.0 Gbit/s"
+    " (net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then carry one 10G port and a"
+    " dual-port card needs Gen2 x8 (net-pcie-slot-rules).  Prior: 0.8 (TLP headers on 256-byte"
+    " payloads).")
 REF_GHZ = 2.9
 """Per-packet and per-message costs are stated at the LRO study's 2.9 GHz Xeon E5-2667."""
-T_PKT_NS = 1000.0
-"""Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3), ns at 2.9 GHz.
-Bounded by net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us/packet)."""
-T_MSG_NS = 2413.3
-"""Per-message cost on the stream's guest thread, ns at 2.9 GHz; fitted so that 256-byte
-messages without LRO reach 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off)."""
-ESX4_PKT_FACTOR = 1.715
-"""ESX 4.x per-packet cost relative to ESXi 6; fitted to one 8-vCPU VM receiving 5.8 Gbit/s
-of netperf on ESX 4.0 (net-esx4-single-vm-netperf; guest RHEL 5.3, kernel 2.6.18: no LRO)."""
+T_PKT_NS = coefficients.declare(
+    "network.t_pkt_ns", "ns per packet at 2.9 GHz", 1000.0,
+    "Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3).  Bounded by"
+    " net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us a packet).  Prior:"
+    " 1 us.")
+T_MSG_NS = coefficients.declare(
+    "network.t_msg_ns", "ns per message at 2.9 GHz", 2000.0,
+    "Per-message cost on the stream's guest thread: 256-byte messages without LRO reach"
+    " 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off).  Prior: 2 us (a socket call).")
+ESX4_PKT_FACTOR = coefficients.declare(
+    "network.esx4_pkt_factor", "x ESXi 6 per-packet cost", 1.5,
+    "ESX 4.x per-packet cost relative to ESXi 6: one 8-vCPU VM receives 5.8 Gbit/s of netperf"
+    " on ESX 4.0 (net-esx4-single-vm-netperf; guest RHEL 5.3, kernel 2.6.18: no LRO).  Prior:"
+    " 1.5.")
 NATIVE_PKT_FACTOR = 0.35
 """Per-packet cost of a native driver (bare metal or DirectPath) relative to the vmxnet3
 path; assumed (no case isolates it) - it keeps native at line rate (9.3 Gbit/s, FedEx)."""
 VNIC_PKT_FACTOR = np.array([1.0, 1.3, 2.5])
 """vmxnet3, vmxnet2, e1000: emulated e1000 exits per packet; assumed from VMware's
 'Performance Evaluation of VMXNET3 Virtual Network Device' ordering (no calibration case)."""
-LRO_SEGMENTS = 7.0
-"""Segments LRO merges into one packet; fitted to the packet size growing 1.5 KB -> 10.5 KB
-(net-lro-native-to-vm-packet-rate)."""
+LRO_SEGMENTS = coefficients.declare(
+    "network.lro_segments", "segments per packet", 4.0,
+    "Segments LRO merges into one packet: the packet size grows 1.5 KB -> 10.5 KB"
+    " (net-lro-native-to-vm-packet-rate).  Prior: 4.")
 TSO_BYTES = 65536.0
-CPU_BYTE_NS = T_PKT_NS / 590.0
-"""CPU per byte (copies, checksums), ns at 2.9 GHz: per-packet/per-byte cost ratio 590 bytes
-fitted to LRO's +33% CPU efficiency at 64 KB (net-lro-native-to-vm-cpu-efficiency)."""
-CPU_MSG_NS = 248.0 * CPU_BYTE_NS
-"""CPU per message; fitted to LRO's +86% CPU efficiency at 256 B (same case); 16 KB is the
-check."""
+CPU_BYTE_NS = coefficients.declare(
+    "network.cpu_byte_ns", "ns per byte at 2.9 GHz", 1.0,
+    "CPU per byte (copies, checksums), fitted with CPU_MSG_NS to LRO's CPU efficiency gains,"
+    " +33% at 64 KB and +86% at 256 B (net-lro-native-to-vm-cpu-efficiency); 16 KB is the"
+    " check.  Prior: 1 ns (a copy at a few GB/s).")
+CPU_MSG_NS = coefficients.declare(
+    "network.cpu_msg_ns", "ns per message at 2.9 GHz", 500.0,
+    "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
+
+VSWITCH_COPY_SHARE = 1.0 / 3.0
+"""The virtual switch's copy of a VM-to-VM byte into the receiving VM's buffer, as a share of
+the per-byte CPU of a received byte (CPU_BYTE_NS: vmkernel-to-guest copy, guest kernel-to-user
+copy and checksum, three passes over the data): one more pass.  Mechanism, not fitted (no case
+gives VM-to-VM figures)."""
+VSWITCH_SEGMENT_SHARE = 0.5
+"""Cutting a large packet into one MTU-sized segment for a vNIC without LRO (a header, a
+descriptor, its own pass through the switch port) as a share of the per-packet cost of the
+receive path (T_PKT_NS); assumed, not fitted (no case gives VM-to-VM figures)."""
+
+
+def vswitch_copy_ns() -> float:
+    """ns per byte (at 2.9 GHz) the virtual switch copies between two VMs on one host."""
+    return VSWITCH_COPY_SHARE * CPU_BYTE_NS.value
+
+
+def vswitch_segment_ns() -> float:
+    """ns (at 2.9 GHz) to cut one MSS segment off a large packet for a vNIC without LRO."""
+    return VSWITCH_SEGMENT_SHARE * T_PKT_NS.value
+
 
 CABLING: dict[str, tuple[float, float | None, float | None]] = {
     "twinax": (400.0, 3.0, 7.0),
@@ -84,7 +116,7 @@ CABLING: dict[str, tuple[float, float | None, float | None]] = {
 watts, reach in metres; None where the study is silent (net-10g-cabling-cost-power, 2010)."""
 
 # bound-by codes (order = reported priority among equal caps)
-_OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC = range(8)
+_OFFERED, _LINE, _PCIE, _TOOL, _PATH, _SHARE, _NOQUEUE, _NONIC, _WINDOW = range(9)
 
 
 def code(kind: str, prop: str, choice: str) -> int:
@@ -110,21 +142,25 @@ _WEB, _MCAST = code("vm", "workload.profile", "web"), code("vm", "workload.profi
                                                            "multicast_rx")
 _WINDOWS, _E1000 = code("vm", "guest_os", "windows"), code("vm", "vnic", "e1000")
 _VMXNET3 = code("vm", "vnic", "vmxnet3")
+_SAME_HOST = code("vm", "workload.net_peer", "same_host")
 _NO_CABLING = code("nic", "cabling", "unspecified")
 
 
 def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """Usable PCIe bandwidth (Gbit/s) per direction of a slot."""
     g = np.clip(gen.astype(np.int64), 1, 5)
-    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY
+    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY.value
 
 
-def solve(c: Compiled) -> NetworkResult:
-    """Per-VM throughput, packet rates, CPU cost and per-NIC load."""
+def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
+          hold_ms: np.ndarray | None = None) -> NetworkResult:
+    """Per-VM throughput, packet rates, CPU cost and per-NIC load.  ``app_net`` is the
+    (receive, transmit) Mbit/s application VMs' transactions offer (the storage model's);
+    ``hold_ms`` what FT's output commit adds to each round trip (``ft.io_delay_ms``)."""
     n, k, nh = len(c.vm), len(c.nic), len(c.host)
     vm, nic, host = c.vm.cols, c.nic.cols, c.host.cols
     if k == 0 or nh == 0:
-        return _no_nics(c)
+        return _no_nics(c, app_net)
 
     # ---- NICs
     speed = nic["speed_gbps"]
@@ -153,7 +189,10 @@ def solve(c: Compiled) -> NetworkResult:
     pt_nics = np.nonzero(c.nic_vm >= 0)[0]
     pt[c.nic_vm[pt_nics]] = pt_nics
     use = np.where(pt >= 0, pt, np.where(h >= 0, best[hv], -1))
-    has_nic = use >= 0
+    # traffic with a VM on the same host crosses the virtual switch in memory, never a pNIC
+    local = (vm["workload.net_peer"] == _SAME_HOST) & (h >= 0) & (pt < 0) & (
+        vm["workload.profile"] != _MCAST)
+    has_nic = (use >= 0) | local
     native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
     ghz = host["ghz"][hv]  # VMs without a host have no NIC: their values do not matter
@@ -162,10 +201,10 @@ def solve(c: Compiled) -> NetworkResult:
     esx4 = ver <= _V41
     vnic = vm["vnic"]
     pkt_factor = np.where(native, NATIVE_PKT_FACTOR,
-                          VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR, 1.0))
+                          VNIC_PKT_FACTOR[vnic] * np.where(esx4, ESX4_PKT_FACTOR.value, 1.0))
 
     # ---- offered load (Mbit/s)
-    rx, tx = _offered(c)
+    rx, tx = _offered(c, app_net)
     prof = vm["workload.profile"]
     streaming = (prof == _NETPERF) | (prof == _FILE)
 
@@ -176,28 +215,49 @@ def solve(c: Compiled) -> NetworkResult:
     lro_ok = ((lro_nics[hv] > 0) & ~native & (vnic != _E1000) & ~mcast
               & (~windows | (ver >= _V60)))
     pkt_wire = np.minimum(MSS_BYTES, msg)
-    lro_size = np.minimum(LRO_SEGMENTS * pkt_wire, 65535.0)
+    lro_size = np.minimum(LRO_SEGMENTS.value * pkt_wire, 65535.0)
     lro_size = np.where(streaming, lro_size, np.minimum(lro_size, np.maximum(msg, pkt_wire)))
-    pkt_rx = np.where(lro_ok, lro_size, pkt_wire)
     pkt_tx = np.minimum(msg, TSO_BYTES)
+    # in the virtual switch, LRO keeps the sender's large packet whole; without it the host
+    # cuts it to MTU-sized packets for the receiving vNIC, which handles every one
+    pkt_rx = np.where(lro_ok, np.where(local, np.maximum(pkt_tx, lro_size), lro_size),
+                      pkt_wire)
 
     # ---- caps (Mbit/s)
     par = np.minimum(vm["workload.net_streams"], vm["vcpus"])
-    t_pkt = T_PKT_NS * pkt_factor * scale
-    t_msg = T_MSG_NS * scale / par
+    t_pkt = T_PKT_NS.value * pkt_factor * scale
+    t_msg = T_MSG_NS.value * scale / par
     path_rx = 8000.0 / (t_pkt / pkt_rx + t_msg / msg)
     path_tx = 8000.0 / (t_pkt / pkt_tx + t_msg / msg)
-    line = line_port[use] * 1000.0  # use = -1 (no NIC) is zeroed below
+    if local.any():
+        # the sending vNIC's context: per packet, the copy into the receiver's buffer and,
+        # without LRO, cutting each large packet into MSS segments; both ends' paths bind
+        cut = np.where(~lro_ok & (pkt_tx > MSS_BYTES), vswitch_segment_ns() / MSS_BYTES, 0.0)
+        sender = 8000.0 / (t_pkt / pkt_tx + (vswitch_copy_ns() + cut) * scale)
+        path_rx = np.where(local, np.minimum(path_rx, sender), path_rx)
+        path_tx = np.where(local, np.minimum(path_tx, np.minimum(sender, path_rx)), path_tx)
+    line = np.where(local, np.inf, line_port[use] * 1000.0)  # use = -1: zeroed below
     tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
+    cipher, mac = vm["workload.net_cipher"], vm["workload.net_mac"]
+    aes_ni = host["aes_ni"][hv]
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
-                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"])
-    slot = pcie[use] * 1000.0
+                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"],
+                                        cipher, mac, aes_ni,
+                                        host["hyperthreading"][hv] & native)
+    # streams that fill the wire to within 0.5% are bound by the line, not the tool
+    tool_cap = np.where(tool_cap >= 0.995 * line, np.maximum(tool_cap, line), tool_cap)
+    slot = np.where(local, np.inf, pcie[use] * 1000.0)
+    # a stream keeps one window in flight per round trip (plus FT's output commit)
+    rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
+    window = np.where(np.isnan(vm["workload.net_window_kb"]), np.inf,
+                      vm["workload.net_window_kb"] * 8.192e-3 * vm["workload.net_streams"]
+                      / np.maximum(rtt_ms, 1e-6) * 1000.0)
 
     # the tightest cap, both directions at once (row 0 receive, row 1 transmit)
     x = np.stack([rx, tx])
     codes = np.zeros((2, n), np.int64)
     for cd, cap in ((_LINE, line), (_PCIE, slot), (_TOOL, tool_cap),
-                    (_PATH, np.stack([path_rx, path_tx]))):
+                    (_PATH, np.stack([path_rx, path_tx])), (_WINDOW, window)):
         lower = cap < x
         x = np.where(lower, cap, x)
         codes[lower] = cd
@@ -205,7 +265,7 @@ def solve(c: Compiled) -> NetworkResult:
     code_rx, code_tx = codes[0], codes[1]
 
     # ---- sharing the host's vm NICs (proportional) and, without VMDq, their receive queues
-    shared = has_nic & (pt < 0)
+    shared = has_nic & (pt < 0) & ~local
     hs = hv[shared]
     for x, code in ((x_rx, code_rx), (x_tx, code_tx)):
         demand = np.bincount(hs, x[shared], minlength=nh)
@@ -241,10 +301,19 @@ def solve(c: Compiled) -> NetworkResult:
     rx_pps = x_rx * 125000.0 / pkt_rx
     tx_pps = x_tx * 125000.0 / pkt_tx
     msgs = (x_rx + x_tx) * 125000.0 / msg
-    cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS * pkt_factor
-              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS + msgs * CPU_MSG_NS)
+    cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS.value * pkt_factor
+              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS.value + msgs * CPU_MSG_NS.value)
+    if local.any():  # the peer VM's mirror image of it, the copy and the cutting
+        cut_ns = np.where(~lro_ok & (pkt_tx > MSS_BYTES), vswitch_segment_ns() / MSS_BYTES,
+                          0.0)
+        peer_ns = ((x_rx * 125000.0 / pkt_tx + x_tx * 125000.0 / pkt_rx)
+                   * T_PKT_NS.value * pkt_factor
+                   + (x_rx + x_tx) * 125000.0 * (CPU_BYTE_NS.value + vswitch_copy_ns()
+                                                 + cut_ns) + msgs * CPU_MSG_NS.value)
+        cpu_ns = cpu_ns + np.where(local, peer_ns, 0.0)
     cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores
-             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz))
+             + transfer.stream_cores(tool, crypto, np.maximum(x_rx, x_tx), ghz, cipher, mac,
+                                     aes_ni))
 
     # ---- NIC load
     host_rx = np.bincount(hs, x_rx[shared], minlength=nh)
@@ -275,7 +344,8 @@ def solve(c: Compiled) -> NetworkResult:
     return res
 
 
-def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+def _offered(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Offered receive and transmit load (Mbit/s); inf for streaming tools without one."""
     vm = c.vm.cols
     prof = vm["workload.profile"]
@@ -288,13 +358,15 @@ def _offered(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
     tx = tx + vdi.desktop_mbps(c)
     rx = rx + np.where(prof == _MCAST, vm["workload.multicast_pps"]
                        * vm["workload.multicast_packet_bytes"] * 8e-6, 0.0)
+    if app_net is not None:
+        rx, tx = rx + app_net[0], tx + app_net[1]
     return rx, tx
 
 
-def _no_nics(c: Compiled) -> NetworkResult:
+def _no_nics(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None) -> NetworkResult:
     """A design without NICs or hosts: no VM moves any traffic."""
     n, k = len(c.vm), len(c.nic)
-    rx, tx = _offered(c)
+    rx, tx = _offered(c, app_net)
     demanded = (rx > 0) | (tx > 0)
     names = np.array([f"host {hid}: no NIC with role vm" for hid in c.host.ids]
                      + ["not placed on a host (no NIC)"], dtype=object)
@@ -355,6 +427,9 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
     if code == _PATH:
         vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
         return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
+    if code == _WINDOW:
+        return (f"vm {c.vm.ids[i]}: {vm['workload.net_window_kb'][i]:g} KB window per round"
+                f" trip ({gb})")
     hid = c.host.ids[comp] if comp >= 0 else "?"
     if code == _SHARE:
         return f"host {hid}: vm NICs shared by its VMs ({gb} for this VM)"

@@ -30,16 +30,25 @@ residences) (normal approximation on the sum), never below the mean.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
-from models.engine.prediction import Labels, Resource
+from models.engine.prediction import Labels
 from models.engine.results import StorageResult
 from models.subsystems import mva, stretched
+from models.subsystems.storage_mva import (
+    _expand,
+    _open_load,
+    _sioc,
+    _solve_live,
+    _warm_start,
+)
+from models.subsystems.storage_report import _bound_labels, _resources
 
 VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
 MILLION = "Single vSphere Host, a Million I/O Operations per Second"
@@ -56,33 +65,47 @@ with 1/GHz."""
 GUEST_US = 2.0
 """Guest driver/Iometer issue cost per I/O (assumed; only its sum with the issue path is
 identified by the fits below)."""
-ADAPTER_US = {"pvscsi": 1.0, "lsi_sas": uncertainty.nominal("storage.lsi_sas_adapter_us")}
-"""vSCSI emulation per I/O.  LSI Logic SAS is fitted so that PVSCSI's CPU per I/O is 20%
-lower, the middle of 'PVSCSI reduces the CPIO by 10%-30%' (storage-pvscsi-cpio-reduction)."""
-ISSUE_US = {"sas": 21.0, "fc": 3.3, "iscsi": 6.6, "nfs": 6.6, "vsan": 6.6}
-"""vmkernel synchronous issue path per I/O, by how the host reaches the array.
-sas: fitted to the single 1-vCPU VM's +80% IOPS with a VAIO filter over the LSI MegaRAID
-controller (storage-vaio-single-vm-iops-plus80).  fc: fitted so that one 8-vCPU VM drives
-over 1M IOPS through QLogic FC HBAs (storage-vsphere51-flash-1m-iops-vm).  iSCSI/NFS/vSAN
-(software initiators) assumed 2x fc, not fitted."""
+PVSCSI_US = 1.0
+"""PVSCSI emulation per I/O (assumed; LSI Logic SAS's is fitted relative to it)."""
+PVSCSI_CUT = coefficients.declare(
+    "storage.pvscsi_cpio_cut", "share of LSI Logic SAS's CPU per I/O", 0.15,
+    "How much less CPU per I/O PVSCSI spends than LSI Logic SAS on FC: 'PVSCSI reduces the CPIO"
+    " by 10%-30%' (storage-pvscsi-cpio-reduction, the middle); LSI's emulation cost follows."
+    "  Prior: 15%.")
+ISSUE_SAS_US = coefficients.declare(
+    "storage.issue_us_sas", "us per I/O at 2.4 GHz", 15.0,
+    "vmkernel synchronous issue path per I/O through a SAS RAID controller (LSI MegaRAID), in"
+    " the issuing vCPU's context: a 1-vCPU VM gains 80% IOPS when a VAIO filter's context takes"
+    " part of it over (storage-vaio-single-vm-iops-plus80).  Prior: 15 us.")
+ISSUE_FC_US = coefficients.declare(
+    "storage.issue_us_fc", "us per I/O at 2.4 GHz", 4.0,
+    "vmkernel synchronous issue path per I/O through a FC HBA: one 8-vCPU VM drives over 1M"
+    " IOPS (storage-vsphere51-flash-1m-iops-vm, a bound).  Prior: 4 us.")
+SOFTWARE_INITIATOR = 2.0
+"""iSCSI, NFS and vSAN issue through a software initiator: this many times FC's path
+(assumed; no case isolates it)."""
 COMPLETION_US = 3.0
 """vmkernel completion handling per I/O (interrupt, other PCPUs; assumed)."""
 VAIO_OFFLOAD = 0.55
-"""Share of the vmkernel issue path a VAIO filter's context takes off the vCPU
-(storage-vaio-single-vm-iops-plus80, fitted together with ISSUE_US['sas'])."""
-VAIO_CPU_EXTRA = uncertainty.nominal("storage.vaio_cpu_extra")
-"""Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead
-per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead); the middle of the range.  Counted as host
-CPU; it runs in the framework's further contexts, off the I/O's critical path."""
-VM_WORLD_IOPS_LEGACY = 300_000.0
-"""ESXi <= 5.0: one I/O world per VM; fitted to '300,000 I/O operations per second can be
-achieved from a single virtual machine' (storage-300k-iops-single-vm)."""
-
-DRIVE_IOPS = {"ssd": 75_000.0, "hdd15k": 230.0, "hdd10k": 150.0, "hdd7k": 80.0}
+"""Share of the vmkernel issue path a VAIO filter's context takes off the vCPU: 'VAIO's
+contexts take over much of that work' (mechanism; 55% assumed, the issue cost is fitted)."""
+VAIO_CPU_EXTRA = coefficients.declare(
+    "storage.vaio_cpu_extra", "x CPU per I/O", 0.1,
+    "Extra host CPU per I/O with an active filter: 'VAIO introduces 10%-20% higher CPU overhead"
+    " per 1K IOPS' (storage-vaio-cpu-per-kiops-overhead, the middle).  It runs in the framework's"
+    " further contexts, off the I/O's critical path.  Prior: 10%.")
+VM_WORLD_IOPS_LEGACY = coefficients.declare(
+    "storage.vm_world_iops_legacy", "IOPS", 250_000.0,
+    "ESXi <= 5.0: one I/O world per VM caps it: '300,000 I/O operations per second can be"
+    " achieved from a single virtual machine' (storage-300k-iops-single-vm).  Prior: 250K.")
+DRIVE_IOPS = {"ssd": 75_000.0, "hdd10k": 150.0, "hdd7k": 80.0}
 """Per-drive random IOPS by media.  ssd: Intel S3700 datasheet 4K read (the VAIO testbed;
 a multi-vCPU VM 'is also able to drive over 70K IOPS', storage-vaio-default-multi-vcpu-70k).
-hdd15k: 495 FC spindles gave 'over 100,000 IOPS' with array cache (storage-esx35-100k-iops).
-hdd10k/hdd7k: usual planning figures (not fitted)."""
+hdd10k/hdd7k: usual planning figures (not fitted).  hdd15k: :data:`HDD15K_IOPS`."""
+HDD15K_IOPS = coefficients.declare(
+    "storage.drive_iops_hdd15k", "IOPS per drive", 200.0,
+    "A 15K FC spindle behind array cache: 495 of them gave 'over 100,000 IOPS'"
+    " (storage-esx35-100k-iops, a bound).  Prior: 200, a planning figure.")
 DRIVE_MBPS = {"ssd": 500.0, "hdd15k": 200.0, "hdd10k": 160.0, "hdd7k": 120.0}
 """Per-drive transfer rate: IOPS stay flat up to the drive's native block, then throughput
 keeps scaling (storage-vsphere51-flash-1m-iops-vm)."""
@@ -93,18 +116,26 @@ RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5":
 """Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
 overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
 on all-SSD arrays the study found no difference."""
-EXACT_MAX_POP = 4096
-"""A lone VM with at most this many outstanding I/Os is solved with exact MVA."""
-SIOC_THRESHOLD_MS = 30.0
-"""SIOC congestion threshold (vSphere default)."""
 
 NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
                   "measured")
 """Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
 measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
 measured (NaN, ``null`` in JSON), never invented."""
-BUSY = 0.9
-"""A station at or above this utilisation names what bounds the VM."""
+
+
+def issue_us() -> dict[str, float]:
+    """vmkernel issue path per I/O by protocol (us at 2.4 GHz)."""
+    fc = ISSUE_FC_US.value
+    return {"sas": ISSUE_SAS_US.value, "fc": fc, "iscsi": SOFTWARE_INITIATOR * fc,
+            "nfs": SOFTWARE_INITIATOR * fc, "vsan": SOFTWARE_INITIATOR * fc}
+
+
+def lsi_adapter_us(cut: float) -> float:
+    """LSI Logic SAS's emulation per I/O such that PVSCSI spends ``cut`` less CPU per I/O on
+    FC: ``pv / (1 - cut) - (pv - PVSCSI_US)`` with ``pv`` PVSCSI's whole CPU per I/O."""
+    pv = GUEST_US + PVSCSI_US + ISSUE_FC_US.value + COMPLETION_US
+    return pv / (1.0 - cut) - (pv - PVSCSI_US)
 
 
 def _choices(c: Compiled, kind: str, prop: str) -> tuple[str, ...]:
@@ -167,6 +198,12 @@ class _Params:
     cpio_pct: Any
     backend_per_io: Any
     app_share: Any
+    app: Any
+    """Application VMs (``workload.app_users`` > 0): a closed loop of transactions."""
+    ios: Any
+    """I/Os per transaction of the application VMs."""
+    think_s: Any
+    """Think time per I/O of the application VMs (a delay, not I/O latency)."""
     lat0: Any
     """Latency of a VM that does no I/O: 0, NaN without a disk."""
 
@@ -180,10 +217,18 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     profiles = _choices(c, "vm", "workload.profile")
     no_io = np.array([p in NO_IO_PROFILES for p in profiles])[profile]
     rate = v["workload.io_iops"]
-    open_ = ~np.isnan(rate) & (arr >= 0)
-    closed0 = (arr >= 0) & ~open_ & ~no_io  # closed loop when io_oio > 0
+    # an application (users > 0) is a closed loop of transactions: each user thinks, then
+    # spends its CPU and I/Os; it takes precedence over io_iops and the profile's default
+    app = ((v["workload.app_users"] > 0) & (arr >= 0)
+           & (profile != c.vm.code("workload.profile", "web")))
+    open_ = ~np.isnan(rate) & (arr >= 0) & ~app
+    closed0 = (arr >= 0) & ~open_ & (~no_io | app)  # closed loop when io_oio (users) > 0
     open_ &= ~no_io | ~np.isnan(rate)
     active0 = closed0 | open_
+    # per I/O of an application: its share of the transaction's CPU and think time
+    ios = np.maximum(v["workload.app_ios_per_txn"], 1e-9)
+    app_cpu_us = np.where(app, v["workload.app_cpu_ms"] * 1000.0 / ios, 0.0)
+    think_s = np.where(app, v["workload.app_think_ms"] / 1000.0 / ios, 0.0)
 
     # -- per-VM parameters ------------------------------------------------------------
     bs_kb = v["workload.io_block_kb"]
@@ -197,16 +242,18 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
 
     protocols = _choices(c, "storage_array", "protocol")
     proto_code = c.array.cols["protocol"][a] if n_arr else np.zeros(n, np.int64)
-    issue_by_proto = np.array([ISSUE_US[p] for p in protocols])
+    issue_by_proto = np.array([issue_us()[p] for p in protocols])
     issue = issue_by_proto[proto_code] if n else np.zeros(0)
-    adapter = _lookup(c, "vm", "vscsi", ADAPTER_US | {"lsi_sas": uncertainty.value(  # band
-        "storage.lsi_sas_adapter_us", active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))})
+    cut = uncertainty.value("storage.pvscsi_cpio_cut",  # band: 10-30%
+                            active0 & (v["vscsi"] == c.vm.code("vscsi", "lsi_sas")))
+    adapter = _lookup(c, "vm", "vscsi", {"pvscsi": PVSCSI_US, "lsi_sas": lsi_adapter_us(cut)})
     filt = v["vaio_filter"] != c.vm.code("vaio_filter", "none")
     cpio_base = GUEST_US + adapter + issue + COMPLETION_US
     extra = np.where(filt, uncertainty.value("storage.vaio_cpu_extra", filt & active0)
                      * cpio_base, 0.0)
     offload = np.where(filt, VAIO_OFFLOAD * issue, 0.0)
-    vcpu_us = GUEST_US + adapter + issue - offload + v["workload.io_app_cpu_us"]
+    own_cpu_us = v["workload.io_app_cpu_us"] + app_cpu_us
+    vcpu_us = GUEST_US + adapter + issue - offload + own_cpu_us
     filter_us = offload  # the framework's extra CPU runs off this critical path
     vcpus = v["vcpus"].astype(float)
     vq, vd = mva.seidmann(vcpu_us * scale, vcpus)
@@ -216,7 +263,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     legacy_code = np.zeros(len(versions), bool)
     legacy_code[legacy_codes] = True
     legacy = legacy_code[c.host.cols["esxi_version"][h]] if n_host else np.zeros(n, bool)
-    world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY, 0.0)
+    world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY.value, 0.0)
 
     # host HBA/fabric: ports x link speed (an array over Ethernet needs no HBA port)
     ports = c.host.cols["hba_count"][h].astype(float) if n_host else np.ones(n)
@@ -230,7 +277,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     # array: disks x per-drive IOPS / (read + write x penalty), Seidmann multi-server
     media = c.array.cols["media"]
     drive_iops = np.where(np.isnan(c.array.cols["disk_iops"]),
-                          _lookup(c, "storage_array", "media", DRIVE_IOPS),
+                          _lookup(c, "storage_array", "media",
+                                  DRIVE_IOPS | {"hdd15k": HDD15K_IOPS.value}),
                           c.array.cols["disk_iops"])
     drive_mbps = _lookup(c, "storage_array", "media", DRIVE_MBPS)
     par = _lookup(c, "storage_array", "media", DRIVE_PARALLEL)
@@ -244,7 +292,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     aq, ad = mva.seidmann(arr_single, servers[a] if n_arr else np.ones(n))
     _ = media
 
-    delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0
+    delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0 + think_s
 
     # -- network of stations: slots 0-2 the VM's own, 3 HBA, 4 array, 5 delay ----------
     demand = np.stack([vq, filter_us * scale, world, hba_s, aq, delay], axis=1)
@@ -291,7 +339,10 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         cores_per_io=(adapter + issue + COMPLETION_US + extra) * scale,
         cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
         backend_per_io=per_io * backend,
-        app_share=v["workload.io_app_cpu_us"] / np.maximum(vcpu_us, 1e-300),
+        app_share=own_cpu_us / np.maximum(vcpu_us, 1e-300),
+        app=app,
+        ios=ios,
+        think_s=think_s,
         lat0=np.where(arr < 0, np.nan, 0.0),
     )
 
@@ -315,7 +366,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     lam = p.lam
     saturated_open = p.saturated_open
     d_closed = p.d_closed
-    oio = v["workload.io_oio"].astype(float)
+    oio = np.where(p.app, v["workload.app_users"], v["workload.io_oio"]).astype(float)
     closed = p.closed0 & (oio > 0)
     active = closed | open_
     no_path = p.no_path0 & active
@@ -381,7 +432,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     # the guest times an I/O from issue to completion: the application's own CPU time on
     # the vCPUs (and its share of their queue) is not I/O latency
     app_share = g.app_share
-    resp -= (r_t[0] + g.vd) * app_share
+    resp -= (r_t[0] + g.vd) * app_share + g.think_s
     queueing = r_t[:5] * r_t[:5]
     queueing[0] *= (1.0 - app_share) ** 2
     p95 = resp + 1.645 * np.sqrt(queueing.sum(axis=0))
@@ -439,36 +490,45 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     resources.extend(wan_res)
     warnings.extend(wan_warn)
     not_measured = c.vm.is_("workload.profile", "measured") & np.isnan(v["workload.io_iops"])
-    return StorageResult(
+    out = StorageResult(
         vm_not_measured=not_measured, vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat,
         vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
         extras={"storage_mva_iterations": res.iterations, **wan_extra})
+    if p.app.any():
+        _application(c, p, out, pops, served)
+    return out
 
 
-def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
-               a: np.ndarray, n_host: int, n_arr: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Open classes take utilisation U from the shared stations they visit (their own
-    stations only slow themselves).  Offers beyond 98% of a station are scaled down.
-    Returns (served rates, closed-demand inflation 1/(1-U) per slot, saturated mask)."""
-    def util(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        load = rates[:, None] * demand
-        return np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
-
-    own = (lam[:, None] * demand[:, :3]).max(axis=1)
-    u_h, u_a = util(lam)
-    worst = np.maximum(np.maximum(u_h[h], u_a[a]), own)
-    f = np.where(open_ & (worst > 0.98), 0.98 / np.maximum(worst, 1e-300), 1.0)
-    lam = lam * f
-    u_h, u_a = util(lam)
-    infl = np.ones_like(demand)
-    infl[:, 3] = 1.0 / (1.0 - u_h[h])
-    infl[:, 4] = 1.0 / (1.0 - u_a[a])
-    infl[:, :3] = np.where(open_[:, None], 1.0 / (1.0 - lam[:, None] * demand[:, :3]), 1.0)
-    return lam, infl, f < 1.0
+def _application(c: Compiled, p: _Params, out: StorageResult, users: np.ndarray,
+                 served: np.ndarray) -> None:
+    """Transactions of the application VMs from their I/O rate (``ios`` I/Os each), the
+    response time by Little's law (``R = N / X - Z``), the guest CPU their work keeps busy and
+    the network load their transactions carry."""
+    v = c.vm.cols
+    app = p.app & served
+    x = out.vm_iops
+    txn = np.where(app, x / p.ios, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resp = np.where(app & (x > 0), users * 1000.0 / np.maximum(txn, 1e-300)
+                        - v["workload.app_think_ms"], np.nan)
+    out.vm_txn_per_s = txn
+    out.vm_txn_response_ms = np.maximum(resp, 0.0)
+    done = np.nan_to_num(txn)
+    out.vm_app_cores = done * v["workload.app_cpu_ms"] / 1000.0 * p.scale * 1e6
+    out.app_net_mbps = (done * v["workload.app_rx_kb_per_txn"] * 8e-3,
+                        done * v["workload.app_tx_kb_per_txn"] * 8e-3)
+    # users the VM carries before its mean response reaches the response ceiling: past the
+    # knee, R = N / X_max - Z (the asymptote of the closed loop), X_max = 1 / the busiest
+    # station's demand per transaction; the ceiling's p95 taken as 3x the mean (ln 20, an
+    # exponential response)
+    per_txn = p.demand[:, :5] * p.ios[:, None]
+    x_max = 1.0 / np.maximum(per_txn.max(axis=1), 1e-300)
+    r_mean = c.policy["p95_ms_max"] / math.log(20.0) / 1000.0
+    out.vm_max_users = np.where(app, x_max * (r_mean + v["workload.app_think_ms"] / 1000.0),
+                                np.nan)
 
 
 class _Gathered:
@@ -479,6 +539,7 @@ class _Gathered:
         self.h, self.a = p.h[ix], p.a[ix]
         self.vd, self.ad = p.vd[ix], p.ad[ix]
         self.app_share = p.app_share[ix]
+        self.think_s = p.think_s[ix]
         self.util0 = p.util0[ix]
         self.backend_per_io = p.backend_per_io[ix]
         self.demand5 = p.demand_t[:5, ix]
@@ -496,185 +557,6 @@ def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
     g = _Gathered(p, ix, d_closed)
     cache["gathered"] = (p, g)
     return g
-
-
-def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
-                live: np.ndarray) -> np.ndarray | None:
-    """A first guess of the queues ``[L, 5]`` of the classes ``live`` at populations ``pops``
-    from the last two solutions ``(live, queue, pops, older queue, older pops)``: when the
-    populations move along the line of the last move (a slider drag, a jump back) the guess
-    continues the line through the last two solutions (secant); otherwise each class keeps
-    its last queues scaled to its new population.  Only the number of iterations depends on
-    the guess, never the fixed point."""
-    if hist is None:
-        return None
-    h_live, q_last, p_last, q_prev, p_prev = hist
-    if len(h_live) != len(live) or not np.array_equal(h_live, live):
-        # classes started or stopped doing I/O: carry each VM's last queues over
-        if not len(h_live) or not len(live):
-            return None
-        pos = np.minimum(np.searchsorted(h_live, live), len(h_live) - 1)
-        found = h_live[pos] == live
-        q_t = np.zeros((q_last.shape[1], len(live)))
-        q_t[:, found] = q_last.T[:, pos[found]]
-        p_old = np.zeros(len(live))
-        p_old[found] = p_last[pos[found]]
-        q_last, p_last, q_prev = q_t.T, p_old, None
-    last_t = q_last.T
-    if q_prev is not None and q_prev.shape == q_last.shape:
-        moved = p_last - p_prev
-        step = pops - p_last
-        m = moved != 0.0
-        t = step[m] / moved[m]
-        # one common step along the last move (every class that moves, moves alike; the
-        # classes interact, so a line per class would not be one through two solutions)
-        if len(t) and abs(t[0]) <= 2.0 and np.abs(t - t[0]).max() <= 1e-9 * abs(t[0]) \
-                and not step[~m].any():
-            guess = last_t - q_prev.T
-            guess *= t[0]
-            guess += last_t
-            np.maximum(guess, 0.0, out=guess)
-            out: np.ndarray = guess.T
-            return out
-    scale = np.where(p_last > 0, pops / np.maximum(p_last, 1e-300), 0.0)
-    scaled: np.ndarray = (last_t * scale).T
-    return scaled
-
-
-def _solve_live(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, live: np.ndarray,
-                n_shared: int, q0: np.ndarray | None,
-                cache: dict[str, Any] | None = None) -> mva.MvaResult:
-    """The closed network of the classes ``live`` (populations ``pops``, all > 0); the result
-    is indexed like ``live``.  Slots 0-2 are the VM's own stations, 3-4 shared (HBA, array),
-    5 a delay.  One class alone is solved exactly (single-class MVA), several with
-    Schweitzer's approximation.  ``cache`` keeps the laid-out network between calls with the
-    same demands and the same classes (a knob that moves only populations)."""
-    k_n = len(live)
-    # exact MVA needs a whole population; SIOC's share of the queue can be fractional
-    if k_n == 1 and pops[0] <= EXACT_MAX_POP and float(pops[0]).is_integer():
-        k = int(live[0])
-        dk = d[k].copy()
-        dk[3:5] = np.where(shared_st[k] >= 0, dk[3:5], 0.0)
-        ex = mva.exact_single(dk, int(pops[0]), delay=np.arange(6) == 5)
-        return mva.MvaResult(ex.throughput[-1:], ex.response[-1:], ex.queue[:, :5])
-    hit = cache.get("mva.network") if cache is not None else None
-    if hit is not None and hit[0] is d and hit[1] is shared_st and np.array_equal(hit[2], live):
-        net: mva.SplitNetwork = hit[3]
-    else:
-        net = mva.SplitNetwork(d[live, :3], shared_st[live], d[live, 3:5], d[live, 5],
-                               n_shared)
-        if cache is not None:
-            cache["mva.network"] = (d, shared_st, live, net)
-    return net.solve(pops, q0=q0, tol=2e-8)
-
-
-def _expand(res: mva.MvaResult, live: np.ndarray, n: int) -> mva.MvaResult:
-    """A result of the classes ``live`` as one over all ``n`` (zeros for the others)."""
-    queue_t = np.zeros((res.queue.shape[1], n))
-    queue_t[:, live] = res.queue.T
-    out = mva.MvaResult(np.zeros(n), np.zeros(n), queue_t.T, res.iterations)
-    out.throughput[live], out.response[live] = res.throughput, res.response
-    return out
-
-
-def _solve_closed(d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray, n_shared: int,
-                  q0: np.ndarray | None,
-                  cache: dict[str, Any] | None = None) -> mva.MvaResult:
-    """:func:`_solve_live` over the classes with a population, as a result over all."""
-    live = np.flatnonzero(pops > 0)
-    sub = _solve_live(d, shared_st, pops[live], live, n_shared,
-                      None if q0 is None else q0[live], cache)
-    return _expand(sub, live, len(pops))
-
-
-def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
-          res: mva.MvaResult, closed: np.ndarray, a: np.ndarray,
-          arr_delay: np.ndarray,
-          cache: dict[str, Any] | None = None) -> tuple[np.ndarray, mva.MvaResult]:
-    """Storage I/O Control: under congestion (array latency above the threshold) each VM may
-    keep only its share of the queue that holds latency at the threshold; VMs that want
-    less leave their unused slots to the others (work-conserving water-filling)."""
-    n_arr = len(c.array)
-    x_k = res.throughput
-    q_arr = res.queue[:, 4] + x_k * arr_delay  # in service at the drives + queued
-    arr_q = np.bincount(a[closed], weights=q_arr[closed], minlength=n_arr)
-    arr_x = np.bincount(a[closed], weights=x_k[closed], minlength=n_arr)
-    lat = np.where(arr_x > 0, arr_q / np.maximum(arr_x, 1e-300), 0.0)
-    congested = c.array.cols["sioc"] & (lat * 1000.0 > SIOC_THRESHOLD_MS)
-    if not congested.any():
-        return pops, res
-    eff = pops.copy()
-    shares = c.vm.cols["disk_shares"].astype(float)
-    for j in np.flatnonzero(congested):
-        members = np.flatnonzero(closed & (a == j))
-        slots = arr_x[j] * SIOC_THRESHOLD_MS / 1000.0
-        want = q_arr[members].copy()
-        cap = np.zeros(len(members))
-        left = np.ones(len(members), bool)
-        remaining = slots
-        while left.any() and remaining > 1e-12:
-            ent = remaining * shares[members] * left / shares[members][left].sum()
-            sat = left & (want <= ent)
-            if not sat.any():
-                cap[left] = ent[left]
-                remaining = 0.0
-                break
-            cap[sat] = want[sat]
-            remaining -= want[sat].sum()
-            left &= ~sat
-        ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
-        eff[members] = pops[members] * ratio
-    return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue, cache)
-
-
-def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
-               vcpu_util: np.ndarray, active: np.ndarray) -> list[Resource]:
-    array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
-                  " penalty.")
-    out = [Resource(aid, "array", u, array_text, RAIDPOOL)
-           for aid, u in zip(c.array.ids, array_util.tolist(), strict=True)]
-    hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
-    ids = c.host.ids
-    on = np.flatnonzero(hba_util > 0)
-    out += [Resource(ids[j], "hba", u, hba_text, MILLION)
-            for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
-    busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]
-    vcpu_text = ("The VM's vCPUs issue its I/O synchronously; one vCPU is one core's worth of"
-                 " issue rate.")
-    vm_ids = c.vm.ids
-    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO)
-            for k, u in zip(busy.tolist(), np.minimum(vcpu_util[busy], 1.0).tolist(),
-                            strict=True)]
-    return out
-
-
-def _bound_labels(c: Compiled, top: np.ndarray, top_u: np.ndarray,
-                  active: np.ndarray, no_path: np.ndarray, saturated_open: np.ndarray,
-                  vcpus: np.ndarray, h: np.ndarray, a: np.ndarray, hba_util: np.ndarray,
-                  array_util: np.ndarray) -> list[str]:
-    """What bounds each VM, as a label picked from a small table (no per-VM Python loop)."""
-    n = len(top)
-    if n == 0:
-        return []
-    n_host, n_arr = len(c.host), len(c.array)
-    max_v = int(vcpus.max())
-    labels = ["", "no HBA port to the array", "open-loop saturation",
-              "VAIO filter context: saturated", "per-VM I/O world (ESXi 5.0): saturated"]
-    labels += [f"vCPU I/O path: {k} vCPU{'s' if k > 1 else ''} saturated"
-               for k in range(1, max_v + 1)]
-    base_h = len(labels)
-    labels += [f"HBA {c.host.ids[j]}: {min(hba_util[j], 1.0) * 100:.0f}% busy"
-               for j in range(n_host)]
-    base_a = len(labels)
-    labels += [f"storage_array {c.array.ids[j]}: {min(array_util[j], 1.0) * 100:.0f}% busy"
-               for j in range(n_arr)]
-    by_top = np.stack([4 + vcpus.astype(np.int64), np.full(n, 3), np.full(n, 4),
-                       base_h + h, base_a + a])
-    code = np.take_along_axis(by_top, top[None, :], axis=0)[0]
-    code = np.where(active & (top_u >= BUSY), code, np.where(saturated_open, 2, 0))
-    code = np.where(no_path, 1, code)
-    out: list[str] = np.array(labels, dtype=object)[code].tolist()
-    return out
 
 
 def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.engine import coefficients
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import StretchedResult
@@ -28,11 +29,12 @@ from models.engine.results import StretchedResult
 VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
 SIZING = "vSAN Stretched Cluster Bandwidth Sizing"
 
-WRITE_RTT_SHARE = 0.45
-"""Share of the inter-site RTT an average write adds to its latency.  Fitted through the
-closed-loop storage model to the DVD Store cluster's average latency rising from 2.4 ms to
-2.7 ms at 1 ms inter-site latency, two thirds of I/Os being writes
-(stretch-vsan-avg-latency-vs-intersite-latency)."""
+WRITE_RTT_SHARE = coefficients.declare(
+    "stretched.write_rtt_share", "x inter-site RTT per write", 1.0,
+    "Share of the inter-site RTT an average write adds to its latency, fitted through the"
+    " closed-loop storage model to the DVD Store cluster's average latency rising from 2.4 ms"
+    " to 2.7 ms at 1 ms inter-site latency, two thirds of I/Os being writes"
+    " (stretch-vsan-avg-latency-vs-intersite-latency).  Prior: one round trip per write.")
 DATA_MULTIPLIER = 1.4
 """'VMware recommends a data multiplier of 1.4' (stretch-vsan-intersite-bandwidth-formula)."""
 RESYNC_MULTIPLIER = 1.25
@@ -96,8 +98,10 @@ def solve(c: Compiled) -> StretchedResult:
     vm_link = np.where(c.vm_array >= 0, link_of_array[np.maximum(c.vm_array, 0)], -1) \
         if len(c.array) else np.full(n, -1, np.int64)
     rtt = wan.cols["rtt_ms"]
-    delay = np.where(vm_link >= 0, WRITE_RTT_SHARE * rtt[np.maximum(vm_link, 0)], 0.0) \
-        if len(wan) else np.zeros(n)
+    trips = (c.array.cols["vsan_write_round_trips"][np.maximum(c.vm_array, 0)]
+             if len(c.array) else np.ones(n))
+    delay = np.where(vm_link >= 0, trips * WRITE_RTT_SHARE.value
+                     * rtt[np.maximum(vm_link, 0)], 0.0) if len(wan) else np.zeros(n)
     c.__dict__["_stretched_vm_link"] = vm_link
     warnings: list[str] = []
     resources: list[Resource] = []

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models.document.schema import KINDS
-from models.engine import uncertainty
+from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
 from models.engine.results import Common
@@ -34,18 +34,18 @@ STUDY = "PCoIP Improvements in VMware View 5.0"
 FONT_GAIN = 2.0
 """View 5.0's lossless codec on anti-aliased text, stated: 'a 2x improvement'
 (vdi-pcoip-lossless-codec)."""
-TEXT_SHARE = uncertainty.nominal("vdi.text_share")  # 0.70
-"""Share of a knowledge worker's View 4.x PCoIP bytes that are lossless text/UI; fitted so the
-View 5.0 codec saves 35%, the middle of '30% to 40%' (vdi-pcoip-lossless-codec):
-0.70 x (1 - 1/2) = 0.35."""
-CACHE_HIT = 0.30
-"""Share of updates the client cache serves; fitted to 'bandwidth savings of 30%'
-(vdi-pcoip-client-cache).  The combined 'around 60% (2.5x)' is the check
-(vdi-pcoip-combined-out-of-box)."""
-BTL_SHARE = 0.65
-"""Share of the image bytes that refine lossy regions to lossless; fitted so a View 5.0
-out-of-box knowledge worker saves 30% with build to lossless off, the top of 'up to around 30%'
-(vdi-pcoip-disable-btl)."""
+TEXT_SHARE = coefficients.declare(
+    "vdi.text_share", "share of View 4.x PCoIP bytes", 0.5,
+    "Share of a knowledge worker's View 4.x PCoIP bytes that are lossless text/UI: the View 5.0"
+    " codec's saving is this share x (1 - 1/FONT_GAIN) (vdi-pcoip-lossless-codec).  Prior: half"
+    " the stream.")
+CACHE_HIT = coefficients.declare(
+    "vdi.cache_hit", "share of updates", 0.2,
+    "Share of updates the client image cache serves (vdi-pcoip-client-cache).  Prior: 20%.")
+BTL_SHARE = coefficients.declare(
+    "vdi.btl_share", "share of image bytes", 0.5,
+    "Share of the image bytes that refine lossy regions to lossless, removed when build to"
+    " lossless is off (vdi-pcoip-disable-btl).  Prior: half.")
 
 _VDI = list(KINDS["vm"].props["workload.profile"].choices or ()).index("vdi")
 _VIEW5 = list(KINDS["vm"].props["workload.pcoip_codec"].choices or ()).index("view5")
@@ -61,8 +61,8 @@ def factor(view5: np.ndarray, cache: np.ndarray, btl: np.ndarray) -> np.ndarray:
     """PCoIP bandwidth relative to View 4.x settings (1.0)."""
     share = uncertainty.value("vdi.text_share", False)  # band: codec saves 30-40%
     text = share * np.where(view5, 1.0 / FONT_GAIN, 1.0)
-    image = (1.0 - share) * np.where(btl, 1.0, 1.0 - BTL_SHARE)
-    return (text + image) * np.where(cache, 1.0 - CACHE_HIT, 1.0)
+    image = (1.0 - share) * np.where(btl, 1.0, 1.0 - BTL_SHARE.value)
+    return (text + image) * np.where(cache, 1.0 - CACHE_HIT.value, 1.0)
 
 
 def desktop_mbps(c: Compiled) -> np.ndarray:

@@ -47,7 +47,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     assert view.table.rowCount() == 0  # computed lazily
     view.ensure_loaded()
     assert view.table.rowCount() == 3
-    texts = {cell(view, r, 0): cell(view, r, 9) for r in range(3)}
+    texts = {cell(view, r, 0): cell(view, r, 10) for r in range(3)}
     first, second, third = (c.case_id for c in fake_evidence.checks)
     assert texts == {first: "yes", second: "NO", third: "NO"}
     assert list(view.points["storage"].xData) == [3.0]
@@ -64,6 +64,37 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     hidden = [view.table.isRowHidden(r) for r in range(3)]
     assert hidden.count(False) == 1
     assert n_points(view.points["ft"]) == 0
+
+
+def test_evidence_shows_the_cross_validated_error_beside_the_fitted_one(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = list(cases())[:3]
+    checks = [Check(ids[0], "IOPS", 1000.0, 1050.0, 0.1, role="fit"),
+              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
+              Check(ids[2], "limit", 4.0, 4.0, 0.0, role="rule")]
+    ev = Evidence(checks, ["storage", "ft", "ft"], {}, cv=["reproduced only", "+62 %", "rule"],
+                  cv_error=[None, 0.62, None])
+    monkeypatch.setattr(evidence_mod, "_EVIDENCE", ev)
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    view.ensure_loaded()
+    assert view.COLUMNS[7] == "CV error"
+    got = {cell(view, r, 0): cell(view, r, 7) for r in range(3)}
+    assert got == {ids[0]: "reproduced only", ids[1]: "+62 %", ids[2]: "rule"}
+    assert "cross-validated 62" in view.summary.text()
+    assert "1 reproduced only" in view.summary.text()
+    row = next(r for r in range(3) if cell(view, r, 0) == ids[0])
+    view.table.setCurrentCell(row, 0)
+    assert "no independent check" in view.quote.toPlainText()
+
+
+def test_stored_cross_validation_covers_every_fitted_and_checked_figure() -> None:
+    """The stored cross-validation (written with the fitted table) has a row for every
+    figure the Evidence panel shows with a role of fit or check."""
+    ev = evidence_mod.evidence()
+    for c, shown in zip(ev.checks, ev.cv, strict=True):
+        if c.role != "rule":
+            assert shown, (c.case_id, c.quantity)
 
 
 def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> None:

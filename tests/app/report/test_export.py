@@ -118,6 +118,8 @@ def test_the_appendix_lists_only_the_studies_the_design_uses(pdfs: Path) -> None
     library = _text(_example_pdf("content-library", pdfs))
     appendix = library[library.index(HEADINGS[6]):]
     assert "Content Library" in appendix and "VAIO" not in appendix
+    # fitted and cross-validated errors side by side; figures no other case can check
+    assert "Cross-validated" in appendix and "reproduced only" in appendix
 
 
 @needs_pdftotext
@@ -249,12 +251,16 @@ def test_a_long_appendix_gives_way_to_the_page_budget() -> None:
 def test_the_appendix_is_one_table() -> None:
     checks = [Check(VAIO_CASE, "IOPS ratio", 1.8, 1.8, 0.1, "fit"),
               Check(VAIO_CASE, "CPU", 15, 18, 0.1, "check")]
-    columns, rows, colors, bold = evidence_table(checks)
+    cv: dict[tuple[str, str], dict[str, object]] = {
+          (VAIO_CASE, "IOPS ratio"): {"reproduced_only": True, "cv_error": None},
+          (VAIO_CASE, "CPU"): {"reproduced_only": False, "cv_error": 0.25}}
+    columns, rows, colors, bold = evidence_table(checks, cv)
     assert [c.title for c in columns] == ["What is compared", "Role", "Published", "Model",
-                                          "Error"]
+                                          "Error", "Cross-validated"]
     assert bold == [True, False, False] and rows[0][0].startswith("Scaling Performance")
-    assert rows[1][1:] == ["fitted", "1.8", "1.8", "0 %"]
+    assert rows[1][1:] == ["fitted", "1.8", "1.8", "0 %", "reproduced only"]
     assert rows[2][4] == "+20.0 % (out of tolerance)" and colors[2][4] is not None
+    assert rows[2][5] == "+25.0 %"
 
 
 def test_error_text() -> None:

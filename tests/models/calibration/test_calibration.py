@@ -19,9 +19,15 @@ def checks() -> list[Check]:
 
 
 def test_bundled_cases_match_shared_copy() -> None:
+    """resources/calibration/ is a byte-for-byte copy of shared/calibration/: the same files
+    (cases, mechanisms, notes) with the same bytes."""
     if not SHARED.exists():
         pytest.skip("shared/ is not beside this checkout")
     assert CASES_PATH.read_bytes() == SHARED.read_bytes()
+    ours, theirs = CASES_PATH.parent, SHARED.parent
+    assert sorted(p.name for p in ours.iterdir()) == sorted(p.name for p in theirs.iterdir())
+    for p in theirs.iterdir():
+        assert (ours / p.name).read_bytes() == p.read_bytes(), p.name
 
 
 def test_every_modelable_case_of_every_subsystem_is_covered(checks: list[Check]) -> None:

@@ -32,9 +32,12 @@ def test_every_cpu_virtualization_case_is_covered() -> None:
 def test_roles_are_mixed_and_fits_are_checked_elsewhere() -> None:
     roles = {c.role for c in _checks()}
     assert roles == {"fit", "check", "rule"}
-    for case in ("cpuvirt-oracle-esxi6-cpu-util", "cpuvirt-oracle-esxi6-vs-native-throughput",
-                 "cpuvirt-docker-dvdstore-vm-vs-native"):
-        assert {c.role for c in _checks() if c.case_id == case} >= {"fit", "check"}
+    # ESXi 6.0's cost per event is fitted on two cases together (each predicts the other when
+    # left out: models/calibration/crossval.py); Docker's is checked inside VMs
+    for case in ("cpuvirt-oracle-esxi6-cpu-util", "cpuvirt-oracle-esxi6-vs-native-throughput"):
+        assert {c.role for c in _checks() if c.case_id == case} == {"fit"}
+    assert {c.role for c in _checks()
+            if c.case_id == "cpuvirt-docker-dvdstore-vm-vs-native"} >= {"fit", "check"}
     assert all(c.role == "check" for c in _checks()
                if c.case_id == "cpuvirt-oracle-guest-os-stats")
 

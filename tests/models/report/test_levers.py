@@ -28,21 +28,20 @@ def test_a_saturated_array_gets_a_second_drive() -> None:
 
 
 def test_alike_resources_are_changed_together() -> None:
-    d = examples.load("stretched-vsan")
+    d = examples.load("ft-netperf")
     p = evaluate(d)
     busy = binding_resource(p)
-    assert busy is not None and busy.resource == "vcpu_io"
+    assert busy is not None and busy.resource == "ft_logging_nic"
     remedy = relieve(d, p)
-    assert remedy is not None and len(remedy.overrides) == 36  # the 36 identical VMs
-    assert remedy.kpi_after is not None and remedy.kpi_before is not None
-    assert remedy.kpi_after > remedy.kpi_before * 1.3
+    assert remedy is not None and len(remedy.overrides) == 2  # both hosts' FT logging NICs
+    assert remedy.util_after is not None and remedy.util_after < busy.util
 
 
 def test_a_numeric_lever_moves_again_while_the_resource_stays_saturated() -> None:
     d = apply_scenario(examples.load("stretched-vsan"), "1 Gbit/s site link")
     remedy = relieve(d, evaluate(d))
     assert remedy is not None and remedy.lever.path == "wan.gbps"
-    assert (remedy.before, remedy.after) == (1.0, 8.0)
+    assert (remedy.before, remedy.after) == (1.0, 4.0)  # 2 Gbit/s would still saturate
     assert remedy.util_after is not None and remedy.util_after < 1.0
 
 

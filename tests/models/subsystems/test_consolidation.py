@@ -18,6 +18,7 @@ from models.engine.evaluation import evaluate
 from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.examples.bundled import path as example_path
 from models.subsystems import consolidation as con
+from models.subsystems import queueing
 
 LN20 = math.log(20.0)
 
@@ -59,7 +60,7 @@ def solve(d: Design, sto_cores: float = 0.0, net_cores: float = 0.0,
 
 # ------------------------------------------------------------------ queueing
 def test_erlang_c_matches_known_values() -> None:
-    got = con.erlang_c(np.array([1, 2, 40]), np.array([0.5, 1.0, 0.0]))
+    got = queueing.erlang_c(np.array([1, 2, 40]), np.array([0.5, 1.0, 0.0]))
     assert got == pytest.approx([0.5, 1.0 / 3.0, 0.0])
 
 
@@ -69,27 +70,27 @@ def test_erlang_c_agrees_with_the_erlang_b_recursion() -> None:
     for k in range(1, c + 1):
         b = a * b / (k + a * b)
     want = b / (1 - a / c + a / c * b)
-    assert con.erlang_c(np.array([c]), np.array([a]))[0] == pytest.approx(want, rel=1e-9)
+    assert queueing.erlang_c(np.array([c]), np.array([a]))[0] == pytest.approx(want, rel=1e-9)
 
 
 @pytest.mark.parametrize("rho", [0.0, 0.3, 0.9, 0.999])
 def test_p95_of_one_server_is_the_mm1_sojourn_quantile(rho: float) -> None:
     # M/M/1: response ~ Exp((1 - rho)/S), so p95 = ln(20) S / (1 - rho)
-    assert con.p95_exact(1, rho, 2.0) == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-9)
-    _, p95 = con._host_response(np.array([1]), np.array([rho]), np.array([2.0]))
+    assert queueing.p95_exact(1, rho, 2.0) == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-9)
+    _, p95 = queueing._host_response(np.array([1]), np.array([rho]), np.array([2.0]))
     assert p95[0] == pytest.approx(LN20 * 2.0 / (1 - rho), rel=1e-4)
 
 
 def test_vectorised_p95_solves_the_exact_tail() -> None:
     c = np.array([40, 8, 3])
     rho = np.array([0.91, 0.5, 0.99])
-    wait_p = con.erlang_c(c, rho * c)
+    wait_p = queueing.erlang_c(c, rho * c)
     theta, mu = c * (1 - rho), np.ones(3)
-    t = con.response_p95(wait_p, theta, mu)
-    tail, _ = con._tail(t, wait_p, theta, mu)
+    t = queueing.response_p95(wait_p, theta, mu)
+    tail, _ = queueing._tail(t, wait_p, theta, mu)
     assert tail == pytest.approx(0.05, rel=1e-6)
     for i in range(3):
-        assert con.p95_exact(int(c[i]), float(rho[i]), 1.0) == pytest.approx(t[i], rel=1e-6)
+        assert queueing.p95_exact(int(c[i]), float(rho[i]), 1.0) == pytest.approx(t[i], rel=1e-6)
 
 
 # ------------------------------------------------------------------ CPU and memory
@@ -109,13 +110,23 @@ def test_other_profiles_use_cpu_pct_and_idle_uses_nothing() -> None:
     assert solve(build(4, profile="idle")).host_cpu_util[0] == 0.0
 
 
+def request_ms(vms_per_pcpu: float) -> float:
+    return con.WEB_BASE_MS.value + con.WEB_CS_MS.value * vms_per_pcpu
+
+
 def test_web_cpu_is_requests_times_cost_scaled_by_clock() -> None:
     r = solve(build(100, req_per_s=25.0))
-    want = 100 * 25 * con.WEB_CORE_MS / 1000 / 20
+    want = 100 * 25 * request_ms(100 / 20) / 1000 / 20
     assert r.host_cpu_util[0] == pytest.approx(want)
     r2 = solve(build(100, req_per_s=25.0, ghz=4.8))
     assert r2.host_cpu_util[0] == pytest.approx(want / 2)
-    assert pytest.approx(3.1, abs=0.01) == con.WEB_CORE_MS  # case notes: ~3.1 core-ms
+    assert pytest.approx(3.1, abs=0.01) == request_ms(465 / 40)  # case notes: ~3.1 core-ms
+
+
+def test_a_request_costs_more_cpu_the_more_vms_share_each_pcpu() -> None:
+    """Context switches: more contexts per core make each switch dearer (dense-mode study)."""
+    few, many = solve(build(40, req_per_s=10.0)), solve(build(200, req_per_s=2.0))
+    assert many.host_cpu_util[0] > few.host_cpu_util[0]  # the same 400 requests/s
 
 
 def test_io_and_network_path_cpu_is_added_but_not_twice_for_web() -> None:
@@ -166,7 +177,7 @@ def test_a_vm_whose_vcpus_cannot_keep_up_is_saturated_and_warned() -> None:
     r = solve(build(2, req_per_s=1000.0))  # 3.1 vCPUs of work on 1 vCPU
     assert np.all(r.vm_response_ms == con.SATURATED_MS)
     assert r.vm_cpu_util == pytest.approx(np.ones(2))
-    assert any("cannot keep up" in w or "need 3.10 vCPUs" in w for w in r.warnings)
+    assert any("cannot keep up" in w or "need 2.91 vCPUs" in w for w in r.warnings)
 
 
 def test_response_time_grows_with_host_contention() -> None:
@@ -213,7 +224,8 @@ def test_dense_mode_lowers_cpu_and_response_time_when_active() -> None:
     on = solve(build(400, dense=True, cores_per_socket=20))
     off = solve(build(400, cores_per_socket=20))
     assert on.host_dense_active[0]
-    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * (1 - con.DENSE_SAVING))
+    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * con.WEB_BASE_MS.value
+                                                / request_ms(400 / 40))
     assert on.vm_response_p95_ms[0] < off.vm_response_p95_ms[0]
 
 

@@ -227,3 +227,22 @@ def test_describe_says_time_rate_and_limit_in_words() -> None:
                                                 (5399, "90.0 min"), (5400, "1.5 h")])
 def test_duration(seconds: float, text: str) -> None:
     assert content_library.duration(seconds) == text
+
+
+def test_an_nfs_library_moves_every_byte_through_vcenter() -> None:
+    """An NFS library is mounted on vCenter: its reads (export, deploy) and writes (import,
+    sync into it) cross vCenter's network; a datastore library's do not."""
+    def nfs_util(props: dict[str, object]) -> float:
+        p = evaluate(one_library(props))
+        return max((r.util for r in p.resources if r.resource == "vCenter NFS mount"),
+                   default=0.0)
+
+    for op in ("export", "deploy", "import"):
+        assert nfs_util({"backing": "nfs", "operation": op}) > 0.0
+        assert nfs_util({"backing": "datastore", "operation": op}) == 0.0
+    # ten concurrent exports without rhttpproxy on 1GbE fill vCenter's link both ways
+    p = evaluate(one_library({"backing": "nfs", "operation": "export", "items": 10,
+                         "network_gbps": 1.0, "rhttpproxy": False, "https": False}))
+    assert nfs_util({"backing": "nfs", "operation": "export", "items": 10, "network_gbps": 1.0,
+                     "rhttpproxy": False, "https": False}) == 1.0
+    assert transfer(p, "lib")["throughput_MBps"] == 120.0

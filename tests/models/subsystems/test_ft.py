@@ -23,12 +23,21 @@ Props = dict[str, Value]
 
 def solve(design: Design, reads: float = 0.0, rx: float = 0.0, writes: float = 0.0
           ) -> FtResult:
+    """FT on stated rates: reads in MB/s (no read completions counted), rx in Mbit/s."""
     c = compile_design(design)
     n = len(c.vm)
     sto = StorageResult(vm_read_mbps=np.full(n, reads), vm_mbps=np.full(n, reads + writes))
     net = NetworkResult(vm_rx_mbps=np.full(n, rx), vm_tx_mbps=np.zeros(n),
                         nic_gbps=np.zeros(len(c.nic)), nic_util=np.zeros(len(c.nic)))
     return ft.solve(c, sto, net)
+
+
+def replay(reads: float = 0.0, rx: float = 0.0, ticks: float = 250.0) -> float:
+    """What :func:`ft.replay_mbps` logs for reads (MB/s, no completions) and rx (Mbit/s of
+    MSS-sized packets, one ACK sent per two) at the SLES 10 tick."""
+    z = np.zeros(1)
+    return float(ft.replay_mbps(np.array([reads]), z, np.array([rx]), z, z, z,
+                                np.array([ticks]))[0])
 
 
 def pair(host: Props, vm: Props, ft_gbps: float = 1.0, n_vms: int = 1) -> Design:
@@ -40,7 +49,10 @@ def pair(host: Props, vm: Props, ft_gbps: float = 1.0, n_vms: int = 1) -> Design
 
 def test_record_replay_logs_reads_and_received_traffic_with_measured_overhead() -> None:
     res = solve(ft4_netperf(), reads=10.0, rx=100.0)
-    expected = (10.0 * 8 + 100.0) * ft.LOG_OVERHEAD + ft.EVENT_MBPS
+    expected = replay(10.0, 100.0)
+    segs = 100.0 * 125000.0 / 1448.0  # packets received, and half as many ACKs sent
+    events = segs * 1.5 + 250.0
+    assert expected == pytest.approx(10.0 * 8 + 100.0 + events * ft.EVENT_BYTES.value * 8e-6)
     assert res.vm_logging_mbps[0] == pytest.approx(expected)
     assert res.vm_sizing_rule_mbps[0] == pytest.approx(216.0)
     assert res.vm_throughput_ratio[0] == 1.0
@@ -50,7 +62,7 @@ def test_record_replay_logs_reads_and_received_traffic_with_measured_overhead() 
 
 def test_logging_above_the_ft_nic_stalls_the_primary_by_capacity_over_demand() -> None:
     res = solve(ft4_netperf(), rx=1500.0)
-    demand = 1500.0 * ft.LOG_OVERHEAD + ft.EVENT_MBPS
+    demand = replay(rx=1500.0)
     cap = 1000.0 * 1448 / 1538
     assert res.vm_throughput_ratio[0] == pytest.approx(cap / demand)
     assert res.vm_logging_mbps[0] == pytest.approx(cap)
@@ -134,4 +146,31 @@ def test_no_ft_vms_gives_neutral_result() -> None:
 def test_missing_storage_arrays_are_treated_as_no_reads() -> None:
     c = compile_design(ft4_netperf())
     res = ft.solve(c, StorageResult(), NetworkResult(vm_rx_mbps=np.array([100.0])))
-    assert res.vm_logging_mbps[0] == pytest.approx(100.0 * ft.LOG_OVERHEAD + ft.EVENT_MBPS)
+    assert res.vm_logging_mbps[0] == pytest.approx(replay(rx=100.0))
+
+
+def test_an_idle_guest_logs_its_timer_floor_and_a_faster_tick_logs_more() -> None:
+    idle = evaluate(ft4_netperf(extra={"workload.profile": "idle"}))
+    fast = evaluate(ft4_netperf(extra={"workload.profile": "idle", "guest_timer_hz": 1000.0}))
+    floor = 250.0 * ft.EVENT_BYTES.value * 8e-6
+    assert float(idle.vms.ft_logging_mbps[0]) == pytest.approx(floor)
+    assert float(fast.vms.ft_logging_mbps[0]) == pytest.approx(4.0 * floor)
+
+
+def test_a_transmitting_vm_logs_only_acks_and_completions() -> None:
+    tx = evaluate(ft4_netperf(extra={"workload.net_tx_mbps": 900.0, "workload.net_rx_mbps": 0.0}))
+    sent = float(tx.vms.net_gbps[0]) * 1000.0
+    logged = float(tx.vms.ft_logging_mbps[0])
+    assert sent > 800.0 and 0.0 < logged < 0.15 * sent
+
+
+def test_a_one_window_stream_loses_throughput_to_the_output_commit() -> None:
+    send: Props = {"workload.net_tx_mbps": 900.0, "workload.net_rx_mbps": 0.0}
+    small: Props = {**send, "workload.net_window_kb": 8.0}
+    on, off = evaluate(ft4_netperf(extra=small)), evaluate(ft4_netperf(False, extra=small))
+    rtt = 0.25  # net_rtt_ms default; the FT link adds its 0.25 ms round trip
+    assert float(on.vms.net_gbps[0]) / float(off.vms.net_gbps[0]) == pytest.approx(
+        rtt / (rtt + 0.25))
+    big: Props = {**send, "workload.net_window_kb": 256.0}
+    on, off = evaluate(ft4_netperf(extra=big)), evaluate(ft4_netperf(False, extra=big))
+    assert float(on.vms.net_gbps[0]) == pytest.approx(float(off.vms.net_gbps[0]), rel=0.02)

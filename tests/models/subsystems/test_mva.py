@@ -144,3 +144,18 @@ def test_schweitzer_split_equals_sparse() -> None:
     warm = mva.schweitzer_split(private, shared_station, shared, pops, think, 2,
                                 q0=split.queue, tol=1e-13)
     assert warm.iterations <= 2
+
+
+@pytest.mark.parametrize("n", [1.0, 7.0, 64.0, 5000.0, 123.5])
+def test_single_class_schweitzer_is_the_iterations_fixed_point(n: float) -> None:
+    """One class: Schweitzer's equations solved by bisection agree with the iteration, and
+    with exact MVA where the approximation is exact (one customer)."""
+    d = np.array([0.002, 0.0005, 0.0, 0.001, 0.004, 0.003])
+    one = mva.schweitzer_single(d, n, delay=np.arange(6) == 5)
+    net = mva.SplitNetwork(d[None, :3], np.array([[0, 1]]), d[None, 3:5], d[None, 5:6].ravel(),
+                           2)
+    it = net.solve(np.array([n]), tol=1e-14, max_iter=200000)
+    assert one.throughput[0] == pytest.approx(it.throughput[0], rel=1e-7)
+    assert one.throughput[0] <= 1.0 / d[:5].max() * (1 + 1e-12)
+    if n == 1.0:
+        assert one.throughput[0] == pytest.approx(1.0 / d.sum(), rel=1e-12)

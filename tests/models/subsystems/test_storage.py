@@ -21,7 +21,7 @@ from models.document.design import Component, Override, apply_overrides
 from models.engine.evaluation import Engine, evaluate
 from models.engine.prediction import Prediction
 from models.examples.synth import large_design
-from models.subsystems import mva, storage
+from models.subsystems import mva, storage_mva
 
 
 def _run(array: dict[str, Any] | None = None, vm: dict[str, Any] | None = None,
@@ -120,10 +120,10 @@ def test_resources_name_array_and_vcpu_paths() -> None:
 
 def test_single_vm_is_solved_with_exact_mva() -> None:
     d = np.array([[20e-6, 5e-6, 0.0, 3e-6, 13.3e-6, 90e-6]])
-    res = storage._solve_closed(d, np.array([[0, 1]]), np.array([32.0]), 2, None)
+    res = storage_mva._solve_closed(d, np.array([[0, 1]]), np.array([32.0]), 2, None)
     exact = mva.exact_single(d[0], 32, delay=np.arange(6) == 5)
     assert abs(res.throughput[0] - exact.throughput[-1]) <= 1e-9 * exact.throughput[-1]
-    two = storage._solve_closed(np.repeat(d, 2, axis=0), np.array([[0, 1], [0, 1]]),
+    two = storage_mva._solve_closed(np.repeat(d, 2, axis=0), np.array([[0, 1], [0, 1]]),
                                 np.array([32.0, 0.0]), 2, None)
     assert abs(two.throughput[0] - exact.throughput[-1]) <= 1e-9 * exact.throughput[-1]
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
-from models.calibration.stretched import DVDSTORE_VM, dvdstore_cluster
+from models.calibration.stretched import dvdstore_cluster, dvdstore_vm
 from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import stretched
@@ -19,7 +20,7 @@ def test_regular_cluster_pays_no_write_delay() -> None:
 
 def test_stretched_writes_pay_a_share_of_the_rtt() -> None:
     res = stretched.solve(compile_design(dvdstore_cluster(5.0)))
-    assert np.allclose(res.vm_write_delay_ms, stretched.WRITE_RTT_SHARE * 5.0)
+    assert np.allclose(res.vm_write_delay_ms, stretched.WRITE_RTT_SHARE.value * 5.0)
 
 
 def test_latency_rises_with_rtt_and_throughput_falls_a_little() -> None:
@@ -34,7 +35,7 @@ def test_latency_rises_with_rtt_and_throughput_falls_a_little() -> None:
 
 
 def test_reads_stay_local() -> None:
-    ro = dict(DVDSTORE_VM, **{"workload.io_read_pct": 100})
+    ro = dict(dvdstore_vm(), **{"workload.io_read_pct": 100})
     a = evaluate(dvdstore_cluster(None, vm=ro))
     b = evaluate(dvdstore_cluster(5.0, vm=ro))
     assert np.allclose(a.vms.latency_ms, b.vms.latency_ms, rtol=1e-6)
@@ -63,3 +64,21 @@ def test_wan_resource_reports_required_bandwidth() -> None:
     need = p.extras["wan_required_mbps siteA-siteB"]
     writes = float((p.vms.iops * (1 - 0.33) * 8 * 8 / 1000).sum())
     assert math.isclose(need, writes * 1.4 * 1.25, rel_tol=1e-6)
+
+
+def test_each_synchronous_round_trip_a_write_pays_adds_its_delay() -> None:
+    d = dvdstore_cluster(2.0)
+    one = stretched.solve(compile_design(d)).vm_write_delay_ms
+    for comp in d.components:
+        if comp.kind == "storage_array":
+            comp.props["vsan_write_round_trips"] = 2
+    two = stretched.solve(compile_design(d)).vm_write_delay_ms
+    assert np.allclose(two, 2.0 * one) and (one > 0).all()
+
+
+def test_orders_per_minute_fall_monotonically_with_the_inter_site_latency() -> None:
+    from models.calibration.stretched import opm  # noqa: PLC0415
+
+    opms = [opm(evaluate(dvdstore_cluster(rtt))) for rtt in (None, 0.5, 1.0, 2.0, 5.0, 10.0)]
+    assert all(a > b for a, b in itertools.pairwise(opms))
+    assert opms[-1] > 0.5 * opms[0]  # storage is only part of each order's cycle

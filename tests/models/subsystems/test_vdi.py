@@ -48,7 +48,8 @@ def test_an_overloaded_wan_warns_and_names_the_remedies() -> None:
 
 def test_pcoip_goes_into_the_vms_transmit() -> None:
     c = compile_design(branch(codec="view5", cache=True, desktops=3))
-    assert np.allclose(vdi.desktop_mbps(c), 0.25 * 0.65 * 0.7)
+    t, hit = vdi.TEXT_SHARE.value, vdi.CACHE_HIT.value
+    assert np.allclose(vdi.desktop_mbps(c), 0.25 * (t / vdi.FONT_GAIN + 1.0 - t) * (1.0 - hit))
 
 
 def test_a_desktop_without_a_site_loads_no_wan() -> None:

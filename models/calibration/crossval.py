@@ -1,0 +1,225 @@
+"""Cross-validation: refit each model without a case, predict what was left out.
+
+For every calibration module and every fold of its published figures (one case by default;
+``by="study"`` leaves out a whole study), the module's coefficients are refitted from the
+priors on the other cases (:func:`models.calibration.fit.fit_subsystem`), the module's checks
+are evaluated with those values, and the left-out figures are compared with what the model
+now predicts.  That error, not the fitted one, is the accuracy the README quotes.
+
+A figure whose coefficient only the left-out case pins cannot be predicted: its coefficient
+falls back to its prior, and when the figure moves with that coefficient it is marked
+*reproduced only* (no independent check possible) and left out of the statistics.  Rules (the
+engine implements them as the study states them) are not cross-validated.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from models.calibration import Check, cases
+from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
+from models.engine import coefficients
+from models.resources import RESOURCES
+
+SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
+                "consolidation": "consolidation", "stretched": "stretched-cluster",
+                "file_transfer": "file-transfer", "multicast": "multicast", "vdi": "vdi",
+                "cpu_virtualization": "cpu-virtualization",
+                "content_library": "content-library"}
+"""Calibration module -> the ``subsystem`` its cases name."""
+
+SENSITIVITY = 0.005
+"""A figure that moves more than this (relative) when an unpinned coefficient moves by 25% up
+or 20% down is 'reproduced only' in that fold."""
+
+
+@dataclass(frozen=True)
+class CvComparison:
+    """One published figure: the fitted model's value and the cross-validated prediction."""
+
+    check: Check
+    module: str
+    fold: str
+    cv_model: float | None
+    """None when the figure is reproduced only."""
+    unpinned: tuple[str, ...] = ()
+    """The coefficients only the left-out case pins (reproduced only when non-empty)."""
+
+    @property
+    def reproduced_only(self) -> bool:
+        return self.cv_model is None
+
+    @property
+    def cv_error(self) -> float | None:
+        if self.cv_model is None:
+            return None
+        return replace(self.check, model=self.cv_model).error
+
+    @property
+    def cv_ok(self) -> bool | None:
+        if self.cv_model is None:
+            return None
+        return replace(self.check, model=self.cv_model).ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.check.to_dict(), "module": self.module, "fold": self.fold,
+                "cv_model": self.cv_model, "cv_error": self.cv_error,
+                "reproduced_only": self.reproduced_only, "unpinned": list(self.unpinned)}
+
+
+@dataclass
+class CvReport:
+    by: str
+    comparisons: list[CvComparison] = field(default_factory=list)
+
+    def _numeric(self, subsystem: str | None = None) -> list[CvComparison]:
+        return [c for c in self.comparisons if c.check.bound == "eq"
+                and (subsystem is None or c.check.case()["subsystem"] == subsystem)]
+
+    def stats(self, subsystem: str | None = None) -> dict[str, Any]:
+        """Median and largest |error|, fitted and cross-validated, over the figures with a
+        published value (bounds are counted as held or broken)."""
+        num = self._numeric(subsystem)
+        fitted = [abs(c.check.error) for c in num]
+        cv = [abs(e) for c in num if (e := c.cv_error) is not None]
+        bounds = [c for c in self.comparisons if c.check.bound != "eq"
+                  and (subsystem is None or c.check.case()["subsystem"] == subsystem)]
+        return {"figures": len(num), "fitted_median": _med(fitted), "fitted_max": _max(fitted),
+                "cv_median": _med(cv), "cv_max": _max(cv), "cv_figures": len(cv),
+                "reproduced_only": sum(c.reproduced_only for c in num),
+                "bounds": len(bounds),
+                "bounds_held_cv": sum(bool(c.cv_ok) for c in bounds),
+                "bounds_reproduced_only": sum(c.reproduced_only for c in bounds)}
+
+    def by_subsystem(self) -> dict[str, dict[str, Any]]:
+        subs = [SUBSYSTEM_OF[m] for m in ORDER]
+        present = {c.check.case()["subsystem"] for c in self.comparisons}
+        return {s: self.stats(s) for s in sorted(present, key=lambda s: (
+            subs.index(s) if s in subs else len(subs), s))}
+
+    def by_case(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for cid in dict.fromkeys(c.check.case_id for c in self.comparisons):
+            mine = [c for c in self.comparisons if c.check.case_id == cid]
+            num = [c for c in mine if c.check.bound == "eq"]
+            cv = [abs(e) for c in num if (e := c.cv_error) is not None]
+            out[cid] = {"subsystem": mine[0].check.case()["subsystem"],
+                        "fold": mine[0].fold, "figures": len(mine),
+                        "fitted_median": _med([abs(c.check.error) for c in num]),
+                        "cv_median": _med(cv),
+                        "reproduced_only": sum(c.reproduced_only for c in mine)}
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "headroom-cross-validation", "version": 1, "by": self.by,
+                "summary": self.stats(), "subsystems": self.by_subsystem(),
+                "cases": self.by_case(),
+                "comparisons": [c.to_dict() for c in self.comparisons]}
+
+
+def _med(xs: list[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def _max(xs: list[float]) -> float | None:
+    return max(xs) if xs else None
+
+
+def _fold_key(check: Check, by: str) -> str:
+    return check.case_id if by == "case" else str(check.case()["study"])
+
+
+def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
+    return [c for c in checks if c.role in ("fit", "check")]
+
+
+def cross_validate(by: Literal["case", "study"] = "case",
+                   modules: tuple[str, ...] = ORDER,
+                   full: FitResult | None = None) -> CvReport:
+    """Leave-one-out cross-validation of every module in ``modules`` (see the module doc)."""
+    full = full or fit_all()
+    pinned_by: dict[str, set[str]] = {}
+    for row in full.rows:
+        if not row.method.startswith("prior"):
+            for cid in row.cases:
+                pinned_by.setdefault(cid, set()).add(row.name)
+    report = CvReport(by)
+    for name in modules:
+        module = _module(name)
+        with coefficients.using(full.values):
+            fitted = _numeric_checks(module.checks())
+        folds: dict[str, list[int]] = {}
+        for i, ch in enumerate(fitted):
+            folds.setdefault(_fold_key(ch, by), []).append(i)
+        for key, idx in folds.items():
+            left_out = ({key} if by == "case"
+                        else {cid for cid, c in cases().items() if c["study"] == key})
+            touched = set().union(*(pinned_by.get(cid, set()) for cid in left_out))
+            if not touched:  # no coefficient was fitted to it: the prediction is the fit's
+                report.comparisons += [CvComparison(fitted[i], name, key, fitted[i].model)
+                                       for i in idx]
+                continue
+            values = dict(full.values)
+            mine = [r.name for r in full.rows if r.subsystem == name]
+            for n in mine:
+                values[n] = coefficients.DECLARED[n].prior
+            f = fit_subsystem(name, values, frozenset(cases()) - left_out)
+            with coefficients.using(values):
+                predicted = _numeric_checks(module.checks())
+            lost = sorted(u for u in f.unpinned | f.underdetermined if u in touched)
+            moved: set[int] = set()
+            for u in lost:
+                for factor in (1.25, 0.8):
+                    with coefficients.using({**values, u: values[u] * factor}):
+                        shifted = _numeric_checks(module.checks())
+                    for i in idx:
+                        a, b = predicted[i].model, shifted[i].model
+                        if abs(b - a) > SENSITIVITY * max(abs(a), 1e-12):
+                            moved.add(i)
+            for i in idx:
+                if predicted[i].quantity != fitted[i].quantity:
+                    raise AssertionError(f"{name}: checks changed order under a refit")
+                report.comparisons.append(CvComparison(
+                    fitted[i], name, key, None if i in moved else predicted[i].model,
+                    tuple(lost) if i in moved else ()))
+    return report
+
+
+def rows_of(result: FitResult, module: str) -> list[Row]:
+    return [r for r in result.rows if r.subsystem == module]
+
+
+STORED_PATH = RESOURCES / "fitted" / "crossval.json"
+"""The cross-validation of the committed table, written with it (``python -m
+models.calibration.fit``): the Evidence panel and the report read it instead of refitting."""
+
+
+def write_stored(report: CvReport | None = None) -> dict[str, Any]:
+    """Cross-validate (leave one case out) and write :data:`STORED_PATH`."""
+    doc = (report or cross_validate()).to_dict()
+    for row in doc["comparisons"]:  # what the views need; the rest is in --cv --json
+        for key in ("quote", "study", "modelability"):
+            row.pop(key, None)
+    STORED_PATH.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    return doc
+
+
+def stored() -> dict[tuple[str, str], dict[str, Any]]:
+    """The stored cross-validation per (case id, quantity); empty when not written yet."""
+    if not STORED_PATH.exists():
+        return {}
+    doc = json.loads(STORED_PATH.read_text(encoding="utf-8"))
+    return {(r["case"], r["quantity"]): r for r in doc["comparisons"]}
+
+
+def stored_summary() -> dict[str, Any]:
+    """The stored report's overall and per-subsystem statistics ({} when not written)."""
+    if not STORED_PATH.exists():
+        return {}
+    doc = json.loads(STORED_PATH.read_text(encoding="utf-8"))
+    return {"summary": doc["summary"], "subsystems": doc["subsystems"]}
