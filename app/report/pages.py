@@ -211,7 +211,8 @@ def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
         tiles.append(("Busiest resource", fmt.percent(r.util, 3),
                       resource_label(design, r.component, r.resource)))
     c = p.consolidation
-    limit = {"cpu": "CPU", "p95": "p95", "memory": "memory"}.get(c.binding or "", "none")
+    limit = {"cpu": "CPU", "p95": "p95", "memory": "memory",
+             "ft": "FT secondary"}.get(c.binding or "", "none")
     return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
                      f"binding limit: {limit}")]
 
@@ -224,7 +225,7 @@ def tile_note(key: str, p: Prediction, design: Design) -> str:
         return f"busiest NIC {component_name(design, nic.component)} {fmt.percent(nic.util)}" \
             if nic is not None else "no NIC in the design"
     if key == "hosts_needed":
-        limit = {"cpu": "CPU", "p95": "p95", "memory": "memory"}
+        limit = {"cpu": "CPU", "p95": "p95", "memory": "memory", "ft": "FT secondary"}
         return f"binding limit: {limit.get(p.consolidation.binding or '', 'none')}"
     return plain(design, fmt.kpi_detail(key, p))
 

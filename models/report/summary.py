@@ -181,7 +181,8 @@ def _consolidation(design: Design, p: Prediction, numbers: Numbers) -> str:
     if c.hosts_needed is None or not len(p.vms.ids) or not hosts:
         return ""
     pol = _policy(design)
-    limit = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory"}
+    limit = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory",
+             "ft": "the FT secondary, which runs on a host of its own"}
     why = f", limited by {limit.get(c.binding, c.binding)}" if c.binding else ""
     need = c.hosts_needed
     gap = ""

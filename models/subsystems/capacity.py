@@ -37,7 +37,7 @@ import numpy as np
 from models.engine.compiled import Compiled
 from models.engine.prediction import Consolidation
 from models.engine.results import ConsolidationResult
-from models.subsystems.consolidation import HT_THROUGHPUT
+from models.subsystems.consolidation import HT_THROUGHPUT, fewest_hosts
 
 HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"
 DRS = "vSphere Resource Management: DRS"
@@ -137,7 +137,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
         if by_p95 is not None and by_p95 > 0:
             counts["p95"] = _ceil(len(vms) / by_p95)
         binding = max(counts, key=lambda k: counts[k])
-        base = max(counts[binding], 1 if len(vms) else 0)
+        base = max(counts[binding], fewest_hosts(c, vms) if len(vms) else 0)
         needed = base + reserve if len(vms) else 0
         total += needed
         vcpus = float(st.vcpus[vms[placed[vms]]].sum()) if len(vms) else 0.0

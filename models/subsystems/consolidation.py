@@ -115,6 +115,24 @@ WALL_PER_CPU = coefficients.declare(
     " (consol-dense-mode-medium-p95-consolidation).  Prior: 5.")
 
 
+def density(c: Compiled) -> float:
+    """VMs per host as an architect counts them: the VM instances running (an FT VM's
+    secondary is one more, on its own host) over the hosts running at least one, so a
+    placed VM never reads as half a VM per host."""
+    running = c.vm_host[c.vm_host >= 0]
+    secondaries = c.vm_secondary[(c.vm_secondary >= 0) & c.vm.cols["ft"]]
+    hosts = np.unique(np.concatenate([running, secondaries]))
+    return float((len(running) + len(secondaries)) / len(hosts)) if len(hosts) else 0.0
+
+
+def fewest_hosts(c: Compiled, vms: np.ndarray | None = None) -> int:
+    """The fewest hosts that can run the VMs (``vms``: indices, every VM by default) at all:
+    two when one of them is FT-protected, whose secondary must run on another host than its
+    primary (vSphere FT), one otherwise."""
+    ft = (c.vm_secondary >= 0) | c.vm.cols["ft"]
+    return 2 if (ft if vms is None else ft[vms]).any() else 1
+
+
 # ------------------------------------------------------------------ the model
 def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
           fto: FtResult) -> ConsolidationResult:
@@ -124,7 +142,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         vm_cpu_util=np.zeros(n), vm_response_ms=np.full(n, np.nan),
         vm_response_p95_ms=np.full(n, np.nan), host_cpu_util=np.zeros(h),
         host_memory_util=np.zeros(h), host_dense_active=np.zeros(h, bool))
-    vms_per_host = float((c.vm_host >= 0).sum() / h) if h else 0.0
+    vms_per_host = density(c)
     res.consolidation = Consolidation(vms_per_host, None, None, None, None)
     if h == 0:
         return res
@@ -454,7 +472,10 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     binding = min(limits, key=lambda k: limits[k]) if limits else None
     hosts_needed: int | None = None
     if binding is not None and limits[binding] > 0:
-        hosts_needed = math.ceil(n / limits[binding]) + int(c.policy["ha_spare_hosts"])
+        by_load = math.ceil(n / limits[binding])
+        if fewest_hosts(c) > by_load:
+            by_load, binding = fewest_hosts(c), "ft"  # a secondary needs a host of its own
+        hosts_needed = by_load + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
              "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
              "web_core_ms_at_2_4ghz": cost(vms_per_host, False),

@@ -62,7 +62,7 @@ def test_a_design_with_room_needs_nothing() -> None:
 def test_one_vm_reads_in_the_singular_and_ft_is_named() -> None:
     s = _summary("ft-netperf")
     assert re.match(r"The VM on 2 hosts moves \d+ Mbit/s", s.achieves)
-    assert "the VM needs 1 host" in s.achieves
+    assert "the VM needs 2 hosts, limited by the FT secondary" in s.achieves
     assert "Fault Tolerance protects 1 VM" in s.achieves
     assert "The FT logging network of host Dell PowerEdge 2950 (primary)" in s.binds
     assert "from 1 Gbit/s to 10 Gbit/s" in s.action

@@ -319,3 +319,24 @@ def test_patching_a_knob_reevaluates_consistently() -> None:
     before = con.solve(c, *results(c)).host_cpu_util[0]
     c.patch(Override("vm", "workload.req_per_s", 50.0))
     assert con.solve(c, *results(c)).host_cpu_util[0] == pytest.approx(2 * before)
+
+
+def test_an_ft_pair_counts_both_hosts_like_host_failure() -> None:
+    """Issue 17: the FT netperf pair read 'VMs per host 0.5' and 'hosts needed 1' while Host
+    Failure said the pair could not survive a failure."""
+    from models.analysis.failure import host_failure  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
+
+    design = examples.load("ft-netperf")
+    con = evaluate(design).consolidation
+    assert con.vms_per_host == 1.0  # the primary on one host, its secondary on the other
+    assert con.hosts_needed == 2  # the secondary must run on another host
+    assert not host_failure(design).survives  # no third host for a new secondary
+    design.policy["ha_spare_hosts"] = 1  # surviving a failure takes a third host
+    assert evaluate(design).consolidation.hosts_needed == 3
+
+
+def test_a_placed_vm_is_never_half_a_vm_per_host() -> None:
+    d = Design(components=[Component("h1", "host"), Component("h2", "host"),
+                           Component("v1", "vm")], links=[Link("v1", "h1", "runs_on")])
+    assert evaluate(d).consolidation.vms_per_host == 1.0
