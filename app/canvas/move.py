@@ -1,35 +1,123 @@
-"""Moving: items follow the mouse live (Qt's ItemIsMovable); ONE move command is pushed on
-release, with the final positions of every moved item and of the NICs docked on moved hosts.
+"""Moving: items follow the mouse live (Qt's ItemIsMovable); ONE undo step is pushed on
+release with the final positions of everything that moved.
+
+A host carries its card (its NICs and VMs move with it); a site or cluster box carries the
+cards it holds.  A host (or content library) let go inside another site's or cluster's box
+joins it (``located_at``, ``in_cluster``, ``library_at``) in the same undo step as the move.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QPointF
+
+from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.items import ComponentItem
+from models.document.design import Link
+from models.document.schema import LINKS
+from models.io.placement import MEMBER_LINKS
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
+
+JOINS: dict[tuple[str, str], str] = {
+    (spec.from_kind, spec.to_kind): kind for kind, spec in LINKS.items()
+    if kind in MEMBER_LINKS}
+"""(member kind, box kind) -> the link that puts the member in the box."""
 
 
 class MoveTracker:
     def __init__(self, scene: DesignScene):
         self.scene = scene
-        self.start: dict[str, tuple[float, float]] = {}
+        self.start: dict[str, QPointF] = {}
+        """Where each dragged item was at the press."""
+        self.carried: dict[str, tuple[str, QPointF]] = {}
+        """Cards inside a dragged box: (the box, where the card was)."""
 
     def press(self) -> None:
-        self.start = {it.cid: (it.x(), it.y()) for it in self.scene.selectedItems()
-                      if isinstance(it, ComponentItem) and not it.docked}
+        sc = self.scene
+        picked = [it for it in sc.selectedItems()
+                  if isinstance(it, ComponentItem) and not it.docked]
+        self.start = {it.cid: it.pos() for it in picked}
+        self.carried = {}
+        for box in picked:
+            if isinstance(box, ContainerItem):
+                for m in sc.holdings.containers.get(box.cid, []):
+                    item = sc.item(m)
+                    if item is not None and m not in self.start and m not in self.carried:
+                        self.carried[m] = (box.cid, item.pos())
+
+    def follow(self) -> None:
+        """During the drag: what the dragged boxes hold follows them; links, cards and
+        boxes keep up."""
+        sc = self.scene
+        for m, (bid, was) in self.carried.items():
+            box, item = sc.item(bid), sc.item(m)
+            if box is not None and item is not None:
+                item.setPos(was + box.pos() - self.start[bid])
+        for cid in (*self.start, *self.carried):
+            item = sc.item(cid)
+            if item is not None and not isinstance(item, ContainerItem):
+                sc.item_moved(item)
+        for cid in self.start:
+            item = sc.item(cid)
+            if isinstance(item, ContainerItem):
+                sc.item_moved(item)
 
     def release(self) -> None:
+        sc = self.scene
         start, self.start = self.start, {}
+        carried, self.carried = self.carried, {}
         moves: dict[str, tuple[float, float]] = {}
-        for cid, pos in start.items():
-            item = self.scene.item(cid)
-            if item is None or (item.x(), item.y()) == pos:
+        was = {**start, **{m: p for m, (_, p) in carried.items()}}
+        for cid, pos in was.items():
+            item = sc.item(cid)
+            if item is None or item.pos() == pos:
                 continue
             moves[cid] = (item.x(), item.y())
-            for nic in self.scene.docked_items(cid):
-                moves[nic.cid] = (nic.x(), nic.y())
-        if moves:
-            self.scene.document.move_components(moves)
+            if isinstance(item, HostItem):  # its NICs and VMs, where its card has them
+                for i, child in enumerate(item.nic_ids):
+                    p = item.pos() + item.child_offset(child, i)
+                    moves[child] = (p.x(), p.y())
+                for i, child in enumerate(item.vm_ids):
+                    p = item.pos() + item.child_offset(child, i)
+                    moves[child] = (p.x(), p.y())
+        joins = [] if any(isinstance(sc.item(c), ContainerItem) for c in start) else [
+            lk for cid in start if cid in moves for lk in self._joins(cid)]
+        doc = sc.document
+        if not joins:
+            if moves:
+                doc.move_components(moves)
+            return
+        stack = doc.undo_stack
+        names = ", ".join(doc.session.name_of(lk.target) for lk in joins)
+        stack.beginMacro(f"Move {doc.session.name_of(joins[0].source)} to {names}"
+                         if len(joins) == 1 else f"Move {len(joins)} components to {names}")
+        doc.move_components(moves)
+        for lk in joins:
+            reason = doc.add_link(lk)
+            if reason:
+                sc.status_message.emit(f"Not moved into {doc.session.name_of(lk.target)}:"
+                                       f" {reason}")
+        stack.endMacro()
+
+    def _joins(self, cid: str) -> list[Link]:
+        """The links that put ``cid`` into the boxes it was let go in (none when it is
+        already there)."""
+        sc = self.scene
+        item = sc.item(cid)
+        if item is None:
+            return []
+        current = set(sc.holdings.member_of.get(cid, []))
+        out = []
+        for box_kind in ("site", "cluster"):
+            kind = JOINS.get((item.kind, box_kind))
+            if kind is None:
+                continue
+            others = [b for b in sc.container_items() if b.kind == box_kind
+                      and b.cid not in current and b.scene_body().contains(item.pos())]
+            if others:
+                best = min(others, key=lambda b: b.rect().width() * b.rect().height())
+                out.append(Link(cid, best.cid, kind))
+        return out

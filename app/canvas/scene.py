@@ -1,18 +1,22 @@
-"""The canvas scene: a mirror of the document, one item per component and per link.
+"""The canvas scene: a mirror of the document.
 
 The scene keeps a private id -> item map and changes only in answer to document signals
 (``component_added``, ``link_removed``, ``prediction_updated``, ...).  User gestures go the
 other way: they call document edit methods (see the interaction modules next to this one) and
-the resulting signals update the items.  A new prediction recolours items with one vectorised
-level lookup per kind and touches only the items whose level changed.
+the resulting signals update the items.
+
+What holds what (:mod:`models.io.placement`) decides what is drawn: a host is a card holding
+its NICs and VMs, a site or cluster a box around the cards it holds; those links are the
+holding, not lines.  A VM or NIC on a card is an item only while it can be read or is
+selected (:mod:`app.canvas.detail`); its other links (disk, FT secondary) are drawn from its
+item while it is selected, and otherwise as one *bundle* per host and place they reach.
+A new prediction recolours what is shown (:mod:`app.canvas.levels`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -24,42 +28,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import theme
 from app.canvas import tooltips
+from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.context_menu import build_menu
-from app.canvas.items import NO_DATA, SIZES, ComponentItem, LinkItem, describe
+from app.canvas.detail import Detail
+from app.canvas.items import ComponentItem, LinkItem, badge_style, describe
+from app.canvas.levels import Levels, LinkTraffic, apply_widths, link_traffic, tallies
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.document.schema import Value
 from models.engine.prediction import Prediction
+from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, box_around, holdings
 
 LinkKey = tuple[str, str, str]
-WIDTH_LEVELS = 6
+BUNDLED = ("disk_on", "ft_secondary_on")
+"""Links of a VM on a card that a bundle stands for while the VM is not selected."""
 
 
 def link_key(link: Link) -> LinkKey:
     return (link.kind, link.source, link.target)
-
-
-@dataclass
-class _KindCache:
-    ids: list[str]
-    items: list[ComponentItem | None]
-    levels: np.ndarray
-
-
-@dataclass
-class _LinkCache:
-    items: list[LinkItem] = field(default_factory=list)
-    levels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    vm_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    """For each link item: the VM row (runs_on, disk_on, ft_secondary_on) or -1."""
-    nic_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    """For storage links: host_row * n_arrays + array_row, else -1."""
-    vm_pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 _LABEL_PROPS: dict[str, frozenset[str]] = {}
@@ -88,7 +77,7 @@ def _label_props(comp: Component) -> frozenset[str]:
 
 
 class DesignScene(QGraphicsScene):
-    """Items for every component and link of ``document``, kept in step with it."""
+    """Items for the components and links of ``document``, kept in step with it."""
 
     status_message = Signal(str)
     """Something the user should read on the status bar (why a link was refused, ...)."""
@@ -98,13 +87,26 @@ class DesignScene(QGraphicsScene):
         self.document = document
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self._items: dict[str, ComponentItem] = {}
+        self._hosts: dict[str, HostItem] = {}
+        self._boxes: dict[str, ContainerItem] = {}
         self._links: dict[LinkKey, LinkItem] = {}
+        self._bundles: dict[LinkKey, LinkItem] = {}
+        self._bundle_vms: dict[LinkKey, list[str]] = {}
+        self._by_cid: dict[str, list[Link]] = {}
         self._adjacent: dict[str, list[LinkItem]] = {}
-        self._docked: dict[str, list[ComponentItem]] = {}
-        self._kind_cache: dict[str, _KindCache] = {}
-        self._link_cache: _LinkCache | None = None
-        self._badge: ComponentItem | None = None
+        self._slot: dict[str, int] = {}
+        self.holdings = holdings(document.design)
+        self.levels = Levels()
+        self.detail = Detail(self)
+        self._traffic: LinkTraffic | None = None
+        self._badge: tuple[str, float] | None = None
+        self._badged: list[ComponentItem] = []
         self._syncing = False
+        self._additive = False
+        self._bundle_timer = QTimer(self)
+        self._bundle_timer.setSingleShot(True)
+        self._bundle_timer.setInterval(0)
+        self._bundle_timer.timeout.connect(self._refresh_bundles)
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
         document.design_replaced.connect(self.rebuild)
@@ -121,10 +123,28 @@ class DesignScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ lookup
     def item(self, cid: str) -> ComponentItem | None:
+        """The item of ``cid``; None for a VM or NIC its card draws (or an unknown id)."""
         return self._items.get(cid)
+
+    def host_item(self, cid: str) -> HostItem | None:
+        return self._hosts.get(cid)
+
+    def box_item(self, cid: str) -> ContainerItem | None:
+        return self._boxes.get(cid)
+
+    def holder(self, cid: str) -> HostItem | None:
+        """The card ``cid`` (a VM or NIC) sits on, if any."""
+        host = self.holdings.host_of.get(cid)
+        return self._hosts.get(host) if host is not None else None
 
     def link_item(self, link: Link) -> LinkItem | None:
         return self._links.get(link_key(link))
+
+    def bundle_items(self) -> list[LinkItem]:
+        return list(self._bundles.values())
+
+    def container_items(self) -> list[ContainerItem]:
+        return list(self._boxes.values())
 
     def component_items(self) -> list[ComponentItem]:
         return list(self._items.values())
@@ -139,92 +159,290 @@ class DesignScene(QGraphicsScene):
                 return it
         return None
 
-    def docked_items(self, cid: str) -> list[ComponentItem]:
-        return list(self._docked.get(cid, []))
+    def target_at(self, pos: QPointF, exclude: ComponentItem | None = None
+                  ) -> ComponentItem | None:
+        """What a drop or a link at ``pos`` lands on: a VM or NIC counts as its host (a VM
+        dropped on a NIC chip lands on the host), and the inside of a box counts as the box
+        (the smallest when boxes nest)."""
+        hit = self.component_at(pos, exclude)
+        if hit is not None and hit.docked:
+            hit = self.holder(hit.cid) or hit
+        if hit is not None and hit is not exclude:
+            return hit
+        inside = [b for b in self._boxes.values()
+                  if b is not exclude and b.scene_body().contains(pos)]
+        return min(inside, key=lambda b: b.rect().width() * b.rect().height(), default=None)
 
     def selected_links(self) -> list[Link]:
-        return [it.link for it in self.selectedItems() if isinstance(it, LinkItem)]
+        return [it.link for it in self.selectedItems()
+                if isinstance(it, LinkItem) and not it.bundle]
+
+    def child_pos(self, cid: str) -> QPointF | None:
+        """Where docked ``cid`` sits on its host's card (scene units)."""
+        host = self.holder(cid)
+        if host is None:
+            return None
+        return host.pos() + host.child_offset(cid, self._slot.get(cid, 0))
 
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
         """Recreate every item from the document (only on design_replaced)."""
         self._syncing = True
         self.clear()
-        self._items.clear()
-        self._links.clear()
-        self._adjacent.clear()
-        self._docked.clear()
-        self._invalidate()
-        self._badge = None
-        for comp in self.document.design.components:
-            item = ComponentItem(comp)
-            item.setPos(comp.x, comp.y)
-            self.addItem(item)
-            self._items[comp.id] = item
-        for link in self.document.design.links:
-            self._add_link_item(link)
+        for d in (self._items, self._hosts, self._boxes, self._links, self._bundles,
+                  self._bundle_vms, self._by_cid, self._adjacent, self._slot):
+            d.clear()
+        self.detail.clear()
+        self.levels.clear()
+        self._traffic = None
+        self._badged = []
+        design = self.document.design
+        self.holdings = holdings(design)
+        for lk in design.links:
+            self._by_cid.setdefault(lk.source, []).append(lk)
+            self._by_cid.setdefault(lk.target, []).append(lk)
+        for comp in design.components:
+            if comp.id not in self.holdings.host_of:
+                self._add_top(comp)
+        for hid in self._hosts:
+            self._set_children(hid, refit=False)
+        for bid in self._boxes:
+            self._refit(bid)
+        for lk in design.links:
+            self._show_link(lk)
+        self._refresh_bundles()
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
             self.apply_prediction(self.document.prediction)
 
-    def _add_link_item(self, link: Link) -> None:
-        src, dst = self._items.get(link.source), self._items.get(link.target)
-        if src is None or dst is None:
-            return
-        item = LinkItem(link, src, dst)
+    def _add_top(self, comp: Component) -> ComponentItem:
+        item: ComponentItem
+        if comp.kind == "host":
+            item = self._hosts[comp.id] = HostItem(comp, self.levels.level)
+        elif comp.kind in BOXES:
+            item = self._boxes[comp.id] = ContainerItem(comp)
+        else:
+            item = ComponentItem(comp)
+        item.setPos(comp.x, comp.y)
         self.addItem(item)
-        self._links[link_key(link)] = item
-        self._adjacent.setdefault(link.source, []).append(item)
-        self._adjacent.setdefault(link.target, []).append(item)
-        if link.kind == "installed_in":
-            self._docked.setdefault(link.target, []).append(src)
-            src.set_docked(True)
-            self._layout_docked(link.target)
+        self._items[comp.id] = item
+        if comp.kind not in BOXES:
+            item.set_level(self.levels.level(comp.id, comp.kind))
+        return item
 
-    def _layout_docked(self, host_id: str) -> None:
-        host = self._items.get(host_id)
+    def _set_children(self, hid: str, refit: bool = True) -> None:
+        """Give host ``hid`` its current NICs and VMs; place the items it shows."""
+        host = self._hosts.get(hid)
         if host is None:
             return
-        nics = self._docked.get(host_id, [])
-        hw, hh = SIZES["host"]
-        nw, nh = SIZES["nic"]
-        for i, nic in enumerate(nics):  # a row of NIC chips just under the host
-            nic.setPos(host.pos() + QPointF(-hw / 2 + nw / 2 + 4 + i * (nw + 4),
-                                            hh / 2 + nh / 2 + 3))
-            for lk in self._adjacent.get(nic.cid, ()):
+        nics, vms = self.holdings.nics.get(hid, []), self.holdings.vms.get(hid, [])
+        resized = host.set_children(nics, vms)
+        for lst in (nics, vms):
+            for i, cid in enumerate(lst):
+                self._slot[cid] = i
+        for nid in nics:  # a host's few NICs always have items (VMs only when they read)
+            if nid not in self._items:
+                self.make_child(nid)
+        self._place_children(host)
+        if resized:
+            for lk in self._adjacent.get(hid, ()):
                 lk.adjust()
+            if refit:
+                for bid in self.holdings.member_of.get(hid, ()):
+                    self._refit(bid)
+
+    def _place_children(self, host: HostItem) -> None:
+        for cid in (*host.nic_ids, *host.vm_ids):
+            item = self._items.get(cid)
+            if item is not None:
+                item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
+                for lk in self._adjacent.get(cid, ()):
+                    lk.adjust()
+
+    def _refit(self, bid: str) -> None:
+        """Fit box ``bid`` around what it holds."""
+        box = self._boxes.get(bid)
+        comp = self.document.component(bid)
+        if box is None or comp is None:
+            return
+        members = [self._items[m] for m in self.holdings.containers.get(bid, [])
+                   if m in self._items]
+        rect = box_around(((r.x(), r.y(), r.width(), r.height())
+                           for r in (m.scene_body() for m in members)), box.kind)
+        box.set_box(QRectF(*rect) if rect is not None else None, QPointF(comp.x, comp.y),
+                    sum(1 for m in members if m.kind == "host"))
+        for lk in self._adjacent.get(bid, ()):
+            lk.adjust()
+
+    # ------------------------------------------------------------------ docked items
+    def make_child(self, cid: str) -> None:
+        """Give docked ``cid`` an item on its card (the detail keeper calls this)."""
+        comp = self.document.component(cid)
+        host = self.holder(cid)
+        if comp is None or host is None or cid in self._items:
+            return
+        item = ComponentItem(comp)
+        item.set_docked(True)
+        item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
+        item.set_level(self.levels.level(cid, comp.kind))
+        syncing, self._syncing = self._syncing, True
+        self.addItem(item)
+        self._items[cid] = item
+        if cid in self.document.selection:
+            item.setSelected(True)
+            for lk in self._by_cid.get(cid, ()):
+                self._show_link(lk)
+        self._syncing = syncing
+        if self._badge is not None and self._badge[0] == cid:
+            self._place_badge()
+
+    def drop_child(self, cid: str, nic_too: bool = False) -> None:
+        """Take docked VM ``cid``'s item away (its card draws it again); a NIC's item stays
+        unless ``nic_too``."""
+        item = self._items.get(cid)
+        if item is None or not item.docked or (item.kind == "nic" and not nic_too):
+            return
+        syncing, self._syncing = self._syncing, True
+        for lk in list(self._adjacent.get(cid, ())):
+            self._hide_link(lk.link)
+        self._adjacent.pop(cid, None)
+        del self._items[cid]
+        self.removeItem(item)
+        self._syncing = syncing
+        self.detail.forget(cid)
+        if self._badge is not None and self._badge[0] == cid:
+            self._place_badge()
+
+    # ------------------------------------------------------------------ links
+    def _contained(self, lk: Link) -> bool:
+        """A link shown by holding (a VM on its card, a host in its site's box)."""
+        if lk.kind in DOCK_LINKS:
+            return self.holdings.host_of.get(lk.source) == lk.target
+        return lk.kind in MEMBER_LINKS and lk.target in self.holdings.containers
+
+    def _wants_line(self, lk: Link) -> bool:
+        if self._contained(lk):
+            return False
+        src, dst = self._items.get(lk.source), self._items.get(lk.target)
+        if src is None or dst is None:
+            return False
+        if src.docked or dst.docked:  # a VM's own link: while it is selected
+            return (src.docked and src.isSelected()) or (dst.docked and dst.isSelected())
+        return True
+
+    def _show_link(self, lk: Link) -> None:
+        key = link_key(lk)
+        if key in self._links or not self._wants_line(lk):
+            return
+        src, dst = self._items[lk.source], self._items[lk.target]
+        item = LinkItem(lk, src, dst)
+        self.addItem(item)
+        self._links[key] = item
+        self._adjacent.setdefault(lk.source, []).append(item)
+        self._adjacent.setdefault(lk.target, []).append(item)
+        self._traffic = None
+
+    def _hide_link(self, lk: Link) -> None:
+        item = self._links.pop(link_key(lk), None)
+        if item is None:
+            return
+        for end in (lk.source, lk.target):
+            lst = self._adjacent.get(end)
+            if lst is not None and item in lst:
+                lst.remove(item)
+        self.removeItem(item)
+        self._traffic = None
+
+    def _refresh_bundles(self) -> None:
+        """One line per (host, place) that VMs on the host reach (disks on an array, FT
+        secondaries on another host), unless a link of the design already joins them."""
+        self._bundle_timer.stop()
+        host_of = self.holdings.host_of
+        want: dict[LinkKey, list[str]] = {}
+        for lk in self.document.design.links:
+            if lk.kind not in BUNDLED or lk.source not in host_of:
+                continue
+            a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
+            if a != b and b in self._items and a in self._items:
+                want.setdefault((lk.kind, a, b), []).append(lk.source)
+        direct = {frozenset((it.link.source, it.link.target)) for it in self._links.values()
+                  if not (it.source.docked or it.target.docked)}
+        want = {k: v for k, v in want.items() if frozenset(k[1:]) not in direct}
+        for key in [k for k in self._bundles if k not in want]:
+            item = self._bundles.pop(key)
+            for end in key[1:]:
+                lst = self._adjacent.get(end)
+                if lst is not None and item in lst:
+                    lst.remove(item)
+            self.removeItem(item)
+        for key in want:
+            if key not in self._bundles:
+                kind, a, b = key
+                item = LinkItem(Link(a, b, kind), self._items[a], self._items[b], bundle=True)
+                self.addItem(item)
+                self._bundles[key] = item
+                self._adjacent.setdefault(a, []).append(item)
+                self._adjacent.setdefault(b, []).append(item)
+        self._bundle_vms = want
+        self._traffic = None
+        if self.document.prediction is not None and not self._syncing:
+            self._apply_widths(self.document.prediction)
 
     # ------------------------------------------------------------------ document -> items
     def _component_added(self, cid: str) -> None:
         comp = self.document.component(cid)
         if comp is None or cid in self._items:
             return
-        item = ComponentItem(comp)
-        item.setPos(comp.x, comp.y)
-        self.addItem(item)
-        self._items[cid] = item
-        self._invalidate()
+        self._traffic = None
+        self._add_top(comp)
+        if comp.kind == "host":
+            self.holdings.vms.setdefault(cid, [])
+            self.holdings.nics.setdefault(cid, [])
+            self._set_children(cid)
+        if comp.kind in BOXES:
+            self.holdings.containers.setdefault(cid, [])
+            self._refit(cid)
 
     def _component_removed(self, cid: str) -> None:
         item = self._items.pop(cid, None)
+        self.detail.forget(cid)
+        self._hosts.pop(cid, None)
+        self._boxes.pop(cid, None)
+        h = self.holdings
+        h.vms.pop(cid, None)
+        h.nics.pop(cid, None)
+        h.containers.pop(cid, None)
         if item is None:
             return
-        if item is self._badge:
-            self._badge = None
+        syncing, self._syncing = self._syncing, True
         for lk in list(self._adjacent.get(cid, [])):
-            self._link_removed(lk.link)
+            if lk.bundle:
+                self._bundles.pop(link_key(lk.link), None)
+                for end in (lk.link.source, lk.link.target):
+                    lst = self._adjacent.get(end)
+                    if lst is not None and lk in lst:
+                        lst.remove(lk)
+                self.removeItem(lk)
+            else:
+                self._hide_link(lk.link)
         self._adjacent.pop(cid, None)
-        self._docked.pop(cid, None)
         self.removeItem(item)
-        self._invalidate()
+        self._syncing = syncing
+        self._traffic = None
+        if item in self._badged:
+            self._badged.remove(item)
 
     def _component_changed(self, cid: str, prop: str) -> None:
         item = self._items.get(cid)
-        comp = self.document.component(cid)
-        if item is None or comp is None:
+        if item is None:
             return
-        if prop == "" and not item.docked and (item.x(), item.y()) != (comp.x, comp.y):
+        comp = self.document.component(cid)
+        if comp is None:
+            return
+        if (prop == "" and not item.docked and not (isinstance(item, ContainerItem)
+                                                    and self.holdings.containers.get(cid))
+                and (item.x(), item.y()) != (comp.x, comp.y)):
             item.setPos(comp.x, comp.y)
             self.item_moved(item)
         item.set_component(comp)
@@ -234,38 +452,85 @@ class DesignScene(QGraphicsScene):
             comp = self.document.component(ids[0])  # 2,000 label refreshes when the
             if comp is not None and prop not in _label_props(comp):  # label ignores it
                 return
+        items = self._items
         for cid in ids:
-            self._component_changed(cid, prop)
+            if cid in items:
+                self._component_changed(cid, prop)
 
-    def _link_added(self, link: Link) -> None:
-        if link_key(link) not in self._links:
-            self._add_link_item(link)
-            self._invalidate_links()
+    def _link_added(self, lk: Link) -> None:
+        self._traffic = None
+        self._by_cid.setdefault(lk.source, []).append(lk)
+        self._by_cid.setdefault(lk.target, []).append(lk)
+        h = self.holdings
+        if (lk.kind in DOCK_LINKS and lk.target in self._hosts and lk.source not in h.host_of
+                and (comp := self.document.component(lk.source)) is not None
+                and comp.kind == DOCK_LINKS[lk.kind]):
+            self._dock(lk.source, lk.target, lk.kind)
+        elif lk.kind in MEMBER_LINKS and lk.target in self._boxes:
+            h.containers.setdefault(lk.target, []).append(lk.source)
+            h.member_of.setdefault(lk.source, []).append(lk.target)
+            self._refit(lk.target)
+        else:
+            self._show_link(lk)
+        self._bundle_timer.start()
 
-    def _link_removed(self, link: Link) -> None:
-        item = self._links.pop(link_key(link), None)
-        if item is None:
-            return
-        for end in (link.source, link.target):
-            lst = self._adjacent.get(end)
-            if lst is not None and item in lst:
-                lst.remove(item)
-        if link.kind == "installed_in":
-            nics = self._docked.get(link.target, [])
-            if item.source in nics:
-                nics.remove(item.source)
-                item.source.set_docked(False)
-                self._layout_docked(link.target)
-        self.removeItem(item)
-        self._invalidate_links()
+    def _link_removed(self, lk: Link) -> None:
+        self._traffic = None
+        for end in (lk.source, lk.target):
+            lst = self._by_cid.get(end)
+            if lst is not None:
+                self._by_cid[end] = [x for x in lst if link_key(x) != link_key(lk)]
+        h = self.holdings
+        if lk.kind in DOCK_LINKS and h.host_of.get(lk.source) == lk.target:
+            self._undock(lk.source, lk.target, lk.kind)
+        elif lk.kind in MEMBER_LINKS and lk.source in h.containers.get(lk.target, []):
+            h.containers[lk.target].remove(lk.source)
+            h.member_of[lk.source].remove(lk.target)
+            self._refit(lk.target)
+        else:
+            self._hide_link(lk)
+        self._bundle_timer.start()
+
+    def _dock(self, cid: str, hid: str, kind: str) -> None:
+        """``cid`` now sits on host ``hid``'s card: its own item goes (the card draws it,
+        or the detail keeper makes a docked one)."""
+        item = self._items.pop(cid, None)
+        if item is not None:
+            syncing, self._syncing = self._syncing, True
+            for lk in list(self._adjacent.get(cid, [])):
+                self._hide_link(lk.link)
+            self.removeItem(item)
+            self._syncing = syncing
+        self.holdings.host_of[cid] = hid
+        (self.holdings.vms if kind == "runs_on" else self.holdings.nics)[hid].append(cid)
+        self._set_children(hid)
+        self.detail.refresh()
+
+    def _undock(self, cid: str, hid: str, kind: str) -> None:
+        self.drop_child(cid, nic_too=True)
+        self.holdings.host_of.pop(cid, None)
+        lst = (self.holdings.vms if kind == "runs_on" else self.holdings.nics).get(hid, [])
+        if cid in lst:
+            lst.remove(cid)
+        self._slot.pop(cid, None)
+        self._set_children(hid)
+        comp = self.document.component(cid)
+        if comp is not None:
+            self._add_top(comp)
+            for lk in self._by_cid.get(cid, ()):
+                self._show_link(lk)
+        self.detail.refresh()
 
     def item_moved(self, item: ComponentItem) -> None:
-        """After ``item`` moved (drag or document): keep its links and docked NICs attached.
-        (No itemChange override: PySide6 mishandles its return value's reference count.)"""
+        """After ``item`` moved (drag or document): keep its links, the items on its card
+        and the boxes holding it in step.  (No itemChange override: PySide6 mishandles its
+        return value's reference count.)"""
         for lk in self._adjacent.get(item.cid, ()):
             lk.adjust()
-        if item.kind == "host" and item.cid in self._docked:
-            self._layout_docked(item.cid)
+        if isinstance(item, HostItem):
+            self._place_children(item)
+        for bid in self.holdings.member_of.get(item.cid, ()):
+            self._refit(bid)
 
     # ------------------------------------------------------------------ selection
     def _select_ids(self, ids: list[str]) -> None:
@@ -283,123 +548,128 @@ class DesignScene(QGraphicsScene):
                     item.setSelected(True)
         finally:
             self._syncing = False
+        self._after_selection()
 
     def _selection_from_scene(self) -> None:
         if self._syncing:
             return
         self._syncing = True
         try:
-            ids = [it.cid for it in self.selectedItems() if isinstance(it, ComponentItem)]
-            self.document.set_selection(ids)
+            band = self._band()
+            if band is not None:  # a rubber band takes a card or box only when it holds it
+                for it in self.selectedItems():
+                    if isinstance(it, (HostItem, ContainerItem)) and not band.contains(
+                            it.scene_body()):
+                        it.setSelected(False)
+            shown = [it.cid for it in self.selectedItems() if isinstance(it, ComponentItem)]
+            kept = ([c for c in self.document.selection if c not in self._items]
+                    if self._additive else [])
+            self.document.set_selection(kept + shown)
         finally:
             self._syncing = False
+        self._after_selection()
+
+    def _band(self) -> QRectF | None:
+        """The scene area of a rubber band being dragged, if any."""
+        for view in self.views():
+            rect = view.rubberBandRect()
+            if not rect.isNull():
+                return view.mapToScene(rect).boundingRect()
+        return None
+
+    def _after_selection(self) -> None:
+        """Selected VMs get items (and their own links); cards count the rest."""
+        self.detail.refresh()
+        for item in [self._items[c] for c in self.detail.shown if c in self._items]:
+            for lk in self._by_cid.get(item.cid, ()):
+                if item.isSelected():
+                    self._show_link(lk)
+                elif link_key(lk) in self._links and not self._wants_line(lk):
+                    self._hide_link(lk)
+        counts: dict[str, int] = {}
+        host_of = self.holdings.host_of
+        for cid in self.document.selection:
+            hid = host_of.get(cid)
+            if hid is not None:
+                counts[hid] = counts.get(hid, 0) + 1
+        for hid, host in self._hosts.items():
+            host.set_selected_vms(counts.get(hid, 0))
 
     # ------------------------------------------------------------------ prediction
-    def _invalidate(self) -> None:
-        self._kind_cache.clear()
-        self._link_cache = None
-
-    def _invalidate_links(self) -> None:
-        self._link_cache = None
-
     def apply_prediction(self, prediction: Prediction) -> None:
-        """Recolour items and re-width links for ``prediction`` (changed items only)."""
+        """Recolour what is shown, re-tally the cards, re-width links for ``prediction``;
+        touches only items whose grade changed."""
         p = prediction
-        self._apply_levels("host", p.hosts.ids, p.hosts.cpu_util)
-        self._apply_levels("storage_array", p.arrays.ids, p.arrays.util)
-        self._apply_levels("nic", p.nics.ids, p.nics.util)
-        self._apply_levels("vm", p.vms.ids, p.vms.cpu_util)
-        self._apply_link_widths(p)
+        for kind, ids, util in (("host", p.hosts.ids, p.hosts.cpu_util),
+                                ("storage_array", p.arrays.ids, p.arrays.util),
+                                ("nic", p.nics.ids, p.nics.util),
+                                ("vm", p.vms.ids, p.vms.cpu_util)):
+            changed = self.levels.update(kind, ids, util)
+            if not len(changed):
+                continue
+            levels = self.levels.array(kind)
+            if len(changed) <= len(self._items):
+                for i in changed.tolist():
+                    item = self._items.get(ids[i])
+                    if item is not None:
+                        item.set_level(int(levels[i]))
+            else:  # most of 50,000 VMs changed: visit the few items instead
+                for item in list(self._items.values()):
+                    if item.kind == kind:
+                        item.set_level(self.levels.level(item.cid, kind))
+        self._apply_tallies(p)
+        self._apply_widths(p)
         top = p.bottlenecks(1)
-        badge = self._items.get(top[0].component) if top and top[0].util > 0 else None
-        if badge is not self._badge:
-            if self._badge is not None:
-                self._badge.set_badge(False)
-            self._badge = badge
-        if badge is not None:
-            badge.set_badge(True, top[0].util)
+        self._badge = (top[0].component, top[0].util) if top and top[0].util > 0 else None
+        self._place_badge()
 
-    def _apply_levels(self, kind: str, ids: list[str], util: np.ndarray) -> None:
-        cache = self._kind_cache.get(kind)
-        if cache is None or (cache.ids is not ids and cache.ids != ids):
-            cache = _KindCache(ids, [self._items.get(i) for i in ids],
-                               np.full(len(ids), NO_DATA - 1, dtype=np.int64))
-            self._kind_cache[kind] = cache
-        levels = theme.util_grades(util)  # NO_DATA (-1) where not modelled
-        changed = np.flatnonzero(levels != cache.levels)
-        items = cache.items
-        for i in changed.tolist():
-            item = items[i]
-            if item is not None:
-                item.set_level(int(levels[i]))
-        cache.levels = levels
-
-    def _build_link_cache(self, p: Prediction) -> _LinkCache:
-        vm_row = {vid: i for i, vid in enumerate(p.vms.ids)}
-        nic_row = {nid: i for i, nid in enumerate(p.nics.ids)}
-        host_row = {hid: i for i, hid in enumerate(p.hosts.ids)}
-        arr_row = {aid: i for i, aid in enumerate(p.arrays.ids)}
-        n_arr = max(1, len(p.arrays.ids))
-        items = list(self._links.values())
-        vm_index, nic_index, pair_code = [], [], []
-        vm_host = np.full(len(p.vms.ids), -1, np.int64)
-        vm_arr = np.full(len(p.vms.ids), -1, np.int64)
-        for it in items:
-            lk = it.link
-            vm_index.append(vm_row.get(lk.source, -1) if lk.kind in (
-                "runs_on", "disk_on", "ft_secondary_on") else -1)
-            nic_index.append(nic_row.get(lk.source, -1) if lk.kind == "installed_in" else -1)
-            if lk.kind == "storage" and lk.source in host_row and lk.target in arr_row:
-                pair_code.append(host_row[lk.source] * n_arr + arr_row[lk.target])
-            else:
-                pair_code.append(-1)
-            if lk.kind == "runs_on" and lk.source in vm_row and lk.target in host_row:
-                vm_host[vm_row[lk.source]] = host_row[lk.target]
-            if lk.kind == "disk_on" and lk.source in vm_row and lk.target in arr_row:
-                vm_arr[vm_row[lk.source]] = arr_row[lk.target]
-        ok = (vm_host >= 0) & (vm_arr >= 0)
-        vm_pair = np.where(ok, vm_host * n_arr + vm_arr, -1)
-        return _LinkCache(items, np.zeros(len(items), np.int64),
-                          np.array(vm_index, np.int64), np.array(nic_index, np.int64),
-                          np.array(pair_code, np.int64), vm_pair)
-
-    def _apply_link_widths(self, p: Prediction) -> None:
-        cache = self._link_cache
-        if cache is None or len(cache.items) != len(self._links):
-            cache = self._link_cache = self._build_link_cache(p)
-        if not cache.items:
+    def _apply_tallies(self, p: Prediction) -> None:
+        hosts = list(self._hosts)
+        if not hosts:
             return
-        vm_mbps = np.nan_to_num(np.asarray(p.vms.storage_mbps, np.float64))
-        vm_net = np.nan_to_num(np.asarray(p.vms.net_gbps, np.float64)) * 125.0
-        nic_mbps = np.nan_to_num(np.asarray(p.nics.gbps, np.float64)) * 125.0
-        traffic = np.zeros(len(cache.items))
-        if len(vm_mbps):
-            has_vm = cache.vm_index >= 0
-            traffic[has_vm] = (vm_mbps + vm_net)[cache.vm_index[has_vm]]
-            has_pair = cache.pair_code >= 0
-            if has_pair.any():
-                ok = cache.vm_pair_code >= 0
-                size = int(max(cache.pair_code.max(), cache.vm_pair_code.max(initial=0))) + 1
-                per_pair = np.bincount(cache.vm_pair_code[ok], weights=vm_mbps[ok],
-                                       minlength=size)
-                traffic[has_pair] = per_pair[cache.pair_code[has_pair]]
-        if len(nic_mbps):
-            has_nic = cache.nic_index >= 0
-            traffic[has_nic] = nic_mbps[cache.nic_index[has_nic]]
-        top = float(traffic.max())
-        levels = (np.rint(WIDTH_LEVELS * np.log1p(traffic) / np.log1p(top)).astype(np.int64)
-                  if top > 0 else np.zeros(len(traffic), np.int64))
-        changed = np.flatnonzero(levels != cache.levels)
-        if len(changed):
-            # far out most widths draw as the same hairline: only links whose drawn width
-            # changes repaint (a slider step re-widths thousands of VM links)
-            lod = max((v.transform().m11() for v in self.views()), default=1.0)
-            drawn = LinkItem.drawn_width
-            for i in changed.tolist():
-                item, level = cache.items[i], int(levels[i])
-                item.set_width_level(level, item.isSelected() or drawn(level, lod) != drawn(
-                    item.width_level, lod))
-        cache.levels = levels
+        row = {hid: i for i, hid in enumerate(hosts)}
+        host_of = self.holdings.host_of
+        vm_host = [row.get(host_of.get(v, ""), -1) for v in self.levels.ids("vm")]
+        counts = tallies(self.levels.array("vm"), np.array(vm_host, np.int64), len(hosts))
+        for hid, i in row.items():
+            self._hosts[hid].set_tally(counts[i])
+
+    def _apply_widths(self, p: Prediction) -> None:
+        items = [*self._links.values(), *self._bundles.values()]
+        t = self._traffic
+        if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
+            disk_of = {lk.source: lk.target for lk in self.document.design.links
+                       if lk.kind == "disk_on"}
+            keys = list(self._bundles)
+            bundle_vms = {len(self._links) + n: self._bundle_vms.get(k, [])
+                          for n, k in enumerate(keys) if k[0] != "disk_on"}
+            self._traffic = link_traffic(p, items, self.holdings.host_of, disk_of, bundle_vms)
+        lod = max((v.transform().m11() for v in self.views()), default=1.0)
+        apply_widths(self._traffic, p, lod)
+
+    def _place_badge(self) -> None:
+        """The bottleneck mark on its component's item, or on the card that draws it."""
+        for old in self._badged:
+            old.set_badge(False)
+            if isinstance(old, HostItem):
+                old.set_vm_badge(None)
+        self._badged = []
+        if self._badge is None:
+            return
+        cid, util = self._badge
+        item = self._items.get(cid)
+        if item is not None:
+            item.set_badge(True, util)
+            self._badged.append(item)
+            return
+        host = self.holder(cid)
+        if host is not None:
+            host.set_vm_badge(badge_style(util))
+            self._badged.append(host)
+
+    def badge_holder(self) -> ComponentItem | None:
+        """The item wearing the bottleneck badge (for tests and the finder)."""
+        return self._badged[0] if self._badged else None
 
     # ------------------------------------------------------------------ events
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802 (Qt)
@@ -409,6 +679,8 @@ class DesignScene(QGraphicsScene):
             event.ignore()
             return
         text = tooltips.component_tooltip(self.document, item.cid)
+        if isinstance(item, HostItem) and item.vm_badge is not None and self._badge:
+            text += "<br>" + tooltips.component_tooltip(self.document, self._badge[0])
         QToolTip.showText(event.screenPos(), text)
         event.accept()
 
@@ -422,6 +694,7 @@ class DesignScene(QGraphicsScene):
         event.accept()
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
+        self._additive = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if self.link_tool.press(event):
             return
         super().mousePressEvent(event)
@@ -433,10 +706,7 @@ class DesignScene(QGraphicsScene):
             return
         super().mouseMoveEvent(event)
         if event.buttons() & Qt.MouseButton.LeftButton and self.mover.start:
-            for cid in self.mover.start:  # items move live: keep their links attached
-                item = self._items.get(cid)
-                if item is not None:
-                    self.item_moved(item)
+            self.mover.follow()
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
         if self.link_tool.release(event):
@@ -445,6 +715,7 @@ class DesignScene(QGraphicsScene):
         super().mouseReleaseEvent(event)
         event.accept()
         self.mover.release()
+        self._additive = False
 
     def item_at(self, pos: QPointF) -> QGraphicsItem | None:
         return self.itemAt(pos, QTransform())

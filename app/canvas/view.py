@@ -1,19 +1,24 @@
-"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, and the
-drop target for palette presets."""
+"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, the drop
+target for palette presets, and the finder (Ctrl+F).
+
+After every zoom, scroll or resize the view tells the scene what it shows, so that VMs get
+items of their own only where they can be read (:mod:`app.canvas.detail`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QMouseEvent,
     QPainter,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
+from app.canvas.cards import DETAIL_ZOOM
 from app.canvas.drop import drop_preset, preset_of
 from app.canvas.rubberband import enable_rubber_band
 from app.canvas.scene import DesignScene
@@ -37,6 +42,39 @@ class DesignView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         enable_rubber_band(self)
         self._pan_from: QPoint | None = None
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self.update_detail)
+        scene.document.design_replaced.connect(self.update_detail)
+
+    def update_detail(self) -> None:
+        """Tell the scene what the view shows now (it makes or drops VM items to match)."""
+        self._detail_timer.stop()
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.design_scene.detail.set_view(rect, self.zoom)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt)
+        super().scrollContentsBy(dx, dy)
+        self._detail_timer.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+        super().resizeEvent(event)
+        self._detail_timer.start()
+
+    def reveal(self, cid: str) -> bool:
+        """Centre ``cid`` in the view, zoomed in until its name reads (a VM gets its item);
+        False when there is no such component on the canvas."""
+        sc = self.design_scene
+        item = sc.item(cid)
+        at: QPointF | None = item.pos() if item is not None else sc.child_pos(cid)
+        if at is None:
+            return False
+        if sc.holdings.host_of.get(cid) and self.zoom < DETAIL_ZOOM:
+            self.set_zoom(1.0)
+        self.centerOn(at)
+        self.update_detail()
+        return True
 
     # ------------------------------------------------------------------ zoom
     @property
@@ -48,6 +86,7 @@ class DesignView(QGraphicsView):
         factor = zoom / self.zoom
         if abs(factor - 1.0) > 1e-9:
             self.scale(factor, factor)
+            self.update_detail()
             self.zoom_changed.emit(self.zoom)
 
     def zoom_in(self) -> None:
@@ -70,6 +109,7 @@ class DesignView(QGraphicsView):
         if self.zoom > 1.0:
             self.reset_zoom()
         self.centerOn(rect.center())
+        self.update_detail()
         self.zoom_changed.emit(self.zoom)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt)
