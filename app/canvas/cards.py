@@ -148,16 +148,36 @@ class HostItem(ComponentItem):
             painter.drawRoundedRect(r.adjusted(-3, -3, 3, 3), 9, 9)
         self._paint_text(painter, lod)
         if self.vm_ids:
-            if lod >= DETAIL_ZOOM or not self.aggregate_reads(lod):
-                self._paint_pills(painter, option)
+            reads = self.aggregate_reads(lod)
+            if lod < DETAIL_ZOOM and reads:
+                self._paint_aggregate(painter, lod, widget)  # wears the VM badge itself
+            else:
+                if VM_H * lod < 3.0:  # pills of a pixel: their grades as one bar
+                    self._paint_strip(painter, self.aggregate_rect())
+                else:
+                    self._paint_pills(painter, option)
                 if self.vm_badge is not None:
                     area = self.aggregate_rect()
                     paint_badge(painter, QPointF(area.right() - 2, area.top() + 2),
                                 self.vm_badge, lod)
-            else:
-                self._paint_aggregate(painter, lod, widget)
         if self.badge:
             paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
+
+    def _paint_strip(self, painter: QPainter, strip: QRectF) -> None:
+        """The tally as a bar: one run of each grade's colour, as long as its share."""
+        total = int(self.tally.sum())
+        x = strip.left()
+        painter.setPen(Qt.PenStyle.NoPen)
+        for column in (*range(1, TALLY), 0):
+            n = int(self.tally[column])
+            if n and total:
+                w = strip.width() * n / total
+                painter.setBrush(QBrush(tally_colour(column)))
+                painter.drawRect(QRectF(x, strip.top(), w, strip.height()))
+                x += w
+        if not total:
+            painter.setBrush(QBrush(level_colour(NO_DATA, "vm")))
+            painter.drawRect(strip)
 
     def _paint_pills(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
         """Zoomed in: a plain pill in each VM's slot (the scene's items lie on top, with
@@ -208,19 +228,7 @@ class HostItem(ComponentItem):
         inset = min(8.0, area.width() * 0.04)
         strip = QRectF(area.left() + inset, area.bottom() - strip_h - inset / 2,
                        area.width() - 2 * inset, strip_h)
-        total = int(self.tally.sum())
-        x = strip.left()
-        painter.setPen(Qt.PenStyle.NoPen)
-        for column in (*range(1, TALLY), 0):
-            n = int(self.tally[column])
-            if n and total:
-                w = strip.width() * n / total
-                painter.setBrush(QBrush(tally_colour(column)))
-                painter.drawRect(QRectF(x, strip.top(), w, strip.height()))
-                x += w
-        if not total:
-            painter.setBrush(QBrush(level_colour(NO_DATA, "vm")))
-            painter.drawRect(strip)
+        self._paint_strip(painter, strip)
         room = QRectF(area.left() + inset, area.top(), area.width() - 2 * inset,
                       strip.top() - area.top())
         big_px = min(max(label_px(13.0, lod, room.height() * 0.8),

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from app import theme
 from models.document.design import Component, Link
+from models.document.schema import Value
 from models.io.placement import SIZES
 
 __all__ = ["SIZES", "ComponentItem", "LinkItem", "describe"]
@@ -483,6 +484,31 @@ def describe(comp: Component) -> str:
         gbe = _num(comp.get("network_gbps"))
         return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"
     return ""
+
+
+_LABEL_PROPS: dict[str, frozenset[str]] = {}
+
+
+class _Reads(Component):
+    """A component copy that records which properties are read (by ``describe``)."""
+
+    def __init__(self, comp: Component):
+        super().__init__(comp.id, comp.kind, comp.name, props=dict(comp.props))
+        self.read: set[str] = set()
+
+    def get(self, prop: str) -> Value:
+        self.read.add(prop)
+        return super().get(prop)
+
+
+def label_props(comp: Component) -> frozenset[str]:
+    """The properties an item's label (``describe``) reads for ``comp``'s kind."""
+    props = _LABEL_PROPS.get(comp.kind)
+    if props is None:
+        probe = _Reads(comp)
+        describe(probe)
+        props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
+    return props
 
 
 def _num(v: object) -> str:

@@ -32,48 +32,22 @@ from app.canvas import tooltips
 from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.context_menu import build_menu
 from app.canvas.detail import Detail
-from app.canvas.items import ComponentItem, LinkItem, badge_style, describe
-from app.canvas.levels import Levels, LinkTraffic, apply_widths, link_traffic, tallies
+from app.canvas.items import ComponentItem, LinkItem, badge_style, label_props
+from app.canvas.levels import Levels, tallies
+from app.canvas.lines import Lines, link_key
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
-from models.document.schema import Value
 from models.engine.prediction import Prediction
-from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, box_around, holdings
-
-LinkKey = tuple[str, str, str]
-BUNDLED = ("disk_on", "ft_secondary_on")
-"""Links of a VM on a card that a bundle stands for while the VM is not selected."""
-
-
-def link_key(link: Link) -> LinkKey:
-    return (link.kind, link.source, link.target)
-
-
-_LABEL_PROPS: dict[str, frozenset[str]] = {}
-
-
-class _Reads(Component):
-    """A component copy that records which properties are read (by ``describe``)."""
-
-    def __init__(self, comp: Component):
-        super().__init__(comp.id, comp.kind, comp.name, props=dict(comp.props))
-        self.read: set[str] = set()
-
-    def get(self, prop: str) -> Value:
-        self.read.add(prop)
-        return super().get(prop)
-
-
-def _label_props(comp: Component) -> frozenset[str]:
-    """The properties an item's label (``describe``) reads for ``comp``'s kind."""
-    props = _LABEL_PROPS.get(comp.kind)
-    if props is None:
-        probe = _Reads(comp)
-        describe(probe)
-        props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
-    return props
+from models.io.placement import (
+    BOXES,
+    DOCK_LINKS,
+    MEMBER_LINKS,
+    Holdings,
+    box_around,
+    holdings,
+)
 
 
 class DesignScene(QGraphicsScene):
@@ -85,22 +59,26 @@ class DesignScene(QGraphicsScene):
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        # no BSP tree: a few thousand items, many of them long lines, which a BSP tree files
+        # in every cell they cross (700 MB for an estate of 50,000 VMs)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self._items: dict[str, ComponentItem] = {}
         self._hosts: dict[str, HostItem] = {}
         self._boxes: dict[str, ContainerItem] = {}
-        self._links: dict[LinkKey, LinkItem] = {}
-        self._bundles: dict[LinkKey, LinkItem] = {}
-        self._bundle_vms: dict[LinkKey, list[str]] = {}
+        self.lines = Lines(self)
         self._by_cid: dict[str, list[Link]] = {}
-        self._adjacent: dict[str, list[LinkItem]] = {}
         self._slot: dict[str, int] = {}
-        self.holdings = holdings(document.design)
+        self.holdings = Holdings({}, {}, {}, {}, {})
         self.levels = Levels()
         self.detail = Detail(self)
-        self._traffic: LinkTraffic | None = None
         self._badge: tuple[str, float] | None = None
         self._badged: list[ComponentItem] = []
+        self._lit: set[str] = set()
+        """Selected components whose own lines are drawn because they are selected."""
+        self._shape = 0
+        """Counts changes of what holds what (hosts, VMs on them): caches follow it."""
+        self._tally: tuple[tuple[int, int, int], list[str], np.ndarray,
+                           np.ndarray | None] | None = None
         self._syncing = False
         self._additive = False
         self._bundle_timer = QTimer(self)
@@ -138,10 +116,10 @@ class DesignScene(QGraphicsScene):
         return self._hosts.get(host) if host is not None else None
 
     def link_item(self, link: Link) -> LinkItem | None:
-        return self._links.get(link_key(link))
+        return self.lines.links.get(link_key(link))
 
     def bundle_items(self) -> list[LinkItem]:
-        return list(self._bundles.values())
+        return list(self.lines.bundles.values())
 
     def container_items(self) -> list[ContainerItem]:
         return list(self._boxes.values())
@@ -150,7 +128,7 @@ class DesignScene(QGraphicsScene):
         return list(self._items.values())
 
     def link_items(self) -> list[LinkItem]:
-        return list(self._links.values())
+        return list(self.lines.links.values())
 
     def component_at(self, pos: QPointF, exclude: QGraphicsItem | None = None
                      ) -> ComponentItem | None:
@@ -187,17 +165,18 @@ class DesignScene(QGraphicsScene):
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
         """Recreate every item from the document (only on design_replaced)."""
+        self._shape += 1
         self._syncing = True
         self.clear()
-        for d in (self._items, self._hosts, self._boxes, self._links, self._bundles,
-                  self._bundle_vms, self._by_cid, self._adjacent, self._slot):
+        for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
             d.clear()
         self.detail.clear()
         self.levels.clear()
-        self._traffic = None
         self._badged = []
+        self._lit = set()
         design = self.document.design
         self.holdings = holdings(design)
+        self.lines.clear()
         for lk in design.links:
             self._by_cid.setdefault(lk.source, []).append(lk)
             self._by_cid.setdefault(lk.target, []).append(lk)
@@ -208,9 +187,11 @@ class DesignScene(QGraphicsScene):
             self._set_children(hid, refit=False)
         for bid in self._boxes:
             self._refit(bid)
+        items = self._items
         for lk in design.links:
-            self._show_link(lk)
-        self._refresh_bundles()
+            if lk.source in items and lk.target in items:
+                self.lines.show(lk)
+        self.lines.refresh_bundles()
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
@@ -246,8 +227,7 @@ class DesignScene(QGraphicsScene):
                 self.make_child(nid)
         self._place_children(host)
         if resized:
-            for lk in self._adjacent.get(hid, ()):
-                lk.adjust()
+            self.lines.adjust(hid)
             if refit:
                 for bid in self.holdings.member_of.get(hid, ()):
                     self._refit(bid)
@@ -257,8 +237,7 @@ class DesignScene(QGraphicsScene):
             item = self._items.get(cid)
             if item is not None:
                 item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
-                for lk in self._adjacent.get(cid, ()):
-                    lk.adjust()
+                self.lines.adjust(cid)
 
     def _refit(self, bid: str) -> None:
         """Fit box ``bid`` around what it holds."""
@@ -272,8 +251,7 @@ class DesignScene(QGraphicsScene):
                            for r in (m.scene_body() for m in members)), box.kind)
         box.set_box(QRectF(*rect) if rect is not None else None, QPointF(comp.x, comp.y),
                     sum(1 for m in members if m.kind == "host"))
-        for lk in self._adjacent.get(bid, ()):
-            lk.adjust()
+        self.lines.adjust(bid)
 
     # ------------------------------------------------------------------ docked items
     def make_child(self, cid: str) -> None:
@@ -292,7 +270,7 @@ class DesignScene(QGraphicsScene):
         if cid in self.document.selection:
             item.setSelected(True)
             for lk in self._by_cid.get(cid, ()):
-                self._show_link(lk)
+                self.lines.show(lk)
         self._syncing = syncing
         if self._badge is not None and self._badge[0] == cid:
             self._place_badge()
@@ -304,9 +282,7 @@ class DesignScene(QGraphicsScene):
         if item is None or not item.docked or (item.kind == "nic" and not nic_too):
             return
         syncing, self._syncing = self._syncing, True
-        for lk in list(self._adjacent.get(cid, ())):
-            self._hide_link(lk.link)
-        self._adjacent.pop(cid, None)
+        self.lines.hide_all(cid)
         del self._items[cid]
         self.removeItem(item)
         self._syncing = syncing
@@ -314,87 +290,19 @@ class DesignScene(QGraphicsScene):
         if self._badge is not None and self._badge[0] == cid:
             self._place_badge()
 
-    # ------------------------------------------------------------------ links
-    def _contained(self, lk: Link) -> bool:
-        """A link shown by holding (a VM on its card, a host in its site's box)."""
-        if lk.kind in DOCK_LINKS:
-            return self.holdings.host_of.get(lk.source) == lk.target
-        return lk.kind in MEMBER_LINKS and lk.target in self.holdings.containers
-
-    def _wants_line(self, lk: Link) -> bool:
-        if self._contained(lk):
-            return False
-        src, dst = self._items.get(lk.source), self._items.get(lk.target)
-        if src is None or dst is None:
-            return False
-        if src.docked or dst.docked:  # a VM's own link: while it is selected
-            return (src.docked and src.isSelected()) or (dst.docked and dst.isSelected())
-        return True
-
-    def _show_link(self, lk: Link) -> None:
-        key = link_key(lk)
-        if key in self._links or not self._wants_line(lk):
-            return
-        src, dst = self._items[lk.source], self._items[lk.target]
-        item = LinkItem(lk, src, dst)
-        self.addItem(item)
-        self._links[key] = item
-        self._adjacent.setdefault(lk.source, []).append(item)
-        self._adjacent.setdefault(lk.target, []).append(item)
-        self._traffic = None
-
-    def _hide_link(self, lk: Link) -> None:
-        item = self._links.pop(link_key(lk), None)
-        if item is None:
-            return
-        for end in (lk.source, lk.target):
-            lst = self._adjacent.get(end)
-            if lst is not None and item in lst:
-                lst.remove(item)
-        self.removeItem(item)
-        self._traffic = None
-
     def _refresh_bundles(self) -> None:
-        """One line per (host, place) that VMs on the host reach (disks on an array, FT
-        secondaries on another host), unless a link of the design already joins them."""
         self._bundle_timer.stop()
-        host_of = self.holdings.host_of
-        want: dict[LinkKey, list[str]] = {}
-        for lk in self.document.design.links:
-            if lk.kind not in BUNDLED or lk.source not in host_of:
-                continue
-            a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
-            if a != b and b in self._items and a in self._items:
-                want.setdefault((lk.kind, a, b), []).append(lk.source)
-        direct = {frozenset((it.link.source, it.link.target)) for it in self._links.values()
-                  if not (it.source.docked or it.target.docked)}
-        want = {k: v for k, v in want.items() if frozenset(k[1:]) not in direct}
-        for key in [k for k in self._bundles if k not in want]:
-            item = self._bundles.pop(key)
-            for end in key[1:]:
-                lst = self._adjacent.get(end)
-                if lst is not None and item in lst:
-                    lst.remove(item)
-            self.removeItem(item)
-        for key in want:
-            if key not in self._bundles:
-                kind, a, b = key
-                item = LinkItem(Link(a, b, kind), self._items[a], self._items[b], bundle=True)
-                self.addItem(item)
-                self._bundles[key] = item
-                self._adjacent.setdefault(a, []).append(item)
-                self._adjacent.setdefault(b, []).append(item)
-        self._bundle_vms = want
-        self._traffic = None
-        if self.document.prediction is not None and not self._syncing:
-            self._apply_widths(self.document.prediction)
+        self.lines.refresh_bundles()
+        if self.document.prediction is not None:
+            self.lines.apply(self.document.prediction)
 
     # ------------------------------------------------------------------ document -> items
     def _component_added(self, cid: str) -> None:
+        self._shape += 1
         comp = self.document.component(cid)
         if comp is None or cid in self._items:
             return
-        self._traffic = None
+        self.lines.traffic = None
         self._add_top(comp)
         if comp.kind == "host":
             self.holdings.vms.setdefault(cid, [])
@@ -405,6 +313,7 @@ class DesignScene(QGraphicsScene):
             self._refit(cid)
 
     def _component_removed(self, cid: str) -> None:
+        self._shape += 1
         item = self._items.pop(cid, None)
         self.detail.forget(cid)
         self._hosts.pop(cid, None)
@@ -416,20 +325,10 @@ class DesignScene(QGraphicsScene):
         if item is None:
             return
         syncing, self._syncing = self._syncing, True
-        for lk in list(self._adjacent.get(cid, [])):
-            if lk.bundle:
-                self._bundles.pop(link_key(lk.link), None)
-                for end in (lk.link.source, lk.link.target):
-                    lst = self._adjacent.get(end)
-                    if lst is not None and lk in lst:
-                        lst.remove(lk)
-                self.removeItem(lk)
-            else:
-                self._hide_link(lk.link)
-        self._adjacent.pop(cid, None)
+        self.lines.hide_all(cid)
         self.removeItem(item)
         self._syncing = syncing
-        self._traffic = None
+        self.lines.traffic = None
         if item in self._badged:
             self._badged.remove(item)
 
@@ -450,7 +349,7 @@ class DesignScene(QGraphicsScene):
     def _components_changed(self, ids: list[str], prop: str) -> None:
         if prop and ids:  # a property edit of many (a kind-wide slider step): skip the
             comp = self.document.component(ids[0])  # 2,000 label refreshes when the
-            if comp is not None and prop not in _label_props(comp):  # label ignores it
+            if comp is not None and prop not in label_props(comp):  # label ignores it
                 return
         items = self._items
         for cid in ids:
@@ -458,7 +357,7 @@ class DesignScene(QGraphicsScene):
                 self._component_changed(cid, prop)
 
     def _link_added(self, lk: Link) -> None:
-        self._traffic = None
+        self.lines.traffic = None
         self._by_cid.setdefault(lk.source, []).append(lk)
         self._by_cid.setdefault(lk.target, []).append(lk)
         h = self.holdings
@@ -471,11 +370,11 @@ class DesignScene(QGraphicsScene):
             h.member_of.setdefault(lk.source, []).append(lk.target)
             self._refit(lk.target)
         else:
-            self._show_link(lk)
+            self.lines.show(lk)
         self._bundle_timer.start()
 
     def _link_removed(self, lk: Link) -> None:
-        self._traffic = None
+        self.lines.traffic = None
         for end in (lk.source, lk.target):
             lst = self._by_cid.get(end)
             if lst is not None:
@@ -488,17 +387,17 @@ class DesignScene(QGraphicsScene):
             h.member_of[lk.source].remove(lk.target)
             self._refit(lk.target)
         else:
-            self._hide_link(lk)
+            self.lines.hide(lk)
         self._bundle_timer.start()
 
     def _dock(self, cid: str, hid: str, kind: str) -> None:
         """``cid`` now sits on host ``hid``'s card: its own item goes (the card draws it,
         or the detail keeper makes a docked one)."""
+        self._shape += 1
         item = self._items.pop(cid, None)
         if item is not None:
             syncing, self._syncing = self._syncing, True
-            for lk in list(self._adjacent.get(cid, [])):
-                self._hide_link(lk.link)
+            self.lines.hide_all(cid)
             self.removeItem(item)
             self._syncing = syncing
         self.holdings.host_of[cid] = hid
@@ -507,6 +406,7 @@ class DesignScene(QGraphicsScene):
         self.detail.refresh()
 
     def _undock(self, cid: str, hid: str, kind: str) -> None:
+        self._shape += 1
         self.drop_child(cid, nic_too=True)
         self.holdings.host_of.pop(cid, None)
         lst = (self.holdings.vms if kind == "runs_on" else self.holdings.nics).get(hid, [])
@@ -518,15 +418,14 @@ class DesignScene(QGraphicsScene):
         if comp is not None:
             self._add_top(comp)
             for lk in self._by_cid.get(cid, ()):
-                self._show_link(lk)
+                self.lines.show(lk)
         self.detail.refresh()
 
     def item_moved(self, item: ComponentItem) -> None:
         """After ``item`` moved (drag or document): keep its links, the items on its card
         and the boxes holding it in step.  (No itemChange override: PySide6 mishandles its
         return value's reference count.)"""
-        for lk in self._adjacent.get(item.cid, ()):
-            lk.adjust()
+        self.lines.adjust(item.cid)
         if isinstance(item, HostItem):
             self._place_children(item)
         for bid in self.holdings.member_of.get(item.cid, ()):
@@ -578,14 +477,23 @@ class DesignScene(QGraphicsScene):
         return None
 
     def _after_selection(self) -> None:
-        """Selected VMs get items (and their own links); cards count the rest."""
+        """Selected VMs get items and their own lines (in a large estate, selected hosts and
+        arrays get their storage lines); cards count the rest."""
         self.detail.refresh()
-        for item in [self._items[c] for c in self.detail.shown if c in self._items]:
-            for lk in self._by_cid.get(item.cid, ()):
-                if item.isSelected():
-                    self._show_link(lk)
-                elif link_key(lk) in self._links and not self._wants_line(lk):
-                    self._hide_link(lk)
+        sparse = self.lines.sparse
+        lit = {c for c in self.document.selection if (it := self._items.get(c)) is not None
+               and (it.docked or (sparse and it.kind in ("host", "storage_array")))}
+        before = len(self.lines.links)
+        for cid in self._lit - lit:
+            for lk in self._by_cid.get(cid, ()):
+                if not self.lines.wants_line(lk):
+                    self.lines.hide(lk)
+        for cid in lit - self._lit:
+            for lk in self._by_cid.get(cid, ()):
+                self.lines.show(lk)
+        self._lit = lit
+        if len(self.lines.links) != before and self.document.prediction is not None:
+            self.lines.apply(self.document.prediction)
         counts: dict[str, int] = {}
         host_of = self.holdings.host_of
         for cid in self.document.selection:
@@ -618,34 +526,31 @@ class DesignScene(QGraphicsScene):
                     if item.kind == kind:
                         item.set_level(self.levels.level(item.cid, kind))
         self._apply_tallies(p)
-        self._apply_widths(p)
+        self.lines.apply(p)
         top = p.bottlenecks(1)
         self._badge = (top[0].component, top[0].util) if top and top[0].util > 0 else None
         self._place_badge()
 
     def _apply_tallies(self, p: Prediction) -> None:
-        hosts = list(self._hosts)
+        """Each card's count of its VMs per grade: one bincount over every VM, and only the
+        cards whose counts changed are told."""
+        ids = self.levels.ids("vm")
+        key = (id(ids), len(ids), self._shape)
+        if self._tally is None or self._tally[0] != key:
+            hosts = list(self._hosts)
+            row = {hid: i for i, hid in enumerate(hosts)}
+            host_of = self.holdings.host_of
+            vm_host = np.array([row.get(host_of.get(v, ""), -1) for v in ids], np.int64)
+            self._tally = (key, hosts, vm_host, None)
+        _, hosts, vm_host, prev = self._tally
         if not hosts:
             return
-        row = {hid: i for i, hid in enumerate(hosts)}
-        host_of = self.holdings.host_of
-        vm_host = [row.get(host_of.get(v, ""), -1) for v in self.levels.ids("vm")]
-        counts = tallies(self.levels.array("vm"), np.array(vm_host, np.int64), len(hosts))
-        for hid, i in row.items():
-            self._hosts[hid].set_tally(counts[i])
-
-    def _apply_widths(self, p: Prediction) -> None:
-        items = [*self._links.values(), *self._bundles.values()]
-        t = self._traffic
-        if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
-            disk_of = {lk.source: lk.target for lk in self.document.design.links
-                       if lk.kind == "disk_on"}
-            keys = list(self._bundles)
-            bundle_vms = {len(self._links) + n: self._bundle_vms.get(k, [])
-                          for n, k in enumerate(keys) if k[0] != "disk_on"}
-            self._traffic = link_traffic(p, items, self.holdings.host_of, disk_of, bundle_vms)
-        lod = max((v.transform().m11() for v in self.views()), default=1.0)
-        apply_widths(self._traffic, p, lod)
+        counts = tallies(self.levels.array("vm"), vm_host, len(hosts))
+        changed = (range(len(hosts)) if prev is None
+                   else np.flatnonzero((counts != prev).any(axis=1)).tolist())
+        for i in changed:
+            self._hosts[hosts[i]].set_tally(counts[i])
+        self._tally = (key, hosts, vm_host, counts)
 
     def _place_badge(self) -> None:
         """The bottleneck mark on its component's item, or on the card that draws it."""
