@@ -197,7 +197,7 @@ class HostItem(ComponentItem):
     def aggregate_reads(self, lod: float) -> bool:
         """Whether the aggregate's count can be read at ``lod`` (a card of a few VMs, far
         out, shows them as plain pills instead)."""
-        return self.aggregate_rect().height() * 0.6 * lod >= 12.0
+        return self.aggregate_rect().height() * lod >= 12.0
 
     def aggregate_rect(self) -> QRectF:
         ax, ay, aw, ah = self.card.vm_area
@@ -216,7 +216,8 @@ class HostItem(ComponentItem):
         return "CPU " + " · ".join(f"{names[k]}: {by_load[k]:,}" for k in sorted(by_load))
 
     def _paint_aggregate(self, painter: QPainter, lod: float, widget: QWidget | None) -> None:
-        """Zoomed out: the VMs as one glyph, their count over a strip of their grades."""
+        """Zoomed out: the VMs as one glyph, their count and a strip of their grades (side
+        by side on a low card, the count above the strip and a legend on a tall one)."""
         area = self.aggregate_rect()
         panel = QColor("#3a3e45") if is_dark(widget) else QColor("#e6eaef")
         painter.setPen(QPen(SELECTED, 2.0 / max(lod, 0.25)) if self.selected_vms
@@ -224,35 +225,49 @@ class HostItem(ComponentItem):
         painter.setBrush(QBrush(panel))
         painter.drawRoundedRect(area, 6, 6)
         px = 1.0 / max(lod, 1e-6)  # one screen pixel
-        strip_h = min(max(area.height() * 0.08, 8.0 * px), 16.0 * px, area.height() * 0.4)
-        inset = min(8.0, area.width() * 0.04)
-        strip = QRectF(area.left() + inset, area.bottom() - strip_h - inset / 2,
-                       area.width() - 2 * inset, strip_h)
-        self._paint_strip(painter, strip)
-        room = QRectF(area.left() + inset, area.top(), area.width() - 2 * inset,
-                      strip.top() - area.top())
-        big_px = min(max(label_px(13.0, lod, room.height() * 0.8),
-                         min(room.height() * 0.3, room.width() / 9)), 26.0 * px)
-        big = label_font(big_px, bold=True)
-        small = label_font(min(max(label_px(10.5, lod, room.height() * 0.3, 9.0),
-                                   big_px * 0.5), 14.0 * px))
-        big_h = QFontMetricsF(big).height()
-        small_h = QFontMetricsF(small).height()
-        legend = self.tally_text()
-        two = legend and big_h + small_h <= room.height() * 0.95
-        top = room.top() + (room.height() - big_h - (small_h if two else 0.0)) / 2
-        painter.setPen(ink(widget))
-        painter.setFont(big)
-        painter.drawText(QRectF(room.left(), top, room.width(), big_h),
-                         Qt.AlignmentFlag.AlignCenter,
-                         elided(self.aggregate_text(), big, room.width()))
-        if two:
-            muted = ink(widget)
-            muted.setAlphaF(0.7)
-            painter.setPen(muted)
-            painter.setFont(small)
-            painter.drawText(QRectF(room.left(), top + big_h, room.width(), small_h),
-                             Qt.AlignmentFlag.AlignCenter, elided(legend, small, room.width()))
+        inset = min(8.0, area.width() * 0.04, 3.0 * px)
+        text = self.aggregate_text()
+        if area.height() < 34.0 * px:  # low: "4 VMs" then the strip, on one line
+            big = label_font(label_px(13.0, lod, area.height() * 0.75), bold=True)
+            room = area.adjusted(inset, 0, -inset, 0)
+            used = min(QFontMetricsF(big).horizontalAdvance(text + "  "), room.width() * 0.6)
+            painter.setPen(ink(widget))
+            painter.setFont(big)
+            painter.drawText(QRectF(room.left(), room.top(), used, room.height()),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             elided(text, big, used))
+            strip_h = min(area.height() * 0.45, 10.0 * px)
+            self._paint_strip(painter, QRectF(room.left() + used, area.center().y()
+                                              - strip_h / 2, room.width() - used, strip_h))
+        else:
+            strip_h = min(max(area.height() * 0.08, 4.0 * px), 16.0 * px, area.height() * 0.25)
+            strip = QRectF(area.left() + inset, area.bottom() - strip_h - inset / 2,
+                           area.width() - 2 * inset, strip_h)
+            self._paint_strip(painter, strip)
+            room = QRectF(area.left() + inset, area.top(), area.width() - 2 * inset,
+                          strip.top() - area.top())
+            big_px = min(max(label_px(13.0, lod, room.height() * 0.8),
+                             min(room.height() * 0.3, room.width() / 9)), 26.0 * px)
+            big = label_font(big_px, bold=True)
+            small = label_font(min(max(label_px(10.5, lod, room.height() * 0.3, 9.0),
+                                       big_px * 0.5), 14.0 * px))
+            big_h = QFontMetricsF(big).height()
+            small_h = QFontMetricsF(small).height()
+            legend = self.tally_text()
+            two = bool(legend) and big_h + small_h <= room.height() * 0.95
+            top = room.top() + (room.height() - big_h - (small_h if two else 0.0)) / 2
+            painter.setPen(ink(widget))
+            painter.setFont(big)
+            painter.drawText(QRectF(room.left(), top, room.width(), big_h),
+                             Qt.AlignmentFlag.AlignCenter, elided(text, big, room.width()))
+            if two:
+                muted = ink(widget)
+                muted.setAlphaF(0.7)
+                painter.setPen(muted)
+                painter.setFont(small)
+                painter.drawText(QRectF(room.left(), top + big_h, room.width(), small_h),
+                                 Qt.AlignmentFlag.AlignCenter,
+                                 elided(legend, small, room.width()))
         if self.vm_badge is not None:
             paint_badge(painter, QPointF(area.right() - 2, area.top() + 2), self.vm_badge, lod)
 

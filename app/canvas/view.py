@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
+    QAction,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
+    QKeySequence,
     QMouseEvent,
     QPainter,
     QResizeEvent,
@@ -20,11 +22,14 @@ from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from app.canvas.cards import DETAIL_ZOOM
 from app.canvas.drop import drop_preset, preset_of
+from app.canvas.finder import Finder
 from app.canvas.rubberband import enable_rubber_band
 from app.canvas.scene import DesignScene
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0
 STEP = 1.25
+FOUND_ZOOM = 0.6
+"""A host or array found far out is brought at least this close (its name reads)."""
 
 
 class DesignView(QGraphicsView):
@@ -47,6 +52,25 @@ class DesignView(QGraphicsView):
         self._detail_timer.setInterval(0)
         self._detail_timer.timeout.connect(self.update_detail)
         scene.document.design_replaced.connect(self.update_detail)
+        self.finder = Finder(self, self)
+        self.find_action = QAction("&Find on Canvas...", self)
+        self.find_action.setShortcut(QKeySequence.StandardKey.Find)
+        self.find_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.find_action.triggered.connect(self.focus_finder)
+        self.addAction(self.find_action)
+        self._place_finder()
+
+    def focus_finder(self) -> None:
+        self.finder.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.finder.selectAll()
+
+    def _place_finder(self) -> None:
+        """Float the finder at the top right, unless a toolbar has taken it."""
+        if self.finder.parent() is not self:
+            return
+        box = self.viewport().geometry()
+        self.finder.move(box.right() - self.finder.width() - 10, box.top() + 10)
+        self.finder.raise_()
 
     def update_detail(self) -> None:
         """Tell the scene what the view shows now (it makes or drops VM items to match)."""
@@ -60,6 +84,7 @@ class DesignView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
         super().resizeEvent(event)
+        self._place_finder()
         self._detail_timer.start()
 
     def reveal(self, cid: str) -> bool:
@@ -72,6 +97,8 @@ class DesignView(QGraphicsView):
             return False
         if sc.holdings.host_of.get(cid) and self.zoom < DETAIL_ZOOM:
             self.set_zoom(1.0)
+        elif self.zoom < FOUND_ZOOM:
+            self.set_zoom(FOUND_ZOOM)
         self.centerOn(at)
         self.update_detail()
         return True
@@ -99,12 +126,15 @@ class DesignView(QGraphicsView):
         self.set_zoom(1.0)
 
     def fit(self) -> None:
-        """Show every item (at most 100%)."""
+        """Show every item (at most 100%), below the finder."""
         rect = self.design_scene.itemsBoundingRect()
         if rect.isEmpty():
             self.reset_zoom()
             return
-        rect = rect.adjusted(-40, -40, 40, 40)
+        rect = rect.adjusted(-12, -12, 12, 12)
+        if self.finder.parent() is self:  # floating over the top of the view: keep clear
+            rect.setTop(rect.top() - (self.finder.height() + 12) * rect.height()
+                        / max(1, self.viewport().height()))
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom > 1.0:
             self.reset_zoom()

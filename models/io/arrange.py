@@ -163,6 +163,14 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
     return out
 
 
+def arrange_in_place(design: Design) -> Design:
+    """Give every component of ``design`` its :func:`arrange` position; returns it."""
+    at = arrange(design)
+    for comp in design.components:
+        comp.x, comp.y = at[comp.id]
+    return design
+
+
 def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[float, float]],
                body: _Block) -> dict[str, tuple[float, float]]:
     """Arrays in a row above everything, each as near as it can be to the hosts (or the

@@ -30,7 +30,7 @@ VM_PITCH_X, VM_PITCH_Y = 146.0, 26.0
 """A VM pill and the distance between two pills of a host's grid."""
 NIC_W, NIC_H = 84.0, 18.0
 NIC_PITCH_X, NIC_PITCH_Y = 90.0, 24.0
-HEAD_H = 56.0
+HEAD_H = 64.0
 """The host card's header (name and hardware); the host's position is its centre."""
 HOST_MIN_W = 220.0
 """Wide enough for "Dell PowerEdge R720" in the header's bold type at 100 %."""
@@ -39,7 +39,7 @@ PAD = 8.0
 SIZES: dict[str, tuple[float, float]] = {
     "host": (HOST_MIN_W, HEAD_H), "vm": (VM_W, VM_H), "nic": (NIC_W, NIC_H),
     "storage_array": (240.0, 64.0), "site": (260.0, 140.0), "cluster": (240.0, 120.0),
-    "content_library": (220.0, 40.0),
+    "content_library": (260.0, 60.0),
 }
 """(width, height) of each kind's item; for a host its header, for a site or cluster its
 box while it holds nothing."""
@@ -113,12 +113,13 @@ class Card:
 
     @property
     def vm_area(self) -> Rect:
-        """Where the VM pills are, with a margin of half a gap (empty without VMs)."""
+        """Where the VM pills are, with a margin of half a gap (empty without VMs); at least
+        two rows high, so that far out there is room to count them."""
         if not self.n_vms:
             return (0.0, 0.0, 0.0, 0.0)
         w = self.vm_cols * VM_PITCH_X
         top = self.vm_top - VM_PITCH_Y / 2
-        return (-w / 2, top, w, self.vm_rows * VM_PITCH_Y)
+        return (-w / 2, top, w, max(2, self.vm_rows) * VM_PITCH_Y)
 
     def vm_range(self, left: float, top: float, right: float, bottom: float) -> range | None:
         """The rows of VM indices whose pills may meet the rectangle (relative to the host),
@@ -128,6 +129,8 @@ class Card:
             return None
         r0 = max(0, int((top - ay) // VM_PITCH_Y))
         r1 = min(self.vm_rows - 1, int((bottom - ay) // VM_PITCH_Y))
+        if r0 > r1:
+            return None
         return range(r0, r1 + 1)
 
     def vm_at(self, dx: float, dy: float) -> int | None:
@@ -151,7 +154,7 @@ def card(n_nics: int, n_vms: int) -> Card:
         y += 4 + nic_rows * NIC_PITCH_Y - (NIC_PITCH_Y - NIC_H)
     vm_top = y + 6 + VM_PITCH_Y / 2
     if n_vms:
-        y += 6 + -(-n_vms // cols) * VM_PITCH_Y
+        y += 6 + max(2, -(-n_vms // cols)) * VM_PITCH_Y
     return Card(n_nics, n_vms, width, y + PAD + HEAD_H / 2, nic_cols, cols, nic_top, vm_top)
 
 
