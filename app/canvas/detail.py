@@ -52,8 +52,9 @@ class Detail:
                     if rows is not None:
                         cols = it.card.vm_cols
                         out.update(it.vm_ids[rows.start * cols:rows.stop * cols])
-        vms = sc.holdings.host_of
-        out.update([c for c in sc.document.selection if c in vms][:MAX_SELECTED])
+        docked = sc.holdings.host_of  # VMs and NICs (a NIC always has its item)
+        out.update([c for c in sc.document.selection if c in docked
+                    and ((item := sc.item(c)) is None or item.kind == "vm")][:MAX_SELECTED])
         return out
 
     def refresh(self) -> None:

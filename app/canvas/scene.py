@@ -110,6 +110,11 @@ class DesignScene(QGraphicsScene):
     def box_item(self, cid: str) -> ContainerItem | None:
         return self._boxes.get(cid)
 
+    def shows(self, cid: str) -> bool:
+        """Whether component ``cid`` is on the canvas: its own item, or a VM drawn by its
+        host's card."""
+        return cid in self._items or self.holder(cid) is not None
+
     def holder(self, cid: str) -> HostItem | None:
         """The card ``cid`` (a VM or NIC) sits on, if any."""
         host = self.holdings.host_of.get(cid)
@@ -498,7 +503,8 @@ class DesignScene(QGraphicsScene):
         host_of = self.holdings.host_of
         for cid in self.document.selection:
             hid = host_of.get(cid)
-            if hid is not None:
+            if hid is not None and (comp := self.document.component(cid)) is not None \
+                    and comp.kind == "vm":
                 counts[hid] = counts.get(hid, 0) + 1
         for hid, host in self._hosts.items():
             host.set_selected_vms(counts.get(hid, 0))
