@@ -85,6 +85,10 @@ class DesignScene(QGraphicsScene):
         self._bundle_timer.setSingleShot(True)
         self._bundle_timer.setInterval(0)
         self._bundle_timer.timeout.connect(self._refresh_bundles)
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self.detail.refresh)
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
         document.design_replaced.connect(self.rebuild)
@@ -408,7 +412,10 @@ class DesignScene(QGraphicsScene):
         self.holdings.host_of[cid] = hid
         (self.holdings.vms if kind == "runs_on" else self.holdings.nics)[hid].append(cid)
         self._set_children(hid)
-        self.detail.refresh()
+        if cid in self.document.selection:  # it keeps an item, on its card, at once
+            self.detail.refresh()
+        else:
+            self._detail_timer.start()  # once for a paste of many
 
     def _undock(self, cid: str, hid: str, kind: str) -> None:
         self._shape += 1
@@ -424,7 +431,7 @@ class DesignScene(QGraphicsScene):
             self._add_top(comp)
             for lk in self._by_cid.get(cid, ()):
                 self.lines.show(lk)
-        self.detail.refresh()
+        self._detail_timer.start()
 
     def item_moved(self, item: ComponentItem) -> None:
         """After ``item`` moved (drag or document): keep its links, the items on its card

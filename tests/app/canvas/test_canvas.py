@@ -403,3 +403,25 @@ def test_arranging_puts_piled_hosts_side_by_side() -> None:
         by_id[cid].x, by_id[cid].y = x, y
     assert overlapping_vms(design) == 0
     assert arrange_vms(design) == {}  # already arranged: nothing moves
+
+
+def test_pasted_components_land_where_they_overlap_nothing(qtbot: QtBot,
+                                                           nic_example: Design) -> None:
+    from app.canvas.clipboard import copy_selection, paste  # noqa: PLC0415
+
+    doc, scene, _ = make(qtbot, nic_example)
+    doc.set_selection(["h1", "n1", "v1", "v2"])
+    assert copy_selection(doc) == 4
+    assert paste(doc) == "Pasted 4 component(s)"
+    copy = scene.host_item(doc.selection[0])
+    assert copy is not None and copy.vm_ids and copy is not scene.host_item("h1")
+    assert overlapping_vms(doc.design) == 0  # the copy's card beside the original
+    doc.set_selection(["v3", "v4"])  # VMs without their host: pasted loose, off the card
+    copy_selection(doc)
+    paste(doc)
+    loose = [scene.item(cid) for cid in doc.selection]
+    assert len(loose) == 2 and all(it is not None and not it.docked for it in loose)
+    assert overlapping_vms(doc.design) == 0
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert scene.item(doc.design.components[-1].id) is not None
