@@ -109,8 +109,15 @@ class HostItem(ComponentItem):
             self.update()
 
     # ------------------------------------------------------------------ labels
+    def tiny(self, lod: float) -> bool:
+        """Far out (an estate's overview): the header is too low for a name, which goes
+        over the whole card instead, in front of the VMs' grades."""
+        return HEAD_H * lod < 12.0 and self._rect.height() > HEAD_H + 8
+
     def title_rect(self, lod: float) -> QRectF:
         r = self._rect
+        if self.tiny(lod):
+            return r.adjusted(4, r.height() * 0.2, -4, -r.height() * 0.2)
         return QRectF(r.left() + 8, r.top(), r.width() - 16, HEAD_H)
 
     def aggregate_text(self) -> str:
@@ -146,10 +153,11 @@ class HostItem(ComponentItem):
         if selected:
             painter.setPen(QPen(SELECTED, 2.0 / max(lod, 0.25)))
             painter.drawRoundedRect(r.adjusted(-3, -3, 3, 3), 9, 9)
-        self._paint_text(painter, lod)
+        tiny = self.tiny(lod)
+        if not tiny:
+            self._paint_text(painter, lod)
         if self.vm_ids:
-            reads = self.aggregate_reads(lod)
-            if lod < DETAIL_ZOOM and reads:
+            if lod < DETAIL_ZOOM and self.aggregate_reads(lod) and not tiny:
                 self._paint_aggregate(painter, lod, widget)  # wears the VM badge itself
             else:
                 if VM_H * lod < 3.0:  # pills of a pixel: their grades as one bar
@@ -160,6 +168,15 @@ class HostItem(ComponentItem):
                     area = self.aggregate_rect()
                     paint_badge(painter, QPointF(area.right() - 2, area.top() + 2),
                                 self.vm_badge, lod)
+        if tiny:  # the name on a light backing, over the card
+            font, lines, _ = self.title_layout(lod)
+            width = max(QFontMetricsF(font).horizontalAdvance(t) for t in lines)
+            back = QRectF(0, 0, width + 6 / lod, QFontMetricsF(font).height() * len(lines))
+            back.moveCenter(self.title_rect(lod).center())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor(255, 255, 255, 215)))
+            painter.drawRoundedRect(back, 3 / lod, 3 / lod)
+            self._paint_text(painter, lod)
         if self.badge:
             paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
 
@@ -230,7 +247,11 @@ class HostItem(ComponentItem):
         if area.height() < 34.0 * px:  # low: "4 VMs" then the strip, on one line
             big = label_font(label_px(13.0, lod, area.height() * 0.75), bold=True)
             room = area.adjusted(inset, 0, -inset, 0)
-            used = min(QFontMetricsF(big).horizontalAdvance(text + "  "), room.width() * 0.6)
+            metrics = QFontMetricsF(big)
+            fits = [t for t in (text, f"{len(self.vm_ids):,} VMs", f"{len(self.vm_ids):,}")
+                    if metrics.horizontalAdvance(t + "  ") <= room.width() * 0.6]
+            text = fits[0] if fits else text  # "40 VMs · 3 selected", "40 VMs" or "40"
+            used = min(metrics.horizontalAdvance(text + "  "), room.width() * 0.6)
             painter.setPen(ink(widget))
             painter.setFont(big)
             painter.drawText(QRectF(room.left(), room.top(), used, room.height()),
