@@ -4,6 +4,8 @@ release with the final positions of everything that moved.
 A host carries its card (its NICs and VMs move with it); a site or cluster box carries the
 cards it holds.  A host (or content library) let go inside another site's or cluster's box
 joins it (``located_at``, ``in_cluster``, ``library_at``) in the same undo step as the move.
+A VM dragged off its card onto another host's card runs there from then on (``runs_on``);
+let go anywhere else, it goes back to its pill.
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ class MoveTracker:
         """Where each dragged item was at the press."""
         self.carried: dict[str, tuple[str, QPointF]] = {}
         """Cards inside a dragged box: (the box, where the card was)."""
+        self.rehome: dict[str, QPointF] = {}
+        """VMs dragged off their cards (where their pill was)."""
 
     def press(self) -> None:
         sc = self.scene
         picked = [it for it in sc.selectedItems()
                   if isinstance(it, ComponentItem) and not it.docked]
         self.start = {it.cid: it.pos() for it in picked}
+        self.rehome = {it.cid: it.pos() for it in sc.selectedItems()
+                       if isinstance(it, ComponentItem) and it.docked and it.kind == "vm"}
         self.carried = {}
         for box in picked:
             if isinstance(box, ContainerItem):
@@ -64,6 +70,8 @@ class MoveTracker:
             item = sc.item(cid)
             if isinstance(item, ContainerItem):
                 sc.item_moved(item)
+        for cid in self.rehome:
+            sc.lines.adjust(cid)
 
     def release(self) -> None:
         sc = self.scene
@@ -85,6 +93,7 @@ class MoveTracker:
                     moves[child] = (p.x(), p.y())
         joins = [] if any(isinstance(sc.item(c), ContainerItem) for c in start) else [
             lk for cid in start if cid in moves for lk in self._joins(cid)]
+        joins += self._rehomed()
         doc = sc.document
         if not joins:
             if moves:
@@ -101,6 +110,25 @@ class MoveTracker:
                 sc.status_message.emit(f"Not moved into {doc.session.name_of(lk.target)}:"
                                        f" {reason}")
         stack.endMacro()
+
+    def _rehomed(self) -> list[Link]:
+        """The VMs let go on another host's card run there; the others go back to their
+        pills."""
+        sc = self.scene
+        rehome, self.rehome = self.rehome, {}
+        out = []
+        for cid, was in rehome.items():
+            item, host = sc.item(cid), sc.holder(cid)
+            if item is None or host is None or item.pos() == was:
+                continue
+            target = sc.target_at(item.pos(), exclude=item)
+            if isinstance(target, HostItem) and target is not host:
+                out.append(Link(cid, target.cid, "runs_on"))
+            else:
+                back = sc.child_pos(cid)
+                item.setPos(back if back is not None else was)
+                sc.lines.adjust(cid)
+        return out
 
     def _joins(self, cid: str) -> list[Link]:
         """The links that put ``cid`` into the boxes it was let go in (none when it is

@@ -271,6 +271,8 @@ class DesignScene(QGraphicsScene):
             return
         item = ComponentItem(comp)
         item.set_docked(True)
+        if comp.kind == "vm":  # dragged onto another host's card, it runs there
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
         item.set_level(self.levels.level(cid, comp.kind))
         syncing, self._syncing = self._syncing, True

@@ -425,3 +425,35 @@ def test_pasted_components_land_where_they_overlap_nothing(qtbot: QtBot,
     doc.undo_stack.undo()
     doc.undo_stack.undo()
     assert scene.item(doc.design.components[-1].id) is not None
+
+
+def test_a_vm_dragged_onto_another_hosts_card_runs_there(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    doc.add_component(Component("h2", "host", "spare", x=700, y=0))
+    view.fit()
+    spare, home = scene.host_item("h2"), scene.host_item("h1")
+    assert spare is not None and home is not None
+    vp = view.viewport()
+
+    def drag(cid: str, to: QPointF) -> None:
+        item = scene.item(cid)
+        assert item is not None
+        a, b = view.mapFromScene(item.pos()), view.mapFromScene(to)
+        qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+        for k in range(1, 4):
+            qtbot.mouseMove(vp, a + (b - a) * k / 3)
+        qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+
+    steps = doc.undo_stack.count()
+    drag("v3", spare.pos())  # onto the spare host's header
+    assert [lk.target for lk in doc.links_of("v3") if lk.kind == "runs_on"] == ["h2"]
+    assert doc.undo_stack.count() == steps + 1 and "v3" in spare.vm_ids
+    item = scene.item("v3")
+    assert item is not None and spare.scene_body().contains(item.scene_body())
+    drag("v4", home.scene_body().bottomLeft() + QPointF(-200, 200))  # onto empty canvas
+    assert doc.undo_stack.count() == steps + 1  # nothing changed: back on its pill
+    back = scene.item("v4")
+    assert back is not None and back.pos() == scene.child_pos("v4")
+    doc.undo_stack.undo()
+    assert "v3" in home.vm_ids and "v3" not in spare.vm_ids
