@@ -9,13 +9,14 @@ whose grade changed, and never more items than the canvas shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from app import theme
-from app.canvas.cards import TALLY
-from app.canvas.items import NO_DATA, LinkItem
+from app.canvas.cards import TALLY, HostItem
+from app.canvas.items import NO_DATA, ComponentItem, LinkItem, badge_style
 from models.engine.prediction import Prediction
 
 WIDTH_LEVELS = 6
@@ -69,6 +70,68 @@ def tallies(vm_levels: np.ndarray, vm_host: np.ndarray, n_hosts: int) -> np.ndar
     on = vm_host >= 0
     code = vm_host[on] * TALLY + (vm_levels[on] + 1)
     return np.bincount(code, minlength=n_hosts * TALLY).reshape(n_hosts, TALLY)
+
+
+class Tallies:
+    """Each card's count of its VMs per grade: one bincount over every VM, and only the cards
+    whose counts changed are told.  Which card each VM is on is worked out once per shape
+    of the design (``shape`` counts changes of what holds what)."""
+
+    def __init__(self) -> None:
+        self._rows: tuple[tuple[int, int, int], list[str], np.ndarray] | None = None
+        self._last: np.ndarray | None = None
+
+    def apply(self, cards: dict[str, HostItem], host_of: dict[str, str], levels: Levels,
+              shape: int) -> None:
+        ids = levels.ids("vm")
+        key = (id(ids), len(ids), shape)
+        if self._rows is None or self._rows[0] != key:
+            hosts = list(cards)
+            row = {hid: i for i, hid in enumerate(hosts)}
+            vm_host = np.array([row.get(host_of.get(v, ""), -1) for v in ids], np.int64)
+            self._rows, self._last = (key, hosts, vm_host), None
+        _, hosts, vm_host = self._rows
+        if not hosts:
+            return
+        counts = tallies(levels.array("vm"), vm_host, len(hosts))
+        last = self._last
+        changed = (range(len(hosts)) if last is None
+                   else np.flatnonzero((counts != last).any(axis=1)).tolist())
+        for i in changed:
+            cards[hosts[i]].set_tally(counts[i])
+        self._last = counts
+
+
+class Badge:
+    """The bottleneck mark: on its component's item, or on the card that draws it."""
+
+    def __init__(self) -> None:
+        self.target: tuple[str, float] | None = None
+        """(component, utilisation) of the busiest resource."""
+        self.worn: list[ComponentItem] = []
+
+    def place(self, item_of: Callable[[str], ComponentItem | None],
+              card_of: Callable[[str], HostItem | None]) -> None:
+        for old in self.worn:
+            old.set_badge(False)
+            if isinstance(old, HostItem):
+                old.set_vm_badge(None)
+        self.worn = []
+        if self.target is None:
+            return
+        cid, util = self.target
+        item = item_of(cid)
+        if item is not None:
+            item.set_badge(True, util)
+            self.worn.append(item)
+            return
+        card = card_of(cid)
+        if card is not None:
+            card.set_vm_badge(badge_style(util))
+            self.worn.append(card)
+
+    def on(self, cid: str) -> bool:
+        return self.target is not None and self.target[0] == cid
 
 
 @dataclass

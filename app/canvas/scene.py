@@ -15,7 +15,6 @@ A new prediction recolours what is shown (:mod:`app.canvas.levels`).
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
@@ -32,8 +31,8 @@ from app.canvas import tooltips
 from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.context_menu import build_menu
 from app.canvas.detail import Detail
-from app.canvas.items import ComponentItem, LinkItem, badge_style, label_props
-from app.canvas.levels import Levels, tallies
+from app.canvas.items import ComponentItem, LinkItem, label_props
+from app.canvas.levels import Badge, Levels, Tallies
 from app.canvas.lines import Lines, link_key
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
@@ -71,14 +70,12 @@ class DesignScene(QGraphicsScene):
         self.holdings = Holdings({}, {}, {}, {}, {})
         self.levels = Levels()
         self.detail = Detail(self)
-        self._badge: tuple[str, float] | None = None
-        self._badged: list[ComponentItem] = []
+        self.badge = Badge()
+        self.tallies = Tallies()
         self._lit: set[str] = set()
         """Selected components whose own lines are drawn because they are selected."""
         self._shape = 0
         """Counts changes of what holds what (hosts, VMs on them): caches follow it."""
-        self._tally: tuple[tuple[int, int, int], list[str], np.ndarray,
-                           np.ndarray | None] | None = None
         self._syncing = False
         self._additive = False
         self._bundle_timer = QTimer(self)
@@ -181,7 +178,7 @@ class DesignScene(QGraphicsScene):
             d.clear()
         self.detail.clear()
         self.levels.clear()
-        self._badged = []
+        self.badge.worn = []
         self._lit = set()
         design = self.document.design
         self.holdings = holdings(design)
@@ -283,8 +280,8 @@ class DesignScene(QGraphicsScene):
             for lk in self._by_cid.get(cid, ()):
                 self.lines.show(lk)
         self._syncing = syncing
-        if self._badge is not None and self._badge[0] == cid:
-            self._place_badge()
+        if self.badge.on(cid):
+            self.badge.place(self.item, self.holder)
 
     def drop_child(self, cid: str, nic_too: bool = False) -> None:
         """Take docked VM ``cid``'s item away (its card draws it again); a NIC's item stays
@@ -298,8 +295,8 @@ class DesignScene(QGraphicsScene):
         self.removeItem(item)
         self._syncing = syncing
         self.detail.forget(cid)
-        if self._badge is not None and self._badge[0] == cid:
-            self._place_badge()
+        if self.badge.on(cid):
+            self.badge.place(self.item, self.holder)
 
     def _refresh_bundles(self) -> None:
         self._bundle_timer.stop()
@@ -340,8 +337,8 @@ class DesignScene(QGraphicsScene):
         self.removeItem(item)
         self._syncing = syncing
         self.lines.traffic = None
-        if item in self._badged:
-            self._badged.remove(item)
+        if item in self.badge.worn:
+            self.badge.worn.remove(item)
 
     def _component_changed(self, cid: str, prop: str) -> None:
         item = self._items.get(cid)
@@ -540,56 +537,16 @@ class DesignScene(QGraphicsScene):
                 for item in list(self._items.values()):
                     if item.kind == kind:
                         item.set_level(self.levels.level(item.cid, kind))
-        self._apply_tallies(p)
+        self.tallies.apply(self._hosts, self.holdings.host_of, self.levels, self._shape)
         self.lines.apply(p)
         top = p.bottlenecks(1)
-        self._badge = (top[0].component, top[0].util) if top and top[0].util > 0 else None
-        self._place_badge()
-
-    def _apply_tallies(self, p: Prediction) -> None:
-        """Each card's count of its VMs per grade: one bincount over every VM, and only the
-        cards whose counts changed are told."""
-        ids = self.levels.ids("vm")
-        key = (id(ids), len(ids), self._shape)
-        if self._tally is None or self._tally[0] != key:
-            hosts = list(self._hosts)
-            row = {hid: i for i, hid in enumerate(hosts)}
-            host_of = self.holdings.host_of
-            vm_host = np.array([row.get(host_of.get(v, ""), -1) for v in ids], np.int64)
-            self._tally = (key, hosts, vm_host, None)
-        _, hosts, vm_host, prev = self._tally
-        if not hosts:
-            return
-        counts = tallies(self.levels.array("vm"), vm_host, len(hosts))
-        changed = (range(len(hosts)) if prev is None
-                   else np.flatnonzero((counts != prev).any(axis=1)).tolist())
-        for i in changed:
-            self._hosts[hosts[i]].set_tally(counts[i])
-        self._tally = (key, hosts, vm_host, counts)
-
-    def _place_badge(self) -> None:
-        """The bottleneck mark on its component's item, or on the card that draws it."""
-        for old in self._badged:
-            old.set_badge(False)
-            if isinstance(old, HostItem):
-                old.set_vm_badge(None)
-        self._badged = []
-        if self._badge is None:
-            return
-        cid, util = self._badge
-        item = self._items.get(cid)
-        if item is not None:
-            item.set_badge(True, util)
-            self._badged.append(item)
-            return
-        host = self.holder(cid)
-        if host is not None:
-            host.set_vm_badge(badge_style(util))
-            self._badged.append(host)
+        self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
+            else None
+        self.badge.place(self.item, self.holder)
 
     def badge_holder(self) -> ComponentItem | None:
         """The item wearing the bottleneck badge (for tests and the finder)."""
-        return self._badged[0] if self._badged else None
+        return self.badge.worn[0] if self.badge.worn else None
 
     # ------------------------------------------------------------------ events
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802 (Qt)
@@ -599,8 +556,8 @@ class DesignScene(QGraphicsScene):
             event.ignore()
             return
         text = tooltips.component_tooltip(self.document, item.cid)
-        if isinstance(item, HostItem) and item.vm_badge is not None and self._badge:
-            text += "<br>" + tooltips.component_tooltip(self.document, self._badge[0])
+        if isinstance(item, HostItem) and item.vm_badge is not None and self.badge.target:
+            text += "<br>" + tooltips.component_tooltip(self.document, self.badge.target[0])
         QToolTip.showText(event.screenPos(), text)
         event.accept()
 
