@@ -48,6 +48,7 @@ NO_DATA = theme.NO_GRADE
 
 _NEUTRAL = {"host": QColor("#5b7fa6"), "vm": QColor("#7a8ba0"), "nic": QColor("#6f8f7f"),
             "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000"),
+            "cluster": QColor("#00000000"),
             "content_library": QColor("#b08a4f")}
 LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc"),
                 "installed_in": QColor("#7aa57a"), "passthrough": QColor("#d4a24c"),
@@ -96,7 +97,7 @@ def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outlin
         body.arcTo(QRectF(rect.left(), rect.top(), rect.width(), e), 0, -180)
         painter.drawPath(body)
         painter.drawEllipse(QRectF(rect.left(), rect.top(), rect.width(), e))
-    elif kind == "site":
+    elif kind in ("site", "cluster"):
         pen = QPen(outline, 1.6, Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
