@@ -376,7 +376,8 @@ class ContainerItem(ComponentItem):
         font = self.title_font(lod)
         painter.setFont(font)
         painter.setPen(ink(widget))
-        count = f"{self.members} host" + ("" if self.members == 1 else "s")
+        count = f"{self.members} host" + ("" if self.members == 1 else "s") + (
+            f" · {self.subtitle}" if self.subtitle else "")  # a cluster: "HA N+1 · DRS on"
         title = elided(self.title, font, box.width())
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         used = painter.fontMetrics().horizontalAdvance(title + "   ")

@@ -3,9 +3,9 @@
 Dropped onto a compatible item it is linked at once, in the same undo step: a VM onto a host
 runs on it (anywhere on the card, its NIC chips and VM pills included) and takes the next
 pill of the card's grid; a NIC onto a host is installed in it (the next chip); a host onto a
-site (anywhere inside its box) is located there; a VM onto an array keeps its disk there.
-What is not put on a card goes to the free spot nearest the drop that overlaps nothing
-(:func:`models.io.arrange.free_spot`).
+site (anywhere inside its box) is located there, onto a cluster joins it; a VM onto an
+array keeps its disk there.  What is not put on a card goes to the free spot nearest the
+drop that overlaps nothing (:func:`models.io.arrange.free_spot`).
 """
 
 from __future__ import annotations

@@ -48,13 +48,13 @@ NO_DATA = theme.NO_GRADE
 
 _NEUTRAL = {"host": QColor("#5b7fa6"), "vm": QColor("#7a8ba0"), "nic": QColor("#6f8f7f"),
             "storage_array": QColor("#8a7aa6"), "site": QColor("#00000000"),
-            "cluster": QColor("#00000000"),
-            "content_library": QColor("#b08a4f")}
+            "content_library": QColor("#b08a4f"), "cluster": QColor("#4f7f9f")}
 LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc"),
                 "installed_in": QColor("#7aa57a"), "passthrough": QColor("#d4a24c"),
                 "disk_on": QColor("#9a7fd1"), "storage": QColor("#8c6bb1"),
                 "located_at": QColor("#999999"), "wan": QColor("#d9534f"),
-                "subscribes_to": QColor("#b08a4f"), "library_at": QColor("#999999")}
+                "subscribes_to": QColor("#b08a4f"), "library_at": QColor("#999999"),
+                "in_cluster": QColor("#4f7f9f")}
 
 _SLATE = QColor("#5d6d7e")
 SELECTED = QColor("#1e90ff")
@@ -97,7 +97,7 @@ def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outlin
         body.arcTo(QRectF(rect.left(), rect.top(), rect.width(), e), 0, -180)
         painter.drawPath(body)
         painter.drawEllipse(QRectF(rect.left(), rect.top(), rect.width(), e))
-    elif kind in ("site", "cluster"):
+    elif kind == "site":
         pen = QPen(outline, 1.6, Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -114,6 +114,11 @@ def paint_shape(painter: QPainter, kind: str, rect: QRectF, fill: QColor, outlin
     elif kind == "vm":
         r = rect.height() / 2
         painter.drawRoundedRect(rect, r, r)
+    elif kind == "cluster":  # a stack of hosts: two offset outlines behind the front one
+        if detail:
+            for k in (2, 1):
+                painter.drawRoundedRect(rect.translated(3 * k, -3 * k), 5, 5)
+        painter.drawRoundedRect(rect, 5, 5)
     elif kind == "content_library":  # a shelf of books: spines on the left
         painter.drawRoundedRect(rect, 3, 3)
         if detail:
@@ -481,6 +486,16 @@ def describe(comp: Component) -> str:
         return f"{_num(comp.get('speed_gbps'))} GbE"
     if comp.kind == "vm":
         return str(comp.get("workload.profile"))
+    if comp.kind == "cluster":
+        if not comp.get("ha_enabled"):
+            ha = "HA off"
+        elif comp.get("admission_control") == "failover_hosts":
+            ha = f"HA N+{comp.get('failover_hosts')}"
+        elif comp.get("admission_control") == "percentage":
+            ha = f"HA {_num(comp.get('cpu_failover_pct'))}% reserved"
+        else:
+            ha = "HA, no admission control"
+        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"
     if comp.kind == "content_library":
         gbe = _num(comp.get("network_gbps"))
         return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"

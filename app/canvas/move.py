@@ -5,7 +5,8 @@ A host carries its card (its NICs and VMs move with it); a site or cluster box c
 cards it holds.  A host (or content library) let go inside another site's or cluster's box
 joins it (``located_at``, ``in_cluster``, ``library_at``) in the same undo step as the move.
 A VM dragged off its card onto another host's card runs there from then on (``runs_on``);
-let go anywhere else, it goes back to its pill.
+let go anywhere else, it goes back to its pill.  A VM on no host (an import's Unplaced area)
+released over a host is placed there: the move and its ``runs_on`` link are one undo step.
 """
 
 from __future__ import annotations
@@ -93,23 +94,45 @@ class MoveTracker:
                     moves[child] = (p.x(), p.y())
         joins = [] if any(isinstance(sc.item(c), ContainerItem) for c in start) else [
             lk for cid in start if cid in moves for lk in self._joins(cid)]
-        joins += self._rehomed()
+        placed = [lk for cid in start if cid in moves
+                  for lk in self._placement(cid)]
+        joins += placed + self._rehomed()
         doc = sc.document
         if not joins:
             if moves:
                 doc.move_components(moves)
             return
         stack = doc.undo_stack
-        names = ", ".join(doc.session.name_of(lk.target) for lk in joins)
-        stack.beginMacro(f"Move {doc.session.name_of(joins[0].source)} to {names}"
-                         if len(joins) == 1 else f"Move {len(joins)} components to {names}")
-        doc.move_components(moves)
-        for lk in joins:
-            reason = doc.add_link(lk)
-            if reason:
-                sc.status_message.emit(f"Not moved into {doc.session.name_of(lk.target)}:"
-                                       f" {reason}")
-        stack.endMacro()
+        name = doc.session.name_of
+        names = ", ".join(dict.fromkeys(name(lk.target) for lk in joins))
+        if len(placed) == len(joins):
+            n = len(placed)
+            label = f"Place {n} VM{'s' if n > 1 else ''} on a host"
+        else:
+            label = (f"Move {name(joins[0].source)} to {names}" if len(joins) == 1
+                     else f"Move {len(joins)} components to {names}")
+        stack.beginMacro(label)
+        refused = []
+        try:
+            doc.move_components(moves)
+            for lk in joins:
+                reason = doc.add_link(lk)
+                if reason:
+                    refused.append(f"Not moved onto {name(lk.target)}: {reason}")
+        finally:
+            stack.endMacro()
+        sc.status_message.emit(refused[0] if refused else
+                               f"Placed {len(placed)} VM(s) on {names}" if placed
+                               else f"{label} (Ctrl+Z undoes it)")
+
+    def _placement(self, cid: str) -> list[Link]:
+        """A VM on no host let go over a host's card: it runs there."""
+        sc = self.scene
+        item = sc.item(cid)
+        if item is None or item.kind != "vm" or cid in sc.holdings.host_of:
+            return []
+        target = sc.target_at(item.pos(), exclude=item)
+        return [Link(cid, target.cid, "runs_on")] if isinstance(target, HostItem) else []
 
     def _rehomed(self) -> list[Link]:
         """The VMs let go on another host's card run there; the others go back to their

@@ -36,6 +36,7 @@ from app.canvas.levels import Badge, Levels, Tallies
 from app.canvas.lines import Lines, link_key
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
+from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.engine.prediction import Prediction
@@ -88,6 +89,7 @@ class DesignScene(QGraphicsScene):
         self._detail_timer.timeout.connect(self.detail.refresh)
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
+        self.unplaced = UnplacedArea(self)
         document.design_replaced.connect(self.rebuild)
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
@@ -174,6 +176,7 @@ class DesignScene(QGraphicsScene):
         self._shape += 1
         self._syncing = True
         self.clear()
+        self.unplaced.reset()
         for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
             d.clear()
         self.detail.clear()
@@ -312,6 +315,8 @@ class DesignScene(QGraphicsScene):
             return
         self.lines.traffic = None
         self._add_top(comp)
+        if comp.kind == "vm":
+            self.unplaced.schedule()
         if comp.kind == "host":
             self.holdings.vms.setdefault(cid, [])
             self.holdings.nics.setdefault(cid, [])
@@ -337,6 +342,8 @@ class DesignScene(QGraphicsScene):
         self.removeItem(item)
         self._syncing = syncing
         self.lines.traffic = None
+        if item.kind == "vm":
+            self.unplaced.schedule()
         if item in self.badge.worn:
             self.badge.worn.remove(item)
 
@@ -366,6 +373,8 @@ class DesignScene(QGraphicsScene):
 
     def _link_added(self, lk: Link) -> None:
         self.lines.traffic = None
+        if lk.kind == "runs_on":
+            self.unplaced.schedule()
         self._by_cid.setdefault(lk.source, []).append(lk)
         self._by_cid.setdefault(lk.target, []).append(lk)
         h = self.holdings
@@ -383,6 +392,8 @@ class DesignScene(QGraphicsScene):
 
     def _link_removed(self, lk: Link) -> None:
         self.lines.traffic = None
+        if lk.kind == "runs_on":
+            self.unplaced.schedule()
         for end in (lk.source, lk.target):
             lst = self._by_cid.get(end)
             if lst is not None:
@@ -441,6 +452,8 @@ class DesignScene(QGraphicsScene):
             self._place_children(item)
         for bid in self.holdings.member_of.get(item.cid, ()):
             self._refit(bid)
+        if item.kind == "vm" and self.unplaced.count:
+            self.unplaced.schedule()
 
     # ------------------------------------------------------------------ selection
     def _select_ids(self, ids: list[str]) -> None:

@@ -8,6 +8,7 @@ import math
 import re
 
 from app.document.design_document import DesignDocument
+from models.analysis.baseline import provenance_lines
 from models.document.schema import KINDS
 from models.subsystems import content_library
 
@@ -38,8 +39,9 @@ def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
     return f"{f:,.1f}{unit}" if f < 100 else f"{f:,.0f}{unit}"
 
 
-def component_tooltip(document: DesignDocument, cid: str) -> str:
-    """Rich text: name, kind and the predicted figures of component ``cid``."""
+def component_tooltip(document: DesignDocument, cid: str, provenance: bool = True) -> str:
+    """Rich text: name, kind and the predicted figures of component ``cid``, then (unless
+    ``provenance`` is False) where its measured or assumed figures come from."""
     comp = document.component(cid)
     if comp is None:
         return ""
@@ -61,9 +63,12 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
             host = p.vms.host[i]
             if host:
                 lines.append(f"on {html.escape(name_of(document, host))}")
-            lines += [f"{_fmt(p.vms.iops[i])} IOPS at {_fmt(p.vms.latency_ms[i], ' ms')}",
-                      f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}",
-                      f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
+            if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
+                lines.append("storage I/O not measured")
+            else:
+                lines += [f"{_fmt(p.vms.iops[i])} IOPS at {_fmt(p.vms.latency_ms[i], ' ms')}",
+                          f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}"]
+            lines += [f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
                       f"CPU {_fmt(p.vms.cpu_util[i], pct=True)}"]
             if p.vms.bound_by[i]:
                 lines.append(f"bound by {html.escape(plain(document, p.vms.bound_by[i]))}")
@@ -80,4 +85,10 @@ def component_tooltip(document: DesignDocument, cid: str) -> str:
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {html.escape(plain(document, top[0].explanation))}")
-    return "<br>".join(lines)
+    return "<br>".join(lines + (provenance_html(comp) if provenance else []))
+
+
+def provenance_html(comp: object) -> list[str]:
+    """Where the component's figures come from (measured, solved, assumed), as lines."""
+    return [f"<i>{html.escape(label)}</i>: {html.escape(text)}"
+            for label, text in provenance_lines(comp)]

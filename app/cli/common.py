@@ -51,7 +51,17 @@ def emit(obj: Any) -> None:
 
 
 def load(path: str) -> Design:
-    return load_design(Path(path))
+    """The design in ``path``; what was repaired while reading it (text that was not valid
+    Unicode) is reported on stderr, one warning per place."""
+    design = load_design(Path(path))
+    for issue in design.repairs:
+        warn(f"{Path(path).name}: {issue}")
+    return design
+
+
+def warn(message: str) -> None:
+    """``headroom: warning: ...`` on stderr, one line."""
+    sys.stderr.write(f"{PROG}: warning: " + " ".join(message.split("\n")) + "\n")
 
 
 def overrides(design: Design, sets: Sequence[str]) -> list[Override]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.document.design import DesignError, apply_scenario, parse_assignment
 from models.document.knobs import knobs_for
@@ -53,6 +54,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         net = KPI_BY_KEY["network_gbps"].value(pred)
         if net is not None:
             print(f"  network           {net:,.2f} Gbit/s")
+        for line in capacity_lines(pred):
+            print(line)
         jobs = doc["extras"].get("content_library", [])
         for j in jobs:
             print(f"  library {j['id']} ({j['name']}): "

@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.cli.calibrate import MIN_COVERAGE, check_coverage
 from app.cli.common import UserError, emit
 from models.document.design import Design
 from models.io.files import save_design
+from models.io.importers.measurements import STATS
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -29,6 +31,7 @@ def _import_output(args: argparse.Namespace) -> Path:
 
 def _finish_import(args: argparse.Namespace, design: Design, report: Any) -> int:
     out = _import_output(args)
+    check_coverage(args, report)
     save_design(design, out)
     if args.json:
         emit(report.to_dict())
@@ -63,7 +66,8 @@ def cmd_import_vcenter(args: argparse.Namespace) -> int:
         password = getpass.getpass(f"password for {args.user} at {host}: ")
     conn = Connection(host, args.user, password, port, insecure=args.insecure)
     design, report = import_vcenter(conn, site_by=args.site_by,
-                                    include_powered_off=args.include_powered_off)
+                                    include_powered_off=args.include_powered_off,
+                                    perf_days=args.perf, stat=args.stat)
     return _finish_import(args, design, report)
 
 
@@ -81,6 +85,11 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument("--port", type=int, default=443)
     p.add_argument("--insecure", action="store_true",
                    help="do not verify the server's TLS certificate (labs and simulators only)")
+    p.add_argument("--perf", type=int, metavar="DAYS",
+                   help="read DAYS of performance history (CPU, memory, virtual disks,"
+                   " network) and set each VM's demand from it")
+    p.add_argument("--stat", choices=STATS, default="p95",
+                   help="statistic of the performance history (default p95)")
     _add_import_opts(p)
     p.set_defaults(func=cmd_import_vcenter)
 
@@ -92,3 +101,6 @@ def _add_import_opts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include-powered-off", action="store_true",
                    help="import powered-off VMs too (idle, tagged powered-off)")
     p.add_argument("--json", action="store_true", help="print the import report as JSON")
+    p.add_argument("--allow-partial", action="store_true",
+                   help=f"write the design even when fewer than {MIN_COVERAGE:.0%} of the VMs"
+                   " are on their own host (an anonymised or partial export)")

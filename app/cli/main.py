@@ -10,13 +10,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from app.cli import analysis, design, files, imports, report, validate
+from app.cli import analysis, calibrate, design, files, imports, report, validate
 from app.cli.common import PROG, Parser, UserError, fail
 from app.cli.gui import run_gui
 from models.document.design import DesignError
 
-COMMAND_MODULES = (design, validate, files, report, analysis, imports)
-"""Each adds its subcommands to the parser, in the order ``--help`` lists them."""
+COMMAND_MODULES = (design, validate, files, report, analysis, imports, calibrate)
+"""Each adds its subcommands to the parser, in the order ``--help`` lists them (calibrate
+after imports: it adds --allow-partial and --perf to the import commands)."""
 
 COMMANDS = tuple(c for m in COMMAND_MODULES for c in m.COMMANDS)
 

@@ -132,6 +132,12 @@ class Dashboard(QWidget):
         self.hidden_label.setAccessibleName("Figures not shown")
         self.hidden_label.setVisible(False)
         outer.addWidget(self.hidden_label)
+        self.measured_label = QLabel()
+        self.measured_label.setWordWrap(True)
+        self.measured_label.setStyleSheet("font-size: 8pt;")
+        self.measured_label.setAccessibleName("What was not measured")
+        self.measured_label.setVisible(False)
+        outer.addWidget(self.measured_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
         self.warnings_label.setStyleSheet("color: #b9770e;")
@@ -191,6 +197,23 @@ class Dashboard(QWidget):
                                   if names else "")
         self.hidden_label.setVisible(bool(names))
 
+    def _show_measured(self, p: Prediction | None) -> None:
+        """How many VMs lack I/O data (their storage figures read 'not measured') and how
+        many are on no host: an imported estate's figures are only as good as its data."""
+        parts = []
+        if p is not None:
+            missing = int(p.vms.io_not_measured.sum()) if len(p.vms.io_not_measured) else 0
+            if missing:
+                parts.append(f"{missing} of {len(p.vms.ids)} VMs lack I/O data: their storage"
+                             " figures read 'not measured' (assign a profile or calibrate"
+                             " from esxtop or Aria Operations data)")
+            unplaced = int(p.extras.get("capacity", {}).get("unplaced_vms", 0))
+            if unplaced:
+                parts.append(f"{unplaced} VMs are on no host (the Unplaced area): counted in"
+                             " hosts needed")
+        self.measured_label.setText("\n".join(parts))
+        self.measured_label.setVisible(bool(parts))
+
     def _on_baseline(self, _p: object) -> None:
         if self.document.scenario != "base":  # in base it is the prediction just shown
             self.refresh()
@@ -205,6 +228,7 @@ class Dashboard(QWidget):
         for tile in self.tiles.values():
             tile.update_from(p, base, show_delta)
         self._hide_unmeasured(p)
+        self._show_measured(p)
         warnings = p.warnings if p is not None else []
         text = "\n".join(f"⚠ {w}" for w in warnings[:4])
         if len(warnings) > 4:

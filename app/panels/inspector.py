@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
-from app.canvas.tooltips import component_tooltip
+from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value
@@ -193,6 +193,13 @@ class Inspector(QWidget):
         self.predicted.setStyleSheet("padding: 4px; border: 1px solid palette(mid);"
                                      " border-radius: 4px;")
         self.predicted.hide()
+        self.provenance = QLabel(self)
+        self.provenance.setTextFormat(Qt.TextFormat.RichText)
+        self.provenance.setWordWrap(True)
+        self.provenance.setAccessibleName("Where the figures come from")
+        self.provenance.setStyleSheet("padding: 4px; border: 1px solid palette(mid);"
+                                      " border-radius: 4px; font-size: 8pt;")
+        self.provenance.hide()
         self.message = QLabel(self)
         self.message.setStyleSheet("color: #d9534f;")
         self.message.setWordWrap(True)
@@ -209,6 +216,7 @@ class Inspector(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.name_edit)
         layout.addWidget(self.predicted)
+        layout.addWidget(self.provenance)
         layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
         self.fields: dict[str, Field] = {}
@@ -257,13 +265,22 @@ class Inspector(QWidget):
 
     def _show_prediction(self) -> None:
         """What the latest prediction says about the one selected component."""
+        self._show_provenance()
         if len(self.ids) != 1 or self.document.prediction is None:
             self.predicted.hide()
             return
-        text = component_tooltip(self.document, self.ids[0])
+        text = component_tooltip(self.document, self.ids[0], provenance=False)
         lines = text.split("<br>")[1:]  # the title is already shown above
         self.predicted.setText("<b>Predicted</b>: " + " · ".join(lines) if lines else "")
         self.predicted.setVisible(bool(lines))
+
+    def _show_provenance(self) -> None:
+        """Where the one selected component's workload figures come from."""
+        comp = self.document.component(self.ids[0]) if len(self.ids) == 1 else None
+        lines = provenance_html(comp) if comp is not None else []
+        self.provenance.setText("<b>Where the figures come from</b><br>" + "<br>".join(lines)
+                                if lines else "")
+        self.provenance.setVisible(bool(lines))
 
     def _clear_fields(self) -> None:
         while self.form.rowCount():
@@ -316,3 +333,4 @@ class Inspector(QWidget):
     def _component_changed(self, cid: str, _prop: str) -> None:
         if cid in self.ids:
             self.refresh()
+            self._show_provenance()

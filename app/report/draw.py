@@ -30,10 +30,29 @@ PANEL = QColor("#f3f6fa")
 
 FONT_FAMILY = "DejaVu Sans"
 
+SHRINK = 0.8
+"""A line of text too long for its box is set this much smaller before it is cut short."""
+
 
 def util_color(util: float) -> QColor:
     """The theme's utilisation colour (:func:`app.theme.util_colour`); a rule for no figure."""
     return RULE if math.isnan(util) else theme.util_colour(util)
+
+
+def font(size: float, bold: bool = False, italic: bool = False) -> QFont:
+    f = QFont(FONT_FAMILY)
+    f.setPixelSize(max(1, round(size)))
+    f.setBold(bold)
+    f.setItalic(italic)
+    return f
+
+
+def wrapped_height(w: float, s: str, size: float = 13, bold: bool = False) -> float:
+    """The height of ``s`` word-wrapped to ``w`` (measured before anything is drawn)."""
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                | Qt.TextFlag.TextWordWrap)
+    return QFontMetricsF(font(size, bold)).boundingRect(QRectF(0, 0, w, 1e6), flags,
+                                                        s).height()
 
 
 @dataclass(frozen=True)
@@ -54,22 +73,29 @@ class Sheet:
 
     # ------------------------------------------------------------------ text
     def font(self, size: float, bold: bool = False, italic: bool = False) -> QFont:
-        f = QFont(FONT_FAMILY)
-        f.setPixelSize(max(1, round(size)))
-        f.setBold(bold)
-        f.setItalic(italic)
-        return f
+        return font(size, bold, italic)
 
     def text(self, rect: QRectF, s: str, size: float = 13, bold: bool = False,
              color: QColor = INK, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft,
-             italic: bool = False) -> None:
-        """One line, elided to fit ``rect``."""
+             italic: bool = False, shrink: float = SHRINK) -> None:
+        """One line in ``rect``: set smaller (down to ``shrink`` of ``size``) rather than
+        cut, elided only when even that does not fit."""
         p = self.painter
         f = self.font(size, bold, italic)
+        width = QFontMetricsF(f).horizontalAdvance(s)
+        if width > rect.width() > 0 and shrink < 1.0:
+            f = self.font(max(size * shrink, size * rect.width() / width * 0.98), bold, italic)
         p.setFont(f)
         p.setPen(color)
         s = QFontMetricsF(f).elidedText(s, Qt.TextElideMode.ElideRight, rect.width())
         p.drawText(rect, int(align | Qt.AlignmentFlag.AlignVCenter), s)
+
+    def text_width(self, s: str, size: float = 13, bold: bool = False) -> float:
+        return QFontMetricsF(self.font(size, bold)).horizontalAdvance(s)
+
+    def wrapped_height(self, w: float, s: str, size: float = 13, bold: bool = False) -> float:
+        """The height :meth:`wrapped` would use."""
+        return wrapped_height(w, s, size, bold)
 
     def wrapped(self, x: float, y: float, w: float, s: str, size: float = 13,
                 color: QColor = INK, bold: bool = False, max_h: float = 1e9) -> float:
@@ -95,13 +121,14 @@ class Sheet:
         self.painter.drawLine(QPointF(MARGIN, y + 4), QPointF(self.width - MARGIN, y + 4))
         return y + 20
 
-    def footer(self, left: str, page: int) -> None:
+    def footer(self, left: str, page: int, total: int = 0) -> None:
         y = self.height - MARGIN + 14
         w = self.width - 2 * MARGIN
         self.painter.setPen(QPen(RULE, 1))
         self.painter.drawLine(QPointF(MARGIN, y - 4), QPointF(self.width - MARGIN, y - 4))
         self.text(QRectF(MARGIN, y, w * 0.8, 20), left, 11, color=MUTED)
-        self.text(QRectF(MARGIN + w * 0.8, y, w * 0.2, 20), f"page {page}", 11, color=MUTED,
+        of = f" of {total}" if total else ""
+        self.text(QRectF(MARGIN + w * 0.8, y, w * 0.2, 20), f"page {page}{of}", 11, color=MUTED,
                   align=Qt.AlignmentFlag.AlignRight)
 
     # ------------------------------------------------------------------ shapes
@@ -153,3 +180,49 @@ class Sheet:
             p.drawLine(QPointF(x, y + row_h), QPointF(x + w, y + row_h))
             y += row_h
         return y
+
+
+    def wrapped_table(self, x: float, y: float, w: float, columns: Sequence[Column],
+                      rows: Sequence[Sequence[str]], size: float = 12, row_h: float = 22,
+                      colors: Sequence[Sequence[QColor | None]] | None = None,
+                      header: bool = True, bold: Sequence[bool] | None = None) -> float:
+        """A table whose cells wrap (nothing is cut): a header of column titles when
+        ``header``; ``colors[i][j]`` colours a cell, ``bold[i]`` sets a row in bold.
+        Returns the y below the table."""
+        if header:
+            titles = [c.title for c in columns]
+            h = row_height(w, columns, titles, size, row_h, True)
+            self.box(QRectF(x, y, w, h), PANEL, None, 2)
+            self._row(x, y, w, columns, titles, size, row_h, h, None, True)
+            y += h
+        for i, row in enumerate(rows):
+            b = bool(bold[i]) if bold is not None else False
+            h = row_height(w, columns, row, size, row_h, b)
+            self._row(x, y, w, columns, row, size, row_h, h,
+                      colors[i] if colors is not None else None, b)
+            self.painter.setPen(QPen(RULE, 0.6))
+            self.painter.drawLine(QPointF(x, y + h), QPointF(x + w, y + h))
+            y += h
+        return y
+
+    def _row(self, x: float, y: float, w: float, columns: Sequence[Column],
+             row: Sequence[str], size: float, row_h: float, h: float,
+             colors: Sequence[QColor | None] | None, bold: bool) -> None:
+        p = self.painter
+        flags = Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop
+        top = y + (row_h - size * 1.25) / 2
+        cx = x
+        for j, (c, cell) in enumerate(zip(columns, row, strict=False)):
+            color = colors[j] if colors is not None and j < len(colors) else None
+            p.setFont(self.font(size, bold))
+            p.setPen(color or INK)
+            p.drawText(QRectF(cx + 6, top, c.width * w - 12, h), int(flags | c.align), cell)
+            cx += c.width * w
+
+
+def row_height(w: float, columns: Sequence[Column], row: Sequence[str], size: float = 12,
+               row_h: float = 22, bold: bool = False) -> float:
+    """The height of ``row`` in :meth:`Sheet.wrapped_table`: its tallest wrapped cell."""
+    pad = row_h - size * 1.25
+    return max([row_h] + [wrapped_height(c.width * w - 12, cell, size, bold) + pad
+                          for c, cell in zip(columns, row, strict=False)])

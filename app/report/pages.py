@@ -1,489 +1,455 @@
 """The pages of a Headroom report, each drawn on a :class:`~app.report.draw.Sheet`.
 
-:func:`build_pages` returns one drawing function per page: title, diagram, knob settings and
-scenario, KPIs, charts, bottlenecks, and the calibration appendix (as many pages as needed).
-Every page starts with a heading that names it (tests look for these).
+:func:`build_pages` returns one drawing function per page: the executive summary, the
+scenarios compared, the knob settings, the design, where it is limited, its figures per VM
+and host, and the evidence appendix (the studies its figures rest on).  Long tables flow
+over as many pages as they need (:mod:`app.report.tables`); the whole report keeps to
+:data:`MAX_PAGES`.  Every page starts with a heading from :data:`HEADINGS` (tests look for
+them).  What the pages say is :mod:`models.report`'s; how it is laid out is here.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor
 
 from app import format as fmt
-from app.report.diagram import draw_diagram
+from app.report.baseline import baseline_page, has_baseline
+from app.report.charts import (
+    chart_height,
+    figure_chart,
+    per_vm_figures,
+    utilisation_chart,
+    utilisation_groups,
+)
+from app.report.diagram import draw_diagram, mode_of
 from app.report.draw import (
     ACCENT,
     BAD,
     GOOD,
-    INK,
     MARGIN,
     MUTED,
+    PAGE_H,
     PANEL,
     RULE,
     Column,
     Sheet,
     util_color,
+    wrapped_height,
 )
-from models.calibration import Check
-from models.document.design import Design, apply_scenario
-from models.document.knobs import Knob, knobs_for
-from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES
+from app.report.tables import (
+    CHANGE_COLORS,
+    Block,
+    changes_blocks,
+    comparison_blocks,
+    evidence_blocks,
+    knob_blocks,
+    paginate,
+    text_block,
+)
+from models.document.design import Design
+from models.engine.kpis import KPI_BY_KEY, KPIS, busiest
 from models.engine.prediction import Prediction
+from models.report.content import Content
+from models.report.evidence import SUBSYSTEM_TITLES
+from models.report.levers import headline
+from models.report.summary import cell_text
+from models.report.wording import (
+    component_name,
+    explanation,
+    in_sentence,
+    kpi_text,
+    noun,
+    plain,
+    resource_label,
+    resource_name,
+)
 
 RIGHT = Qt.AlignmentFlag.AlignRight
-Page = Callable[[Sheet], None]
+Page = Callable[[Sheet, int, int], None]
+"""Draws one page, given its number and the report's page count."""
 
-HEADINGS = ("Headroom design report", "Design diagram", "Knob settings and scenario",
-            "Key performance indicators", "Charts", "Bottlenecks",
-            "Appendix: calibration studies")
-"""The heading of each kind of page, in order (the appendix may span several pages)."""
+HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "The design",
+            "Where the design is limited", "Figures per VM and host",
+            "Evidence: the studies behind these figures")
+"""The heading of each kind of page, in order (tables continue over several pages)."""
 
-APPENDIX_ROWS = 30
+MAX_PAGES = 10
+"""The most pages a report has; the appendix gives way (its last line says how many checks
+it leaves out)."""
+
+BODY_TOP = MARGIN + 34 + 24 + 20
+"""Where a page's content starts, below the heading and its subtitle."""
+BODY_BOTTOM = PAGE_H - MARGIN - 14
+"""Where it ends, above the footer."""
 
 
 @dataclass
 class Report:
-    design: Design
-    scenario: str
-    prediction: Prediction
+    content: Content
     version: str
-    checks: list[Check] = field(default_factory=list)
-    checks_error: str = ""
     when: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
-    def effective(self) -> Design:
-        try:
-            return apply_scenario(self.design, self.scenario)
-        except Exception:  # an unknown scenario: show the base design's values
-            return self.design
+    def design(self) -> Design:
+        return self.content.design
+
+    @property
+    def scenario(self) -> str:
+        return self.content.scenario
+
+    @property
+    def prediction(self) -> Prediction:
+        return self.content.prediction
 
     @property
     def footer(self) -> str:
-        return (f"Headroom {self.version} · {self.design.name} · scenario {self.scenario} · "
+        scen = "base design" if self.scenario == "base" else f"scenario ‘{self.scenario}’"
+        return (f"Headroom {self.version} · {self.design.name} · {scen} · "
                 f"{self.when:%Y-%m-%d %H:%M} UTC")
 
 
 def build_pages(r: Report) -> list[Page]:
-    pages: list[Page] = [partial(f, r=r) for f in (title_page, diagram_page, settings_page,
-                                                    kpi_page, charts_page, bottlenecks_page)]
-    n = max(1, math.ceil(len(r.checks) / APPENDIX_ROWS))
-    pages.extend(partial(appendix_page, r=r, index=i, count=n) for i in range(n))
-    return pages
+    """Every page of the report, in order (at most :data:`MAX_PAGES`)."""
+    c = r.content
+    pages: list[Page] = [partial(summary_page, r=r)]
+    if c.comparison.columns[1:]:
+        pages += _flowed(r, HEADINGS[1], "The base design and every scenario: changes against"
+                         " the base in green (better) or red (worse), “no change” below 0.1 %",
+                         lambda tight: [*comparison_blocks(c, tight),
+                                        Block(14, lambda s, y: None),
+                                        *changes_blocks(c, tight)])
+    knobs = (f"The {fmt.count(len(c.knobs), 'knob')} set away from their defaults or changed"
+             " by a scenario; every other knob is at its default") if c.knobs else \
+        "No knob is set away from its default"
+    pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
+    pages += [partial(design_page, r=r), partial(limits_page, r=r),
+              partial(details_page, r=r)]
+    if has_baseline(r.design):
+        pages.append(partial(baseline_page, r=r))
+    ev = c.evidence
+    names = [in_sentence(SUBSYSTEM_TITLES.get(s, s)) for s in ev.subsystems]
+    titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
+        if names else ""
+    sub = (f"{fmt.count(len(ev.checks), 'published figure')} behind the {titles} models, each"
+           f" beside the model's value; {sum(ch.ok for ch in ev.checks)} within tolerance"
+           if ev.checks else "The published figures the models were fitted to and checked"
+           " against")
+    return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
+                           max(1, MAX_PAGES - len(pages)))
 
 
-# --------------------------------------------------------------------------- pages
+AVAIL = BODY_BOTTOM - BODY_TOP
+"""The height a page's blocks have."""
+
+SHORT = 0.3
+"""A last page filled less than this is worth setting the blocks tighter for."""
 
 
-def title_page(s: Sheet, r: Report) -> None:
-    w = s.width - 2 * MARGIN
-    s.box(QRectF(0, 0, s.width, 330), PANEL)
-    s.text(QRectF(MARGIN, 70, w, 30), HEADINGS[0], 20, color=ACCENT, bold=True)
-    s.text(QRectF(MARGIN, 110, w, 70), r.design.name, 44, True)
-    s.text(QRectF(MARGIN, 190, w, 30), f"Scenario: {r.scenario}", 20)
-    s.text(QRectF(MARGIN, 226, w, 26),
-           f"{r.when:%d %B %Y, %H:%M} UTC  ·  Headroom {r.version}", 15, color=MUTED)
-    counts = ", ".join(fmt.count(len(r.design.of_kind(k)), word) for k, word in
-                       (("host", "host"), ("vm", "VM"), ("storage_array", "array"),
-                        ("nic", "NIC"), ("site", "site")) if r.design.of_kind(k))
-    s.text(QRectF(MARGIN, 262, w, 26), counts or "no components", 15, color=MUTED)
-    y = 370.0
-    tiles = kpi_tiles(r.prediction)
-    tw = (w - 3 * 16) / 4
-    for i, (label, value, note) in enumerate(tiles[:4]):
-        x = MARGIN + i * (tw + 16)
-        s.box(QRectF(x, y, tw, 120), PANEL, RULE)
-        s.text(QRectF(x + 16, y + 10, tw - 32, 24), label, 14, color=MUTED)
-        s.text(QRectF(x + 16, y + 38, tw - 32, 44), value, 30, True)
-        s.text(QRectF(x + 16, y + 86, tw - 32, 22), note, 12, color=MUTED)
-    y += 160
-    if r.design.notes:
-        s.text(QRectF(MARGIN, y, w, 24), "Notes", 16, True)
-        s.wrapped(MARGIN, y + 30, w, r.design.notes, 14, max_h=s.height - y - 160)
-    s.footer(r.footer, 1)
+def _flowed(r: Report, title: str, subtitle: str, make: Callable[[bool], list[Block]],
+            room: int = MAX_PAGES) -> list[Page]:
+    """Pages of ``make(tight)``'s blocks: tight when that saves a page whose last would be
+    nearly empty; at most ``room`` pages (the last line then says how much was left out)."""
+    blocks = make(False)
+    flowed = paginate(blocks, AVAIL)
+    if (len(flowed) > 1 and sum(b.height for b in flowed[-1]) < AVAIL * SHORT) \
+            or len(flowed) > room:
+        tight = make(True)
+        again = paginate(tight, AVAIL)
+        if len(again) < len(flowed):
+            blocks, flowed = tight, again
+    if len(flowed) > room:
+        flowed = flowed[:room]
+        placed = {id(b) for page in flowed for b in page[:-1]}
+        left = sum(1 for b in blocks if id(b) not in placed)
+        flowed[-1] = [*flowed[-1][:-1], text_block(
+            f"… and {fmt.count(left, 'more row')}: `headroom validate` lists every check.",
+            11, MUTED)]
+    return [partial(_blocks_page, r=r, title=title + (" (continued)" if i else ""),
+                    subtitle=subtitle, blocks=page) for i, page in enumerate(flowed)]
 
 
-def diagram_page(s: Sheet, r: Report) -> None:
-    y = s.heading(HEADINGS[1], f"{len(r.design.components)} components and "
-                               f"{len(r.design.links)} links at their canvas positions; "
-                               "outlines show predicted utilisation")
-    draw_diagram(s, QRectF(MARGIN, y, s.width - 2 * MARGIN, s.height - y - MARGIN - 12),
-                 r.design, r.prediction)
-    s.footer(r.footer, 2)
+def _blocks_page(s: Sheet, number: int, total: int, r: Report, title: str, subtitle: str,
+                 blocks: list[Block]) -> None:
+    y = s.heading(title, subtitle)
+    for b in blocks:
+        b.draw(s, y)
+        y += b.height
+    s.footer(r.footer, number, total)
 
 
-def knob_value(design: Design, k: Knob) -> str:
-    """The knob's value over the design's components (``mixed: a, b`` when they differ)."""
-    if k.kind == "design":
-        vals = [design.policy_value(k.prop.removeprefix("policy."))]
-    elif any(lk.kind == k.kind for lk in design.links):
-        vals = [lk.get(k.prop) for lk in design.links if lk.kind == k.kind]
-    else:
-        vals = [c.get(k.prop) for c in design.of_kind(k.kind)]
-    shown: list[str] = []
-    for v in vals:
-        text = fmt.value(v, k.unit) if v is not None else "auto"
-        if text not in shown:
-            shown.append(text)
-    if len(shown) > 1:
-        return "mixed: " + ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
-    return shown[0] if shown else fmt.NONE
-
-
-def settings_page(s: Sheet, r: Report) -> None:
-    y = s.heading(HEADINGS[2], f"Values in scenario '{r.scenario}' for every knob that "
-                               "applies to this design")
-    w = s.width - 2 * MARGIN
-    left = w * 0.64
-    design = r.effective
-    ks = knobs_for(design)
-    rows = [[k.group, k.label, k.path, knob_value(design, k)] for k in ks]
-    cols = [Column("Group", 0.17), Column("Knob", 0.28), Column("Path", 0.33),
-            Column("Value", 0.22)]
-    avail = s.height - y - MARGIN - 40
-    row_h = max(15.0, min(21.0, avail / (len(rows) + 1)))
-    max_rows = int(avail // row_h) - 1
-    if len(rows) > max_rows:
-        rows = [*rows[: max_rows - 1], ["", f"… and {len(rows) - max_rows + 1} more", "", ""]]
-    s.table(MARGIN, y, left, cols, rows, min(11.5, row_h * 0.58), row_h)
-    x = MARGIN + left + 28
-    rw = w - left - 28
-    s.text(QRectF(x, y, rw, 24), f"Scenario: {r.scenario}", 16, True)
-    yy = y + 30
-    if r.scenario == "base":
-        yy += s.wrapped(x, yy, rw, "The base design: no overrides applied.", 12.5, MUTED)
-    else:
-        try:
-            ovs = r.design.scenario(r.scenario).overrides
-        except Exception:  # the scenario was renamed away
-            ovs = []
-        if not ovs:
-            yy += s.wrapped(x, yy, rw, "This scenario has no overrides.", 12.5, MUTED)
-        for o in ovs[:20]:
-            yy += s.wrapped(x, yy, rw, f"{o.select} . {o.prop} = {fmt.value(o.value)}",
-                            12.5) + 4
-    yy += 24
-    others = [sc.name for sc in r.design.scenarios if sc.name != r.scenario]
-    s.text(QRectF(x, yy, rw, 22), "Other scenarios", 14, True)
-    yy += 26
-    s.wrapped(x, yy, rw, "\n".join(others) if others else "none", 12.5, MUTED)
-    s.footer(r.footer, 3)
-
+# --------------------------------------------------------------------------- summary
 
 HEADLINE = ("total_iops", "mean_latency_ms", "p95_response_ms", "network_gbps", "wan_pct",
             "library_min", "ft_logging_mbps")
-"""Dashboard figures the title page may lead with, in order: the first three the design has
+"""Figures the summary page may lead with, in order: the first three the design has
 (storage figures for a storage design, response time and network for a web farm, ...)."""
 
 
-def kpi_tiles(p: Prediction) -> list[tuple[str, str, str]]:
-    """Four headline (label, value, note) tiles: three of :data:`HEADLINE` that the design
-    measures (hosts needed, IOPS and latency fill in), then consolidation."""
+def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
+    """Four headline (label, value, note) tiles: up to three of :data:`HEADLINE` that the
+    design measures, hosts needed and the busiest resource filling in, then consolidation."""
     keys = [k for k in HEADLINE if KPI_BY_KEY[k].value(p) is not None][:3]
-    for k in ("hosts_needed", "total_iops", "mean_latency_ms"):
-        if len(keys) < 3 and k not in keys:
-            keys.append(k)
-    notes = {"total_iops": f"{len(p.vms.ids)} VMs",
-             "mean_latency_ms": f"p95 {fmt.with_unit(p.p95_latency_ms, 'ms')}",
-             "ft_logging_mbps": f"adds {fmt.with_unit(p.ft_latency_add_ms, 'ms')} latency"}
-
-    def note(k: str) -> str:  # the count of VMs even without I/O; else what is missing
-        present = k == "total_iops" or KPI_BY_KEY[k].value(p) is not None
-        return notes[k] if present and k in notes else fmt.kpi_detail(k, p)
-
+    if len(keys) < 3:
+        keys.append("hosts_needed")
+    n = len(p.vms.ids)
+    p95 = kpi_text(fmt, KPI_BY_KEY["p95_latency_ms"], p.p95_latency_ms)
+    notes = {"total_iops": fmt.count(n, "VM"), "mean_latency_ms": f"p95 {p95}",
+             "ft_logging_mbps": "adds "
+             + kpi_text(fmt, KPI_BY_KEY["ft_latency_add_ms"], p.ft_latency_add_ms)}
+    tiles = [(KPI_BY_KEY[k].title, kpi_text(fmt, KPI_BY_KEY[k], KPI_BY_KEY[k].value(p)),
+              notes[k] if k in notes else tile_note(k, p, design)) for k in keys]
+    busy = p.bottlenecks(1)
+    if len(tiles) < 3 and busy:
+        r = busy[0]
+        tiles.append(("Busiest resource", fmt.percent(r.util, 3),
+                      resource_label(design, r.component, r.resource)))
     c = p.consolidation
-    tiles = [(KPI_BY_KEY[k].title, fmt.kpi_text(KPI_BY_KEY[k], p), note(k)) for k in keys]
+    limit = {"cpu": "CPU", "p95": "p95", "memory": "memory"}.get(c.binding or "", "none")
     return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
-                     f"binding: {c.binding or 'none'}")]
+                     f"binding limit: {limit}")]
 
 
-LIBRARY_ROWS = 4
-"""Content Library jobs listed on the KPI page (the slowest first)."""
+def tile_note(key: str, p: Prediction, design: Design) -> str:
+    """The line under a tile: the dashboard's (:func:`app.format.kpi_detail`) with the
+    components named and the limits in words."""
+    if key == "network_gbps" and KPI_BY_KEY[key].value(p) is not None:
+        nic = busiest(p, "nic")
+        return f"busiest NIC {component_name(design, nic.component)} {fmt.percent(nic.util)}" \
+            if nic is not None else "no NIC in the design"
+    if key == "hosts_needed":
+        limit = {"cpu": "CPU", "p95": "p95", "memory": "memory"}
+        return f"binding limit: {limit.get(p.consolidation.binding or '', 'none')}"
+    return plain(design, fmt.kpi_detail(key, p))
 
 
-def kpi_rows(p: Prediction) -> list[list[str]]:
-    c = p.consolidation
+def summary_page(s: Sheet, number: int, total: int, r: Report) -> None:
+    w = s.width - 2 * MARGIN
+    s.box(QRectF(0, 0, s.width, 212), PANEL)
+    s.text(QRectF(MARGIN, 34, w, 26), HEADINGS[0], 17, color=ACCENT, bold=True)
+    s.text(QRectF(MARGIN, 66, w, 56), r.design.name, 40, True)
+    scen = "the base design" if r.scenario == "base" else f"scenario ‘{r.scenario}’"
+    s.text(QRectF(MARGIN, 130, w, 26), f"Reported: {scen} · {r.when:%d %B %Y, %H:%M} UTC"
+           f" · Headroom {r.version}", 15, color=MUTED)
+    s.text(QRectF(MARGIN, 160, w, 26), counts_text(r.design), 15, color=MUTED)
+    y = 236.0
+    tw = (w - 3 * 16) / 4
+    for i, (label, value, note) in enumerate(kpi_tiles(r.prediction, r.content.effective)):
+        x = MARGIN + i * (tw + 16)
+        s.box(QRectF(x, y, tw, 104), PANEL, RULE)
+        s.text(QRectF(x + 14, y + 8, tw - 28, 22), label, 13.5, color=MUTED)
+        s.text(QRectF(x + 14, y + 32, tw - 28, 40), value, 28, True)
+        s.text(QRectF(x + 14, y + 74, tw - 28, 22), note, 11.5, color=MUTED, shrink=0.7)
+    y += 130
+    s.text(QRectF(MARGIN, y, w, 30), "Executive summary", 20, True)
+    y += 38
+    head_w = 210.0
+    for heading, text in r.content.summary.paragraphs():
+        s.text(QRectF(MARGIN, y, head_w - 12, 22), heading, 14.5, True, ACCENT)
+        y += s.wrapped(MARGIN + head_w, y + 1, w - head_w, text, 14.5) + 16
+    n = len(r.content.comparison.columns)
+    room = BODY_BOTTOM - y - 10
+    if n > 1 and room > 30 + 16 * n:
+        h = min(room, 34 + 24 * n)
+        scenario_strip(s, QRectF(MARGIN, BODY_BOTTOM - h, w * 0.75, h), r)
+    s.footer(r.footer, number, total)
 
-    def opt(v: int | None) -> str:
-        return fmt.NONE if v is None else str(v)
 
-    io = p.total_iops > 0  # without storage I/O a latency is not 0 ms: it does not exist
+def counts_text(design: Design) -> str:
+    counts = [f"{n:,} {noun(k, n)}" for k in ("host", "vm", "storage_array", "nic", "site",
+                                              "content_library")
+              if (n := len(design.of_kind(k)))]
+    return ", ".join(counts) or "no components"
 
-    def lat(v: float) -> str:
-        return fmt.number(v) if io else fmt.NONE
 
-    rows = [
-        ["Storage", "Total IOPS", fmt.number(p.total_iops), "IOPS"],
-        ["Storage", "Mean latency (IOPS-weighted)", lat(p.mean_latency_ms), "ms"],
-        ["Storage", "Highest VM p95 latency", lat(p.p95_latency_ms), "ms"],
-    ]
-    if p.vms.request_driven.any():
-        rows += [["Web", "Mean response", fmt.number(p.mean_response_ms), "ms"],
-                 ["Web", "Highest VM p95 response", fmt.number(p.p95_response_ms), "ms"]]
-    net = p.total_net_gbps
-    if net > 0:
-        rows.append(["Network", "VM throughput (received + sent)", fmt.number(net), "Gbit/s"])
-    jobs = sorted(p.library_transfers, key=lambda j: -float(j["completion_s"]))
-    for j in jobs[:LIBRARY_ROWS]:
-        rows.append(["Content Library", f"{j['name'] or j['id']} ({j['operation']})",
-                     fmt.number(float(j["completion_s"]) / 60.0), "min"])
-    if len(jobs) > LIBRARY_ROWS:
-        rows.append(["Content Library", f"… and {len(jobs) - LIBRARY_ROWS} more jobs", "", ""])
-    rows += [
-        ["Fault Tolerance", "FT logging traffic", fmt.number(p.ft_logging_mbps), "Mbit/s"],
-        ["Fault Tolerance", "Latency FT adds (worst VM)", fmt.number(p.ft_latency_add_ms),
-         "ms"],
-        ["Fault Tolerance", "Protected VMs", str(int(p.vms.ft.sum())), "VMs"],
-        ["Consolidation", "VMs per host", fmt.number(c.vms_per_host), "VMs"],
-        ["Consolidation", "Max VMs per host by CPU", opt(c.max_vms_per_host_by_cpu), "VMs"],
-        ["Consolidation", "Max VMs per host by p95", opt(c.max_vms_per_host_by_p95), "VMs"],
-        ["Consolidation", "Binding constraint", c.binding or "none", ""],
-        ["Consolidation", "Hosts needed", opt(c.hosts_needed), "hosts"],
-    ]
+# --------------------------------------------------------------------------- design
+
+
+def design_page(s: Sheet, number: int, total: int, r: Report) -> None:
+    d = r.design
+    vms = len(d.of_kind("vm"))
+    sub = (f"{fmt.count(len(d.components), 'component')} and {fmt.count(len(d.links), 'link')}"
+           " at their canvas positions; outlines show predicted utilisation")
+    if mode_of(d) != "full":
+        sub = (f"{fmt.count(len(d.components), 'component')} at their canvas positions, the"
+               f" {vms:,} VMs and the NICs counted on their hosts; outlines show predicted"
+               " utilisation")
+    y = s.heading(HEADINGS[3], sub)
+    w = s.width - 2 * MARGIN
+    if d.notes:
+        h = min(wrapped_height(w, d.notes, 12.5), 150)
+        y += s.wrapped(MARGIN, y, w, d.notes, 12.5, max_h=h) + 14
+    draw_diagram(s, QRectF(MARGIN, y, w, BODY_BOTTOM - y), d, r.prediction)
+    s.footer(r.footer, number, total)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def limits_page(s: Sheet, number: int, total: int, r: Report) -> None:
+    p = r.prediction
+    design = r.content.effective
+    y = s.heading(HEADINGS[4], "The busiest resources (alike ones as one bar), why they are"
+                               " busy, and the study behind each model")
+    w = s.width - 2 * MARGIN
+    half = (w - 40) / 2
+    utilisation_chart(s, QRectF(MARGIN, y, half, BODY_BOTTOM - y), p, design)
+    x = MARGIN + half + 40
+    yy = y
+    groups = utilisation_groups(p, 4)
+    if not groups:
+        s.text(QRectF(x, yy, half, 24), "No resource is reported as busy.", 14, color=MUTED)
+    for res, count in groups:
+        if yy > BODY_BOTTOM - 110:
+            break
+        more = f" (and {count - 1} more alike)" if count > 1 else ""
+        name = f"{component_name(design, res.component)}{more}"
+        s.text(QRectF(x, yy, half * 0.72, 24), name, 14, True)
+        s.text(QRectF(x + half * 0.72, yy, half * 0.28, 24), fmt.percent(res.util, 3), 14,
+               True, util_color(res.util), RIGHT)
+        yy += 24
+        label = f"{_resource_word(res.resource)}: " + (
+            explanation(design, res.component, res.explanation) or "no explanation")
+        yy += s.wrapped(x + 12, yy, half - 12, label, 12) + 2
+        if res.source:
+            yy += s.wrapped(x + 12, yy, half - 12, f"Study: {plain(design, res.source)}", 10.5,
+                            MUTED)
+        yy += 14
+    warnings = [plain(design, t) for t in p.warnings]
+    if warnings and yy < BODY_BOTTOM - 60:
+        s.text(QRectF(x, yy, half, 22), "Warnings", 15, True)
+        yy += 28
+        for i, text in enumerate(warnings):
+            h = wrapped_height(half, "• " + text, 11.5)
+            if yy + h > BODY_BOTTOM - 20:
+                s.text(QRectF(x, yy, half, 20), f"… and {len(warnings) - i} more", 11, color=MUTED)
+                break
+            yy += s.wrapped(x, yy, half, "• " + text, 11.5,
+                            BAD if text.startswith("error") else MUTED) + 4
+    s.footer(r.footer, number, total)
+
+
+def _resource_word(resource: str) -> str:
+    word = resource_name(resource)
+    return word[0].upper() + word[1:]
+
+
+# --------------------------------------------------------------------------- details
+
+HOST_ROWS = 10
+ARRAY_ROWS = 6
+
+
+def details_page(s: Sheet, number: int, total: int, r: Report) -> None:
+    p = r.prediction
+    y = s.heading(HEADINGS[5], "Per-VM figures (identical VMs as one bar, a histogram when"
+                               " they differ widely), the hosts and the arrays")
+    w = s.width - 2 * MARGIN
+    half = (w - 40) / 2
+    f = per_vm_figures(p)
+    room = (BODY_BOTTOM - y - 30) / 2
+    h1 = chart_height(f.names, f.upper, None, f.item, room)
+    figure_chart(s, QRectF(MARGIN, y, half, h1), f.upper_title, f.names, f.upper,
+                 f.upper_label, ACCENT, item=f.item)
+    h2 = chart_height(f.names, f.lower, f.marks, f.item, room)
+    figure_chart(s, QRectF(MARGIN, y + h1 + 30, half, h2), f.lower_title, f.names, f.lower,
+                 f.lower_label, GOOD, f.marks, item=f.item)
+    x = MARGIN + half + 40
+    yy = _figures_table(s, x, y, half, r)
+    yy = _hosts_table(s, x, yy + 16, half, r)
+    _arrays_table(s, x, yy + 16, half, r)
+    s.footer(r.footer, number, total)
+
+
+def figure_rows(c: Content) -> list[list[str]]:
+    """(figure, value, range) of each KPI the reported scenario measures; the range is the
+    band the studies' published ranges give (empty when they give none)."""
+    p, bands = c.prediction, c.bands
+    rows = []
+    for kpi in KPIS:
+        v = kpi.value(p)
+        if v is None:
+            continue
+        span = bands.span(kpi.value) if bands is not None else None
+        lo, hi = (kpi_text(fmt, kpi, span[0]), kpi_text(fmt, kpi, span[1])) \
+            if span is not None else ("", "")
+        rng = f"{lo} – {hi}" if lo != hi else ""  # equal as printed: no range to show
+        rows.append([kpi.title, kpi_text(fmt, kpi, v), rng])
     return rows
 
 
-def band_rows(r: Report, limit: int = 5) -> list[list[str]]:
-    """Rows for the figures whose published-range band has a width, and the cases behind."""
-    from models.engine.evaluation import Engine, evaluate_bands  # noqa: PLC0415 (only for the report)
-    bands = r.prediction.bands
-    if bands is None:
-        try:
-            bands = evaluate_bands(Engine(r.design, r.scenario), r.prediction)
-        except Exception:  # the bands are an extra: a report without them still helps
-            return []
-    rows = []
-    for key, (lo, hi) in bands.summary.items():
-        label, unit = SUMMARY_FIGURES.get(key.removeprefix("summary."), (key, ""))
-        if hi > lo:
-            rows.append(["Range", label, f"{fmt.number(lo)}–{fmt.number(hi)}", unit])
-    return rows[:limit] + [["Range from", b.case_id.split(";")[0], "", ""]
-                           for b in bands.sources[:3]] if rows else []
+def _figures_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
+    cols = [Column("Figure", 0.38), Column("Value", 0.27, RIGHT),
+            Column("Range from the studies", 0.35, RIGHT)]
+    return s.wrapped_table(x, y, w, cols, figure_rows(r.content), 11.5, 21)
 
 
-def kpi_page(s: Sheet, r: Report) -> None:
-    p = r.prediction
-    y = s.heading(HEADINGS[3], "IOPS, latency, Fault Tolerance and consolidation as predicted")
-    w = s.width - 2 * MARGIN
-    half = (w - 30) / 2
-    cols = [Column("Area", 0.24), Column("Figure", 0.46), Column("Value", 0.18, RIGHT),
-            Column("Unit", 0.12)]
-    y1 = s.table(MARGIN, y, half, cols, kpi_rows(p) + band_rows(r), 12.5, 24)
-    h = p.hosts
-    hrows = [[h.names[i] or hid, fmt.percent(float(h.cpu_util[i]), 2),
-              fmt.percent(float(h.memory_util[i]), 2), str(int(h.vms[i])),
-              fmt.number(float(h.ft_logging_mbps[i]))] for i, hid in enumerate(h.ids)]
-    x2 = MARGIN + half + 30
-    s.text(QRectF(x2, y, half, 22), "Hosts", 15, True)
-    hcols = [Column("Host", 0.34), Column("CPU", 0.16, RIGHT), Column("Memory", 0.17, RIGHT),
-             Column("VMs", 0.11, RIGHT), Column("FT Mbit/s", 0.22, RIGHT)]
-    yh = s.table(x2, y + 28, half, hcols, hrows[:12], 12, 22)
-    if len(hrows) > 12:
-        s.text(QRectF(x2, yh, half, 20), f"… and {len(hrows) - 12} more hosts", 11,
-               color=MUTED)
-        yh += 22
-    a = p.arrays
-    arows = [[a.names[i] or aid, fmt.si(float(a.iops[i])), fmt.number(float(a.latency_ms[i])),
-              fmt.percent(float(a.util[i]), 2)] for i, aid in enumerate(a.ids)]
-    s.text(QRectF(x2, yh + 14, half, 22), "Storage arrays", 15, True)
-    acols = [Column("Array", 0.4), Column("IOPS", 0.2, RIGHT), Column("Latency ms", 0.2, RIGHT),
-             Column("Busy", 0.2, RIGHT)]
-    s.table(x2, yh + 42, half, acols, arows[:8], 12, 22)
-    if p.warnings:
-        yy = y1 + 20
-        s.text(QRectF(MARGIN, yy, half, 22), "Warnings", 15, True)
-        yy += 28
-        for wtext in p.warnings[:6]:
-            yy += s.wrapped(MARGIN, yy, half, "• " + wtext, 12, BAD) + 4
-    s.footer(r.footer, 4)
+def _hosts_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
+    h = r.prediction.hosts
+    if not len(h.ids):
+        return y
+    order = np.argsort(-np.nan_to_num(h.cpu_util), kind="stable")
+    rows = [[h.names[i] or h.ids[i], fmt.percent(float(h.cpu_util[i]), 3),
+             fmt.percent(float(h.memory_util[i]), 3), f"{int(h.vms[i]):,}"]
+            for i in order[:HOST_ROWS].tolist()]
+    if len(h.ids) > HOST_ROWS:
+        rest = order[HOST_ROWS:]
+        top = fmt.percent(float(np.nanmax(h.cpu_util[rest])), 3)
+        rows.append([f"… {len(rest)} more hosts", f"up to {top}", "",
+                     f"{int(h.vms[rest].sum()):,}"])
+    cols = [Column("Host", 0.46), Column("CPU", 0.18, RIGHT), Column("Memory", 0.2, RIGHT),
+            Column("VMs", 0.16, RIGHT)]
+    return s.wrapped_table(x, y, w, cols, rows, 11.5, 21)
 
 
-@dataclass
-class PerVm:
-    """The per-item bars a report shows: what the design does, per VM (or per library job)."""
-
-    names: list[str]
-    upper_title: str
-    upper: np.ndarray
-    upper_label: Callable[[float], str]
-    lower_title: str
-    lower: np.ndarray
-    marks: np.ndarray | None = None
-    """A tick per bar on the lower chart (p95 beside the mean)."""
-
-    def top(self, n: int) -> list[int]:
-        """Indices of the ``n`` largest upper figures."""
-        return sorted(range(len(self.names)), key=lambda i: -_finite(float(self.upper[i])))[:n]
+def _arrays_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
+    a = r.prediction.arrays
+    if not len(a.ids):
+        return y
+    rows = [[a.names[i] or a.ids[i], fmt.si(float(a.iops[i])),
+             kpi_text(fmt, KPI_BY_KEY["mean_latency_ms"], float(a.latency_ms[i])),
+             fmt.percent(float(a.util[i]), 3)] for i in range(min(len(a.ids), ARRAY_ROWS))]
+    cols = [Column("Storage array", 0.4), Column("IOPS", 0.18, RIGHT),
+            Column("Latency", 0.22, RIGHT), Column("Busy", 0.2, RIGHT)]
+    return s.wrapped_table(x, y, w, cols, rows, 11.5, 21)
 
 
-def per_vm_figures(p: Prediction) -> PerVm:
-    """IOPS and latency per VM; network throughput and CPU for a design without storage I/O;
-    time and MB/s per Content Library job for a design whose work is library jobs."""
-    v = p.vms
-    names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
-    jobs = p.library_transfers
-    if p.total_iops == 0 and p.total_net_gbps > 0:
-        return PerVm(names, "Network throughput per VM, Gbit/s", v.net_gbps, fmt.number,
-                     "CPU utilisation per VM (%)", 100 * v.cpu_util)
-    if p.total_iops == 0 and jobs:
-        return PerVm([str(j["name"] or j["id"]) for j in jobs], "Content Library job time, min",
-                     np.array([float(j["completion_s"]) / 60.0 for j in jobs]), fmt.number,
-                     "MB/s per library job",
-                     np.array([float(j["throughput_MBps"] or 0.0) for j in jobs]))
-    return PerVm(names, "IOPS per VM", v.iops, fmt.si, "Mean / p95 storage latency per VM (ms)",
-                 v.latency_ms, v.p95_latency_ms)
-
-
-def charts_page(s: Sheet, r: Report) -> None:
-    p = r.prediction
-    y = s.heading(HEADINGS[4], "Utilisation of the busiest resources, and per-VM figures")
-    w = s.width - 2 * MARGIN
-    half = (w - 40) / 2
-    top = y
-    utilisation_chart(s, QRectF(MARGIN, top, half, s.height - top - MARGIN - 20), p, r.design)
-    x2 = MARGIN + half + 40
-    hh = (s.height - top - MARGIN - 20 - 30) / 2
-    f = per_vm_figures(p)
-    order = f.top(16)
-    bar_chart(s, QRectF(x2, top, half, hh), f"{f.upper_title} (top 16)",
-              [(f.names[i], _finite(float(f.upper[i]))) for i in order], f.upper_label, ACCENT)
-    bar_chart(s, QRectF(x2, top + hh + 30, half, hh), f.lower_title,
-              [(f.names[i], _finite(float(f.lower[i]))) for i in order], fmt.number, GOOD,
-              None if f.marks is None else [_finite(float(f.marks[i])) for i in order])
-    s.footer(r.footer, 5)
-
-
-def _finite(x: float) -> float:
-    return x if math.isfinite(x) else 0.0
-
-
-def utilisation_chart(s: Sheet, rect: QRectF, p: Prediction,
-                      design: Design | None = None) -> None:
-    s.text(QRectF(rect.x(), rect.y(), rect.width(), 22), "Utilisation (busiest 18)", 15, True)
-    res = p.bottlenecks(18)
-    if not res:
-        s.text(QRectF(rect.x(), rect.y() + 30, rect.width(), 22), "no resources reported",
-               12, color=MUTED)
+def scenario_strip(s: Sheet, rect: QRectF, r: Report) -> None:
+    """The headline figure of the base design and every scenario, changes coloured."""
+    cmp = r.content.comparison
+    base = cmp.columns[0].prediction
+    kpi = headline(base) if base is not None else None
+    row = cmp.row(kpi.key) if kpi is not None else None
+    if kpi is None or row is None:
         return
-    row = min(34.0, (rect.height() - 34) / len(res))
-    y = rect.y() + 34
-    lw = rect.width() * 0.38
-    for res_ in res:
-        s.text(QRectF(rect.x(), y, lw - 8, row - 6),
-               resource_label(design, res_.component, res_.resource) if design else
-               f"{res_.component} · {res_.resource}", 11.5)
-        s.bar(QRectF(rect.x() + lw, y + 4, rect.width() - lw - 64, row - 14), res_.util)
-        s.text(QRectF(rect.right() - 60, y, 60, row - 6), fmt.percent(res_.util, 2), 11.5,
-               align=RIGHT)
-        y += row
-
-
-def bar_chart(s: Sheet, rect: QRectF, title: str, items: list[tuple[str, float]],
-              label: Callable[[float], str], color: QColor,
-              marks: list[float] | None = None) -> None:
-    """Horizontal bars scaled to the largest value; ``marks`` adds a tick per bar (p95)."""
-    s.text(QRectF(rect.x(), rect.y(), rect.width(), 22), title, 15, True)
-    if not items:
-        s.text(QRectF(rect.x(), rect.y() + 30, rect.width(), 22), "no VMs", 12, color=MUTED)
-        return
-    top = max([v for _, v in items] + (marks or []) + [1e-12])
-    row = min(26.0, (rect.height() - 30) / len(items))
+    s.text(QRectF(rect.x(), rect.y(), rect.width(), 22), f"{kpi.title} by scenario", 15, True)
+    vals = [c.value for c in row.cells if c.value is not None]
+    top = max([*vals, 1e-12])
+    n = len(cmp.columns)
+    h = min(24.0, (rect.height() - 30) / n)
     y = rect.y() + 30
-    lw = rect.width() * 0.3
-    bw = rect.width() - lw - 70
-    for i, (name, val) in enumerate(items):
-        s.text(QRectF(rect.x(), y, lw - 8, row - 4), name, 11)
-        s.box(QRectF(rect.x() + lw, y + 3, bw * val / top, row - 10), color, None, 2)
-        if marks is not None:
-            mx = rect.x() + lw + bw * marks[i] / top
-            s.painter.setPen(QPen(INK, 2))
-            s.painter.drawLine(QPointF(mx, y + 1), QPointF(mx, y + row - 5))
-        s.text(QRectF(rect.right() - 66, y, 66, row - 4), label(val), 11, align=RIGHT)
-        y += row
-
-
-def bottlenecks_page(s: Sheet, r: Report) -> None:
-    p = r.prediction
-    y = s.heading(HEADINGS[5], "The most utilised resources, why they are busy, "
-                               "and the study behind the model")
-    w = s.width - 2 * MARGIN
-    items = p.bottlenecks(8)
-    if not items:
-        s.text(QRectF(MARGIN, y, w, 24), "No resource is reported as busy.", 14,
-               color=MUTED)
-    for res in items:
-        if y > s.height - MARGIN - 100:
-            break
-        s.text(QRectF(MARGIN, y, w * 0.5, 24), resource_label(r.design, res.component,
-                                                              res.resource), 15, True)
-        s.bar(QRectF(MARGIN + w * 0.5, y + 5, w * 0.38, 14), res.util)
-        s.text(QRectF(MARGIN + w * 0.88, y, w * 0.12, 24), fmt.percent(res.util, 3), 15,
-               True, util_color(res.util), RIGHT)
-        y += 28
-        y += s.wrapped(MARGIN + 16, y, w - 16, res.explanation or "(no explanation)", 12.5)
-        if res.source:
-            y += s.wrapped(MARGIN + 16, y + 2, w - 16, f"Source: {res.source}", 11, MUTED) + 2
-        y += 16
-    s.footer(r.footer, 6)
-
-
-def error_text(error: float) -> str:
-    """A relative error as ``+4.2 %`` (one decimal; ``0 %`` below 0.05 %)."""
-    if not math.isfinite(error):
-        return fmt.NONE
-    if abs(error) < 0.0005:
-        return "0 %"
-    return f"{error * 100:+.1f} %".replace("-", "−")
-
-
-def resource_label(design: Design, component: str, resource: str) -> str:
-    """``host_cpu · Dell R720 (h1)``: the resource first, so that a label cut short in a
-    narrow column still says what is busy; the component's name when it has one."""
-    c = design.component(component)
-    name = f"{c.name} ({component})" if c is not None and c.name else component
-    return f"{resource} · {name}"
-
-
-def appendix_page(s: Sheet, r: Report, index: int, count: int) -> None:
-    title = HEADINGS[6] + (f" ({index + 1} of {count})" if count > 1 else "")
-    checks = r.checks
-    numeric = sorted(abs(c.error) for c in checks if c.bound == "eq")
-    med = numeric[len(numeric) // 2] if numeric else math.nan
-    sub = (f"{len(checks)} comparisons over {len({c.case_id for c in checks})} published "
-           f"cases; {sum(c.ok for c in checks)} within tolerance; median |error| "
-           f"{error_text(med).lstrip('+')}") if checks else "The studies behind the numbers"
-    y = s.heading(title, sub)
-    w = s.width - 2 * MARGIN
-    if not checks:
-        msg = r.checks_error or "No calibration checks are available in this build."
-        s.wrapped(MARGIN, y, w, msg, 14, MUTED)
-        s.footer(r.footer, 7 + index)
-        return
-    part = checks[index * APPENDIX_ROWS:(index + 1) * APPENDIX_ROWS]
-    cols = [Column("Study", 0.34), Column("Quantity", 0.30), Column("Role", 0.05),
-            Column("Published", 0.09, RIGHT), Column("Model", 0.09, RIGHT),
-            Column("Error", 0.13, RIGHT)]
-    rows, colors = [], []
-    for c in part:
-        try:
-            study = str(c.case().get("study", c.case_id))
-        except Exception:  # a case id missing from cases.jsonl
-            study = c.case_id
-        pub = ("> " if c.bound == "gt" else "< " if c.bound == "lt" else "") + \
-            fmt.number(c.published)
-        err = error_text(c.error) + ("" if c.ok else "  (out of tolerance)")
-        rows.append([study, c.quantity, c.role, pub, fmt.number(c.model), err])
-        colors.append(GOOD if c.ok else BAD)
-    y = s.table(MARGIN, y, w, cols, rows, 11, 22, colors)
-    s.wrapped(MARGIN, y + 10, w, "Role: fit = a coefficient was fitted to this figure; "
-              "check = not used in fitting (the honest test); rule = the study's rule as "
-              "stated. Error = (model - published) / published.", 11, MUTED)
-    s.footer(r.footer, 7 + index)
+    lw = rect.width() * 0.36
+    bw = rect.width() - lw - 170
+    for col, cell in zip(cmp.columns, row.cells, strict=True):
+        name = "base design" if col.name == "base" else col.name
+        s.text(QRectF(rect.x(), y, lw - 8, h - 2), name, 11, bold=col.name == r.scenario)
+        color = ACCENT if col.name == "base" else CHANGE_COLORS.get(cell.change, ACCENT)
+        if cell.change == "same" and col.name != "base":
+            color = QColor("#b7bec7")
+        if cell.value is not None:
+            s.box(QRectF(rect.x() + lw, y + 3, max(bw * cell.value / top, 0.5), h - 8),
+                  color, None, 2)
+        text = kpi_text(fmt, kpi, cell.value)
+        change = cell_text(fmt, kpi, cell) if col.name != "base" else ""
+        s.text(QRectF(rect.right() - 166, y, 86, h - 2), text, 11,
+               align=RIGHT)
+        s.text(QRectF(rect.right() - 76, y, 76, h - 2), change, 10.5,
+               color=GOOD if cell.change == "better" else BAD if cell.change == "worse"
+               else MUTED, align=RIGHT)
+        y += h

@@ -21,6 +21,7 @@ from models.io.files import load_design, save_design
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
+    from app.report.job import ReportExport
 
 MAX_RECENT = 8
 RECENT_KEY = "files/recent"
@@ -40,6 +41,8 @@ class FileController(QObject):
         self.window = window
         self.document = document
         self.recovery = RecoveryManager(document, self)
+        self.report_job: ReportExport | None = None
+        """The latest report export (it runs in the background)."""
         self.menu = QMenu("&File", window)
         first = self._first_menu_action()
         if first is None:
@@ -167,6 +170,8 @@ class FileController(QObject):
         return True
 
     def export_report(self, ext: str) -> bool:
+        """Ask where, then export the report in the background (:attr:`report_job`, with a
+        progress dialog and Cancel); False when the user chose no file."""
         base = Path(self.document.path).with_suffix(ext).name if self.document.path else \
             f"{_safe_name(self.document.design.name)}{ext}"
         filt = "PDF report (*.pdf)" if ext == ".pdf" else "PNG image (*.png)"
@@ -175,15 +180,13 @@ class FileController(QObject):
             return False
         if not path.lower().endswith(ext):
             path += ext
-        from app.report.export import export_report  # noqa: PLC0415  (heavy; only when used)
+        from app.report.job import ReportExport  # noqa: PLC0415  (heavy; only when used)
 
-        try:
-            pred = self.document.prediction or self.document.evaluate_now()
-            export_report(self.document.design, self.document.scenario, Path(path), pred)
-        except (DesignError, OSError) as err:
-            msg = err.describe() if isinstance(err, DesignError) else str(err)
-            self.show_error("Could not export report", msg)
-            return False
+        self.report_job = ReportExport(self.window, self.document.design,
+                                       self.document.scenario, Path(path))
+        self.report_job.failed.connect(lambda msg: self.show_error("Could not export report",
+                                                                   msg))
+        self.report_job.start()
         return True
 
     def maybe_save(self) -> bool:

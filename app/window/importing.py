@@ -32,6 +32,9 @@ from models.document.design import Design, DesignError
 from models.io.arrange import arrange_in_place
 from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 
+PARTIAL = 0.95
+"""Below this share of VMs on their own host the report warns (the command line refuses)."""
+
 Job = Callable[[Progress], tuple[Design, ImportReport]]
 
 
@@ -138,9 +141,19 @@ class ImportJob(QObject):
         self.report = report
         self.document.replace_design(design, modified=True)  # in no file yet: ask on close
         lines = report.lines(limit=10_000)
-        self._show(QMessageBox.Icon.Information, "Import report", "\n".join(
-            line for line in lines[:3]) + ("\n\nDetails list every skipped row and note."
-                                           if len(lines) > 3 else ""), "\n".join(lines))
+        head = [lines[0], report.coverage.line()]
+        head += [f"provenance: {p}" for p in report.provenance]
+        head += [line.strip() for line in report.calibration[1:4]]
+        icon = QMessageBox.Icon.Information
+        if report.coverage.ratio < PARTIAL:
+            icon = QMessageBox.Icon.Warning
+            head.insert(0, f"Only {report.coverage.ratio:.0%} of the VMs are on a host of the"
+                        " export: the others are placed in their cluster or, with neither, in"
+                        " the Unplaced area (the command line refuses such an export unless"
+                        " --allow-partial).")
+        self._show(icon, "Import report", "\n".join(head) + (
+            "\n\nDetails list every skipped or moved VM, where each figure comes from and"
+            " the baseline check." if len(lines) > len(head) else ""), "\n".join(lines))
         self.finished.emit(True)
 
     @Slot(str)

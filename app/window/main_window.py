@@ -34,6 +34,7 @@ from app.charts.knob_curve import KnobCurve
 from app.charts.utilisation import UtilisationChart
 from app.document.design_document import DesignDocument
 from app.panels.analysis import AnalysisPanel
+from app.panels.calibration import CalibrationPanel
 from app.panels.dashboard import Dashboard
 from app.panels.evidence import EvidenceView
 from app.panels.inspector import Inspector
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self.charts = charts
         self.scenario_bar = ScenarioBar(doc, self)
         self.analysis = AnalysisPanel(doc, self)
+        self.calibration = CalibrationPanel(doc, self)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Palette", "palette_dock", self.palette_panel, left)
         self.knob_dock = self._dock("Knobs", "knob_dock", self.knob_panel, left)
@@ -90,12 +92,15 @@ class MainWindow(QMainWindow):
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
         self.analysis_dock = self._dock("Analysis", "analysis_dock", self.analysis,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.calibration_dock = self._dock("Calibration", "calibration_dock", self.calibration,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea)
         # the side columns run the full height (the knobs and the dashboard need it); the
         # charts sit under the canvas
         self.setCorner(Qt.Corner.BottomLeftCorner, left)
         self.setCorner(Qt.Corner.BottomRightCorner, right)
         self.tabifyDockWidget(self.charts_dock, self.evidence_dock)
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
+        self.tabifyDockWidget(self.charts_dock, self.calibration_dock)
         self.charts_dock.raise_()
 
         self.files = FileController(self, doc)
@@ -117,6 +122,7 @@ class MainWindow(QMainWindow):
 
         self.scene.status_message.connect(self.show_status)
         self.analysis.status_message.connect(self.show_status)
+        self.calibration.status_message.connect(self.show_status)
         self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
         doc.design_replaced.connect(self._design_replaced)
         doc.design_changed.connect(lambda _prop: self.update_title())
@@ -184,7 +190,7 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&View")
         for dock in (self.palette_dock, self.knob_dock, self.inspector_dock,
                      self.dashboard_dock, self.charts_dock, self.evidence_dock,
-                     self.analysis_dock):
+                     self.analysis_dock, self.calibration_dock):
             menu.addAction(dock.toggleViewAction())
         menu.addSeparator()
         self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, "Ctrl+=")
@@ -259,6 +265,10 @@ class MainWindow(QMainWindow):
                                     "Import an RVTools .xlsx or a folder of RVTools csv files"))
         menu.addAction(self._action("Live &vCenter...", self.import_vcenter, None,
                                     "Read hosts, VMs and datastores from a vCenter"))
+        menu.addSeparator()
+        menu.addAction(self._action("&Calibrate from Performance Data...", self.calibrate_from,
+                                    None, "Measured figures from esxtop, Aria Operations or"
+                                    " RVTools onto this design by VM name"))
         self.files.menu.insertMenu(self.files.action_export_pdf, menu)
         self.import_menu = menu
 
@@ -269,6 +279,11 @@ class MainWindow(QMainWindow):
     def import_vcenter(self) -> None:
         if self.files.maybe_save():
             importing.import_vcenter(self, self.document)
+
+    def calibrate_from(self) -> None:
+        self.calibration_dock.show()
+        self.calibration_dock.raise_()
+        self.calibration.calibrate_button.click()
 
     def _build_help_menu(self) -> None:
         menu = self.menuBar().addMenu("&Help")

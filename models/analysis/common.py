@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -53,24 +53,29 @@ def _run(c: Compiled) -> Prediction:
 @dataclass(frozen=True)
 class Breach:
     """One component past a limit: ``resource`` is cpu, memory, p95, array, nic, restart
-    or ft; ``before`` is the same figure in the intact design (None when not known)."""
+    or ft; ``before`` is the same figure in the intact design (None when not known);
+    ``name`` is how the user knows the component (its id when it has no name)."""
 
     component: str
     resource: str
     value: float
     limit: float
     before: float | None = None
+    name: str = ""
 
     def describe(self) -> str:
+        who = self.name or self.component
         if self.resource == "restart":
-            return f"vm {self.component}: no surviving host can restart it"
+            return f"VM {who}: no surviving host can restart it"
         if self.resource == "ft":
-            return f"vm {self.component}: FT cannot place a new secondary (unprotected)"
+            return f"VM {who}: FT cannot place a new secondary (unprotected)"
         if self.resource == "p95":
-            return f"vm {self.component}: p95 {self.value:.4g} ms > {self.limit:.4g} ms"
+            value = apart(self.value, self.limit, lambda x, d: f"{x:.{d + 2}g} ms")
+            return f"VM {who}: p95 {value}, over the {self.limit:g} ms ceiling"
         what = {"cpu": "host CPU", "memory": "host memory", "array": "array",
                 "nic": "NIC"}.get(self.resource, self.resource)
-        return f"{what} {self.component}: {self.value:.1%} > {self.limit:.1%}"
+        value = apart(self.value * 100, self.limit * 100, lambda x, d: f"{x:.{d - 1}f} %")
+        return f"{what} {who}: {value}, over {self.limit * 100:g} %"
 
     def to_dict(self) -> dict[str, Any]:
         return {"component": self.component, "resource": self.resource,
@@ -83,21 +88,33 @@ def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
+def apart(value: float, limit: float, digits: Callable[[float, int], str]) -> str:
+    """``value`` worded by ``digits(x, d)`` with the fewest digits (1 to 8) at which it
+    still reads above ``limit``: a breach never reads '100 ms, over 100 ms'."""
+    for d in range(1, 9):
+        text = digits(value, d)
+        if float(text.split()[0]) > limit:
+            return text
+    return digits(value, 8)
+
+
 def policy_breaches(pred: Prediction, policy: dict[str, float]) -> list[Breach]:
     """Every way ``pred`` is outside the policy (NaN, "not modelled", never breaches)."""
     out: list[Breach] = []
     cpu_max, p95_max = policy["cpu_util_max"], policy["p95_ms_max"]
-    checks: tuple[tuple[str, list[str], np.ndarray, float], ...] = (
-        ("cpu", pred.hosts.ids, pred.hosts.cpu_util, cpu_max),
-        ("memory", pred.hosts.ids, pred.hosts.memory_util, 1.0),
-        ("p95", pred.vms.ids, pred.vms.p95_latency_ms, p95_max),
-        ("array", pred.arrays.ids, pred.arrays.util, 1.0),
-        ("nic", pred.nics.ids, pred.nics.util, 1.0),
+    checks: tuple[tuple[str, Any, np.ndarray, float], ...] = (
+        ("cpu", pred.hosts, pred.hosts.cpu_util, cpu_max),
+        ("memory", pred.hosts, pred.hosts.memory_util, 1.0),
+        ("p95", pred.vms, pred.vms.p95_latency_ms, p95_max),
+        ("array", pred.arrays, pred.arrays.util, 1.0),
+        ("nic", pred.nics, pred.nics.util, 1.0),
     )
-    for resource, ids, values, limit in checks:
+    for resource, arrays, values, limit in checks:
         vals = np.asarray(values, dtype=float)
         over = np.flatnonzero(np.nan_to_num(vals, nan=-np.inf) > limit * (1 + _EPS))
-        out.extend(Breach(ids[i], resource, float(vals[i]), limit) for i in over)
+        names = getattr(arrays, "names", None) or arrays.ids
+        out.extend(Breach(arrays.ids[i], resource, float(vals[i]), limit, name=names[i])
+                   for i in over)
     return out
 
 
@@ -140,6 +157,8 @@ class _Topology:
     """Components other than hosts, VMs and installed NICs (arrays, sites, loose NICs)."""
     wan: list[Link]
     passthrough: int
+    cluster_of: dict[str, str] = field(default_factory=dict)
+    """Host -> the cluster it belongs to (``in_cluster``)."""
 
 
 def _topology(design: Design) -> _Topology:
@@ -166,6 +185,8 @@ def _topology(design: Design) -> _Topology:
             t.wan.append(lk)
         elif lk.kind == "passthrough":
             t.passthrough += 1
+        elif lk.kind == "in_cluster":
+            t.cluster_of[lk.source] = lk.target
     t.kept = [c for c in design.components
               if c.kind not in ("host", "vm") and c.id not in installed]
     return t
@@ -227,6 +248,8 @@ def rebuild(design: Design, n_hosts: int | None = None,
                          for lk in t.storage_of[tpl.id])
         if tpl.id in t.site_of:
             out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
+        if tpl.id in t.cluster_of:
+            out.links.append(Link(host.id, t.cluster_of[tpl.id], "in_cluster"))
     dropped_ft = 0
     dealt = sorted(t.vms, key=_mix_key)
     for j in range(nv if t.vms else 0):

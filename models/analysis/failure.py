@@ -7,6 +7,7 @@ from typing import Any
 
 from models.analysis.common import _EPS, Breach, Evaluate, _run, _topology, _worst, policy_breaches
 from models.document.design import (
+    Component,
     Design,
     DesignError,
     Issue,
@@ -94,10 +95,12 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
 
     HA placement: each VM of the failed host, in design order, restarts on the surviving host
     with the fewest VMs among those that reach the VM's datastore (every surviving host when
-    the design draws no storage paths to it).  An FT VM whose primary fails continues on its
-    secondary's host and gets a new secondary on the least-loaded other host; one that loses
-    its secondary gets a new one the same way.  Returns the new design and the placement part
-    of the result (breaches are filled in by :func:`host_failure`).
+    the design draws no storage paths to it).  A host in a ``cluster`` fails over only to the
+    cluster's other hosts, and not at all when the cluster's HA is off.  An FT VM whose
+    primary fails continues on its secondary's host and gets a new secondary on the
+    least-loaded other host; one that loses its secondary gets a new one the same way.
+    Returns the new design and the placement part of the result (breaches are filled in by
+    :func:`host_failure`).
     """
     host = design.component(host_id)
     if host is None or host.kind != "host":
@@ -105,7 +108,11 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
         raise DesignError([Issue(f"--host {host_id}", f"no host with that id (hosts: {known})")])
     t = _topology(design)
     gone = {host_id} | {n.id for n in t.nics_of[host_id]}
-    survivors = [h.id for h in t.hosts if h.id != host_id]
+    cluster = t.cluster_of.get(host_id)
+    survivors = [h.id for h in t.hosts if h.id != host_id
+                 and (cluster is None or t.cluster_of.get(h.id) == cluster)]
+    comp = design.component(cluster) if cluster is not None else None
+    ha_off = comp is not None and comp.get("ha_enabled") is False
     reach: dict[str, set[str]] = {}
     for hid, lks in t.storage_of.items():
         for lk in lks:
@@ -135,7 +142,7 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
                     second[vm] = new_sec
                 res.ft.append(FtImpact(vm, "primary", new_primary, new_sec))
                 continue
-            target = place(vm)
+            target = None if ha_off else place(vm)
             if target is None:
                 del runs[vm]
                 res.not_restarted.append(vm)
@@ -166,7 +173,25 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     out.links.extend(Link(vm, h, "ft_secondary_on") for vm, h in second.items())
     if dropped:
         res.notes.append(f"{dropped} restarted VM(s) lose their passthrough NIC")
+    if comp is not None:
+        res.notes.append(_cluster_note(comp, len(survivors), ha_off))
     return out, res
+
+
+def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:
+    """What the failed host's cluster does about it, by its own policy."""
+    name = cluster.name or cluster.id
+    if ha_off:
+        return f"cluster {name}: HA is off, so the failed host's VMs stay down"
+    mode = cluster.get("admission_control")
+    if mode == "failover_hosts":
+        policy = f"admission control reserves {cluster.get('failover_hosts')} host(s)"
+    elif mode == "percentage":
+        policy = (f"admission control reserves {cluster.get('cpu_failover_pct')}% CPU and"
+                  f" {cluster.get('memory_failover_pct')}% memory")
+    else:
+        policy = "admission control is disabled: nothing reserves room for restarts"
+    return f"cluster {name}: VMs restart on its {survivors} other host(s); {policy}"
 
 
 def host_failure(design: Design, hosts: list[str] | None = None, *,
@@ -189,9 +214,12 @@ def host_failure(design: Design, hosts: list[str] | None = None, *,
         else:
             res.notes.append("no host survives: nothing is left to evaluate")
         res.breaches = [Breach(b.component, b.resource, b.value, b.limit,
-                               before.get((b.resource, b.component))) for b in breaches]
-        res.breaches += [Breach(vm, "restart", 1.0, 0.0) for vm in res.not_restarted]
-        res.breaches += [Breach(f.vm, "ft", 1.0, 0.0) for f in res.ft if f.secondary is None]
+                               before.get((b.resource, b.component)), b.name)
+                        for b in breaches]
+        res.breaches += [Breach(vm, "restart", 1.0, 0.0, name=_name(design, vm))
+                         for vm in res.not_restarted]
+        res.breaches += [Breach(f.vm, "ft", 1.0, 0.0, name=_name(design, f.vm))
+                         for f in res.ft if f.secondary is None]
         out.failures.append(res)
     return out
 
@@ -208,3 +236,6 @@ def _figures(pred: Prediction) -> dict[tuple[str, str], float]:
     return out
 
 
+def _name(design: Design, cid: str) -> str:
+    comp = design.component(cid)
+    return (comp.name or cid) if comp is not None else cid

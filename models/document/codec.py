@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,8 @@ def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) 
     if not isinstance(src, str) or not isinstance(dst, str):
         col.add(where, "'from' and 'to' must be component ids")
         return None
-    where = f"link {describe_value(kind)} '{src}' -> '{dst}'"
+    named = repr(kind) if isinstance(kind, str) else describe_value(kind)
+    where = f"link {named} '{src}' -> '{dst}'"
     if kind not in LINKS:
         col.add(where, f"unknown link kind {describe_value(kind)} (known: "
                 + ", ".join(LINKS) + ")")
@@ -315,7 +317,28 @@ def _num(v: float) -> float | int:
 
 
 def design_to_json(design: Design) -> str:
-    return json.dumps(design_to_dict(design), indent=2) + "\n"
+    """The design as JSON text for people and diffs: one component, link or scenario per line
+    (compact lines, written by the C encoder: an indented dump of 50,000 VMs took seconds)."""
+    return document_json(design_to_dict(design))
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+
+
+def document_json(doc: dict[str, Any]) -> str:
+    """:func:`design_to_json` of an already built document dict."""
+    lines = ["{"]
+    keys = list(doc)
+    for i, key in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        value = doc[key]
+        if isinstance(value, list) and value:
+            items = ",\n".join("    " + _COMPACT.encode(v) for v in value)
+            lines.append(f"  {_COMPACT.encode(key)}: [\n{items}\n  ]{comma}")
+        else:
+            lines.append(f"  {_COMPACT.encode(key)}: {_COMPACT.encode(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def loads(text: str) -> Design:
@@ -326,7 +349,7 @@ def loads(text: str) -> Design:
     is not valid Unicode (a lone surrogate escape) is repaired and listed in
     ``Design.repairs``."""
     try:
-        obj = json.loads(text, parse_constant=float, parse_int=parse_json_int)
+        obj = _decode(text)
     except json.JSONDecodeError as err:
         raise DesignError([Issue(f"line {err.lineno} column {err.colno}",
                                  f"not valid JSON: {err.msg}")]) from None
@@ -336,12 +359,31 @@ def loads(text: str) -> Design:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
     try:
         repairs: list[Issue] = []
-        obj = repair_strings(obj, "document", "", repairs)
+        if _SURROGATE_ESCAPE.search(text):  # the only way a lone surrogate gets in
+            obj = repair_strings(obj, "document", "", repairs)
         design = parse_design(obj)
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
     design.repairs = repairs
     return design
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
+"""A ``\\ud8xx``..``\\udfxx`` escape: text read from UTF-8 holds a surrogate only through
+one."""
+
+def _decode(text: str) -> Any:
+    """``json.loads`` with NaN and Infinity as numbers; an integer past Python's 4,300-digit
+    conversion limit is read again as a :class:`HugeNumber` so its place can be named (the
+    hook costs a call per integer, so only then)."""
+    try:
+        return json.loads(text, parse_constant=float)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as err:
+        if "integer string conversion" not in str(err):
+            raise
+    return json.loads(text, parse_constant=float, parse_int=parse_json_int)
 
 
 REPAIRED = ("contained text that is not valid Unicode (a lone UTF-16 surrogate);"
@@ -408,10 +450,14 @@ def refuse_invalid_text(design: Design) -> None:
     written."""
     doc = design_to_dict(design)
     try:
-        json.dumps(doc, ensure_ascii=False).encode("utf-8")
-        return
+        _COMPACT.encode(doc).encode("utf-8")
     except UnicodeEncodeError:
-        pass
+        raise_invalid_text(doc)
+
+
+def raise_invalid_text(doc: dict[str, Any]) -> None:
+    """The DesignError of :func:`refuse_invalid_text` for a document dict known to hold text
+    that is not valid Unicode."""
     repairs: list[Issue] = []
     repair_strings(doc, "document", "", repairs)
     if repairs:

@@ -178,32 +178,35 @@ class Design:
 
 def check_value(spec: PropSpec, value: Any) -> str | None:
     """Return None if ``value`` is valid for ``spec``, else a message saying what was expected."""
-    got = describe_value(value)
     if value is None:
         return None if spec.nullable else f"expected {spec.expected()}, got null"
     if spec.type == "bool":
-        return None if isinstance(value, bool) else f"expected {spec.expected()}, got {got}"
+        return None if isinstance(value, bool) else _expected(spec, value)
     if spec.type in ("str", "enum") and not (spec.type == "enum" and spec.choices
                                              and not isinstance(spec.choices[0], str)):
         if not isinstance(value, str):
-            return f"expected {spec.expected()}, got {got}"
+            return _expected(spec, value)
         if spec.type == "enum" and spec.choices is not None and value not in spec.choices:
-            return f"expected {spec.expected()}, got {got}"
+            return _expected(spec, value)
         return None
     # numeric
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
     if isinstance(value, int) and abs(value) > MAX_EXACT_INT:
-        return f"expected {spec.expected()}, got {got} (too large)"
+        return _expected(spec, value, " (too large)")
     if not math.isfinite(value):
-        return f"expected {spec.expected()}, got {got} (not a finite number)"
+        return _expected(spec, value, " (not a finite number)")
     if spec.type == "int" and not float(value).is_integer():
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
     if spec.choices is not None and float(value) not in [float(c) for c in spec.choices]:
-        return f"expected {spec.expected()}, got {got}"
+        return _expected(spec, value)
     if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
-        return f"expected {spec.expected()}, got {got} (out of range)"
+        return _expected(spec, value, " (out of range)")
     return None
+
+
+def _expected(spec: PropSpec, value: Any, why: str = "") -> str:
+    return f"expected {spec.expected()}, got {describe_value(value)}{why}"
 
 
 def normalise(spec: PropSpec, value: Value) -> Value:

@@ -78,6 +78,9 @@ DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
 FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
          " A FedEx Case Study")
 LRO = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs on vSphere 6"
+HA = "vSphere Availability: HA admission control (failover hosts, resource percentage)"
+DRS = "vSphere Resource Management: DRS keeps a cluster's hosts evenly loaded"
+CAPACITY = "Storage capacity: space in use grown by the plan's growth"
 VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
 SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
 DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
@@ -159,6 +162,17 @@ KNOBS: tuple[Knob, ...] = (
     Knob("design.policy.p95_ms_max", "p95 response-time ceiling", DENSE, 1, 1000, None,
          log=True, group="Policy"),
     Knob("design.policy.ha_spare_hosts", "HA spare hosts", DENSE, 0, 8, 1, group="Policy"),
+    Knob("design.policy.storage_growth_pct", "Storage growth to plan for", CAPACITY, 0, 200, 5,
+         group="Policy"),
+    Knob("cluster.ha_enabled", "vSphere HA", HA, group="Policy"),
+    Knob("cluster.admission_control", "HA admission control", HA, group="Policy"),
+    Knob("cluster.failover_hosts", "Host failures the cluster tolerates", HA, 0, 4, 1,
+         group="Policy"),
+    Knob("cluster.cpu_failover_pct", "CPU reserved for failover", HA, 0, 50, 1,
+         group="Policy"),
+    Knob("cluster.memory_failover_pct", "Memory reserved for failover", HA, 0, 50, 1,
+         group="Policy"),
+    Knob("cluster.drs_enabled", "DRS", DRS, group="Policy"),
     # CPU virtualisation
     Knob("host.platform", "ESXi or native (bare metal)", ORACLE, group="CPU virtualisation"),
     Knob("vm.containers", "Docker containers in the VM", DOCKER_TX, 0, 32, 1,

@@ -93,6 +93,80 @@ def _props(*specs: PropSpec) -> dict[str, PropSpec]:
 
 P = PropSpec
 
+# --- measured demand, provenance and capacity (issue 15) -------------------------------------
+# What an import or a calibration read from the estate, kept beside the workload figures it set.
+# ``provenance.*`` says where each workload figure comes from: ``measured: <source>``,
+# ``solved: <how>`` (a calibration derived it from a measurement), ``assumed: <what>`` or
+# ``not measured``; empty means the profile's default (designs drawn by hand).
+MEASURED_VM: tuple[PropSpec, ...] = (
+    P("provenance.cpu", "str", "", doc="where the VM's CPU figure comes from"),
+    P("provenance.memory", "str", "", doc="where the VM's memory figure comes from"),
+    P("provenance.io", "str", "", doc="where the VM's storage I/O figures come from"),
+    P("provenance.net", "str", "", doc="where the VM's network figures come from"),
+    P("measured.cpu_mhz", "float", None, "MHz", "measured CPU use (vCenter cpu.usagemhz,"
+      " RVTools vCPU Overall)", 0, 1.0e8, nullable=True),
+    P("measured.cpu_max_mhz", "float", None, "MHz", "the VM's CPU ceiling when measured"
+      " (vCPUs x core MHz, or its limit; RVTools vCPU Max)", 0, 1.0e8, nullable=True),
+    P("measured.cpu_ready_pct", "float", None, "%", "CPU ready time summed over vCPUs"
+      " (esxtop %RDY)", 0, 1.0e5, nullable=True),
+    P("measured.memory_active_gb", "float", None, "GB", "measured active memory", 0, 24576,
+      nullable=True),
+    P("measured.memory_consumed_gb", "float", None, "GB", "measured consumed host memory"
+      " (with the VM's overhead where recorded)", 0, 24576, nullable=True),
+    P("measured.memory_ballooned_gb", "float", None, "GB", "measured ballooned memory", 0,
+      24576, nullable=True),
+    P("measured.memory_swapped_gb", "float", None, "GB", "measured swapped memory", 0, 24576,
+      nullable=True),
+    P("measured.iops", "float", None, "IOPS", "measured I/O rate over the VM's virtual disks",
+      0, 1.0e8, nullable=True),
+    P("measured.read_pct", "float", None, "%", "measured share of reads", 0, 100,
+      nullable=True),
+    P("measured.io_kb", "float", None, "KB", "measured mean I/O size", 0, 1.0e6,
+      nullable=True),
+    P("measured.latency_ms", "float", None, "ms", "measured mean virtual-disk latency (reads"
+      " and writes weighted by their rates)", 0, 1.0e6, nullable=True),
+    P("measured.oio", "float", None, "I/Os", "measured outstanding I/Os (active + queued"
+      " commands)", 0, 1.0e6, nullable=True),
+    P("measured.net_mbps", "float", None, "Mbit/s", "measured network throughput (received +"
+      " sent)", 0, 1.0e7, nullable=True),
+    P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
+      " (consumed); null means its configured memory", 0, 24576, nullable=True),
+    P("disk.provisioned_gb", "float", None, "GB", "storage provisioned for the VM (RVTools"
+      " vInfo Provisioned)", 0, 1.0e8, nullable=True),
+    P("disk.used_gb", "float", None, "GB", "storage the VM uses on its datastores (vInfo In"
+      " Use)", 0, 1.0e8, nullable=True),
+    P("disk.guest_capacity_gb", "float", None, "GB", "capacity of the guest's partitions"
+      " (vPartition)", 0, 1.0e8, nullable=True),
+    P("disk.guest_used_gb", "float", None, "GB", "space the guest's partitions use"
+      " (vPartition Consumed)", 0, 1.0e8, nullable=True),
+)
+MEASURED_HOST: tuple[PropSpec, ...] = (
+    P("measured.cpu_pct", "float", None, "%", "recorded host CPU usage (vCenter, RVTools"
+      " vHost CPU usage %)", 0, 1000, nullable=True),
+    P("measured.memory_pct", "float", None, "%", "recorded host memory usage (RVTools vHost"
+      " Memory usage %)", 0, 1000, nullable=True),
+    P("provenance.measured", "str", "", doc="where the recorded host figures come from"),
+)
+MEASURED_NIC: tuple[PropSpec, ...] = (
+    P("measured.mbps", "float", None, "Mbit/s", "measured traffic (received + sent; esxtop"
+      " per-vmnic)", 0, 1.0e7, nullable=True),
+    P("measured.pps", "float", None, "packets/s", "measured packets (received + sent)", 0,
+      1.0e10, nullable=True),
+    P("provenance.measured", "str", "", doc="where the NIC's measured figures come from"),
+)
+CAPACITY_ARRAY: tuple[PropSpec, ...] = (
+    P("capacity_gb", "float", None, "GB", "usable capacity of its datastores", 0, 1.0e9,
+      nullable=True),
+    P("provisioned_gb", "float", None, "GB", "space provisioned to VMs on it (thin disks at"
+      " their full size)", 0, 1.0e9, nullable=True),
+    P("used_gb", "float", None, "GB", "space in use", 0, 1.0e9, nullable=True),
+    P("thin", "bool", False, doc="VM disks on it are thin provisioned (provisioned may pass"
+      " capacity)"),
+    P("address", "str", "", doc="where its datastores live: the LUNs' NAA prefix, the NFS"
+      " server, or the vSAN cluster"),
+    P("datastores", "int", 1, "datastores", "datastores (LUNs, exports) it holds", 1, 100000),
+)
+
 HOST = KindSpec(
     "host", "Host", "An ESXi host (or a bare-metal server for native comparisons).",
     _props(
@@ -107,6 +181,7 @@ HOST = KindSpec(
         P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
         P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
         P("hba_count", "int", 2, "ports", "storage HBA ports (FC/iSCSI/SAS)", 0, 32),
+        *MEASURED_HOST,
     ),
 )
 
@@ -126,6 +201,7 @@ NIC = KindSpec(
         P("cabling", "enum", "unspecified",
           choices=("unspecified", "twinax", "10gbase_t", "10gbase_sr"),
           doc="10G cabling: adapter-port cost, power and reach (FedEx case study, 2010)"),
+        *MEASURED_NIC,
     ),
 )
 
@@ -145,6 +221,7 @@ STORAGE_ARRAY = KindSpec(
         P("fabric_gbps", "float", 16.0, "Gbit/s", "host-to-array link speed", 0.1, 1000),
         P("vaai", "bool", True, doc="VAAI offloads available"),
         P("sioc", "bool", False, doc="Storage I/O Control enabled on the datastore"),
+        *CAPACITY_ARRAY,
     ),
 )
 
@@ -171,8 +248,9 @@ VM = KindSpec(
           " false: spread over the nodes it spans (unpinned native containers)"),
         P("workload.profile", "enum", "oltp",
           choices=("iometer", "oltp", "web", "netperf", "file_transfer", "multicast_rx",
-                   "cpu_bound", "vdi", "idle"),
-          doc="what the VM runs"),
+                   "cpu_bound", "vdi", "idle", "measured"),
+          doc="what the VM runs; measured: what the estate measured (CPU from cpu_pct, storage"
+          " I/O only where io_iops is given, no invented I/O)"),
         P("workload.cpu_pct", "float", 25.0, "%", "guest CPU demand as % of its vCPUs, for"
           " profiles without a request model", 0, 100),
         P("workload.io_block_kb", "float", 8.0, "KB", "I/O size", 0.5, 4096),
@@ -212,6 +290,7 @@ VM = KindSpec(
           doc="PCoIP build to lossless (refine lossy images to lossless)"),
         P("workload.req_per_s", "float", 0.0, "requests/s", "request rate (web)", 0, 1.0e7),
         P("workload.resp_kb", "float", 100.0, "KB", "response size (web)", 0, 1.0e6),
+        *MEASURED_VM,
     ),
 )
 
@@ -262,8 +341,32 @@ CONTENT_LIBRARY = KindSpec(
     ),
 )
 
+CLUSTER = KindSpec(
+    "cluster", "Cluster",
+    "A vSphere cluster: its hosts (in_cluster links), HA admission control and DRS.  Hosts"
+    " needed and the host-failure analysis honour its failover policy.",
+    _props(
+        P("ha_enabled", "bool", True, doc="vSphere HA restarts the VMs of a failed host on the"
+          " cluster's other hosts"),
+        P("admission_control", "enum", "failover_hosts",
+          choices=("disabled", "failover_hosts", "percentage"),
+          doc="HA admission control: none, a number of host failures to tolerate, or a"
+          " percentage of the cluster's CPU and memory kept free"),
+        P("failover_hosts", "int", 1, "hosts", "host failures the cluster tolerates (admission"
+          " control by failover hosts)", 0, 64),
+        P("cpu_failover_pct", "float", 25.0, "%", "CPU kept free for failover (admission"
+          " control by percentage)", 0, 100),
+        P("memory_failover_pct", "float", 25.0, "%", "memory kept free for failover"
+          " (admission control by percentage)", 0, 100),
+        P("drs_enabled", "bool", True, doc="DRS balances the cluster's VMs over its hosts"),
+        P("drs_automation", "enum", "fully_automated",
+          choices=("manual", "partially_automated", "fully_automated"),
+          doc="DRS automation level"),
+    ),
+)
+
 KINDS: dict[str, KindSpec] = {k.name: k for k in (HOST, NIC, STORAGE_ARRAY, SITE, VM,
-                                                  CONTENT_LIBRARY)}
+                                                  CONTENT_LIBRARY, CLUSTER)}
 
 LINKS: dict[str, LinkSpec] = {
     spec.name: spec
@@ -282,6 +385,8 @@ LINKS: dict[str, LinkSpec] = {
                  many=False),
         LinkSpec("storage", "host", "storage_array", "the host reaches that array", {}),
         LinkSpec("located_at", "host", "site", "site of the host", {}, many=False),
+        LinkSpec("in_cluster", "host", "cluster", "the cluster the host belongs to", {},
+                 many=False),
         LinkSpec("subscribes_to", "content_library", "content_library",
                  "a subscribed library synchronises from that published library", {},
                  many=False),
@@ -300,6 +405,8 @@ DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
       0.001, 1.0e6),
     P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
+    P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
+      " (on the space in use)", 0, 1000),
 )
 """Properties of the design itself, selected with ``design`` in overrides and knobs."""
 

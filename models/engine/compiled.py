@@ -28,7 +28,9 @@ from models.document.design import (
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value, prop_spec
 
 
-def _encode(spec: PropSpec, value: Value) -> float | int | bool:
+def _encode(spec: PropSpec, value: Value) -> float | int | bool | str:
+    if spec.type == "str":
+        return "" if value is None else str(value)
     if spec.type == "bool":
         return bool(value)
     if spec.type == "enum" and spec.choices is not None and isinstance(spec.choices[0], str):
@@ -109,7 +111,14 @@ class Columns(dict[str, Any]):
 def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
            rows: list[dict[str, Value]], log: ReadLog) -> Table:
     cols = Columns(kind, log)
+    given: set[str] = set()
+    for row in rows:
+        given.update(row)
     for name, spec in specs.items():
+        if name not in given:  # every row takes the default: no per-row work
+            default = _encode(spec, spec.default)
+            cols[name] = np.full(len(rows), default, dtype=_dtype(spec))
+            continue
         data = [_encode(spec, row.get(name, spec.default)) for row in rows]
         cols[name] = np.array(data, dtype=_dtype(spec)) if data else np.zeros(0, _dtype(spec))
     return Table(kind, specs, ids, cols, {cid: i for i, cid in enumerate(ids)})
@@ -145,6 +154,7 @@ class Compiled:
     nic_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     nic_vm: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     host_site: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    host_cluster: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def vm(self) -> Table:
@@ -165,6 +175,11 @@ class Compiled:
     @property
     def site(self) -> Table:
         return self.tables["site"]
+
+    @property
+    def cluster(self) -> Table:
+        """vSphere clusters (``cluster`` components; hosts join them by ``in_cluster``)."""
+        return self.tables["cluster"]
 
     @property
     def library(self) -> Table:
@@ -332,6 +347,7 @@ def compile_design(design: Design) -> Compiled:
     c.nic_host = _one_to_one(links["installed_in"], len(tables["nic"]))
     c.nic_vm = _one_to_one(links["passthrough"], len(tables["nic"]))
     c.host_site = _one_to_one(links["located_at"], len(tables["host"]))
+    c.host_cluster = _one_to_one(links["in_cluster"], len(tables["host"]))
     return c
 
 

@@ -32,7 +32,16 @@ from models.engine.prediction import (
 )
 from models.engine.results import FtResult, NetworkResult
 from models.engine.uncertainty import Bands
-from models.subsystems import consolidation, content_library, ft, network, storage, stretched, vdi
+from models.subsystems import (
+    capacity,
+    consolidation,
+    content_library,
+    ft,
+    network,
+    storage,
+    stretched,
+    vdi,
+)
 
 
 class Engine:
@@ -121,19 +130,28 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
 
     fto, net = step("ft", _ft, sto, net0)
     con = step("consolidation", lambda: consolidation.solve(c, sto, net, fto), sto, net0, fto)
+    cap = step("capacity", lambda: capacity.solve(c, con), con)
     desk = step("vdi", lambda: vdi.solve(c, net0.vm_tx_mbps), net0)
     lib = step("content_library", lambda: content_library.solve(c))
 
     ratio = fto.vm_throughput_ratio
     iops = sto.vm_iops * ratio
     mbps = sto.vm_mbps * ratio
+    unmeasured = sto.vm_not_measured  # storage figures of VMs without measured I/O: NaN
+    storage_lat, storage_p95 = sto.vm_latency_ms, sto.vm_p95_ms
+    cpio = sto.vm_cpu_cost_per_kiops
+    if unmeasured.any():
+        iops, mbps = np.where(unmeasured, np.nan, iops), np.where(unmeasured, np.nan, mbps)
+        storage_lat = np.where(unmeasured, np.nan, storage_lat)
+        storage_p95 = np.where(unmeasured, np.nan, storage_p95)
+        cpio = np.where(unmeasured, np.nan, cpio)
     net_gbps = (net.vm_rx_mbps + net.vm_tx_mbps) * ratio / 1000.0
     # Storage latency already carries FT's output-commit delay on writes (ft.io_delay_ms);
     # a request-driven VM's response pays it once more on the transmit of its reply.
     web = ~np.isnan(con.vm_response_ms)
     ft_add = np.where(c.vm.cols["ft"], fto.vm_latency_add_ms, 0.0)
-    latency = np.where(web, con.vm_response_ms + ft_add, sto.vm_latency_ms)
-    p95 = np.where(web, con.vm_response_p95_ms + ft_add, sto.vm_p95_ms)
+    latency = np.where(web, con.vm_response_ms + ft_add, storage_lat)
+    p95 = np.where(web, con.vm_response_p95_ms + ft_add, storage_p95)
     bound = Labels(lambda: [s or n or "" for s, n in zip(sto.vm_bound_by, net.vm_bound_by,
                                                            strict=True)])
 
@@ -143,9 +161,10 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
         ids=c.vm.ids, names=st_.vm_names, host=st_.vm_host, iops=iops,
         storage_mbps=mbps, latency_ms=latency, p95_latency_ms=np.maximum(p95, latency),
         net_gbps=net_gbps, cpu_util=con.vm_cpu_util,
-        cpu_cost_per_kiops=sto.vm_cpu_cost_per_kiops, ft=c.vm.cols["ft"].copy(),
+        cpu_cost_per_kiops=cpio, ft=c.vm.cols["ft"].copy(),
         ft_logging_mbps=fto.vm_logging_mbps, ft_latency_add_ms=fto.vm_latency_add_ms,
-        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web)
+        ft_throughput_ratio=ratio, bound_by=bound, request_driven=web,
+        cpu_cores=con.vm_cpu_cores, io_not_measured=unmeasured)
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
         memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,
@@ -157,8 +176,9 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
                          util=sto.array_util)
     parts = (st, sto, net, fto, con, desk, lib)
     extras = {k: v for p in parts for k, v in p.extras.items()}
+    extras["capacity"] = cap.extras
     return Prediction(
         design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,
-        arrays=arrays, consolidation=con.consolidation,
+        arrays=arrays, consolidation=cap.consolidation,
         resources=[r for p in parts for r in p.resources],
-        warnings=[w for p in parts for w in p.warnings], extras=extras)
+        warnings=[w for p in parts for w in p.warnings] + cap.warnings, extras=extras)

@@ -89,6 +89,11 @@ class VmArrays:
     bound_by: Sequence[str]
     request_driven: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     """bool mask: VMs whose latency is a request response time (web), not storage latency."""
+    cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Host core-equivalents each VM demands (guest work plus its I/O, network and hypervisor
+    paths)."""
+    io_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool mask: VMs whose storage I/O is not measured; their storage figures are NaN."""
 
 
 @dataclass

@@ -32,6 +32,9 @@ class StretchedResult(Common):
 
 @dataclass
 class StorageResult(Common):
+    vm_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool: VMs whose storage I/O is not measured (a ``measured`` VM without io_iops): they
+    do no I/O here and their storage figures are reported as NaN."""
     vm_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
     vm_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     vm_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -82,6 +85,13 @@ class FtResult(Common):
 class ConsolidationResult(Common):
     vm_cpu_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Fraction of the VM's vCPUs busy."""
+    vm_cpu_cores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Host core-equivalents the VM demands: its guest work and its I/O, network and
+    hypervisor paths (what vCenter's usage MHz measures, as a share of host capacity)."""
+    host_cpu_demand: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Core-equivalents the host's VMs demand (uncapped; ``host_cpu_util`` caps at 1)."""
+    host_memory_gb: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Memory the host's VMs hold (consumed where measured, else configured)."""
     vm_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Mean response time of request-driven VMs (web); NaN for others."""
     vm_response_p95_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))

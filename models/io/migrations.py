@@ -46,24 +46,26 @@ TABLES: dict[int, frozenset[str]] = {
 
 def fill_queryable(conn: sqlite3.Connection, doc: dict[str, object]) -> None:
     """Write the queryable tables of version 2 from the canonical design document."""
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     comps = doc.get("components")
-    for c in comps if isinstance(comps, list) else []:
-        if isinstance(c, dict):
-            conn.execute("INSERT OR REPLACE INTO component VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (str(c.get("id", "")), str(c.get("kind", "")), str(c.get("name", "")),
-                          _float(c.get("x")), _float(c.get("y")),
-                          json.dumps(c.get("tags", [])), json.dumps(c.get("props", {}))))
+    conn.executemany(
+        "INSERT OR REPLACE INTO component VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ((str(c.get("id", "")), str(c.get("kind", "")), str(c.get("name", "")),
+          _float(c.get("x")), _float(c.get("y")), dumps(c.get("tags", [])),
+          dumps(c.get("props", {})))
+         for c in (comps if isinstance(comps, list) else []) if isinstance(c, dict)))
     links = doc.get("links")
-    for i, lk in enumerate(links if isinstance(links, list) else []):
-        if isinstance(lk, dict):
-            conn.execute("INSERT INTO link VALUES (?, ?, ?, ?, ?)",
-                         (i, str(lk.get("from", "")), str(lk.get("to", "")),
-                          str(lk.get("kind", "")), json.dumps(lk.get("props", {}))))
+    conn.executemany(
+        "INSERT INTO link VALUES (?, ?, ?, ?, ?)",
+        ((i, str(lk.get("from", "")), str(lk.get("to", "")), str(lk.get("kind", "")),
+          dumps(lk.get("props", {})))
+         for i, lk in enumerate(links if isinstance(links, list) else [])
+         if isinstance(lk, dict)))
     scens = doc.get("scenarios")
-    for i, s in enumerate(scens if isinstance(scens, list) else []):
-        if isinstance(s, dict):
-            conn.execute("INSERT INTO scenario VALUES (?, ?, ?)",
-                         (i, str(s.get("name", "")), json.dumps(s.get("set", []))))
+    conn.executemany(
+        "INSERT INTO scenario VALUES (?, ?, ?)",
+        ((i, str(s.get("name", "")), dumps(s.get("set", [])))
+         for i, s in enumerate(scens if isinstance(scens, list) else []) if isinstance(s, dict)))
 
 
 def _float(v: object) -> float:

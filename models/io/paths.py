@@ -17,8 +17,10 @@ MAX_BYTES = 1 << 30
 """No design, export or store file Headroom reads is anywhere near 1 GiB."""
 
 
-def require_regular_file(path: str | Path, what: str = "design file") -> Path:
-    """``path`` as a Path when it names a regular file of sane size, else DesignError."""
+def require_regular_file(path: str | Path, what: str = "design file",
+                         folder_ok: bool = False) -> Path:
+    """``path`` as a Path when it names a regular file of sane size (or, with ``folder_ok``,
+    a folder), else DesignError."""
     p = Path(path)
     try:
         mode = os.stat(p).st_mode
@@ -27,6 +29,8 @@ def require_regular_file(path: str | Path, what: str = "design file") -> Path:
         raise DesignError([Issue(str(p), "no such file")]) from None
     except OSError as err:
         raise DesignError([Issue(str(p), f"cannot be read: {err.strerror or err}")]) from None
+    if stat.S_ISDIR(mode) and folder_ok:
+        return p
     if stat.S_ISDIR(mode):
         raise DesignError([Issue(str(p), f"is a folder, not a {what}")])
     if not stat.S_ISREG(mode):

@@ -29,7 +29,6 @@ killed at any moment leaves the previous file intact.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import struct
@@ -40,10 +39,10 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from models.document.codec import design_to_dict, design_to_json, loads, refuse_invalid_text
+from models.document.codec import design_to_dict, document_json, loads, raise_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import migrations
-from models.io.atomic import fsync_dir
+from models.io.atomic import fsync_dir, mode_for
 from models.io.paths import require_regular_file
 
 APPLICATION_ID = 0x48445231
@@ -232,15 +231,21 @@ def _design_text(path: Path, mem: sqlite3.Connection) -> str:
 
 def build(design: Design) -> sqlite3.Connection:
     """An in-memory database of the current schema holding ``design``."""
+    doc = design_to_dict(design)
+    text = document_json(doc)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise_invalid_text(doc)
     mem = sqlite3.connect(":memory:", isolation_level=None)
     mem.executescript(migrations.SCHEMA[migrations.SCHEMA_VERSION])
     mem.execute("BEGIN")
-    mem.execute("INSERT INTO document VALUES ('design', ?)", (design_to_json(design),))
+    mem.execute("INSERT INTO document VALUES ('design', ?)", (text,))
     meta = {"saved_by": f"Headroom {_version()}",
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "design_format": "headroom-design 1", "name": design.name}
     mem.executemany("INSERT INTO meta VALUES (?, ?)", list(meta.items()))
-    migrations.fill_queryable(mem, json.loads(json.dumps(design_to_dict(design))))
+    migrations.fill_queryable(mem, doc)
     mem.execute("COMMIT")
     mem.execute(f"PRAGMA application_id = {APPLICATION_ID:d}")
     mem.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION:d}")
@@ -250,7 +255,6 @@ def build(design: Design) -> sqlite3.Connection:
 def save(design: Design, path: Path) -> None:
     """Write ``design`` to ``path`` atomically (the old file stays intact until the rename)."""
     path = Path(path)
-    refuse_invalid_text(design)
     folder = path.resolve().parent
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -271,7 +275,7 @@ def save(design: Design, path: Path) -> None:
                 dst.close()
         finally:
             mem.close()
-        os.chmod(tmp, _mode_for(path))
+        os.chmod(tmp, mode_for(path))
         with tmp.open("rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -282,16 +286,6 @@ def save(design: Design, path: Path) -> None:
         _cleanup(tmp)
         raise
     fsync_dir(folder)
-
-
-def _mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; a new file gets the usual 0666 minus umask."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def _cleanup(tmp: Path) -> None:

@@ -301,6 +301,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
             demand = guest + path
             host_demand = per_host(demand)
     res.host_dense_active = active
+    res.vm_cpu_cores, res.host_cpu_demand, res.host_memory_gb = demand, host_demand, st.mem
     rho = host_demand / cap
     res.host_cpu_util = np.minimum(rho, 1.0)
     mem, mem_util = st.mem, st.mem_util
@@ -372,7 +373,10 @@ class _Static:
         self.dense_eligible = (self.dense_capable
                                & (per_host(np.ones(n)) >= DENSE_MIN_VMS_PER_PCPU * pcpus)
                                & (per_host(vcpus) >= DENSE_MIN_VCPUS_PER_PCPU * pcpus))
-        self.mem = per_host(vm["memory_gb"])
+        # memory the VMs hold: consumed where measured (workload.memory_gb), else configured
+        held = vm["workload.memory_gb"]
+        held = np.where(np.isnan(held), vm["memory_gb"], held)
+        self.mem = per_host(held)
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
         self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
@@ -382,7 +386,7 @@ class _Static:
         mult = 1.0 + sec
         self.mix = (mult, float(np.mean(vcpus * mult)) if n else float("nan"),
                     float(np.mean(mult)) if n else float("nan"),
-                    float(np.mean(vm["memory_gb"] * mult)) if n else float("nan"))
+                    float(np.mean(held * mult)) if n else float("nan"))
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:
@@ -440,8 +444,9 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
                     f" {cap[i]:.1f} core-equivalents; every VM is slowed in proportion and"
                     f" web responses saturate (reported as {SATURATED_MS:.0f} ms)")
     for i in np.flatnonzero(mem_util > 1.0):
-        warn.append(f"host {ids[i]}: memory over-committed - VMs are configured with"
-                    f" {mem[i]:.0f} GB on {c.host.cols['memory_gb'][i]:.0f} GB installed"
+        warn.append(f"host {ids[i]}: memory over-committed - VMs hold {mem[i]:.0f} GB"
+                    " (configured, or consumed where measured) on"
+                    f" {c.host.cols['memory_gb'][i]:.0f} GB installed"
                     " (relies on page sharing, ballooning or swapping)")
     if web_p.any():
         over = web_p & (want / vcpus >= 1.0)
@@ -611,6 +616,6 @@ def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
     ids = c.host.ids
     installed = c.host.cols["memory_gb"]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
-                     f"{ids[i]}: VMs (FT secondaries included) are configured with"
+                     f"{ids[i]}: VMs (FT secondaries included) hold"
                      f" {mem[i]:.0f} of {installed[i]:.0f} GB", FT_BP)
             for i in np.argsort(-mem_util, kind="stable")[:min(top, len(ids))]]

@@ -98,7 +98,11 @@ EXACT_MAX_POP = 4096
 SIOC_THRESHOLD_MS = 30.0
 """SIOC congestion threshold (vSphere default)."""
 
-NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle")
+NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
+                  "measured")
+"""Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
+measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
+measured (NaN, ``null`` in JSON), never invented."""
 BUSY = 0.9
 """A station at or above this utilisation names what bounds the VM."""
 
@@ -434,8 +438,10 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     wan_res, wan_warn, wan_extra = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
     resources.extend(wan_res)
     warnings.extend(wan_warn)
+    not_measured = c.vm.is_("workload.profile", "measured") & np.isnan(v["workload.io_iops"])
     return StorageResult(
-        vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat, vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
+        vm_not_measured=not_measured, vm_iops=x, vm_mbps=mbps, vm_latency_ms=lat,
+        vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,

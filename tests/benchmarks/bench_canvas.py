@@ -107,44 +107,6 @@ def bench_canvas(n_vms: int, n_hosts: int, moves: int = 40) -> dict[str, Any]:
     return out
 
 
-OPEN = """
-import resource, sys
-from app.main import run_app
-code = run_app(sys.argv[1], self_test=True)
-print("peak_rss_kb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-sys.exit(code)
-"""
-"""A fresh interpreter opening a design as ``headroom FILE --self-test`` does, reporting its
-own peak memory."""
-
-
-def bench_open(sizes: tuple[tuple[int, int], ...] = SIZES) -> dict[str, Any]:
-    """The whole app opening a synthetic estate and showing it (``headroom FILE
-    --self-test``, offscreen, in a fresh process): seconds and peak resident memory.  The
-    canvas's share is :func:`bench_canvas`; the rest is loading, the engine and the panels."""
-    import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
-
-    from models.examples.synth import large_design  # noqa: PLC0415
-    from models.io.files import save_design  # noqa: PLC0415
-
-    out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for n_vms, n_hosts in sizes:
-            path = Path(tmp) / f"synth-{n_vms}.json"
-            save_design(large_design(n_vms, n_hosts), path)
-            t = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-c", OPEN, str(path)], capture_output=True,
-                                  text=True, check=False)
-            seconds = time.perf_counter() - t
-            peak = next((int(line.split()[1]) for line in proc.stdout.splitlines()
-                         if line.startswith("peak_rss_kb")), 0) / 1024
-            out[f"open_{n_vms}_vms"] = {"s": round(seconds, 2), "peak_rss_mb": round(peak),
-                                        "ok": proc.returncode == 0, "target_s": 3.0,
-                                        "target_mb": 800}
-    return out
-
-
 def bench_canvas_sizes(sizes: tuple[tuple[int, int], ...] = SIZES) -> dict[str, Any]:
     """:func:`bench_canvas` for each size, each in a fresh interpreter."""
     out: dict[str, Any] = {}
@@ -164,4 +126,4 @@ if __name__ == "__main__":
     if len(sys.argv) == 3:
         print(json.dumps(bench_canvas(int(sys.argv[1]), int(sys.argv[2]))))
     else:
-        print(json.dumps({**bench_canvas_sizes(), **bench_open()}, indent=2))
+        print(json.dumps(bench_canvas_sizes(), indent=2))

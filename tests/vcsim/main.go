@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/vmware/govmomi/simulator"
+	"github.com/vmware/govmomi/simulator/vpx"
+	"github.com/vmware/govmomi/vim25/types"
 )
 
 func main() {
@@ -28,6 +30,16 @@ func main() {
 	flag.IntVar(&model.Datastore, "ds", 1, "datastores, mounted on every host")
 	plain := flag.Bool("http", false, "serve plain HTTP instead of HTTPS (self-signed)")
 	flag.Parse()
+
+	// The simulator defines the virtual-disk rate and latency counters but has no samples for
+	// them: give it some, so that import-vcenter --perf reads I/O as it would from vCenter.
+	vpx.VmMetricData[171] = []int64{120, 140, 90, 200, 160, 110, 130, 180, 150, 100} // numberReadAveraged
+	vpx.VmMetricData[172] = []int64{60, 80, 40, 100, 70, 50, 65, 90, 75, 55}         // numberWriteAveraged
+	vpx.VmMetricData[175] = []int64{2, 3, 2, 4, 3, 2, 2, 5, 3, 2}                    // totalReadLatency ms
+	vpx.VmMetricData[176] = []int64{1, 1, 2, 1, 1, 2, 1, 1, 2, 1}                    // totalWriteLatency ms
+	for _, id := range []int32{171, 172, 175, 176} {
+		vpx.VmMetrics = append(vpx.VmMetrics, types.PerfMetricId{CounterId: id, Instance: "$physDisk"})
+	}
 
 	defer model.Remove()
 	if err := model.Create(); err != nil {

@@ -1,7 +1,8 @@
 """Import a running estate (RVTools exports, a live vCenter) as a Headroom design.
 
-Each source reads into the same plain records (:class:`Estate`: hosts, VMs, datastores, NICs);
-:func:`build_design` maps them onto the design schema (:mod:`models.document.schema`), and
+Each source reads into the same plain records (:class:`Estate`: hosts, VMs, datastores,
+clusters, NICs, and what was measured); :func:`models.io.importers.build.build_design` maps
+them onto the design schema (:mod:`models.document.schema`), and
 :mod:`models.io.importers.layout` places them on the canvas.  Everything that is not imported as
 it stands (templates, powered-off VMs, rows with unusable cells, values mapped to the nearest
 supported one) goes into the :class:`ImportReport`: nothing is dropped silently.
@@ -24,8 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from models.document.design import Component, Design, Link
-from models.document.schema import ESXI_VERSIONS, HOST, NIC, VM
+from models.document.design import Design, describe_value, repair_text
+from models.document.rules import prop_problem
+from models.document.schema import ESXI_VERSIONS, KINDS, LINKS, NIC
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``; it may raise :class:`ImportCancelledError` to stop."""
@@ -60,6 +62,32 @@ class HostRecord:
     version: str = ""
     nics: list[NicRecord] = field(default_factory=list)
     datastores: list[str] = field(default_factory=list)
+    cpu_usage_pct: float | None = None
+    """Recorded host CPU usage (% of cores x MHz), e.g. RVTools vHost CPU usage %."""
+    memory_usage_pct: float | None = None
+    measured_by: str = ""
+    """Where the recorded usage comes from (provenance text)."""
+
+
+@dataclass
+class Measured:
+    """Workload figures measured for one VM, each with where it comes from."""
+
+    cpu_mhz: float | None = None
+    cpu_max_mhz: float | None = None
+    cpu_ready_pct: float | None = None
+    memory_active_mib: float | None = None
+    memory_consumed_mib: float | None = None
+    memory_ballooned_mib: float | None = None
+    memory_swapped_mib: float | None = None
+    iops: float | None = None
+    read_pct: float | None = None
+    io_kb: float | None = None
+    latency_ms: float | None = None
+    oio: float | None = None
+    net_mbps: float | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    """Figure group (``cpu``, ``memory``, ``io``, ``net``) -> provenance text."""
 
 
 @dataclass
@@ -73,14 +101,24 @@ class VmRecord:
     memory_mib: float | None = None
     powered_on: bool = True
     template: bool = False
+    orphaned: bool = False
     os: str = ""
     ft_state: str = ""
     ft_secondary: bool = False
     datastores: list[str] = field(default_factory=list)
     provisioned_mib: float | None = None
     in_use_mib: float | None = None
+    partition_capacity_mib: float | None = None
+    partition_consumed_mib: float | None = None
     adapter: str = ""
     latency_sensitivity: str = ""
+    controllers: list[str] = field(default_factory=list)
+    """The controller of each virtual disk, as the inventory names it."""
+    thin_disks: int = 0
+    disks: int = 0
+    measured: Measured = field(default_factory=Measured)
+    problem: str = ""
+    """Why the VM cannot be imported (an unusable cell), or empty."""
 
 
 @dataclass
@@ -91,6 +129,24 @@ class DatastoreRecord:
     capacity_mib: float | None = None
     hosts: list[str] = field(default_factory=list)
     sioc: bool | None = None
+    provisioned_mib: float | None = None
+    in_use_mib: float | None = None
+    address: str = ""
+    """NAA id of its (first) LUN, ``server:/export`` of an NFS datastore, or a URL."""
+
+
+@dataclass
+class ClusterRecord:
+    name: str
+    where: str
+    datacenter: str = ""
+    ha_enabled: bool | None = None
+    admission_control: bool | None = None
+    failover_hosts: int | None = None
+    cpu_failover_pct: float | None = None
+    memory_failover_pct: float | None = None
+    drs_enabled: bool | None = None
+    drs_behavior: str = ""
 
 
 @dataclass
@@ -99,6 +155,9 @@ class Estate:
     hosts: list[HostRecord] = field(default_factory=list)
     vms: list[VmRecord] = field(default_factory=list)
     datastores: list[DatastoreRecord] = field(default_factory=list)
+    clusters: list[ClusterRecord] = field(default_factory=list)
+    taken: str = ""
+    """When the inventory was taken (an export's date), for provenance; empty if unknown."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +173,51 @@ class Skipped:
 
 
 @dataclass
+class Coverage:
+    """How much of the estate's runnable VMs the design holds where the inventory put them."""
+
+    runnable: int = 0
+    """VM rows that should run in the design: not templates or FT secondaries, powered on
+    (or off, with --include-powered-off)."""
+    on_their_host: int = 0
+    by_cluster: int = 0
+    """Their host is not in the inventory: placed on a host of their cluster."""
+    unplaced: int = 0
+    """Neither host nor cluster known: imported without a host (the canvas's Unplaced area)."""
+    dropped: int = 0
+    """Not imported (unusable cells, orphaned): each one named in the report."""
+    measured_cpu: int = 0
+    measured_memory: int = 0
+    measured_io: int = 0
+
+    @property
+    def ratio(self) -> float:
+        """Share of the runnable VMs imported on their own host (1 when there are none)."""
+        return self.on_their_host / self.runnable if self.runnable else 1.0
+
+    def line(self) -> str:
+        parts = [f"{self.on_their_host} of {self.runnable} VMs on their host"
+                 f" ({self.ratio:.0%})"]
+        if self.by_cluster:
+            parts.append(f"{self.by_cluster} placed in their cluster (host not in the export)")
+        if self.unplaced:
+            parts.append(f"{self.unplaced} unplaced (neither host nor cluster known)")
+        if self.dropped:
+            parts.append(f"{self.dropped} not imported")
+        n = max(self.runnable - self.dropped, 0)
+        measured = (f"measured: CPU {self.measured_cpu}, memory {self.measured_memory},"
+                    f" storage I/O {self.measured_io} of {n} VMs")
+        return "coverage: " + ", ".join(parts) + "; " + measured
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"runnable": self.runnable, "on_their_host": self.on_their_host,
+                "by_cluster": self.by_cluster, "unplaced": self.unplaced,
+                "dropped": self.dropped, "ratio": round(self.ratio, 4),
+                "measured_cpu": self.measured_cpu, "measured_memory": self.measured_memory,
+                "measured_io": self.measured_io}
+
+
+@dataclass
 class ImportReport:
     """What an import brought in, what it left out and what it had to assume."""
 
@@ -122,6 +226,13 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    coverage: Coverage = field(default_factory=Coverage)
+    placement: list[Skipped] = field(default_factory=list)
+    """VMs imported away from their recorded host (in their cluster, or unplaced), and why."""
+    provenance: list[str] = field(default_factory=list)
+    """Where the design's measured figures come from, one line per source."""
+    calibration: list[str] = field(default_factory=list)
+    """The baseline check after the import (predicted vs recorded), as text lines."""
 
     def skip(self, where: str, name: str, reason: str) -> None:
         self.skipped.append(Skipped(where, name, reason))
@@ -134,8 +245,9 @@ class ImportReport:
                 f"({self.seconds:.1f} s)")
 
     def lines(self, limit: int = 40) -> list[str]:
-        """The report as text lines: summary, what was left out, then each skipped row."""
-        out = [self.summary()]
+        """The report as text lines: summary, coverage, what was left out, then each
+        skipped row."""
+        out = [self.summary(), "  " + self.coverage.line()]
         c = self.counts
         left = [f"{c[k]} {label}" for k, label in (
             ("powered_off_skipped", "powered-off VMs (--include-powered-off imports them)"),
@@ -153,15 +265,26 @@ class ImportReport:
             out.append(f"  skipped {s}")
         if len(self.skipped) > limit:
             out.append(f"  ... and {len(self.skipped) - limit} more (--json lists all)")
+        for s in self.placement[:limit]:
+            out.append(f"  placed {s}")
+        if len(self.placement) > limit:
+            out.append(f"  ... and {len(self.placement) - limit} more VMs placed by cluster or"
+                       " unplaced (--json lists all)")
+        out.extend(f"  provenance: {n}" for n in self.provenance)
         out.extend(f"  note: {n}" for n in self.notes)
+        out.extend(f"  {n}" for n in self.calibration)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "headroom-import-report", "version": 1, "source": self.source,
                 "seconds": round(self.seconds, 3), "counts": dict(self.counts),
+                "coverage": self.coverage.to_dict(),
                 "skipped": [{"where": s.where, "name": s.name, "reason": s.reason}
                             for s in self.skipped],
-                "notes": list(self.notes)}
+                "placement": [{"where": s.where, "name": s.name, "reason": s.reason}
+                              for s in self.placement],
+                "provenance": list(self.provenance),
+                "notes": list(self.notes), "calibration": list(self.calibration)}
 
 
 def _reason_key(reason: str) -> str:
@@ -208,291 +331,33 @@ def slug(name: str) -> str:
     return s[:60] or "x"
 
 
-class _Ids:
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-
-    def make(self, prefix: str, name: str) -> str:
-        base = f"{prefix}-{slug(name)}"
-        cid, n = base, 2
-        while cid in self.used:
-            cid, n = f"{base}-{n}", n + 1
-        self.used.add(cid)
-        return cid
-
-
-def _in_range(spec_name: str, value: float, kind_props: dict[str, Any]) -> bool:
-    spec = kind_props[spec_name]
-    return not ((spec.min is not None and value < spec.min)
-                or (spec.max is not None and value > spec.max))
-
-
-def build_design(estate: Estate, report: ImportReport, *, name: str = "",
-                 site_by: SiteBy = "datacenter", include_powered_off: bool = False,
-                 progress: Progress | None = None) -> Design:
-    """Map an :class:`Estate` onto a valid :class:`Design` (with an auto-layout), filling
-    ``report``.  Credentials never reach the design: records carry inventory data only."""
-    from models.io.importers.layout import auto_layout  # noqa: PLC0415  (layout imports us)
-
-    design = Design(name=name or f"Imported from {estate.source}")
-    ids = _Ids()
-    counts: Counter[str] = Counter()
-    sites: dict[str, str] = {}
-    clusters: set[str] = set()
-    host_ids: dict[str, str] = {}
-    host_cluster: dict[str, str] = {}
-    versions: Counter[tuple[str, str]] = Counter()
-
-    def site_of(dc: str, cluster: str) -> str:
-        key = (cluster if site_by == "cluster" else dc) or dc or cluster or "default"
-        if key not in sites:
-            sid = ids.make("site", key)
-            sites[key] = sid
-            design.components.append(Component(sid, "site", name=key))
-        return sites[key]
-
-    for h in estate.hosts:
-        if h.name in host_ids:
-            report.skip(h.where, h.name, "duplicate host: the first row with this name is used")
-            continue
-        hid = ids.make("h", h.name)
-        host_ids[h.name] = hid
-        tags = [f"cluster-{slug(h.cluster)}"] if h.cluster else []
-        if h.cluster:
-            clusters.add(h.cluster)
-        host_cluster[h.name] = h.cluster
-        props = _host_props(h, report, versions)
-        design.components.append(Component(hid, "host", name=h.name, tags=tags, props=props))
-        design.links.append(Link(hid, site_of(h.datacenter, h.cluster), "located_at"))
-        for i, nic in enumerate(h.nics):
-            if nic.speed_mbps is None or nic.speed_mbps <= 0:
-                report.skip(nic.where or f"host {h.name}", f"{h.name} {nic.name}",
-                            "NIC link down or speed unknown")
-                continue
-            gbps = nic_speed_gbps(nic.speed_mbps)
-            nid = ids.make("nic", f"{h.name}-{nic.name or i}")
-            design.components.append(Component(nid, "nic", name=f"{h.name} {nic.name}",
-                                               props={"speed_gbps": gbps, "ports": 1}))
-            design.links.append(Link(nid, hid, "installed_in"))
-            counts["nics"] += 1
-    for (raw, mapped), n in sorted(versions.items()):
-        report.notes.append(f"ESXi version '{raw}' mapped to {mapped} ({n} hosts)")
-
-    arrays: dict[str, str] = {}
-    protocols: Counter[str] = Counter()
-    for ds in estate.datastores:
-        if ds.name in arrays:
-            report.skip(ds.where, ds.name, "duplicate datastore: the first row is used")
-            continue
-        aid = ids.make("ds", ds.name)
-        arrays[ds.name] = aid
-        proto = _protocol(ds.type)
-        protocols[proto or "fc (type unknown)"] += 1
-        aprops: dict[str, Any] = {"protocol": proto} if proto else {}
-        if ds.sioc is not None:
-            aprops["sioc"] = ds.sioc
-        design.components.append(Component(aid, "storage_array", name=ds.name, props=aprops))
-        for hname in dict.fromkeys(ds.hosts):
-            if hname in host_ids:
-                design.links.append(Link(host_ids[hname], aid, "storage"))
-    if arrays:
-        report.notes.append(
-            "storage arrays come from datastores (" + ", ".join(
-                f"{p}: {n}" for p, n in protocols.most_common())
-            + "); media, drive count and RAID are not in the inventory: schema defaults used")
-
-    storage_pairs = {(lk.source, lk.target) for lk in design.links if lk.kind == "storage"}
-    vm_ids: dict[str, str] = {}
-    secondaries: list[VmRecord] = []
-    others: Counter[str] = Counter()
-    total = len(estate.vms)
-    for i, vm in enumerate(estate.vms):
-        if progress is not None and i % 500 == 0:
-            progress(i, total, "building the design")
-        if vm.template:
-            counts["templates"] += 1
-            report.skip(vm.where, vm.name, "template: templates do not run")
-            continue
-        if vm.ft_secondary:
-            secondaries.append(vm)
-            continue
-        if not vm.powered_on and not include_powered_off:
-            counts["powered_off_skipped"] += 1
-            report.skip(vm.where, vm.name, "powered off: not imported"
-                        " (--include-powered-off imports it idle)")
-            continue
-        problem = _vm_problem(vm, host_ids)
-        if problem:
-            report.skip(vm.where, vm.name, problem)
-            continue
-        vid = ids.make("vm", vm.name)
-        vm_ids.setdefault(vm.name, vid)
-        props = _vm_props(vm, others)
-        tags = [f"cluster-{slug(host_cluster[vm.host])}"] if host_cluster.get(vm.host) else []
-        if not vm.powered_on:
-            props["workload.profile"] = "idle"
-            tags.append("powered-off")
-            counts["powered_off_imported"] += 1
-        design.components.append(Component(vid, "vm", name=vm.name, tags=tags, props=props))
-        hid = host_ids[vm.host]
-        design.links.append(Link(vid, hid, "runs_on"))
-        ds_name = next((d for d in vm.datastores if d in arrays), None)
-        if ds_name is not None:
-            aid = arrays[ds_name]
-            design.links.append(Link(vid, aid, "disk_on"))
-            if (hid, aid) not in storage_pairs:
-                storage_pairs.add((hid, aid))
-                design.links.append(Link(hid, aid, "storage"))
-        elif vm.datastores:
-            counts["unknown_datastore"] += 1
-        counts["vms"] += 1
-    if counts["unknown_datastore"]:
-        report.notes.append(f"{counts.pop('unknown_datastore')} VMs are on datastores missing"
-                            " from the datastore list: no disk_on link for them")
-    raised = others.pop("\x00memory", 0)
-    if raised:
-        report.notes.append(f"{raised} VMs have less memory than the smallest the model takes:"
-                            f" raised to {VM.props['memory_gb'].min} GB")
-    for os_name, n in others.most_common():
-        report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
-    _link_secondaries(design, secondaries, vm_ids, host_ids, counts, report)
-    if counts["vms"]:
-        report.notes.append("workloads are not in the inventory: imported VMs run the schema's"
-                            " default workload; set vm.workload.* (or a tag:cluster-... "
-                            "selection) to what they run before trusting IOPS and latency")
-    if counts["nics"]:
-        report.notes.append("NIC roles are not in the inventory: every NIC has role 'vm'; mark"
-                            " the FT logging and vMotion uplinks")
-
-    counts["hosts"] = len(host_ids)
-    counts["sites"] = len(sites)
-    counts["clusters"] = len(clusters)
-    counts["storage_arrays"] = len(arrays)
-    report.counts.update({k: v for k, v in counts.items() if v or k in (
-        "vms", "hosts", "sites", "clusters", "storage_arrays", "nics")})
-    for k in ("vms", "nics"):
-        report.counts.setdefault(k, 0)
-    auto_layout(design)
-    return design
-
-
-def _protocol(ds_type: str) -> str | None:
-    t = ds_type.lower()
-    if t.startswith("nfs"):
-        return "nfs"
-    if "vsan" in t:
-        return "vsan"
-    return None
-
-
-def _host_props(h: HostRecord, report: ImportReport,
-                versions: Counter[tuple[str, str]]) -> dict[str, Any]:
-    props: dict[str, Any] = {}
-    spec = HOST.props
-    sockets = h.sockets
-    cps = h.cores_per_socket
-    if cps is None and h.cores and sockets:
-        cps = max(1, h.cores // sockets)
-    for key, value in (("sockets", sockets), ("cores_per_socket", cps)):
-        if value is None:
-            report.notes.append(f"host '{h.name}': {key} unknown; default {spec[key].default}")
-        elif _in_range(key, value, spec):
-            props[key] = int(value)
-        else:
-            report.notes.append(f"host '{h.name}': {key} {value} out of range; default used")
-    if h.mhz is not None:
-        ghz = round(h.mhz / 1000.0, 3)
-        if _in_range("ghz", ghz, spec):
-            props["ghz"] = ghz
-        else:
-            report.notes.append(f"host '{h.name}': CPU speed {h.mhz:g} MHz out of range; "
-                                f"default {spec['ghz'].default} GHz used")
-    if h.hyperthreading is not None:
-        props["hyperthreading"] = h.hyperthreading
-    if h.memory_mib is not None:
-        gb = round(h.memory_mib / 1024.0, 3)
-        if _in_range("memory_gb", gb, spec):
-            props["memory_gb"] = gb
-        else:
-            report.notes.append(f"host '{h.name}': memory {h.memory_mib:g} MiB out of range;"
-                                " default used")
-    mapped = nearest_esxi(h.version) if h.version else None
-    if mapped is None:
-        report.notes.append(f"host '{h.name}': ESXi version unknown ('{h.version}'); "
-                            f"default {spec['esxi_version'].default}")
-    else:
-        props["esxi_version"] = mapped
-        versions[(_short_version(h.version), mapped)] += 1
-    return props
-
-
-def _short_version(version: str) -> str:
-    m = re.search(r"\d+(\.\d+)+", version)
-    return m.group(0) if m else version
-
-
-def _vm_problem(vm: VmRecord, host_ids: dict[str, str]) -> str | None:
-    if not vm.host:
-        return "no host: the VM is not placed on a host"
-    if vm.host not in host_ids:
-        return f"host not in inventory: '{vm.host}' is not a host of the import"
-    if vm.vcpus is None:
-        return "bad value: CPUs missing or not a number"
-    if vm.memory_mib is None:
-        return "bad value: memory missing or not a number"
-    if not _in_range("vcpus", vm.vcpus, VM.props):
-        return f"bad value: {vm.vcpus} vCPUs is out of range 1..768"
-    if vm.memory_mib / 1024.0 > (VM.props["memory_gb"].max or 0):
-        return f"bad value: memory {vm.memory_mib:g} MiB is out of range"
-    return None
-
-
-def _vm_props(vm: VmRecord, others: Counter[str]) -> dict[str, Any]:
-    assert vm.vcpus is not None and vm.memory_mib is not None
-    low_mem = float(VM.props["memory_gb"].min or 0)
-    mem = round(vm.memory_mib / 1024.0, 4)
-    if mem < low_mem:
-        others["\x00memory"] += 1
-        mem = low_mem
-    props: dict[str, Any] = {"vcpus": int(vm.vcpus), "memory_gb": mem}
-    fam = guest_family(vm.os)
-    props["guest_os"] = fam
-    low = vm.os.lower()
-    if fam == "linux" and vm.os and not any(w in low for w in (
-            "linux", "rhel", "centos", "ubuntu", "debian", "suse", "sles", "photon", "oracle",
-            "rocky", "alma", "fedora", "coreos")):
-        others[vm.os[:40]] += 1
-    if vm.ft_state.lower() not in ("", "notconfigured", "disabled", "not configured"):
-        props["ft"] = True
-    nic = vnic_type(vm.adapter)
-    if nic:
-        props["vnic"] = nic
-    if vm.latency_sensitivity.lower() == "high":
-        props["latency_sensitivity"] = "high"
-    return props
-
-
-def _link_secondaries(design: Design, secondaries: list[VmRecord], vm_ids: dict[str, str],
-                      host_ids: dict[str, str], counts: Counter[str],
-                      report: ImportReport) -> None:
-    runs_on = {lk.source: lk.target for lk in design.links if lk.kind == "runs_on"}
-    linked: set[str] = set()
-    for vm in secondaries:
-        counts["ft_secondaries"] += 1
-        vid = vm_ids.get(vm.name)
-        hid = host_ids.get(vm.host)
-        if vid is None or hid is None:
-            report.skip(vm.where, vm.name, "FT secondary: its primary or host was not imported")
-            continue
-        if vid in linked:
-            report.skip(vm.where, vm.name, "FT secondary: a second secondary is ignored")
-            continue
-        if runs_on.get(vid) == hid:
-            report.skip(vm.where, vm.name, "FT secondary: on the same host as the primary")
-            continue
-        design.links.append(Link(vid, hid, "ft_secondary_on"))
-        linked.add(vid)
-        comp = design.component(vid)
-        if comp is not None:
-            comp.props["ft"] = True
+def drop_invalid_values(design: Design, note: Callable[[str], None]) -> int:
+    """Leave out every value an export gave that the design cannot hold (hundreds of digits,
+    NaN, out of range), each named through ``note``, and repair names that are not valid
+    Unicode; the design is then valid.  Returns how many values went."""
+    dropped = 0
+    for comp in design.components:
+        fixed = repair_text(comp.name)
+        if fixed is not comp.name:
+            note(f"{comp.kind} '{fixed}': its name held text that is not valid Unicode;"
+                 " repaired")
+            comp.name = fixed
+        specs = KINDS[comp.kind].props
+        for key, value in list(comp.props.items()):
+            problem = prop_problem(specs, comp.kind, key, value)
+            if problem:
+                del comp.props[key]
+                dropped += 1
+                note(f"{comp.kind} '{comp.name or comp.id}': {key} left at its default: the"
+                     f" export's {describe_value(value)} is not usable ({problem})")
+    for link in design.links:
+        specs = LINKS[link.kind].props
+        for key, value in list(link.props.items()):
+            problem = prop_problem(specs, link.kind, key, value)
+            if problem:
+                del link.props[key]
+                dropped += 1
+                note(f"{link.kind} link '{link.source}' -> '{link.target}': {key} left at"
+                     f" its default ({problem})")
+    return dropped
 

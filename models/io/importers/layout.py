@@ -24,6 +24,8 @@ ROW_GAP = 90.0
 HOSTS_PER_ROW = 8
 SITE_GAP = 200.0
 ARRAY_PITCH = 160.0
+UNPLACED_COLS = 8
+"""Columns of the Unplaced area (VMs on no host)."""
 HEADER = 110.0
 """Room above a site's first cluster for the site itself."""
 
@@ -45,6 +47,7 @@ def auto_layout(design: Design) -> None:
     vms_of: dict[str, list[Component]] = {}
     nics_of: dict[str, list[Component]] = {}
     arrays_of_host: dict[str, list[str]] = {}
+    cluster_of: dict[str, str] = {}
     placed: set[str] = set()
     for lk in design.links:
         src = by_id.get(lk.source)
@@ -58,6 +61,8 @@ def auto_layout(design: Design) -> None:
             nics_of.setdefault(lk.target, []).append(src)
         elif lk.kind == "storage":
             arrays_of_host.setdefault(lk.source, []).append(lk.target)
+        elif lk.kind == "in_cluster":
+            cluster_of[lk.source] = lk.target
 
     sites = [c for c in design.components if c.kind == "site"]
     hosts_by_site: dict[str, list[Component]] = {s.id: [] for s in sites}
@@ -79,6 +84,10 @@ def auto_layout(design: Design) -> None:
         width = HOST_PITCH
         site_arrays: list[str] = []
         for group in groups.values():
+            cid = next((cluster_of[h.id] for h in group.hosts if h.id in cluster_of), None)
+            if cid is not None and cid not in placed:  # the cluster just above its hosts
+                by_id[cid].x, by_id[cid].y = x0, y - 50.0
+                placed.add(cid)
             for start in range(0, len(group.hosts), HOSTS_PER_ROW):
                 row = group.hosts[start:start + HOSTS_PER_ROW]
                 depth = 0.0
@@ -115,6 +124,14 @@ def auto_layout(design: Design) -> None:
         width = max(width, min(len(todo), HOSTS_PER_ROW) * ARRAY_PITCH * 1.5)
         x0 += width + SITE_GAP
 
+    # VMs on no host: the Unplaced area, a grid right of the sites
+    unplaced = [c for c in design.components if c.kind == "vm" and c.id not in placed]
+    for i, c in enumerate(unplaced):
+        c.x = x0 + (i % UNPLACED_COLS) * VM_DX
+        c.y = HEADER + (i // UNPLACED_COLS) * VM_DY
+        placed.add(c.id)
+    if unplaced:
+        x0 += UNPLACED_COLS * VM_DX + SITE_GAP
     rest = [c for c in design.components if c.id not in placed]
     for i, c in enumerate(rest):
         c.x = x0 + (i % 10) * VM_DX * 1.5

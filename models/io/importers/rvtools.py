@@ -1,27 +1,38 @@
 """Read an RVTools export: an ``.xlsx`` workbook or a folder of ``RVTools_tab<name>.csv`` files.
 
-Sheets used: vInfo (VMs) and vHost (hosts) are required; vDatastore (storage arrays), vNIC
-(host physical NICs) and vNetwork (VM adapter types) are used when present.  Headers are
-matched case- and space-insensitively, and both the older ``MB`` and the 4.x ``MiB`` spellings
-are accepted.  Rows with unusable cells are skipped and listed in the report with their sheet,
-row number and reason; a file that is not an RVTools export raises :class:`DesignError`.
+vInfo (VMs) and vHost (hosts) are required; every other sheet is read when present:
+
+========== ==============================================================================
+vInfo      VMs: size, power state, host and cluster, Provisioned / In Use, Active Memory
+vHost      hosts: hardware, ESXi version, recorded CPU usage % and Memory usage %
+vCPU       per VM: Overall MHz (measured CPU use) and Max MHz (its ceiling)
+vMemory    per VM: Consumed (+ Consumed Overhead), Active, Ballooned, Swapped
+vDisk      per disk: its controller (the VM's vscsi) and thin provisioning
+vPartition per guest partition: capacity and consumed
+vDatastore capacity, provisioned, in use, address (which LUNs share an array), hosts
+vCluster   HA enabled, admission control (failover level or percentage), DRS
+vNIC       host physical NICs; vNetwork: VM adapter types
+vMetaData  the export's date (provenance: "RVTools vCPU Overall MHz, export of <date>")
+========== ==============================================================================
+
+Headers are matched case- and space-insensitively, both the older ``MB`` and the 4.x ``MiB``
+spellings.  Rows with unusable cells, orphaned VMs and totals rows are skipped and listed in
+the report with their sheet, row and reason; a file that is not an RVTools export raises
+:class:`DesignError`.
 """
 
 from __future__ import annotations
 
-import csv
-import math
+import contextlib
+import datetime as dt
 import re
 import time
-import warnings
-import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
-from xml.etree import ElementTree
 
 from models.document.design import Design, DesignError, Issue
 from models.io.importers import (
+    ClusterRecord,
     DatastoreRecord,
     Estate,
     HostRecord,
@@ -30,378 +41,300 @@ from models.io.importers import (
     Progress,
     SiteBy,
     VmRecord,
-    build_design,
+)
+from models.io.importers.build import build_design
+from models.io.importers.measurements import HostMeasured, Measurements
+from models.io.importers.workbook import (
+    BadCellError,
+    Row,
+    Sheet,
+    Source,
+    cell,
+    fast_rows,
+    flag,
+    num,
+    text,
+    whole,
 )
 
-Row = tuple[Any, ...]
+__all__ = ["fast_rows", "import_rvtools", "read_estate", "read_measurements"]
 
 REQUIRED = {
     "vInfo": ("VM", "Powerstate", "CPUs", "Memory", "Host"),
     "vHost": ("Host",),
 }
-OPTIONAL = ("vDatastore", "vNIC", "vNetwork")
-ALIASES = {
-    "os": ("os according to the configuration file", "os according to the vmware tools", "os"),
-    "cores per cpu": ("cores per cpu",),
-    "# cores": ("# cores",),
-    "memory": ("memory",),
-    "name": ("name", "datastore"),
+OPTIONAL = {
+    "vDatastore": "no storage arrays from datastores",
+    "vNIC": "no host NICs imported",
+    "vNetwork": "VM adapter types keep the default",
+    "vCPU": "no measured CPU per VM (the baseline shares each host's recorded CPU usage)",
+    "vMemory": "no consumed memory per VM (Active Memory from vInfo where present)",
+    "vDisk": "virtual SCSI adapters keep the default (pvscsi)",
+    "vCluster": "cluster HA and DRS policies unknown",
 }
+TOTALS = ("total", "totals", "sum", "grand total", "summe", "totaal")
+"""Names of rows users add under a sheet's data (with =SUM cells): not VMs or hosts."""
 
 
-def _norm(header: Any) -> str:
-    text = re.sub(r"\s+", " ", str(header or "")).strip().lower()
-    return re.sub(r"\bmib\b", "mb", text)
-
-
-class _Sheet:
-    """The rows of one sheet with a header index; ``get(row, name)`` reads a cell by header."""
-
-    def __init__(self, name: str, header: Row, rows: Iterator[Row]) -> None:
-        self.name = name
-        self.index: dict[str, int] = {}
-        for i, h in enumerate(header):
-            self.index.setdefault(_norm(h), i)
-        self.rows = rows
-
-    def col(self, *names: str) -> int | None:
-        for n in names:
-            for alias in ALIASES.get(_norm(n), (_norm(n),)):
-                if alias in self.index:
-                    return self.index[alias]
-        return None
-
-    def require(self, names: Iterable[str]) -> None:
-        missing = [n for n in names if self.col(n) is None]
-        if missing:
-            found = ", ".join(str(h) for h in list(self.index)[:12]) or "nothing"
-            raise DesignError([Issue(f"sheet {self.name}", "missing column(s) "
-                                     + ", ".join(f"'{m}'" for m in missing)
-                                     + f": is this an RVTools export? (found: {found})")])
-
-
-def _cell(row: Row, i: int | None) -> Any:
-    if i is None or i >= len(row):
-        return None
-    return row[i]
-
-
-def _text(row: Row, i: int | None) -> str:
-    v = _cell(row, i)
-    if v is None:
-        return ""
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v).strip()
-
-
-class _BadCellError(ValueError):
-    pass
-
-
-def _num(row: Row, i: int | None, what: str, required: bool = True) -> float | None:
-    v = _cell(row, i)
-    if v is None or (isinstance(v, str) and not v.strip()):
-        if required:
-            raise _BadCellError(f"bad value: {what} is empty")
-        return None
-    if isinstance(v, bool):
-        raise _BadCellError(f"bad value: {what} {v!r} is not a number")
-    if isinstance(v, (int, float)):
-        f = float(v)
-    else:
-        s = str(v).strip().replace("\u00a0", "").replace(" ", "")
-        s = s.replace(",", "") if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", s) else \
-            s.replace(",", ".")
-        try:
-            f = float(s)
-        except ValueError:
-            raise _BadCellError(f"bad value: {what} {str(v)[:30]!r} is not a number") from None
-    if not math.isfinite(f) or f < 0:
-        raise _BadCellError(f"bad value: {what} {v!r} is not a usable number")
-    return f
-
-
-def _int(row: Row, i: int | None, what: str, required: bool = True) -> int | None:
-    f = _num(row, i, what, required)
-    if f is None:
-        return None
-    if not f.is_integer():
-        raise _BadCellError(f"bad value: {what} {f:g} is not a whole number")
-    return int(f)
-
-
-def _bool(row: Row, i: int | None) -> bool | None:
-    v = _cell(row, i)
-    if isinstance(v, bool):
-        return v
-    s = _text(row, i).lower()
-    if s in ("true", "yes", "1", "on", "enabled"):
-        return True
-    if s in ("false", "no", "0", "off", "disabled"):
-        return False
-    return None
-
-
-# --------------------------------------------------------------------------- sources
-
-
-class _Source:
-    """An opened export: sheet name -> header and row iterator."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._wb: Any = None
-        self._file: BinaryIO | None = None
-        self._names: dict[str, str] = {}
-        if path.is_dir():
-            for f in path.iterdir():
-                m = re.fullmatch(r"(?i)rvtools_tab(\w+)\.csv", f.name)
-                if m:
-                    self._names[m.group(1).lower()] = f.name
-            if not self._names:
-                raise DesignError([Issue(str(path), "no RVTools_tab<name>.csv files in this"
-                                         " folder (RVTools: File > Export all to csv)")])
-        else:
-            self._open_xlsx()
-
-    def _open_xlsx(self) -> None:
-        from openpyxl import load_workbook  # noqa: PLC0415  (only when importing)
-
-        p = self.path
-        if not p.exists():
-            raise DesignError([Issue(str(p), "no such file")])
-        if p.suffix.lower() == ".xls":
-            raise DesignError([Issue(str(p), "old Excel .xls files are not supported: save"
-                                     " it as .xlsx, or export to csv in RVTools")])
-        if not zipfile.is_zipfile(p):
-            raise DesignError([Issue(str(p), "not an Excel .xlsx workbook (expected an"
-                                     " RVTools export, .xlsx or a folder of csv files)")])
-        # the file object is ours so close() releases it even if a sheet was not read to the end
-        self._file = p.open("rb")
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                self._wb = load_workbook(self._file, read_only=True, data_only=True)
-        except Exception as err:  # openpyxl raises many kinds on a damaged file
-            self._file.close()
-            raise DesignError([Issue(str(p), f"cannot read the workbook: {err}")]) from None
-        self._names = {n.lower(): n for n in self._wb.sheetnames}
-
-    def close(self) -> None:
-        if self._wb is not None:
-            self._wb.close()
-        if self._file is not None:
-            self._file.close()
-
-    def has(self, name: str) -> bool:
-        return name.lower() in self._names
-
-    def names(self) -> list[str]:
-        return sorted(self._names.values())
-
-    def sheet(self, name: str) -> _Sheet | None:
-        real = self._names.get(name.lower())
-        if real is None:
-            return None
-        rows = (self._xlsx_rows(real) if self._wb is not None
-                else self._csv_rows(self.path / real))
-        header = next(rows, None)
-        if header is None:
-            raise DesignError([Issue(f"sheet {name}", "is empty (no header row)")])
-        return _Sheet(name, header, rows)
-
-    def _xlsx_rows(self, name: str) -> Iterator[Row]:
-        ws = self._wb[name]
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if hasattr(ws, "_get_source") and hasattr(ws, "_shared_strings"):
-                    yield from _fast_rows(ws)
-                else:
-                    yield from ws.iter_rows(values_only=True)
-        except DesignError:
-            raise
-        except Exception as err:
-            raise DesignError([Issue(f"sheet {name}", f"cannot read it: {err}")]) from None
-
-    def _csv_rows(self, path: Path) -> Iterator[Row]:
-        data = path.read_bytes()
-        for enc in ("utf-8-sig", "cp1252", "latin-1"):
-            try:
-                text = data.decode(enc)
-                break
-            except UnicodeDecodeError:
-                continue
-        if "\x00" in text:
-            raise DesignError([Issue(str(path), "not a text csv file")])
-        first = text.split("\n", 1)[0]
-        delim = ";" if first.count(";") > first.count(",") else ","
-        if first.count("\t") > max(first.count(";"), first.count(",")):
-            delim = "\t"
-        try:
-            yield from (tuple(r) for r in csv.reader(text.splitlines(), delimiter=delim))
-        except csv.Error as err:
-            raise DesignError([Issue(str(path), f"not a valid csv file: {err}")]) from None
-
-
-def _col_index(ref: str) -> int:
-    n = 0
-    for ch in ref:
-        if not ch.isalpha():
-            break
-        n = n * 26 + (ord(ch.upper()) - 64)
-    return n - 1
-
-
-def _fast_rows(ws: Any) -> Iterator[Row]:
-    """Cell values of an openpyxl read-only worksheet, row by row, without building cell
-    objects: a plain ``iterparse`` of the sheet XML that openpyxl opened (values only; dates
-    stay serial numbers, which the importer never reads).  About 5x faster than
-    ``iter_rows`` on RVTools' 90-column vInfo sheets."""
-    strings = ws._shared_strings
-    with ws._get_source() as src:
-        expected = 1
-        row: dict[int, Any] = {}
-        for _, el in ElementTree.iterparse(src, events=("end",)):
-            tag = el.tag.rpartition("}")[2]
-            if tag == "c":
-                kind = el.get("t", "n")
-                ref = el.get("r")
-                col = _col_index(ref) if ref else len(row)
-                text = None
-                for child in el:
-                    ctag = child.tag.rpartition("}")[2]
-                    if ctag == "v":
-                        text = child.text
-                    elif ctag == "is":
-                        text = "".join(t.text or "" for t in child.iter()
-                                       if t.tag.rpartition("}")[2] == "t")
-                value: Any = None
-                if text is not None:
-                    if kind == "s":
-                        value = strings[int(text)]
-                    elif kind in ("str", "inlineStr", "d"):
-                        value = text
-                    elif kind == "b":
-                        value = text.strip() == "1"
-                    elif kind == "n":
-                        value = float(text) if any(c in text for c in ".eE") else int(text)
-                row[col] = value
-                el.clear()
-            elif tag == "row":
-                number = int(el.get("r") or expected)
-                while expected < number:
-                    yield ()
-                    expected += 1
-                width = max(row) + 1 if row else 0
-                yield tuple(row.get(i) for i in range(width))
-                expected = number + 1
-                row = {}
-                el.clear()
+def _skip_blank(sheet: Sheet, row: Row, where: str, report: ImportReport, what: str) -> None:
+    if any(v not in (None, "") for v in row):
+        report.skip(where, "", f"no {what} name (a totals row or a note?)")
 
 
 # --------------------------------------------------------------------------- sheets
 
 
-def _read_hosts(sheet: _Sheet, report: ImportReport) -> list[HostRecord]:
+def _read_hosts(sheet: Sheet, report: ImportReport, when: str) -> list[HostRecord]:
     sheet.require(REQUIRED["vHost"])
     c = {k: sheet.col(k) for k in ("Host", "Datacenter", "Cluster", "CPU Model", "Speed",
                                    "HT Active", "# CPU", "Cores per CPU", "# Cores",
-                                   "# Memory", "ESX Version")}
+                                   "# Memory", "ESX Version", "CPU usage %", "Memory usage %")}
     out = []
     for n, row in enumerate(sheet.rows, start=2):
-        name = _text(row, c["Host"])
+        name = text(row, c["Host"])
         where = f"vHost row {n}"
-        if not name:
-            if any(v not in (None, "") for v in row):
-                report.skip(where, "", "no host name")
+        if not name or name.lower() in TOTALS:
+            _skip_blank(sheet, row, where, report, "host")
             continue
-        h = HostRecord(name=name, where=where, datacenter=_text(row, c["Datacenter"]),
-                       cluster=_text(row, c["Cluster"]), cpu_model=_text(row, c["CPU Model"]),
-                       version=_text(row, c["ESX Version"]), hyperthreading=_bool(
+        h = HostRecord(name=name, where=where, datacenter=text(row, c["Datacenter"]),
+                       cluster=text(row, c["Cluster"]), cpu_model=text(row, c["CPU Model"]),
+                       version=text(row, c["ESX Version"]), hyperthreading=flag(
                            row, c["HT Active"]))
-        for attr, key, conv in (("sockets", "# CPU", _int), ("cores_per_socket",
-                                                            "Cores per CPU", _int),
-                                ("cores", "# Cores", _int), ("mhz", "Speed", _num),
-                                ("memory_mib", "# Memory", _num)):
+        for attr, key, conv in (("sockets", "# CPU", whole), ("cores_per_socket",
+                                                              "Cores per CPU", whole),
+                                ("cores", "# Cores", whole), ("mhz", "Speed", num),
+                                ("memory_mib", "# Memory", num),
+                                ("cpu_usage_pct", "CPU usage %", num),
+                                ("memory_usage_pct", "Memory usage %", num)):
             try:
                 setattr(h, attr, conv(row, c[key], key, False))
-            except _BadCellError as err:
+            except BadCellError as err:
                 report.notes.append(f"{where} host '{name}': {err}; the default is used")
+        if h.cpu_usage_pct is not None or h.memory_usage_pct is not None:
+            h.measured_by = f"RVTools vHost CPU usage % and Memory usage %, {when}"
         out.append(h)
     return out
 
 
-def _read_vms(sheet: _Sheet, report: ImportReport, progress: Progress | None,
+def _read_vms(sheet: Sheet, report: ImportReport, progress: Progress | None,
               adapters: dict[str, str]) -> list[VmRecord]:
     sheet.require(REQUIRED["vInfo"])
     c = {k: sheet.col(k) for k in ("VM", "Powerstate", "Template", "CPUs", "Memory",
                                    "Provisioned MB", "In Use MB", "FT State", "FT Role",
                                    "Datacenter", "Cluster", "Host", "OS", "Path",
-                                   "Latency Sensitivity")}
+                                   "Latency Sensitivity", "Connection state", "Active Memory")}
     out = []
     for n, row in enumerate(sheet.rows, start=2):
         if progress is not None and n % 500 == 0:
             progress(n, 0, "reading vInfo")
-        name = _text(row, c["VM"])
+        name = text(row, c["VM"])
         where = f"vInfo row {n}"
-        if not name:
-            if any(v not in (None, "") for v in row):
-                report.skip(where, "", "no VM name")
+        if not name or (name.lower() in TOTALS and not text(row, c["Host"])):
+            _skip_blank(sheet, row, where, report, "VM")
             continue
-        state = _text(row, c["Powerstate"]).lower()
-        role = _text(row, c["FT Role"]).lower()
-        vm = VmRecord(name=name, where=where, host=_text(row, c["Host"]),
-                      datacenter=_text(row, c["Datacenter"]), cluster=_text(row, c["Cluster"]),
-                      powered_on=state not in ("poweredoff", "off", "powered off"),
-                      template=bool(_bool(row, c["Template"])), os=_text(row, c["OS"]),
-                      ft_state=_text(row, c["FT State"]),
+        state = text(row, c["Powerstate"]).lower()
+        role = text(row, c["FT Role"]).lower()
+        conn = text(row, c["Connection state"]).lower()
+        vm = VmRecord(name=name, where=where, host=text(row, c["Host"]),
+                      datacenter=text(row, c["Datacenter"]), cluster=text(row, c["Cluster"]),
+                      powered_on=state not in ("poweredoff", "off", "powered off",
+                                               "suspended"),
+                      template=bool(flag(row, c["Template"])), os=text(row, c["OS"]),
+                      orphaned=conn in ("orphaned", "inaccessible", "invalid"),
+                      ft_state=text(row, c["FT State"]),
                       ft_secondary=role in ("2", "secondary") or role.startswith("secondary"),
                       adapter=adapters.get(name, ""),
-                      latency_sensitivity=_text(row, c["Latency Sensitivity"]))
-        m = re.match(r"\s*\[([^\]]+)\]", _text(row, c["Path"]))
+                      latency_sensitivity=text(row, c["Latency Sensitivity"]))
+        m = re.match(r"\s*\[([^\]]+)\]", text(row, c["Path"]))
         if m:
             vm.datastores = [m.group(1)]
         try:
-            vm.vcpus = _int(row, c["CPUs"], "CPUs", not vm.template)
-            vm.memory_mib = _num(row, c["Memory"], "Memory", not vm.template)
-            vm.provisioned_mib = _num(row, c["Provisioned MB"], "Provisioned MiB", False)
-            vm.in_use_mib = _num(row, c["In Use MB"], "In Use MiB", False)
-        except _BadCellError as err:
-            report.skip(where, name, str(err))
-            continue
+            vm.vcpus = whole(row, c["CPUs"], "CPUs", not vm.template)
+            vm.memory_mib = num(row, c["Memory"], "Memory", not vm.template)
+            vm.provisioned_mib = num(row, c["Provisioned MB"], "Provisioned MiB", False)
+            vm.in_use_mib = num(row, c["In Use MB"], "In Use MiB", False)
+        except BadCellError as err:
+            vm.problem = str(err)  # the build names it in the report, counted as dropped
+        with contextlib.suppress(BadCellError):  # a measurement, not the VM's size
+            vm.measured.memory_active_mib = num(row, c["Active Memory"], "Active Memory", False)
         out.append(vm)
     return out
 
 
-def _read_datastores(sheet: _Sheet, report: ImportReport) -> list[DatastoreRecord]:
+def _per_vm(sheet: Sheet, read: Callable[[Row], None], report: ImportReport) -> None:
+    """Call ``read(row)`` on each row of a per-VM sheet; cells it cannot read are noted once
+    per sheet (the VM keeps what vInfo gave)."""
+    bad = 0
+    first = ""
+    for n, row in enumerate(sheet.rows, start=2):
+        try:
+            read(row)
+        except BadCellError as err:
+            bad += 1
+            first = first or f"row {n}: {err}"
+    if bad:
+        report.notes.append(f"sheet {sheet.name}: {bad} rows with unusable cells left out"
+                            f" (first: {first})")
+
+
+def _vm_col(sheet: Sheet) -> int:
+    """The VM name column (an old vPartition header may mislabel it: the first column)."""
+    i = sheet.col("VM")
+    return 0 if i is None else i
+
+
+def _read_cpu(sheet: Sheet, vms: dict[str, VmRecord], when: str,
+              report: ImportReport) -> None:
+    vm_c, overall, top = _vm_col(sheet), sheet.col("Overall"), sheet.col("Max")
+    if overall is None:
+        report.notes.append("sheet vCPU has no 'Overall' column: no measured CPU per VM")
+        return
+    source = f"RVTools vCPU Overall MHz, {when}"
+
+    def read(row: Row) -> None:
+        vm = vms.get(text(row, vm_c))
+        if vm is None:
+            return
+        mhz = num(row, overall, "Overall", False)
+        if mhz is not None:
+            vm.measured.cpu_mhz = mhz
+            vm.measured.sources["cpu"] = source
+        vm.measured.cpu_max_mhz = num(row, top, "Max", False)
+
+    _per_vm(sheet, read, report)
+
+
+def _read_memory(sheet: Sheet, vms: dict[str, VmRecord], when: str,
+                 report: ImportReport) -> None:
+    vm_c = _vm_col(sheet)
+    c = {k: sheet.col(k) for k in ("Consumed", "Consumed Overhead", "Active", "Ballooned",
+                                   "Swapped")}
+    if c["Consumed"] is None and c["Active"] is None:
+        report.notes.append("sheet vMemory has neither 'Consumed' nor 'Active': ignored")
+        return
+    with_overhead = " (+ Consumed Overhead)" if c["Consumed Overhead"] is not None else ""
+    source = f"RVTools vMemory Consumed MiB{with_overhead}, {when}"
+
+    def read(row: Row) -> None:
+        vm = vms.get(text(row, vm_c))
+        if vm is None:
+            return
+        m = vm.measured
+        consumed = num(row, c["Consumed"], "Consumed", False)
+        if consumed is not None:
+            m.memory_consumed_mib = consumed + (num(row, c["Consumed Overhead"],
+                                                    "Consumed Overhead", False) or 0.0)
+            m.sources["memory"] = source
+        active = num(row, c["Active"], "Active", False)
+        if active is not None:
+            m.memory_active_mib = active
+        m.memory_ballooned_mib = num(row, c["Ballooned"], "Ballooned", False)
+        m.memory_swapped_mib = num(row, c["Swapped"], "Swapped", False)
+
+    _per_vm(sheet, read, report)
+
+
+def _read_disks(sheet: Sheet, vms: dict[str, VmRecord], report: ImportReport) -> None:
+    vm_c, ctl, thin = _vm_col(sheet), sheet.col("Controller"), sheet.col("Thin")
+
+    def read(row: Row) -> None:
+        vm = vms.get(text(row, vm_c))
+        if vm is None:
+            return
+        vm.disks += 1
+        if ctl is not None and text(row, ctl):
+            vm.controllers.append(text(row, ctl))
+        if flag(row, thin):
+            vm.thin_disks += 1
+
+    _per_vm(sheet, read, report)
+
+
+def _read_partitions(sheet: Sheet, vms: dict[str, VmRecord], report: ImportReport) -> None:
+    vm_c, cap, used = _vm_col(sheet), sheet.col("Capacity MB"), sheet.col("Consumed MB")
+
+    def read(row: Row) -> None:
+        vm = vms.get(text(row, vm_c))
+        if vm is None:
+            return
+        c = num(row, cap, "Capacity MiB", False)
+        u = num(row, used, "Consumed MiB", False)
+        if c is not None:
+            vm.partition_capacity_mib = (vm.partition_capacity_mib or 0.0) + c
+        if u is not None:
+            vm.partition_consumed_mib = (vm.partition_consumed_mib or 0.0) + u
+
+    _per_vm(sheet, read, report)
+
+
+def _read_datastores(sheet: Sheet, report: ImportReport) -> list[DatastoreRecord]:
     sheet.require(("Name",))
-    c = {k: sheet.col(k) for k in ("Name", "Type", "Capacity MB", "Hosts", "SIOC enabled")}
+    c = {k: sheet.col(k) for k in ("Name", "Type", "Capacity MB", "Provisioned MB",
+                                   "In Use MB", "Hosts", "SIOC enabled", "Address", "URL")}
     out = []
     for n, row in enumerate(sheet.rows, start=2):
-        name = _text(row, c["Name"])
+        name = text(row, c["Name"])
         where = f"vDatastore row {n}"
-        if not name:
+        if not name or name.lower() in TOTALS:
             continue
-        try:
-            cap = _num(row, c["Capacity MB"], "Capacity MiB", False)
-        except _BadCellError as err:
-            report.notes.append(f"{where} datastore '{name}': {err}")
-            cap = None
-        hosts = [h.strip() for h in re.split(r"[,;]", _text(row, c["Hosts"])) if h.strip()]
-        out.append(DatastoreRecord(name=name, where=where, type=_text(row, c["Type"]),
-                                   capacity_mib=cap, hosts=hosts,
-                                   sioc=_bool(row, c["SIOC enabled"])))
+        ds = DatastoreRecord(name=name, where=where, type=text(row, c["Type"]),
+                             hosts=[h.strip() for h in re.split(r"[,;]", text(row, c["Hosts"]))
+                                    if h.strip()],
+                             sioc=flag(row, c["SIOC enabled"]),
+                             address=text(row, c["Address"]))
+        for attr, key in (("capacity_mib", "Capacity MB"), ("provisioned_mib",
+                                                            "Provisioned MB"),
+                          ("in_use_mib", "In Use MB")):
+            try:
+                setattr(ds, attr, num(row, c[key], key.replace("MB", "MiB"), False))
+            except BadCellError as err:
+                report.notes.append(f"{where} datastore '{name}': {err}")
+        out.append(ds)
     return out
 
 
-def _read_nics(sheet: _Sheet, hosts: dict[str, HostRecord], report: ImportReport) -> None:
+def _read_clusters(sheet: Sheet, report: ImportReport) -> list[ClusterRecord]:
+    c = {k: sheet.col(k) for k in ("Name", "HA enabled", "Failover Level",
+                                   "AdmissionControlEnabled", "DRS enabled",
+                                   "DRS default VM behavior")}
+    pct = {k: next((i for h, i in sheet.index.items()
+                    if k in h and ("%" in h or "percent" in h)), None)
+           for k in ("cpu", "memory")}
+    out = []
+    for n, row in enumerate(sheet.rows, start=2):
+        name = text(row, c["Name"])
+        if not name or name.lower() in TOTALS:
+            continue
+        rec = ClusterRecord(name=name, where=f"vCluster row {n}",
+                            ha_enabled=flag(row, c["HA enabled"]),
+                            admission_control=flag(row, c["AdmissionControlEnabled"]),
+                            drs_enabled=flag(row, c["DRS enabled"]),
+                            drs_behavior=text(row, c["DRS default VM behavior"]))
+        level = text(row, c["Failover Level"])
+        try:
+            if level.endswith("%"):  # some exports write the percentage policy here
+                rec.cpu_failover_pct = rec.memory_failover_pct = num(row, c["Failover Level"],
+                                                                     "Failover Level")
+            elif level:
+                rec.failover_hosts = whole(row, c["Failover Level"], "Failover Level")
+            for k in ("cpu", "memory"):
+                value = num(row, pct[k], f"{k} failover %", False) if pct[k] is not None \
+                    else None
+                if value is not None:
+                    setattr(rec, f"{k}_failover_pct", value)
+        except BadCellError as err:
+            report.notes.append(f"{rec.where} cluster '{name}': {err}; admission control"
+                                " left at its default")
+        out.append(rec)
+    return out
+
+
+def _read_nics(sheet: Sheet, hosts: dict[str, HostRecord], report: ImportReport) -> None:
     sheet.require(("Host", "Network Device", "Speed"))
     c = {k: sheet.col(k) for k in ("Host", "Network Device", "Speed")}
     for n, row in enumerate(sheet.rows, start=2):
-        host = _text(row, c["Host"])
-        dev = _text(row, c["Network Device"])
+        host = text(row, c["Host"])
+        dev = text(row, c["Network Device"])
         where = f"vNIC row {n}"
         if not host:
             continue
@@ -410,22 +343,40 @@ def _read_nics(sheet: _Sheet, hosts: dict[str, HostRecord], report: ImportReport
                         " vHost")
             continue
         try:
-            speed = _num(row, c["Speed"], "Speed", False)
-        except _BadCellError:
+            speed = num(row, c["Speed"], "Speed", False)
+        except BadCellError:
             speed = None
         hosts[host].nics.append(NicRecord(name=dev, speed_mbps=speed, where=where))
 
 
-def _read_adapters(sheet: _Sheet) -> dict[str, str]:
+def _read_adapters(sheet: Sheet) -> dict[str, str]:
     vm_col, ad_col = sheet.col("VM"), sheet.col("Adapter")
     if vm_col is None or ad_col is None:
         return {}
     out: dict[str, str] = {}
     for row in sheet.rows:
-        name = _text(row, vm_col)
+        name = text(row, vm_col)
         if name and name not in out:
-            out[name] = _text(row, ad_col)
+            out[name] = text(row, ad_col)
     return out
+
+
+def _export_date(src: Source, path: Path) -> str:
+    """'export of <date>' from vMetaData, or what is known without it."""
+    sheet = src.sheet("vMetaData") if src.has("vMetaData") else None
+    if sheet is not None:
+        i = sheet.col("xlsx creation datetime")
+        for row in sheet.rows:
+            v = cell(row, i)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+                day = dt.date(1899, 12, 30) + dt.timedelta(days=int(v))  # an Excel serial
+                return f"export of {day.isoformat()}"
+            m = re.search(r"\d{4}-\d{2}-\d{2}", str(v or ""))
+            if m:
+                return f"export of {m.group(0)}"
+            if v:
+                return f"export of {str(v)[:30]}"
+    return f"export {path.name} (its date is not recorded)"
 
 
 def read_estate(path: str | Path, report: ImportReport,
@@ -434,34 +385,46 @@ def read_estate(path: str | Path, report: ImportReport,
     p = Path(path)
     if not p.exists():
         raise DesignError([Issue(str(p), "no such file or folder")])
-    src = _Source(p)
+    src = Source(p)
     try:
         missing = [s for s in REQUIRED if not src.has(s)]
         if missing:
             raise DesignError([Issue(str(p), "missing RVTools sheet(s) " + ", ".join(missing)
                                      + " (found: " + (", ".join(src.names()) or "none") + ")")])
-        estate = Estate(source=p.name)
+        when = _export_date(src, p)
+        estate = Estate(source=p.name, taken=when)
         vhost = src.sheet("vHost")
         assert vhost is not None
-        estate.hosts = _read_hosts(vhost, report)
+        estate.hosts = _read_hosts(vhost, report, when)
         by_name = {h.name: h for h in estate.hosts}
-        for opt in OPTIONAL:
+        for opt, meaning in OPTIONAL.items():
             if not src.has(opt):
-                report.notes.append(f"sheet {opt} not in the export: "
-                                    + {"vDatastore": "no storage arrays from datastores",
-                                       "vNIC": "no host NICs imported",
-                                       "vNetwork": "VM adapter types keep the default"}[opt])
+                report.notes.append(f"sheet {opt} not in the export: {meaning}")
         nic_sheet = src.sheet("vNIC")
         if nic_sheet is not None:
             _read_nics(nic_sheet, by_name, report)
         ds_sheet = src.sheet("vDatastore")
         if ds_sheet is not None:
             estate.datastores = _read_datastores(ds_sheet, report)
+        cl_sheet = src.sheet("vCluster")
+        if cl_sheet is not None:
+            estate.clusters = _read_clusters(cl_sheet, report)
         net_sheet = src.sheet("vNetwork")
         adapters = _read_adapters(net_sheet) if net_sheet is not None else {}
         vinfo = src.sheet("vInfo")
         assert vinfo is not None
         estate.vms = _read_vms(vinfo, report, progress, adapters)
+        vms = {v.name: v for v in estate.vms}
+        for name, reader in (("vCPU", lambda s: _read_cpu(s, vms, when, report)),
+                             ("vMemory", lambda s: _read_memory(s, vms, when, report)),
+                             ("vDisk", lambda s: _read_disks(s, vms, report)),
+                             ("vPartition", lambda s: _read_partitions(s, vms, report))):
+            sheet = src.sheet(name)
+            if sheet is not None:
+                if progress is not None:
+                    progress(0, 0, f"reading {name}")
+                reader(sheet)
+        _active_memory_fallback(estate, when)
     finally:
         src.close()
     if not estate.vms and not estate.hosts:
@@ -469,17 +432,49 @@ def read_estate(path: str | Path, report: ImportReport,
     return estate
 
 
+def _active_memory_fallback(estate: Estate, when: str) -> None:
+    """VMs without vMemory's Consumed keep vInfo's Active Memory as their measured memory."""
+    for vm in estate.vms:
+        m = vm.measured
+        if "memory" not in m.sources and m.memory_active_mib is not None:
+            m.sources["memory"] = f"RVTools vInfo Active Memory (active, not consumed), {when}"
+
+
 def import_rvtools(path: str | Path, *, site_by: SiteBy = "datacenter",
                    include_powered_off: bool = False,
                    progress: Progress | None = None) -> tuple[Design, ImportReport]:
-    """Import an RVTools export as a design with an auto-layout, and the report of what was
-    imported, left out and assumed.  Raises :class:`DesignError` for an unreadable export."""
+    """Import an RVTools export as a design with an auto-layout and a calibrated baseline,
+    and the report of what was imported, left out, assumed and how well the baseline
+    reproduces what the export recorded.  Raises :class:`DesignError` for an unreadable
+    export."""
+    from models.analysis import baseline  # noqa: PLC0415  (analysis reads the engine)
+
     t0 = time.perf_counter()
     p = Path(path)
     report = ImportReport(source=f"RVTools {p.name}")
     estate = read_estate(p, report, progress)
     design = build_design(estate, report, name=f"Estate from {p.stem}", site_by=site_by,
                           include_powered_off=include_powered_off, progress=progress)
-    design.notes = f"Imported from the RVTools export {p.name}."
+    design.notes = f"Imported from the RVTools export {p.name} ({estate.taken})."
+    if progress is not None:
+        progress(0, 0, "calibrating the baseline")
+    baseline.calibrate_after_import(design, report)
     report.seconds = time.perf_counter() - t0
     return design, report
+
+
+def read_measurements(path: str | Path) -> Measurements:
+    """What an RVTools export measured (vCPU, vMemory, vHost usage), by name, to calibrate an
+    existing design with a fresher export (``headroom calibrate DESIGN --from export.xlsx``)."""
+    p = Path(path)
+    report = ImportReport(source=f"RVTools {p.name}")
+    estate = read_estate(p, report)
+    meas = Measurements(source=f"RVTools {p.name}, {estate.taken}")
+    for vm in estate.vms:
+        if vm.powered_on and not vm.template and not vm.ft_secondary and vm.measured.sources:
+            meas.vms[vm.name] = vm.measured
+    for h in estate.hosts:
+        if h.cpu_usage_pct is not None or h.memory_usage_pct is not None:
+            meas.hosts[h.name] = HostMeasured(h.cpu_usage_pct, h.memory_usage_pct)
+    meas.notes.extend(n for n in report.notes if n.startswith("sheet "))
+    return meas

@@ -199,11 +199,16 @@ def test_open_example(h: Harness) -> None:
     assert h.doc.design.name == examples.load(name).name and h.doc.path == ""
 
 
-def test_export_pdf_and_png(h: Harness, tmp_path: Path) -> None:
+def test_export_pdf_and_png(h: Harness, tmp_path: Path, qtbot: QtBot) -> None:
     h.save_paths.extend([str(tmp_path / "r"), str(tmp_path / "r.png")])
-    assert h.ctrl.export_report(".pdf")
+    for ext in (".pdf", ".png"):
+        assert h.ctrl.export_report(ext)
+        job = h.ctrl.report_job
+        assert job is not None
+        with qtbot.waitSignal(job.finished, timeout=30000) as done:
+            pass
+        assert done.args == [True]
     assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF-")
-    assert h.ctrl.export_report(".png")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
     assert not h.errors
 

@@ -205,3 +205,12 @@ def test_a_design_built_in_memory_with_bad_text_is_not_saved(tmp_path: Path) -> 
     with pytest.raises(DesignError, match="lone UTF-16 surrogate"):
         store.save(design, out)
     assert list(folder.iterdir()) == []
+
+
+def test_an_integer_past_pythons_digit_limit_is_named_too() -> None:
+    doc = fresh()
+    text = json.dumps(doc).replace('"x": ', '"x": ' + "9" * 5000 + ", \"_x\": ", 1)
+    with pytest.raises(DesignError) as info:
+        loads(text)
+    assert any("'x' must be a number, got a 5000-digit number" in str(i)
+               for i in info.value.issues)

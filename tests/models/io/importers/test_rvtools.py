@@ -129,7 +129,14 @@ def test_xlsx_4x_maps_hosts_vms_arrays_nics(tmp_path: Path) -> None:
     assert any("template" in s.reason and s.where.startswith("vInfo row") for s in report.skipped)
     vm = design.component("vm-vm00001")
     assert vm is not None
-    assert vm.props == {"vcpus": 4, "memory_gb": 8.0, "guest_os": "windows", "vnic": "vmxnet3"}
+    assert {k: vm.props[k] for k in ("vcpus", "memory_gb", "guest_os", "vnic")} == {
+        "vcpus": 4, "memory_gb": 8.0, "guest_os": "windows", "vnic": "vmxnet3"}
+    # nothing measured in this export: nothing invented either
+    assert vm.props["workload.profile"] == "measured"
+    assert vm.props["provenance.io"] == "not measured"
+    assert vm.props["provenance.cpu"] == "not measured (counted as idle)"
+    assert vm.props["workload.cpu_pct"] == 0.0 and "workload.io_iops" not in vm.props
+    assert vm.props["disk.provisioned_gb"] == 104.0 and vm.props["disk.used_gb"] == 40.0
     assert design.component("vm-vm00000").props["vnic"] == "e1000"  # type: ignore[union-attr]
     ft = design.component("vm-vm00003")
     assert ft is not None and ft.props["ft"] is True
@@ -186,9 +193,13 @@ def test_garbage_cells_skip_rows_with_reasons(tmp_path: Path) -> None:
     design, report = import_rvtools(write_xlsx(tmp_path / "e.xlsx", rows))
     reasons = {s.name: s.reason for s in report.skipped}
     assert "'lots' is not a number" in reasons["vm00001"]
-    assert "ghost.lab.local" in reasons["vm00002"]
-    assert reasons["vm00005"].startswith("no host")
     assert "out of range" in reasons["vm00004"]
+    # a host missing from vHost, or none at all: placed in the VM's cluster, and named
+    placed = {s.name: s.reason for s in report.placement}
+    assert "'ghost.lab.local' is not in the inventory" in placed["vm00002"]
+    assert placed["vm00005"].startswith("no host") and "cluster CL0" in placed["vm00005"]
+    assert "placed-by-cluster" in design.component("vm-vm00002").tags  # type: ignore[union-attr]
+    assert report.coverage.by_cluster == 2 and report.coverage.dropped == 2
     assert any("Speed" in n and "fast" in n for n in report.notes)
     assert design.component("h-esx000-lab-local").props.get("ghz") is None  # type: ignore[union-attr]
     text = "\n".join(report.lines())
@@ -277,7 +288,7 @@ def test_cli_import_rvtools_prints_report_and_writes_design(
 def test_fast_row_reader_matches_openpyxl(tmp_path: Path) -> None:
     from openpyxl import load_workbook  # noqa: PLC0415
 
-    from models.io.importers.rvtools import _fast_rows  # noqa: PLC0415
+    from models.io.importers.rvtools import fast_rows  # noqa: PLC0415
 
     wb = Workbook()
     ws = wb.active
@@ -287,7 +298,7 @@ def test_fast_row_reader_matches_openpyxl(tmp_path: Path) -> None:
     ws.append(["a", 2, 4096.5, True, "x"])
     ws.append(["b", None, 1e20, False])
     ws["A6"] = "after a gap"
-    ws["E6"] = "=1+1"
+    ws["E6"] = "=1+1"  # never calculated: openpyxl reads None, the fast reader its text
     ws.append([])
     path = tmp_path / "types.xlsx"
     wb.save(path)
@@ -300,7 +311,9 @@ def test_fast_row_reader_matches_openpyxl(tmp_path: Path) -> None:
             return tuple(out)
 
         ref = [trim(r) for r in ro["vInfo"].iter_rows(values_only=True)]
-        fast = [trim(r) for r in _fast_rows(ro["vInfo"])]
+        fast = [trim(r) for r in fast_rows(ro["vInfo"])]
     finally:
         ro.close()
+    assert fast[5] == ("after a gap", None, None, None, "=1+1")
+    fast[5] = ("after a gap",)
     assert fast == ref[:len(fast)] and all(r == () for r in ref[len(fast):])

@@ -85,3 +85,49 @@ def test_cli_import_vcenter_takes_the_password_from_the_environment(
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
     assert main(["import-vcenter", host, "--user", "admin", "-o", str(tmp_path / "b.json")]) == 2
     assert "HEADROOM_VCENTER_PASSWORD" in capsys.readouterr().err
+
+
+def test_perf_history_sets_each_vms_demand_from_the_counters(estate: tuple[str, int]) -> None:
+    """vcsim serves PerformanceManager's counters (the wrapper gives it virtual-disk samples):
+    a week of history at 30-minute samples, reduced to p95 or the mean."""
+    host, port = estate
+    conn = Connection(host, "administrator@vsphere.local", PASSWORD, port, insecure=True)
+    design, report = import_vcenter(conn, perf_days=7, stat="p95")
+    _, mean_report = import_vcenter(conn, perf_days=7, stat="mean")
+    vms = design.of_kind("vm")
+    assert report.coverage.measured_cpu == report.coverage.measured_io == len(vms) == 320
+    vm = vms[0]
+    for key in ("measured.cpu_mhz", "measured.memory_consumed_gb", "measured.iops",
+                "measured.latency_ms", "measured.net_mbps"):
+        value = vm.props[key]
+        assert isinstance(value, float) and value > 0, key
+    # the simulator's samples for numberRead/WriteAveraged are 90-200 and 40-100 per second
+    assert 130.0 < float(str(vm.props["measured.iops"])) < 450.0
+    assert 50.0 < float(str(vm.props["measured.read_pct"])) < 80.0
+    assert str(vm.props["provenance.cpu"]).startswith(
+        "measured: vCenter cpu.usagemhz.average p95 over 7 days (30-minute samples")
+    assert vm.props["workload.io_iops"] == vm.props["measured.iops"]
+    assert any("p95 over 7 days" in line for line in report.provenance)
+    assert any("mean over 7 days" in line for line in mean_report.provenance)
+    host_rec = design.of_kind("host")[0]
+    assert isinstance(host_rec.props.get("measured.cpu_pct"), float)
+    # clusters come with the simulator's HA/DRS configuration
+    assert len(design.of_kind("cluster")) == 4
+
+
+def test_cli_import_vcenter_perf(estate: tuple[str, int], tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.cli.main import main  # noqa: PLC0415
+
+    host, port = estate
+    monkeypatch.setenv("HEADROOM_VCENTER_PASSWORD", PASSWORD)
+    out = tmp_path / "perf.json"
+    code = main(["import-vcenter", f"{host}:{port}", "--user", "admin", "--insecure",
+                 "-o", str(out), "--perf", "1", "--stat", "max"])
+    text = capsys.readouterr().out
+    assert code == 0 and "max over 1 days (5-minute samples" in text
+    assert "storage I/O 320 of 320" in text, text
+    assert main(["import-vcenter", f"{host}:{port}", "--user", "admin", "--insecure",
+                 "-o", str(tmp_path / "x.json"), "--perf", "0"]) == 2
+    assert "--perf" in capsys.readouterr().err

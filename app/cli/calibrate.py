@@ -1,0 +1,166 @@
+"""Command line: a baseline that matches the estate.
+
+``headroom calibrate DESIGN --from FILE``   measured figures from esxtop, Aria Operations or a
+                                            fresher RVTools export, onto the design by name
+``headroom calibrate DESIGN --check``       predicted vs recorded, per host and per VM
+``headroom calibrate DESIGN``               solve the baseline again from ``measured.*``
+
+``headroom place FILE``                     the VMs on no host where there is room
+
+and what the imports (:mod:`app.cli.imports`) ask of it: :func:`check_coverage` (an import
+below :data:`MIN_COVERAGE` of its VMs on their own hosts fails with exit status 2 and writes
+nothing unless ``--allow-partial`` is given) and the evaluate command's capacity lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from models.document.design import DesignError, Issue
+from models.io.importers.measurements import STATS
+
+if TYPE_CHECKING:
+    from app.cli.common import Subcommands
+
+COMMANDS = ("calibrate", "place")
+
+MIN_COVERAGE = 0.95
+"""Share of the runnable VMs an import must place on their own host, unless --allow-partial."""
+
+
+def add_commands(sub: Subcommands) -> None:
+    """Add ``calibrate`` and ``place`` to the ``headroom`` subparsers."""
+    p = sub.add_parser("calibrate", help="calibrate a design against what the estate measured"
+                       " (esxtop, Aria Operations, RVTools), or check its baseline")
+    p.add_argument("design", help="the design (.json or .headroom)")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="esxtop batch CSV, Aria Operations CSV view, or RVTools export")
+    p.add_argument("--stat", choices=STATS, default="p95",
+                   help="statistic over a file's samples (default p95)")
+    p.add_argument("--check", action="store_true",
+                   help="only print predicted vs recorded (writes nothing)")
+    p.add_argument("-o", "--output", help="write here instead of over DESIGN")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_calibrate)
+    p = sub.add_parser("place", help="place the VMs on no host (an import's Unplaced area)"
+                       " where the design has room")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", help="write here instead of over FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_place)
+
+
+def check_coverage(args: argparse.Namespace, report: Any) -> None:
+    """Refuse an import that placed too few VMs on their own host (unless --allow-partial):
+    the report is printed to stderr so the user sees which VMs and why."""
+    cov = report.coverage
+    if cov.ratio >= MIN_COVERAGE or getattr(args, "allow_partial", False):
+        return
+    sys.stderr.write("\n".join(report.lines(limit=20)) + "\n")
+    raise DesignError([Issue(args.command, f"only {cov.on_their_host} of {cov.runnable} VMs"
+                             f" ({cov.ratio:.0%}) are on a host of the export (below"
+                             f" {MIN_COVERAGE:.0%}): nothing written; --allow-partial writes"
+                             " the design with the others placed in their cluster or"
+                             " unplaced")])
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from models.analysis import baseline  # noqa: PLC0415
+    from models.io.files import load_design, save_design  # noqa: PLC0415
+
+    design = load_design(Path(args.design))
+    if args.check and not args.source:
+        result = baseline.check(design)
+        _print(args, result.to_dict(), result.lines(limit=20))
+        return 0
+    out = Path(args.output or args.design)
+    if out.suffix.lower() not in (".json", ".headroom"):
+        raise DesignError([Issue("calibrate", f"-o must end in .json or .headroom, got"
+                                 f" '{out.name}'")])
+    lines: list[str] = []
+    applied: dict[str, Any] = {}
+    if args.source:
+        from models.io.importers.measurements import apply_measurements  # noqa: PLC0415
+        from models.io.importers.perfdata import read_performance  # noqa: PLC0415
+
+        meas = read_performance(args.source, args.stat)
+        rep = apply_measurements(design, meas)
+        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+            named = ", ".join((rep.unmatched_vms + rep.unmatched_hosts)[:5]) or "nothing"
+            raise DesignError([Issue("calibrate", f"no VM or host of {Path(args.source).name}"
+                                     f" matches the design by name (the file names {named}):"
+                                     " nothing written")])
+        lines += rep.lines()
+        applied = rep.to_dict()
+    result = baseline.calibrate(design)
+    save_design(design, out)
+    lines += result.lines(limit=20)
+    lines.append(f"wrote {out}")
+    _print(args, {"calibrated": applied, "check": result.to_dict(), "output": str(out)},
+           lines)
+    return 0
+
+
+def _print(args: argparse.Namespace, doc: dict[str, Any], lines: list[str]) -> None:
+    if args.json:
+        sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    else:
+        print("\n".join(lines))
+
+
+def cmd_place(args: argparse.Namespace) -> int:
+    from models.analysis.placement import apply_placement, place_unplaced  # noqa: PLC0415
+    from models.io.files import load_design, save_design  # noqa: PLC0415
+
+    design = load_design(Path(args.file))
+    out = Path(args.output or args.file)
+    if out.suffix.lower() not in (".json", ".headroom"):
+        raise DesignError([Issue("place", f"-o must end in .json or .headroom, got"
+                                 f" '{out.name}'")])
+    result = place_unplaced(design)
+    lines = result.lines()
+    if result.placed:
+        apply_placement(design, result)
+        save_design(design, out)
+        lines.append(f"wrote {out}")
+    _print(args, result.to_dict(), lines)
+    return 0
+
+
+def capacity_lines(pred: Any) -> list[str]:
+    """The evaluate command's lines for what was not measured, clusters, overcommit and
+    storage capacity (from the prediction's ``extras.capacity``)."""
+    out: list[str] = []
+    v = pred.vms
+    missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
+    if missing:
+        out.append(f"  not measured      {missing} of {len(v.ids)} VMs lack I/O data (their"
+                   " storage figures read 'not measured')")
+    cap = pred.extras.get("capacity", {})
+    for cl in cap.get("clusters", []):
+        if not cl["id"]:
+            continue
+        short = f", short by {cl['short_by_hosts']}" if cl.get("short_by_hosts") else ""
+        vpc = cl.get("vcpu_per_core")
+        ratio = f", vCPU:core {vpc:.1f}" if vpc is not None else ""
+        out.append(f"  cluster {cl['name']}: {cl['hosts']} hosts, {cl['hosts_needed']} needed"
+                   f" ({cl['binding']}; {cl['admission_control']}){short}{ratio}")
+    if cap.get("vcpu_per_core") is not None:
+        out.append(f"  overcommit        vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"
+                   f" {cap.get('max_vcpu_per_core_host') or 0:.2f}), memory configured/installed"
+                   f" {cap.get('memory_overcommit') or 0:.2f}")
+    st = cap.get("storage", {})
+    if st.get("arrays"):
+        out.append(f"  storage           {st['needed_gb'] / 1024:,.1f} TiB needed with"
+                   f" {st['growth_pct']:g}% growth of {st['capacity_gb'] / 1024:,.1f} TiB"
+                   + (f" (short {st['short_gb'] / 1024:,.1f} TiB)" if st["short_gb"] else ""))
+    if cap.get("unplaced_vms"):
+        out.append(f"  unplaced          {cap['unplaced_vms']} VMs on no host (counted in hosts"
+                   " needed; headroom place FILE puts them where there is room)")
+    return out

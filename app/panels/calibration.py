@@ -1,0 +1,263 @@
+"""The Calibration view: does the baseline match what the estate recorded?
+
+Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, esxtop, Aria
+Operations) recorded, with the residual; per VM the IOPS, latency and CPU MHz where recorded;
+a summary against the target (median within 5 points, 90th percentile within 10).  It follows
+the document's base prediction (``baseline_updated``), recomputed 0.3 s after the last change
+and only while it is shown.  Its buttons change the design as one undo step each: calibrate
+from a performance file (esxtop, Aria Operations, RVTools), solve the baseline again from the
+measured figures, place the unplaced VMs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.analysis import baseline
+from models.document.design import DesignError
+from models.io.importers.measurements import STATS
+
+if TYPE_CHECKING:
+    from app.document.design_document import DesignDocument
+
+VM_ROWS = 500
+"""VM rows shown at most (the largest residuals first)."""
+HOST_HEADERS = ("Host", "CPU predicted", "CPU recorded", "CPU residual", "Memory predicted",
+                "Memory recorded", "Memory residual")
+VM_HEADERS = ("VM", "IOPS predicted", "IOPS recorded", "Latency predicted (ms)",
+              "Latency recorded (ms)", "CPU predicted (MHz)", "CPU recorded (MHz)", "I/O from")
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:.1f}%"
+
+
+def _num(x: float | None, digits: int = 0) -> str:
+    return "–" if x is None else f"{x:,.{digits}f}"
+
+
+def _residual_item(value: float | None, unit: str = "") -> QTableWidgetItem:
+    item = QTableWidgetItem("–" if value is None else f"{value:+.1f}{unit}")
+    if value is not None:
+        item.setData(Qt.ItemDataRole.UserRole, abs(value))
+        if abs(value) > baseline.TARGET_P90:
+            item.setForeground(QColor("#c0392b"))
+        elif abs(value) > baseline.TARGET_MEDIAN:
+            item.setForeground(QColor("#b9770e"))
+    return item
+
+
+class CalibrationPanel(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.setAccessibleName("Calibration")
+        self.check: baseline.BaselineCheck | None = None
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("Calibration summary")
+        self.calibrate_button = QPushButton("Calibrate from File…")
+        self.calibrate_button.setToolTip("Measured figures from an esxtop batch CSV, an Aria"
+                                         " Operations CSV view or an RVTools export, onto the"
+                                         " design by VM name (one undo step)")
+        self.stat = QComboBox()
+        self.stat.addItems(list(STATS))
+        self.stat.setToolTip("Statistic over a file's samples")
+        self.solve_button = QPushButton("Solve Baseline")
+        self.solve_button.setToolTip("Set each measured VM's workload from its measured"
+                                     " figures again (one undo step)")
+        self.place_button = QPushButton("Place Unplaced VMs")
+        self.place_button.setToolTip("Put the VMs on no host where the design has room"
+                                     " (one undo step)")
+        self.calibrate_button.clicked.connect(self._choose_file)
+        self.solve_button.clicked.connect(self.solve)
+        self.place_button.clicked.connect(self.place)
+        buttons = QHBoxLayout()
+        for w in (self.calibrate_button, self.stat, self.solve_button, self.place_button):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        self.hosts = self._table(HOST_HEADERS, "Hosts: predicted vs recorded")
+        self.vms = self._table(VM_HEADERS, "VMs: predicted vs recorded")
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.hosts, "Hosts")
+        self.tabs.addTab(self.vms, "VMs")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tabs, 1)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(300)
+        self._timer.timeout.connect(self.refresh)
+        self._dirty = True
+        document.baseline_updated.connect(self._schedule)
+        document.design_replaced.connect(self._schedule)
+
+    def _table(self, headers: tuple[str, ...], name: str) -> QTableWidget:
+        t = QTableWidget(0, len(headers))
+        t.setAccessibleName(name)
+        t.setHorizontalHeaderLabels(list(headers))
+        t.verticalHeader().setVisible(False)
+        t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        t.horizontalHeader().setStretchLastSection(True)
+        t.itemSelectionChanged.connect(lambda: self._select(t))
+        return t
+
+    # ------------------------------------------------------------------ following the document
+    def _schedule(self, *_: object) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._timer.start()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._dirty:
+            self._timer.start()
+
+    def refresh(self) -> None:
+        """Predicted vs recorded for the base design, from the document's base prediction."""
+        self._dirty = False
+        pred = self.document.baseline
+        if pred is None:
+            self.check = None
+            self.summary.setText("No prediction yet.")
+            return
+        try:
+            self.check = check = baseline.check(self.document.design, pred)
+        except (KeyError, IndexError):  # a prediction of a design being replaced
+            self._dirty = True
+            return
+        lines = [line.strip() for line in check.lines(limit=0)[1:]]
+        if not check.vms_total and not any(h.cpu_recorded is not None or h.memory_recorded
+                                           is not None for h in check.hosts):
+            lines = ["Nothing measured in this design: import an estate (File > Import) or"
+                     " calibrate from a performance file."]
+        self.summary.setText("\n".join(lines))
+        self._fill_hosts(check)
+        self._fill_vms(check)
+
+    def _fill_hosts(self, check: baseline.BaselineCheck) -> None:
+        rows = sorted(check.hosts, key=lambda h: -max(abs(h.cpu_residual or 0),
+                                                      abs(h.memory_residual or 0)))
+        t = self.hosts
+        t.setSortingEnabled(False)
+        t.setRowCount(len(rows))
+        for r, h in enumerate(rows):
+            name = QTableWidgetItem(h.name)
+            name.setData(Qt.ItemDataRole.UserRole + 1, h.id)
+            for c, item in enumerate((name, QTableWidgetItem(_pct(h.cpu_predicted)),
+                                      QTableWidgetItem(_pct(h.cpu_recorded)),
+                                      _residual_item(h.cpu_residual),
+                                      QTableWidgetItem(_pct(h.memory_predicted)),
+                                      QTableWidgetItem(_pct(h.memory_recorded)),
+                                      _residual_item(h.memory_residual))):
+                t.setItem(r, c, item)
+
+    def _fill_vms(self, check: baseline.BaselineCheck) -> None:
+        def off(v: baseline.VmResidual) -> float:
+            if v.cpu_mhz_recorded and v.cpu_mhz_predicted is not None:
+                return abs(v.cpu_mhz_predicted - v.cpu_mhz_recorded) / v.cpu_mhz_recorded
+            return 0.0
+
+        rows = [v for v in check.vms if v.iops_recorded is not None
+                or v.latency_recorded is not None or off(v) > 0.01]
+        rows.sort(key=lambda v: -max(off(v), abs((v.latency_predicted or 0)
+                                                 - (v.latency_recorded or 0))))
+        rows = rows[:VM_ROWS]
+        t = self.vms
+        t.setRowCount(len(rows))
+        for r, v in enumerate(rows):
+            name = QTableWidgetItem(v.name)
+            name.setData(Qt.ItemDataRole.UserRole + 1, v.id)
+            cells = (name, QTableWidgetItem(_num(v.iops_predicted)),
+                     QTableWidgetItem(_num(v.iops_recorded)),
+                     QTableWidgetItem(_num(v.latency_predicted, 2)),
+                     QTableWidgetItem(_num(v.latency_recorded, 2)),
+                     QTableWidgetItem(_num(v.cpu_mhz_predicted)),
+                     QTableWidgetItem(_num(v.cpu_mhz_recorded)),
+                     QTableWidgetItem(v.provenance.get("io", "")))
+            for c, item in enumerate(cells):
+                t.setItem(r, c, item)
+
+    def _select(self, table: QTableWidget) -> None:
+        """Selecting a row selects its host or VM on the canvas and in the inspector."""
+        ids = {str(first.data(Qt.ItemDataRole.UserRole + 1))
+               for i in table.selectedItems() if (first := table.item(i.row(), 0)) is not None}
+        if ids:
+            self.document.set_selection(sorted(ids))
+
+    # ------------------------------------------------------------------ edits
+    def _choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Calibrate from performance data", "",
+            "Performance data (*.csv *.xlsx);;esxtop batch CSV (*.csv);;"
+            "Aria Operations view (*.csv);;RVTools export (*.xlsx);;All files (*)")
+        if path:
+            self.calibrate_from(path)
+
+    def calibrate_from(self, path: str) -> bool:
+        """Measured figures from ``path`` onto the design by name, then the baseline solved:
+        one undo step.  False (and a status message) when the file cannot be used."""
+        from models.io.importers.measurements import apply_measurements  # noqa: PLC0415
+        from models.io.importers.perfdata import read_performance  # noqa: PLC0415
+
+        design = self.document.design.copy()
+        try:
+            meas = read_performance(path, self.stat.currentText())
+        except DesignError as err:
+            self.status_message.emit(f"Cannot calibrate: {err}")
+            return False
+        rep = apply_measurements(design, meas)
+        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+            self.status_message.emit(f"Cannot calibrate: no VM or host of {Path(path).name}"
+                                     " matches the design by name")
+            return False
+        baseline.calibrate(design)
+        self.document.replace_contents(design, f"Calibrate from {Path(path).name}")
+        self.status_message.emit(rep.lines()[0])
+        return True
+
+    def solve(self) -> None:
+        """The baseline solved again from the design's measured figures (one undo step)."""
+        design = self.document.design.copy()
+        changes = baseline.solve(design)
+        if not changes:
+            self.status_message.emit("No measured VMs to solve the baseline for")
+            return
+        baseline.apply(design, changes)
+        self.document.replace_contents(design, "Solve the baseline")
+        self.status_message.emit(f"Baseline solved for {len(changes)} measured VMs")
+
+    def place(self) -> None:
+        """The unplaced VMs onto hosts with room (one undo step)."""
+        from models.analysis.placement import apply_placement, place_unplaced  # noqa: PLC0415
+
+        design = self.document.design.copy()
+        result = place_unplaced(design)
+        if not result.placed:
+            self.status_message.emit("No unplaced VMs")
+            return
+        apply_placement(design, result)
+        self.document.replace_contents(design, f"Place {len(result.placed)} unplaced VMs")
+        self.status_message.emit(result.lines()[0])

@@ -1,0 +1,569 @@
+"""Map an :class:`~models.io.importers.Estate` onto a valid design, filling the import report.
+
+Conventions of the imported design:
+
+- ids are slugs of the inventory names with a kind prefix (``h-esx01``, ``vm-web01``,
+  ``ds-gold01``, ``cl-prod``, ``site-dc1``), unique within the design;
+- hosts and VMs carry a ``cluster-<slug>`` tag, so ``--set tag:cluster-prod.vcpus=4`` and the
+  auto-layout can address a cluster; hosts join ``cluster`` components (``in_cluster``) with
+  the cluster's HA admission control and DRS where the inventory records them;
+- storage arrays come from datastores, LUNs of one array grouped (:mod:`.arrays`); media,
+  drive count and RAID are not in the inventory and keep the schema defaults;
+- a running VM's workload is ``measured``: what the inventory measured (``measured.*``, with
+  ``provenance.*`` saying from where), no invented I/O;
+  :func:`models.analysis.baseline.solve` then sets the workload figures that reproduce it;
+- a VM whose host is not in the inventory is placed on the least-loaded host of its cluster;
+  with neither it is imported unplaced (no ``runs_on`` link) and tagged ``unplaced``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from models.document.design import Component, Design, Link
+from models.document.schema import HOST, VM
+from models.io.importers import (
+    ClusterRecord,
+    Estate,
+    HostRecord,
+    ImportReport,
+    Progress,
+    SiteBy,
+    Skipped,
+    VmRecord,
+    drop_invalid_values,
+    guest_family,
+    nearest_esxi,
+    nic_speed_gbps,
+    slug,
+    vnic_type,
+)
+from models.io.importers.arrays import group_datastores
+
+MIB_PER_GB = 1024.0
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def make(self, prefix: str, name: str) -> str:
+        base = f"{prefix}-{slug(name)}"
+        cid, n = base, 2
+        while cid in self.used:
+            cid, n = f"{base}-{n}", n + 1
+        self.used.add(cid)
+        return cid
+
+
+def _in_range(spec_name: str, value: float, kind_props: dict[str, Any]) -> bool:
+    spec = kind_props[spec_name]
+    return not ((spec.min is not None and value < spec.min)
+                or (spec.max is not None and value > spec.max))
+
+
+def build_design(estate: Estate, report: ImportReport, *, name: str = "",
+                 site_by: SiteBy = "datacenter", include_powered_off: bool = False,
+                 progress: Progress | None = None) -> Design:
+    """Map an :class:`Estate` onto a valid :class:`Design` (with an auto-layout), filling
+    ``report``.  Credentials never reach the design: records carry inventory data only."""
+    from models.io.importers.layout import auto_layout  # noqa: PLC0415  (layout imports us)
+
+    design = Design(name=name or f"Imported from {estate.source}")
+    b = _Builder(design, report, site_by)
+    b.hosts(estate.hosts)
+    b.clusters(estate.clusters, estate.hosts)
+    b.arrays(estate)
+    b.vms(estate.vms, include_powered_off, progress)
+    b.finish()
+    drop_invalid_values(design, report.notes.append)
+    auto_layout(design)
+    return design
+
+
+class _Builder:
+    def __init__(self, design: Design, report: ImportReport, site_by: SiteBy) -> None:
+        self.design, self.report, self.site_by = design, report, site_by
+        self.ids = _Ids()
+        self.counts: Counter[str] = Counter()
+        self.sites: dict[str, str] = {}
+        self.host_ids: dict[str, str] = {}
+        self.host_cluster: dict[str, str] = {}
+        self.cluster_ids: dict[str, str] = {}
+        self.cluster_hosts: dict[str, list[str]] = {}
+        self.load: dict[str, float] = {}
+        self.arrays_by_ds: dict[str, str] = {}
+        self.storage_pairs: set[tuple[str, str]] = set()
+        self.array_disks: dict[str, list[int]] = {}
+        self.vm_ids: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ hosts and clusters
+    def site_of(self, dc: str, cluster: str) -> str:
+        key = (cluster if self.site_by == "cluster" else dc) or dc or cluster or "default"
+        if key not in self.sites:
+            sid = self.ids.make("site", key)
+            self.sites[key] = sid
+            self.design.components.append(Component(sid, "site", name=key))
+        return self.sites[key]
+
+    def hosts(self, hosts: list[HostRecord]) -> None:
+        design, report = self.design, self.report
+        versions: Counter[tuple[str, str]] = Counter()
+        for h in hosts:
+            if h.name in self.host_ids:
+                report.skip(h.where, h.name, "duplicate host: the first row with this name is"
+                            " used")
+                continue
+            hid = self.ids.make("h", h.name)
+            self.host_ids[h.name] = hid
+            self.load[hid] = 0.0
+            tags = [f"cluster-{slug(h.cluster)}"] if h.cluster else []
+            self.host_cluster[h.name] = h.cluster
+            if h.cluster:
+                self.cluster_hosts.setdefault(h.cluster, []).append(hid)
+            props = _host_props(h, report, versions)
+            design.components.append(Component(hid, "host", name=h.name, tags=tags,
+                                               props=props))
+            design.links.append(Link(hid, self.site_of(h.datacenter, h.cluster), "located_at"))
+            for i, nic in enumerate(h.nics):
+                if nic.speed_mbps is None or nic.speed_mbps <= 0:
+                    report.skip(nic.where or f"host {h.name}", f"{h.name} {nic.name}",
+                                "NIC link down or speed unknown")
+                    continue
+                nid = self.ids.make("nic", f"{h.name}-{nic.name or i}")
+                design.components.append(Component(
+                    nid, "nic", name=f"{h.name} {nic.name}",
+                    props={"speed_gbps": nic_speed_gbps(nic.speed_mbps), "ports": 1}))
+                design.links.append(Link(nid, hid, "installed_in"))
+                self.counts["nics"] += 1
+        for (raw, mapped), n in sorted(versions.items()):
+            report.notes.append(f"ESXi version '{raw}' mapped to {mapped} ({n} hosts)")
+
+    def clusters(self, records: list[ClusterRecord], hosts: list[HostRecord]) -> None:
+        """A cluster component for every cluster the hosts name (and every vCluster row),
+        with its recorded HA and DRS policy; defaults, said so, where none is recorded."""
+        by_name = {r.name: r for r in records}
+        names = list(dict.fromkeys([h.cluster for h in hosts if h.cluster]
+                                   + [r.name for r in records]))
+        assumed = []
+        for cname in names:
+            rec = by_name.get(cname)
+            cid = self.ids.make("cl", cname)
+            self.cluster_ids[cname] = cid
+            props: dict[str, Any] = {}
+            if rec is None or rec.ha_enabled is None:
+                assumed.append(cname)
+            else:
+                props = _cluster_props(rec)
+            self.design.components.append(Component(cid, "cluster", name=cname,
+                                                    tags=[f"cluster-{slug(cname)}"],
+                                                    props=props))
+            for hid in self.cluster_hosts.get(cname, []):
+                self.design.links.append(Link(hid, cid, "in_cluster"))
+        if assumed:
+            self.report.notes.append(
+                f"{len(assumed)} clusters without a recorded HA/DRS policy ("
+                + ", ".join(assumed[:5]) + (", ..." if len(assumed) > 5 else "")
+                + "): assumed HA on with 1 failover host and DRS on; set the cluster's"
+                " admission_control to what it is")
+
+    # ------------------------------------------------------------------ storage
+    def arrays(self, estate: Estate) -> None:
+        design, report = self.design, self.report
+        seen: set[str] = set()
+        unique = []
+        for ds in estate.datastores:
+            if ds.name in seen:
+                report.skip(ds.where, ds.name, "duplicate datastore: the first row is used")
+                continue
+            seen.add(ds.name)
+            unique.append(ds)
+        protocols: Counter[str] = Counter()
+        grouped = []
+        for g in group_datastores(unique):
+            aid = self.ids.make("ds" if len(g.datastores) == 1 else "arr", g.name)
+            protocols[g.protocol or "fc (type unknown)"] += 1
+            props: dict[str, Any] = {"protocol": g.protocol} if g.protocol else {}
+            sioc = [d.sioc for d in g.datastores if d.sioc is not None]
+            if sioc:
+                props["sioc"] = any(sioc)
+            for key, attr in (("capacity_gb", "capacity_mib"),
+                              ("provisioned_gb", "provisioned_mib"), ("used_gb", "in_use_mib")):
+                vals = [getattr(d, attr) for d in g.datastores if getattr(d, attr) is not None]
+                if vals:
+                    props[key] = round(sum(vals) / MIB_PER_GB, 3)
+            if g.address:
+                props["address"] = g.address
+            if len(g.datastores) > 1:
+                props["datastores"] = len(g.datastores)
+                grouped.append(f"{g.name}: " + ", ".join(d.name for d in g.datastores[:6])
+                               + (" ..." if len(g.datastores) > 6 else ""))
+            design.components.append(Component(aid, "storage_array", name=g.name,
+                                               props=props))
+            self.array_disks[aid] = [0, 0]
+            for ds in g.datastores:
+                self.arrays_by_ds[ds.name] = aid
+                for hname in dict.fromkeys(ds.hosts):
+                    if hname in self.host_ids and (self.host_ids[hname], aid) \
+                            not in self.storage_pairs:
+                        self.storage_pairs.add((self.host_ids[hname], aid))
+                        design.links.append(Link(self.host_ids[hname], aid, "storage"))
+        if self.array_disks:
+            report.notes.append(
+                f"storage arrays come from {len(unique)} datastores (" + ", ".join(
+                    f"{p}: {n}" for p, n in protocols.most_common())
+                + "); media, drive count and RAID are not in the inventory: schema defaults"
+                " used")
+        if grouped:
+            report.notes.append(f"{len(grouped)} arrays hold several datastores (LUNs by NAA"
+                                " prefix, exports by NFS server): " + "; ".join(grouped[:8]))
+
+    # ------------------------------------------------------------------ VMs
+    def vms(self, vms: list[VmRecord], include_powered_off: bool,
+            progress: Progress | None) -> None:
+        report, counts, cov = self.report, self.counts, self.report.coverage
+        secondaries: list[VmRecord] = []
+        others: Counter[str] = Counter()
+        controllers: Counter[str] = Counter()
+        total = len(vms)
+        for i, vm in enumerate(vms):
+            if progress is not None and i % 500 == 0:
+                progress(i, total, "building the design")
+            if vm.template:
+                counts["templates"] += 1
+                report.skip(vm.where, vm.name, "template: templates do not run")
+                continue
+            if vm.ft_secondary:
+                secondaries.append(vm)
+                continue
+            if not vm.powered_on and not include_powered_off:
+                counts["powered_off_skipped"] += 1
+                report.skip(vm.where, vm.name, "powered off: not imported"
+                            " (--include-powered-off imports it idle)")
+                continue
+            cov.runnable += 1
+            problem = _vm_problem(vm)
+            if problem:
+                cov.dropped += 1
+                report.skip(vm.where, vm.name, problem)
+                continue
+            self._vm(vm, others, controllers)
+        _notes(report, others, controllers, counts)
+        self._secondaries(secondaries)
+
+    def _vm(self, vm: VmRecord, others: Counter[str], controllers: Counter[str]) -> None:
+        design, report, cov = self.design, self.report, self.report.coverage
+        vid = self.ids.make("vm", vm.name)
+        self.vm_ids.setdefault(vm.name, vid)
+        props = _vm_props(vm, others, controllers)
+        hid = self.host_ids.get(vm.host)
+        cluster = self.host_cluster.get(vm.host, "") if hid else vm.cluster
+        tags = [f"cluster-{slug(cluster)}"] if cluster else []
+        if hid is not None:
+            cov.on_their_host += 1
+        elif cluster and self.cluster_hosts.get(cluster):
+            hid = min(self.cluster_hosts[cluster], key=lambda h: self.load[h])
+            cov.by_cluster += 1
+            tags.append("placed-by-cluster")
+            why = f"host '{vm.host}' is not in the inventory" if vm.host else "no host"
+            report.placement.append(Skipped(vm.where, vm.name, f"{why}: placed on {hid}, the"
+                                            f" least-loaded host of cluster {cluster}"))
+        else:
+            cov.unplaced += 1
+            tags.append("unplaced")
+            why = (f"host '{vm.host}' is not in the inventory" if vm.host else "no host")
+            report.placement.append(Skipped(vm.where, vm.name, f"{why} and no known cluster:"
+                                            " imported unplaced"))
+        if not vm.powered_on:
+            props["workload.profile"] = "idle"
+            props["workload.memory_gb"] = 0.0
+            props["provenance.memory"] = "powered off: holds no host memory"
+            tags.append("powered-off")
+            self.counts["powered_off_imported"] += 1
+        else:
+            m = vm.measured
+            cov.measured_cpu += m.cpu_mhz is not None
+            cov.measured_memory += m.memory_consumed_mib is not None
+            cov.measured_io += m.iops is not None
+        design.components.append(Component(vid, "vm", name=vm.name, tags=tags, props=props))
+        if hid is not None:
+            design.links.append(Link(vid, hid, "runs_on"))
+            self.load[hid] += float(vm.vcpus or 0)
+        ds_name = next((d for d in vm.datastores if d in self.arrays_by_ds), None)
+        if ds_name is not None:
+            aid = self.arrays_by_ds[ds_name]
+            design.links.append(Link(vid, aid, "disk_on"))
+            self.array_disks[aid][0] += vm.thin_disks
+            self.array_disks[aid][1] += vm.disks
+            if hid is not None and (hid, aid) not in self.storage_pairs:
+                self.storage_pairs.add((hid, aid))
+                design.links.append(Link(hid, aid, "storage"))
+        elif vm.datastores:
+            self.counts["unknown_datastore"] += 1
+        self.counts["vms"] += 1
+
+    def _secondaries(self, secondaries: list[VmRecord]) -> None:
+        design, counts, report = self.design, self.counts, self.report
+        runs_on = {lk.source: lk.target for lk in design.links if lk.kind == "runs_on"}
+        linked: set[str] = set()
+        for vm in secondaries:
+            counts["ft_secondaries"] += 1
+            vid = self.vm_ids.get(vm.name)
+            hid = self.host_ids.get(vm.host)
+            if vid is None or hid is None:
+                report.skip(vm.where, vm.name, "FT secondary: its primary or host was not"
+                            " imported")
+                continue
+            if vid in linked:
+                report.skip(vm.where, vm.name, "FT secondary: a second secondary is ignored")
+                continue
+            if runs_on.get(vid) == hid:
+                report.skip(vm.where, vm.name, "FT secondary: on the same host as the primary")
+                continue
+            design.links.append(Link(vid, hid, "ft_secondary_on"))
+            linked.add(vid)
+            comp = design.component(vid)
+            if comp is not None:
+                comp.props["ft"] = True
+
+    def finish(self) -> None:
+        counts, report = self.counts, self.report
+        for aid, (thin, disks) in self.array_disks.items():
+            if disks and thin * 2 > disks:
+                comp = self.design.component(aid)
+                if comp is not None:
+                    comp.props["thin"] = True
+        if counts["unknown_datastore"]:
+            report.notes.append(f"{counts.pop('unknown_datastore')} VMs are on datastores"
+                                " missing from the datastore list: no disk_on link for them")
+        if counts["nics"]:
+            report.notes.append("NIC roles are not in the inventory: every NIC has role 'vm';"
+                                " mark the FT logging and vMotion uplinks")
+        counts["hosts"] = len(self.host_ids)
+        counts["sites"] = len(self.sites)
+        counts["clusters"] = len(self.cluster_ids)
+        counts["storage_arrays"] = len(self.array_disks)
+        report.counts.update({k: v for k, v in counts.items() if v or k in (
+            "vms", "hosts", "sites", "clusters", "storage_arrays", "nics")})
+        for k in ("vms", "nics"):
+            report.counts.setdefault(k, 0)
+
+
+# --------------------------------------------------------------------------- records -> props
+
+
+def _cluster_props(rec: ClusterRecord) -> dict[str, Any]:
+    props: dict[str, Any] = {"ha_enabled": bool(rec.ha_enabled)}
+    if rec.admission_control is False:
+        props["admission_control"] = "disabled"
+    elif rec.cpu_failover_pct is not None or rec.memory_failover_pct is not None:
+        props["admission_control"] = "percentage"
+        cpu = rec.cpu_failover_pct if rec.cpu_failover_pct is not None \
+            else rec.memory_failover_pct
+        mem = rec.memory_failover_pct if rec.memory_failover_pct is not None else cpu
+        props["cpu_failover_pct"] = min(max(float(cpu or 0.0), 0.0), 100.0)
+        props["memory_failover_pct"] = min(max(float(mem or 0.0), 0.0), 100.0)
+    elif rec.failover_hosts is not None:
+        props["admission_control"] = "failover_hosts"
+        props["failover_hosts"] = min(max(int(rec.failover_hosts), 0), 64)
+    if rec.drs_enabled is not None:
+        props["drs_enabled"] = rec.drs_enabled
+    behavior = re.sub(r"[^a-z]", "", rec.drs_behavior.lower())
+    for key, value in (("fully", "fully_automated"), ("partially", "partially_automated"),
+                       ("manual", "manual")):
+        if behavior.startswith(key):
+            props["drs_automation"] = value
+    return props
+
+
+def _host_props(h: HostRecord, report: ImportReport,
+                versions: Counter[tuple[str, str]]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    spec = HOST.props
+    sockets = h.sockets
+    cps = h.cores_per_socket
+    if cps is None and h.cores and sockets:
+        cps = max(1, h.cores // sockets)
+    for key, value in (("sockets", sockets), ("cores_per_socket", cps)):
+        if value is None:
+            report.notes.append(f"host '{h.name}': {key} unknown; default {spec[key].default}")
+        elif _in_range(key, value, spec):
+            props[key] = int(value)
+        else:
+            report.notes.append(f"host '{h.name}': {key} {value} out of range; default used")
+    if h.mhz is not None:
+        ghz = round(h.mhz / 1000.0, 3)
+        if _in_range("ghz", ghz, spec):
+            props["ghz"] = ghz
+        else:
+            report.notes.append(f"host '{h.name}': CPU speed {h.mhz:g} MHz out of range; "
+                                f"default {spec['ghz'].default} GHz used")
+    if h.hyperthreading is not None:
+        props["hyperthreading"] = h.hyperthreading
+    if h.memory_mib is not None:
+        gb = round(h.memory_mib / MIB_PER_GB, 3)
+        if _in_range("memory_gb", gb, spec):
+            props["memory_gb"] = gb
+        else:
+            report.notes.append(f"host '{h.name}': memory {h.memory_mib:g} MiB out of range;"
+                                " default used")
+    mapped = nearest_esxi(h.version) if h.version else None
+    if mapped is None:
+        report.notes.append(f"host '{h.name}': ESXi version unknown ('{h.version}'); "
+                            f"default {spec['esxi_version'].default}")
+    else:
+        props["esxi_version"] = mapped
+        versions[(_short_version(h.version), mapped)] += 1
+    for key, usage in (("measured.cpu_pct", h.cpu_usage_pct),
+                       ("measured.memory_pct", h.memory_usage_pct)):
+        if usage is not None and _in_range(key, usage, spec):
+            props[key] = round(float(usage), 3)
+    if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None):
+        props["provenance.measured"] = h.measured_by
+    return props
+
+
+def _short_version(version: str) -> str:
+    m = re.search(r"\d+(\.\d+)+", version)
+    return m.group(0) if m else version
+
+
+def _vm_problem(vm: VmRecord) -> str | None:
+    if vm.problem:
+        return vm.problem
+    if vm.orphaned:
+        return "orphaned: vCenter has lost the VM (its host or files are gone)"
+    if vm.vcpus is None:
+        return "bad value: CPUs missing or not a number"
+    if vm.memory_mib is None:
+        return "bad value: memory missing or not a number"
+    if not _in_range("vcpus", vm.vcpus, VM.props):
+        return f"bad value: {vm.vcpus} vCPUs is out of range 1..768"
+    if vm.memory_mib / MIB_PER_GB > (VM.props["memory_gb"].max or 0):
+        return f"bad value: memory {vm.memory_mib:g} MiB is out of range"
+    return None
+
+
+def vscsi_of(controllers: list[str]) -> tuple[str | None, str]:
+    """The vscsi of a VM from its disks' controllers (the most disks win) and the controller
+    family it was mapped from (``""`` when none is recognised)."""
+    kinds: Counter[tuple[str, str]] = Counter()
+    for text in controllers:
+        t = re.sub(r"[^a-z0-9]", "", text.lower())
+        if "paravirtual" in t or "pvscsi" in t:
+            kinds[("pvscsi", "pvscsi")] += 1
+        elif "lsilogicsas" in t or "lsisas" in t:
+            kinds[("lsi_sas", "lsi_sas")] += 1
+        elif "lsilogic" in t or "buslogic" in t:
+            kinds[("lsi_sas", "lsi_parallel")] += 1
+        elif "nvme" in t:
+            kinds[("pvscsi", "nvme")] += 1
+        elif "sata" in t or "ahci" in t or "ide" in t:
+            kinds[("lsi_sas", "sata_ide")] += 1
+    if not kinds:
+        return None, ""
+    (vscsi, family), _ = kinds.most_common(1)[0]
+    return vscsi, family
+
+
+def _vm_props(vm: VmRecord, others: Counter[str], controllers: Counter[str]) -> dict[str, Any]:
+    assert vm.vcpus is not None and vm.memory_mib is not None
+    low_mem = float(VM.props["memory_gb"].min or 0)
+    mem = round(vm.memory_mib / MIB_PER_GB, 4)
+    if mem < low_mem:
+        others["\x00memory"] += 1
+        mem = low_mem
+    props: dict[str, Any] = {"vcpus": int(vm.vcpus), "memory_gb": mem}
+    fam = guest_family(vm.os)
+    props["guest_os"] = fam
+    low = vm.os.lower()
+    if fam == "linux" and vm.os and not any(w in low for w in (
+            "linux", "rhel", "centos", "ubuntu", "debian", "suse", "sles", "photon", "oracle",
+            "rocky", "alma", "fedora", "coreos")):
+        others[vm.os[:40]] += 1
+    if vm.ft_state.lower() not in ("", "notconfigured", "disabled", "not configured"):
+        props["ft"] = True
+    nic = vnic_type(vm.adapter)
+    if nic:
+        props["vnic"] = nic
+    vscsi, family = vscsi_of(vm.controllers)
+    if vscsi:
+        props["vscsi"] = vscsi
+        controllers[family] += 1
+    if vm.latency_sensitivity.lower() == "high":
+        props["latency_sensitivity"] = "high"
+    for key, mib in (("disk.provisioned_gb", vm.provisioned_mib),
+                     ("disk.used_gb", vm.in_use_mib),
+                     ("disk.guest_capacity_gb", vm.partition_capacity_mib),
+                     ("disk.guest_used_gb", vm.partition_consumed_mib)):
+        if mib is not None:
+            props[key] = round(mib / MIB_PER_GB, 3)
+    if vm.powered_on:
+        props.update(measured_props(vm))
+    return props
+
+
+def measured_props(vm: VmRecord) -> dict[str, Any]:
+    """The ``measured.*`` and ``provenance.*`` properties of a running VM's record."""
+    m = vm.measured
+    props: dict[str, Any] = {"workload.profile": "measured"}
+    gb = 1.0 / MIB_PER_GB
+    for key, value, scale in (
+            ("measured.cpu_mhz", m.cpu_mhz, 1.0), ("measured.cpu_max_mhz", m.cpu_max_mhz, 1.0),
+            ("measured.cpu_ready_pct", m.cpu_ready_pct, 1.0),
+            ("measured.memory_active_gb", m.memory_active_mib, gb),
+            ("measured.memory_consumed_gb", m.memory_consumed_mib, gb),
+            ("measured.memory_ballooned_gb", m.memory_ballooned_mib, gb),
+            ("measured.memory_swapped_gb", m.memory_swapped_mib, gb),
+            ("measured.iops", m.iops, 1.0), ("measured.read_pct", m.read_pct, 1.0),
+            ("measured.io_kb", m.io_kb, 1.0), ("measured.latency_ms", m.latency_ms, 1.0),
+            ("measured.oio", m.oio, 1.0), ("measured.net_mbps", m.net_mbps, 1.0)):
+        if value is not None and value >= 0:
+            spec = VM.props[key]
+            v = round(float(value) * scale, 4)
+            if spec.max is not None:
+                v = min(v, float(spec.max))
+            props[key] = v
+    for group, key in (("cpu", "measured.cpu_mhz"), ("memory", "measured.memory_consumed_gb"),
+                       ("io", "measured.iops"), ("net", "measured.net_mbps")):
+        source = m.sources.get(group)
+        if source and key in props:
+            props[f"provenance.{group}"] = f"measured: {source}"
+        elif group == "memory" and source and "measured.memory_active_gb" in props:
+            props[f"provenance.{group}"] = ("not measured (configured memory counted; only"
+                                            f" active memory recorded: {source})")
+        else:
+            props[f"provenance.{group}"] = "not measured"
+    return props
+
+
+def _notes(report: ImportReport, others: Counter[str], controllers: Counter[str],
+           counts: Counter[str]) -> None:
+    raised = others.pop("\x00memory", 0)
+    if raised:
+        report.notes.append(f"{raised} VMs have less memory than the smallest the model takes:"
+                            f" raised to {VM.props['memory_gb'].min} GB")
+    for os_name, n in others.most_common():
+        report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
+    if controllers:
+        names = {"pvscsi": "PVSCSI", "lsi_sas": "LSI Logic SAS", "lsi_parallel":
+                 "LSI Logic / BusLogic parallel (modelled as LSI Logic SAS)",
+                 "nvme": "NVMe (modelled as PVSCSI, both paravirtual)",
+                 "sata_ide": "SATA/IDE (modelled as LSI Logic SAS, both emulated)"}
+        report.notes.append("virtual SCSI adapters from the VMs' disks: " + ", ".join(
+            f"{names[k]} on {n} VMs" for k, n in controllers.most_common()))
+    cov = report.coverage
+    running = counts["vms"] - counts["powered_off_imported"]
+    if running and cov.measured_io < running:
+        report.notes.append(
+            f"{running - cov.measured_io} of {running} running VMs have no measured storage"
+            " I/O: their IOPS and latency read 'not measured' (nothing is invented) until you"
+            " assign a workload profile (vm.workload.profile) or import I/O data (headroom"
+            " calibrate DESIGN --from esxtop.csv or an Aria Operations view, or"
+            " import-vcenter --perf DAYS)")
+    if running and cov.measured_cpu < running:
+        report.notes.append(
+            f"{running - cov.measured_cpu} of {running} running VMs have no measured CPU: the"
+            " baseline shares their hosts' recorded CPU usage among them where it is recorded")

@@ -1,0 +1,89 @@
+"""Everything a report says about a design, computed once and without Qt: the prediction of
+the scenario reported, every scenario side by side, the knob table, the change that relieves
+the bottleneck, the executive summary, the uncertainty bands and the calibration checks of
+the studies the predictions use.  :func:`build` may run in a worker thread (it touches no
+Qt object); drawing it is :mod:`app.report`'s business."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.document.design import Design, apply_scenario
+from models.engine.evaluation import Engine, evaluate_bands
+from models.engine.prediction import Prediction
+from models.engine.uncertainty import Bands
+from models.report.compare import BASE, Comparison, Progress, compare
+from models.report.evidence import Evidence, gather, relevant_subsystems
+from models.report.levers import Remedy, relieve
+from models.report.settings import KnobRow, knob_rows
+from models.report.summary import Summary, summarise
+from models.report.wording import Numbers
+
+
+@dataclass
+class Content:
+    design: Design
+    scenario: str
+    prediction: Prediction
+    """The prediction of the scenario reported (``base``: the design itself)."""
+    comparison: Comparison
+    knobs: list[KnobRow]
+    remedy: Remedy | None
+    summary: Summary
+    evidence: Evidence
+    bands: Bands | None = None
+
+    @property
+    def effective(self) -> Design:
+        """The design with the reported scenario applied."""
+        try:
+            return apply_scenario(self.design, self.scenario)
+        except Exception:  # a scenario renamed away: the base design's values
+            return self.design
+
+
+def build(design: Design, scenario: str, numbers: Numbers, prediction: Prediction | None = None,
+          progress: Progress | None = None, checks: bool = True) -> Content:
+    """What the report of ``design`` in ``scenario`` says.  ``prediction`` is that
+    scenario's prediction when the caller has it (the app's, so the report shows what the
+    dashboard shows); ``checks=False`` skips the calibration checks (a PNG has no appendix).
+    ``progress(done, total, what)`` is called between steps and may raise to stop."""
+    scenario = scenario or BASE
+    steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 3
+    done = 0
+
+    def step(what: str) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(done, steps, what)
+        done += 1
+
+    step("Evaluating the design")
+    effective = apply_scenario(design, scenario)
+    if prediction is None:
+        engine = Engine(effective)
+        engine.scenario = scenario
+        prediction = engine.evaluate()
+
+    def compared(i: int, total: int, what: str) -> None:
+        step(what)
+
+    comparison = compare(design, {scenario: prediction}, compared)
+    step("Trying changes against the bottleneck")
+    remedy = relieve(effective, prediction)
+    step("Computing the uncertainty bands")
+    bands = prediction.bands
+    if bands is None:
+        try:
+            engine = Engine(effective)
+            engine.scenario = scenario
+            bands = evaluate_bands(engine, prediction)
+        except Exception:  # the bands are an extra: a report without them still helps
+            bands = None
+    step("Running the calibration checks")
+    subsystems = relevant_subsystems(design, [(c.name, c.prediction) for c in
+                                              comparison.columns if c.prediction is not None])
+    evidence = gather(subsystems) if checks else Evidence(subsystems)
+    summary = summarise(design, scenario, prediction, comparison, remedy, numbers)
+    return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
+                   summary, evidence, bands)

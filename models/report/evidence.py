@@ -1,0 +1,96 @@
+"""Which calibration studies a design's predictions rest on: the subsystems whose models give
+the design a figure, in the base design or any scenario.  The report's appendix lists their
+checks only (a storage design has no use for the Content Library or PCoIP studies)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.document.design import Design, apply_scenario
+from models.engine.prediction import Prediction
+
+SUBSYSTEM_TITLES: dict[str, str] = {
+    "storage": "Storage", "network": "Network", "ft": "Fault Tolerance",
+    "consolidation": "Consolidation", "stretched": "Stretched cluster",
+    "file_transfer": "File transfer", "multicast": "Multicast", "vdi": "VDI (PCoIP)",
+    "cpu_virtualization": "CPU virtualisation", "content_library": "Content Library",
+}
+"""The calibration modules (:data:`models.calibration.SUBSYSTEMS`) as people name them."""
+
+
+def _cpu_virtualisation(p: Prediction) -> bool:
+    """The hypervisor's cost is in the figures: a VM below native efficiency, or host cores
+    spent in the hypervisor."""
+    cv = p.extras.get("cpu_virtualization") or {}
+    eff = cv.get("vm_efficiency") or {}
+    cores = cv.get("hypervisor_cores_by_host") or {}
+    return any(float(e) < 0.999 for e in eff.values()) or any(float(c) > 0 for c in
+                                                              cores.values())
+
+
+def used_by(p: Prediction, design: Design | None = None) -> set[str]:
+    """The calibration subsystems whose models give prediction ``p`` a figure; ``design``
+    (the design ``p`` was evaluated from) tells file transfers from other traffic."""
+    used: set[str] = set()
+    if p.total_iops > 0:
+        used.add("storage")
+    if any(k.startswith(("wan_required_mbps", "witness_required_mbps")) for k in p.extras):
+        used.add("stretched")
+    if p.total_net_gbps > 0:
+        used.add("network")
+    if design is not None and any(v.get("workload.profile") == "file_transfer"
+                                  for v in design.of_kind("vm")):
+        used.add("file_transfer")
+    if "multicast" in p.extras:
+        used.add("multicast")
+    if "vdi" in p.extras:
+        used.add("vdi")
+    if p.vms.ft.any():
+        used.add("ft")
+    if len(p.hosts.ids) and float(np.nanmax(p.hosts.cpu_util, initial=0.0)) > 0:
+        used.add("consolidation")  # VMs that load a host's CPU
+    if _cpu_virtualisation(p):
+        used.add("cpu_virtualization")
+    if p.library_transfers:
+        used.add("content_library")
+    return used
+
+
+def relevant_subsystems(design: Design, predictions: Iterable[tuple[str, Prediction]]
+                        ) -> tuple[str, ...]:
+    """The subsystems any of ``predictions`` (scenario name, prediction) uses, in
+    :data:`SUBSYSTEMS` order."""
+    used: set[str] = set()
+    for name, p in predictions:
+        try:
+            effective = apply_scenario(design, name)
+        except Exception:  # a scenario that no longer applies: judge by the prediction
+            effective = None
+        used |= used_by(p, effective)
+    return tuple(s for s in SUBSYSTEMS if s in used)
+
+
+@dataclass
+class Evidence:
+    """The calibration checks behind a design's predictions."""
+
+    subsystems: tuple[str, ...]
+    checks: list[Check] = field(default_factory=list)
+    error: str = ""
+    """Why the checks could not be run (the report says so instead of listing them)."""
+
+    @property
+    def titles(self) -> list[str]:
+        return [SUBSYSTEM_TITLES.get(s, s) for s in self.subsystems]
+
+
+def gather(subsystems: tuple[str, ...]) -> Evidence:
+    """Run the checks of ``subsystems`` (a broken check module is reported, not raised)."""
+    try:
+        return Evidence(subsystems, all_checks(subsystems) if subsystems else [])
+    except Exception as err:  # a broken calibration module must not stop the report
+        return Evidence(subsystems, [], f"The calibration checks could not be run: {err}")

@@ -1,0 +1,106 @@
+"""The knob table of a report: only the knobs whose value differs from the schema's default
+(in the base design or any scenario) or differs between scenarios, each by its label."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from models.document.design import Design, apply_scenario
+from models.document.knobs import Knob, knobs_for
+from models.document.schema import Value
+from models.report.wording import Numbers, noun, value_text
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A knob's values over the components it applies to: each distinct value with how many
+    components have it, the most common first."""
+
+    values: tuple[tuple[Value, int], ...]
+    of: int
+    """How many components the knob applies to (more than ``values`` counts when only
+    some of them are described: those a scenario changes)."""
+
+    @property
+    def uniform(self) -> bool:
+        """One value on every component the knob applies to."""
+        return len(self.values) <= 1 and sum(n for _, n in self.values) == self.of
+
+
+def values(design: Design, k: Knob) -> list[Value]:
+    """The knob's value on each component (or link) it applies to, in design order."""
+    if k.kind == "design":
+        return [design.policy_value(k.prop.removeprefix("policy."))]
+    if k.kind in {lk.kind for lk in design.links}:
+        return [lk.get(k.prop) for lk in design.links if lk.kind == k.kind]
+    return [c.get(k.prop) for c in design.of_kind(k.kind)]
+
+
+def setting(vals: list[Value], of: int | None = None) -> Setting:
+    counts = Counter(vals)
+    order = {v: i for i, v in reversed(list(enumerate(vals)))}
+    return Setting(tuple(sorted(counts.items(), key=lambda vc: (-vc[1], order[vc[0]]))),
+                   len(vals) if of is None else of)
+
+
+@dataclass(frozen=True)
+class KnobRow:
+    knob: Knob
+    default: Value
+    base: Setting
+    scenarios: tuple[tuple[str, Setting], ...]
+    """The scenarios that change the knob: the new values of the components they change
+    (``of`` counts every component the knob applies to), in design order."""
+
+
+def knob_rows(design: Design) -> list[KnobRow]:
+    """The knobs that differ from their default anywhere or between scenarios, in registry
+    order (a scenario that no longer applies is left out)."""
+    variants: list[tuple[str, Design]] = []
+    for sc in design.scenarios:
+        try:
+            variants.append((sc.name, apply_scenario(design, sc.name)))
+        except Exception:  # an override that no longer matches: the comparison says so
+            continue
+    rows = []
+    for k in knobs_for(design):
+        default = k.spec.default
+        base = values(design, k)
+        changed = []
+        for name, d in variants:
+            new = [b for a, b in zip(base, values(d, k), strict=True) if a != b]
+            if new:
+                changed.append((name, setting(new, len(base))))
+        if changed or any(v != default for v in base):
+            rows.append(KnobRow(k, default, setting(base), tuple(changed)))
+    return rows
+
+
+def setting_text(numbers: Numbers, k: Knob, s: Setting, limit: int = 3) -> str:
+    """``32 I/Os`` when every component agrees, else ``128 I/Os on 15 VMs, 0 I/Os on 1 VM``
+    (the ``limit`` most common values, then how many more)."""
+    if not s.values:
+        return "–"
+    if s.uniform:
+        return value_text(numbers, k.kind, k.prop, s.values[0][0])
+    parts = [f"{value_text(numbers, k.kind, k.prop, v)} on {n:,} {noun(k.kind, n)}"
+             for v, n in s.values[:limit]]
+    more = len(s.values) - limit
+    return ", ".join(parts) + (f" and {more} other values" if more > 1 else
+                               " and 1 other value" if more == 1 else "")
+
+
+def scenario_text(numbers: Numbers, row: KnobRow) -> str:
+    """The scenarios that change the knob, grouped by the value they give it:
+    ``caching filter in iofilter, oio 32, iofilter``."""
+    groups: dict[str, list[str]] = {}
+    for name, s in row.scenarios:
+        groups.setdefault(setting_text(numbers, row.knob, s, limit=2), []).append(name)
+    return "; ".join(f"{text} in {quoted(names)}" for text, names in groups.items())
+
+
+def quoted(names: list[str]) -> str:
+    """Scenario names in quotes (a name may hold a comma): ``‘a’, ‘b’ and ‘c’``."""
+    q = [f"‘{n}’" for n in names]
+    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1]

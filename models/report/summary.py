@@ -1,0 +1,428 @@
+"""The executive summary: in sentences, what the design achieves, what binds it, what to do
+about it and what the scenarios change.  Every figure is one the engine computed (the
+prediction, the scenario comparison, the lever tried in :mod:`models.report.levers`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.analysis.common import Breach, policy_breaches
+from models.document.design import Design, apply_scenario
+from models.engine.kpis import KPI_BY_KEY, Kpi
+from models.engine.prediction import Prediction, Resource
+from models.report.compare import BASE, RESOLUTION, Cell, Comparison, judge
+from models.report.levers import (
+    BUSY,
+    Remedy,
+    alike,
+    binding_resource,
+    headline,
+    tried_levers,
+)
+from models.report.settings import quoted
+from models.report.wording import (
+    COUNT_UNITS,
+    Numbers,
+    component_name,
+    explanation,
+    in_sentence,
+    kpi_text,
+    noun,
+    plain,
+    prop_label,
+    resource_name,
+    resource_phrase,
+    saturated,
+    target_text,
+    value_text,
+)
+from models.subsystems.consolidation import SATURATED_MS
+
+SATURATED = 0.995
+"""From this utilisation a resource reads as saturated (it shows as 100 %)."""
+
+KPI_PHRASES: dict[str, str] = {
+    "total_iops": "total IOPS", "mean_latency_ms": "the mean storage latency",
+    "p95_latency_ms": "the highest VM p95 latency", "cpu_per_kiops": "the CPU per 1K IOPS",
+    "network_gbps": "network throughput", "p95_response_ms": "the p95 web response",
+    "ft_logging_mbps": "FT logging traffic", "ft_latency_add_ms": "the latency FT adds",
+    "wan_pct": "the load on the busiest WAN link", "library_min": "the slowest library job",
+    "vms_per_host": "VMs per host", "hosts_needed": "the hosts needed",
+}
+"""Each KPI as a sentence names it."""
+
+
+def kpi_phrase(kpi: Kpi) -> str:
+    return KPI_PHRASES.get(kpi.key, kpi.title[0].lower() + kpi.title[1:])
+
+
+@dataclass(frozen=True)
+class Summary:
+    achieves: str
+    """What the design delivers, and the hosts it needs under its policy."""
+    binds: str
+    """The resource that limits it (and any policy it breaks or refusal)."""
+    action: str
+    """What to do about it: the change the engine found to help, or that none was needed."""
+    scenarios: str = ""
+    """What the scenarios change, against the base design."""
+
+    def paragraphs(self) -> list[tuple[str, str]]:
+        """(heading, text) of each part that has something to say."""
+        parts = (("What it achieves", self.achieves), ("What binds", self.binds),
+                 ("What to do", self.action), ("The scenarios", self.scenarios))
+        return [(h, t) for h, t in parts if t]
+
+
+def rel_text(numbers: Numbers, rel: float | None) -> str:
+    """A relative change as ``+60 %`` or ``−9.4 %``."""
+    if rel is None or not math.isfinite(rel):
+        return ""
+    sign = "+" if rel > 0 else "−" if rel < 0 else ""
+    return f"{sign}{numbers.number(abs(rel) * 100.0, 2)} %"
+
+
+def cell_text(numbers: Numbers, kpi: Kpi, cell: Cell) -> str:
+    """A comparison cell's change in words: ``no change``, ``+60 %``, ``+3 hosts``."""
+    if cell.change == "same":
+        return "no change"
+    if saturated(kpi, cell.value):
+        return "saturates"
+    if cell.change in ("none", "appears", "gone") or cell.delta is None:
+        return {"appears": "new", "gone": "not measured"}.get(cell.change, "")
+    if cell.rel is not None and kpi.key not in ("hosts_needed", "wan_pct"):
+        return rel_text(numbers, cell.rel)
+    sign = "+" if cell.delta > 0 else "−"
+    unit = "points" if kpi.unit == "%" else kpi.unit
+    return f"{sign}{numbers.number(abs(cell.delta))}" + (f" {unit}" if unit else "")
+
+
+# --------------------------------------------------------------------------- achieves
+
+
+def _counts(p: Prediction) -> str:
+    """``16 VMs on 1 host`` (``VM on 2 hosts`` for one: it follows "the")."""
+    vms, hosts = len(p.vms.ids), len(p.hosts.ids)
+    if not vms:
+        return ""
+    where = f" on {hosts:,} {noun('host', hosts)}" if hosts else ""
+    return ("VM" if vms == 1 else f"{vms:,} VMs") + where
+
+
+def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
+    """What the VMs do, as verb phrases agreeing with how many VMs there are."""
+    out = []
+    one = len(p.vms.ids) == 1
+
+    def verb(word: str) -> str:
+        return word + "s" if one else word
+
+    def k(key: str) -> str:
+        kpi = KPI_BY_KEY[key]
+        return kpi_text(numbers, kpi, kpi.value(p))
+
+    if p.total_iops > 0:
+        out.append(f"{verb('deliver')} {k('total_iops')} at a mean storage latency of"
+                   f" {k('mean_latency_ms')} (highest VM p95 {k('p95_latency_ms')})")
+    if p.vms.request_driven.any():
+        if p.p95_response_ms >= SATURATED_MS:
+            out.append(f"{verb('get')} more web requests than the hosts can answer: the"
+                       " response time grows without bound")
+        else:
+            mean = kpi_text(numbers, KPI_BY_KEY["p95_response_ms"], p.mean_response_ms)
+            out.append(f"{verb('answer')} web requests within {k('p95_response_ms')} at the"
+                       f" 95th percentile (mean {mean})")
+    vdi = p.extras.get("vdi") or {}
+    for name, link in list((vdi.get("wan") or {}).items())[:1]:
+        out.append(f"{verb('run')} {int(link['desktops']):,} PCoIP desktops over the WAN link"
+                   f" {component_name(design, name)}, which carries"
+                   f" {numbers.percent(float(link['util']))} of its capacity (room for"
+                   f" {int(link['max_desktops']):,} such desktops)")
+    if p.total_net_gbps > 0 and p.total_iops == 0 and not p.vms.request_driven.any() \
+            and not vdi:
+        out.append(f"{verb('move')} {k('network_gbps')} over the network")
+    return out
+
+
+def _library(design: Design, p: Prediction, numbers: Numbers) -> str:
+    jobs = p.library_transfers
+    if not jobs:
+        return ""
+    slow = max(jobs, key=lambda j: float(j["completion_s"]))
+    kpi = KPI_BY_KEY["library_min"]
+    bound = f", bound by the {slow['bound_by']}" if slow.get("bound_by") else ""
+    others = f" of {len(jobs)} Content Library jobs" if len(jobs) > 1 else ""
+    return (f"The slowest{others}, the {slow['operation']} of"
+            f" {slow.get('name') or component_name(design, str(slow['id']))}, takes"
+            f" {kpi_text(numbers, kpi, kpi.value(p))}{bound}.")
+
+
+def _ft(p: Prediction, numbers: Numbers) -> str:
+    n = int(p.vms.ft.sum())
+    if not n:
+        return ""
+    log, add = KPI_BY_KEY["ft_logging_mbps"], KPI_BY_KEY["ft_latency_add_ms"]
+    return (f"Fault Tolerance protects {n:,} {noun('vm', n)}: its logging needs"
+            f" {kpi_text(numbers, log, log.value(p))} and adds up to"
+            f" {kpi_text(numbers, add, add.value(p))} of latency.")
+
+
+def _policy(design: Design) -> dict[str, float]:
+    return {key: float(design.policy_value(key) or 0) for key in ("cpu_util_max",
+                                                                  "p95_ms_max")}
+
+
+def _consolidation(design: Design, p: Prediction, numbers: Numbers) -> str:
+    c = p.consolidation
+    hosts = len(p.hosts.ids)
+    if c.hosts_needed is None or not len(p.vms.ids) or not hosts:
+        return ""
+    pol = _policy(design)
+    limit = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory"}
+    why = f", limited by {limit.get(c.binding, c.binding)}" if c.binding else ""
+    need = c.hosts_needed
+    gap = ""
+    if need > hosts:
+        gap = f", {need - hosts:,} more than it has"
+    elif need < hosts:
+        gap = f", {hosts - need:,} fewer than it has"
+    vms = "the VM needs" if len(p.vms.ids) == 1 else "the VMs need"
+    return (f"Under its policy (host CPU up to {numbers.percent(pol['cpu_util_max'])}, p95"
+            f" up to {numbers.with_unit(pol['p95_ms_max'], 'ms')}) {vms}"
+            f" {need:,} {noun('host', need)}{gap}{why}.")
+
+
+def achieves(design: Design, scenario: str, p: Prediction, numbers: Numbers) -> str:
+    where = "" if scenario == BASE else f"In the scenario ‘{scenario}’, "
+    does = _does(design, p, numbers)
+    sentences = []
+    who = _counts(p)
+    if does and who:
+        verbs = ", and ".join(does) if len(does) > 1 else does[0]
+        sentences.append(f"{where}the {who} {verbs}." if where else
+                         f"The {who} {verbs}.")
+        where = ""
+    elif who:
+        who = who.replace("VM on", "one VM on", 1) if who.startswith("VM ") else who
+        sentences.append(f"{where}the design places {who}." if where else
+                         f"The design places {who}.")
+        where = ""
+    lib = _library(design, p, numbers)
+    if lib:
+        sentences.append(where + (lib[0].lower() + lib[1:] if where else lib))
+        where = ""
+    sentences += [s for s in (_ft(p, numbers), _consolidation(design, p, numbers)) if s]
+    if not sentences:
+        return "The design has no VMs or Content Library jobs to predict a figure for."
+    text = " ".join(sentences)
+    return text[0].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------- binds
+
+
+def _breaches(design: Design, p: Prediction, numbers: Numbers) -> str:
+    found = [b for b in policy_breaches(p, _policy(design))
+             if b.value > b.limit * (1 + RESOLUTION)]  # not a breach the model can tell
+    if not found:
+        return ""
+    by: dict[str, list[Breach]] = {}
+    for b in found:
+        by.setdefault(b.resource, []).append(b)
+    parts = []
+    for res, items in by.items():
+        worst = max(items, key=lambda b: b.value / b.limit if b.limit else math.inf)
+        name = component_name(design, worst.component)
+        many = f"{len(items):,} {noun('vm' if res == 'p95' else 'host', len(items))}"
+        if res == "cpu":
+            head = f"host CPU on {many}" if len(items) > 1 else f"the CPU of host {name}"
+            parts.append(f"{head} at {numbers.percent(worst.value)}, over the"
+                         f" {numbers.percent(worst.limit)} ceiling")
+        elif res == "p95":
+            head = f"the p95 response of {many}" if len(items) > 1 else \
+                f"the p95 response of VM {name}"
+            parts.append(f"{head} at up to {numbers.with_unit(worst.value, 'ms')}, over the"
+                         f" {numbers.with_unit(worst.limit, 'ms')} ceiling")
+        elif res == "memory":
+            parts.append(f"the memory of host {name} over-committed"
+                         f" ({numbers.percent(worst.value)})")
+        else:
+            parts.append(f"{resource_phrase(design, worst.component, res)} past 100 %"
+                         f" ({numbers.percent(worst.value)})")
+    return "It breaks its policy: " + "; ".join(parts) + "."
+
+
+def _alike(p: Prediction, r: Resource) -> str:
+    """`` (and 35 more VMs alike)`` when other components' same resource is as busy."""
+    n = len(alike(p, r)) - 1
+    if n <= 0:
+        return ""
+    kind = {"vcpu_io": "vm", "host_cpu": "host", "host_memory": "host", "hba": "host",
+            "ft_logging_nic": "host", "multicast_replication": "host", "array": "storage_array",
+            "nic": "nic", "pcie": "nic", "wan": "wan"}.get(r.resource, "")
+    return f" (and {n:,} more {noun(kind, n) if kind else 'alike'}{' alike' if kind else ''})"
+
+
+def binds(design: Design, p: Prediction, numbers: Numbers) -> str:
+    sentences = []
+    refusals = [w.removeprefix("error:").strip() for w in p.warnings if w.startswith("error:")]
+    if refusals:
+        sentences.append("The design cannot run as it stands: "
+                         + plain(design, refusals[0]).rstrip(".") + ".")
+    r = binding_resource(p)
+    if r is None:
+        sentences.append("No resource is reported busy.")
+    else:
+        what = resource_phrase(design, r.component, r.resource)
+        why = explanation(design, r.component, r.explanation)
+        why = f" ({why})" if why else ""
+        low = what + _alike(p, r)
+        what = low[0].upper() + low[1:]
+        if r.util >= SATURATED:
+            sentences.append(f"{what} is saturated{why}.")
+        elif r.util >= BUSY:
+            sentences.append(f"{what} binds first, at {numbers.percent(r.util)} busy{why}.")
+        else:
+            sentences.append(f"Nothing is near its limit: the busiest resource, {low}, is"
+                             f" {numbers.percent(r.util)} busy.")
+    breach = _breaches(design, p, numbers)
+    if breach:
+        sentences.append(breach)
+    return " ".join(sentences)
+
+
+# --------------------------------------------------------------------------- action
+
+
+def _change(design: Design, p: Prediction, numbers: Numbers, remedy: Remedy) -> str:
+    k = remedy.lever.knob
+    lower = in_sentence(prop_label(k.kind, k.prop))
+    sel = [o.select for o in remedy.overrides]
+    if len(sel) == 1:
+        where = target_text(design, sel[0])
+    else:
+        hosts = len(alike(p, remedy.resource))
+        host = component_name(design, remedy.resource.component)
+        of = f" of host {host}" if hosts == 1 else f" of the {hosts:,} hosts"
+        where = f"the {len(sel):,} {noun(k.kind, len(sel))}" + (
+            of if remedy.lever.target.startswith("host_") else "")
+    after = value_text(numbers, k.kind, k.prop, remedy.after)
+    before = value_text(numbers, k.kind, k.prop, remedy.before)
+    if isinstance(remedy.after, bool):
+        return f"turning {'on' if remedy.after else 'off'} {lower} on {where}"
+    if isinstance(remedy.after, str):
+        return f"setting {lower} to {after} on {where}"
+    if k.unit in COUNT_UNITS and lower.split()[-1].startswith(k.unit.removesuffix("s")):
+        return f"giving {where} {after} instead of {before}"  # drives, vCPUs
+    return f"raising {lower} on {where} from {before} to {after}"
+
+
+def _effect(design: Design, numbers: Numbers, remedy: Remedy) -> str:
+    r = remedy.resource
+    what = resource_phrase(design, r.component, r.resource)
+    util = remedy.util_after
+    if util is None:
+        relief = f"bring {what} off the list of busy resources"
+    elif util >= SATURATED:
+        relief = f"{what} would still be the limit"
+    else:
+        relief = f"bring {what} to {numbers.percent(util)} busy"
+    kpi = remedy.kpi
+    if kpi is not None:
+        cell = judge(kpi, remedy.kpi_after, remedy.kpi_before)
+        if cell.change == "better":
+            verb = "raise" if (cell.delta or 0) > 0 else "lower"
+            return (f"{verb} {kpi_phrase(kpi)} from"
+                    f" {kpi_text(numbers, kpi, remedy.kpi_before)} to"
+                    f" {kpi_text(numbers, kpi, remedy.kpi_after)}"
+                    f" ({rel_text(numbers, cell.rel)})"
+                    + (f"; {relief}" if relief.endswith("limit") else f" and {relief}"))
+    return relief
+
+
+def action(design: Design, p: Prediction, remedy: Remedy | None, numbers: Numbers) -> str:
+    if remedy is not None:
+        return (f"Headroom computes that {_change(design, p, numbers, remedy)} would"
+                f" {_effect(design, numbers, remedy)}.")
+    r = binding_resource(p)
+    if r is not None and r.util >= BUSY:
+        tried = sorted({prop_label(lv.knob.kind, lv.knob.prop).lower()
+                        for lv in tried_levers(r.resource) if lv.knob.applies_to(design)})
+        name = resource_name(r.resource)
+        if tried:
+            return (f"None of the changes Headroom tries on the {name} ("
+                    + ", ".join(tried) + ") relieves it; the scenarios below show other"
+                    " settings.")
+        return (f"Headroom has no design change to try on the {name}; the scenarios below"
+                " show other settings.")
+    c = p.consolidation
+    if c.max_vms_per_host_by_cpu is not None and len(p.hosts.ids):
+        now = int(np.max(p.hosts.vms)) if len(p.hosts.vms) else 0
+        return (f"Nothing needs to change: by CPU each host has room for"
+                f" {c.max_vms_per_host_by_cpu:,} such VMs (the busiest has {now:,}).")
+    return "Nothing needs to change."
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def scenarios(design: Design, cmp: Comparison, numbers: Numbers) -> str:
+    names = [c.name for c in cmp.columns[1:]]
+    if not names:
+        return ""
+    sentences = []
+    base = cmp.columns[0].prediction
+    kpi = headline(base) if base is not None else None
+    row = cmp.row(kpi.key) if kpi is not None else None
+    if kpi is not None and row is not None:
+        title = kpi_phrase(kpi)
+        cells = [(names[i - 1], c) for i, c in enumerate(row.cells) if i]
+        good = [nc for nc in cells if nc[1].change == "better"]
+        bad = [nc for nc in cells if nc[1].change == "worse"]
+        sign = 1.0 if row.higher_is_better else -1.0
+        if good:
+            n, c = max(good, key=lambda nc: sign * (nc[1].delta or 0.0))
+            sentences.append(f"Against the base design, ‘{n}’ improves {title} most: "
+                             f"{kpi_text(numbers, kpi, c.value)} ({cell_text(numbers, kpi, c)}).")
+        if bad:
+            n, c = min(bad, key=lambda nc: sign * (nc[1].delta or 0.0))
+            if saturated(kpi, c.value):
+                sentences.append(f"‘{n}’ costs most: {title} saturates (the demand is past"
+                                 " what the hosts can serve).")
+            else:
+                sentences.append(f"‘{n}’ costs most: {kpi_text(numbers, kpi, c.value)}"
+                                 f" ({cell_text(numbers, kpi, c)}).")
+        same = [n for n, c in cells if c.change == "same"]
+        if same and len(same) < len(cells):
+            sentences.append(f"{quoted(same)} leave{'s' if len(same) == 1 else ''} it"
+                             " unchanged.")
+        elif same:
+            sentences.append(f"None of the {len(cells)} scenarios changes {title}.")
+    changed = sum(1 for i in range(1, len(cmp.columns))
+                  if any(r.cells[i].change not in ("same", "none") for r in cmp.rows))
+    if changed < len(names):
+        idle = len(names) - changed
+        sentences.append(f"{idle} of the {len(names)} scenarios change{'s' if idle == 1 else ''}"
+                         " none of the figures compared.")
+    for col in cmp.columns[1:]:
+        if col.error:
+            sentences.append(f"‘{col.name}’ could not be evaluated: {col.error}.")
+        elif col.refusals:
+            why = plain(design, col.refusals[0].removeprefix("error:").strip()).rstrip(".")
+            sentences.append(f"‘{col.name}’ cannot run: {why}.")
+    return " ".join(sentences)
+
+
+def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
+              remedy: Remedy | None, numbers: Numbers) -> Summary:
+    """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``)."""
+    try:
+        effective = apply_scenario(design, scenario)
+    except Exception:  # a scenario renamed away: name components as the base design does
+        effective = design
+    return Summary(achieves(effective, scenario, p, numbers), binds(effective, p, numbers),
+                   action(effective, p, remedy, numbers), scenarios(design, cmp, numbers))
+

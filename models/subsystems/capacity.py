@@ -1,0 +1,242 @@
+"""Capacity and policy: clusters' HA admission control, hosts needed, overcommit, storage.
+
+Mechanism
+---------
+* **Groups.** Every ``cluster`` component with its hosts (``in_cluster``) is a group; hosts in
+  no cluster, and VMs on no host (imported unplaced), form one more group that keeps the
+  design's ``policy.ha_spare_hosts``.  A design without clusters keeps the consolidation
+  model's ``hosts_needed`` unchanged (the same prediction as before clusters existed).
+* **Hosts needed** per group: the CPU its VMs demand (core-equivalents, FT secondaries
+  included, as the consolidation model sums them) over ``policy.cpu_util_max`` of an average
+  host of the group; the memory its VMs hold over an average host's memory; the VM count over
+  the p95 limit where web VMs set one.  The largest count binds.  With DRS off a cluster's
+  VMs stay where they are, so its busiest host binds: the CPU count is scaled by the busiest
+  host's utilisation over the cluster's mean.
+* **HA admission control** (vSphere Availability): *failover hosts* keeps ``failover_hosts``
+  hosts' worth of capacity free, so that many hosts are added to the count; *percentage*
+  keeps ``cpu_failover_pct`` / ``memory_failover_pct`` of the cluster free, so each count is
+  taken over the remaining share; *disabled*, or HA off, reserves nothing.
+* **Overcommit**: vCPUs per physical core and configured VM memory per installed memory, per
+  cluster and over the design (placed VMs).
+* **Storage capacity**: per array, the space in use (the array's ``used_gb``, else the sum of
+  its VMs' ``disk.used_gb``) grown by ``policy.storage_growth_pct`` against its
+  ``capacity_gb``; thin provisioning shows as provisioned over capacity.
+
+Nothing here is fitted: the rules are vSphere's own (admission control and DRS as the vSphere
+Availability and Resource Management guides state them).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from models.engine.compiled import Compiled
+from models.engine.prediction import Consolidation
+from models.engine.results import ConsolidationResult
+from models.subsystems.consolidation import HT_THROUGHPUT
+
+HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"
+DRS = "vSphere Resource Management: DRS"
+
+
+@dataclass
+class CapacityResult:
+    consolidation: Consolidation
+    """The consolidation summary, ``hosts_needed`` honouring each cluster's policy."""
+    extras: dict[str, Any]
+    warnings: list[str]
+
+
+class _Static:
+    """What no load knob moves: capacities, the groups, overcommit and storage (memoised)."""
+
+    def __init__(self, c: Compiled) -> None:
+        host, vm = c.host.cols, c.vm.cols
+        self.cores = cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
+        self.cap = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
+        self.mem_installed = mem_installed = host["memory_gb"]
+        self.placed = placed = c.vm_host >= 0
+        held = vm["workload.memory_gb"]
+        self.held = np.where(np.isnan(held), vm["memory_gb"], held)
+        self.vcpus, self.memory = vm["vcpus"], vm["memory_gb"]
+        self.groups = _groups(c)
+        cores_all = float(cores.sum())
+        self.overall: dict[str, Any] = {
+            "vcpu_per_core": (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all
+            else None,
+            "memory_overcommit": (float(vm["memory_gb"][placed].sum())
+                                  / float(mem_installed.sum())) if len(c.host) else None,
+            "max_vcpu_per_core_host": _max_ratio(c, vm["vcpus"], cores),
+            "storage": _storage(c),
+            "unplaced_vms": int((~placed).sum()),
+            "sources": [HA, DRS],
+        }
+
+
+def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
+    n_host = len(c.host)
+    st = c.memo("capacity.static", lambda: _Static(c))
+    cores, cap, mem_installed = st.cores, st.cap, st.mem_installed
+    placed, held, groups = st.placed, st.held, st.groups
+    demand_h = _arr(con.host_cpu_demand, n_host)
+    mem_h = _arr(con.host_memory_gb, n_host)
+    vm_cores = _arr(con.vm_cpu_cores, len(c.vm))
+    cons = con.consolidation
+    by_p95 = cons.max_vms_per_host_by_p95
+    out: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    total = 0
+    complete = True
+    for g in groups:
+        hs = g["hosts"]
+        vms = g["vms"]
+        d = float(demand_h[hs].sum()) + float(vm_cores[g["unplaced"]].sum())
+        m = float(mem_h[hs].sum()) + float(held[g["unplaced"]].sum())
+        ref = hs if len(hs) else np.arange(n_host)
+        if not len(ref):
+            complete = False
+            continue
+        cap_ref, mem_ref = float(cap[ref].mean()), float(mem_installed[ref].mean())
+        cpu_free = mem_free = 1.0
+        reserve = 0
+        policy = "none"
+        if g["cluster"] is None:
+            reserve = int(c.policy["ha_spare_hosts"])
+            policy = f"policy.ha_spare_hosts {reserve}"
+        else:
+            j = g["cluster"]
+            ccols = c.cluster.cols
+            ac = c.cluster.specs["admission_control"].choices or ()
+            mode = str(ac[int(ccols["admission_control"][j])])
+            if not ccols["ha_enabled"][j]:
+                policy = "HA off"
+            elif mode == "failover_hosts":
+                reserve = int(ccols["failover_hosts"][j])
+                policy = f"failover hosts {reserve}"
+            elif mode == "percentage":
+                cpu_free = 1.0 - float(ccols["cpu_failover_pct"][j]) / 100.0
+                mem_free = 1.0 - float(ccols["memory_failover_pct"][j]) / 100.0
+                policy = (f"{ccols['cpu_failover_pct'][j]:g}% CPU,"
+                          f" {ccols['memory_failover_pct'][j]:g}% memory reserved")
+            else:
+                policy = "admission control disabled"
+        imbalance = 1.0
+        drs = g["cluster"] is None or bool(c.cluster.cols["drs_enabled"][g["cluster"]])
+        if not drs and len(hs) > 1 and d > 0:
+            util = demand_h[hs] / cap[hs]
+            imbalance = float(util.max() / (d / cap[hs].sum()))
+        u_max = c.policy["cpu_util_max"]
+        counts = {
+            "cpu": _ceil(d * imbalance / (u_max * cap_ref * max(cpu_free, 1e-9))),
+            "memory": _ceil(m / (mem_ref * max(mem_free, 1e-9))),
+        }
+        if by_p95 is not None and by_p95 > 0:
+            counts["p95"] = _ceil(len(vms) / by_p95)
+        binding = max(counts, key=lambda k: counts[k])
+        base = max(counts[binding], 1 if len(vms) else 0)
+        needed = base + reserve if len(vms) else 0
+        total += needed
+        vcpus = float(st.vcpus[vms[placed[vms]]].sum()) if len(vms) else 0.0
+        row = {"id": g["id"], "name": g["name"], "hosts": len(hs), "vms": len(vms),
+               "unplaced_vms": len(g["unplaced"]),
+               "cpu_demand_cores": d, "cpu_capacity_cores": float(cap[hs].sum()),
+               "memory_gb": m, "memory_capacity_gb": float(mem_installed[hs].sum()),
+               "admission_control": policy, "reserve_hosts": reserve,
+               "hosts_needed": needed, "binding": binding, "drs": drs,
+               "drs_imbalance": imbalance,
+               "short_by_hosts": max(needed - len(hs), 0) if len(hs) else None,
+               "vcpu_per_core": (vcpus / float(cores[hs].sum())) if len(hs) else None,
+               "memory_overcommit": (float(st.memory[vms[placed[vms]]].sum())
+                                     / float(mem_installed[hs].sum())) if len(hs) else None}
+        out.append(row)
+        if g["cluster"] is not None and len(hs) and needed > len(hs):
+            warnings.append(f"cluster {g['id']}: {len(hs)} hosts, {needed} needed to run its"
+                            f" VMs within policy with its admission control ({policy})")
+    if len(c.cluster) and complete:
+        cons = replace(cons, hosts_needed=total)
+    extras: dict[str, Any] = {"clusters": out, **st.overall}
+    return CapacityResult(cons, extras, warnings)
+
+
+def _arr(x: np.ndarray, n: int) -> np.ndarray:
+    return x if len(x) == n else np.zeros(n)
+
+
+def _ceil(x: float) -> int:
+    if not math.isfinite(x):
+        return 0
+    return max(math.ceil(x - 1e-9), 0)
+
+
+def _groups(c: Compiled) -> list[dict[str, Any]]:
+    """The clusters with their host and VM indices, then the hosts in no cluster with the VMs
+    on them and the unplaced VMs."""
+    hc = c.host_cluster
+    vh = c.vm_host
+    vm_cluster = np.where(vh >= 0, hc[np.maximum(vh, 0)] if len(hc) else -1, -2)
+    out = []
+    for j, cid in enumerate(c.cluster.ids):
+        out.append({"id": cid, "name": c.names.get(cid, cid), "cluster": j,
+                    "hosts": np.flatnonzero(hc == j), "vms": np.flatnonzero(vm_cluster == j),
+                    "unplaced": np.zeros(0, np.int64)})
+    free_hosts = np.flatnonzero(hc < 0)
+    loose = np.flatnonzero((vm_cluster == -1) | (vm_cluster == -2))
+    unplaced = np.flatnonzero(vm_cluster == -2)
+    if len(free_hosts) or len(loose) or not len(c.cluster):
+        out.append({"id": "", "name": "hosts in no cluster" if len(c.cluster) else "design",
+                    "cluster": None, "hosts": free_hosts, "vms": loose,
+                    "unplaced": unplaced})
+    return out
+
+
+def _max_ratio(c: Compiled, vcpus: np.ndarray, cores: np.ndarray) -> float | None:
+    placed = c.vm_host >= 0
+    if not len(cores) or not placed.any():
+        return None
+    per = np.bincount(c.vm_host[placed], vcpus[placed], minlength=len(cores))
+    return float((per / np.maximum(cores, 1.0)).max())
+
+
+def _storage(c: Compiled) -> dict[str, Any]:
+    """Space in use, grown by the policy's growth, against each array's capacity."""
+    a, vm = c.array.cols, c.vm.cols
+    n_arr = len(c.array)
+    growth = c.policy["storage_growth_pct"] / 100.0
+    on = c.vm_array >= 0
+    used_vm = np.nan_to_num(vm["disk.used_gb"])
+    prov_vm = np.nan_to_num(vm["disk.provisioned_gb"])
+    known_vm = ~np.isnan(vm["disk.used_gb"])
+    used_sum = np.bincount(c.vm_array[on], used_vm[on], minlength=n_arr) if n_arr else \
+        np.zeros(0)
+    prov_sum = np.bincount(c.vm_array[on], prov_vm[on], minlength=n_arr) if n_arr else \
+        np.zeros(0)
+    arrays = []
+    need_total = cap_total = short_total = 0.0
+    for j, aid in enumerate(c.array.ids):
+        used = a["used_gb"][j] if not np.isnan(a["used_gb"][j]) else used_sum[j]
+        prov = a["provisioned_gb"][j] if not np.isnan(a["provisioned_gb"][j]) else prov_sum[j]
+        capacity = a["capacity_gb"][j]
+        if np.isnan(capacity) and not used:
+            continue
+        needed = float(used) * (1.0 + growth)
+        row: dict[str, Any] = {"id": aid, "name": c.names.get(aid, aid), "used_gb": float(used),
+                               "provisioned_gb": float(prov), "needed_gb": needed,
+                               "capacity_gb": None if np.isnan(capacity) else float(capacity),
+                               "thin": bool(a["thin"][j])}
+        if not np.isnan(capacity) and capacity > 0:
+            row["needed_util"] = needed / float(capacity)
+            row["provisioned_ratio"] = float(prov) / float(capacity)
+            row["short_gb"] = max(needed - float(capacity), 0.0)
+            cap_total += float(capacity)
+            short_total += row["short_gb"]
+        need_total += needed
+        arrays.append(row)
+    loose = known_vm & ~on
+    need_total += float(used_vm[loose].sum()) * (1.0 + growth)
+    return {"growth_pct": growth * 100.0, "needed_gb": need_total,
+            "capacity_gb": cap_total, "short_gb": short_total, "arrays": arrays,
+            "vms_without_array_gb": float(used_vm[loose].sum())}

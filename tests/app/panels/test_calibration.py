@@ -1,0 +1,178 @@
+"""An imported estate in the app: the Calibration view, provenance in the inspector and
+tooltips, the dashboard's 'lack I/O data' line, the Unplaced area, and the report's baseline
+page.  Every change the view makes is one undo step."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.canvas.scene import DesignScene
+from app.canvas.tooltips import component_tooltip
+from app.document.design_document import DesignDocument
+from app.panels.calibration import CalibrationPanel
+from app.panels.dashboard import Dashboard
+from app.panels.inspector import Inspector
+from app.report.baseline import baseline_page
+from app.report.pages import build_pages
+from models.document.design import Design
+from models.io.importers.rvtools import import_rvtools
+from tests.estates import estate, write_xlsx
+from tests.models.io.importers.test_perfdata import HOST, write_esxtop
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Design:
+    """A 4-host estate whose first running VM is 'sql01' on the esxtop file's host, with
+    three VMs whose host and cluster are unknown (unplaced)."""
+    e = estate(4, 40, seed=11)
+    vinfo = e.sheets["vInfo"]
+    on, host, cluster = (vinfo[0].index(k) for k in ("Powerstate", "Host", "Cluster"))
+    first = next(r for r in vinfo[1:] if r[on] == "poweredOn")
+    renames = {first[0]: "sql01", e.sheets["vHost"][1][0]: HOST}
+    for rows in e.sheets.values():
+        for row in rows[1:]:
+            row[:] = [renames.get(v, v) if isinstance(v, str) else v for v in row]
+    lost = [r for r in vinfo[1:] if r[on] == "poweredOn" and r[0] != "sql01"][:3]
+    for row in lost:
+        row[host], row[cluster] = "gone.corp.local", ""
+    path = write_xlsx(tmp_path_factory.mktemp("estate") / "e.xlsx", e.sheets)
+    design, _ = import_rvtools(path)
+    return design
+
+
+def test_calibration_view_shows_residuals_and_calibrates_in_one_undo_step(
+        qtbot: QtBot, imported: Design, tmp_path: Path) -> None:
+    doc = DesignDocument(imported.copy())
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.check is not None)
+    assert panel.hosts.rowCount() == 4
+    assert "host CPU" in panel.summary.text() and "lack I/O data" in panel.summary.text()
+    assert panel.vms.rowCount() >= 0
+    messages: list[str] = []
+    panel.status_message.connect(messages.append)
+    assert panel.calibrate_from(str(write_esxtop(tmp_path / "esx01.csv")))
+    assert messages[-1].startswith("calibrated from esxtop batch esx01.csv")
+    sql = next(c for c in doc.design.of_kind("vm") if c.name == "sql01")
+    assert str(sql.props["provenance.io"]).startswith("measured: esxtop")
+    assert doc.undo_stack.count() == 1
+
+    def names() -> list[str]:
+        return [item.text() for r in range(panel.vms.rowCount())
+                if (item := panel.vms.item(r, 0)) is not None]
+
+    qtbot.waitUntil(lambda: "sql01" in names())  # its IOPS and latency were recorded
+    doc.undo_stack.undo()
+    sql = next(c for c in doc.design.of_kind("vm") if c.name == "sql01")
+    assert sql.props["provenance.io"] == "not measured"
+    assert not panel.calibrate_from(str(tmp_path / "missing.csv"))
+    assert messages[-1].startswith("Cannot calibrate")
+    assert doc.undo_stack.count() == 1  # nothing pushed for a file that cannot be used
+
+
+def test_place_unplaced_and_the_unplaced_area(qtbot: QtBot, imported: Design) -> None:
+    doc = DesignDocument(imported.copy())
+    scene = DesignScene(doc)
+    panel = CalibrationPanel(doc)
+    dash = Dashboard(doc)
+    qtbot.addWidget(panel)
+    qtbot.addWidget(dash)
+    qtbot.waitUntil(lambda: scene.unplaced.frame is not None)
+    assert scene.unplaced.count == 3
+    assert scene.unplaced.label is not None and "Unplaced: 3 VMs" in scene.unplaced.label.text()
+    assert "3 VMs are on no host" in dash.measured_label.text()
+    assert "lack I/O data" in dash.measured_label.text()
+    panel.place()
+    assert doc.undo_stack.count() == 1
+    qtbot.waitUntil(lambda: scene.unplaced.frame is None)
+    qtbot.waitUntil(lambda: "on no host" not in dash.measured_label.text())
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: scene.unplaced.count == 3)
+    panel.solve()
+    assert doc.undo_stack.count() == 1  # the redo of 'place' is gone, 'solve' pushed
+    assert doc.undo_stack.text(0) == "Solve the baseline"
+
+
+def test_provenance_in_the_inspector_and_tooltips(qtbot: QtBot, imported: Design) -> None:
+    doc = DesignDocument(imported.copy())
+    inspector = Inspector(doc)
+    qtbot.addWidget(inspector)
+    vm = next(c for c in doc.design.of_kind("vm") if c.name == "sql01")
+    doc.set_selection([vm.id])
+    text = inspector.provenance.text()
+    assert "Where the figures come from" in text
+    assert "measured: RVTools vCPU Overall MHz, export of 2024-05-02" in text
+    assert "storage I/O" in text and "not measured" in text
+    assert "Where the figures come from" not in inspector.predicted.text()
+    tip = component_tooltip(doc, vm.id)
+    assert "storage I/O not measured" in tip and "RVTools vCPU Overall MHz" in tip
+    host = doc.design.of_kind("host")[0]
+    doc.set_selection([host.id])
+    assert "recorded" in inspector.provenance.text()
+    assert "RVTools vHost CPU usage %" in component_tooltip(doc, host.id)
+
+
+def test_the_report_has_a_baseline_page(qtbot: QtBot, imported: Design,
+                                        tmp_path: Path) -> None:
+    from app.report import export  # noqa: PLC0415
+    from app.report.baseline import HEADING  # noqa: PLC0415
+
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    r = export.prepare(imported, "base", with_checks=False)
+    assert any(getattr(p, "func", None) is baseline_page for p in build_pages(r))
+    out = tmp_path / "estate.pdf"
+    export.export_report(imported, "base", out)
+    text = subprocess.run([pdftotext, "-layout", str(out), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    assert HEADING in text
+    assert "RVTools vCPU Overall MHz" in text and "host CPU" in text
+
+
+def test_dragging_an_unplaced_vm_onto_a_host_places_it_in_one_undo_step(
+        qtbot: QtBot) -> None:
+    from PySide6.QtCore import QPoint, Qt  # noqa: PLC0415
+
+    from app.canvas.view import DesignView  # noqa: PLC0415
+    from models.document.design import Component, Link  # noqa: PLC0415
+
+    d = Design(name="two")
+    d.components += [Component("h1", "host", "esx01", x=0, y=0),
+                     Component("v1", "vm", "placed", x=0, y=80),
+                     Component("v2", "vm", "lost", x=400, y=0, tags=["unplaced"])]
+    d.links.append(Link("v1", "h1", "runs_on"))
+    doc = DesignDocument(d)
+    scene = DesignScene(doc)
+    view = DesignView(scene)
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit()
+    qtbot.waitUntil(lambda: scene.unplaced.count == 1)
+    vp = view.viewport()
+
+    def at(cid: str) -> QPoint:
+        item = scene.item(cid)
+        assert item is not None
+        return view.mapFromScene(item.pos())
+
+    start, end = at("v2"), at("h1")
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for k in range(1, 6):
+        qtbot.mouseMove(vp, start + (end - start) * k / 5)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert any(lk.kind == "runs_on" and lk.source == "v2" and lk.target == "h1"
+               for lk in doc.design.links)
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.text(0) == "Place 1 VM on a host"
+    qtbot.waitUntil(lambda: scene.unplaced.count == 0)
+    doc.undo_stack.undo()
+    assert not any(lk.source == "v2" for lk in doc.design.links)
+    qtbot.waitUntil(lambda: scene.unplaced.count == 1)

@@ -1,0 +1,125 @@
+"""The scaling curve for ``make bench``: each figure at 2,000, 10,000 and 50,000 VMs, so the
+growth is visible (issue 18's targets beside them).
+
+Whole-process figures (opening the app to its first window, ``headroom evaluate``) run the real
+command in a child process and read its peak memory from the kernel (``wait4``); the rest run
+in this process.  Nothing here is asserted: the figures go to ``build/bench.json``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from models.document.design import Override
+from models.engine.evaluation import Engine
+from models.examples.synth import large_design
+from models.io import store
+
+SIZES = (2000, 10000, 50000)
+"""VMs; hosts are one per 40 VMs (the 2,000-VM benchmark design has 50)."""
+
+TARGETS: dict[str, dict[int, float]] = {
+    "open_app_s": {50000: 3.0},
+    "open_app_peak_mb": {50000: 800.0},
+    "reevaluate_median_ms": {50000: 10.0, 10000: 10.0, 2000: 2.0},
+    "save_s": {50000: 2.0},
+    "reopen_s": {50000: 2.0},
+}
+"""Issue 18's targets (``slider_repaint_p95_ms`` has its own in the GUI benchmark)."""
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hosts_for(n_vms: int) -> int:
+    return max(1, n_vms // 40)
+
+
+def _child(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """(seconds, peak resident MB, exit status) of one child process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, proc.returncode
+
+
+def reevaluate(n_vms: int, repeat: int) -> float:
+    """Median ms of one OIO slider step (patch + evaluate)."""
+    engine = Engine(large_design(n_vms, hosts_for(n_vms)))
+    engine.evaluate()
+    drag = itertools.cycle([*range(8, 64), *range(62, 8, -1)])
+    times = []
+    for i in range(repeat + 5):
+        t0 = time.perf_counter()
+        engine.patch(Override("vm", "workload.io_oio", next(drag)))
+        engine.evaluate()
+        if i >= 5:
+            times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def save_and_reopen(n_vms: int, folder: Path, repeat: int = 3) -> tuple[float, float, Path]:
+    """Median seconds to save and to reopen a ``.headroom`` of ``n_vms`` VMs."""
+    design = large_design(n_vms, hosts_for(n_vms))
+    path = folder / f"estate-{n_vms}.headroom"
+    saves, opens = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        store.save(design, path)
+        saves.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        store.load(path)
+        opens.append(time.perf_counter() - t0)
+    return statistics.median(saves), statistics.median(opens), path
+
+
+def scaling(sizes: tuple[int, ...] = SIZES, gui: bool = True, repeat: int = 30
+            ) -> dict[str, Any]:
+    """Every figure at every size, with the targets that apply."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    python = sys.executable
+    rows: dict[str, dict[int, float]] = {}
+
+    def put(name: str, n: int, value: float) -> None:
+        rows.setdefault(name, {})[n] = round(value, 3)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            put("reevaluate_median_ms", n, reevaluate(n, repeat))
+            save_s, reopen_s, path = save_and_reopen(n, Path(tmp))
+            put("save_s", n, save_s)
+            put("reopen_s", n, reopen_s)
+            secs, mb, status = _child([python, "-m", "app", "evaluate", str(path)], env)
+            put("cli_evaluate_s", n, secs if status == 0 else float("nan"))
+            put("cli_evaluate_peak_mb", n, mb)
+            if gui:
+                secs, mb, status = _child([python, "-m", "app", "--self-test", str(path)], env)
+                put("open_app_s", n, secs if status == 0 else float("nan"))
+                put("open_app_peak_mb", n, mb)
+    if gui:
+        from tests.benchmarks.bench_gui import bench_slider_repaint  # noqa: PLC0415
+
+        for n in sizes:
+            r = bench_slider_repaint(n, hosts_for(n), moves=40 if n <= 10000 else 20)
+            put("slider_repaint_median_ms", n, r["median_ms"])
+            put("slider_repaint_p95_ms", n, r["p95_ms"])
+    targets = dict(TARGETS, slider_repaint_p95_ms={10000: 16.0, 50000: 50.0, 2000: 16.0})
+    out: dict[str, Any] = {"sizes_vms": list(sizes)}
+    for name, by_size in rows.items():
+        entry: dict[str, Any] = {str(n): v for n, v in by_size.items()}
+        goal = targets.get(name, {})
+        if goal:
+            entry["targets"] = {str(n): t for n, t in goal.items()}
+            entry["meets_targets"] = all(by_size.get(n, float("inf")) <= t
+                                         for n, t in goal.items() if n in by_size)
+        out[name] = entry
+    return out

@@ -1,0 +1,47 @@
+"""The appendix lists the studies of the subsystems the predictions use, and no others."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.examples import bundled as examples
+from models.report import evidence
+from models.report.compare import compare
+from models.report.evidence import gather, relevant_subsystems
+
+
+def _subsystems(name: str) -> tuple[str, ...]:
+    design = examples.load(name)
+    cmp = compare(design)
+    return relevant_subsystems(design, [(c.name, c.prediction) for c in cmp.columns
+                                        if c.prediction is not None])
+
+
+def test_a_storage_design_rests_on_storage_studies_only() -> None:
+    used = _subsystems("vaio-scaling")
+    assert "storage" in used and "consolidation" in used
+    assert not {"content_library", "vdi", "multicast", "ft", "file_transfer"} & set(used)
+    ev = gather(used)
+    studies = {c.case()["subsystem"] for c in ev.checks}
+    assert "content-library" not in studies and "vdi" not in studies
+    assert any("VAIO" in c.case()["study"] for c in ev.checks)
+
+
+def test_each_design_brings_its_own_studies() -> None:
+    assert "content_library" in _subsystems("content-library")
+    assert "storage" not in _subsystems("content-library")
+    assert "vdi" in _subsystems("vdi-pcoip")
+    assert "ft" in _subsystems("ft-netperf")
+    assert "multicast" in _subsystems("multicast-receivers")
+    assert "stretched" in _subsystems("stretched-vsan")
+    # the base design runs netperf; its scenarios run scp and bbcp: their studies count
+    assert "file_transfer" in _subsystems("file-transfer-10g")
+
+
+def test_a_broken_check_module_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(subsystems: tuple[str, ...]) -> list[object]:
+        raise RuntimeError("no cases file")
+
+    monkeypatch.setattr(evidence, "all_checks", boom)
+    ev = evidence.gather(("storage",))
+    assert not ev.checks and "no cases file" in ev.error

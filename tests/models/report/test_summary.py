@@ -1,0 +1,97 @@
+"""The executive summary says in sentences what the design achieves, what binds, what to do
+and what the scenarios change, with the engine's own figures and the components' names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app import format as fmt
+from models.calibration import cases
+from models.document.design import Design, apply_scenario
+from models.engine.evaluation import evaluate
+from models.examples import bundled as examples
+from models.report.compare import compare
+from models.report.levers import relieve
+from models.report.summary import Summary, summarise
+
+
+def _summary(name: str, scenario: str = "base", design: Design | None = None) -> Summary:
+    d = design or examples.load(name)
+    eff = apply_scenario(d, scenario)
+    p = evaluate(eff)
+    return summarise(d, scenario, p, compare(d, {scenario: p}), relieve(eff, p), fmt)
+
+
+def test_storage_testbed() -> None:
+    s = _summary("vaio-scaling")
+    assert s.achieves.startswith("The 16 VMs on 1 host deliver 75k IOPS at a mean storage"
+                                 " latency of 27.3 ms")
+    assert "need 1 host" in s.achieves
+    assert s.binds.startswith("The storage array Intel S3700 400GB SATA SSD is saturated")
+    assert "2 drives instead of 1 drive" in s.action and "to 150k IOPS (+100 %)" in s.action
+    assert "‘1 VM’ costs most: 41.7k IOPS (−44 %)" in s.scenarios
+
+
+def test_one_vm_is_bound_by_its_vcpu_and_a_second_one_helps() -> None:
+    s = _summary("vaio-scaling", "1 VM")
+    assert s.achieves.startswith("In the scenario ‘1 VM’, the 16 VMs")
+    assert "vCPU I/O issue path of VM ioanalyzer1" in s.binds
+    assert "2 vCPUs instead of 1 vCPU" in s.action and "75k IOPS" in s.action
+
+
+def test_web_farm_breaks_its_policy_and_dense_mode_helps() -> None:
+    s = _summary("dense-web-farm")
+    assert "470 VMs on 1 host answer web requests within 100 ms" in s.achieves
+    assert "need 2 hosts, 1 more than it has, limited by host CPU" in s.achieves
+    assert "It breaks its policy: the CPU of host HP DL580 G7 at 91 %, over the 90 %" \
+        " ceiling" in s.binds
+    assert s.action.startswith("Headroom computes that turning on dense mode on host HP DL580"
+                               " G7 would lower the p95 web response from 100 ms to 90.6 ms")
+    assert "‘dense mode’ improves the p95 web response most" in s.scenarios
+
+
+def test_a_design_with_room_needs_nothing() -> None:
+    s = _summary("docker-cloudstone")
+    assert s.binds.startswith("Nothing is near its limit")
+    assert s.action.startswith("Nothing needs to change")
+    assert "‘16-vCPU VMs (over-committed)’ cannot run" in s.scenarios
+
+
+def test_one_vm_reads_in_the_singular_and_ft_is_named() -> None:
+    s = _summary("ft-netperf")
+    assert s.achieves.startswith("The VM on 2 hosts moves 881 Mbit/s")
+    assert "the VM needs 1 host" in s.achieves
+    assert "Fault Tolerance protects 1 VM" in s.achieves
+    assert "The FT logging network of host Dell PowerEdge 2950 (primary)" in s.binds
+    assert "from 1 Gbit/s to 10 Gbit/s" in s.action
+
+
+def test_a_wan_lever_moves_until_it_helps() -> None:
+    s = _summary("stretched-vsan", "1 Gbit/s site link")
+    assert "The WAN link Preferred site – Secondary site is saturated" in s.binds
+    assert "inter-site bandwidth on every WAN link from 1 Gbit/s to 8 Gbit/s" in s.action
+
+
+def test_when_nothing_helps_it_says_what_was_tried() -> None:
+    s = _summary("content-library")
+    assert "The slowest of 8 Content Library jobs, the sync of Branch 1 library 1, takes" \
+        " 89.9 min" in s.achieves
+    assert s.action.startswith("None of the changes Headroom tries on the ESXi host copy")
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_no_ids_paths_or_case_ids(name: str) -> None:
+    d = examples.load(name)
+    names = " ".join(c.name for c in d.components)
+    ids = [c.id for c in d.components if c.name and c.name != c.id and c.id not in names
+           and re.search(r"[\d_A-Z-]", c.id)]
+    for scenario in ["base", *(s.name for s in d.scenarios)]:
+        text = " ".join(t for _, t in _summary(name, scenario, d).paragraphs())
+        assert text and "  " not in text
+        for cid in ids:
+            assert not re.search(rf"(?<![\w-]){re.escape(cid)}(?![\w-])", text), (cid, text)
+        assert not any(case in text for case in cases()), text
+        assert not re.search(r"\b(vm|host|nic|wan|design|storage_array)\.[a-z_]+", text), text
+        assert "_" not in text.replace("ds2-", ""), text
