@@ -1,9 +1,7 @@
-"""The canvas scene: a mirror of the document.
-
-The scene keeps a private id -> item map and changes only in answer to document signals
-(``component_added``, ``link_removed``, ``prediction_updated``, ...).  User gestures go the
-other way: they call document edit methods (see the interaction modules next to this one) and
-the resulting signals update the items.
+"""The canvas scene: a mirror of the document.  It keeps a private id -> item map and changes
+only in answer to document signals (``component_added``, ``prediction_updated``, ...); user
+gestures call document edit methods (the interaction modules next to this one) and the
+resulting signals update the items.
 
 What holds what (:mod:`models.io.placement`) decides what is drawn: a host is a card holding
 its NICs and VMs, a site or cluster a box around the cards it holds; those links are the
@@ -15,7 +13,9 @@ A new prediction recolours what is shown (:mod:`app.canvas.levels`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -36,18 +36,21 @@ from app.canvas.levels import Badge, Levels, Tallies
 from app.canvas.lines import Lines, link_key
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
+from app.canvas.rubberband import band_rect
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.engine.prediction import Prediction
-from models.io.placement import (
-    BOXES,
-    DOCK_LINKS,
-    MEMBER_LINKS,
-    Holdings,
-    box_around,
-    holdings,
-)
+from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, Holdings, box_around, holdings
+
+
+def next_turn(parent: QObject, slot: Callable[[], None]) -> QTimer:
+    """A timer that runs ``slot`` once on the next event-loop turn however often started."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    return timer
 
 
 class DesignScene(QGraphicsScene):
@@ -73,20 +76,12 @@ class DesignScene(QGraphicsScene):
         self.detail = Detail(self)
         self.badge = Badge()
         self.tallies = Tallies()
-        self._lit: set[str] = set()
-        """Selected components whose own lines are drawn because they are selected."""
-        self._shape = 0
-        """Counts changes of what holds what (hosts, VMs on them): caches follow it."""
+        self._lit: set[str] = set()  # selected, so their own lines are drawn
+        self._shape = 0  # counts changes of what holds what: caches follow it
         self._syncing = False
         self._additive = False
-        self._bundle_timer = QTimer(self)
-        self._bundle_timer.setSingleShot(True)
-        self._bundle_timer.setInterval(0)
-        self._bundle_timer.timeout.connect(self._refresh_bundles)
-        self._detail_timer = QTimer(self)
-        self._detail_timer.setSingleShot(True)
-        self._detail_timer.setInterval(0)
-        self._detail_timer.timeout.connect(self.detail.refresh)
+        self._bundle_timer = next_turn(self, self._refresh_bundles)
+        self._detail_timer = next_turn(self, self.detail.refresh)
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
         self.unplaced = UnplacedArea(self)
@@ -478,7 +473,7 @@ class DesignScene(QGraphicsScene):
             return
         self._syncing = True
         try:
-            band = self._band()
+            band = band_rect(self)
             if band is not None:  # a rubber band takes a card or box only when it holds it
                 for it in self.selectedItems():
                     if isinstance(it, (HostItem, ContainerItem)) and not band.contains(
@@ -491,14 +486,6 @@ class DesignScene(QGraphicsScene):
         finally:
             self._syncing = False
         self._after_selection()
-
-    def _band(self) -> QRectF | None:
-        """The scene area of a rubber band being dragged, if any."""
-        for view in self.views():
-            rect = view.rubberBandRect()
-            if not rect.isNull():
-                return view.mapToScene(rect).boundingRect()
-        return None
 
     def _after_selection(self) -> None:
         """Selected VMs get items and their own lines (in a large estate, selected hosts and
