@@ -33,6 +33,8 @@ class Detail:
         self.rect: QRectF | None = None
         self.zoom = 1.0
         self.shown: set[str] = set()
+        self.lit: set[str] = set()
+        """Selected components whose own lines are drawn because they are selected."""
 
     def set_view(self, rect: QRectF, zoom: float) -> None:
         """The view now shows ``rect`` (scene units) at ``zoom``."""
@@ -66,8 +68,38 @@ class Detail:
             self.scene.make_child(cid)
         self.shown = {cid for cid in want if self.scene.item(cid) is not None}
 
+    def after_selection(self) -> None:
+        """Selected VMs get items and their own lines (in a large estate, selected hosts and
+        arrays get their storage lines); cards count the rest."""
+        self.refresh()
+        sc, lines = self.scene, self.scene.lines
+        doc = sc.document
+        lit = {c for c in doc.selection if (it := sc.item(c)) is not None
+               and (it.docked or (lines.sparse and it.kind in ("host", "storage_array")))}
+        before = len(lines.links)
+        for cid in self.lit - lit:
+            for lk in sc.links_of(cid):
+                if not lines.wants_line(lk):
+                    lines.hide(lk)
+        for cid in lit - self.lit:
+            for lk in sc.links_of(cid):
+                lines.show(lk)
+        self.lit = lit
+        if len(lines.links) != before and doc.prediction is not None:
+            lines.apply(doc.prediction)
+        counts: dict[str, int] = {}
+        host_of = sc.holdings.host_of
+        for cid in doc.selection:
+            hid = host_of.get(cid)
+            if hid is not None and (comp := doc.component(cid)) is not None \
+                    and comp.kind == "vm":
+                counts[hid] = counts.get(hid, 0) + 1
+        for hid, host in sc.host_items().items():
+            host.set_selected_vms(counts.get(hid, 0))
+
     def forget(self, cid: str) -> None:
         self.shown.discard(cid)
 
     def clear(self) -> None:
         self.shown.clear()
+        self.lit.clear()

@@ -76,7 +76,6 @@ class DesignScene(QGraphicsScene):
         self.detail = Detail(self)
         self.badge = Badge()
         self.tallies = Tallies()
-        self._lit: set[str] = set()  # selected, so their own lines are drawn
         self._shape = 0  # counts changes of what holds what: caches follow it
         self._syncing = False
         self._additive = False
@@ -117,6 +116,13 @@ class DesignScene(QGraphicsScene):
         """The card ``cid`` (a VM or NIC) sits on, if any."""
         host = self.holdings.host_of.get(cid)
         return self._hosts.get(host) if host is not None else None
+
+    def links_of(self, cid: str) -> list[Link]:
+        """The design's links touching ``cid`` (kept per component: no pass over all)."""
+        return self._by_cid.get(cid, [])
+
+    def host_items(self) -> dict[str, HostItem]:
+        return self._hosts
 
     def link_item(self, link: Link) -> LinkItem | None:
         return self.lines.links.get(link_key(link))
@@ -177,7 +183,6 @@ class DesignScene(QGraphicsScene):
         self.detail.clear()
         self.levels.clear()
         self.badge.worn = []
-        self._lit = set()
         design = self.document.design
         self.holdings = holdings(design)
         self.lines.clear()
@@ -189,8 +194,8 @@ class DesignScene(QGraphicsScene):
                 self._add_top(comp)
         for hid in self._hosts:
             self._set_children(hid, refit=False)
-        for bid in self._boxes:
-            self._refit(bid)
+        for bid in sorted(self._boxes, key=lambda b: self._boxes[b].kind == "site"):
+            self._refit(bid)  # clusters first: a site is drawn round them
         items = self._items
         for lk in design.links:
             if lk.source in items and lk.target in items:
@@ -233,8 +238,7 @@ class DesignScene(QGraphicsScene):
         if resized:
             self.lines.adjust(hid)
             if refit:
-                for bid in self.holdings.member_of.get(hid, ()):
-                    self._refit(bid)
+                self._refit_around(hid)
 
     def _place_children(self, host: HostItem) -> None:
         for cid in (*host.nic_ids, *host.vm_ids):
@@ -249,13 +253,24 @@ class DesignScene(QGraphicsScene):
         comp = self.document.component(bid)
         if box is None or comp is None:
             return
-        members = [self._items[m] for m in self.holdings.containers.get(bid, [])
-                   if m in self._items]
-        rect = box_around(((r.x(), r.y(), r.width(), r.height())
-                           for r in (m.scene_body() for m in members)), box.kind)
+        held = self.holdings
+        members = [self._items[m] for m in held.containers.get(bid, []) if m in self._items]
+        bodies = [m.scene_body() for m in members]
+        if box.kind == "site":  # round the clusters wholly at the site, names clear of theirs
+            inside = {m.cid for m in members}
+            bodies += [self._boxes[k].scene_body() for k in dict.fromkeys(
+                k for m in inside for k in held.member_of.get(m, ()) if k in self._boxes
+                and self._boxes[k].kind != "site" and set(held.containers.get(k, [])) <= inside)]
+        rect = box_around(((r.x(), r.y(), r.width(), r.height()) for r in bodies), box.kind)
         box.set_box(QRectF(*rect) if rect is not None else None, QPointF(comp.x, comp.y),
                     sum(1 for m in members if m.kind == "host"))
         self.lines.adjust(bid)
+
+    def _refit_around(self, cid: str) -> None:
+        """Fit the boxes holding ``cid``: its clusters, then its sites (which hold them)."""
+        boxes = self.holdings.member_of.get(cid, [])
+        for bid in sorted(boxes, key=lambda b: b in self._boxes and self._boxes[b].kind == "site"):
+            self._refit(bid)
 
     # ------------------------------------------------------------------ docked items
     def make_child(self, cid: str) -> None:
@@ -380,7 +395,7 @@ class DesignScene(QGraphicsScene):
         elif lk.kind in MEMBER_LINKS and lk.target in self._boxes:
             h.containers.setdefault(lk.target, []).append(lk.source)
             h.member_of.setdefault(lk.source, []).append(lk.target)
-            self._refit(lk.target)
+            self._refit_around(lk.source)
         else:
             self.lines.show(lk)
         self._bundle_timer.start()
@@ -400,6 +415,7 @@ class DesignScene(QGraphicsScene):
             h.containers[lk.target].remove(lk.source)
             h.member_of[lk.source].remove(lk.target)
             self._refit(lk.target)
+            self._refit_around(lk.source)
         else:
             self.lines.hide(lk)
         self._bundle_timer.start()
@@ -445,8 +461,7 @@ class DesignScene(QGraphicsScene):
         self.lines.adjust(item.cid)
         if isinstance(item, HostItem):
             self._place_children(item)
-        for bid in self.holdings.member_of.get(item.cid, ()):
-            self._refit(bid)
+        self._refit_around(item.cid)
         if item.kind == "vm" and self.unplaced.count:
             self.unplaced.schedule()
 
@@ -488,32 +503,7 @@ class DesignScene(QGraphicsScene):
         self._after_selection()
 
     def _after_selection(self) -> None:
-        """Selected VMs get items and their own lines (in a large estate, selected hosts and
-        arrays get their storage lines); cards count the rest."""
-        self.detail.refresh()
-        sparse = self.lines.sparse
-        lit = {c for c in self.document.selection if (it := self._items.get(c)) is not None
-               and (it.docked or (sparse and it.kind in ("host", "storage_array")))}
-        before = len(self.lines.links)
-        for cid in self._lit - lit:
-            for lk in self._by_cid.get(cid, ()):
-                if not self.lines.wants_line(lk):
-                    self.lines.hide(lk)
-        for cid in lit - self._lit:
-            for lk in self._by_cid.get(cid, ()):
-                self.lines.show(lk)
-        self._lit = lit
-        if len(self.lines.links) != before and self.document.prediction is not None:
-            self.lines.apply(self.document.prediction)
-        counts: dict[str, int] = {}
-        host_of = self.holdings.host_of
-        for cid in self.document.selection:
-            hid = host_of.get(cid)
-            if hid is not None and (comp := self.document.component(cid)) is not None \
-                    and comp.kind == "vm":
-                counts[hid] = counts.get(hid, 0) + 1
-        for hid, host in self._hosts.items():
-            host.set_selected_vms(counts.get(hid, 0))
+        self.detail.after_selection()
 
     # ------------------------------------------------------------------ prediction
     def apply_prediction(self, prediction: Prediction) -> None:

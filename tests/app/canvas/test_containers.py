@@ -16,6 +16,7 @@ from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
 from models.document.schema import KINDS
 from models.examples import bundled as examples
+from models.io.placement import BOXES
 from tests.app.canvas.test_canvas import drop, make
 
 
@@ -147,6 +148,8 @@ def test_a_cluster_is_a_box_inside_its_site(qtbot: QtBot) -> None:
     doc, scene, view = make(qtbot, arrange_in_place(design))
     cluster, site = box(scene, "k1"), box(scene, "siteA")
     assert site.scene_body().contains(cluster.scene_body())
+    assert site.scene_body().top() + BOXES["site"].head <= cluster.scene_body().top()  # names
+    assert "HA N+1" in cluster.subtitle  # its policy on its label
     grip = cluster.scene_body().topLeft() + QPointF(30, 10)
     drag(qtbot, view, grip, grip + QPointF(0, 40))
     assert doc.undo_stack.count() == 1
