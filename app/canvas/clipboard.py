@@ -14,12 +14,31 @@ from PySide6.QtGui import QGuiApplication
 
 from models.document.codec import design_to_dict, parse_design
 from models.document.design import Design, DesignError
+from models.io.arrange import free_spot, top_level_rects
+from models.io.placement import holdings
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
 
 MIME = "application/x-headroom-components"
 OFFSET = 30.0
+
+
+def place_pasted(design: Design, part: Design) -> None:
+    """Shift the pasted components together to the free spot nearest where they were asked
+    to go, so that they overlap nothing already on the canvas."""
+    held = holdings(part)
+    _, rects = top_level_rects(part, held)
+    if not len(rects):
+        return
+    left, top = rects[:, 0].min(), rects[:, 1].min()
+    right, bottom = rects[:, 2].max(), rects[:, 3].max()
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    x, y = free_spot(design, (right - left, bottom - top), centre)
+    dx, dy = x - centre[0], y - centre[1]
+    for comp in part.components:
+        comp.x += dx
+        comp.y += dy
 
 
 def copy_selection(doc: DesignDocument) -> int:
@@ -46,8 +65,8 @@ def cut_selection(doc: DesignDocument) -> int:
 
 
 def paste(doc: DesignDocument) -> str:
-    """Paste the clipboard's components with fresh ids, offset from the originals; returns a
-    status message."""
+    """Paste the clipboard's components with fresh ids, offset from the originals and moved
+    on to free canvas if they would overlap anything; returns a status message."""
     mime = QGuiApplication.clipboard().mimeData()
     if mime is None:
         return "Nothing to paste"
@@ -69,6 +88,7 @@ def paste(doc: DesignDocument) -> str:
         comp.y += OFFSET
     for lk in part.links:
         lk.source, lk.target = renamed[lk.source], renamed[lk.target]
+    place_pasted(doc.design, part)
     try:
         doc.add_components(part.components, part.links, f"Paste {len(part.components)}")
     except DesignError as err:

@@ -9,16 +9,22 @@ from PySide6.QtWidgets import QGraphicsSceneContextMenuEvent, QMenu
 
 from app.canvas.delete import delete_selection
 from app.canvas.items import ComponentItem, LinkItem
+from models.document.session import LINK_WORDS
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
+
+MAX_LISTED = 30
+"""Links listed under "Remove link" (a host of 470 VMs has 470)."""
 
 
 def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMenu | None:
     """The menu for a right-click at ``event``'s position; None over empty canvas."""
     doc = scene.document
+    name = doc.session.name_of
     hit = next((it for it in scene.items(event.scenePos())
-                if isinstance(it, (ComponentItem, LinkItem))), None)
+                if isinstance(it, ComponentItem) or (isinstance(it, LinkItem) and not it.bundle)),
+               None)
     if hit is None:
         return None
     menu = QMenu()
@@ -32,17 +38,22 @@ def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMe
         menu.addAction(select_linked)
         unlink = menu.addMenu("Remove link")
         unlink.setEnabled(bool(linked))
-        for lk in linked:
-            act = QAction(f"{lk.kind}: {lk.source} → {lk.target}", unlink)
+        for lk in linked[:MAX_LISTED]:
+            act = QAction(f"{name(lk.source)} {LINK_WORDS.get(lk.kind, lk.kind)}"
+                          f" {name(lk.target)}", unlink)
             act.triggered.connect(lambda _=False, link=lk: doc.remove_link(link))
             unlink.addAction(act)
+        if len(linked) > MAX_LISTED:
+            more = unlink.addAction(f"… and {len(linked) - MAX_LISTED:,} more")
+            more.setEnabled(False)
         menu.addSeparator()
         delete = QAction(f"Delete {len(doc.selection)} component(s)", menu)
         delete.triggered.connect(lambda: delete_selection(scene))
         menu.addAction(delete)
     else:
         link = hit.link
-        remove = QAction(f"Remove link {link.kind}: {link.source} → {link.target}", menu)
+        remove = QAction(f"Remove link: {name(link.source)}"
+                         f" {LINK_WORDS.get(link.kind, link.kind)} {name(link.target)}", menu)
         remove.triggered.connect(lambda: doc.remove_link(link))
         menu.addAction(remove)
     return menu

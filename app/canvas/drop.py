@@ -1,8 +1,11 @@
 """Drop: a preset dragged from the palette becomes a component where it is dropped.
 
 Dropped onto a compatible item it is linked at once, in the same undo step: a VM onto a host
-runs on it (and is stacked below the host), a NIC onto a host is installed in it, a host onto a
-site is located there, a VM onto an array keeps its disk there, a host onto a cluster joins it.
+runs on it (anywhere on the card, its NIC chips and VM pills included) and takes the next
+pill of the card's grid; a NIC onto a host is installed in it (the next chip); a host onto a
+site (anywhere inside its box) is located there, onto a cluster joins it; a VM onto an
+array keeps its disk there.  What is not put on a card goes to the free spot nearest the
+drop that overlaps nothing (:func:`models.io.arrange.free_spot`).
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, QPointF
 
-from app.canvas.items import SIZES
+from app.canvas.cards import HostItem
 from models.document.design import DesignError, Link
 from models.document.presets import preset
+from models.io.arrange import free_spot
+from models.io.placement import SIZES, card
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
@@ -21,7 +26,8 @@ if TYPE_CHECKING:
 MIME = "application/x-headroom-preset"
 DROP_LINKS = {("vm", "host"): "runs_on", ("nic", "host"): "installed_in",
               ("host", "site"): "located_at", ("vm", "storage_array"): "disk_on",
-              ("host", "storage_array"): "storage", ("host", "cluster"): "in_cluster"}
+              ("host", "storage_array"): "storage", ("host", "cluster"): "in_cluster",
+              ("content_library", "site"): "library_at"}
 
 
 def preset_mime(preset_id: str) -> QMimeData:
@@ -37,6 +43,26 @@ def preset_of(mime: QMimeData) -> str | None:
     return bytes(mime.data(MIME).data()).decode("utf-8", "replace")
 
 
+def landing(scene: DesignScene, kind: str, pos: QPointF) -> tuple[Link | None, QPointF]:
+    """Where a new ``kind`` dropped at ``pos`` goes: the link it gets (or None) and its
+    position (a pill or chip of the host's card; else the free spot nearest ``pos``)."""
+    under = scene.target_at(pos)
+    link = None
+    if under is not None and (kind, under.kind) in DROP_LINKS:
+        link = Link("", under.cid, DROP_LINKS[(kind, under.kind)])
+    if link is not None and isinstance(under, HostItem) and link.kind in ("runs_on",
+                                                                          "installed_in"):
+        nics, vms = len(under.nic_ids), len(under.vm_ids)
+        grown = card(nics + (link.kind == "installed_in"), vms + (link.kind == "runs_on"))
+        offset = grown.vm_offset(vms) if link.kind == "runs_on" else grown.nic_offset(nics)
+        return link, under.pos() + QPointF(*offset)
+    size = SIZES.get(kind, (100.0, 40.0))
+    if kind == "host":
+        size = (card(0, 0).width, card(0, 0).height)
+    x, y = free_spot(scene.document.design, size, (pos.x(), pos.y()), header=kind == "host")
+    return link, QPointF(x, y)
+
+
 def drop_preset(scene: DesignScene, preset_id: str, pos: QPointF) -> str:
     """Add a component of ``preset_id`` at ``pos``; returns a status-bar message."""
     doc = scene.document
@@ -45,22 +71,17 @@ def drop_preset(scene: DesignScene, preset_id: str, pos: QPointF) -> str:
     except KeyError:
         return f"Unknown preset '{preset_id}'"
     cid = doc.new_id(pre.kind)
-    under = scene.component_at(pos)
-    links: list[Link] = []
-    x, y = pos.x(), pos.y()
-    if under is not None and (pre.kind, under.kind) in DROP_LINKS:
-        kind = DROP_LINKS[(pre.kind, under.kind)]
-        links.append(Link(cid, under.cid, kind))
-        if kind == "runs_on":
-            stacked = sum(1 for lk in doc.design.links
-                          if lk.kind == "runs_on" and lk.target == under.cid)
-            x = under.x()
-            y = under.y() + SIZES["host"][1] / 2 + 30 + stacked * (SIZES["vm"][1] + 6)
-    comp = pre.component(cid, round(x), round(y))
+    link, at = landing(scene, pre.kind, pos)
+    links = [Link(cid, link.target, link.kind)] if link is not None else []
+    comp = pre.component(cid, round(at.x()), round(at.y()))
     try:
         doc.add_components([comp], links, f"Add {pre.label}")
     except DesignError as err:
         return f"Could not add {pre.label}: {err}"
     doc.set_selection([cid])
-    where = f" on {links[0].target} ({links[0].kind})" if links else ""
-    return f"Added {pre.label} as {cid}{where}"
+    if not links:
+        return f"Added {pre.label}"
+    where = doc.session.name_of(links[0].target)
+    verb = {"runs_on": "on", "installed_in": "in", "located_at": "at", "disk_on": "with its"
+            " disk on", "storage": "reaching", "in_cluster": "in", "library_at": "at"}
+    return f"Added {pre.label} {verb.get(links[0].kind, 'to')} {where}"

@@ -1,9 +1,12 @@
-"""Canvas items: one :class:`ComponentItem` per component, one :class:`LinkItem` per link.
+"""Canvas items: a :class:`ComponentItem` per component shown, a :class:`LinkItem` per link
+drawn (host cards and site boxes are in :mod:`app.canvas.cards`).
 
 Items hold display state only (fill level, badge, label) and change it in place when a new
 prediction arrives; the scene never recreates them for that.  Painting is cheap: items cache
-their pixels (``DeviceCoordinateCache``) and draw a plain box when zoomed far out (level of
-detail from the painter's transform).
+their pixels (``DeviceCoordinateCache``).  Names read at every zoom: a label's type is never
+smaller on screen than :data:`MIN_TITLE_PX` (it grows in scene units as the view zooms out,
+up to what the item can hold) and a name too long for its item is elided, the whole name in
+the item's tooltip (:meth:`ComponentItem.shown_title`).
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
+    QGuiApplication,
     QPainter,
     QPainterPath,
     QPainterPathStroker,
+    QPalette,
     QPen,
     QPixmap,
 )
@@ -28,13 +34,15 @@ from PySide6.QtWidgets import (
 
 from app import theme
 from models.document.design import Component, Link
+from models.document.schema import Value
+from models.io.placement import SIZES
 
-#: Item size (width, height) per kind, in scene units; positions are the item centres.
-SIZES: dict[str, tuple[float, float]] = {
-    "host": (150.0, 64.0), "vm": (104.0, 18.0), "nic": (56.0, 18.0),
-    "storage_array": (150.0, 64.0), "site": (170.0, 44.0), "content_library": (140.0, 34.0),
-    "cluster": (170.0, 30.0),
-}
+__all__ = ["SIZES", "ComponentItem", "LinkItem", "describe"]
+
+MIN_TITLE_PX = 11.0
+"""A name's type is at least this many pixels high on screen, at any zoom."""
+MIN_SMALL_PX = 9.0
+"""The same for the small labels (VM and NIC names, hardware lines)."""
 NO_DATA = theme.NO_GRADE
 """The level of a component whose utilisation is not modelled (its kind's neutral colour)."""
 
@@ -49,6 +57,7 @@ LINK_COLOURS = {"runs_on": QColor("#6c8ebf"), "ft_secondary_on": QColor("#c77dcc
                 "in_cluster": QColor("#4f7f9f")}
 
 _SLATE = QColor("#5d6d7e")
+SELECTED = QColor("#1e90ff")
 SATURATED = 0.995
 """The badge turns red from here: the busiest resource reads "100%" (a closed loop's busiest
 station approaches 1 without reaching it)."""
@@ -143,8 +152,79 @@ def kind_pixmap(kind: str, size: int = 32) -> QPixmap:
     return pm
 
 
+def label_px(base: float, lod: float, room: float, least: float = MIN_TITLE_PX) -> float:
+    """The pixel size (scene units) of a label: ``base`` at 100 %, never under ``least``
+    pixels on screen as the view zooms out, and never over ``room`` (what the item holds)."""
+    return max(1.0, min(max(base, least / max(lod, 1e-6)), room))
+
+
+def label_font(px: float, bold: bool = False) -> QFont:
+    font = QFont()
+    font.setPixelSize(max(1, round(px)))
+    font.setBold(bold)
+    return font
+
+
+def elided(text: str, font: QFont, width: float) -> str:
+    """``text`` cut with "…" to ``width`` scene units in ``font`` (whole when it fits)."""
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, width))
+
+
+def wrapped(text: str, font: QFont, width: float, max_lines: int) -> list[str]:
+    """``text`` in at most ``max_lines`` lines of ``width``, broken between words; the last
+    line elided with "…" when the rest does not fit."""
+    metrics = QFontMetricsF(font)
+    if max_lines <= 1 or metrics.horizontalAdvance(text) <= width:
+        return [elided(text, font, width)]
+    words, line = text.split(), ""
+    lines: list[str] = []
+    while words and len(lines) < max_lines - 1:
+        trial = f"{line} {words[0]}".strip()
+        if not line or metrics.horizontalAdvance(trial) <= width:
+            line = trial
+            words.pop(0)
+        else:
+            lines.append(line)
+            line = ""
+    rest = " ".join([line, *words]).strip() if line or words else ""
+    lines = [elided(x, font, width) for x in lines]
+    if rest:
+        lines.append(elided(rest, font, width))
+    return lines
+
+
+def ink(widget: QWidget | None) -> QColor:
+    """Text colour on the canvas itself (not on a fill): the palette's, light or dark."""
+    pal = widget.palette() if widget is not None else QGuiApplication.palette()
+    return pal.color(QPalette.ColorRole.Text)
+
+
+def is_dark(widget: QWidget | None) -> bool:
+    pal = widget.palette() if widget is not None else QGuiApplication.palette()
+    return pal.color(QPalette.ColorRole.Base).lightnessF() < 0.5
+
+
+def paint_badge(painter: QPainter, centre: QPointF, style: tuple[QColor, str], lod: float
+                ) -> None:
+    """The bottleneck mark: a disc of at least 16 px on screen."""
+    r = max(9.0, 8.0 / max(lod, 1e-6))
+    painter.setPen(QPen(QColor("#ffffff"), 1.5 * r / 9.0))
+    painter.setBrush(QBrush(style[0]))
+    painter.drawEllipse(centre, r, r)
+    painter.setFont(label_font(r * 1.45, bold=True))
+    painter.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r),
+                     Qt.AlignmentFlag.AlignCenter, style[1])
+
+
 class ComponentItem(QGraphicsItem):
-    """A component on the canvas; ``cid`` ties it to the document."""
+    """A component on the canvas; ``cid`` ties it to the document.
+
+    ``docked`` items (a VM or NIC on its host's card) are placed by their host and move with
+    it; the scene makes them only when they can be read or are selected
+    (:mod:`app.canvas.detail`)."""
+
+    TITLE_PX = 14.0
+    SUB_PX = 10.5
 
     def __init__(self, comp: Component):
         super().__init__()
@@ -152,20 +232,24 @@ class ComponentItem(QGraphicsItem):
         self.kind = comp.kind
         w, h = SIZES.get(comp.kind, (100.0, 40.0))
         self._rect = QRectF(-w / 2, -h / 2, w, h)
-        self._bounds = self._rect.adjusted(-12, -12, 12, 12)
+        self._bounds = self._margin(self._rect)
         self.level = NO_DATA
         self.badge = False
         self.badge_style = badge_style(1.0)
         self.docked = False
-        """True for a NIC drawn on its host: it follows the host instead of moving alone."""
+        """True for a VM or NIC drawn on its host's card: it follows the host."""
         self.title = ""
         self.subtitle = ""
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
                       | QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setZValue({"site": -2.0, "host": 0.0, "storage_array": 0.0, "nic": 2.0}
+        self.setZValue({"host": 0.0, "storage_array": 0.0, "nic": 2.0, "vm": 2.0}
                        .get(comp.kind, 1.0))
         self.set_component(comp)
+
+    @staticmethod
+    def _margin(rect: QRectF) -> QRectF:
+        return rect.adjusted(-14, -14, 14, 14)
 
     # ------------------------------------------------------------------ state
     def set_component(self, comp: Component) -> None:
@@ -192,6 +276,56 @@ class ComponentItem(QGraphicsItem):
         self.docked = docked
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not docked)
 
+    def rect(self) -> QRectF:
+        """The item's body (scene units, around its position)."""
+        return QRectF(self._rect)
+
+    def scene_body(self) -> QRectF:
+        return self._rect.translated(self.pos())
+
+    def edge_point(self, towards: QPointF) -> QPointF:
+        """Where a link to ``towards`` leaves this item (its centre; a box: its edge)."""
+        return self.pos()
+
+    # ------------------------------------------------------------------ labels
+    def title_rect(self, lod: float) -> QRectF:
+        """Where the name goes at level of detail ``lod``."""
+        r = self._rect
+        if self.kind == "storage_array":
+            return r.adjusted(8, min(r.height() * 0.28, 14.0), -8, 0)
+        return r.adjusted(6, 0, -6, 0)
+
+    def title_font(self, lod: float) -> QFont:
+        room = self.title_rect(lod).height() * (0.8 if self.kind != "vm" else 0.9)
+        if self.kind in ("vm", "nic"):
+            return label_font(label_px(self.SUB_PX, lod, room, MIN_SMALL_PX))
+        return label_font(label_px(self.TITLE_PX, lod, room), bold=True)
+
+    def title_layout(self, lod: float) -> tuple[QFont, list[str], QFont | None]:
+        """How the label is set at ``lod``: the name's font and lines (two when it is long
+        and there is room), and the hardware line's font (None when it does not fit)."""
+        box = self.title_rect(lod)
+        font = self.title_font(lod)
+        line_h = QFontMetricsF(font).height()
+        if self.kind in ("vm", "nic") or not self.subtitle:
+            sub = None
+            lines = wrapped(self.title, font, box.width(), int(box.height() // line_h))
+        else:
+            sub = label_font(label_px(self.SUB_PX, lod, box.height(), MIN_SMALL_PX))
+            sub_h = QFontMetricsF(sub).height()
+            room = int((box.height() - sub_h) // line_h)
+            alone = int(box.height() // line_h)
+            lines = wrapped(self.title, font, box.width(), max(1, min(2, room)))
+            if room < 1 or (lines[-1].endswith("…") and min(2, alone) > room):
+                sub = None  # the whole name matters more than the hardware line
+                lines = wrapped(self.title, font, box.width(), max(1, min(2, alone)))
+        return font, lines, sub
+
+    def shown_title(self, lod: float) -> str:
+        """The name as painted at level of detail ``lod`` (its lines joined; elided with
+        "…" only when it does not fit, and the tooltip then has it whole)."""
+        return " ".join(self.title_layout(lod)[1])
+
     # ------------------------------------------------------------------ QGraphicsItem
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)
         return self._bounds
@@ -206,77 +340,60 @@ class ComponentItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         fill = level_colour(self.level, self.kind)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        outline = QColor("#1e90ff") if selected else QColor("#2b2b2b")
-        if lod < 0.35:
-            painter.fillRect(self._rect, fill if self.kind != "site" else QColor("#808080"))
+        if self._rect.height() * lod < 4.0 and not self.badge:  # a few pixels: a swatch
+            painter.fillRect(self._rect, SELECTED if selected else fill)
             return
+        outline = SELECTED if selected else QColor("#2b2b2b")
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if self.kind == "site":
-            outline = QColor("#1e90ff") if selected else QColor("#909090")
         paint_shape(painter, self.kind, self._rect, fill, outline,
                     detail=lod > 0.6 and self.kind != "nic")
         if selected:
-            painter.setPen(QPen(QColor("#1e90ff"), 2.0))
+            painter.setPen(QPen(SELECTED, 2.0 / max(lod, 0.25)))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(self._rect.adjusted(-3, -3, 3, 3), 6, 6)
-        if lod > 0.5:
-            self._paint_text(painter)
+        self._paint_text(painter, lod)
         if self.badge:
-            self._paint_badge(painter)
+            paint_badge(painter, QPointF(self._rect.right() - 2, self._rect.top() + 2),
+                        self.badge_style, lod)
 
-    def _paint_text(self, painter: QPainter) -> None:
-        dark = self.kind == "site"
-        painter.setPen(QColor("#dddddd") if dark else QColor("#101010"))
-        font = QFont()
-        r = self._rect
-        if self.kind in ("host", "storage_array"):
-            font.setPixelSize(13)
-            font.setBold(True)
-            painter.setFont(font)
-            top = r.adjusted(8, 10 if self.kind == "storage_array" else 4, -8, 0)
-            top.setHeight(20)
-            painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self._elide(painter, top))
-            font.setBold(False)
-            font.setPixelSize(10)
-            painter.setFont(font)
-            sub = r.adjusted(6, r.height() * 0.62 if self.kind == "host" else 30, -6, -2)
-            painter.drawText(sub, Qt.AlignmentFlag.AlignCenter, self.subtitle)
-        else:
-            font.setPixelSize(10 if self.kind != "nic" else 9)
-            painter.setFont(font)
-            inner = r.adjusted(6, 0, -6, 0)
-            painter.drawText(inner, Qt.AlignmentFlag.AlignCenter, self._elide(painter, inner))
-
-    def _elide(self, painter: QPainter, rect: QRectF) -> str:
-        return painter.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight,
-                                                int(rect.width()))
-
-    def _paint_badge(self, painter: QPainter) -> None:
-        c = QPointF(self._rect.right() - 2, self._rect.top() + 2)
-        painter.setPen(QPen(QColor("#ffffff"), 1.5))
-        colour, mark = self.badge_style
-        painter.setBrush(QBrush(colour))
-        painter.drawEllipse(c, 9, 9)
-        font = QFont()
-        font.setPixelSize(13)
-        font.setBold(True)
+    def _paint_text(self, painter: QPainter, lod: float, colour: QColor | None = None
+                    ) -> None:
+        box = self.title_rect(lod)
+        font, lines, sub = self.title_layout(lod)
+        line_h = QFontMetricsF(font).height()
+        sub_h = QFontMetricsF(sub).height() if sub is not None else 0.0
+        top = box.top() + (box.height() - line_h * len(lines) - sub_h) / 2
+        painter.setPen(colour if colour is not None else QColor("#101010"))
         painter.setFont(font)
-        painter.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, mark)
+        for line in lines:
+            painter.drawText(QRectF(box.left(), top, box.width(), line_h),
+                             Qt.AlignmentFlag.AlignCenter, line)
+            top += line_h
+        if sub is not None:
+            painter.setFont(sub)
+            painter.drawText(QRectF(box.left(), top, box.width(), sub_h),
+                             Qt.AlignmentFlag.AlignCenter, elided(self.subtitle, sub, box.width()))
 
 
 class LinkItem(QGraphicsItem):
-    """A link drawn between the centres of its two component items.
+    """A link drawn between its two component items (centres; a box's edge).
+
+    A ``bundle`` stands for the links of many VMs on one host card to one place (their
+    disks on an array, their FT secondaries on another host): not a link of the design, so
+    not selectable; its width is their summed traffic.
 
     Its bounding rectangle already allows for the widest pen, so a new width (traffic) is a
     repaint only, never a geometry change (which would re-index the scene's BSP tree)."""
 
     MAX_WIDTH = 1.2 + 0.9 * 6
 
-    def __init__(self, link: Link, source: ComponentItem, target: ComponentItem):
+    def __init__(self, link: Link, source: ComponentItem, target: ComponentItem,
+                 bundle: bool = False):
         super().__init__()
         self.link = link
         self.source = source
         self.target = target
+        self.bundle = bundle
         self.width_level = 0
         self._line = QLineF()
         self._bounds = QRectF()
@@ -288,8 +405,8 @@ class LinkItem(QGraphicsItem):
             self._pen.setStyle(Qt.PenStyle.DashLine)
         if link.kind in ("located_at", "library_at"):
             self._pen.setStyle(Qt.PenStyle.DotLine)
-        self.setZValue(-1.0)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(-4.0)  # under the boxes too: a box's name reads over a line
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, not bundle)
         self.adjust()
 
     def line(self) -> QLineF:
@@ -299,7 +416,8 @@ class LinkItem(QGraphicsItem):
         return QPen(self._pen)
 
     def adjust(self) -> None:
-        line = QLineF(self.source.pos(), self.target.pos())
+        line = QLineF(self.source.edge_point(self.target.pos()),
+                      self.target.edge_point(self.source.pos()))
         if line != self._line:
             self.prepareGeometryChange()
             self._line = line
@@ -382,6 +500,31 @@ def describe(comp: Component) -> str:
         gbe = _num(comp.get("network_gbps"))
         return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"
     return ""
+
+
+_LABEL_PROPS: dict[str, frozenset[str]] = {}
+
+
+class _Reads(Component):
+    """A component copy that records which properties are read (by ``describe``)."""
+
+    def __init__(self, comp: Component):
+        super().__init__(comp.id, comp.kind, comp.name, props=dict(comp.props))
+        self.read: set[str] = set()
+
+    def get(self, prop: str) -> Value:
+        self.read.add(prop)
+        return super().get(prop)
+
+
+def label_props(comp: Component) -> frozenset[str]:
+    """The properties an item's label (``describe``) reads for ``comp``'s kind."""
+    props = _LABEL_PROPS.get(comp.kind)
+    if props is None:
+        probe = _Reads(comp)
+        describe(probe)
+        props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
+    return props
 
 
 def _num(v: object) -> str:

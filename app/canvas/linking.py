@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
 from app.canvas.items import ComponentItem
 from models.document.design import Link
 from models.document.schema import LINKS
+from models.document.session import LINK_WORDS
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
@@ -53,7 +54,9 @@ def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
         scene.status_message.emit(f"Link refused: {reason}")
         return reason
     assert isinstance(link, Link)
-    scene.status_message.emit(f"Linked {link.source} {link.kind} {link.target}")
+    name = scene.document.session.name_of
+    verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
+    scene.status_message.emit(f"Linked {name(link.source)} {verb} {name(link.target)}")
     return None
 
 
@@ -95,7 +98,9 @@ class LinkTool:
         if self.line is not None:
             self.scene.removeItem(self.line)
             self.line = None
-        target = self.scene.component_at(event.scenePos(), exclude=source)
+        pos = event.scenePos()
+        target = self.scene.component_at(pos, exclude=source) or self.scene.target_at(
+            pos, exclude=source)
         if target is None:
             self.scene.status_message.emit("Link cancelled: release over another component")
             return True

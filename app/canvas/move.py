@@ -1,73 +1,174 @@
-"""Moving: items follow the mouse live (Qt's ItemIsMovable); ONE move command is pushed on
-release, with the final positions of every moved item and of the NICs docked on moved hosts.
+"""Moving: items follow the mouse live (Qt's ItemIsMovable); ONE undo step is pushed on
+release with the final positions of everything that moved.
 
-A VM on no host (an import's Unplaced area) released over a host is placed there: the move and
-its ``runs_on`` link are one undo step.
+A host carries its card (its NICs and VMs move with it); a site or cluster box carries the
+cards it holds.  A host (or content library) let go inside another site's or cluster's box
+joins it (``located_at``, ``in_cluster``, ``library_at``) in the same undo step as the move.
+A VM dragged off its card onto another host's card runs there from then on (``runs_on``);
+let go anywhere else, it goes back to its pill.  A VM on no host (an import's Unplaced area)
+released over a host is placed there: the move and its ``runs_on`` link are one undo step.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QPointF
+
+from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.items import ComponentItem
 from models.document.design import Link
+from models.document.schema import LINKS
+from models.io.placement import MEMBER_LINKS
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
+
+JOINS: dict[tuple[str, str], str] = {
+    (spec.from_kind, spec.to_kind): kind for kind, spec in LINKS.items()
+    if kind in MEMBER_LINKS}
+"""(member kind, box kind) -> the link that puts the member in the box."""
 
 
 class MoveTracker:
     def __init__(self, scene: DesignScene):
         self.scene = scene
-        self.start: dict[str, tuple[float, float]] = {}
+        self.start: dict[str, QPointF] = {}
+        """Where each dragged item was at the press."""
+        self.carried: dict[str, tuple[str, QPointF]] = {}
+        """Cards inside a dragged box: (the box, where the card was)."""
+        self.rehome: dict[str, QPointF] = {}
+        """VMs dragged off their cards (where their pill was)."""
 
     def press(self) -> None:
-        self.start = {it.cid: (it.x(), it.y()) for it in self.scene.selectedItems()
-                      if isinstance(it, ComponentItem) and not it.docked}
+        sc = self.scene
+        picked = [it for it in sc.selectedItems()
+                  if isinstance(it, ComponentItem) and not it.docked]
+        self.start = {it.cid: it.pos() for it in picked}
+        self.rehome = {it.cid: it.pos() for it in sc.selectedItems()
+                       if isinstance(it, ComponentItem) and it.docked and it.kind == "vm"}
+        self.carried = {}
+        for box in picked:
+            if isinstance(box, ContainerItem):
+                for m in sc.holdings.containers.get(box.cid, []):
+                    item = sc.item(m)
+                    if item is not None and m not in self.start and m not in self.carried:
+                        self.carried[m] = (box.cid, item.pos())
+
+    def follow(self) -> None:
+        """During the drag: what the dragged boxes hold follows them; links, cards and
+        boxes keep up."""
+        sc = self.scene
+        for m, (bid, was) in self.carried.items():
+            box, item = sc.item(bid), sc.item(m)
+            if box is not None and item is not None:
+                item.setPos(was + box.pos() - self.start[bid])
+        for cid in (*self.start, *self.carried):
+            item = sc.item(cid)
+            if item is not None and not isinstance(item, ContainerItem):
+                sc.item_moved(item)
+        for cid in self.start:
+            item = sc.item(cid)
+            if isinstance(item, ContainerItem):
+                sc.item_moved(item)
+        for cid in self.rehome:
+            sc.lines.adjust(cid)
 
     def release(self) -> None:
+        sc = self.scene
         start, self.start = self.start, {}
+        carried, self.carried = self.carried, {}
         moves: dict[str, tuple[float, float]] = {}
-        for cid, pos in start.items():
-            item = self.scene.item(cid)
-            if item is None or (item.x(), item.y()) == pos:
+        was = {**start, **{m: p for m, (_, p) in carried.items()}}
+        for cid, pos in was.items():
+            item = sc.item(cid)
+            if item is None or item.pos() == pos:
                 continue
             moves[cid] = (item.x(), item.y())
-            for nic in self.scene.docked_items(cid):
-                moves[nic.cid] = (nic.x(), nic.y())
-        if not moves:
+            if isinstance(item, HostItem):  # its NICs and VMs, where its card has them
+                for i, child in enumerate(item.nic_ids):
+                    p = item.pos() + item.child_offset(child, i)
+                    moves[child] = (p.x(), p.y())
+                for i, child in enumerate(item.vm_ids):
+                    p = item.pos() + item.child_offset(child, i)
+                    moves[child] = (p.x(), p.y())
+        joins = [] if any(isinstance(sc.item(c), ContainerItem) for c in start) else [
+            lk for cid in start if cid in moves for lk in self._joins(cid)]
+        placed = [lk for cid in start if cid in moves
+                  for lk in self._placement(cid)]
+        joins += placed + self._rehomed()
+        doc = sc.document
+        if not joins:
+            if moves:
+                doc.move_components(moves)
             return
-        doc = self.scene.document
-        placed = self._placements(moves)
-        if not placed:
-            doc.move_components(moves)
-            return
-        doc.undo_stack.beginMacro(f"Place {len(placed)} VM{'s' if len(placed) > 1 else ''}"
-                                  " on a host")
+        stack = doc.undo_stack
+        name = doc.session.name_of
+        names = ", ".join(dict.fromkeys(name(lk.target) for lk in joins))
+        if len(placed) == len(joins):
+            n = len(placed)
+            label = f"Place {n} VM{'s' if n > 1 else ''} on a host"
+        else:
+            label = (f"Move {name(joins[0].source)} to {names}" if len(joins) == 1
+                     else f"Move {len(joins)} components to {names}")
+        stack.beginMacro(label)
+        refused = []
         try:
             doc.move_components(moves)
-            refused = [why for vm, host in placed
-                       if (why := doc.add_link(Link(vm, host, "runs_on"))) is not None]
+            for lk in joins:
+                reason = doc.add_link(lk)
+                if reason:
+                    refused.append(f"Not moved onto {name(lk.target)}: {reason}")
         finally:
-            doc.undo_stack.endMacro()
-        hosts = sorted({h for _, h in placed})
-        self.scene.status_message.emit(refused[0] if refused else
-                                       f"Placed {len(placed)} VM(s) on {', '.join(hosts)}")
+            stack.endMacro()
+        sc.status_message.emit(refused[0] if refused else
+                               f"Placed {len(placed)} VM(s) on {names}" if placed
+                               else f"{label} (Ctrl+Z undoes it)")
 
-    def _placements(self, moves: dict[str, tuple[float, float]]) -> list[tuple[str, str]]:
-        """(VM, host) for each moved VM on no host that was released over a host."""
-        doc = self.scene.document
-        vms = {cid for cid in moves if (c := doc.component(cid)) is not None and c.kind == "vm"}
-        if not vms:
+    def _placement(self, cid: str) -> list[Link]:
+        """A VM on no host let go over a host's card: it runs there."""
+        sc = self.scene
+        item = sc.item(cid)
+        if item is None or item.kind != "vm" or cid in sc.holdings.host_of:
             return []
-        on_host = {lk.source for lk in doc.design.links if lk.kind == "runs_on"}
+        target = sc.target_at(item.pos(), exclude=item)
+        return [Link(cid, target.cid, "runs_on")] if isinstance(target, HostItem) else []
+
+    def _rehomed(self) -> list[Link]:
+        """The VMs let go on another host's card run there; the others go back to their
+        pills."""
+        sc = self.scene
+        rehome, self.rehome = self.rehome, {}
         out = []
-        for cid in sorted(vms - on_host):
-            item = self.scene.item(cid)
-            if item is None:
+        for cid, was in rehome.items():
+            item, host = sc.item(cid), sc.holder(cid)
+            if item is None or host is None or item.pos() == was:
                 continue
-            under = next((it for it in self.scene.items(item.pos())
-                          if isinstance(it, ComponentItem) and it.kind == "host"), None)
-            if under is not None:
-                out.append((cid, under.cid))
+            target = sc.target_at(item.pos(), exclude=item)
+            if isinstance(target, HostItem) and target is not host:
+                out.append(Link(cid, target.cid, "runs_on"))
+            else:
+                back = sc.child_pos(cid)
+                item.setPos(back if back is not None else was)
+                sc.lines.adjust(cid)
+        return out
+
+    def _joins(self, cid: str) -> list[Link]:
+        """The links that put ``cid`` into the boxes it was let go in (none when it is
+        already there)."""
+        sc = self.scene
+        item = sc.item(cid)
+        if item is None:
+            return []
+        current = set(sc.holdings.member_of.get(cid, []))
+        out = []
+        for box_kind in ("site", "cluster"):
+            kind = JOINS.get((item.kind, box_kind))
+            if kind is None:
+                continue
+            others = [b for b in sc.container_items() if b.kind == box_kind
+                      and b.cid not in current and b.scene_body().contains(item.pos())]
+            if others:
+                best = min(others, key=lambda b: b.rect().width() * b.rect().height())
+                out.append(Link(cid, best.cid, kind))
         return out

@@ -1,18 +1,21 @@
-"""The canvas scene: a mirror of the document, one item per component and per link.
+"""The canvas scene: a mirror of the document.  It keeps a private id -> item map and changes
+only in answer to document signals (``component_added``, ``prediction_updated``, ...); user
+gestures call document edit methods (the interaction modules next to this one) and the
+resulting signals update the items.
 
-The scene keeps a private id -> item map and changes only in answer to document signals
-(``component_added``, ``link_removed``, ``prediction_updated``, ...).  User gestures go the
-other way: they call document edit methods (see the interaction modules next to this one) and
-the resulting signals update the items.  A new prediction recolours items with one vectorised
-level lookup per kind and touches only the items whose level changed.
+What holds what (:mod:`models.io.placement`) decides what is drawn: a host is a card holding
+its NICs and VMs, a site or cluster a box around the cards it holds; those links are the
+holding, not lines.  A VM or NIC on a card is an item only while it can be read or is
+selected (:mod:`app.canvas.detail`); its other links (disk, FT secondary) are drawn from its
+item while it is selected, and otherwise as one *bundle* per host and place they reach.
+A new prediction recolours what is shown (:mod:`app.canvas.levels`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
-import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -24,72 +27,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import theme
 from app.canvas import tooltips
+from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.context_menu import build_menu
-from app.canvas.items import NO_DATA, SIZES, ComponentItem, LinkItem, describe
+from app.canvas.detail import Detail
+from app.canvas.items import ComponentItem, LinkItem, label_props
+from app.canvas.levels import Badge, Levels, Tallies
+from app.canvas.lines import Lines, link_key
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
+from app.canvas.rubberband import band_rect
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.document.design import Component, Link
-from models.document.schema import Value
 from models.engine.prediction import Prediction
-
-LinkKey = tuple[str, str, str]
-WIDTH_LEVELS = 6
+from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, Holdings, box_around, holdings
 
 
-def link_key(link: Link) -> LinkKey:
-    return (link.kind, link.source, link.target)
-
-
-@dataclass
-class _KindCache:
-    ids: list[str]
-    items: list[ComponentItem | None]
-    levels: np.ndarray
-
-
-@dataclass
-class _LinkCache:
-    items: list[LinkItem] = field(default_factory=list)
-    levels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    vm_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    """For each link item: the VM row (runs_on, disk_on, ft_secondary_on) or -1."""
-    nic_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    """For storage links: host_row * n_arrays + array_row, else -1."""
-    vm_pair_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-
-
-_LABEL_PROPS: dict[str, frozenset[str]] = {}
-
-
-class _Reads(Component):
-    """A component copy that records which properties are read (by ``describe``)."""
-
-    def __init__(self, comp: Component):
-        super().__init__(comp.id, comp.kind, comp.name, props=dict(comp.props))
-        self.read: set[str] = set()
-
-    def get(self, prop: str) -> Value:
-        self.read.add(prop)
-        return super().get(prop)
-
-
-def _label_props(comp: Component) -> frozenset[str]:
-    """The properties an item's label (``describe``) reads for ``comp``'s kind."""
-    props = _LABEL_PROPS.get(comp.kind)
-    if props is None:
-        probe = _Reads(comp)
-        describe(probe)
-        props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
-    return props
+def next_turn(parent: QObject, slot: Callable[[], None]) -> QTimer:
+    """A timer that runs ``slot`` once on the next event-loop turn however often started."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    return timer
 
 
 class DesignScene(QGraphicsScene):
-    """Items for every component and link of ``document``, kept in step with it."""
+    """Items for the components and links of ``document``, kept in step with it."""
 
     status_message = Signal(str)
     """Something the user should read on the status bar (why a link was refused, ...)."""
@@ -97,15 +62,25 @@ class DesignScene(QGraphicsScene):
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        # no BSP tree: a few thousand items, many of them long lines, which a BSP tree files
+        # in every cell they cross (700 MB for an estate of 50,000 VMs)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self._items: dict[str, ComponentItem] = {}
-        self._links: dict[LinkKey, LinkItem] = {}
-        self._adjacent: dict[str, list[LinkItem]] = {}
-        self._docked: dict[str, list[ComponentItem]] = {}
-        self._kind_cache: dict[str, _KindCache] = {}
-        self._link_cache: _LinkCache | None = None
-        self._badge: ComponentItem | None = None
+        self._hosts: dict[str, HostItem] = {}
+        self._boxes: dict[str, ContainerItem] = {}
+        self.lines = Lines(self)
+        self._by_cid: dict[str, list[Link]] = {}
+        self._slot: dict[str, int] = {}
+        self.holdings = Holdings({}, {}, {}, {}, {})
+        self.levels = Levels()
+        self.detail = Detail(self)
+        self.badge = Badge()
+        self.tallies = Tallies()
+        self._shape = 0  # counts changes of what holds what: caches follow it
         self._syncing = False
+        self._additive = False
+        self._bundle_timer = next_turn(self, self._refresh_bundles)
+        self._detail_timer = next_turn(self, self.detail.refresh)
         self.link_tool = LinkTool(self)
         self.mover = MoveTracker(self)
         self.unplaced = UnplacedArea(self)
@@ -123,16 +98,46 @@ class DesignScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ lookup
     def item(self, cid: str) -> ComponentItem | None:
+        """The item of ``cid``; None for a VM or NIC its card draws (or an unknown id)."""
         return self._items.get(cid)
 
+    def host_item(self, cid: str) -> HostItem | None:
+        return self._hosts.get(cid)
+
+    def box_item(self, cid: str) -> ContainerItem | None:
+        return self._boxes.get(cid)
+
+    def shows(self, cid: str) -> bool:
+        """Whether component ``cid`` is on the canvas: its own item, or a VM drawn by its
+        host's card."""
+        return cid in self._items or self.holder(cid) is not None
+
+    def holder(self, cid: str) -> HostItem | None:
+        """The card ``cid`` (a VM or NIC) sits on, if any."""
+        host = self.holdings.host_of.get(cid)
+        return self._hosts.get(host) if host is not None else None
+
+    def links_of(self, cid: str) -> list[Link]:
+        """The design's links touching ``cid`` (kept per component: no pass over all)."""
+        return self._by_cid.get(cid, [])
+
+    def host_items(self) -> dict[str, HostItem]:
+        return self._hosts
+
     def link_item(self, link: Link) -> LinkItem | None:
-        return self._links.get(link_key(link))
+        return self.lines.links.get(link_key(link))
+
+    def bundle_items(self) -> list[LinkItem]:
+        return list(self.lines.bundles.values())
+
+    def container_items(self) -> list[ContainerItem]:
+        return list(self._boxes.values())
 
     def component_items(self) -> list[ComponentItem]:
         return list(self._items.values())
 
     def link_items(self) -> list[LinkItem]:
-        return list(self._links.values())
+        return list(self.lines.links.values())
 
     def component_at(self, pos: QPointF, exclude: QGraphicsItem | None = None
                      ) -> ComponentItem | None:
@@ -141,99 +146,227 @@ class DesignScene(QGraphicsScene):
                 return it
         return None
 
-    def docked_items(self, cid: str) -> list[ComponentItem]:
-        return list(self._docked.get(cid, []))
+    def target_at(self, pos: QPointF, exclude: ComponentItem | None = None
+                  ) -> ComponentItem | None:
+        """What a drop or a link at ``pos`` lands on: a VM or NIC counts as its host (a VM
+        dropped on a NIC chip lands on the host), and the inside of a box counts as the box
+        (the smallest when boxes nest)."""
+        hit = self.component_at(pos, exclude)
+        if hit is not None and hit.docked:
+            hit = self.holder(hit.cid) or hit
+        if hit is not None and hit is not exclude:
+            return hit
+        inside = [b for b in self._boxes.values()
+                  if b is not exclude and b.scene_body().contains(pos)]
+        return min(inside, key=lambda b: b.rect().width() * b.rect().height(), default=None)
 
     def selected_links(self) -> list[Link]:
-        return [it.link for it in self.selectedItems() if isinstance(it, LinkItem)]
+        return [it.link for it in self.selectedItems()
+                if isinstance(it, LinkItem) and not it.bundle]
+
+    def child_pos(self, cid: str) -> QPointF | None:
+        """Where docked ``cid`` sits on its host's card (scene units)."""
+        host = self.holder(cid)
+        if host is None:
+            return None
+        return host.pos() + host.child_offset(cid, self._slot.get(cid, 0))
 
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
         """Recreate every item from the document (only on design_replaced)."""
+        self._shape += 1
         self._syncing = True
         self.clear()
-        self._items.clear()
-        self._links.clear()
-        self._adjacent.clear()
-        self._docked.clear()
-        self._invalidate()
-        self._badge = None
         self.unplaced.reset()
-        for comp in self.document.design.components:
-            item = ComponentItem(comp)
-            item.setPos(comp.x, comp.y)
-            self.addItem(item)
-            self._items[comp.id] = item
-        for link in self.document.design.links:
-            self._add_link_item(link)
+        for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
+            d.clear()
+        self.detail.clear()
+        self.levels.clear()
+        self.badge.worn = []
+        design = self.document.design
+        self.holdings = holdings(design)
+        self.lines.clear()
+        for lk in design.links:
+            self._by_cid.setdefault(lk.source, []).append(lk)
+            self._by_cid.setdefault(lk.target, []).append(lk)
+        for comp in design.components:
+            if comp.id not in self.holdings.host_of:
+                self._add_top(comp)
+        for hid in self._hosts:
+            self._set_children(hid, refit=False)
+        for bid in sorted(self._boxes, key=lambda b: self._boxes[b].kind == "site"):
+            self._refit(bid)  # clusters first: a site is drawn round them
+        items = self._items
+        for lk in design.links:
+            if lk.source in items and lk.target in items:
+                self.lines.show(lk)
+        self.lines.refresh_bundles()
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
             self.apply_prediction(self.document.prediction)
 
-    def _add_link_item(self, link: Link) -> None:
-        src, dst = self._items.get(link.source), self._items.get(link.target)
-        if src is None or dst is None:
-            return
-        item = LinkItem(link, src, dst)
+    def _add_top(self, comp: Component) -> ComponentItem:
+        item: ComponentItem
+        if comp.kind == "host":
+            item = self._hosts[comp.id] = HostItem(comp, self.levels.level)
+        elif comp.kind in BOXES:
+            item = self._boxes[comp.id] = ContainerItem(comp)
+        else:
+            item = ComponentItem(comp)
+        item.setPos(comp.x, comp.y)
         self.addItem(item)
-        self._links[link_key(link)] = item
-        self._adjacent.setdefault(link.source, []).append(item)
-        self._adjacent.setdefault(link.target, []).append(item)
-        if link.kind == "installed_in":
-            self._docked.setdefault(link.target, []).append(src)
-            src.set_docked(True)
-            self._layout_docked(link.target)
-        elif link.kind == "runs_on":
-            self.unplaced.schedule()
+        self._items[comp.id] = item
+        if comp.kind not in BOXES:
+            item.set_level(self.levels.level(comp.id, comp.kind))
+        return item
 
-    def _layout_docked(self, host_id: str) -> None:
-        host = self._items.get(host_id)
+    def _set_children(self, hid: str, refit: bool = True) -> None:
+        """Give host ``hid`` its current NICs and VMs; place the items it shows."""
+        host = self._hosts.get(hid)
         if host is None:
             return
-        nics = self._docked.get(host_id, [])
-        hw, hh = SIZES["host"]
-        nw, nh = SIZES["nic"]
-        for i, nic in enumerate(nics):  # a row of NIC chips just under the host
-            nic.setPos(host.pos() + QPointF(-hw / 2 + nw / 2 + 4 + i * (nw + 4),
-                                            hh / 2 + nh / 2 + 3))
-            for lk in self._adjacent.get(nic.cid, ()):
-                lk.adjust()
+        nics, vms = self.holdings.nics.get(hid, []), self.holdings.vms.get(hid, [])
+        resized = host.set_children(nics, vms)
+        for lst in (nics, vms):
+            for i, cid in enumerate(lst):
+                self._slot[cid] = i
+        for nid in nics:  # a host's few NICs always have items (VMs only when they read)
+            if nid not in self._items:
+                self.make_child(nid)
+        self._place_children(host)
+        if resized:
+            self.lines.adjust(hid)
+            if refit:
+                self._refit_around(hid)
+
+    def _place_children(self, host: HostItem) -> None:
+        for cid in (*host.nic_ids, *host.vm_ids):
+            item = self._items.get(cid)
+            if item is not None:
+                item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
+                self.lines.adjust(cid)
+
+    def _refit(self, bid: str) -> None:
+        """Fit box ``bid`` around what it holds."""
+        box = self._boxes.get(bid)
+        comp = self.document.component(bid)
+        if box is None or comp is None:
+            return
+        held = self.holdings
+        members = [self._items[m] for m in held.containers.get(bid, []) if m in self._items]
+        bodies = [m.scene_body() for m in members]
+        if box.kind == "site":  # round the clusters wholly at the site, names clear of theirs
+            inside = {m.cid for m in members}
+            bodies += [self._boxes[k].scene_body() for k in dict.fromkeys(
+                k for m in inside for k in held.member_of.get(m, ()) if k in self._boxes
+                and self._boxes[k].kind != "site" and set(held.containers.get(k, [])) <= inside)]
+        rect = box_around(((r.x(), r.y(), r.width(), r.height()) for r in bodies), box.kind)
+        box.set_box(QRectF(*rect) if rect is not None else None, QPointF(comp.x, comp.y),
+                    sum(1 for m in members if m.kind == "host"))
+        self.lines.adjust(bid)
+
+    def _refit_around(self, cid: str) -> None:
+        """Fit the boxes holding ``cid``: its clusters, then its sites (which hold them)."""
+        boxes = self.holdings.member_of.get(cid, [])
+        for bid in sorted(boxes, key=lambda b: b in self._boxes and self._boxes[b].kind == "site"):
+            self._refit(bid)
+
+    # ------------------------------------------------------------------ docked items
+    def make_child(self, cid: str) -> None:
+        """Give docked ``cid`` an item on its card (the detail keeper calls this)."""
+        comp = self.document.component(cid)
+        host = self.holder(cid)
+        if comp is None or host is None or cid in self._items:
+            return
+        item = ComponentItem(comp)
+        item.set_docked(True)
+        if comp.kind == "vm":  # dragged onto another host's card, it runs there
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
+        item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
+        item.set_level(self.levels.level(cid, comp.kind))
+        syncing, self._syncing = self._syncing, True
+        self.addItem(item)
+        self._items[cid] = item
+        if cid in self.document.selection:
+            item.setSelected(True)
+            for lk in self._by_cid.get(cid, ()):
+                self.lines.show(lk)
+        self._syncing = syncing
+        if self.badge.on(cid):
+            self.badge.place(self.item, self.holder)
+
+    def drop_child(self, cid: str, nic_too: bool = False) -> None:
+        """Take docked VM ``cid``'s item away (its card draws it again); a NIC's item stays
+        unless ``nic_too``."""
+        item = self._items.get(cid)
+        if item is None or not item.docked or (item.kind == "nic" and not nic_too):
+            return
+        syncing, self._syncing = self._syncing, True
+        self.lines.hide_all(cid)
+        del self._items[cid]
+        self.removeItem(item)
+        self._syncing = syncing
+        self.detail.forget(cid)
+        if self.badge.on(cid):
+            self.badge.place(self.item, self.holder)
+
+    def _refresh_bundles(self) -> None:
+        self._bundle_timer.stop()
+        self.lines.refresh_bundles()
+        if self.document.prediction is not None:
+            self.lines.apply(self.document.prediction)
 
     # ------------------------------------------------------------------ document -> items
     def _component_added(self, cid: str) -> None:
+        self._shape += 1
         comp = self.document.component(cid)
         if comp is None or cid in self._items:
             return
-        item = ComponentItem(comp)
-        item.setPos(comp.x, comp.y)
-        self.addItem(item)
-        self._items[cid] = item
-        self._invalidate()
+        self.lines.traffic = None
+        self._add_top(comp)
         if comp.kind == "vm":
             self.unplaced.schedule()
+        if comp.kind == "host":
+            self.holdings.vms.setdefault(cid, [])
+            self.holdings.nics.setdefault(cid, [])
+            self._set_children(cid)
+        if comp.kind in BOXES:
+            self.holdings.containers.setdefault(cid, [])
+            self._refit(cid)
 
     def _component_removed(self, cid: str) -> None:
+        self._shape += 1
         item = self._items.pop(cid, None)
+        self.detail.forget(cid)
+        self._hosts.pop(cid, None)
+        self._boxes.pop(cid, None)
+        h = self.holdings
+        h.vms.pop(cid, None)
+        h.nics.pop(cid, None)
+        h.containers.pop(cid, None)
         if item is None:
             return
-        if item is self._badge:
-            self._badge = None
-        for lk in list(self._adjacent.get(cid, [])):
-            self._link_removed(lk.link)
-        self._adjacent.pop(cid, None)
-        self._docked.pop(cid, None)
+        syncing, self._syncing = self._syncing, True
+        self.lines.hide_all(cid)
         self.removeItem(item)
-        self._invalidate()
+        self._syncing = syncing
+        self.lines.traffic = None
         if item.kind == "vm":
             self.unplaced.schedule()
+        if item in self.badge.worn:
+            self.badge.worn.remove(item)
 
     def _component_changed(self, cid: str, prop: str) -> None:
         item = self._items.get(cid)
-        comp = self.document.component(cid)
-        if item is None or comp is None:
+        if item is None:
             return
-        if prop == "" and not item.docked and (item.x(), item.y()) != (comp.x, comp.y):
+        comp = self.document.component(cid)
+        if comp is None:
+            return
+        if (prop == "" and not item.docked and not (isinstance(item, ContainerItem)
+                                                    and self.holdings.containers.get(cid))
+                and (item.x(), item.y()) != (comp.x, comp.y)):
             item.setPos(comp.x, comp.y)
             self.item_moved(item)
         item.set_component(comp)
@@ -241,42 +374,94 @@ class DesignScene(QGraphicsScene):
     def _components_changed(self, ids: list[str], prop: str) -> None:
         if prop and ids:  # a property edit of many (a kind-wide slider step): skip the
             comp = self.document.component(ids[0])  # 2,000 label refreshes when the
-            if comp is not None and prop not in _label_props(comp):  # label ignores it
+            if comp is not None and prop not in label_props(comp):  # label ignores it
                 return
+        items = self._items
         for cid in ids:
-            self._component_changed(cid, prop)
+            if cid in items:
+                self._component_changed(cid, prop)
 
-    def _link_added(self, link: Link) -> None:
-        if link_key(link) not in self._links:
-            self._add_link_item(link)
-            self._invalidate_links()
-
-    def _link_removed(self, link: Link) -> None:
-        item = self._links.pop(link_key(link), None)
-        if item is None:
-            return
-        for end in (link.source, link.target):
-            lst = self._adjacent.get(end)
-            if lst is not None and item in lst:
-                lst.remove(item)
-        if link.kind == "installed_in":
-            nics = self._docked.get(link.target, [])
-            if item.source in nics:
-                nics.remove(item.source)
-                item.source.set_docked(False)
-                self._layout_docked(link.target)
-        self.removeItem(item)
-        self._invalidate_links()
-        if link.kind == "runs_on":
+    def _link_added(self, lk: Link) -> None:
+        self.lines.traffic = None
+        if lk.kind == "runs_on":
             self.unplaced.schedule()
+        self._by_cid.setdefault(lk.source, []).append(lk)
+        self._by_cid.setdefault(lk.target, []).append(lk)
+        h = self.holdings
+        if (lk.kind in DOCK_LINKS and lk.target in self._hosts and lk.source not in h.host_of
+                and (comp := self.document.component(lk.source)) is not None
+                and comp.kind == DOCK_LINKS[lk.kind]):
+            self._dock(lk.source, lk.target, lk.kind)
+        elif lk.kind in MEMBER_LINKS and lk.target in self._boxes:
+            h.containers.setdefault(lk.target, []).append(lk.source)
+            h.member_of.setdefault(lk.source, []).append(lk.target)
+            self._refit_around(lk.source)
+        else:
+            self.lines.show(lk)
+        self._bundle_timer.start()
+
+    def _link_removed(self, lk: Link) -> None:
+        self.lines.traffic = None
+        if lk.kind == "runs_on":
+            self.unplaced.schedule()
+        for end in (lk.source, lk.target):
+            lst = self._by_cid.get(end)
+            if lst is not None:
+                self._by_cid[end] = [x for x in lst if link_key(x) != link_key(lk)]
+        h = self.holdings
+        if lk.kind in DOCK_LINKS and h.host_of.get(lk.source) == lk.target:
+            self._undock(lk.source, lk.target, lk.kind)
+        elif lk.kind in MEMBER_LINKS and lk.source in h.containers.get(lk.target, []):
+            h.containers[lk.target].remove(lk.source)
+            h.member_of[lk.source].remove(lk.target)
+            self._refit(lk.target)
+            self._refit_around(lk.source)
+        else:
+            self.lines.hide(lk)
+        self._bundle_timer.start()
+
+    def _dock(self, cid: str, hid: str, kind: str) -> None:
+        """``cid`` now sits on host ``hid``'s card: its own item goes (the card draws it,
+        or the detail keeper makes a docked one)."""
+        self._shape += 1
+        item = self._items.pop(cid, None)
+        if item is not None:
+            syncing, self._syncing = self._syncing, True
+            self.lines.hide_all(cid)
+            self.removeItem(item)
+            self._syncing = syncing
+        self.holdings.host_of[cid] = hid
+        (self.holdings.vms if kind == "runs_on" else self.holdings.nics)[hid].append(cid)
+        self._set_children(hid)
+        if cid in self.document.selection:  # it keeps an item, on its card, at once
+            self.detail.refresh()
+        else:
+            self._detail_timer.start()  # once for a paste of many
+
+    def _undock(self, cid: str, hid: str, kind: str) -> None:
+        self._shape += 1
+        self.drop_child(cid, nic_too=True)
+        self.holdings.host_of.pop(cid, None)
+        lst = (self.holdings.vms if kind == "runs_on" else self.holdings.nics).get(hid, [])
+        if cid in lst:
+            lst.remove(cid)
+        self._slot.pop(cid, None)
+        self._set_children(hid)
+        comp = self.document.component(cid)
+        if comp is not None:
+            self._add_top(comp)
+            for lk in self._by_cid.get(cid, ()):
+                self.lines.show(lk)
+        self._detail_timer.start()
 
     def item_moved(self, item: ComponentItem) -> None:
-        """After ``item`` moved (drag or document): keep its links and docked NICs attached.
-        (No itemChange override: PySide6 mishandles its return value's reference count.)"""
-        for lk in self._adjacent.get(item.cid, ()):
-            lk.adjust()
-        if item.kind == "host" and item.cid in self._docked:
-            self._layout_docked(item.cid)
+        """After ``item`` moved (drag or document): keep its links, the items on its card
+        and the boxes holding it in step.  (No itemChange override: PySide6 mishandles its
+        return value's reference count.)"""
+        self.lines.adjust(item.cid)
+        if isinstance(item, HostItem):
+            self._place_children(item)
+        self._refit_around(item.cid)
         if item.kind == "vm" and self.unplaced.count:
             self.unplaced.schedule()
 
@@ -296,123 +481,62 @@ class DesignScene(QGraphicsScene):
                     item.setSelected(True)
         finally:
             self._syncing = False
+        self._after_selection()
 
     def _selection_from_scene(self) -> None:
         if self._syncing:
             return
         self._syncing = True
         try:
-            ids = [it.cid for it in self.selectedItems() if isinstance(it, ComponentItem)]
-            self.document.set_selection(ids)
+            band = band_rect(self)
+            if band is not None:  # a rubber band takes a card or box only when it holds it
+                for it in self.selectedItems():
+                    if isinstance(it, (HostItem, ContainerItem)) and not band.contains(
+                            it.scene_body()):
+                        it.setSelected(False)
+            shown = [it.cid for it in self.selectedItems() if isinstance(it, ComponentItem)]
+            kept = ([c for c in self.document.selection if c not in self._items]
+                    if self._additive else [])
+            self.document.set_selection(kept + shown)
         finally:
             self._syncing = False
+        self._after_selection()
+
+    def _after_selection(self) -> None:
+        self.detail.after_selection()
 
     # ------------------------------------------------------------------ prediction
-    def _invalidate(self) -> None:
-        self._kind_cache.clear()
-        self._link_cache = None
-
-    def _invalidate_links(self) -> None:
-        self._link_cache = None
-
     def apply_prediction(self, prediction: Prediction) -> None:
-        """Recolour items and re-width links for ``prediction`` (changed items only)."""
+        """Recolour what is shown, re-tally the cards, re-width links for ``prediction``;
+        touches only items whose grade changed."""
         p = prediction
-        self._apply_levels("host", p.hosts.ids, p.hosts.cpu_util)
-        self._apply_levels("storage_array", p.arrays.ids, p.arrays.util)
-        self._apply_levels("nic", p.nics.ids, p.nics.util)
-        self._apply_levels("vm", p.vms.ids, p.vms.cpu_util)
-        self._apply_link_widths(p)
+        for kind, ids, util in (("host", p.hosts.ids, p.hosts.cpu_util),
+                                ("storage_array", p.arrays.ids, p.arrays.util),
+                                ("nic", p.nics.ids, p.nics.util),
+                                ("vm", p.vms.ids, p.vms.cpu_util)):
+            changed = self.levels.update(kind, ids, util)
+            if not len(changed):
+                continue
+            levels = self.levels.array(kind)
+            if len(changed) <= len(self._items):
+                for i in changed.tolist():
+                    item = self._items.get(ids[i])
+                    if item is not None:
+                        item.set_level(int(levels[i]))
+            else:  # most of 50,000 VMs changed: visit the few items instead
+                for item in list(self._items.values()):
+                    if item.kind == kind:
+                        item.set_level(self.levels.level(item.cid, kind))
+        self.tallies.apply(self._hosts, self.holdings.host_of, self.levels, self._shape)
+        self.lines.apply(p)
         top = p.bottlenecks(1)
-        badge = self._items.get(top[0].component) if top and top[0].util > 0 else None
-        if badge is not self._badge:
-            if self._badge is not None:
-                self._badge.set_badge(False)
-            self._badge = badge
-        if badge is not None:
-            badge.set_badge(True, top[0].util)
+        self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
+            else None
+        self.badge.place(self.item, self.holder)
 
-    def _apply_levels(self, kind: str, ids: list[str], util: np.ndarray) -> None:
-        cache = self._kind_cache.get(kind)
-        if cache is None or (cache.ids is not ids and cache.ids != ids):
-            cache = _KindCache(ids, [self._items.get(i) for i in ids],
-                               np.full(len(ids), NO_DATA - 1, dtype=np.int64))
-            self._kind_cache[kind] = cache
-        levels = theme.util_grades(util)  # NO_DATA (-1) where not modelled
-        changed = np.flatnonzero(levels != cache.levels)
-        items = cache.items
-        for i in changed.tolist():
-            item = items[i]
-            if item is not None:
-                item.set_level(int(levels[i]))
-        cache.levels = levels
-
-    def _build_link_cache(self, p: Prediction) -> _LinkCache:
-        vm_row = {vid: i for i, vid in enumerate(p.vms.ids)}
-        nic_row = {nid: i for i, nid in enumerate(p.nics.ids)}
-        host_row = {hid: i for i, hid in enumerate(p.hosts.ids)}
-        arr_row = {aid: i for i, aid in enumerate(p.arrays.ids)}
-        n_arr = max(1, len(p.arrays.ids))
-        items = list(self._links.values())
-        vm_index, nic_index, pair_code = [], [], []
-        vm_host = np.full(len(p.vms.ids), -1, np.int64)
-        vm_arr = np.full(len(p.vms.ids), -1, np.int64)
-        for it in items:
-            lk = it.link
-            vm_index.append(vm_row.get(lk.source, -1) if lk.kind in (
-                "runs_on", "disk_on", "ft_secondary_on") else -1)
-            nic_index.append(nic_row.get(lk.source, -1) if lk.kind == "installed_in" else -1)
-            if lk.kind == "storage" and lk.source in host_row and lk.target in arr_row:
-                pair_code.append(host_row[lk.source] * n_arr + arr_row[lk.target])
-            else:
-                pair_code.append(-1)
-            if lk.kind == "runs_on" and lk.source in vm_row and lk.target in host_row:
-                vm_host[vm_row[lk.source]] = host_row[lk.target]
-            if lk.kind == "disk_on" and lk.source in vm_row and lk.target in arr_row:
-                vm_arr[vm_row[lk.source]] = arr_row[lk.target]
-        ok = (vm_host >= 0) & (vm_arr >= 0)
-        vm_pair = np.where(ok, vm_host * n_arr + vm_arr, -1)
-        return _LinkCache(items, np.zeros(len(items), np.int64),
-                          np.array(vm_index, np.int64), np.array(nic_index, np.int64),
-                          np.array(pair_code, np.int64), vm_pair)
-
-    def _apply_link_widths(self, p: Prediction) -> None:
-        cache = self._link_cache
-        if cache is None or len(cache.items) != len(self._links):
-            cache = self._link_cache = self._build_link_cache(p)
-        if not cache.items:
-            return
-        vm_mbps = np.nan_to_num(np.asarray(p.vms.storage_mbps, np.float64))
-        vm_net = np.nan_to_num(np.asarray(p.vms.net_gbps, np.float64)) * 125.0
-        nic_mbps = np.nan_to_num(np.asarray(p.nics.gbps, np.float64)) * 125.0
-        traffic = np.zeros(len(cache.items))
-        if len(vm_mbps):
-            has_vm = cache.vm_index >= 0
-            traffic[has_vm] = (vm_mbps + vm_net)[cache.vm_index[has_vm]]
-            has_pair = cache.pair_code >= 0
-            if has_pair.any():
-                ok = cache.vm_pair_code >= 0
-                size = int(max(cache.pair_code.max(), cache.vm_pair_code.max(initial=0))) + 1
-                per_pair = np.bincount(cache.vm_pair_code[ok], weights=vm_mbps[ok],
-                                       minlength=size)
-                traffic[has_pair] = per_pair[cache.pair_code[has_pair]]
-        if len(nic_mbps):
-            has_nic = cache.nic_index >= 0
-            traffic[has_nic] = nic_mbps[cache.nic_index[has_nic]]
-        top = float(traffic.max())
-        levels = (np.rint(WIDTH_LEVELS * np.log1p(traffic) / np.log1p(top)).astype(np.int64)
-                  if top > 0 else np.zeros(len(traffic), np.int64))
-        changed = np.flatnonzero(levels != cache.levels)
-        if len(changed):
-            # far out most widths draw as the same hairline: only links whose drawn width
-            # changes repaint (a slider step re-widths thousands of VM links)
-            lod = max((v.transform().m11() for v in self.views()), default=1.0)
-            drawn = LinkItem.drawn_width
-            for i in changed.tolist():
-                item, level = cache.items[i], int(levels[i])
-                item.set_width_level(level, item.isSelected() or drawn(level, lod) != drawn(
-                    item.width_level, lod))
-        cache.levels = levels
+    def badge_holder(self) -> ComponentItem | None:
+        """The item wearing the bottleneck badge (for tests and the finder)."""
+        return self.badge.worn[0] if self.badge.worn else None
 
     # ------------------------------------------------------------------ events
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802 (Qt)
@@ -422,6 +546,8 @@ class DesignScene(QGraphicsScene):
             event.ignore()
             return
         text = tooltips.component_tooltip(self.document, item.cid)
+        if isinstance(item, HostItem) and item.vm_badge is not None and self.badge.target:
+            text += "<br>" + tooltips.component_tooltip(self.document, self.badge.target[0])
         QToolTip.showText(event.screenPos(), text)
         event.accept()
 
@@ -435,6 +561,7 @@ class DesignScene(QGraphicsScene):
         event.accept()
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
+        self._additive = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if self.link_tool.press(event):
             return
         super().mousePressEvent(event)
@@ -446,10 +573,7 @@ class DesignScene(QGraphicsScene):
             return
         super().mouseMoveEvent(event)
         if event.buttons() & Qt.MouseButton.LeftButton and self.mover.start:
-            for cid in self.mover.start:  # items move live: keep their links attached
-                item = self._items.get(cid)
-                if item is not None:
-                    self.item_moved(item)
+            self.mover.follow()
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
         if self.link_tool.release(event):
@@ -458,6 +582,7 @@ class DesignScene(QGraphicsScene):
         super().mouseReleaseEvent(event)
         event.accept()
         self.mover.release()
+        self._additive = False
 
     def item_at(self, pos: QPointF) -> QGraphicsItem | None:
         return self.itemAt(pos, QTransform())

@@ -1,13 +1,33 @@
-"""Tooltips for canvas items: what the latest prediction says about the component."""
+"""Tooltips for canvas items: what the latest prediction says about the component, in the
+user's words: components by their names (:func:`plain`), kinds by their labels."""
 
 from __future__ import annotations
 
 import html
 import math
+import re
 
 from app.document.design_document import DesignDocument
 from models.analysis.baseline import provenance_lines
+from models.document.schema import KINDS
 from models.subsystems import content_library
+
+_TOKEN = re.compile(r"[\w.~-]+")
+
+
+def plain(document: DesignDocument, text: str) -> str:
+    """``text`` with every component id in it replaced by the component's name
+    ("storage_array a1: 100% busy" reads "array EMC VNX5700: 100% busy")."""
+    def name(m: re.Match[str]) -> str:
+        comp = document.component(m.group(0))
+        return (comp.name or comp.id) if comp is not None else m.group(0)
+
+    text = text.replace("storage_array ", "array ")
+    return _TOKEN.sub(name, text)
+
+
+def name_of(document: DesignDocument, cid: str) -> str:
+    return document.session.name_of(cid)
 
 
 def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
@@ -25,7 +45,12 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
     comp = document.component(cid)
     if comp is None:
         return ""
-    lines = [f"<b>{comp.name or comp.id}</b> <i>({comp.kind}, {comp.id})</i>"]
+    kind = KINDS[comp.kind].label if comp.kind in KINDS else comp.kind
+    where = [f"<i>{html.escape(kind)}</i>"]
+    if comp.name and comp.name != comp.id:
+        where.append(f"<i>id {html.escape(comp.id)}</i>")
+    lines = [f"<b>{html.escape(comp.name or comp.id)}</b> · " + " · ".join(where)]
+
     p = document.prediction
     if p is not None:
         if comp.kind == "host" and cid in p.hosts.ids:
@@ -35,6 +60,9 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
                       f"{int(p.hosts.vms[i])} VMs"]
         elif comp.kind == "vm" and cid in p.vms.ids:
             i = p.vms.ids.index(cid)
+            host = p.vms.host[i]
+            if host:
+                lines.append(f"on {html.escape(name_of(document, host))}")
             if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
                 lines.append("storage I/O not measured")
             else:
@@ -43,7 +71,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             lines += [f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
                       f"CPU {_fmt(p.vms.cpu_util[i], pct=True)}"]
             if p.vms.bound_by[i]:
-                lines.append(f"bound by {p.vms.bound_by[i]}")
+                lines.append(f"bound by {html.escape(plain(document, p.vms.bound_by[i]))}")
         elif comp.kind == "storage_array" and cid in p.arrays.ids:
             i = p.arrays.ids.index(cid)
             lines += [f"{_fmt(p.arrays.iops[i])} IOPS at {_fmt(p.arrays.latency_ms[i], ' ms')}",
@@ -56,7 +84,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             lines += content_library.describe(p.extras.get("content_library", []), cid)
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
-            lines.append(f"<b>bottleneck</b>: {top[0].explanation}")
+            lines.append(f"<b>bottleneck</b>: {html.escape(plain(document, top[0].explanation))}")
     return "<br>".join(lines + (provenance_html(comp) if provenance else []))
 
 

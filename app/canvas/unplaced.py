@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSimpleTextItem
+from PySide6.QtGui import QColor, QFont, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
@@ -69,6 +69,12 @@ class UnplacedArea:
             self.frame.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
             self.label = QGraphicsSimpleTextItem(self.frame)
             self.label.setBrush(QColor("#b9770e"))
+            # a readable size on screen at any zoom, like every name on the canvas
+            self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            font = QFont()
+            font.setPixelSize(12)
+            font.setBold(True)
+            self.label.setFont(font)
             self.scene.addItem(self.frame)
         assert self.label is not None
         self.frame.setRect(rect)

@@ -1,25 +1,35 @@
-"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, and the
-drop target for palette presets."""
+"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, the drop
+target for palette presets, and the finder (Ctrl+F).
+
+After every zoom, scroll or resize the view tells the scene what it shows, so that VMs get
+items of their own only where they can be read (:mod:`app.canvas.detail`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
+    QAction,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
+    QKeySequence,
     QMouseEvent,
     QPainter,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
+from app.canvas.cards import DETAIL_ZOOM
 from app.canvas.drop import drop_preset, preset_of
+from app.canvas.finder import Finder
 from app.canvas.rubberband import enable_rubber_band
 from app.canvas.scene import DesignScene
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0
 STEP = 1.25
+FOUND_ZOOM = 0.6
+"""A host or array found far out is brought at least this close (its name reads)."""
 
 
 class DesignView(QGraphicsView):
@@ -37,6 +47,61 @@ class DesignView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         enable_rubber_band(self)
         self._pan_from: QPoint | None = None
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self.update_detail)
+        scene.document.design_replaced.connect(self.update_detail)
+        self.finder = Finder(self, self)
+        self.find_action = QAction("&Find on Canvas...", self)
+        self.find_action.setShortcut(QKeySequence.StandardKey.Find)
+        self.find_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.find_action.triggered.connect(self.focus_finder)
+        self.addAction(self.find_action)
+        self._place_finder()
+
+    def focus_finder(self) -> None:
+        self.finder.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.finder.selectAll()
+
+    def _place_finder(self) -> None:
+        """Float the finder at the top right, unless a toolbar has taken it."""
+        if self.finder.parent() is not self:
+            return
+        box = self.viewport().geometry()
+        self.finder.move(box.right() - self.finder.width() - 10, box.top() + 10)
+        self.finder.raise_()
+
+    def update_detail(self) -> None:
+        """Tell the scene what the view shows now (it makes or drops VM items to match)."""
+        self._detail_timer.stop()
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.design_scene.detail.set_view(rect, self.zoom)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt)
+        super().scrollContentsBy(dx, dy)
+        self._detail_timer.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+        super().resizeEvent(event)
+        self._place_finder()
+        self._detail_timer.start()
+
+    def reveal(self, cid: str) -> bool:
+        """Centre ``cid`` in the view, zoomed in until its name reads (a VM gets its item);
+        False when there is no such component on the canvas."""
+        sc = self.design_scene
+        item = sc.item(cid)
+        at: QPointF | None = item.pos() if item is not None else sc.child_pos(cid)
+        if at is None:
+            return False
+        if sc.holdings.host_of.get(cid) and self.zoom < DETAIL_ZOOM:
+            self.set_zoom(1.0)
+        elif self.zoom < FOUND_ZOOM:
+            self.set_zoom(FOUND_ZOOM)
+        self.centerOn(at)
+        self.update_detail()
+        return True
 
     # ------------------------------------------------------------------ zoom
     @property
@@ -48,6 +113,7 @@ class DesignView(QGraphicsView):
         factor = zoom / self.zoom
         if abs(factor - 1.0) > 1e-9:
             self.scale(factor, factor)
+            self.update_detail()
             self.zoom_changed.emit(self.zoom)
 
     def zoom_in(self) -> None:
@@ -60,16 +126,20 @@ class DesignView(QGraphicsView):
         self.set_zoom(1.0)
 
     def fit(self) -> None:
-        """Show every item (at most 100%)."""
+        """Show every item (at most 100%), below the finder."""
         rect = self.design_scene.itemsBoundingRect()
         if rect.isEmpty():
             self.reset_zoom()
             return
-        rect = rect.adjusted(-40, -40, 40, 40)
+        rect = rect.adjusted(-12, -12, 12, 12)
+        if self.finder.parent() is self:  # floating over the top of the view: keep clear
+            rect.setTop(rect.top() - (self.finder.height() + 12) * rect.height()
+                        / max(1, self.viewport().height()))
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom > 1.0:
             self.reset_zoom()
         self.centerOn(rect.center())
+        self.update_detail()
         self.zoom_changed.emit(self.zoom)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt)

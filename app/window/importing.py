@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
+from models.io.arrange import arrange_in_place
 from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 
 PARTIAL = 0.95
@@ -99,7 +100,9 @@ class ImportJob(QObject):
                     raise ImportCancelledError  # what the importers expect to stop them
                 task.progress(done, total, what)
 
-            return job(progress)
+            design, report = job(progress)
+            # the canvas's layout: host cards in rows inside their sites, nothing overlapping
+            return arrange_in_place(design), report
 
         self.runner.submit(work)
 

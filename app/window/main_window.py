@@ -184,6 +184,7 @@ class MainWindow(QMainWindow):
         menu.addAction(self.select_all_action)
         self.select_all_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.view.addAction(self.select_all_action)
+        menu.addAction(self.view.find_action)  # Ctrl+F: the canvas's finder
 
     def _build_view_menu(self) -> None:
         menu = self.menuBar().addMenu("&View")
@@ -212,9 +213,9 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.link_mode_action)
         self.arrange_action = self._action(
-            "&Arrange VMs on Their Hosts", self.arrange_vms, "Ctrl+Shift+A",
-            "Put each host's VMs in a grid under it so that no two boxes overlap (one undo"
-            " step)")
+            "&Arrange Design", self.arrange_vms, "Ctrl+Shift+A",
+            "Lay the design out so that nothing overlaps: host cards in rows inside their"
+            " sites, arrays above them (one undo step)")
         menu.addAction(self.arrange_action)
         menu.addSeparator()
         menu.addAction(self._action("&Reset Layout", self.reset_layout))
@@ -297,6 +298,7 @@ class MainWindow(QMainWindow):
         bar.addSeparator()
         bar.addAction(self.link_mode_action)
         bar.addAction(self.fit_action)
+        bar.addWidget(self.view.finder)  # in the toolbar, not over the canvas
         bar.addSeparator()
         bar.addWidget(self.scenario_bar)
         self.addToolBar(bar)
@@ -328,7 +330,7 @@ class MainWindow(QMainWindow):
         moves = arrange_vms(self.document.design)
         self.document.move_components(moves)
         self.show_status(f"Arranged {len(moves)} component(s) (Ctrl+Z restores)" if moves
-                         else "Every VM already sits in a grid under its host")
+                         else "The design is already arranged")
         if moves:
             self.view.fit()
 
@@ -351,7 +353,8 @@ class MainWindow(QMainWindow):
     def _prediction_updated(self, p: Prediction) -> None:
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
-        neck = f" · bottleneck {top[0].component} ({top[0].util:.0%})" if top else ""
+        neck = (f" · bottleneck {self.document.session.name_of(top[0].component)}"
+                f" ({top[0].util:.0%})" if top else "")
         self.status_detail.setText(f"{scen}{status_summary(p)}{neck}")
 
     def _design_replaced(self) -> None:
@@ -362,8 +365,8 @@ class MainWindow(QMainWindow):
     def _hint_overlaps(self) -> None:
         n = overlapping_vms(self.document.design)
         if n:
-            self.show_status(f"{n} VM boxes overlap: View > Arrange VMs on Their Hosts"
-                             " (Ctrl+Shift+A) puts them in a grid under their host")
+            self.show_status(f"{n} hosts, arrays or libraries overlap: View > Arrange Design"
+                             " (Ctrl+Shift+A) lays the design out")
 
     # ------------------------------------------------------------------ help
     def show_gestures(self) -> None:
@@ -442,8 +445,15 @@ def scrolled(widget: QWidget) -> QScrollArea:
 
 
 GESTURES = """Canvas gestures
-- Drag a preset from the palette onto the canvas to add it; drop a VM or NIC onto a host to
-  place it there (runs_on / installed_in), a host onto a site (located_at).
+- Drag a preset from the palette onto the canvas to add it; drop a VM or NIC onto a host's
+  card to place it there (runs_on / installed_in), a host into a site's box (located_at).
+  What is not placed on a card goes to the nearest free spot.
+- A host is a card holding its NICs and VMs; a site is a box around its hosts. Drag a site
+  by its name or edge to move all it holds; let a host go inside another site's box to move
+  it there (one undo step).
+- Zoomed out, a card shows its VMs as a count and a strip of their CPU grades; zoom in
+  (or select one, or find it) to see each VM.
+- Ctrl+F finds a host, VM or array by name, selects it and brings it into view.
 - Double-click a preset (or select it and press Enter) to add it at the centre of the view.
 - Click to select; Ctrl+click to add to the selection; drag on empty canvas for a rubber band.
 - Drag selected items to move them (one undo step per drag).
@@ -451,7 +461,9 @@ GESTURES = """Canvas gestures
   VM-to-host link is the FT secondary. Illegal links are refused with the reason in the
   status bar.
 - Right-click a component or link: select linked, remove a link, delete.
-- Hover a component for its predicted figures; the red "!" marks the top bottleneck.
+- Hover a component for its predicted figures; the red "!" marks the top bottleneck (on a
+  card's VM aggregate when the busiest is one of its VMs).
+- View > Arrange Design (Ctrl+Shift+A) lays the whole design out so nothing overlaps.
 - Wheel or Ctrl+= / Ctrl+- zoom, Ctrl+0 actual size, F fits the design, middle-drag pans.
 - Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+X/C/V cut/copy/paste, Delete removes the selection.
 - Analysis: Ctrl+Shift+G goal seek, Ctrl+Shift+T sensitivity (tornado), Ctrl+Shift+F host

@@ -2,7 +2,9 @@
 
 Targets (issue 2/3): re-evaluation after a knob change at 2,000 VMs / 50 hosts <= 2 ms median
 (bar 5 ms); 10,000 VMs <= 10 ms; a 200-step sweep <= 0.4 s; slider-move to repaint at 2,000 VMs
-<= 16 ms.
+<= 16 ms.  Estates (issue 18): the scaling curve (``tests/benchmarks/scale.py``) and the
+canvas's own build, first paint, memory and share of a knob move at 2,000 / 10,000 / 50,000
+VMs (``tests/benchmarks/bench_canvas.py``).
 """
 
 from __future__ import annotations
@@ -141,6 +143,10 @@ def main() -> None:
     else:
         figures["slider_repaint_2000_vms"] = ("skipped (--engine-only)" if args.engine_only
                                               else bench_slider_repaint(2000))
+        if not args.engine_only:  # the canvas alone: build, first paint, memory, knob move
+            from tests.benchmarks.bench_canvas import bench_canvas_sizes  # noqa: PLC0415
+
+            figures["canvas"] = bench_canvas_sizes()
     from tests.benchmarks.bench_import import baseline_residuals, bench_rvtools_import  # noqa: PLC0415
 
     figures["import_rvtools_10000_vms"] = bench_rvtools_import(10_000, 250,

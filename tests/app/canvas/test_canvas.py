@@ -3,12 +3,15 @@ and how it follows the document and the predictions."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QGraphicsSceneContextMenuEvent, QMenu
 from pytestqt.qtbot import QtBot
 
+from app import theme
+from app.canvas.cards import DETAIL_ZOOM, TALLY
 from app.canvas.context_menu import build_menu
 from app.canvas.drop import preset_mime
 from app.canvas.items import NO_DATA, ComponentItem, LinkItem
@@ -53,11 +56,21 @@ def drop(view: DesignView, mime: QMimeData, pos: QPoint) -> None:
 
 
 def test_scene_mirrors_the_document(qtbot: QtBot, nic_example: Design) -> None:
-    doc, scene, _ = make(qtbot, nic_example)
+    """Every component has an item (zoomed in, the VMs' pills too); a link that holds (a VM
+    on its host, a NIC in it) is the holding, every other link a line."""
+    doc, scene, view = make(qtbot, nic_example)
+    assert view.zoom >= DETAIL_ZOOM
     assert {it.cid for it in scene.component_items()} == {c.id for c in doc.design.components}
-    assert len(scene.link_items()) == len(doc.design.links)
-    nic = scene.item(doc.design.of_kind("nic")[0].id)
-    assert nic is not None and nic.docked  # drawn on its host
+    held = [lk for lk in doc.design.links if lk.kind in ("runs_on", "installed_in")]
+    assert all(scene.link_item(lk) is None for lk in held)
+    assert [it.link for it in scene.link_items()] == [
+        lk for lk in doc.design.links if lk.kind == "storage"]
+    host = scene.host_item("h1")
+    assert host is not None and host.vm_ids == [f"v{i}" for i in range(1, 17)]
+    for cid in ("n1", "v1", "v16"):
+        item = scene.item(cid)
+        assert item is not None and item.docked  # drawn on its host's card
+        assert host.scene_body().contains(item.scene_body())
 
 
 def test_drop_host_then_vm_onto_it_links_runs_on(qtbot: QtBot, nic_example: Design) -> None:
@@ -68,6 +81,7 @@ def test_drop_host_then_vm_onto_it_links_runs_on(qtbot: QtBot, nic_example: Desi
     host = doc.design.components[-1]
     assert (host.kind, host.name) == ("host", "Dell R720")
     assert scene.item(host.id) is not None
+    assert overlapping_vms(doc.design) == 0  # put where it overlaps nothing
     drop(view, preset_mime("oltp-vm"), at(view, host.id))
     vm = doc.design.components[-1]
     assert vm.kind == "vm"
@@ -77,6 +91,22 @@ def test_drop_host_then_vm_onto_it_links_runs_on(qtbot: QtBot, nic_example: Desi
     assert doc.undo_stack.count() == 2  # one step per drop, link included
     doc.undo_stack.undo()
     assert scene.item(vm.id) is None
+
+
+def test_a_vm_dropped_on_a_nic_chip_lands_in_the_hosts_vm_grid(
+        qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    host, nic = scene.host_item("h1"), scene.item("n1")
+    assert host is not None and nic is not None
+    drop(view, preset_mime("web-vm"), view.mapFromScene(nic.pos()))
+    vm = doc.design.components[-1]
+    assert [lk.target for lk in doc.links_of(vm.id) if lk.kind == "runs_on"] == ["h1"]
+    assert host.vm_ids[-1] == vm.id
+    item = scene.item(vm.id)
+    assert item is not None and item.isSelected()
+    area = host.aggregate_rect().translated(host.pos())
+    assert area.contains(item.pos()) and not item.scene_body().intersects(nic.scene_body())
+    assert (vm.x, vm.y) == (item.x(), item.y())  # the document says where it shows
 
 
 def test_drop_ignores_foreign_data(qtbot: QtBot, nic_example: Design) -> None:
@@ -112,6 +142,7 @@ def test_alt_drag_links_and_illegal_link_is_refused(qtbot: QtBot, nic_example: D
 
 
 def test_drag_moves_live_and_pushes_one_command(qtbot: QtBot, nic_example: Design) -> None:
+    """An array follows the mouse, then the drag is one undo step."""
     doc, scene, view = make(qtbot, nic_example)
     vp = view.viewport()
     start = at(view, "a1")
@@ -132,27 +163,41 @@ def test_drag_moves_live_and_pushes_one_command(qtbot: QtBot, nic_example: Desig
     assert item.pos() == old
 
 
-def test_moving_a_host_carries_its_nics(qtbot: QtBot, nic_example: Design) -> None:
-    doc, scene, _ = make(qtbot, nic_example)
-    nic = scene.item(doc.design.of_kind("nic")[0].id)
-    assert nic is not None
-    before = nic.pos()
-    doc.move_components({"h1": (100.0, 100.0)})
-    assert nic.pos() != before
+def test_moving_a_host_carries_its_card(qtbot: QtBot, nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    nic, vm, host = scene.item("n1"), scene.item("v3"), scene.item("h1")
+    assert nic is not None and vm is not None and host is not None
+    offsets = (nic.pos() - host.pos(), vm.pos() - host.pos())
+    vp = view.viewport()
+    start = view.mapFromScene(host.pos())
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for step in range(1, 4):
+        qtbot.mouseMove(vp, start + QPoint(20 * step, 10 * step))
+    assert (nic.pos() - host.pos(), vm.pos() - host.pos()) == offsets  # live
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       start + QPoint(60, 30))
+    assert doc.undo_stack.count() == 1
+    v3 = doc.design.component("v3")
+    assert v3 is not None and (v3.x, v3.y) == (vm.x(), vm.y())
+    doc.undo_stack.undo()
+    assert host.pos() - QPointF(0, 0) != start and vm.pos() - host.pos() == offsets[1]
 
 
 def test_rubber_band_selects(qtbot: QtBot, nic_example: Design) -> None:
-    doc, _, view = make(qtbot, nic_example)
+    doc, scene, view = make(qtbot, nic_example)
     vp = view.viewport()
-    a, b = at(view, "v1"), at(view, "v6")
-    start = QPoint(min(a.x(), b.x()) - 70, min(a.y(), b.y()) - 20)
-    end = QPoint(max(a.x(), b.x()) + 5, max(a.y(), b.y()) + 5)
+    host = scene.host_item("h1")
+    assert host is not None
+    v1 = scene.item("v1")
+    assert v1 is not None
+    start = view.mapFromScene(host.scene_body().bottomLeft() + QPointF(-30, 30))
+    end = view.mapFromScene(v1.scene_body().center())
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     qtbot.mouseMove(vp, (start + end) / 2)
     qtbot.mouseMove(vp, end)
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
-    assert {"v1", "v2", "v5", "v6"} <= set(doc.selection)
-    assert "h1" not in doc.selection
+    assert {"v1", "v4", "v16"} <= set(doc.selection)  # the first column of the grid
+    assert not {"v2", "n1", "h1"} & set(doc.selection)  # the band does not hold the card
 
 
 def test_selection_follows_the_document(qtbot: QtBot, nic_example: Design) -> None:
@@ -229,19 +274,32 @@ def test_repaint_touches_only_changed_items(qtbot: QtBot, monkeypatch: pytest.Mo
     assert calls == []
 
 
-def test_two_thousand_vms_open_and_a_knob_recolours_in_place(
+def test_two_thousand_vms_open_as_cards_and_a_knob_recolours_in_place(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scale behaviour (timings live in `make bench`): every component gets one item, and a
-    knob change recolours existing items, never rebuilds them."""
+    """Scale behaviour (timings live in `make bench`): far out, each host card draws its VMs
+    as one aggregate (no VM items); a knob change re-tallies the cards and recolours
+    existing items, never rebuilds them."""
     design = large_design(2000)
+    for cid, (x, y) in arrange_vms(design).items():
+        c = design.component(cid)
+        assert c is not None
+        c.x, c.y = x, y
     doc, scene, view = make(qtbot, design)
-    assert len(scene.component_items()) == len(design.components)
+    assert view.zoom < DETAIL_ZOOM
+    assert not [it for it in scene.component_items() if it.kind == "vm"]
+    hosts = [scene.host_item(h.id) for h in design.of_kind("host")]
+    assert all(h is not None and int(h.tally.sum()) == len(h.vm_ids) == 40 for h in hosts)
     items_before = {id(i) for i in scene.component_items()}
     before = doc.prediction
     assert before is not None
     doc.set_value("vm", "workload.io_oio", 1, merge_key="drag")
     after = doc.evaluate_now()
     assert {id(i) for i in scene.component_items()} == items_before
+    grades = dict(zip(after.vms.ids, theme.util_grades(after.vms.cpu_util), strict=True))
+    for h in hosts:  # each card's tally counts its VMs' grades in the new prediction
+        assert h is not None
+        expect = np.bincount([int(grades[v]) + 1 for v in h.vm_ids], minlength=TALLY)
+        assert (h.tally == expect).all()
     scene.apply_prediction(before)
     calls = count_set_level(monkeypatch)
     scene.apply_prediction(after)  # what a knob change costs the canvas
@@ -330,33 +388,72 @@ def test_far_out_link_widths_follow_traffic_without_repainting_hairlines(qtbot: 
 
 
 @pytest.mark.parametrize("name", examples.names())
-def test_bundled_examples_open_with_no_overlapping_vms(name: str) -> None:
+def test_bundled_examples_open_with_nothing_overlapping(name: str) -> None:
     assert overlapping_vms(examples.load(name)) == 0  # the app's first impression
 
 
-def test_arranged_vms_sit_in_a_grid_under_their_host_without_overlap() -> None:
-    design = examples.load("dense-web-farm")  # 470 VMs on one host
-    for i, vm in enumerate(design.of_kind("vm")):
-        vm.x, vm.y = 60.0 * i, 200.0  # in a row, 60 px apart
-    assert overlapping_vms(design) == 470
-    moves = arrange_vms(design)
-    by_id = {c.id: c for c in design.components}
-    for cid, (x, y) in moves.items():
-        by_id[cid].x, by_id[cid].y = x, y
-    assert overlapping_vms(design) == 0
-    host = design.of_kind("host")[0]
-    assert all(vm.y > host.y for vm in design.of_kind("vm"))
-    assert arrange_vms(design) == {}  # already arranged: nothing moves
-
-
-def test_arranging_spreads_hosts_whose_grids_would_collide() -> None:
+def test_arranging_puts_piled_hosts_side_by_side() -> None:
     design = large_design(200, 4)
     for h in design.of_kind("host"):
         h.x, h.y = 0.0, 0.0
+    assert overlapping_vms(design) >= 4
     moves = arrange_vms(design)
-    hosts = [moves.get(h.id, (h.x, h.y)) for h in design.of_kind("host")]
-    assert len({x for x, _ in hosts}) == 4
     by_id = {c.id: c for c in design.components}
     for cid, (x, y) in moves.items():
         by_id[cid].x, by_id[cid].y = x, y
     assert overlapping_vms(design) == 0
+    assert arrange_vms(design) == {}  # already arranged: nothing moves
+
+
+def test_pasted_components_land_where_they_overlap_nothing(qtbot: QtBot,
+                                                           nic_example: Design) -> None:
+    from app.canvas.clipboard import copy_selection, paste  # noqa: PLC0415
+
+    doc, scene, _ = make(qtbot, nic_example)
+    doc.set_selection(["h1", "n1", "v1", "v2"])
+    assert copy_selection(doc) == 4
+    assert paste(doc) == "Pasted 4 component(s)"
+    copy = scene.host_item(doc.selection[0])
+    assert copy is not None and copy.vm_ids and copy is not scene.host_item("h1")
+    assert overlapping_vms(doc.design) == 0  # the copy's card beside the original
+    doc.set_selection(["v3", "v4"])  # VMs without their host: pasted loose, off the card
+    copy_selection(doc)
+    paste(doc)
+    loose = [scene.item(cid) for cid in doc.selection]
+    assert len(loose) == 2 and all(it is not None and not it.docked for it in loose)
+    assert overlapping_vms(doc.design) == 0
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert scene.item(doc.design.components[-1].id) is not None
+
+
+def test_a_vm_dragged_onto_another_hosts_card_runs_there(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    doc, scene, view = make(qtbot, nic_example)
+    doc.add_component(Component("h2", "host", "spare", x=700, y=0))
+    view.fit()
+    spare, home = scene.host_item("h2"), scene.host_item("h1")
+    assert spare is not None and home is not None
+    vp = view.viewport()
+
+    def drag(cid: str, to: QPointF) -> None:
+        item = scene.item(cid)
+        assert item is not None
+        a, b = view.mapFromScene(item.pos()), view.mapFromScene(to)
+        qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+        for k in range(1, 4):
+            qtbot.mouseMove(vp, a + (b - a) * k / 3)
+        qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+
+    steps = doc.undo_stack.count()
+    drag("v3", spare.pos())  # onto the spare host's header
+    assert [lk.target for lk in doc.links_of("v3") if lk.kind == "runs_on"] == ["h2"]
+    assert doc.undo_stack.count() == steps + 1 and "v3" in spare.vm_ids
+    item = scene.item("v3")
+    assert item is not None and spare.scene_body().contains(item.scene_body())
+    drag("v4", home.scene_body().bottomLeft() + QPointF(-200, 200))  # onto empty canvas
+    assert doc.undo_stack.count() == steps + 1  # nothing changed: back on its pill
+    back = scene.item("v4")
+    assert back is not None and back.pos() == scene.child_pos("v4")
+    doc.undo_stack.undo()
+    assert "v3" in home.vm_ids and "v3" not in spare.vm_ids

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.canvas.layout import overlapping_vms
 from app.document.design_document import DesignDocument
 from app.jobs import Cancelled, Runner
 from app.panels.analysis import AnalysisPanel
@@ -23,7 +24,8 @@ def test_panel_alone_and_rebuilt_layout(qtbot: QtBot) -> None:
     new, _ = rebuild(design, n_hosts=3)
     place_rebuilt(doc.design, new)
     hosts = new.of_kind("host")
-    assert len({h.x for h in hosts}) == 3  # host copies side by side
+    assert len({(h.x, h.y) for h in hosts}) == 3  # host copies apart
+    assert overlapping_vms(new) == 0  # their cards (157 VMs each) overlap nothing
 
 
 def test_analysis_copy_follows_the_scenario_and_is_its_own(qtbot: QtBot) -> None:

@@ -1,0 +1,178 @@
+"""The lines of the canvas: which links of the design are drawn, and the bundles.
+
+A link that *holds* (a VM on its host, a NIC in it, a host at its site) is drawn as the
+holding, not as a line.  A VM's other links (its disk on an array, its FT secondary on
+another host) are drawn from its pill while it is selected; otherwise one *bundle* per host
+and place stands for all of them, as wide as their summed traffic, unless a link of the
+design (a host's ``storage`` link to the array) already joins the two.  Every other link is
+a line between its two items.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.canvas.items import LinkItem
+from app.canvas.levels import LinkTraffic, apply_widths, link_traffic
+from models.document.design import Link
+from models.engine.prediction import Prediction
+from models.io.placement import DOCK_LINKS, MEMBER_LINKS
+
+if TYPE_CHECKING:
+    from app.canvas.scene import DesignScene
+
+LinkKey = tuple[str, str, str]
+BUNDLED = ("disk_on", "ft_secondary_on")
+"""Links of a VM on a card that a bundle stands for while the VM is not selected."""
+STORAGE_BUDGET = 1500
+"""More host-to-array paths than this (an estate whose every host mounts every datastore:
+1,250 hosts x 10 arrays) and they are drawn only for the selected hosts and arrays: a line
+per path would be a hairball, and thousands of items."""
+
+
+def link_key(link: Link) -> LinkKey:
+    return (link.kind, link.source, link.target)
+
+
+class Lines:
+    """The link items and bundles of a scene, and the items each one touches."""
+
+    def __init__(self, scene: DesignScene):
+        self.scene = scene
+        self.links: dict[LinkKey, LinkItem] = {}
+        self.bundles: dict[LinkKey, LinkItem] = {}
+        self.bundle_vms: dict[LinkKey, list[str]] = {}
+        """The VMs each bundle stands for."""
+        self.adjacent: dict[str, list[LinkItem]] = {}
+        self.traffic: LinkTraffic | None = None
+        self.sparse = False
+        """Host-to-array paths past :data:`STORAGE_BUDGET`: drawn for selected ends only."""
+
+    def clear(self) -> None:
+        for d in (self.links, self.bundles, self.bundle_vms, self.adjacent):
+            d.clear()
+        self.traffic = None
+        links = self.scene.document.design.links
+        paths = {(lk.source, lk.target) for lk in links if lk.kind == "storage"}
+        if len(paths) <= STORAGE_BUDGET:
+            host_of = self.scene.holdings.host_of
+            paths.update((host_of.get(lk.source, ""), lk.target) for lk in links
+                         if lk.kind == "disk_on")
+        self.sparse = len(paths) > STORAGE_BUDGET
+
+    def touching(self, cid: str) -> list[LinkItem]:
+        return self.adjacent.get(cid, [])
+
+    def adjust(self, cid: str) -> None:
+        """Re-route the lines of ``cid`` after it moved or changed size."""
+        for it in self.adjacent.get(cid, ()):
+            it.adjust()
+
+    # ------------------------------------------------------------------ design links
+    def contained(self, lk: Link) -> bool:
+        """A link shown by holding (a VM on its card, a host in its site's box)."""
+        held = self.scene.holdings
+        if lk.kind in DOCK_LINKS:
+            return held.host_of.get(lk.source) == lk.target
+        return lk.kind in MEMBER_LINKS and lk.target in held.containers
+
+    def wants_line(self, lk: Link) -> bool:
+        if self.contained(lk):
+            return False
+        src, dst = self.scene.item(lk.source), self.scene.item(lk.target)
+        if src is None or dst is None:
+            return False
+        if src.docked or dst.docked:  # a VM's own link: while it is selected
+            return (src.docked and src.isSelected()) or (dst.docked and dst.isSelected())
+        if self.sparse and lk.kind == "storage":
+            return src.isSelected() or dst.isSelected()
+        return True
+
+    def show(self, lk: Link) -> None:
+        key = link_key(lk)
+        if key in self.links or not self.wants_line(lk):
+            return
+        src, dst = self.scene.item(lk.source), self.scene.item(lk.target)
+        assert src is not None and dst is not None
+        item = LinkItem(lk, src, dst)
+        self.scene.addItem(item)
+        self.links[key] = item
+        self._touch(item, lk.source, lk.target)
+
+    def hide(self, lk: Link) -> None:
+        item = self.links.pop(link_key(lk), None)
+        if item is not None:
+            self._untouch(item, lk.source, lk.target)
+            self.scene.removeItem(item)
+
+    def hide_all(self, cid: str) -> None:
+        """Take away every line (bundles too) touching ``cid``."""
+        for it in list(self.adjacent.get(cid, [])):
+            if it.bundle:
+                self.bundles.pop(link_key(it.link), None)
+                self._untouch(it, it.link.source, it.link.target)
+                self.scene.removeItem(it)
+            else:
+                self.hide(it.link)
+        self.adjacent.pop(cid, None)
+
+    def _touch(self, item: LinkItem, *ends: str) -> None:
+        for end in ends:
+            self.adjacent.setdefault(end, []).append(item)
+        self.traffic = None
+
+    def _untouch(self, item: LinkItem, *ends: str) -> None:
+        for end in ends:
+            lst = self.adjacent.get(end)
+            if lst is not None and item in lst:
+                lst.remove(item)
+        self.traffic = None
+
+    # ------------------------------------------------------------------ bundles
+    def refresh_bundles(self) -> None:
+        """One line per (host, place) that VMs on the host reach (disks on an array, FT
+        secondaries on another host), unless a link of the design already joins them."""
+        sc = self.scene
+        host_of = sc.holdings.host_of
+        want: dict[LinkKey, list[str]] = {}
+        for lk in sc.document.design.links:
+            if lk.kind not in BUNDLED or lk.source not in host_of or (
+                    self.sparse and lk.kind == "disk_on"):
+                continue
+            a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
+            if a != b and sc.item(a) is not None and sc.item(b) is not None:
+                want.setdefault((lk.kind, a, b), []).append(lk.source)
+        direct = {frozenset((it.link.source, it.link.target)) for it in self.links.values()
+                  if not (it.source.docked or it.target.docked)}
+        want = {k: v for k, v in want.items() if frozenset(k[1:]) not in direct}
+        for key in [k for k in self.bundles if k not in want]:
+            item = self.bundles.pop(key)
+            self._untouch(item, *key[1:])
+            sc.removeItem(item)
+        for key in want:
+            if key not in self.bundles:
+                kind, a, b = key
+                src, dst = sc.item(a), sc.item(b)
+                assert src is not None and dst is not None
+                item = LinkItem(Link(a, b, kind), src, dst, bundle=True)
+                sc.addItem(item)
+                self.bundles[key] = item
+                self._touch(item, a, b)
+        self.bundle_vms = want
+        self.traffic = None
+
+    # ------------------------------------------------------------------ widths
+    def apply(self, p: Prediction) -> None:
+        """Re-width every line for ``p`` (its traffic sources worked out once per set of
+        lines and VMs)."""
+        items = [*self.links.values(), *self.bundles.values()]
+        t = self.traffic
+        if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
+            disk_of = {lk.source: lk.target for lk in self.scene.document.design.links
+                       if lk.kind == "disk_on"}
+            bundle_vms = {len(self.links) + n: self.bundle_vms.get(k, [])
+                          for n, k in enumerate(self.bundles) if k[0] != "disk_on"}
+            t = self.traffic = link_traffic(p, items, self.scene.holdings.host_of, disk_of,
+                                            bundle_vms)
+        lod = max((v.transform().m11() for v in self.scene.views()), default=1.0)
+        apply_widths(t, p, lod)

@@ -1,0 +1,103 @@
+"""The layout: nothing overlaps, cards sit in their boxes, new items find room (no Qt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.document.design import Component, Design, Link
+from models.examples import bundled as examples
+from models.examples.synth import large_design
+from models.io.arrange import (
+    arrange,
+    arrange_in_place,
+    free_spot,
+    layout_rects,
+    overlapping,
+    overlaps,
+)
+from models.io.placement import BOXES, box_around, cards, holdings, rect_of
+
+
+def boxes(design: Design) -> dict[str, tuple[float, float, float, float]]:
+    """Each container's box, drawn around what it holds (as the canvas draws it)."""
+    held = holdings(design)
+    cs = cards(design, held)
+    by_id = {c.id: c for c in design.components}
+    out = {}
+    for bid, members in held.containers.items():
+        box = box_around([rect_of(by_id[m], cs) for m in members], by_id[bid].kind)
+        if box is not None:
+            out[bid] = box
+    return out
+
+
+def inside(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] \
+        and a[1] + a[3] <= b[1] + b[3]
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_every_bundled_example_arranges_without_overlap(name: str) -> None:
+    design = arrange_in_place(examples.load(name))
+    assert overlaps(design) == 0
+    drawn = boxes(design)
+    assert overlapping_boxes(drawn) == 0  # sites side by side, not on top of each other
+    assert arrange(design) == {c.id: (c.x, c.y) for c in design.components}  # stable
+
+
+def overlapping_boxes(drawn: dict[str, tuple[float, float, float, float]]) -> int:
+    import numpy as np  # noqa: PLC0415
+
+    r = np.array([(x, y, x + w, y + h) for x, y, w, h in drawn.values()]).reshape(-1, 4)
+    return len(overlapping(r))
+
+
+def clustered() -> Design:
+    """Two sites, three clusters (one stretched over both sites), hosts with VMs, a loose VM
+    and an array every host reaches."""
+    comps = [Component("a1", "storage_array"), Component("s1", "site"), Component("s2", "site"),
+             Component("k1", "cluster"), Component("k2", "cluster"), Component("k3", "cluster"),
+             Component("loose", "vm")]
+    links = []
+    for i in range(12):
+        hid = f"h{i}"
+        comps.append(Component(hid, "host"))
+        links += [Link(hid, "s1" if i < 7 else "s2", "located_at"), Link(hid, "a1", "storage"),
+                  Link(hid, "k1" if i < 4 else "k2" if i < 7 else "k3" if i < 10 else "k2",
+                       "in_cluster")]
+        for v in range(i % 5):
+            comps.append(Component(f"v{i}_{v}", "vm"))
+            links.append(Link(f"v{i}_{v}", hid, "runs_on"))
+    return Design(components=comps, links=links)
+
+
+def test_clusters_sit_in_their_site_and_the_sites_side_by_side() -> None:
+    design = arrange_in_place(clustered())
+    assert overlaps(design) == 0
+    drawn = boxes(design)
+    assert inside(drawn["k1"], drawn["s1"]) and inside(drawn["k3"], drawn["s2"])
+    assert not inside(drawn["k2"], drawn["s1"])  # k2 spans both sites: the sites keep theirs
+    assert overlapping_boxes({k: v for k, v in drawn.items() if k in ("s1", "s2")}) == 0
+    a1 = design.component("a1")
+    assert a1 is not None and a1.y < min(b[1] for b in drawn.values())  # the array above
+    assert set(BOXES) == {"site", "cluster"}
+
+
+def test_an_estate_of_ten_thousand_vms_arranges_in_one_pass() -> None:
+    design = arrange_in_place(large_design(10000, 250))
+    assert overlaps(design) == 0
+    rects = layout_rects(design)
+    width = max(x + w for x, _, w, _ in rects) - min(x for x, _, _, _ in rects)
+    height = max(y + h for _, y, _, h in rects) - min(y for _, y, _, _ in rects)
+    assert 1.0 < width / height < 6.0  # rows, not one line of 250 hosts
+
+
+def test_a_new_item_goes_to_the_nearest_free_spot() -> None:
+    design = arrange_in_place(examples.load("vaio-scaling"))
+    host = design.component("h1")
+    assert host is not None
+    x, y = free_spot(design, (240.0, 64.0), (host.x, host.y))
+    design.components.append(Component("a9", "storage_array", x=x, y=y))
+    assert overlaps(design) == 0
+    assert abs(x - host.x) + abs(y - host.y) < 2000  # near where it was dropped
+    assert free_spot(Design(), (100.0, 40.0), (5.0, 7.0)) == (5.0, 7.0)
