@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.charts.plots import log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
 from app.jobs import Runner, Task
@@ -125,7 +126,8 @@ class KnobCurve(QWidget):
             [], [], pen=pg.mkPen("#2e86c1", width=1, style=Qt.PenStyle.DashLine), name="p95",
             connect="finite")
         self.iops_curve = self.iops_plot.plot([], [], pen=orange, connect="finite")
-        marker = {"pen": None, "symbol": "o", "symbolSize": 11, "symbolPen": pg.mkPen("k"),
+        marker = {"pen": None, "symbol": "o", "symbolSize": 11,
+                  "symbolPen": pg.mkPen(theme.tones().marker_edge),
                   "symbolBrush": pg.mkBrush("#f1c40f")}
         # the operating point does not take part in auto-range: a moving marker would
         # rescale the axes (and re-lay them out) on every knob move
@@ -133,6 +135,7 @@ class KnobCurve(QWidget):
         self.point_iops = pg.PlotDataItem([], [], **marker)
         self.latency_plot.addItem(self.point_latency, ignoreBounds=True)
         self.iops_plot.addItem(self.point_iops, ignoreBounds=True)
+        self.plots.restyled.connect(self._restyle)
         # uncertainty bands: two invisible edges and the fill between them, per plot
         self.band_edges: dict[str, tuple[pg.PlotDataItem, pg.PlotDataItem]] = {}
         self.band_fills: dict[str, pg.FillBetweenItem] = {}
@@ -186,6 +189,11 @@ class KnobCurve(QWidget):
         first = default_knob(document.design)
         if first is not None:
             self.set_knob(first.path)
+
+    def _restyle(self) -> None:
+        edge = pg.mkPen(theme.tones().marker_edge)
+        for point in (self.point_latency, self.point_iops):
+            point.setSymbolPen(edge)
 
     # ------------------------------------------------------------------ knob choice
     def _fill_combo(self) -> None:

@@ -50,13 +50,14 @@ class UtilisationChart(QWidget):
         self.plot.addItem(self.bars)
         self.full_line = pg.InfiniteLine(
             1.0, angle=90, pen=pg.mkPen(theme.UTIL_COLOURS[theme.Load.HOT], width=1))
+        text = theme.tones().chart_text
         self.ceiling_line = pg.InfiniteLine(
-            theme.UTIL_HOT, angle=90, pen=pg.mkPen("#7f8c8d", style=Qt.PenStyle.DashLine),
-            label="CPU ceiling", labelOpts={"position": 0.95, "color": "#7f8c8d"})
+            theme.UTIL_HOT, angle=90, pen=pg.mkPen(text, style=Qt.PenStyle.DashLine),
+            label="CPU ceiling", labelOpts={"position": 0.95, "color": text})
         self.plot.addItem(self.full_line)
         self.plot.addItem(self.ceiling_line)
-        self.empty_text = pg.TextItem("No resource utilisation modelled yet", color="#7f8c8d")
-        self.plot.addItem(self.empty_text)
+        self.empty_text = self.plots.add_note(self.plot, "No resource utilisation modelled yet")
+        self.plots.restyled.connect(self._restyle)
         layout.addWidget(self.plots, 1)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
@@ -69,6 +70,11 @@ class UtilisationChart(QWidget):
         document.prediction_updated.connect(self.refresh)
         document.design_changed.connect(self.refresh)
         self.refresh()
+
+    def _restyle(self) -> None:
+        text = theme.tones().chart_text
+        self.ceiling_line.setPen(pg.mkPen(text, style=Qt.PenStyle.DashLine))
+        self.ceiling_line.label.setColor(text)
 
     def refresh(self, *_: object) -> None:
         p = self.document.prediction

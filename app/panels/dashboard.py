@@ -17,6 +17,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app import format as fmt
+from app import theme
 from app.document.bands import band_text, sources_text, tracker_for
 from models.engine.kpis import KPIS, Kpi
 from models.engine.prediction import Prediction
@@ -41,13 +42,14 @@ class KpiTile(QFrame):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(2)
         self.title_label = QLabel(kpi.title)
-        self.title_label.setStyleSheet("color: palette(mid);")
+        theme.tone(self.title_label, "muted")
         self.value_label = QLabel(fmt.NONE)
         self.value_label.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.value_label.setAccessibleName(kpi.title)
         self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.band_label = QLabel()
-        self.band_label.setStyleSheet("font-size: 8pt; color: #7d6608;")
+        self.band_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.band_label, "band")
         self.band_label.setAccessibleName(f"{kpi.title} band")
         self.band_label.setVisible(False)
         self.detail_label = QLabel()
@@ -58,6 +60,8 @@ class KpiTile(QFrame):
         comparison), as the last update computed them."""
         self.delta_label = QLabel()
         self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
+        # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
+        self.delta_label.setStyleSheet("font-size: 8pt;")
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
         for w in (self.title_label, self.value_label, self.band_label, self.detail_label,
                   self.delta_label):
@@ -91,13 +95,12 @@ class KpiTile(QFrame):
             self.delta_label.setVisible(False)
             return
         self.delta_label.setText("vs base: " + fmt.delta(new, old, self.kpi.unit))
-        colour = "palette(text)"
+        role: theme.Role | None = None
         if self.kpi.higher_is_better is not None and new is not None and old is not None \
                 and abs(new - old) > 0.005 * max(abs(old), 1e-9):  # ignore sub-0.5 % noise
             better = (new > old) == self.kpi.higher_is_better
-            colour = "#1e8449" if better else "#c0392b"
-        # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
-        self.delta_label.setStyleSheet(f"font-size: 8pt; color: {colour};")
+            role = "good" if better else "bad"
+        theme.tone(self.delta_label, role)
         self.delta_label.setVisible(True)
 
 
@@ -128,13 +131,14 @@ class Dashboard(QWidget):
         outer.addLayout(self.grid)
         self.hidden_label = QLabel()
         self.hidden_label.setWordWrap(True)
-        self.hidden_label.setStyleSheet("font-size: 8pt; color: palette(mid);")
+        self.hidden_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.hidden_label, "muted")
         self.hidden_label.setAccessibleName("Figures not shown")
         self.hidden_label.setVisible(False)
         outer.addWidget(self.hidden_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
-        self.warnings_label.setStyleSheet("color: #b9770e;")
+        theme.tone(self.warnings_label, "warning")
         self.warnings_label.setAccessibleName("Model warnings")
         outer.addWidget(self.warnings_label)
         outer.addStretch(1)

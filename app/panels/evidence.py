@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.charts.plots import plot_widget
 from models.calibration import SUBSYSTEMS, Check, all_checks
 
@@ -126,7 +127,7 @@ class EvidenceView(QWidget):
         band = pg.mkPen("#bdc3c7")
         self.band_hi = pg.PlotDataItem([], [], pen=band)
         self.band_lo = pg.PlotDataItem([], [], pen=band)
-        self.band = pg.FillBetweenItem(self.band_hi, self.band_lo, brush=pg.mkBrush(0, 0, 0, 25))
+        self.band = pg.FillBetweenItem(self.band_hi, self.band_lo, brush=_band_brush())
         self.identity = pg.PlotDataItem([], [], pen=pg.mkPen("#7f8c8d", width=1))
         for item in (self.band_hi, self.band_lo, self.band, self.identity):
             self.plot.addItem(item)
@@ -139,7 +140,9 @@ class EvidenceView(QWidget):
         self.failing = self.plot.plot([], [], pen=None, symbol="o", symbolSize=13,
                                       symbolPen=pg.mkPen("#c0392b", width=2), symbolBrush=None)
         self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
-                                       symbolPen=pg.mkPen("k", width=2), symbolBrush=None)
+                                       symbolPen=pg.mkPen(theme.tones().marker_edge, width=2),
+                                       symbolBrush=None)
+        self.plots.restyled.connect(self._restyle)
         split.addWidget(self.plots)
         self.details = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.details)
@@ -164,6 +167,10 @@ class EvidenceView(QWidget):
         self._load_timer.setSingleShot(True)
         self._load_timer.setInterval(100)
         self._load_timer.timeout.connect(self.ensure_loaded)
+
+    def _restyle(self) -> None:
+        self.band.setBrush(_band_brush())
+        self.selected.setSymbolPen(pg.mkPen(theme.tones().marker_edge, width=2))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
@@ -210,7 +217,7 @@ class EvidenceView(QWidget):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, row)
                 if col == len(cells) - 1 and not c.ok:
-                    item.setForeground(QColor("#c0392b"))
+                    item.setForeground(QColor(theme.tones().error))
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         self.table.setSortingEnabled(True)
@@ -293,6 +300,13 @@ class EvidenceView(QWidget):
             f" <i>{c.role}</i></p><p>{html.escape(c.quantity)}: published"
             f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
             f" ({fmt.signed_percent(c.error)})</p><blockquote>“{quote}”</blockquote>{note}")
+
+
+def _band_brush() -> QBrush:
+    """The tolerance band: the chart's text colour, faint."""
+    colour = QColor(theme.tones().chart_text)
+    colour.setAlpha(40)
+    return QBrush(colour)
 
 
 def _log_point(c: Check) -> tuple[float, float] | None:

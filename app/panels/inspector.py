@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.canvas.tooltips import component_tooltip
 from app.document.design_document import DesignDocument
 from models.document.design import DesignError, parse_value
@@ -56,7 +57,7 @@ class Field(QWidget):
         self.spec = spec
         self.prop = spec.name
         self.error = QLabel(self)
-        self.error.setStyleSheet("color: #d9534f;")
+        theme.tone(self.error, "error")
         self.error.setWordWrap(True)
         self.error.hide()
         self.check: QCheckBox | None = None
@@ -194,7 +195,7 @@ class Inspector(QWidget):
                                      " border-radius: 4px;")
         self.predicted.hide()
         self.message = QLabel(self)
-        self.message.setStyleSheet("color: #d9534f;")
+        theme.tone(self.message, "error")
         self.message.setWordWrap(True)
         self.message.hide()
         self.form_host = QWidget(self)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from models.document.design import DesignError, selector_kind
 from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.schema import Value
@@ -104,11 +105,13 @@ class KnobRow(QWidget):
         layout.addWidget(control)
         self.caption = QLabel(knob.source)
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: palette(mid); font-size: 8pt;")
+        self.caption.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.caption, "muted")
         layout.addWidget(self.caption)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b; font-size: 8pt;")
+        self.error_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.error_label, "error")
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.refresh()

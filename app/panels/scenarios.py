@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
@@ -93,7 +94,7 @@ class ScenarioBar(QWidget):
         row.addWidget(self.compare_button)
         layout.addLayout(row)
         self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: #c0392b;")
+        theme.tone(self.error_label, "error")
         self.error_label.setAccessibleName("Scenario error")
         self.error_label.hide()
         layout.addWidget(self.error_label)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.document.design_document import DesignDocument
 from app.jobs import Runner
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
@@ -112,7 +113,7 @@ class HostFailureTab(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 if new:
-                    item.setForeground(pg.mkColor("#c0392b"))
+                    item.setForeground(QColor(theme.tones().error))
                 self.failure_table.setItem(i, j, item)
         pol = report.policy
         already = (f" {len(report.baseline)} breaches already before any failure."

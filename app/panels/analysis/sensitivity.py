@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
+from app.charts.plots import plot_widget
 from app.document.design_document import DesignDocument
 from app.jobs import Runner, Task, Work
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
@@ -116,8 +118,8 @@ class SensitivityTab(QWidget):
         self.sens_progress.setAccessibleName("Tornado progress")
         self.sens_progress.hide()
         v.addWidget(self.sens_progress)
-        self.tornado_widget = pg.PlotWidget(background="w")
-        self.tornado = self.tornado_widget.getPlotItem()
+        self.tornado_widget = plot_widget()
+        self.tornado = self.tornado_widget.addPlot()
         self.tornado.invertY(True)
         self.tornado.setMouseEnabled(x=False, y=False)
         self.tornado.hideButtons()
@@ -127,8 +129,11 @@ class SensitivityTab(QWidget):
                                          brush=pg.mkBrush("#d35400"), pen=pg.mkPen(None))
         self.tornado.addItem(self.low_bars)
         self.tornado.addItem(self.high_bars)
-        self.baseline_line = pg.InfiniteLine(0.0, angle=90, pen=pg.mkPen("#2b2b2b", width=1))
+        self.baseline_line = pg.InfiniteLine(0.0, angle=90,
+                                             pen=pg.mkPen(theme.tones().chart_text, width=1))
         self.tornado.addItem(self.baseline_line)
+        self.tornado_widget.restyled.connect(
+            lambda: self.baseline_line.setPen(pg.mkPen(theme.tones().chart_text, width=1)))
         # one readable row per bar, however short the dock is
         self.tornado_widget.setMinimumHeight(MAX_BARS * 15 + 50)
         v.addWidget(self.tornado_widget, 1)
