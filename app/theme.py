@@ -114,7 +114,7 @@ class Tones:
         return str(getattr(self, role))
 
 
-LIGHT = Tones(muted="#595f66", warning="#8a5a00", error="#b03a2e", good="#196f3d",
+LIGHT = Tones(muted="#50555b", warning="#8a5a00", error="#b03a2e", good="#196f3d",
               bad="#b03a2e", band="#6f5a07", chart_background="#ffffff",
               chart_text="#4a4f55", marker_edge="#000000")
 DARK = Tones(muted="#b0b3b8", warning="#f0c060", error="#ff8a80", good="#58d68d",
