@@ -124,8 +124,9 @@ def test_every_text_and_axis_reads_at_aa_contrast(qtbot: QtBot, scheme: str) -> 
     form = window.inspector.form
     for i in range(form.rowCount()):
         item = form.itemAt(i, form.ItemRole.LabelRole)
-        if item is not None and isinstance(item.widget(), QLabel):
-            check(f"inspector.{item.widget().text()}", item.widget())
+        label = item.widget() if item is not None else None
+        if isinstance(label, QLabel):
+            check(f"inspector.{label.text()}", label)
     check("inspector.title", window.inspector.title)
     curve = window.knob_curve
     for plot_name, plot in (("latency", curve.latency_plot), ("iops", curve.iops_plot)):
