@@ -683,7 +683,7 @@ def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
         # on a host that sees its datastore), so a host without storage links is not
         # warned about.  A host whose storage links name other arrays is: one of the two
         # declarations is wrong.  Placed VMs whose host links to arrays, but not to theirs:
-        declared: np.ndarray = reach.any(axis=1)
+        declared = np.any(reach, axis=1)
         host = np.maximum(c.vm_host, 0)
         unreachable = (c.vm_host >= 0) & (c.vm_array >= 0) & declared[host] \
             & ~reach[host, np.maximum(c.vm_array, 0)]
