@@ -10,21 +10,71 @@ as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) onc
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app import format as fmt
 from app import theme
 from app.document.bands import band_text, sources_text, tracker_for
+from app.panels.fixes import Fix, fixes_for
 from models.engine.kpis import KPIS, Kpi
 from models.engine.prediction import Prediction
 from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
+
+
+EMPTY_HINT = ("No VMs yet. Drag a host from the Palette onto the canvas, then a VM onto the"
+              " host (and a storage array, with the VM dropped on it for its disk): the"
+              " predicted figures appear here.")
+FIX_PROPS = ("ft", "split_rx", "vnic", "workload.profile")
+"""Properties the suggested fixes depend on."""
+
+
+class FitLabel(QLabel):
+    """A tile's figure: large and bold, smaller when the tile is too narrow for it (never
+    cut); its height stays that of the large size, so tiles keep their rows."""
+
+    POINT_SIZE = 16.0
+    MIN_POINT_SIZE = 9.0
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(text, parent)
+        font = QFont(self.font())
+        font.setPointSizeF(self.POINT_SIZE)
+        font.setWeight(QFont.Weight.DemiBold)
+        self._full = font
+        self.setFont(font)
+        self.setMinimumHeight(QFontMetrics(font).height())
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        if text != self.text():
+            super().setText(text)
+            self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        room = self.contentsRect().width() - 2
+        need = QFontMetrics(self._full).horizontalAdvance(self.text())
+        size = self.POINT_SIZE if need <= room or room <= 0 else \
+            max(self.MIN_POINT_SIZE, self.POINT_SIZE * room / need)
+        if abs(self.font().pointSizeF() - size) > 0.05:
+            font = QFont(self._full)
+            font.setPointSizeF(size)
+            self.setFont(font)
+
+    def fits(self) -> bool:
+        """Whether the whole text shows."""
+        return self.fontMetrics().horizontalAdvance(self.text()) <= self.contentsRect().width()
 
 
 class KpiTile(QFrame):
@@ -43,8 +93,7 @@ class KpiTile(QFrame):
         layout.setSpacing(2)
         self.title_label = QLabel(kpi.title)
         theme.tone(self.title_label, "muted")
-        self.value_label = QLabel(fmt.NONE)
-        self.value_label.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        self.value_label = FitLabel(fmt.NONE)
         self.value_label.setAccessibleName(kpi.title)
         self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.band_label = QLabel()
@@ -79,13 +128,14 @@ class KpiTile(QFrame):
         self.setToolTip(tip)
         self.band_label.setToolTip(tip)
 
-    def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool) -> None:
+    def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool,
+                    name: fmt.Names = str) -> None:
         new = self.kpi.value(p) if p is not None else None
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
         self.value_label.setText(fmt.kpi_value(self.kpi, new))
-        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new))
+        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new, name))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
@@ -136,19 +186,79 @@ class Dashboard(QWidget):
         self.hidden_label.setAccessibleName("Figures not shown")
         self.hidden_label.setVisible(False)
         outer.addWidget(self.hidden_label)
+        self.empty_label = QLabel(EMPTY_HINT)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAccessibleName("Dashboard hint")
+        self.empty_label.setVisible(False)
+        outer.addWidget(self.empty_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
         theme.tone(self.warnings_label, "warning")
         self.warnings_label.setAccessibleName("Model warnings")
         outer.addWidget(self.warnings_label)
+        self.fixes: list[Fix] = []
+        self.fix_label = QLabel()
+        self.fix_label.setWordWrap(True)
+        self.fix_label.setTextFormat(Qt.TextFormat.RichText)
+        self.fix_label.setAccessibleName("Suggested fixes")
+        self.fix_label.linkActivated.connect(self._apply_fix)
+        self.fix_label.setVisible(False)
+        outer.addWidget(self.fix_label)
         outer.addStretch(1)
+        self._names: dict[str, str] | None = None
+        self._structure_timer = QTimer(self)
+        self._structure_timer.setSingleShot(True)
+        self._structure_timer.setInterval(0)
+        self._structure_timer.timeout.connect(self._structure_changed)
+        for signal in (document.design_replaced, document.component_added,
+                       document.component_removed, document.link_added,
+                       document.link_removed):
+            signal.connect(self._schedule_structure)
+        document.component_changed.connect(self._on_component_changed)
+        document.values_changed.connect(self._on_values_changed)
         document.prediction_updated.connect(self.refresh)
         document.baseline_updated.connect(self._on_baseline)
         document.scenario_changed.connect(self.refresh)
         self.bands = tracker_for(document)
         self.bands.bands_updated.connect(self._on_bands)
-        self.refresh()
+        self._structure_changed()
         self._on_bands(self.bands.bands)
+
+    # ------------------------------------------------------------------ names and fixes
+    def _schedule_structure(self, *_: object) -> None:
+        self._structure_timer.start()
+
+    def _on_component_changed(self, _cid: str, prop: str) -> None:
+        if prop == "name":
+            self._schedule_structure()
+
+    def _on_values_changed(self, _select: str, prop: str) -> None:
+        if prop in FIX_PROPS:  # what the fixes look at (a slider step is none of them)
+            self._schedule_structure()
+
+    def _structure_changed(self) -> None:
+        """Names and fixes follow the design's structure, not every knob step."""
+        self._names = None
+        self.fixes = fixes_for(self.document.design)
+        links = "<br>".join(f"{html.escape(f.problem)}: <a href=\"{i}\">"
+                            f"{html.escape(f.action)}</a>" for i, f in enumerate(self.fixes))
+        self.fix_label.setText(links)
+        self.fix_label.setVisible(bool(self.fixes))
+        self.refresh()
+
+    def _apply_fix(self, href: str) -> None:
+        if href.isdigit() and int(href) < len(self.fixes):
+            self.fixes[int(href)].apply(self.document)
+
+    def names(self) -> dict[str, str]:
+        """Component id -> name, for the ids a model's text cites (kept until the
+        structure or a name changes)."""
+        if self._names is None:
+            self._names = {c.id: c.name for c in self.document.design.components if c.name}
+        return self._names
+
+    def name_of(self, cid: str) -> str:
+        return self.names().get(cid, cid)
 
     def _on_bands(self, bands: Bands | None) -> None:
         for tile in self.tiles.values():
@@ -183,14 +293,15 @@ class Dashboard(QWidget):
     def _hide_unmeasured(self, p: Prediction | None) -> None:
         """Hide the tiles a design has nothing to measure for (storage latency on a web farm,
         FT figures without FT VMs) in the shown prediction or base, so that its own figures
-        lead; a design without VMs shows every tile, as the map of what Headroom computes."""
-        hidden: set[str] = set()
-        if p is not None and len(p.vms.ids):
-            hidden = {key for key, t in self.tiles.items() if t.values == (None, None)}
+        lead; a design without VMs shows no tile but a line saying how to begin."""
+        empty = p is None or not len(p.vms.ids)
+        hidden = set(self.tiles) if empty else \
+            {key for key, t in self.tiles.items() if t.values == (None, None)}
+        self.empty_label.setVisible(empty)
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [k.title for k in KPIS if k.key in hidden]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))
@@ -207,10 +318,11 @@ class Dashboard(QWidget):
         self.scenario_label.setText(
             f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
         for tile in self.tiles.values():
-            tile.update_from(p, base, show_delta)
+            tile.update_from(p, base, show_delta, self.name_of)
         self._hide_unmeasured(p)
         warnings = p.warnings if p is not None else []
-        text = "\n".join(f"⚠ {w}" for w in warnings[:4])
+        names, cases = self.names(), fmt.case_ids()
+        text = "\n".join(f"⚠ {fmt.plain(w, names, cases)}" for w in warnings[:4])
         if len(warnings) > 4:
             text += f"\n… and {len(warnings) - 4} more"
         self.warnings_label.setText(text)
