@@ -289,18 +289,18 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ edit actions
     def cut(self) -> None:
         n = clipboard.cut_selection(self.document)
-        self.show_status(f"Cut {n} component(s)" if n else "Nothing selected")
+        self.show_status(f"Cut {fmt.count(n, 'component')}" if n else "Nothing selected")
 
     def copy(self) -> None:
         n = clipboard.copy_selection(self.document)
-        self.show_status(f"Copied {n} component(s)" if n else "Nothing selected")
+        self.show_status(f"Copied {fmt.count(n, 'component')}" if n else "Nothing selected")
 
     def paste(self) -> None:
         self.show_status(clipboard.paste(self.document))
 
     def delete(self) -> None:
         n = delete_selection(self.scene)
-        self.show_status(f"Deleted {n} item(s)" if n else "Nothing selected")
+        self.show_status(f"Deleted {fmt.count(n, 'item')}" if n else "Nothing selected")
 
     def select_all(self) -> None:
         self.document.set_selection([c.id for c in self.document.design.components])
@@ -312,7 +312,8 @@ class MainWindow(QMainWindow):
     def arrange_vms(self) -> None:
         moves = arrange_vms(self.document.design)
         self.document.move_components(moves)
-        self.show_status(f"Arranged {len(moves)} component(s) (Ctrl+Z restores)" if moves
+        self.show_status(f"Arranged {fmt.count(len(moves), 'component')} (Ctrl+Z restores)"
+                         if moves
                          else "Every VM already sits in a grid under its host")
         if moves:
             self.view.fit()
@@ -336,8 +337,13 @@ class MainWindow(QMainWindow):
     def _prediction_updated(self, p: Prediction) -> None:
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
-        neck = f" · bottleneck {top[0].component} ({top[0].util:.0%})" if top else ""
-        self.status_detail.setText(f"{scen}{status_summary(p)}{neck}")
+        name = self.document.session.name_of
+        neck = f" · bottleneck: {fmt.bottleneck(top[0], name)}" if top else ""
+        text = f"{scen}{status_summary(p)}{neck}"
+        # the label keeps its size (see __init__): a long name is elided, whole in the tip
+        self.status_detail.setToolTip(text)
+        self.status_detail.setText(self.status_detail.fontMetrics().elidedText(
+            text, Qt.TextElideMode.ElideMiddle, self.status_detail.width()))
 
     def _design_replaced(self) -> None:
         self.update_title()
@@ -450,7 +456,7 @@ def status_summary(p: Prediction) -> str:
     parts = [fmt.count(len(p.vms.ids), "VM"), fmt.count(len(p.hosts.ids), "host")]
     net = p.total_net_gbps
     if p.total_iops > 0 or net <= 0:
-        parts.append(f"{p.total_iops:,.0f} IOPS")
+        parts.append(fmt.with_unit(p.total_iops, "IOPS"))
     if net > 0:
-        parts.append(f"{net:,.3g} Gbit/s")
+        parts.append(fmt.with_unit(net, "Gbit/s"))
     return " · ".join(parts)
