@@ -147,7 +147,9 @@ def signed_percent(error: float) -> str:
     """A relative error as a signed percentage (``-0.042`` -> ``−4.2 %``)."""
     if not math.isfinite(error):
         return NONE
-    sign = "+" if error > 0 else ("−" if error < 0 else "")
+    if abs(error) < 5e-5:  # below 0.005 %: rounding in the model, not an error
+        return "0 %"
+    sign = "+" if error > 0 else "−"
     return f"{sign}{number(abs(error) * 100.0, 2)} %"
 
 

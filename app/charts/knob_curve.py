@@ -101,6 +101,9 @@ class KnobCurve(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Curve of"))
         self.combo = QComboBox()
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.combo.setAccessibleName("Curve knob")
         self.combo.activated.connect(self._on_combo)
         top.addWidget(self.combo, 1)

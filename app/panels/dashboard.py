@@ -64,12 +64,14 @@ class FitLabel(QLabel):
 
     def _fit(self) -> None:
         room = self.contentsRect().width() - 2
-        need = QFontMetrics(self._full).horizontalAdvance(self.text())
-        size = self.POINT_SIZE if need <= room or room <= 0 else \
-            max(self.MIN_POINT_SIZE, self.POINT_SIZE * room / need)
-        if abs(self.font().pointSizeF() - size) > 0.05:
-            font = QFont(self._full)
-            font.setPointSizeF(size)
+        font = QFont(self._full)
+        need = QFontMetrics(font).horizontalAdvance(self.text())
+        if room > 0 and need > room:  # scale down, then step until it fits (hinting)
+            font.setPointSizeF(max(self.MIN_POINT_SIZE, self.POINT_SIZE * room / need))
+            while QFontMetrics(font).horizontalAdvance(self.text()) > room \
+                    and font.pointSizeF() > self.MIN_POINT_SIZE:
+                font.setPointSizeF(max(self.MIN_POINT_SIZE, font.pointSizeF() - 0.5))
+        if abs(self.font().pointSizeF() - font.pointSizeF()) > 0.05:
             self.setFont(font)
 
     def fits(self) -> bool:
@@ -157,7 +159,7 @@ class KpiTile(QFrame):
 class Dashboard(QWidget):
     """KPI tiles for the active scenario, with deltas against base when a scenario is active."""
 
-    TILE_WIDTH = 165
+    TILE_WIDTH = 150
     """Tiles reflow to as many columns of about this width as the dock allows (at most 4)."""
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):

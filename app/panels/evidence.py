@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -84,8 +85,7 @@ def _case_field(c: Check, key: str) -> Any:
 class EvidenceView(QWidget):
     """Published figures against the model, per calibration check, with the study's words."""
 
-    COLUMNS = ("Case", "Subsystem", "Study", "Quantity", "Published", "Model", "Error",
-               "Tolerance", "Role", "OK")
+    COLUMNS: tuple[Column, ...] = ()  # set below the class (the table's columns)
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -97,10 +97,13 @@ class EvidenceView(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Subsystem"))
         self.filter = QComboBox()
+        self.filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.filter.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.filter.setAccessibleName("Evidence subsystem filter")
         self.filter.addItem("All subsystems", "")
         for name in SUBSYSTEMS:
-            self.filter.addItem(name, name)
+            self.filter.addItem(subsystem_text(name), name)
         self.filter.currentIndexChanged.connect(self._apply_filter)
         top.addWidget(self.filter)
         self.summary = QLabel("Calibration checks are computed when this view is first shown.")
@@ -146,14 +149,13 @@ class EvidenceView(QWidget):
         split.addWidget(self.plots)
         self.details = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.details)
-        self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        split.setStretchFactor(0, 2)  # beside each other, the table gets the larger part
+        split.setStretchFactor(1, 3)
+        self.table = FittedTable(self.COLUMNS)
         self.table.setAccessibleName("Calibration checks")
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.currentCellChanged.connect(self._on_current)
         self.details.addWidget(self.table)
@@ -208,20 +210,20 @@ class EvidenceView(QWidget):
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(ev.checks))
         for row, (c, sub) in enumerate(zip(ev.checks, ev.subsystem, strict=True)):
-            bound = {"gt": "> ", "lt": "< "}.get(c.bound, "")
-            cells = (c.case_id, sub, str(_case_field(c, "study")), c.quantity,
-                     bound + fmt.number(c.published), fmt.number(c.model),
-                     fmt.signed_percent(c.error), "±" + fmt.percent(c.tolerance), c.role,
-                     "yes" if c.ok else "NO")
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+            tip = f"{_case_field(c, 'study')}: {c.quantity} (calibration case {c.case_id})"
+            for col, column in enumerate(self.COLUMNS):
+                item = QTableWidgetItem(column.cell(c, sub))
                 item.setData(Qt.ItemDataRole.UserRole, row)
-                if col == len(cells) - 1 and not c.ok:
+                item.setToolTip(tip)
+                if column.numeric:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if column.title == "OK" and not c.ok:
                     item.setForeground(QColor(theme.tones().error))
                 self.table.setItem(row, col, item)
-        self.table.resizeColumnsToContents()
+        self.table.fit_columns()
         self.table.setSortingEnabled(True)
-        self.table.sortItems(1, Qt.SortOrder.AscendingOrder)  # grouped by subsystem
+        self.table.sortItems(self.table.index_of("Subsystem"), Qt.SortOrder.AscendingOrder)
 
     def _apply_filter(self, *_: object) -> None:
         ev = self.evidence
@@ -296,10 +298,94 @@ class EvidenceView(QWidget):
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
         self.quote.setHtml(
-            f"<p><b>{study}</b> — case <code>{html.escape(c.case_id)}</code>, role"
-            f" <i>{c.role}</i></p><p>{html.escape(c.quantity)}: published"
+            f"<p><b>{study}</b> ({ROLE_WORDS.get(c.role, c.role)})</p>"
+            f"<p>{html.escape(c.quantity)}: published"
             f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
             f" ({fmt.signed_percent(c.error)})</p><blockquote>“{quote}”</blockquote>{note}")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the checks table: its title, the text of a check's cell, whether it
+    stretches (long text, cut with "…" when narrow) or is sized to its contents, whether it
+    is a number (right-aligned), and its priority: when the table is too narrow for every
+    column, the highest numbers step aside first (never a sideways scroll bar)."""
+
+    title: str
+    cell: Callable[[Check, str], str]
+    stretch: bool = False
+    numeric: bool = False
+    priority: int = 5
+
+
+ROLE_WORDS = {"fit": "fitted", "check": "check (not fitted)", "rule": "rule"}
+SUBSYSTEM_WORDS = {"ft": "Fault Tolerance", "cpu_virtualization": "CPU virtualisation",
+                   "vdi": "VDI (PCoIP)", "stretched": "stretched cluster"}
+
+
+def subsystem_text(name: str) -> str:
+    return SUBSYSTEM_WORDS.get(name, name.replace("_", " "))
+
+
+def _bound(c: Check) -> str:
+    return {"gt": "> ", "lt": "< "}.get(c.bound, "") + fmt.number(c.published)
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("Study", lambda c, _s: str(_case_field(c, "study")), stretch=True, priority=2),
+    Column("Figure", lambda c, _s: c.quantity, stretch=True, priority=1),
+    Column("Published", lambda c, _s: _bound(c), numeric=True, priority=0),
+    Column("Model", lambda c, _s: fmt.number(c.model), numeric=True, priority=0),
+    Column("Error", lambda c, _s: fmt.signed_percent(c.error), numeric=True, priority=1),
+    Column("Tolerance", lambda c, _s: "±" + fmt.percent(c.tolerance), numeric=True,
+           priority=4),
+    Column("Subsystem", lambda _c, s: subsystem_text(s), priority=5),
+    Column("Role", lambda c, _s: c.role, priority=3),
+    Column("OK", lambda c, _s: "yes" if c.ok else "NO", priority=0),
+)
+"""The checks table, left to right (a new column goes here)."""
+EvidenceView.COLUMNS = COLUMNS
+
+
+class FittedTable(QTableWidget):
+    """A table whose columns fit its width: long-text columns stretch, the others take
+    their contents' width, and columns of low priority step aside when there is no room."""
+
+    STRETCH_MIN = 90
+
+    def __init__(self, columns: tuple[Column, ...]):
+        super().__init__(0, len(columns))
+        self.columns = columns
+        self.setHorizontalHeaderLabels([c.title for c in columns])
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrap(False)
+        header = self.horizontalHeader()
+        for i, c in enumerate(columns):
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch if c.stretch
+                                        else QHeaderView.ResizeMode.ResizeToContents)
+
+    def index_of(self, title: str) -> int:
+        return next(i for i, c in enumerate(self.columns) if c.title == title)
+
+    def fit_columns(self) -> None:
+        """Show the columns that fit the width, most important first."""
+        room = self.viewport().width()
+        header = self.horizontalHeader()
+        shown: set[int] = set()
+        for i in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
+            c = self.columns[i]
+            need = self.STRETCH_MIN if c.stretch else max(
+                self.sizeHintForColumn(i), header.sectionSizeHint(i))
+            if need > room and shown:
+                break  # this one and every less important one step aside
+            shown.add(i)
+            room -= need
+        for i in range(len(self.columns)):
+            self.setColumnHidden(i, i not in shown)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fit_columns()
 
 
 def _band_brush() -> QBrush:

@@ -277,8 +277,24 @@ class MainWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         bar = QToolBar("Main", self)
         bar.setObjectName("main_toolbar")
-        bar.addAction(self.undo_action)
-        bar.addAction(self.redo_action)
+        # "Undo"/"Redo" whatever the step: the menu's actions carry the step's words
+        # ("Undo Set Outstanding I/Os on 16 VMs"), which would resize the buttons and move
+        # the whole toolbar at every edit; here the words go to the tooltip
+        stack = self.document.undo_stack
+        self.toolbar_undo = QAction("Undo", self)
+        self.toolbar_undo.triggered.connect(stack.undo)
+        self.toolbar_redo = QAction("Redo", self)
+        self.toolbar_redo.triggered.connect(stack.redo)
+        stack.canUndoChanged.connect(self.toolbar_undo.setEnabled)
+        stack.canRedoChanged.connect(self.toolbar_redo.setEnabled)
+        stack.undoTextChanged.connect(
+            lambda text: self.toolbar_undo.setToolTip(f"Undo {text} (Ctrl+Z)"))
+        stack.redoTextChanged.connect(
+            lambda text: self.toolbar_redo.setToolTip(f"Redo {text} (Ctrl+Shift+Z)"))
+        self.toolbar_undo.setEnabled(stack.canUndo())
+        self.toolbar_redo.setEnabled(stack.canRedo())
+        bar.addAction(self.toolbar_undo)
+        bar.addAction(self.toolbar_redo)
         bar.addSeparator()
         bar.addAction(self.link_mode_action)
         bar.addAction(self.fit_action)
@@ -380,10 +396,16 @@ class MainWindow(QMainWindow):
         return False
 
     def default_dock_sizes(self) -> None:
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [250, 360],
+        """Side columns in proportion to the window (at 1280 px: 240 and 300, so knob values
+        and two tile columns fit), the canvas gets the rest."""
+        width = self.width()
+        left = max(240, min(300, round(width * 0.19)))
+        right = max(300, min(380, round(width * 0.25)))
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [left, right],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.palette_dock, self.knob_dock], [330, 600],
-                         Qt.Orientation.Vertical)
+        # the knobs get most of the left column: the palette shows a screenful of presets
+        self.resizeDocks([self.palette_dock, self.knob_dock],
+                         [max(150, round(self.height() * 0.24)), 600], Qt.Orientation.Vertical)
         self.resizeDocks([self.inspector_dock, self.dashboard_dock], [330, 620],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)

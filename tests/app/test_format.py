@@ -80,3 +80,10 @@ def test_ids_and_case_ids_leave_the_sentences() -> None:
     assert fmt.plain("vm v2 uses DirectPath NIC n2", {"v2": "bbcp"}) == \
         "VM bbcp uses DirectPath NIC n2"
     assert "ft6-network-10gbps-ms-latency" in fmt.case_ids()
+
+
+def test_relative_errors_read_in_two_digits_and_rounding_as_zero() -> None:
+    assert fmt.signed_percent(-0.042) == "−4.2 %"
+    assert fmt.signed_percent(0.14) == "+14 %"
+    assert fmt.signed_percent(1.5e-16) == "0 %"
+    assert fmt.signed_percent(-5.9e-16) == "0 %"

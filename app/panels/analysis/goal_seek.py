@@ -43,6 +43,9 @@ class GoalSeekTab(QWidget):
         v = QVBoxLayout(self)
         row = QHBoxLayout()
         self.goal_combo = QComboBox()
+        self.goal_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.goal_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.goal_combo.setAccessibleName("Goal")
         for goal, label in GOAL_LABELS.items():
             self.goal_combo.addItem(label, goal)

@@ -87,6 +87,9 @@ class SensitivityTab(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("What moves"))
         self.output_combo = QComboBox()
+        self.output_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.output_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.output_combo.setAccessibleName("Tornado output")
         for key in OUTPUTS:
             self.output_combo.addItem(f"{OUTPUT_LABELS.get(key, key)} ({OUTPUTS[key][0]})",
@@ -97,11 +100,16 @@ class SensitivityTab(QWidget):
         self.output_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.output_combo, 1)
         self.band_combo = QComboBox()
+        self.band_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.band_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.band_combo.setAccessibleName("Tornado band")
         self.band_combo.addItem("over each knob's range", "range")
         self.band_combo.addItem("one slider step either way", "step")
         self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.band_combo)
+        v.addLayout(row)
+        row = QHBoxLayout()  # a second row: the tab fits a dock beside the side columns
         self.auto_check = QCheckBox("recompute on edits")
         self.auto_check.setToolTip("Recompute the tornado once the design stops changing")
         self.auto_check.setChecked(True)
@@ -113,6 +121,7 @@ class SensitivityTab(QWidget):
         self.sens_cancel.setEnabled(False)
         self.sens_cancel.clicked.connect(self.cancel_sensitivity)
         row.addWidget(self.sens_cancel)
+        row.addStretch(1)
         v.addLayout(row)
         self.sens_progress = QProgressBar()
         self.sens_progress.setAccessibleName("Tornado progress")

@@ -30,6 +30,12 @@ def cell(view: EvidenceView, row: int, col: int) -> str:
     return item.text()
 
 
+def check_of(view: EvidenceView, row: int) -> Check:
+    item = view.table.item(row, 0)
+    assert item is not None and view.evidence is not None
+    return view.evidence.checks[int(item.data(Qt.ItemDataRole.UserRole))]
+
+
 @pytest.fixture
 def fake_evidence(monkeypatch: pytest.MonkeyPatch) -> Evidence:
     ids = list(cases())[:3]
@@ -47,14 +53,20 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     assert view.table.rowCount() == 0  # computed lazily
     view.ensure_loaded()
     assert view.table.rowCount() == 3
-    texts = {cell(view, r, 0): cell(view, r, 9) for r in range(3)}
+    ok = view.table.index_of("OK")
+    texts = {check_of(view, r).case_id: cell(view, r, ok) for r in range(3)}
     first, second, third = (c.case_id for c in fake_evidence.checks)
     assert texts == {first: "yes", second: "NO", third: "NO"}
+    study = view.table.index_of("Study")
+    assert cell(view, 0, study) == str(check_of(view, 0).case()["study"])
+    for r in range(3):  # the case id is in the tooltip, not a column
+        assert all(check_of(view, r).case_id not in cell(view, r, col)
+                   for col in range(view.table.columnCount()))
     assert list(view.points["storage"].xData) == [3.0]
     assert n_points(view.points["ft"]) == 1  # the zero model value is not plotted
     assert "1 not plotted" in view.summary.text()
     assert "network" in view.summary.text()
-    row = next(r for r in range(3) if cell(view, r, 0) == second)
+    row = next(r for r in range(3) if check_of(view, r).case_id == second)
     view.table.setCurrentCell(row, 0)
     quote = str(cases()[second]["quote"])
     assert quote[:40] in view.quote.toPlainText()
@@ -95,3 +107,24 @@ def test_every_subsystem_has_its_own_colour_and_the_legend_sits_beside_the_plot(
     qtbot.addWidget(view)
     assert view.legend.parentItem() is not view.plot.vb  # not drawn over the points
     assert view.plots.ci.getItem(0, 1) is view.legend
+
+
+def test_the_table_never_scrolls_sideways(qtbot: QtBot, fake_evidence: Evidence) -> None:
+    """In a narrow dock the columns of low priority step aside (the figures stay)."""
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    view.ensure_loaded()
+    view.resize(1400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    wide = [view.table.isColumnHidden(i) for i in range(view.table.columnCount())]
+    view.resize(360, 300)
+    qtbot.waitUntil(lambda: view.table.width() < 360)
+    narrow = {c.title for i, c in enumerate(view.table.columns)
+              if view.table.isColumnHidden(i)}
+    assert len(narrow) > sum(wide)  # the narrower, the fewer columns
+    assert narrow and not {"Published", "Model", "OK"} & narrow
+    assert not view.table.horizontalScrollBar().isVisible()
+    shown = sum(view.table.columnWidth(i) for i in range(view.table.columnCount())
+                if not view.table.isColumnHidden(i))
+    assert shown <= view.table.viewport().width() + 1

@@ -237,7 +237,7 @@ def test_title_tiles_lead_with_what_the_design_measures() -> None:
 
     web = kpi_tiles(_predict(examples.load("dense-web-farm")))
     assert [t[0] for t in web] == ["p95 response", "Network", "Hosts needed", "Consolidation"]
-    assert web[0][2].startswith("mean ") and web[2][2] == "binding limit: cpu"
+    assert web[0][2].startswith("mean ") and web[2][2] == "binding limit: CPU"
     io = kpi_tiles(_predict(examples.load("vaio-scaling")))
     assert [t[0] for t in io] == ["Total IOPS", "Mean latency", "Hosts needed", "Consolidation"]
     assert io[0][2] == "16 VMs" and io[1][2].startswith("p95 ")
