@@ -51,7 +51,8 @@ class FileController(QObject):
                                         self.open)
         self.examples_menu = self.menu.addMenu("Open &Example")
         for name in examples.names():
-            act = self.examples_menu.addAction(name)
+            act = self.examples_menu.addAction(examples.load(name).name or name)
+            act.setData(name)
             act.triggered.connect(lambda _=False, n=name: self.open_example(n))
         self.recent_menu = self.menu.addMenu("Open &Recent")
         self.menu.addSeparator()
@@ -218,13 +219,13 @@ class FileController(QObject):
             act = self.recent_menu.addAction(f"&{i + 1} {Path(path).name}")
             act.setToolTip(path)
             act.setData(path)
-            act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+            act.triggered.connect(lambda _=False, p=path: self.open_recent(p))
         if items:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction("Clear Recent Files").triggered.connect(self.clear_recent)
         self.recent_menu.setEnabled(bool(items))
 
-    def _open_recent(self, path: str) -> None:
+    def open_recent(self, path: str) -> None:
         if self.maybe_save():
             self.open_path(path)
 

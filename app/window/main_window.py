@@ -40,7 +40,7 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.window import importing
+from app.window import importing, start_page
 from app.window.file_menu import FileController
 from models.engine.prediction import Prediction
 
@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self._build_analysis_menu()
         self._build_help_menu()
         self._build_toolbar()
+        self.start = start_page.install(self)  # a new, empty design opens on the start page
         self.status_detail = QLabel(self)
         # a fixed size: the figures change with every knob move, and a label whose size may
         # change re-lays out the status bar and the whole window each time
@@ -438,6 +439,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
         self.analysis.shutdown()
+        self.start.restore_docks()  # the layout the user had, not the start page's
         if self.remember_layout:
             self.save_layout()
         super().closeEvent(event)
