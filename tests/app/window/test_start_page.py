@@ -57,6 +57,7 @@ def test_recent_files_open_from_the_page(qtbot: QtBot, tmp_path: Path) -> None:
     window = make(qtbot)
     path = tmp_path / "plan.headroom"
     save_design(examples.load("ft-netperf"), path)
+    window.files.clear_recent()  # QSettings keeps other tests' files in this process
     window.files.add_recent(str(path))
     window.files.action_new.trigger()
     buttons = window.start.page.recent_buttons
