@@ -67,10 +67,12 @@ class Breach:
         if self.resource == "ft":
             return f"vm {self.component}: FT cannot place a new secondary (unprotected)"
         if self.resource == "p95":
-            return f"vm {self.component}: p95 {self.value:.4g} ms > {self.limit:.4g} ms"
+            value, limit = _distinct(self.value, self.limit)
+            return f"vm {self.component}: p95 {value} ms > {limit} ms"
         what = {"cpu": "host CPU", "memory": "host memory", "array": "array",
                 "nic": "NIC"}.get(self.resource, self.resource)
-        return f"{what} {self.component}: {self.value:.1%} > {self.limit:.1%}"
+        value, limit = _distinct(self.value * 100.0, self.limit * 100.0)
+        return f"{what} {self.component}: {value}% > {limit}%"
 
     def to_dict(self) -> dict[str, Any]:
         return {"component": self.component, "resource": self.resource,
@@ -255,3 +257,14 @@ def _light_copy(design: Design) -> Design:
                    for c in design.components],
                   [Link(lk.source, lk.target, lk.kind, dict(lk.props)) for lk in design.links],
                   list(design.scenarios))
+
+
+def _distinct(value: float, limit: float) -> tuple[str, str]:
+    """``value`` and ``limit`` with as few significant digits (three at least) as tell them
+    apart: a breach never reads "p95 100 ms > 100 ms"."""
+    a = b = ""
+    for digits in range(3, 10):
+        a, b = f"{value:.{digits}g}", f"{limit:.{digits}g}"
+        if a != b:
+            break
+    return a, b

@@ -25,7 +25,7 @@ from app import format as fmt
 from app import theme
 from app.document.design_document import DesignDocument
 from app.jobs import Runner
-from app.panels.analysis.common import LANE, analysis_copy, stoppable
+from app.panels.analysis.common import LANE, analysis_copy, plain, stoppable
 from models.analysis import FailureReport, host_failure
 
 
@@ -101,7 +101,7 @@ class HostFailureTab(QWidget):
         for i, f in enumerate(rows):
             new = f.new_breaches
             took = sum(x.lost == "primary" for x in f.ft)
-            worst = "; ".join(b.describe() for b in new[:3]) + (
+            worst = "; ".join(plain(self.document, b.describe()) for b in new[:3]) + (
                 f" (+{len(new) - 3} more)" if len(new) > 3 else "")
             if f.not_restarted:
                 worst = f"{len(f.not_restarted)} VMs cannot restart. " + worst
