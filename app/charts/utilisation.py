@@ -85,7 +85,7 @@ class UtilisationChart(QWidget):
         utils = [max(0.0, r.util) for r in top]
         self.bars.setOpts(x0=[0.0] * n, y=list(range(n)), height=0.6, width=utils,
                           brushes=[pg.mkBrush(level_colour(u)) for u in utils])
-        labels = [f"{self._name(r.component)} · {r.resource}" for r in top]
+        labels = [f"{self._name(r.component)} · {fmt.resource_text(r.resource)}" for r in top]
         if labels != self._labels:  # re-laying out an axis costs more than the bars
             self._labels = labels
             axis = self.plot.getAxis("left")
@@ -105,8 +105,9 @@ class UtilisationChart(QWidget):
             self.plot.setRange(xRange=ranges[0], yRange=ranges[1], padding=0)
         if top:
             r = top[0]
-            self.detail.setText(f"Top bottleneck: {self._name(r.component)} {r.resource} at"
-                                f" {fmt.percent(r.util)}. {r.explanation}"
+            names = {r.component: self._name(r.component)}  # what its explanation cites
+            self.detail.setText(f"Top bottleneck: {fmt.bottleneck(r, self._name)}."
+                                f" {fmt.plain(r.explanation, names, fmt.case_ids())}"
                                 f" (study: {r.source})")
         else:
             self.detail.setText("")
