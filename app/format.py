@@ -140,7 +140,12 @@ def percent(fraction: float | None, digits: int = 3) -> str:
     """A fraction as a percentage (``0.873`` -> ``87.3 %``)."""
     if fraction is None or not math.isfinite(fraction):
         return NONE
-    return number(fraction * 100.0, digits) + " %"
+    v = fraction * 100.0
+    if v != 0 and abs(v) < 0.01:
+        return "< 0.01 %" if v > 0 else "> −0.01 %"
+    if abs(v) < 1:  # at most two decimals: 0.02 %, not 0.0242 %
+        return f"{v:.2f}".rstrip("0").rstrip(".") + " %"
+    return number(v, digits) + " %"
 
 
 def signed_percent(error: float) -> str:

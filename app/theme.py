@@ -30,8 +30,15 @@ from typing import Literal
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOption,
+    QWidget,
+)
 
 
 def dark_palette() -> QPalette:
@@ -60,9 +67,40 @@ def is_dark(app: QGuiApplication) -> bool:
     return app.styleHints().colorScheme() == Qt.ColorScheme.Dark
 
 
+class OutlinedStyle(QProxyStyle):
+    """Fusion, with check boxes and radio buttons outlined at 3:1 against the window in the
+    dark scheme (Fusion draws them as a dark square on a dark panel)."""
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element: QStyle.PrimitiveElement,  # noqa: N802 (Qt override)
+                      option: QStyleOption, painter: QPainter,
+                      widget: QWidget | None = None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        kinds = (QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+                 QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+        if element not in kinds or not dark_now():
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QColor(INDICATOR_EDGE))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        r = option.rect.adjusted(1, 1, -1, -1)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(r)
+        else:
+            painter.drawRoundedRect(r, 2, 2)
+        painter.restore()
+
+
+INDICATOR_EDGE = "#8a8d93"
+"""A check box's outline in the dark scheme (4.1:1 on the window, 3:1 asked for controls)."""
+
+
 def apply_theme(app: QApplication) -> None:
     """Use Fusion with a palette matching the system scheme, and follow later changes."""
-    app.setStyle("Fusion")
+    app.setStyle(OutlinedStyle())
     set_scheme(app)
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: set_scheme(app))
 

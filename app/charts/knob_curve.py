@@ -150,7 +150,7 @@ class KnobCurve(QWidget):
         self.band_fills: dict[str, pg.FillBetweenItem] = {}
         for name, plot, rgb in (("latency", self.latency_plot, (46, 134, 193)),
                                 ("iops", self.iops_plot, (211, 84, 0))):
-            lo, hi = pg.PlotDataItem([], []), pg.PlotDataItem([], [])
+            lo, hi = pg.PlotDataItem([], [], pen=None), pg.PlotDataItem([], [], pen=None)
             fill = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(*rgb, 50))
             fill.setZValue(-10)
             plot.addItem(lo)

@@ -87,3 +87,11 @@ def test_relative_errors_read_in_two_digits_and_rounding_as_zero() -> None:
     assert fmt.signed_percent(0.14) == "+14 %"
     assert fmt.signed_percent(1.5e-16) == "0 %"
     assert fmt.signed_percent(-5.9e-16) == "0 %"
+
+
+def test_percentages_keep_to_two_decimals() -> None:
+    assert fmt.percent(0.873) == "87.3 %"
+    assert fmt.percent(0.000242) == "0.02 %"
+    assert fmt.percent(0.00005) == "< 0.01 %"
+    assert fmt.percent(0.0) == "0 %"
+    assert fmt.percent(1.0) == "100 %"
