@@ -253,7 +253,7 @@ class EvidenceView(QWidget):
             item.setData(xs, ys)
             self.legend.removeItem(item)
             if xs:
-                self.legend.addItem(item, name.replace("_", " "))
+                self.legend.addItem(item, subsystem_text(name))
         self.legend.removeItem(self.failing)
         if fails:
             self.legend.addItem(self.failing, "outside tolerance")
