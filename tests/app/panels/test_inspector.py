@@ -168,3 +168,14 @@ def test_fields_read_as_labels_and_a_vm_on_no_host_is_not_placed(qtbot: QtBot) -
     doc.add_link(Link("v1", "h1", "runs_on"))
     doc.evaluate_now()
     assert "Not placed" not in insp.predicted.text()
+
+
+def test_the_canvas_tooltip_of_a_vm_on_no_host_says_so(qtbot: QtBot) -> None:
+    from app.canvas.tooltips import component_tooltip  # noqa: PLC0415
+
+    design = Design(name="fresh", components=[Component("h1", "host", "esx-01"),
+                                              Component("v1", "vm", "db-01")])
+    doc = DesignDocument(design)
+    doc.evaluate_now()
+    tip = component_tooltip(doc, "v1")
+    assert "not placed" in tip and "CPU" not in tip
