@@ -279,6 +279,8 @@ class Dashboard(QWidget):
         for i, tile in enumerate(shown):
             self.grid.addWidget(tile, i // columns, i % columns)
             tile.setVisible(True)
+        for c in range(4):  # columns of one width, whatever their texts
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         """One tile wide: a narrower dock reflows the tiles instead of being held wide by the
