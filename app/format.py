@@ -308,8 +308,12 @@ def plain(text: str, names: dict[str, str], case_ids: Iterable[str] = ()) -> str
             text = re.sub(rf"\s*\(\s*{re.escape(cid)}\s*\)", "", text)
             text = re.sub(rf"\s*[,;]\s*{re.escape(cid)}(?=\))", "", text)
             text = re.sub(rf"\s*\(\s*{re.escape(cid)}\s*[,;]\s*", " (", text)
-    for cid, name in sorted(names.items(), key=lambda kv: -len(kv[0])):
-        if not name or name == cid or cid not in text:
+    words = set(re.findall(r"[\w~.-]+", text))  # only the ids the text holds are looked up
+    words |= {w.rstrip(".-~") for w in words}  # "h1." at the end of a sentence
+    cited = sorted((w for w in words if w in names), key=len, reverse=True)
+    for cid in cited:
+        name = names[cid]
+        if not name or name == cid:
             continue
         word = re.escape(cid)
         text = re.sub(rf"(\b{_KIND_WORDS} )'?{word}'?(?![\w~-])", rf"\g<1>{_escape(name)}",

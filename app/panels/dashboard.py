@@ -208,6 +208,7 @@ class Dashboard(QWidget):
         outer.addWidget(self.fix_label)
         outer.addStretch(1)
         self._names: dict[str, str] | None = None
+        self._plain_cache: dict[str, str] = {}
         self._structure_timer = QTimer(self)
         self._structure_timer.setSingleShot(True)
         self._structure_timer.setInterval(0)
@@ -241,6 +242,7 @@ class Dashboard(QWidget):
     def _structure_changed(self) -> None:
         """Names and fixes follow the design's structure, not every knob step."""
         self._names = None
+        self._plain_cache.clear()
         self.fixes = fixes_for(self.document.design)
         links = "<br>".join(f"{html.escape(f.problem)}: <a href=\"{i}\">"
                             f"{html.escape(f.action)}</a>" for i, f in enumerate(self.fixes))
@@ -258,6 +260,16 @@ class Dashboard(QWidget):
         if self._names is None:
             self._names = {c.id: c.name for c in self.document.design.components if c.name}
         return self._names
+
+    def _plain(self, warning: str) -> str:
+        """A warning in words (kept: the same warnings come back at every knob step)."""
+        text = self._plain_cache.get(warning)
+        if text is None:
+            text = fmt.plain(warning, self.names(), fmt.case_ids())
+            if len(self._plain_cache) > 200:
+                self._plain_cache.clear()
+            self._plain_cache[warning] = text
+        return text
 
     def name_of(self, cid: str) -> str:
         return self.names().get(cid, cid)
@@ -325,8 +337,7 @@ class Dashboard(QWidget):
             tile.update_from(p, base, show_delta, self.name_of)
         self._hide_unmeasured(p)
         warnings = p.warnings if p is not None else []
-        names, cases = self.names(), fmt.case_ids()
-        text = "\n".join(f"⚠ {fmt.plain(w, names, cases)}" for w in warnings[:4])
+        text = "\n".join(f"⚠ {self._plain(w)}" for w in warnings[:4])
         if len(warnings) > 4:
             text += f"\n… and {len(warnings) - 4} more"
         self.warnings_label.setText(text)

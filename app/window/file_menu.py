@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,8 +56,8 @@ class FileController(QObject):
         self.action_open = self._action("&Open...", QKeySequence.StandardKey.Open,
                                         self.open)
         self.examples_menu = self.menu.addMenu("Open &Example")
-        for name in examples.names():
-            act = self.examples_menu.addAction(examples.load(name).name or name)
+        for name, (title, _study) in example_titles().items():
+            act = self.examples_menu.addAction(title)
             act.setData(name)
             act.triggered.connect(lambda _=False, n=name: self.open_example(n))
         self.recent_menu = self.menu.addMenu("Open &Recent")
@@ -277,6 +278,18 @@ class FileController(QObject):
             return str(Path(self.document.path).parent)
         recent = self.recent_files()
         return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+
+@cache
+def example_titles() -> dict[str, tuple[str, str]]:
+    """Example name -> (its design's name, the study it rebuilds: its notes up to the
+    first colon); read once per process (the menu and the start page show them)."""
+    out = {}
+    for name in examples.names():
+        design = examples.load(name)
+        study = design.notes.split(": ")[0].split(". ")[0].strip().rstrip(".")
+        out[name] = (design.name or name, study)
+    return out
 
 
 def commit_staged(staged: Path, target: Path) -> None:

@@ -9,7 +9,6 @@ own construction is untouched.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import theme
-from models.examples import bundled as examples
+from app.window.file_menu import example_titles
 
 if TYPE_CHECKING:
     from app.window.main_window import MainWindow
@@ -36,18 +35,6 @@ BLANK_HINT = ("Drag a host from the Palette onto the canvas, then a VM onto the 
               " storage array beside it; drop the VM on the array for its disk. Alt+drag"
               " links any two components.")
 MAX_RECENT_SHOWN = 5
-
-
-@cache
-def example_titles() -> dict[str, tuple[str, str]]:
-    """Example name -> (its design's name, the study it rebuilds: its notes up to the
-    first colon)."""
-    out = {}
-    for name in examples.names():
-        design = examples.load(name)
-        study = design.notes.split(": ")[0].split(". ")[0].strip().rstrip(".")
-        out[name] = (design.name or name, study)
-    return out
 
 
 class StartPage(QScrollArea):
