@@ -42,10 +42,10 @@ def text_contrast(image: QImage, rect: QRect) -> float:
     """The contrast of the text drawn in ``rect`` against its background.
 
     The background is the most common colour.  Anti-aliasing draws most of a small glyph in
-    blends of the two; the text's own colour shows where a stroke covers whole pixels, so it
-    is taken as the inked colour of highest contrast that covers at least
-    :data:`MIN_PIXELS` pixels (a stray pixel cannot carry the result).  0 when nothing is
-    drawn."""
+    blends of the two; the text's own colour shows where a stroke covers a whole pixel, so it
+    is taken as the inked colour of highest contrast (a label's rectangle holds nothing but
+    its text, so no stray pixel can carry the result; a faint text has no pixel of higher
+    contrast than its own colour).  0 when nothing is drawn."""
     px = pixels(image, rect)
     counts = Counter(map(tuple, px.tolist()))
     (bg_rgb, _), = counts.most_common(1)
@@ -54,7 +54,7 @@ def text_contrast(image: QImage, rect: QRect) -> float:
     return max((theme.contrast(QColor(*p), bg) for p in solid), default=0.0)
 
 
-MIN_PIXELS = 3
+MIN_PIXELS = 1
 
 
 def rect_in(window: QWidget, widget: QWidget) -> QRect:
