@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsSceneContextMenuEvent, QMenu
 
 from app.canvas.delete import delete_selection
 from app.canvas.items import ComponentItem, LinkItem
-from models.document.session import LINK_WORDS
+from models.document.words import link_text
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
@@ -39,8 +39,7 @@ def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMe
         unlink = menu.addMenu("Remove link")
         unlink.setEnabled(bool(linked))
         for lk in linked[:MAX_LISTED]:
-            act = QAction(f"{name(lk.source)} {LINK_WORDS.get(lk.kind, lk.kind)}"
-                          f" {name(lk.target)}", unlink)
+            act = QAction(link_text(lk.kind, name(lk.source), name(lk.target), 2), unlink)
             act.triggered.connect(lambda _=False, link=lk: doc.remove_link(link))
             unlink.addAction(act)
         if len(linked) > MAX_LISTED:
@@ -52,8 +51,8 @@ def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMe
         menu.addAction(delete)
     else:
         link = hit.link
-        remove = QAction(f"Remove link: {name(link.source)}"
-                         f" {LINK_WORDS.get(link.kind, link.kind)} {name(link.target)}", menu)
+        fact = link_text(link.kind, name(link.source), name(link.target), 2)
+        remove = QAction(f"Remove link: {fact}", menu)
         remove.triggered.connect(lambda: doc.remove_link(link))
         menu.addAction(remove)
     return menu

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
 from app.canvas.items import ComponentItem
 from models.document.design import Link
 from models.document.schema import LINKS
-from models.document.session import LINK_WORDS
+from models.document.words import link_text, no_link_text
 
 if TYPE_CHECKING:
     from app.canvas.scene import DesignScene
@@ -32,10 +32,7 @@ def infer_link(a: ComponentItem, b: ComponentItem, alternate: bool = False
         elif (spec.from_kind, spec.to_kind) == (b.kind, a.kind):
             found.append(Link(b.cid, a.cid, kind))
     if not found:
-        legal = sorted({f"{s.from_kind}→{s.to_kind} ({k})" for k, s in LINKS.items()
-                        if a.kind in (s.from_kind, s.to_kind)})
-        return (f"cannot link a {a.kind} to a {b.kind}; a {a.kind} links: "
-                + (", ".join(legal) or "nothing"))
+        return no_link_text(a.kind, b.kind)
     if alternate and len(found) > 1:
         return found[1]
     return found[0]
@@ -55,8 +52,8 @@ def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
         return reason
     assert isinstance(link, Link)
     name = scene.document.session.name_of
-    verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
-    scene.status_message.emit(f"Linked {name(link.source)} {verb} {name(link.target)}")
+    scene.status_message.emit("Linked: " + link_text(link.kind, name(link.source),
+                                                     name(link.target), 2))
     return None
 
 

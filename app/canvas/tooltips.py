@@ -58,6 +58,8 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             lines += [f"CPU {_fmt(p.hosts.cpu_util[i], pct=True)}",
                       f"memory {_fmt(p.hosts.memory_util[i], pct=True)}",
                       f"{int(p.hosts.vms[i])} VMs"]
+        elif comp.kind == "vm" and cid in p.vms.ids and p.vms.host[p.vms.ids.index(cid)] is None:
+            lines.append("not placed: on no host, so no figures (drop it on a host)")
         elif comp.kind == "vm" and cid in p.vms.ids:
             i = p.vms.ids.index(cid)
             host = p.vms.host[i]

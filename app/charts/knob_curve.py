@@ -32,12 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.charts.plots import log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
 from app.jobs import Runner, Task
 from models.document.design import selector_kind
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
+from models.document.words import kind_text
 from models.engine.metrics import (
     ThroughputFigure,
     TimeFigure,
@@ -65,6 +67,8 @@ BAND_SWEEP_MAX_MS = 4000.0
 """The band is swept in the background after the edits pause; not at all when the sweep's
 estimated cost (from the last band evaluation) passes this (the status line says so)."""
 TOO_LARGE_HINT = "Range not computed for designs this large."
+NO_VMS_HINT = ("No VMs yet: once a VM runs on a host, this chart shows how the knob that"
+               " matters for it (outstanding I/Os, request rate, ...) moves its figures.")
 
 Changed = Literal["nothing", "own", "other"]
 """What changed since the last prediction: nothing, only the curve's own knob (its curve
@@ -85,6 +89,9 @@ class KnobCurve(QWidget):
         """The knob's current value on the x axis (None when mixed); read from the document
         only when the knob's values change, since reading costs a pass over the components."""
         self._changed: Changed = "nothing"
+        self.chosen = False
+        """Whether the user chose the knob (in the combo box, or by moving it); until then
+        the curve follows what the design's main workload is (:func:`default_knob`)."""
         self.sweeps = 0
         """How many sweeps have run (tests and the benchmark read it)."""
         self.last_sweep_ms = 0.0
@@ -94,6 +101,9 @@ class KnobCurve(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Curve of"))
         self.combo = QComboBox()
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.combo.setAccessibleName("Curve knob")
         self.combo.activated.connect(self._on_combo)
         top.addWidget(self.combo, 1)
@@ -125,7 +135,8 @@ class KnobCurve(QWidget):
             [], [], pen=pg.mkPen("#2e86c1", width=1, style=Qt.PenStyle.DashLine), name="p95",
             connect="finite")
         self.iops_curve = self.iops_plot.plot([], [], pen=orange, connect="finite")
-        marker = {"pen": None, "symbol": "o", "symbolSize": 11, "symbolPen": pg.mkPen("k"),
+        marker = {"pen": None, "symbol": "o", "symbolSize": 11,
+                  "symbolPen": pg.mkPen(theme.tones().marker_edge),
                   "symbolBrush": pg.mkBrush("#f1c40f")}
         # the operating point does not take part in auto-range: a moving marker would
         # rescale the axes (and re-lay them out) on every knob move
@@ -133,12 +144,13 @@ class KnobCurve(QWidget):
         self.point_iops = pg.PlotDataItem([], [], **marker)
         self.latency_plot.addItem(self.point_latency, ignoreBounds=True)
         self.iops_plot.addItem(self.point_iops, ignoreBounds=True)
+        self.plots.restyled.connect(self._restyle)
         # uncertainty bands: two invisible edges and the fill between them, per plot
         self.band_edges: dict[str, tuple[pg.PlotDataItem, pg.PlotDataItem]] = {}
         self.band_fills: dict[str, pg.FillBetweenItem] = {}
         for name, plot, rgb in (("latency", self.latency_plot, (46, 134, 193)),
                                 ("iops", self.iops_plot, (211, 84, 0))):
-            lo, hi = pg.PlotDataItem([], []), pg.PlotDataItem([], [])
+            lo, hi = pg.PlotDataItem([], [], pen=None), pg.PlotDataItem([], [], pen=None)
             fill = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(*rgb, 50))
             fill.setZValue(-10)
             plot.addItem(lo)
@@ -187,6 +199,11 @@ class KnobCurve(QWidget):
         if first is not None:
             self.set_knob(first.path)
 
+    def _restyle(self) -> None:
+        edge = pg.mkPen(theme.tones().marker_edge)
+        for point in (self.point_latency, self.point_iops):
+            point.setSymbolPen(edge)
+
     # ------------------------------------------------------------------ knob choice
     def _fill_combo(self) -> None:
         current = self.knob.path if self.knob else None
@@ -200,6 +217,7 @@ class KnobCurve(QWidget):
     def _on_combo(self, index: int) -> None:
         path = self.combo.itemData(index)
         if isinstance(path, str):
+            self.chosen = True
             self.set_knob(path)
 
     def set_knob(self, path: str) -> None:
@@ -239,15 +257,20 @@ class KnobCurve(QWidget):
 
     # ------------------------------------------------------------------ document signals
     def _on_design_replaced(self) -> None:
+        self.chosen = False
         self._fill_combo()
         first = default_knob(self.document.design)
         if first is not None:
             self.set_knob(first.path)
 
     def _on_structure(self, *_: object) -> None:
+        """A component or link came or went: the curve moves to the knob that matters for
+        what is on the canvas now (outstanding I/Os once a VM with storage I/O is there),
+        unless the user chose one."""
         self._fill_combo()
-        if self.knob is None or self.knob not in knobs_for(self.document.design):
-            first = default_knob(self.document.design)
+        first = default_knob(self.document.design)
+        if self.knob is None or self.knob not in knobs_for(self.document.design) or \
+                (not self.chosen and first is not None and first != self.knob):
             if first is not None:
                 self.set_knob(first.path)
             return
@@ -264,6 +287,7 @@ class KnobCurve(QWidget):
         kind = selector_kind(self.document.design, select)
         moved = knob(f"{kind}.{prop}") if kind is not None else None
         if moved is not None and moved != self.knob and self.follow.isChecked():
+            self.chosen = True
             self.set_knob(moved.path)  # swept now, with the new value: its own change
         elif moved is not None and moved == self.knob:
             self._point_x = self.operating_x()
@@ -307,6 +331,11 @@ class KnobCurve(QWidget):
     def update_curve(self) -> None:
         self._timer.stop()
         k = self.knob
+        empty = not self.document.design.of_kind("vm")
+        self.plots.setVisible(not empty)
+        if empty:  # nothing moves: say how to begin instead of drawing flat lines
+            self.status.setText(NO_VMS_HINT)
+            return
         if k is None:
             return
         values = curve_values(k)
@@ -367,7 +396,7 @@ class KnobCurve(QWidget):
         k = self.knob
         if k is None:
             return
-        text = f"{k.label} applied to every {k.kind}; study: {k.source}"
+        text = f"{k.label} applied to every {kind_text(k.kind)}; study: {k.source}"
         sat = self.saturated_from
         if sat is not None and k.choices is None:
             text += f". Saturated (no steady response time) from {fmt.with_unit(sat, k.unit)}"

@@ -50,13 +50,14 @@ class UtilisationChart(QWidget):
         self.plot.addItem(self.bars)
         self.full_line = pg.InfiniteLine(
             1.0, angle=90, pen=pg.mkPen(theme.UTIL_COLOURS[theme.Load.HOT], width=1))
+        text = theme.tones().chart_text
         self.ceiling_line = pg.InfiniteLine(
-            theme.UTIL_HOT, angle=90, pen=pg.mkPen("#7f8c8d", style=Qt.PenStyle.DashLine),
-            label="CPU ceiling", labelOpts={"position": 0.95, "color": "#7f8c8d"})
+            theme.UTIL_HOT, angle=90, pen=pg.mkPen(text, style=Qt.PenStyle.DashLine),
+            label="CPU ceiling", labelOpts={"position": 0.95, "color": text})
         self.plot.addItem(self.full_line)
         self.plot.addItem(self.ceiling_line)
-        self.empty_text = pg.TextItem("No resource utilisation modelled yet", color="#7f8c8d")
-        self.plot.addItem(self.empty_text)
+        self.empty_text = self.plots.add_note(self.plot, "No resource utilisation modelled yet")
+        self.plots.restyled.connect(self._restyle)
         layout.addWidget(self.plots, 1)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
@@ -70,6 +71,11 @@ class UtilisationChart(QWidget):
         document.design_changed.connect(self.refresh)
         self.refresh()
 
+    def _restyle(self) -> None:
+        text = theme.tones().chart_text
+        self.ceiling_line.setPen(pg.mkPen(text, style=Qt.PenStyle.DashLine))
+        self.ceiling_line.label.setColor(text)
+
     def refresh(self, *_: object) -> None:
         p = self.document.prediction
         top = p.bottlenecks(self.MAX_BARS) if p is not None else []
@@ -79,7 +85,7 @@ class UtilisationChart(QWidget):
         utils = [max(0.0, r.util) for r in top]
         self.bars.setOpts(x0=[0.0] * n, y=list(range(n)), height=0.6, width=utils,
                           brushes=[pg.mkBrush(level_colour(u)) for u in utils])
-        labels = [f"{self._name(r.component)} · {r.resource}" for r in top]
+        labels = [f"{self._name(r.component)} · {fmt.resource_text(r.resource)}" for r in top]
         if labels != self._labels:  # re-laying out an axis costs more than the bars
             self._labels = labels
             axis = self.plot.getAxis("left")
@@ -99,8 +105,9 @@ class UtilisationChart(QWidget):
             self.plot.setRange(xRange=ranges[0], yRange=ranges[1], padding=0)
         if top:
             r = top[0]
-            self.detail.setText(f"Top bottleneck: {self._name(r.component)} {r.resource} at"
-                                f" {fmt.percent(r.util)}. {r.explanation}"
+            names = {r.component: self._name(r.component)}  # what its explanation cites
+            self.detail.setText(f"Top bottleneck: {fmt.bottleneck(r, self._name)}."
+                                f" {fmt.plain(r.explanation, names, fmt.case_ids())}"
                                 f" (study: {r.source})")
         else:
             self.detail.setText("")

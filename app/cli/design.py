@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from app import format as fmt
 from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.document.design import DesignError, apply_scenario, parse_assignment
@@ -46,8 +47,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
               f"p95 {s['p95_latency_ms']:.3f} ms")
         print(f"  FT logging        {s['ft_logging_mbps']:,.1f} Mbit/s")
         print(f"  VMs per host      {c['vms_per_host']:.1f}  (max by CPU "
-              f"{c['max_vms_per_host_by_cpu']}, by p95 {c['max_vms_per_host_by_p95']}; "
-              f"binding {c['binding']}; hosts needed {c['hosts_needed']})")
+              f"{fmt.number(c['max_vms_per_host_by_cpu'])}, by p95 "
+              f"{fmt.number(c['max_vms_per_host_by_p95'])}; binding {c['binding'] or 'none'};"
+              f" hosts needed {fmt.number(c['hosts_needed'])})")
         if KPI_BY_KEY["p95_response_ms"].value(pred) is not None:  # request-driven VMs
             print(f"  web response      mean {pred.mean_response_ms:,.1f} ms   "
                   f"p95 {pred.p95_response_ms:,.1f} ms")

@@ -130,9 +130,8 @@ def band_text(bands: Bands | None, value: Callable[[Prediction], float | None],
     lo, hi = span
     if nominal and math.isclose(hi - nominal, nominal - lo, rel_tol=0.05):
         return f"±{fmt.number((hi - nominal) / abs(nominal) * 100.0, 2)} %"
-    num = fmt.si if short else fmt.number
-    text = f"{num(lo)}–{num(hi)}"
-    return f"{text} {unit}" if unit and unit != "fraction" else text
+    del short  # one format per quantity (app/format.py), short or not
+    return fmt.span(lo, hi, unit)
 
 
 def sources_text(bands: Bands | None) -> str:

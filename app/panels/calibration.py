@@ -119,8 +119,13 @@ class CalibrationPanel(QWidget):
         t.setHorizontalHeaderLabels(list(headers))
         t.verticalHeader().setVisible(False)
         t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        t.horizontalHeader().setStretchLastSection(True)
+        # the name takes what the figures leave: the dock never scrolls sideways
+        t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        t.setWordWrap(False)
+        header = t.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
         t.itemSelectionChanged.connect(lambda: self._select(t))
         return t
 

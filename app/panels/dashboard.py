@@ -10,20 +10,73 @@ as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) onc
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app import format as fmt
+from app import theme
 from app.document.bands import band_text, sources_text, tracker_for
+from app.panels.fixes import Fix, fixes_for
 from models.engine.kpis import KPIS, Kpi
 from models.engine.prediction import Prediction
 from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
+
+
+EMPTY_HINT = ("No VMs yet. Drag a host from the Palette onto the canvas, then a VM onto the"
+              " host (and a storage array, with the VM dropped on it for its disk): the"
+              " predicted figures appear here.")
+FIX_PROPS = ("ft", "split_rx", "vnic", "workload.profile")
+"""Properties the suggested fixes depend on."""
+
+
+class FitLabel(QLabel):
+    """A tile's figure: large and bold, smaller when the tile is too narrow for it (never
+    cut); its height stays that of the large size, so tiles keep their rows."""
+
+    POINT_SIZE = 16.0
+    MIN_POINT_SIZE = 9.0
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(text, parent)
+        font = QFont(self.font())
+        font.setPointSizeF(self.POINT_SIZE)
+        font.setWeight(QFont.Weight.DemiBold)
+        self._full = font
+        self.setFont(font)
+        self.setMinimumHeight(QFontMetrics(font).height())
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        if text != self.text():
+            super().setText(text)
+            self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        room = self.contentsRect().width() - 2
+        font = QFont(self._full)
+        need = QFontMetrics(font).horizontalAdvance(self.text())
+        if room > 0 and need > room:  # scale down, then step until it fits (hinting)
+            font.setPointSizeF(max(self.MIN_POINT_SIZE, self.POINT_SIZE * room / need))
+            while QFontMetrics(font).horizontalAdvance(self.text()) > room \
+                    and font.pointSizeF() > self.MIN_POINT_SIZE:
+                font.setPointSizeF(max(self.MIN_POINT_SIZE, font.pointSizeF() - 0.5))
+        if abs(self.font().pointSizeF() - font.pointSizeF()) > 0.05:
+            self.setFont(font)
+
+    def fits(self) -> bool:
+        """Whether the whole text shows."""
+        return self.fontMetrics().horizontalAdvance(self.text()) <= self.contentsRect().width()
 
 
 class KpiTile(QFrame):
@@ -41,13 +94,13 @@ class KpiTile(QFrame):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(2)
         self.title_label = QLabel(kpi.title)
-        self.title_label.setStyleSheet("color: palette(mid);")
-        self.value_label = QLabel(fmt.NONE)
-        self.value_label.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        theme.tone(self.title_label, "muted")
+        self.value_label = FitLabel(fmt.NONE)
         self.value_label.setAccessibleName(kpi.title)
         self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.band_label = QLabel()
-        self.band_label.setStyleSheet("font-size: 8pt; color: #7d6608;")
+        self.band_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.band_label, "band")
         self.band_label.setAccessibleName(f"{kpi.title} band")
         self.band_label.setVisible(False)
         self.detail_label = QLabel()
@@ -58,6 +111,8 @@ class KpiTile(QFrame):
         comparison), as the last update computed them."""
         self.delta_label = QLabel()
         self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
+        # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
+        self.delta_label.setStyleSheet("font-size: 8pt;")
         self.delta_label.setAccessibleName(f"{kpi.title} change against base")
         for w in (self.title_label, self.value_label, self.band_label, self.detail_label,
                   self.delta_label):
@@ -75,13 +130,14 @@ class KpiTile(QFrame):
         self.setToolTip(tip)
         self.band_label.setToolTip(tip)
 
-    def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool) -> None:
+    def update_from(self, p: Prediction | None, base: Prediction | None, show_delta: bool,
+                    name: fmt.Names = str) -> None:
         new = self.kpi.value(p) if p is not None else None
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
         self.value_label.setText(fmt.kpi_value(self.kpi, new))
-        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new))
+        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new, name))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
@@ -91,20 +147,19 @@ class KpiTile(QFrame):
             self.delta_label.setVisible(False)
             return
         self.delta_label.setText("vs base: " + fmt.delta(new, old, self.kpi.unit))
-        colour = "palette(text)"
+        role: theme.Role | None = None
         if self.kpi.higher_is_better is not None and new is not None and old is not None \
                 and abs(new - old) > 0.005 * max(abs(old), 1e-9):  # ignore sub-0.5 % noise
             better = (new > old) == self.kpi.higher_is_better
-            colour = "#1e8449" if better else "#c0392b"
-        # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
-        self.delta_label.setStyleSheet(f"font-size: 8pt; color: {colour};")
+            role = "good" if better else "bad"
+        theme.tone(self.delta_label, role)
         self.delta_label.setVisible(True)
 
 
 class Dashboard(QWidget):
     """KPI tiles for the active scenario, with deltas against base when a scenario is active."""
 
-    TILE_WIDTH = 165
+    TILE_WIDTH = 150
     """Tiles reflow to as many columns of about this width as the dock allows (at most 4)."""
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
@@ -128,7 +183,8 @@ class Dashboard(QWidget):
         outer.addLayout(self.grid)
         self.hidden_label = QLabel()
         self.hidden_label.setWordWrap(True)
-        self.hidden_label.setStyleSheet("font-size: 8pt; color: palette(mid);")
+        self.hidden_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.hidden_label, "muted")
         self.hidden_label.setAccessibleName("Figures not shown")
         self.hidden_label.setVisible(False)
         outer.addWidget(self.hidden_label)
@@ -138,19 +194,91 @@ class Dashboard(QWidget):
         self.measured_label.setAccessibleName("What was not measured")
         self.measured_label.setVisible(False)
         outer.addWidget(self.measured_label)
+        self.empty_label = QLabel(EMPTY_HINT)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAccessibleName("Dashboard hint")
+        self.empty_label.setVisible(False)
+        outer.addWidget(self.empty_label)
         self.warnings_label = QLabel()
         self.warnings_label.setWordWrap(True)
-        self.warnings_label.setStyleSheet("color: #b9770e;")
+        theme.tone(self.warnings_label, "warning")
         self.warnings_label.setAccessibleName("Model warnings")
         outer.addWidget(self.warnings_label)
+        self.fixes: list[Fix] = []
+        self.fix_label = QLabel()
+        self.fix_label.setWordWrap(True)
+        self.fix_label.setTextFormat(Qt.TextFormat.RichText)
+        self.fix_label.setAccessibleName("Suggested fixes")
+        self.fix_label.linkActivated.connect(self._apply_fix)
+        self.fix_label.setVisible(False)
+        outer.addWidget(self.fix_label)
         outer.addStretch(1)
+        self._names: dict[str, str] | None = None
+        self._plain_cache: dict[str, str] = {}
+        self._structure_timer = QTimer(self)
+        self._structure_timer.setSingleShot(True)
+        self._structure_timer.setInterval(0)
+        self._structure_timer.timeout.connect(self._structure_changed)
+        for signal in (document.design_replaced, document.component_added,
+                       document.component_removed, document.link_added,
+                       document.link_removed):
+            signal.connect(self._schedule_structure)
+        document.component_changed.connect(self._on_component_changed)
+        document.values_changed.connect(self._on_values_changed)
         document.prediction_updated.connect(self.refresh)
         document.baseline_updated.connect(self._on_baseline)
         document.scenario_changed.connect(self.refresh)
         self.bands = tracker_for(document)
         self.bands.bands_updated.connect(self._on_bands)
-        self.refresh()
+        self._structure_changed()
         self._on_bands(self.bands.bands)
+
+    # ------------------------------------------------------------------ names and fixes
+    def _schedule_structure(self, *_: object) -> None:
+        self._structure_timer.start()
+
+    def _on_component_changed(self, _cid: str, prop: str) -> None:
+        if prop == "name":
+            self._schedule_structure()
+
+    def _on_values_changed(self, _select: str, prop: str) -> None:
+        if prop in FIX_PROPS:  # what the fixes look at (a slider step is none of them)
+            self._schedule_structure()
+
+    def _structure_changed(self) -> None:
+        """Names and fixes follow the design's structure, not every knob step."""
+        self._names = None
+        self._plain_cache.clear()
+        self.fixes = fixes_for(self.document.design)
+        links = "<br>".join(f"{html.escape(f.problem)}: <a href=\"{i}\">"
+                            f"{html.escape(f.action)}</a>" for i, f in enumerate(self.fixes))
+        self.fix_label.setText(links)
+        self.fix_label.setVisible(bool(self.fixes))
+        self.refresh()
+
+    def _apply_fix(self, href: str) -> None:
+        if href.isdigit() and int(href) < len(self.fixes):
+            self.fixes[int(href)].apply(self.document)
+
+    def names(self) -> dict[str, str]:
+        """Component id -> name, for the ids a model's text cites (kept until the
+        structure or a name changes)."""
+        if self._names is None:
+            self._names = {c.id: c.name for c in self.document.design.components if c.name}
+        return self._names
+
+    def _plain(self, warning: str) -> str:
+        """A warning in words (kept: the same warnings come back at every knob step)."""
+        text = self._plain_cache.get(warning)
+        if text is None:
+            text = fmt.plain(warning, self.names(), fmt.case_ids())
+            if len(self._plain_cache) > 200:
+                self._plain_cache.clear()
+            self._plain_cache[warning] = text
+        return text
+
+    def name_of(self, cid: str) -> str:
+        return self.names().get(cid, cid)
 
     def _on_bands(self, bands: Bands | None) -> None:
         for tile in self.tiles.values():
@@ -169,6 +297,8 @@ class Dashboard(QWidget):
         for i, tile in enumerate(shown):
             self.grid.addWidget(tile, i // columns, i % columns)
             tile.setVisible(True)
+        for c in range(4):  # columns of one width, whatever their texts
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         """One tile wide: a narrower dock reflows the tiles instead of being held wide by the
@@ -185,14 +315,15 @@ class Dashboard(QWidget):
     def _hide_unmeasured(self, p: Prediction | None) -> None:
         """Hide the tiles a design has nothing to measure for (storage latency on a web farm,
         FT figures without FT VMs) in the shown prediction or base, so that its own figures
-        lead; a design without VMs shows every tile, as the map of what Headroom computes."""
-        hidden: set[str] = set()
-        if p is not None and len(p.vms.ids):
-            hidden = {key for key, t in self.tiles.items() if t.values == (None, None)}
+        lead; a design without VMs shows no tile but a line saying how to begin."""
+        empty = p is None or not len(p.vms.ids)
+        hidden = set(self.tiles) if empty else \
+            {key for key, t in self.tiles.items() if t.values == (None, None)}
+        self.empty_label.setVisible(empty)
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [k.title for k in KPIS if k.key in hidden]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))
@@ -226,11 +357,11 @@ class Dashboard(QWidget):
         self.scenario_label.setText(
             f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
         for tile in self.tiles.values():
-            tile.update_from(p, base, show_delta)
+            tile.update_from(p, base, show_delta, self.name_of)
         self._hide_unmeasured(p)
         self._show_measured(p)
         warnings = p.warnings if p is not None else []
-        text = "\n".join(f"⚠ {w}" for w in warnings[:4])
+        text = "\n".join(f"⚠ {self._plain(w)}" for w in warnings[:4])
         if len(warnings) > 4:
             text += f"\n… and {len(warnings) - 4} more"
         self.warnings_label.setText(text)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,9 +32,10 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.charts.plots import plot_widget
 from models.calibration import SUBSYSTEMS, Check, all_checks
-from models.calibration.crossval import stored, stored_summary
+from models.calibration.crossval import stored
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -52,12 +54,8 @@ class Evidence:
     subsystem: list[str] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)
     """Subsystems whose checks could not be computed, with the reason."""
-    cv: list[str] = field(default_factory=list)
-    """Per check, its cross-validated error as shown ('reproduced only' where only its own
-    case pins its coefficients; 'rule' for a rule; '' where none is stored)."""
-    cv_error: list[float | None] = field(default_factory=list)
-    """Per check, its cross-validated relative error (None: rule, reproduced only, none)."""
-    cv_summary: dict[str, Any] = field(default_factory=dict)
+    cv: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    """Per (case id, quantity): the stored cross-validation (``headroom validate --cv``)."""
 
 
 _EVIDENCE: Evidence | None = None
@@ -67,9 +65,7 @@ def evidence() -> Evidence:
     """Every calibration check, computed once per process (they evaluate whole testbeds)."""
     global _EVIDENCE  # noqa: PLW0603 (a process-wide cache)
     if _EVIDENCE is None:
-        ev = Evidence()
-        cv = stored()
-        ev.cv_summary = stored_summary()
+        ev = Evidence(cv=stored())
         for name in SUBSYSTEMS:
             try:
                 checks = all_checks((name,))
@@ -78,9 +74,6 @@ def evidence() -> Evidence:
                 continue
             ev.checks.extend(checks)
             ev.subsystem.extend([name] * len(checks))
-            rows = [cv.get((c.case_id, c.quantity)) for c in checks]
-            ev.cv.extend(cv_text(c, r) for c, r in zip(checks, rows, strict=True))
-            ev.cv_error.extend(cv_error(c, r) for c, r in zip(checks, rows, strict=True))
         _EVIDENCE = ev
     return _EVIDENCE
 
@@ -94,7 +87,8 @@ def cv_error(c: Check, row: dict[str, Any] | None) -> float | None:
 
 
 def cv_text(c: Check, row: dict[str, Any] | None) -> str:
-    """A check's cross-validated error as the views show it (stored by the fit command)."""
+    """A check's cross-validated error as the views show it (stored by the fit command):
+    'reproduced only' where only its own case pins its coefficients, 'rule' for a rule."""
     if c.role == "rule":
         return "rule"
     if row is None:
@@ -103,6 +97,10 @@ def cv_text(c: Check, row: dict[str, Any] | None) -> str:
         return "reproduced only"
     err = row.get("cv_error")
     return fmt.signed_percent(float(err)) if err is not None else ""
+
+
+def _cv_of(c: Check) -> str:
+    return cv_text(c, evidence().cv.get((c.case_id, c.quantity)))
 
 
 def _case_field(c: Check, key: str) -> Any:
@@ -115,8 +113,7 @@ def _case_field(c: Check, key: str) -> Any:
 class EvidenceView(QWidget):
     """Published figures against the model, per calibration check, with the study's words."""
 
-    COLUMNS = ("Case", "Subsystem", "Study", "Quantity", "Published", "Model", "Error",
-               "CV error", "Tolerance", "Role", "OK")
+    COLUMNS: tuple[Column, ...] = ()  # set below the class (the table's columns)
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -128,10 +125,13 @@ class EvidenceView(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Subsystem"))
         self.filter = QComboBox()
+        self.filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.filter.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.filter.setAccessibleName("Evidence subsystem filter")
         self.filter.addItem("All subsystems", "")
         for name in SUBSYSTEMS:
-            self.filter.addItem(name, name)
+            self.filter.addItem(subsystem_text(name), name)
         self.filter.currentIndexChanged.connect(self._apply_filter)
         top.addWidget(self.filter)
         self.summary = QLabel("Calibration checks are computed when this view is first shown.")
@@ -158,7 +158,7 @@ class EvidenceView(QWidget):
         band = pg.mkPen("#bdc3c7")
         self.band_hi = pg.PlotDataItem([], [], pen=band)
         self.band_lo = pg.PlotDataItem([], [], pen=band)
-        self.band = pg.FillBetweenItem(self.band_hi, self.band_lo, brush=pg.mkBrush(0, 0, 0, 25))
+        self.band = pg.FillBetweenItem(self.band_hi, self.band_lo, brush=_band_brush())
         self.identity = pg.PlotDataItem([], [], pen=pg.mkPen("#7f8c8d", width=1))
         for item in (self.band_hi, self.band_lo, self.band, self.identity):
             self.plot.addItem(item)
@@ -171,18 +171,19 @@ class EvidenceView(QWidget):
         self.failing = self.plot.plot([], [], pen=None, symbol="o", symbolSize=13,
                                       symbolPen=pg.mkPen("#c0392b", width=2), symbolBrush=None)
         self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
-                                       symbolPen=pg.mkPen("k", width=2), symbolBrush=None)
+                                       symbolPen=pg.mkPen(theme.tones().marker_edge, width=2),
+                                       symbolBrush=None)
+        self.plots.restyled.connect(self._restyle)
         split.addWidget(self.plots)
         self.details = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.details)
-        self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        split.setStretchFactor(0, 2)  # beside each other, the table gets the larger part
+        split.setStretchFactor(1, 3)
+        self.table = FittedTable(self.COLUMNS)
         self.table.setAccessibleName("Calibration checks")
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.currentCellChanged.connect(self._on_current)
         self.details.addWidget(self.table)
@@ -196,6 +197,10 @@ class EvidenceView(QWidget):
         self._load_timer.setSingleShot(True)
         self._load_timer.setInterval(100)
         self._load_timer.timeout.connect(self.ensure_loaded)
+
+    def _restyle(self) -> None:
+        self.band.setBrush(_band_brush())
+        self.selected.setSymbolPen(pg.mkPen(theme.tones().marker_edge, width=2))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
@@ -233,21 +238,20 @@ class EvidenceView(QWidget):
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(ev.checks))
         for row, (c, sub) in enumerate(zip(ev.checks, ev.subsystem, strict=True)):
-            bound = {"gt": "> ", "lt": "< "}.get(c.bound, "")
-            cells = (c.case_id, sub, str(_case_field(c, "study")), c.quantity,
-                     bound + fmt.number(c.published), fmt.number(c.model),
-                     fmt.signed_percent(c.error), ev.cv[row] if row < len(ev.cv) else "",
-                     "±" + fmt.percent(c.tolerance),
-                     c.role, "yes" if c.ok else "NO")
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+            tip = f"{_case_field(c, 'study')}: {c.quantity} (calibration case {c.case_id})"
+            for col, column in enumerate(self.COLUMNS):
+                item = QTableWidgetItem(column.cell(c, sub))
                 item.setData(Qt.ItemDataRole.UserRole, row)
-                if col == len(cells) - 1 and not c.ok:
-                    item.setForeground(QColor("#c0392b"))
+                item.setToolTip(tip)
+                if column.numeric:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if column.title == "OK" and not c.ok:
+                    item.setForeground(QColor(theme.tones().error))
                 self.table.setItem(row, col, item)
-        self.table.resizeColumnsToContents()
+        self.table.fit_columns()
         self.table.setSortingEnabled(True)
-        self.table.sortItems(1, Qt.SortOrder.AscendingOrder)  # grouped by subsystem
+        self.table.sortItems(self.table.index_of("Subsystem"), Qt.SortOrder.AscendingOrder)
 
     def _apply_filter(self, *_: object) -> None:
         ev = self.evidence
@@ -277,7 +281,7 @@ class EvidenceView(QWidget):
             item.setData(xs, ys)
             self.legend.removeItem(item)
             if xs:
-                self.legend.addItem(item, name.replace("_", " "))
+                self.legend.addItem(item, subsystem_text(name))
         self.legend.removeItem(self.failing)
         if fails:
             self.legend.addItem(self.failing, "outside tolerance")
@@ -301,15 +305,14 @@ class EvidenceView(QWidget):
                 f" {sum(c.role == 'rule' for c in checks)} rule)")
         if honest:
             text += f"; median |error| on held-out checks {fmt.percent(statistics.median(honest))}"
-        numeric = [i for i in visible if ev.checks[i].bound == "eq"
-                   and ev.checks[i].role != "rule" and i < len(ev.cv)]
-        cv = [ev.cv[i] for i in numeric]
-        cv_errs = [abs(e) for i in numeric if i < len(ev.cv_error)
-                   and (e := ev.cv_error[i]) is not None]
+        rows = [(c, ev.cv.get((c.case_id, c.quantity))) for c in checks
+                if c.bound == "eq" and c.role != "rule"]
+        cv_errs = [abs(e) for c, r in rows if (e := cv_error(c, r)) is not None]
         if cv_errs:
             text += (f"; cross-validated {fmt.percent(statistics.median(cv_errs))} median"
                      f" over {len(cv_errs)} predictable figures,"
-                     f" {sum(t == 'reproduced only' for t in cv)} reproduced only")
+                     f" {sum(cv_text(c, r) == 'reproduced only' for c, r in rows)}"
+                     " reproduced only")
         text += f". Band: ±{fmt.percent(tol)} (median tolerance)."
         not_plotted = len(checks) - len(logs)
         if not_plotted:
@@ -330,8 +333,7 @@ class EvidenceView(QWidget):
         study = html.escape(str(_case_field(c, "study")))
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
-        index = int(item.data(Qt.ItemDataRole.UserRole))
-        cv = ev.cv[index] if index < len(ev.cv) else ""
+        cv = _cv_of(c)
         cv_html = ""
         if cv == "reproduced only":
             cv_html = (" — <i>reproduced only</i>: only this case pins the coefficients it"
@@ -339,11 +341,103 @@ class EvidenceView(QWidget):
         elif cv and cv != "rule":
             cv_html = f"; cross-validated {cv} (refitted without this case)"
         self.quote.setHtml(
-            f"<p><b>{study}</b> — case <code>{html.escape(c.case_id)}</code>, role"
-            f" <i>{c.role}</i></p><p>{html.escape(c.quantity)}: published"
+            f"<p><b>{study}</b> ({ROLE_WORDS.get(c.role, c.role)})</p>"
+            f"<p>{html.escape(c.quantity)}: published"
             f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
             f" ({fmt.signed_percent(c.error)}){cv_html}</p>"
             f"<blockquote>“{quote}”</blockquote>{note}")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the checks table: its title, the text of a check's cell, whether it
+    stretches (long text, cut with "…" when narrow) or is sized to its contents, whether it
+    is a number (right-aligned), and its priority: when the table is too narrow for every
+    column, the highest numbers step aside first (never a sideways scroll bar)."""
+
+    title: str
+    cell: Callable[[Check, str], str]
+    stretch: bool = False
+    numeric: bool = False
+    priority: int = 5
+
+
+ROLE_WORDS = {"fit": "fitted", "check": "check (not fitted)", "rule": "rule"}
+SUBSYSTEM_WORDS = {"ft": "Fault Tolerance", "cpu_virtualization": "CPU virtualisation",
+                   "vdi": "VDI (PCoIP)", "stretched": "stretched cluster"}
+
+
+def subsystem_text(name: str) -> str:
+    return SUBSYSTEM_WORDS.get(name, name.replace("_", " "))
+
+
+def _bound(c: Check) -> str:
+    return {"gt": "> ", "lt": "< "}.get(c.bound, "") + fmt.number(c.published)
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("Study", lambda c, _s: str(_case_field(c, "study")), stretch=True, priority=2),
+    Column("Figure", lambda c, _s: c.quantity, stretch=True, priority=1),
+    Column("Published", lambda c, _s: _bound(c), numeric=True, priority=0),
+    Column("Model", lambda c, _s: fmt.number(c.model), numeric=True, priority=0),
+    Column("Error", lambda c, _s: fmt.signed_percent(c.error), numeric=True, priority=1),
+    Column("CV error", lambda c, _s: _cv_of(c), numeric=True, priority=2),
+    Column("Tolerance", lambda c, _s: "±" + fmt.percent(c.tolerance), numeric=True,
+           priority=4),
+    Column("Subsystem", lambda _c, s: subsystem_text(s), priority=5),
+    Column("Role", lambda c, _s: c.role, priority=3),
+    Column("OK", lambda c, _s: "yes" if c.ok else "NO", priority=0),
+)
+"""The checks table, left to right (a new column goes here)."""
+EvidenceView.COLUMNS = COLUMNS
+
+
+class FittedTable(QTableWidget):
+    """A table whose columns fit its width: long-text columns stretch, the others take
+    their contents' width, and columns of low priority step aside when there is no room."""
+
+    STRETCH_MIN = 90
+
+    def __init__(self, columns: tuple[Column, ...]):
+        super().__init__(0, len(columns))
+        self.columns = columns
+        self.setHorizontalHeaderLabels([c.title for c in columns])
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrap(False)
+        header = self.horizontalHeader()
+        for i, c in enumerate(columns):
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch if c.stretch
+                                        else QHeaderView.ResizeMode.ResizeToContents)
+
+    def index_of(self, title: str) -> int:
+        return next(i for i, c in enumerate(self.columns) if c.title == title)
+
+    def fit_columns(self) -> None:
+        """Show the columns that fit the width, most important first."""
+        room = self.viewport().width()
+        header = self.horizontalHeader()
+        shown: set[int] = set()
+        for i in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
+            c = self.columns[i]
+            need = self.STRETCH_MIN if c.stretch else max(
+                self.sizeHintForColumn(i), header.sectionSizeHint(i))
+            if need > room and shown:
+                break  # this one and every less important one step aside
+            shown.add(i)
+            room -= need
+        for i in range(len(self.columns)):
+            self.setColumnHidden(i, i not in shown)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fit_columns()
+
+
+def _band_brush() -> QBrush:
+    """The tolerance band: the chart's text colour, faint."""
+    colour = QColor(theme.tones().chart_text)
+    colour.setAlpha(40)
+    return QBrush(colour)
 
 
 def _log_point(c: Check) -> tuple[float, float] | None:

@@ -27,12 +27,15 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
 from models.document.design import DesignError, parse_value
-from models.document.schema import KINDS, PropSpec, Value
+from models.document.schema import KINDS, PropSpec, Value, prop_label
 
 MIXED = "(mixed)"
+NOT_PLACED = ("<b>Not placed</b>: on no host, so it runs nowhere and has no figures. Drop it"
+              " on a host (or Alt+drag from it to a host) to place it.")
 
 
 def format_value(value: Value) -> str:
@@ -56,7 +59,7 @@ class Field(QWidget):
         self.spec = spec
         self.prop = spec.name
         self.error = QLabel(self)
-        self.error.setStyleSheet("color: #d9534f;")
+        theme.tone(self.error, "error")
         self.error.setWordWrap(True)
         self.error.hide()
         self.check: QCheckBox | None = None
@@ -201,7 +204,7 @@ class Inspector(QWidget):
                                       " border-radius: 4px; font-size: 8pt;")
         self.provenance.hide()
         self.message = QLabel(self)
-        self.message.setStyleSheet("color: #d9534f;")
+        theme.tone(self.message, "error")
         self.message.setWordWrap(True)
         self.message.hide()
         self.form_host = QWidget(self)
@@ -256,8 +259,9 @@ class Inspector(QWidget):
             for spec in KINDS[kind].props.values():
                 f = Field(spec, self.form_host)
                 f.committed.connect(self._commit)
-                label = QLabel(spec.name.removeprefix("workload.").replace("_", " "))
-                label.setToolTip(spec.doc)
+                label = QLabel(prop_label(kind, spec.name))
+                label.setToolTip(f"{spec.doc} ({spec.name})")
+                label.setWordWrap(True)  # a long label wraps instead of widening the dock
                 self.form.addRow(label, f)
                 self.fields[spec.name] = f
         self.name_edit.setVisible(len(ids) == 1)
@@ -268,6 +272,11 @@ class Inspector(QWidget):
         self._show_provenance()
         if len(self.ids) != 1 or self.document.prediction is None:
             self.predicted.hide()
+            return
+        if self.kind == "vm" and not any(lk.kind == "runs_on" for lk in
+                                         self.document.links_of(self.ids[0])):
+            self.predicted.setText(NOT_PLACED)
+            self.predicted.setVisible(True)
             return
         text = component_tooltip(self.document, self.ids[0], provenance=False)
         lines = text.split("<br>")[1:]  # the title is already shown above
@@ -297,7 +306,8 @@ class Inspector(QWidget):
             comp = doc.component(self.ids[0])
             assert comp is not None
             scen = "" if doc.scenario == "base" else f" · scenario '{doc.scenario}'"
-            self.title.setText(f"{label} {comp.id}{scen}")
+            self.title.setText(f"{label}: {comp.name or comp.id}{scen}")
+            self.title.setToolTip(f"id {comp.id}")
             if not self.name_edit.hasFocus():
                 self.name_edit.setText(comp.name)
         else:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from models.document.design import DesignError, selector_kind
 from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.schema import Value
@@ -34,6 +36,29 @@ from models.engine.sweep import KnobScale
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
+
+class ElidedLabel(QLabel):
+    """One line of text, cut with "…" where the width runs out (the whole in the tooltip);
+    it never asks for more width than a few characters."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(self.fontMetrics().horizontalAdvance("Study…"),
+                     super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(self.minimumSizeHint().width(), super().sizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             rect.width())
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(rect, int(self.alignment()), text)
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
+
 
 class KnobRow(QWidget):
     """One knob: label, control, current value with unit, and the study as a caption."""
@@ -51,11 +76,13 @@ class KnobRow(QWidget):
         self.setToolTip(f"{knob.label}: {spec.doc}\nStudy behind it: {knob.source}"
                         f"\nKnob: {knob.path}")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 4)
-        layout.setSpacing(1)
+        layout.setContentsMargins(0, 1, 0, 3)
+        layout.setSpacing(0)
         top = QHBoxLayout()
+        top.setSpacing(4)
         self.label = QLabel(knob.label)
         self.label.setWordWrap(True)  # a long name wraps instead of widening the dock
+        self.label.setMinimumWidth(60)
         self.value_label = QLabel()
         self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.value_label.setAccessibleName(f"{knob.label} value")
@@ -73,6 +100,11 @@ class KnobRow(QWidget):
             control = self.check
         elif knob.choices is not None:
             self.combo = QComboBox()
+            # as narrow as the dock: a long choice ("null filter (pass-through)") is cut in
+            # the closed box, whole in the list and the value beside the label
+            self.combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            self.combo.setMinimumContentsLength(6)
             for c in knob.choices:
                 self.combo.addItem(fmt.choice(knob.prop, c, knob.unit), c)
             self.combo.setPlaceholderText(fmt.MIXED)
@@ -87,12 +119,14 @@ class KnobRow(QWidget):
             self.slider.sliderPressed.connect(self._new_gesture)
             self.slider.valueChanged.connect(self._on_slider)
             control = self.slider
-            # a fixed size: a new value's text during a drag then repaints the label only,
-            # instead of re-laying out the panel and the dock (QLabel.setText -> layout)
+            # a fixed size that holds every value the slider can take: a new value's text
+            # during a drag then repaints the label only, instead of re-laying out the panel
+            # and the dock (QLabel.setText -> layout), and no value is ever cut
             metrics = self.value_label.fontMetrics()
             n = self.mapping.positions
-            texts = [fmt.value(self.mapping.to_value(round(i * n / 10)), knob.unit)
-                     for i in range(11)]
+            step = max(1, n // 100)
+            texts = {fmt.value(self.mapping.to_value(i), knob.unit)
+                     for i in [*range(0, n + 1, step), n]}
             width = max(metrics.horizontalAdvance(t) for t in [*texts, fmt.MIXED])
             self.value_label.setFixedSize(width + 6, metrics.height() + 2)
         control.setAccessibleName(f"{knob.label} ({knob.unit})" if knob.unit else knob.label)
@@ -102,13 +136,17 @@ class KnobRow(QWidget):
         self.control = control
         self.label.setBuddy(control)
         layout.addWidget(control)
-        self.caption = QLabel(knob.source)
-        self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: palette(mid); font-size: 8pt;")
+        # one line: the study's full title is in the tooltip, so a knob takes three lines
+        # and the panel shows three times as many knobs as with wrapped titles
+        self.caption = ElidedLabel(knob.source)
+        self.caption.setStyleSheet("font-size: 8pt;")
+        self.caption.setToolTip(f"Study behind it: {knob.source}")
+        theme.tone(self.caption, "muted")
         layout.addWidget(self.caption)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b; font-size: 8pt;")
+        self.error_label.setStyleSheet("font-size: 8pt;")
+        theme.tone(self.error_label, "error")
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.refresh()
@@ -200,6 +238,8 @@ class KnobPanel(QWidget):
         outer.addWidget(self.scope_label)
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
+        # the rows take the dock's width (labels wrap, captions elide): never sideways
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(self.scroll_area, 1)
         self._rebuild_timer = QTimer(self)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
@@ -37,7 +38,7 @@ BASE = "base"
 
 
 class ComparePanel(QWidget):
-    """The floating window of the comparison table."""
+    """The floating window of the comparison table; Esc closes it."""
 
     closed = Signal()
 
@@ -45,11 +46,17 @@ class ComparePanel(QWidget):
         super().__init__(parent, Qt.WindowType.Tool)
         self.setWindowTitle("Compare scenarios")
         self.setAccessibleName("Scenario comparison window")
-        self.resize(620, 330)
+
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         super().closeEvent(event)
         self.closed.emit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Escape:
+            self.close()
+            return
+        super().keyPressEvent(event)
 
 
 class ScenarioBar(QWidget):
@@ -93,7 +100,7 @@ class ScenarioBar(QWidget):
         row.addWidget(self.compare_button)
         layout.addLayout(row)
         self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: #c0392b;")
+        theme.tone(self.error_label, "error")
         self.error_label.setAccessibleName("Scenario error")
         self.error_label.hide()
         layout.addWidget(self.error_label)
@@ -118,7 +125,11 @@ class ScenarioBar(QWidget):
         self.table.setAccessibleName("Scenario comparison")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for i, kpi in enumerate(KPIS):
             item = QTableWidgetItem(kpi.title)
             item.setToolTip(f"{kpi.doc}.\nStudy behind it: {kpi.source}")
@@ -208,9 +219,11 @@ class ScenarioBar(QWidget):
 
     # ------------------------------------------------------------------ comparison
     def _on_compare_toggled(self, on: bool) -> None:
-        self.compare_panel.setVisible(on)
         if on:
             self.refresh_compare()
+        self.compare_panel.setVisible(on)
+        if on:
+            self.fit_compare()
 
     def _schedule_compare(self, *_: object) -> None:
         """Base and the active scenario are already evaluated: refresh at most every 100 ms.
@@ -243,16 +256,40 @@ class ScenarioBar(QWidget):
         right_name = self.right_combo.currentText() or self.document.scenario
         left, right = self.prediction_of(left_name), self.prediction_of(right_name)
         self.table.setHorizontalHeaderLabels(["KPI", left_name, right_name, "Change"])
+        rows = self.table.rowCount()
         for i, kpi in enumerate(KPIS):
             a = kpi.value(left) if left is not None else None
             b = kpi.value(right) if right is not None else None
             cells = (fmt.kpi_value(kpi, a), fmt.kpi_value(kpi, b), fmt.delta(b, a, kpi.unit))
             for col, text in enumerate(cells, start=1):
                 self._set_cell(i, col, text)
+            # a figure neither scenario has (FT logging without FT VMs) is not a row
+            self.table.setRowHidden(i, a is None and b is None)
         row = len(KPIS)
-        self._set_cell(row, 1, fmt.kpi_detail("hosts_needed", left))
-        self._set_cell(row, 2, fmt.kpi_detail("hosts_needed", right))
+        self._set_cell(row, 1, fmt.kpi_detail("hosts_needed", left).removeprefix(
+            "binding limit: "))
+        self._set_cell(row, 2, fmt.kpi_detail("hosts_needed", right).removeprefix(
+            "binding limit: "))
         self._set_cell(row, 3, "")
+        if self.compare_panel.isVisible() and rows:
+            self.fit_compare()
+
+    def fit_compare(self) -> None:
+        """Size the comparison window to its table: every shown row and column, no scroll
+        bars, no empty space (within the screen)."""
+        table = self.table
+        table.resizeColumnsToContents()
+        width = table.verticalHeader().width() + 2 * table.frameWidth() + sum(
+            table.columnWidth(c) for c in range(table.columnCount()))
+        height = table.horizontalHeader().height() + 2 * table.frameWidth() + sum(
+            table.rowHeight(r) for r in range(table.rowCount()) if not table.isRowHidden(r))
+        table.setFixedSize(width + 24, height)  # the last column's room for a longer change
+        panel = self.compare_panel
+        panel.adjustSize()
+        screen = panel.screen().availableGeometry() if panel.screen() else None
+        if screen is not None:
+            panel.resize(min(panel.width(), screen.width()),
+                         min(panel.height(), screen.height()))
 
     def _set_cell(self, row: int, col: int, text: str) -> None:
         item = self.table.item(row, col)

@@ -7,6 +7,9 @@ methods (:meth:`FileController.ask_open_path`, :meth:`ask_save_path`, :meth:`ask
 
 from __future__ import annotations
 
+import os
+import uuid
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,9 +17,12 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
+from app.jobs import Task
+from app.window.progress import Outcome, run_with_progress
 from app.window.recovery import RecoveryManager
-from models.document.design import Design, DesignError
+from models.document.design import Design
 from models.examples import bundled as examples
+from models.io.atomic import fsync_dir
 from models.io.files import load_design, save_design
 
 if TYPE_CHECKING:
@@ -53,8 +59,9 @@ class FileController(QObject):
         self.action_open = self._action("&Open...", QKeySequence.StandardKey.Open,
                                         self.open)
         self.examples_menu = self.menu.addMenu("Open &Example")
-        for name in examples.names():
-            act = self.examples_menu.addAction(name)
+        for name, (title, _study) in example_titles().items():
+            act = self.examples_menu.addAction(title)
+            act.setData(name)
             act.triggered.connect(lambda _=False, n=name: self.open_example(n))
         self.recent_menu = self.menu.addMenu("Open &Recent")
         self.menu.addSeparator()
@@ -129,13 +136,17 @@ class FileController(QObject):
             self.document.replace_design(examples.load(name), "")
 
     def open_path(self, path: str) -> bool:
-        """Load ``path`` into the document; an error is shown, nothing changes."""
-        try:
-            design = load_design(path)
-        except (DesignError, OSError) as err:
-            msg = err.describe() if isinstance(err, DesignError) else str(err)
-            self.show_error("Could not open design", msg)
+        """Load ``path`` into the document (in the background, with a progress dialog and
+        Cancel after half a second); an error is shown, and on an error or Cancel nothing
+        changes."""
+        name = Path(path).name
+        outcome = run_with_progress(self.window, "Open", f"Opening {name}…",
+                                    lambda _task: load_design(path))
+        if not outcome.ok or not isinstance(outcome.result, Design):
+            if outcome.error:
+                self.show_error("Could not open design", outcome.error)
             return False
+        design = outcome.result
         self.document.replace_design(design, str(Path(path).resolve()))
         self.add_recent(str(Path(path).resolve()))
         self.file_opened.emit(self.document.path)
@@ -157,13 +168,38 @@ class FileController(QObject):
         return self.save_to(path)
 
     def save_to(self, path: str) -> bool:
+        """Write the design to ``path`` in the background (a progress dialog with Cancel
+        after half a second): into a staged file beside it, renamed over ``path`` only when
+        the write is done and not cancelled, so Cancel leaves the old file and the document
+        as they were."""
+        target = Path(path)
+        staged = target.with_name(f".{target.stem}.saving-{uuid.uuid4().hex[:8]}"
+                                  f"{target.suffix}")
+        design = self.document.design.copy()
+
+        def write(task: Task) -> None:
+            task.check()
+            try:
+                save_design(design, staged)
+            finally:
+                if task.cancelled():  # nobody will commit it: leave nothing behind
+                    staged.unlink(missing_ok=True)
+
+        outcome = run_with_progress(self.window, "Save", f"Saving {target.name}…", write)
         try:
-            save_design(self.document.design, path)
-        except (DesignError, OSError) as err:
-            msg = err.describe() if isinstance(err, DesignError) else str(err)
-            self.show_error("Could not save design", msg)
+            if outcome.ok:
+                commit_staged(staged, target)
+        except OSError as err:
+            outcome = Outcome(False, error=str(err))
+        finally:
+            if not outcome.ok:
+                staged.unlink(missing_ok=True)
+        if not outcome.ok:
+            if outcome.error:  # about the file asked for, not the staged one
+                self.show_error("Could not save design", outcome.error.replace(
+                    str(staged), str(target)).replace(staged.name, target.name))
             return False
-        full = str(Path(path).resolve())
+        full = str(target.resolve())
         self.document.mark_saved(full)
         self.add_recent(full)
         self.file_saved.emit(full)
@@ -221,13 +257,13 @@ class FileController(QObject):
             act = self.recent_menu.addAction(f"&{i + 1} {Path(path).name}")
             act.setToolTip(path)
             act.setData(path)
-            act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+            act.triggered.connect(lambda _=False, p=path: self.open_recent(p))
         if items:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction("Clear Recent Files").triggered.connect(self.clear_recent)
         self.recent_menu.setEnabled(bool(items))
 
-    def _open_recent(self, path: str) -> None:
+    def open_recent(self, path: str) -> None:
         if self.maybe_save():
             self.open_path(path)
 
@@ -245,6 +281,31 @@ class FileController(QObject):
             return str(Path(self.document.path).parent)
         recent = self.recent_files()
         return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+
+@cache
+def example_titles() -> dict[str, tuple[str, str]]:
+    """Example name -> (its design's name, the study it rebuilds: its notes up to the
+    first colon); read once per process (the menu and the start page show them)."""
+    out = {}
+    for name in examples.names():
+        design = examples.load(name)
+        study = design.notes.split(": ")[0].split(". ")[0].strip().rstrip(".")
+        out[name] = (design.name or name, study)
+    return out
+
+
+def commit_staged(staged: Path, target: Path) -> None:
+    """Rename a fully written ``staged`` file over ``target``, keeping ``target``'s
+    permissions (the rename is atomic: readers see the old file or the new one)."""
+    try:
+        mode = target.stat().st_mode & 0o777
+    except OSError:
+        mode = None
+    if mode is not None:
+        os.chmod(staged, mode)
+    os.replace(staged, target)
+    fsync_dir(target.resolve().parent)
 
 
 def _safe_name(name: str) -> str:

@@ -41,7 +41,7 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.window import importing
+from app.window import importing, start_page
 from app.window.file_menu import FileController
 from models.engine.prediction import Prediction
 
@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self._build_analysis_menu()
         self._build_help_menu()
         self._build_toolbar()
+        self.start = start_page.install(self)  # a new, empty design opens on the start page
         self.status_detail = QLabel(self)
         # a fixed size: the figures change with every knob move, and a label whose size may
         # change re-lays out the status bar and the whole window each time
@@ -293,8 +294,24 @@ class MainWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         bar = QToolBar("Main", self)
         bar.setObjectName("main_toolbar")
-        bar.addAction(self.undo_action)
-        bar.addAction(self.redo_action)
+        # "Undo"/"Redo" whatever the step: the menu's actions carry the step's words
+        # ("Undo Set Outstanding I/Os on 16 VMs"), which would resize the buttons and move
+        # the whole toolbar at every edit; here the words go to the tooltip
+        stack = self.document.undo_stack
+        self.toolbar_undo = QAction("Undo", self)
+        self.toolbar_undo.triggered.connect(stack.undo)
+        self.toolbar_redo = QAction("Redo", self)
+        self.toolbar_redo.triggered.connect(stack.redo)
+        stack.canUndoChanged.connect(self.toolbar_undo.setEnabled)
+        stack.canRedoChanged.connect(self.toolbar_redo.setEnabled)
+        stack.undoTextChanged.connect(
+            lambda text: self.toolbar_undo.setToolTip(f"Undo {text} (Ctrl+Z)"))
+        stack.redoTextChanged.connect(
+            lambda text: self.toolbar_redo.setToolTip(f"Redo {text} (Ctrl+Shift+Z)"))
+        self.toolbar_undo.setEnabled(stack.canUndo())
+        self.toolbar_redo.setEnabled(stack.canRedo())
+        bar.addAction(self.toolbar_undo)
+        bar.addAction(self.toolbar_redo)
         bar.addSeparator()
         bar.addAction(self.link_mode_action)
         bar.addAction(self.fit_action)
@@ -306,18 +323,18 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ edit actions
     def cut(self) -> None:
         n = clipboard.cut_selection(self.document)
-        self.show_status(f"Cut {n} component(s)" if n else "Nothing selected")
+        self.show_status(f"Cut {fmt.count(n, 'component')}" if n else "Nothing selected")
 
     def copy(self) -> None:
         n = clipboard.copy_selection(self.document)
-        self.show_status(f"Copied {n} component(s)" if n else "Nothing selected")
+        self.show_status(f"Copied {fmt.count(n, 'component')}" if n else "Nothing selected")
 
     def paste(self) -> None:
         self.show_status(clipboard.paste(self.document))
 
     def delete(self) -> None:
         n = delete_selection(self.scene)
-        self.show_status(f"Deleted {n} item(s)" if n else "Nothing selected")
+        self.show_status(f"Deleted {fmt.count(n, 'item')}" if n else "Nothing selected")
 
     def select_all(self) -> None:
         self.document.set_selection([c.id for c in self.document.design.components])
@@ -329,8 +346,8 @@ class MainWindow(QMainWindow):
     def arrange_vms(self) -> None:
         moves = arrange_vms(self.document.design)
         self.document.move_components(moves)
-        self.show_status(f"Arranged {len(moves)} component(s) (Ctrl+Z restores)" if moves
-                         else "The design is already arranged")
+        self.show_status(f"Arranged {fmt.count(len(moves), 'component')} (Ctrl+Z restores)"
+                         if moves else "The design is already arranged")
         if moves:
             self.view.fit()
 
@@ -353,9 +370,13 @@ class MainWindow(QMainWindow):
     def _prediction_updated(self, p: Prediction) -> None:
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
-        neck = (f" · bottleneck {self.document.session.name_of(top[0].component)}"
-                f" ({top[0].util:.0%})" if top else "")
-        self.status_detail.setText(f"{scen}{status_summary(p)}{neck}")
+        name = self.document.session.name_of
+        neck = f" · bottleneck: {fmt.bottleneck(top[0], name)}" if top else ""
+        text = f"{scen}{status_summary(p)}{neck}"
+        # the label keeps its size (see __init__): a long name is elided, whole in the tip
+        self.status_detail.setToolTip(text)
+        self.status_detail.setText(self.status_detail.fontMetrics().elidedText(
+            text, Qt.TextElideMode.ElideMiddle, self.status_detail.width()))
 
     def _design_replaced(self) -> None:
         self.update_title()
@@ -392,10 +413,16 @@ class MainWindow(QMainWindow):
         return False
 
     def default_dock_sizes(self) -> None:
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [250, 360],
+        """Side columns in proportion to the window (at 1280 px: 240 and 300, so knob values
+        and two tile columns fit), the canvas gets the rest."""
+        width = self.width()
+        left = max(240, min(300, round(width * 0.19)))
+        right = max(300, min(380, round(width * 0.25)))
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [left, right],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.palette_dock, self.knob_dock], [330, 600],
-                         Qt.Orientation.Vertical)
+        # the knobs get most of the left column: the palette shows a screenful of presets
+        self.resizeDocks([self.palette_dock, self.knob_dock],
+                         [max(150, round(self.height() * 0.24)), 600], Qt.Orientation.Vertical)
         self.resizeDocks([self.inspector_dock, self.dashboard_dock], [330, 620],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
@@ -428,6 +455,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
         self.analysis.shutdown()
+        self.start.restore_docks()  # the layout the user had, not the start page's
         if self.remember_layout:
             self.save_layout()
         super().closeEvent(event)
@@ -477,7 +505,7 @@ def status_summary(p: Prediction) -> str:
     parts = [fmt.count(len(p.vms.ids), "VM"), fmt.count(len(p.hosts.ids), "host")]
     net = p.total_net_gbps
     if p.total_iops > 0 or net <= 0:
-        parts.append(f"{p.total_iops:,.0f} IOPS")
+        parts.append(fmt.with_unit(p.total_iops, "IOPS"))
     if net > 0:
-        parts.append(f"{net:,.3g} Gbit/s")
+        parts.append(fmt.with_unit(net, "Gbit/s"))
     return " · ".join(parts)

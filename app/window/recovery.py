@@ -121,6 +121,8 @@ class RecoveryManager(QObject):
         self.lock = _lock(self.folder / f"{self.session}.lock")
         self.dirty = document.is_modified
         self.last_error = ""
+        self.prompt: QMessageBox | None = None
+        """The recovery question while it is open (tests answer it)."""
         self.timer = QTimer(self)
         self.timer.setInterval(max(1, round(interval_s * 1000)))
         self.timer.timeout.connect(self.autosave)
@@ -182,29 +184,49 @@ class RecoveryManager(QObject):
 
     def ask_recover(self, session: RecoverySession, count: int,
                     parent: QWidget | None) -> QMessageBox.StandardButton:
-        """Ask the user (tests replace this); Yes recovers, Discard deletes, No keeps it."""
-        more = f"\n\n{count - 1} older autosave(s) will be offered next time." \
-            if count > 1 else ""
-        where = session.original_path or "an untitled design"
-        return QMessageBox.question(
-            parent, "Recover unsaved changes?",
-            f"Headroom did not close normally. Unsaved changes to '{session.name}' "
-            f"({where}) were autosaved at {session.saved_at or 'an unknown time'}.\n\n"
-            f"Recover them?{more}",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
-            | QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.Yes)
+        """Ask the user (tests replace this): Yes recovers the autosave, No leaves it for
+        later (and opens the file as saved), Discard deletes it; Esc is No."""
+        asked = self.document.path
+        box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved changes?",
+                          recovery_text(session, count), QMessageBox.StandardButton.NoButton,
+                          parent)
+        recover = box.addButton("Recover autosave", QMessageBox.ButtonRole.AcceptRole)
+        later = box.addButton(f"Open {Path(asked).name} as saved" if asked else "Not now",
+                              QMessageBox.ButtonRole.RejectRole)
+        delete = box.addButton("Delete autosave", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(recover)
+        box.setEscapeButton(later)
+        self.prompt = box
+        box.exec()
+        self.prompt = None
+        clicked = box.clickedButton()
+        box.deleteLater()
+        if clicked is recover:
+            return QMessageBox.StandardButton.Yes
+        if clicked is delete:
+            return QMessageBox.StandardButton.Discard
+        return QMessageBox.StandardButton.No
 
     def show_error(self, parent: QWidget | None, message: str) -> None:
         QMessageBox.warning(parent, "Could not recover", message)
 
     def offer_recovery(self, parent: QWidget | None = None) -> bool:
-        """Offer the newest stale autosave; True when it was loaded into the document."""
+        """Offer the autosave of the design that was asked for: with a file open, only that
+        file's autosave (another design's waits for a start without a file); else the
+        newest.  True when it was loaded into the document."""
         sessions = self.stale_sessions()
-        if not sessions:
+        asked = self.document.path
+        if asked:
+            mine = [s for s in sessions if s.original_path and _same_file(s.original_path,
+                                                                         asked)]
+        else:
+            mine = sessions[:1]
+        for s in sessions:
+            if s not in mine[:1]:
+                s.release()
+        if not mine:
             return False
-        newest, rest = sessions[0], sessions[1:]
-        for s in rest:
-            s.release()
+        newest = mine[0]
         answer = self.ask_recover(newest, len(sessions), parent)
         if answer == QMessageBox.StandardButton.Discard:
             newest.discard()
@@ -218,12 +240,38 @@ class RecoveryManager(QObject):
             newest.release()
             self.show_error(parent, f"The autosave could not be read:\n{err.describe()}")
             return False
-        self.recover_into_document(design)
+        self.recover_into_document(design, asked)
         newest.discard()
         self.recovered.emit(newest.session)
         return True
 
-    def recover_into_document(self, design: Design) -> None:
-        """Load ``design`` as an untitled document with unsaved changes."""
-        self.document.replace_design(design, "", modified=True)  # the user decides where
+    def recover_into_document(self, design: Design, path: str = "") -> None:
+        """Load ``design`` with unsaved changes: as ``path`` (the file it was autosaved
+        from, so Save writes it back), or untitled (the user decides where)."""
+        self.document.replace_design(design, path, modified=True)
         self.dirty = True
+
+
+def recovery_text(session: RecoverySession, count: int) -> str:
+    """What the prompt says: which design, from which file, autosaved when."""
+    where = f"from {session.original_path}" if session.original_path else \
+        "never saved to a file"
+    when = _local_time(session.saved_at)
+    more = f"\n\n{count - 1} other autosave(s) will be offered at a later start." \
+        if count > 1 else ""
+    return (f"Headroom did not close normally. The design '{session.name}' ({where}) had"
+            f" unsaved changes, autosaved {when}.{more}")
+
+
+def _local_time(iso: str) -> str:
+    try:
+        return "at " + datetime.fromisoformat(iso).astimezone().strftime("%H:%M on %d %b %Y")
+    except ValueError:
+        return "at an unknown time"
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return a == b

@@ -462,3 +462,132 @@ def prop_spec(kind: str, prop: str) -> PropSpec | None:
     if kind in LINKS:
         return LINKS[kind].props.get(prop)
     return None
+
+
+# --------------------------------------------------------------------------- display words
+
+PROP_LABELS: dict[str, str] = {
+    # imported estates: what was measured and where it came from (issue 15)
+    "host.aes_ni": "AES-NI", "storage_array.vsan_write_round_trips":
+    "Inter-site round trips per vSAN write",
+    "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
+    "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
+    "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
+    "capacity_gb": "Capacity", "provisioned_gb": "Provisioned", "used_gb": "Used",
+    "thin": "Thin provisioned", "address": "Address (NAA or NFS server)",
+    "datastores": "Datastores",
+    "workload.app_users": "Application users", "workload.app_think_ms": "Think time",
+    "workload.app_cpu_ms": "CPU per transaction", "workload.app_ios_per_txn":
+    "I/Os per transaction", "workload.app_rx_kb_per_txn": "KB received per transaction",
+    "workload.app_tx_kb_per_txn": "KB sent per transaction", "workload.net_cipher": "Cipher",
+    "workload.net_mac": "MAC", "workload.net_peer": "Traffic peer",
+    "workload.net_window_kb": "Socket window", "guest_timer_hz": "Guest timer rate",
+    "provenance.cpu": "Source of the CPU figure", "provenance.memory":
+    "Source of the memory figure", "provenance.io": "Source of the I/O figures",
+    "provenance.net": "Source of the network figure",
+    "measured.cpu_mhz": "Measured CPU", "measured.cpu_max_mhz": "Measured CPU ceiling",
+    "measured.cpu_ready_pct": "Measured CPU ready", "measured.memory_active_gb":
+    "Measured active memory", "measured.memory_consumed_gb": "Measured consumed memory",
+    "measured.memory_ballooned_gb": "Measured ballooned memory",
+    "measured.memory_swapped_gb": "Measured swapped memory", "measured.iops": "Measured IOPS",
+    "measured.read_pct": "Measured read share", "measured.io_kb": "Measured I/O size",
+    "measured.latency_ms": "Measured latency", "measured.oio": "Measured outstanding I/Os",
+    "measured.net_mbps": "Measured network traffic", "workload.memory_gb": "Memory in use",
+    "disk.provisioned_gb": "Disk provisioned", "disk.used_gb": "Disk used",
+    "disk.guest_capacity_gb": "Guest disk capacity", "disk.guest_used_gb": "Guest disk used",
+    "ha_enabled": "HA", "admission_control": "Admission control",
+    "failover_hosts": "Failover hosts", "cpu_failover_pct": "CPU reserved for failover",
+    "memory_failover_pct": "Memory reserved for failover", "drs_enabled": "DRS",
+    "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth",
+    # host
+    "platform": "Platform", "esxi_version": "ESXi version", "sockets": "CPU sockets",
+    "cores_per_socket": "Cores per socket", "ghz": "Core clock",
+    "hyperthreading": "Hyperthreading", "memory_gb": "Memory", "dense_mode": "Dense mode",
+    "hba_count": "Storage HBA ports",
+    # nic
+    "speed_gbps": "Speed", "ports": "Ports", "pcie_gen": "PCIe generation",
+    "pcie_lanes": "PCIe lanes", "vmdq": "NetQueue / VMDq", "lro": "Large receive offload",
+    "role": "Traffic", "cabling": "Cabling",
+    # storage array
+    "media": "Drive media", "disks": "Drives", "disk_iops": "IOPS per drive",
+    "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Protocol",
+    "fabric_gbps": "Fabric speed", "vaai": "VAAI offloads", "sioc": "Storage I/O Control",
+    # vm
+    "vcpus": "vCPUs", "guest_os": "Guest OS", "vnic": "Virtual NIC",
+    "vscsi": "Virtual SCSI adapter", "ft": "Fault Tolerance", "vaio_filter": "VAIO I/O filter",
+    "latency_sensitivity": "Latency sensitivity", "containers": "Docker containers",
+    "numa_aware": "NUMA-local memory", "workload.profile": "Workload",
+    "workload.cpu_pct": "Guest CPU demand", "workload.io_block_kb": "I/O size",
+    "workload.io_read_pct": "Read share", "workload.io_random_pct": "Random share",
+    "workload.io_oio": "Outstanding I/Os", "workload.io_iops": "Offered IOPS",
+    "workload.io_app_cpu_us": "Application CPU per I/O", "disk_shares": "Disk shares",
+    "workload.net_rx_mbps": "Offered receive load",
+    "workload.net_tx_mbps": "Offered transmit load", "workload.net_msg_bytes": "Message size",
+    "workload.net_streams": "Parallel streams", "workload.net_tool": "Transfer tool",
+    "workload.net_crypto": "Transfer encryption", "workload.net_rtt_ms": "Transfer round trip",
+    "workload.multicast_pps": "Multicast packet rate",
+    "workload.multicast_packet_bytes": "Multicast packet size", "split_rx": "splitRxMode",
+    "workload.pcoip_kbps": "PCoIP bandwidth (View 4.x settings)",
+    "workload.pcoip_codec": "PCoIP lossless codec",
+    "workload.pcoip_client_cache": "PCoIP client cache",
+    "workload.pcoip_build_to_lossless": "PCoIP build to lossless",
+    "workload.req_per_s": "Requests per second", "workload.resp_kb": "Response size",
+    # content library
+    "backing": "Backing", "operation": "Operation",
+    "enhanced_linked_mode": "Enhanced Linked Mode", "network_gbps": "Network",
+    "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput", "https": "HTTPS",
+    "rhttpproxy": "Reverse HTTP proxy", "max_concurrent_transfers": "Concurrent transfers",
+    "max_concurrent_sync_items": "Concurrent sync items",
+    "max_bandwidth_mbps": "Bandwidth limit", "item_gb": "Item size",
+    "compression_ratio": "Compression ratio", "items": "Items at once",
+    "deploy_path": "Deploy data path", "import_source": "Import source",
+    "mirror_server": "Mirror server",
+    # links and the design
+    "rtt_ms": "Round trip", "gbps": "Bandwidth",
+    "policy.cpu_util_max": "CPU utilisation ceiling",
+    "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
+    "vm.memory_gb": "Memory", "host.memory_gb": "Memory",
+}
+"""How a property reads on screen (inspector, undo texts, warnings), by property name or
+``kind.prop`` where one kind needs its own words."""
+
+CHOICE_LABELS: dict[str, str] = {
+    "esxi": "ESXi", "native": "native (bare metal)",
+    "vm": "VM traffic", "ft_logging": "FT logging", "vmotion": "vMotion",
+    "management": "management", "storage": "storage",
+    "unspecified": "unspecified", "twinax": "twinax (SFP+ direct attach)",
+    "10gbase_t": "10GBASE-T", "10gbase_sr": "10GBASE-SR (fibre)",
+    "ssd": "SSD", "hdd15k": "HDD 15k rpm", "hdd10k": "HDD 10k rpm", "hdd7k": "HDD 7.2k rpm",
+    "none": "none", "raid0": "RAID 0", "raid1": "RAID 1", "raid5": "RAID 5", "raid6": "RAID 6",
+    "raid10": "RAID 10", "raid_group": "RAID group", "pool": "storage pool",
+    "fc": "Fibre Channel", "iscsi": "iSCSI", "nfs": "NFS", "sas": "SAS", "vsan": "vSAN",
+    "linux": "Linux", "windows": "Windows", "vmxnet3": "VMXNET3", "vmxnet2": "VMXNET2",
+    "e1000": "E1000", "pvscsi": "PVSCSI", "lsi_sas": "LSI Logic SAS",
+    "null": "null filter (pass-through)", "cache": "caching filter",
+    "replication": "replication filter", "normal": "normal", "high": "high",
+    "iometer": "Iometer", "oltp": "OLTP database", "web": "web server", "netperf": "netperf",
+    "file_transfer": "file transfer", "multicast_rx": "multicast receiver",
+    "cpu_bound": "CPU-bound", "vdi": "VDI desktop", "idle": "idle",
+    "scp": "scp", "rsync": "rsync", "bbcp": "bbcp", "ftp": "FTP", "openssh": "OpenSSH",
+    "hpn_ssh": "HPN-SSH", "view4": "View 4.x codec", "view5": "View 5.0 codec",
+    "datastore": "datastore", "sync": "sync", "deploy": "deploy", "import": "import",
+    "export": "export", "vaai": "VAAI copy in the array", "same_host": "through one host",
+    "cross_host": "between two hosts", "upload_client": "uploaded from a client",
+    "web_server": "pulled from a web server",
+}
+"""How a choice reads on screen (``raid5`` is "RAID 5"); the design file keeps the name."""
+
+
+def prop_label(kind: str, prop: str) -> str:
+    """The words for ``prop`` of ``kind`` ("vCPUs", "Outstanding I/Os"); a property without
+    an entry in :data:`PROP_LABELS` reads as its name in words ("Io block kb")."""
+    label = PROP_LABELS.get(f"{kind}.{prop}") or PROP_LABELS.get(prop)
+    if label:
+        return label
+    words = prop.removeprefix("workload.").removeprefix("policy.").replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def choice_label(choice: str) -> str:
+    """The words for a choice (:data:`CHOICE_LABELS`; the name itself when none)."""
+    return CHOICE_LABELS.get(choice, choice.replace("_", " "))

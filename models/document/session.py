@@ -49,6 +49,7 @@ from models.document.edits import (
 )
 from models.document.rules import component_issues, link_problem
 from models.document.schema import KINDS, LINKS, Value
+from models.document.words import link_refusal, link_text, set_text
 from models.engine.evaluation import Engine
 from models.engine.prediction import Prediction
 
@@ -75,6 +76,7 @@ class Session:
         self._last_write: tuple[int, tuple[str, ...], str, Snapshot] | None = None
         """The snapshot a base SetValues left (every target holding its value), so the next
         step of a slider drag need not read 2,000 values again."""
+        self._counts: dict[str, int] | None = None
         self._engine: Engine | None = None
         self._base_engine: Engine | None = None
 
@@ -221,21 +223,21 @@ class Session:
         replaces the source's existing link in the same edit (re-homing a VM is one
         gesture).  Raises DesignError saying why the link is illegal."""
         reason = link_problem(self.design, link, allow_replace=True, index=self._index_map())
+        a, b = self.name_of(link.source), self.name_of(link.target)
         if reason:
-            raise DesignError([Issue(link.label(), reason)])
+            raise DesignError([Issue(link.label(), link_refusal(
+                link.kind, a, b, reason, link.source, link.target))])
         replaced = tuple(lk for lk in self.design.links
                          if not LINKS[link.kind].many and lk.kind == link.kind
                          and lk.source == link.source)
-        verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
-        label = f"Link {self.name_of(link.source)} {verb} {self.name_of(link.target)}"
-        return Structure(label, remove_links=replaced, add_links=((link, -1),))
+        return Structure(link_text(link.kind, a, b), remove_links=replaced,
+                         add_links=((link, -1),))
 
     def remove_link(self, link: Link) -> Structure | None:
         """Unlink (None when the link is not in the design)."""
         if self._link_index(link) < 0:
             return None
-        verb = LINK_WORDS.get(link.kind, link.kind.replace("_", " "))
-        label = f"Unlink {self.name_of(link.source)} {verb} {self.name_of(link.target)}"
+        label = link_text(link.kind, self.name_of(link.source), self.name_of(link.target), 1)
         return Structure(label, remove_links=(link,))
 
     def move_components(self, moves: dict[str, tuple[float, float]]) -> Move | None:
@@ -270,8 +272,30 @@ class Session:
                                      " property edits in one step", prop)])
         scenario = "base" if fields == {True} else self.scenario
         if label is None:
-            label = f"Set {prop or selects[0]}"
+            label = self._set_label(selects, prop)
         return SetValues(label, scenario, selects, prop, next(iter(checked.values())))
+
+    def _set_label(self, selects: Sequence[str], prop: str) -> str:
+        """``Set Outstanding I/Os on 16 VMs``, ``Rename web-01``: an edit's undo text (counts
+        are kept per kind, so a slider step reads no component)."""
+        first = selects[0]
+        if is_field(first, prop):
+            return f"Rename {self.name_of(first[3:])}" if first != "design" else \
+                f"Edit the design's {prop}"
+        if all(s.startswith("id:") for s in selects):
+            comp = self.component(first[3:])
+            return set_text(comp.kind if comp else None, prop, len(selects),
+                            self.name_of(first[3:]) if len(selects) == 1 else "")
+        if len(selects) == 1 and (first in KINDS or first in LINKS):
+            return set_text(first, prop, self._count(first))
+        return set_text(None, prop, 1) + (f" on tag {first[4:]}" if first[:4] == "tag:" else "")
+
+    def _count(self, kind: str) -> int:
+        if self._counts is None:  # until the structure changes
+            kinds = [c.kind for c in self.design.components] + [lk.kind for lk in
+                                                                 self.design.links]
+            self._counts = {k: kinds.count(k) for k in set(kinds)}
+        return self._counts.get(kind, 0)
 
     def replace_contents(self, design: Design, label: str) -> Contents:
         """Take ``design``'s components and links (scenarios, policy and name stay)."""
@@ -565,14 +589,8 @@ class Session:
         self._wrote()
         self._index = None
         self._found.clear()
+        self._counts = None
         self.drop_engines()
-
-
-LINK_WORDS = {"runs_on": "on", "ft_secondary_on": "FT secondary on", "installed_in": "in",
-              "passthrough": "passed through to", "disk_on": "disk on", "storage": "to",
-              "located_at": "at", "subscribes_to": "subscribes to", "library_at": "at",
-              "wan": "WAN to"}
-"""How an undo text says a link ("Link web-01 on esx-01")."""
 
 
 def is_field(select: str, prop: str) -> bool:

@@ -407,7 +407,8 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     rate = req_rate * g
     full = other >= vcpus
     busy = (rate > 0) & ~full
-    knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
+    with np.errstate(over="ignore"):  # a vanishing rate puts the knee out of reach: inf
+        knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
     slope_c = float(np.mean(np.where(busy, rate, 0.0) * mult))
     const = float(np.mean((np.where(full, vcpus, other) + path) * mult))
 

@@ -567,9 +567,14 @@ def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
         src, dst = c.host_array_pairs()
         reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
         reach[src, dst] = True
-        # placed VMs whose host has no storage link to their array
-        unreachable = (c.vm_host >= 0) & ~reach[np.maximum(c.vm_host, 0),
-                                                np.maximum(c.vm_array, 0)]
+        # A VM's disk on an array says its host reaches that array (vSphere runs a VM only
+        # on a host that sees its datastore), so a host without storage links is not
+        # warned about.  A host whose storage links name other arrays is: one of the two
+        # declarations is wrong.  Placed VMs whose host links to arrays, but not to theirs:
+        declared = np.any(reach, axis=1)
+        host = np.maximum(c.vm_host, 0)
+        unreachable = (c.vm_host >= 0) & (c.vm_array >= 0) & declared[host] \
+            & ~reach[host, np.maximum(c.vm_array, 0)]
         cache["unreachable"] = unreachable = unreachable if unreachable.any() else False
     if unreachable is False:
         return
@@ -579,5 +584,5 @@ def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
     pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
                                                           strict=True)})
     for hh, aa in pairs[:5]:
-        warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but has"
-                        " no storage link to it (modelled as reachable)")
+        warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but its"
+                        " storage links name other arrays (modelled as reachable)")

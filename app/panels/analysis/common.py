@@ -3,6 +3,7 @@ job is stopped between evaluations."""
 
 from __future__ import annotations
 
+from app import format as fmt
 from app.canvas.layout import arrange_vms
 from app.document.design_document import DesignDocument
 from app.jobs import Lane, Task
@@ -49,3 +50,9 @@ def place_rebuilt(old: Design, new: Design) -> None:
     by_id = {c.id: c for c in new.components}
     for cid, (x, y) in arrange_vms(new).items():
         by_id[cid].x, by_id[cid].y = x, y
+
+
+def plain(doc: DesignDocument, text: str) -> str:
+    """A model's text about ``doc``'s components with their names for their ids."""
+    names = {c.id: c.name for c in doc.design.components if c.name}
+    return fmt.plain(text, names, fmt.case_ids())

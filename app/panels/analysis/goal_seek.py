@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from app.document.design_document import DesignDocument
 from app.jobs import Runner
-from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, stoppable
+from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain, stoppable
 from models.analysis import SeekResult, rebuild, seek
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
@@ -43,6 +43,9 @@ class GoalSeekTab(QWidget):
         v = QVBoxLayout(self)
         row = QHBoxLayout()
         self.goal_combo = QComboBox()
+        self.goal_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.goal_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.goal_combo.setAccessibleName("Goal")
         for goal, label in GOAL_LABELS.items():
             self.goal_combo.addItem(label, goal)
@@ -117,14 +120,14 @@ class GoalSeekTab(QWidget):
         self.seek_result = r = result
         if r.value is None:
             self.seek_answer.setText(f"No setting in {r.search[0]}..{r.search[1]} meets"
-                                     f" policy ({r.binding} fails).")
+                                     f" policy ({plain(self.document, r.binding)} fails).")
         else:
             extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                      if r.goal == "hosts" else "")
             current = "" if r.current is None else f"; the design has {r.current:g}"
             self.seek_answer.setText(f"{r.value} {r.unit}{extra}{current}")
-        lines = [f"Binding: {r.binding}"] if r.binding else []
-        lines += [f"  {b.describe()}" for b in r.binding_detail[:3]]
+        lines = [f"Binding: {plain(self.document, r.binding)}"] if r.binding else []
+        lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
         tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"
                           for t in sorted(r.trials, key=lambda t: t.value))
         lines.append(f"Tried: {tried}")

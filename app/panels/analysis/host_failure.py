@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
 from app.document.design_document import DesignDocument
 from app.jobs import Runner
-from app.panels.analysis.common import LANE, analysis_copy, stoppable
+from app.panels.analysis.common import LANE, analysis_copy, plain, stoppable
 from models.analysis import FailureReport, host_failure
 
 
@@ -100,7 +101,7 @@ class HostFailureTab(QWidget):
         for i, f in enumerate(rows):
             new = f.new_breaches
             took = sum(x.lost == "primary" for x in f.ft)
-            worst = "; ".join(b.describe() for b in new[:3]) + (
+            worst = "; ".join(plain(self.document, b.describe()) for b in new[:3]) + (
                 f" (+{len(new) - 3} more)" if len(new) > 3 else "")
             if f.not_restarted:
                 worst = f"{len(f.not_restarted)} VMs cannot restart. " + worst
@@ -112,7 +113,7 @@ class HostFailureTab(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 if new:
-                    item.setForeground(pg.mkColor("#c0392b"))
+                    item.setForeground(QColor(theme.tones().error))
                 self.failure_table.setItem(i, j, item)
         pol = report.policy
         already = (f" {len(report.baseline)} breaches already before any failure."

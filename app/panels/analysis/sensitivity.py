@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import format as fmt
+from app import theme
+from app.charts.plots import plot_widget
 from app.document.design_document import DesignDocument
 from app.jobs import Runner, Task, Work
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
@@ -85,6 +87,9 @@ class SensitivityTab(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("What moves"))
         self.output_combo = QComboBox()
+        self.output_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.output_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.output_combo.setAccessibleName("Tornado output")
         for key in OUTPUTS:
             self.output_combo.addItem(f"{OUTPUT_LABELS.get(key, key)} ({OUTPUTS[key][0]})",
@@ -95,11 +100,16 @@ class SensitivityTab(QWidget):
         self.output_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.output_combo, 1)
         self.band_combo = QComboBox()
+        self.band_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.band_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.band_combo.setAccessibleName("Tornado band")
         self.band_combo.addItem("over each knob's range", "range")
         self.band_combo.addItem("one slider step either way", "step")
         self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.band_combo)
+        v.addLayout(row)
+        row = QHBoxLayout()  # a second row: the tab fits a dock beside the side columns
         self.auto_check = QCheckBox("recompute on edits")
         self.auto_check.setToolTip("Recompute the tornado once the design stops changing")
         self.auto_check.setChecked(True)
@@ -111,13 +121,14 @@ class SensitivityTab(QWidget):
         self.sens_cancel.setEnabled(False)
         self.sens_cancel.clicked.connect(self.cancel_sensitivity)
         row.addWidget(self.sens_cancel)
+        row.addStretch(1)
         v.addLayout(row)
         self.sens_progress = QProgressBar()
         self.sens_progress.setAccessibleName("Tornado progress")
         self.sens_progress.hide()
         v.addWidget(self.sens_progress)
-        self.tornado_widget = pg.PlotWidget(background="w")
-        self.tornado = self.tornado_widget.getPlotItem()
+        self.tornado_widget = plot_widget()
+        self.tornado = self.tornado_widget.addPlot()
         self.tornado.invertY(True)
         self.tornado.setMouseEnabled(x=False, y=False)
         self.tornado.hideButtons()
@@ -127,8 +138,11 @@ class SensitivityTab(QWidget):
                                          brush=pg.mkBrush("#d35400"), pen=pg.mkPen(None))
         self.tornado.addItem(self.low_bars)
         self.tornado.addItem(self.high_bars)
-        self.baseline_line = pg.InfiniteLine(0.0, angle=90, pen=pg.mkPen("#2b2b2b", width=1))
+        self.baseline_line = pg.InfiniteLine(0.0, angle=90,
+                                             pen=pg.mkPen(theme.tones().chart_text, width=1))
         self.tornado.addItem(self.baseline_line)
+        self.tornado_widget.restyled.connect(
+            lambda: self.baseline_line.setPen(pg.mkPen(theme.tones().chart_text, width=1)))
         # one readable row per bar, however short the dock is
         self.tornado_widget.setMinimumHeight(MAX_BARS * 15 + 50)
         v.addWidget(self.tornado_widget, 1)

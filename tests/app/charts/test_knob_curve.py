@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.charts.knob_curve import KnobCurve
 from app.document.design_document import DesignDocument
 from app.panels.knob_panel import KnobPanel
+from models.document.design import Component, Design, Link
 from models.document.knobs import default_knob
 from models.engine.sweep import curve_values
 from models.examples import bundled as examples
@@ -264,3 +265,25 @@ def test_web_curve_zooms_to_where_the_farm_saturates_and_breaks_the_line(qtbot: 
     doc.set_value("vm", "workload.req_per_s", 5.0)  # another knob value: the same view
     doc.evaluate_now()
     assert curve.operating_x() == 5.0
+
+
+def test_from_nothing_the_curve_says_how_to_begin_then_opens_on_the_knob_that_matters(
+        qtbot: QtBot) -> None:
+    """An empty design draws no flat line but a hint; adding a host, a VM and an array moves
+    the curve to outstanding I/Os (not the CPU ceiling it had); a knob the user chose stays."""
+    doc = DesignDocument(Design(name="new"))
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    curve.show()
+    assert not curve.plots.isVisible() and curve.status.text().startswith("No VMs yet")
+    doc.add_components([Component("h1", "host", "esx-01"),
+                        Component("a1", "storage_array", "array-1"),
+                        Component("v1", "vm", "db-01")],
+                       [Link("v1", "h1", "runs_on"), Link("v1", "a1", "disk_on")])
+    qtbot.waitUntil(lambda: curve.knob is not None and curve.knob.path == OIO)
+    qtbot.waitUntil(curve.plots.isVisible)
+    assert not curve.flat and "every VM" in curve.status.text()
+    curve.combo.activated.emit(curve.combo.findData("storage_array.disks"))
+    assert curve.knob is not None and curve.knob.path == "storage_array.disks"
+    doc.add_component(Component("v2", "vm", "db-02"))
+    assert curve.knob.path == "storage_array.disks"  # the user's choice stays

@@ -111,3 +111,31 @@ def test_commands_run_without_qt_and_the_report_installs_the_fix(tmp_path: Path)
                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "ok"
+
+
+def test_a_missing_xcb_library_is_named_with_what_to_install() -> None:
+    """Instead of Qt's raw abort about xcb-cursor: one line naming the package."""
+    from app.cli.gui import xcb_problem  # noqa: PLC0415
+
+    x11 = {"DISPLAY": ":0"}
+    problem = xcb_problem(x11, lambda so: so != "libxcb-cursor.so.0")
+    assert "libxcb-cursor0" in problem and "\n" not in problem
+    assert "sudo apt-get install libxcb-cursor0 " in problem
+    assert xcb_problem(x11, lambda so: True) == ""
+    assert xcb_problem({**x11, "QT_QPA_PLATFORM": "offscreen"}, lambda so: False) == ""
+    assert xcb_problem({**x11, "WAYLAND_DISPLAY": "wayland-0"}, lambda so: False) == ""
+    assert "libxcb-xkb1" in xcb_problem({"QT_QPA_PLATFORM": "xcb"}, lambda so: "xkb" not in so)
+
+
+def test_the_app_on_x11_without_xcb_cursor_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import gui  # noqa: PLC0415
+
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(gui, "_loads", lambda so: so != "libxcb-cursor.so.0")
+    assert gui.run_gui([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("headroom: error: the window cannot open") and err.count("\n") == 1
+    assert "sudo apt-get install libxcb-cursor0" in err

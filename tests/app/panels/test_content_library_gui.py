@@ -54,7 +54,7 @@ def test_drop_a_library_and_edit_it_with_undo(qtbot: QtBot) -> None:
     assert rows[sub.id]["mode"] == "streaming" and fast > 0
 
     doc.set_selection([sub.id])
-    assert sub.id in insp.title.text()
+    assert insp.title.text() == f"Content Library: {sub.name}"
     check = insp.field("rhttpproxy").check
     assert check is not None and check.isChecked()
     check.setFocus()

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from app import format as fmt
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
-from models.document.design import Design
+from models.document.design import Component, Design, Link
 from models.document.knobs import FT4, VAIO
 from models.engine.kpis import KPI_BY_KEY, KPIS
 from models.examples import bundled as examples
@@ -33,11 +33,11 @@ def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
         assert tile.value_label.text() == fmt.kpi_text(kpi, p)
-        assert tile.detail_label.text() == fmt.kpi_detail(kpi.key, p)
+        assert tile.detail_label.text() == fmt.kpi_detail(kpi.key, p, name=dash.name_of)
         assert not tile.delta_label.isVisibleTo(dash)
     c = p.consolidation
-    assert dash.tiles["hosts_needed"].detail_label.text() == \
-        f"binding limit: {c.binding or 'none'}"
+    assert c.binding == "cpu"
+    assert dash.tiles["hosts_needed"].detail_label.text() == "binding limit: CPU"
 
 
 def test_tooltips_name_the_study(qtbot: QtBot) -> None:
@@ -108,7 +108,9 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     net = dash.tiles["network_gbps"]
     assert net.value_label.text() == fmt.with_unit(float(p.vms.net_gbps.sum()), "Gbit/s")
     assert net.value_label.text().startswith("5.8")
-    assert net.detail_label.text().startswith("busiest NIC n1 ")
+    nic = doc.component("n1")
+    assert nic is not None and nic.name
+    assert net.detail_label.text().startswith(f"busiest NIC {nic.name} at ")  # not its id
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_scenario("native")
     assert net.delta_label.text().startswith("vs base: +")  # bare metal: near line rate
@@ -116,7 +118,7 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
 
 def test_a_tile_comes_back_when_its_figure_appears(qtbot: QtBot) -> None:
     """Turning FT on in the storage testbed brings the FT tiles back; undo hides them; an
-    empty design shows every tile (the map of what Headroom computes)."""
+    empty design shows no tile but how to begin."""
     doc, dash = make(qtbot)
     assert "ft_logging_mbps" in dash.hidden and "total_iops" not in dash.hidden
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
@@ -129,7 +131,9 @@ def test_a_tile_comes_back_when_its_figure_appears(qtbot: QtBot) -> None:
     assert not dash.tiles["ft_logging_mbps"].isVisibleTo(dash)
     empty = Dashboard(DesignDocument(Design(name="empty")))
     qtbot.addWidget(empty)
-    assert empty.hidden == set() and not empty.hidden_label.isVisibleTo(empty)
+    assert empty.hidden == set(empty.tiles) and not empty.hidden_label.isVisibleTo(empty)
+    assert empty.empty_label.isVisibleTo(empty) and "Drag a host" in empty.empty_label.text()
+    assert not dash.empty_label.isVisibleTo(dash)
 
 
 def test_storage_design_has_no_network_figure(qtbot: QtBot) -> None:
@@ -180,10 +184,11 @@ def test_wan_tile_shows_the_busiest_inter_site_link(qtbot: QtBot) -> None:
 def test_delta_formatting() -> None:
     assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
     assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"
-    assert fmt.delta(3.0, 3.0, "ms") == "±0"
-    assert fmt.delta(75_000.00203, 75_000.0, "IOPS") == "±0"  # solver noise, not a change
-    assert fmt.delta(27.3 - 7.39e-7, 27.3, "ms") == "±0"
-    assert fmt.delta(75_010.0, 75_000.0, "IOPS").startswith("+10 IOPS")
+    assert fmt.delta(3.0, 3.0, "ms") == "no change"
+    assert fmt.delta(75_000.00203, 75_000.0, "IOPS") == "no change"  # solver noise
+    assert fmt.delta(27.3 - 7.39e-7, 27.3, "ms") == "no change"
+    assert fmt.delta(74_983 - 2.28, 74_983, "IOPS") == "no change"  # below the resolution
+    assert fmt.delta(75_100.0, 75_000.0, "IOPS").startswith("+100 IOPS")
     assert fmt.delta(None, 3.0) == fmt.NONE
     assert fmt.number(123456.7) == "123,457"
     assert fmt.number(0.01234) == "0.0123"
@@ -222,3 +227,36 @@ def test_cpu_per_kiops_tile_is_the_iops_weighted_cost(qtbot: QtBot) -> None:
         doc.set_value("vm", "vaio_filter", "null")  # the filter costs 10-20% more per 1K IOPS
     after = KPI_BY_KEY["cpu_per_kiops"].value(doc.prediction) if doc.prediction else None
     assert after is not None and after == pytest.approx(value * 1.15)
+
+
+def test_a_problem_with_an_obvious_fix_offers_it_and_one_click_applies_it(
+        qtbot: QtBot) -> None:
+    """A VM on no host is 'not placed'; the dashboard offers to place it on the host, applies
+    it as one undo step, and the offer goes; a host whose storage links name another array
+    than its VM's disk offers to connect it."""
+    design = Design(name="fresh", components=[
+        Component("h1", "host", "esx-01"), Component("a1", "storage_array", "array-1"),
+        Component("v1", "vm", "db-01")], links=[Link("v1", "a1", "disk_on")])
+    doc = DesignDocument(design)
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    assert [f.action for f in dash.fixes] == ["Place db-01 on esx-01"]
+    assert dash.fix_label.isVisibleTo(dash)
+    assert "db-01 is on no host" in dash.fix_label.text()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        dash.fix_label.linkActivated.emit("0")
+    assert Link("v1", "h1", "runs_on") in doc.design.links
+    assert doc.undo_stack.undoText() == "Place db-01 on esx-01"
+    qtbot.waitUntil(lambda: not dash.fixes)
+    assert not dash.fix_label.isVisibleTo(dash)
+    doc.add_components([Component("a2", "storage_array", "array-2")],
+                       [Link("h1", "a2", "storage")])
+    qtbot.waitUntil(lambda: bool(dash.fixes))
+    assert [f.action for f in dash.fixes] == ["Connect esx-01 to array-1"]
+    p = doc.evaluate_now()
+    assert any("storage links name other arrays" in w for w in p.warnings)
+    assert "host esx-01 runs VMs on array array-1" in dash.warnings_label.text()  # names
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: not dash.fixes)
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: [f.action for f in dash.fixes] == ["Place db-01 on esx-01"])

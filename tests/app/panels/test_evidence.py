@@ -3,6 +3,8 @@ study's quote for the selected row, computed once and only after the window has 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -30,6 +32,12 @@ def cell(view: EvidenceView, row: int, col: int) -> str:
     return item.text()
 
 
+def check_of(view: EvidenceView, row: int) -> Check:
+    item = view.table.item(row, 0)
+    assert item is not None and view.evidence is not None
+    return view.evidence.checks[int(item.data(Qt.ItemDataRole.UserRole))]
+
+
 @pytest.fixture
 def fake_evidence(monkeypatch: pytest.MonkeyPatch) -> Evidence:
     ids = list(cases())[:3]
@@ -47,14 +55,20 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     assert view.table.rowCount() == 0  # computed lazily
     view.ensure_loaded()
     assert view.table.rowCount() == 3
-    texts = {cell(view, r, 0): cell(view, r, 10) for r in range(3)}
+    ok = view.table.index_of("OK")
+    texts = {check_of(view, r).case_id: cell(view, r, ok) for r in range(3)}
     first, second, third = (c.case_id for c in fake_evidence.checks)
     assert texts == {first: "yes", second: "NO", third: "NO"}
+    study = view.table.index_of("Study")
+    assert cell(view, 0, study) == str(check_of(view, 0).case()["study"])
+    for r in range(3):  # the case id is in the tooltip, not a column
+        assert all(check_of(view, r).case_id not in cell(view, r, col)
+                   for col in range(view.table.columnCount()))
     assert list(view.points["storage"].xData) == [3.0]
     assert n_points(view.points["ft"]) == 1  # the zero model value is not plotted
     assert "1 not plotted" in view.summary.text()
     assert "network" in view.summary.text()
-    row = next(r for r in range(3) if cell(view, r, 0) == second)
+    row = next(r for r in range(3) if check_of(view, r).case_id == second)
     view.table.setCurrentCell(row, 0)
     quote = str(cases()[second]["quote"])
     assert quote[:40] in view.quote.toPlainText()
@@ -72,18 +86,20 @@ def test_evidence_shows_the_cross_validated_error_beside_the_fitted_one(
     checks = [Check(ids[0], "IOPS", 1000.0, 1050.0, 0.1, role="fit"),
               Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
               Check(ids[2], "limit", 4.0, 4.0, 0.0, role="rule")]
-    ev = Evidence(checks, ["storage", "ft", "ft"], {}, cv=["reproduced only", "+62 %", "rule"],
-                  cv_error=[None, 0.62, None])
+    cv: dict[tuple[str, str], dict[str, Any]] = {
+          (ids[0], "IOPS"): {"reproduced_only": True, "cv_error": None},
+          (ids[1], "latency"): {"reproduced_only": False, "cv_error": 0.62}}
+    ev = Evidence(checks, ["storage", "ft", "ft"], {}, cv=cv)
     monkeypatch.setattr(evidence_mod, "_EVIDENCE", ev)
     view = EvidenceView(make_doc())
     qtbot.addWidget(view)
     view.ensure_loaded()
-    assert view.COLUMNS[7] == "CV error"
-    got = {cell(view, r, 0): cell(view, r, 7) for r in range(3)}
+    col = view.table.index_of("CV error")
+    got = {check_of(view, r).case_id: cell(view, r, col) for r in range(3)}
     assert got == {ids[0]: "reproduced only", ids[1]: "+62 %", ids[2]: "rule"}
     assert "cross-validated 62" in view.summary.text()
     assert "1 reproduced only" in view.summary.text()
-    row = next(r for r in range(3) if cell(view, r, 0) == ids[0])
+    row = next(r for r in range(3) if check_of(view, r).case_id == ids[0])
     view.table.setCurrentCell(row, 0)
     assert "no independent check" in view.quote.toPlainText()
 
@@ -92,9 +108,10 @@ def test_stored_cross_validation_covers_every_fitted_and_checked_figure() -> Non
     """The stored cross-validation (written with the fitted table) has a row for every
     figure the Evidence panel shows with a role of fit or check."""
     ev = evidence_mod.evidence()
-    for c, shown in zip(ev.checks, ev.cv, strict=True):
+    for c in ev.checks:
         if c.role != "rule":
-            assert shown, (c.case_id, c.quantity)
+            assert evidence_mod.cv_text(c, ev.cv.get((c.case_id, c.quantity))), \
+                (c.case_id, c.quantity)
 
 
 def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> None:
@@ -126,3 +143,24 @@ def test_every_subsystem_has_its_own_colour_and_the_legend_sits_beside_the_plot(
     qtbot.addWidget(view)
     assert view.legend.parentItem() is not view.plot.vb  # not drawn over the points
     assert view.plots.ci.getItem(0, 1) is view.legend
+
+
+def test_the_table_never_scrolls_sideways(qtbot: QtBot, fake_evidence: Evidence) -> None:
+    """In a narrow dock the columns of low priority step aside (the figures stay)."""
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    view.ensure_loaded()
+    view.resize(1400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    wide = [view.table.isColumnHidden(i) for i in range(view.table.columnCount())]
+    view.resize(360, 300)
+    qtbot.waitUntil(lambda: view.table.width() < 360)
+    narrow = {c.title for i, c in enumerate(view.table.columns)
+              if view.table.isColumnHidden(i)}
+    assert len(narrow) > sum(wide)  # the narrower, the fewer columns
+    assert narrow and not {"Published", "Model", "OK"} & narrow
+    assert not view.table.horizontalScrollBar().isVisible()
+    shown = sum(view.table.columnWidth(i) for i in range(view.table.columnCount())
+                if not view.table.isColumnHidden(i))
+    assert shown <= view.table.viewport().width() + 1

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.panels.inspector import Inspector
 from app.window.main_window import MainWindow
-from models.document.design import Design, Override
+from models.document.design import Component, Design, Link, Override
 
 
 def make(qtbot: QtBot, design: Design) -> tuple[DesignDocument, Inspector]:
@@ -25,7 +26,7 @@ def test_shows_the_selected_component(qtbot: QtBot, nic_example: Design) -> None
     doc, insp = make(qtbot, nic_example)
     assert not insp.fields
     doc.set_selection(["h1"])
-    assert "h1" in insp.title.text()
+    assert insp.title.text() == "Host: Dell R720"  # by name, not id
     edit = insp.field("sockets").edit
     assert edit is not None and edit.text() == "2"
     assert insp.field("sockets").toolTip().count("sockets")
@@ -60,7 +61,7 @@ def test_choice_and_bool_fields_edit_through_the_document(qtbot: QtBot,
     doc.set_selection(["a1"])
     combo = insp.field("raid").combo
     assert combo is not None
-    combo.activated.emit(combo.findText("raid10"))
+    combo.activated.emit(combo.findText("RAID 10"))
     assert doc.value("id:a1", "raid") == "raid10"
     check = insp.field("sioc").check
     assert check is not None
@@ -145,3 +146,36 @@ def test_shows_what_the_prediction_says(qtbot: QtBot, nic_example: Design) -> No
     assert "IOPS" in insp.predicted.text()
     doc.set_selection(["a1", "h1"])
     assert not insp.predicted.isVisible()
+
+
+def test_fields_read_as_labels_and_a_vm_on_no_host_is_not_placed(qtbot: QtBot) -> None:
+    design = Design(name="fresh", components=[Component("h1", "host", "esx-01"),
+                                              Component("v1", "vm", "db-01")])
+    doc, insp = make(qtbot, design)
+    doc.set_selection(["v1"])
+    form = insp.form
+    labels = []
+    for i in range(form.rowCount()):
+        item = form.itemAt(i, form.ItemRole.LabelRole)
+        widget = item.widget() if item is not None else None
+        if isinstance(widget, QLabel):
+            labels.append(widget.text())
+    assert "vCPUs" in labels and "Memory" in labels and "Outstanding I/Os" in labels
+    assert not [t for t in labels if "_" in t or t == t.lower()]
+    doc.evaluate_now()
+    assert insp.predicted.isVisibleTo(insp)
+    assert "Not placed" in insp.predicted.text() and "CPU" not in insp.predicted.text()
+    doc.add_link(Link("v1", "h1", "runs_on"))
+    doc.evaluate_now()
+    assert "Not placed" not in insp.predicted.text()
+
+
+def test_the_canvas_tooltip_of_a_vm_on_no_host_says_so(qtbot: QtBot) -> None:
+    from app.canvas.tooltips import component_tooltip  # noqa: PLC0415
+
+    design = Design(name="fresh", components=[Component("h1", "host", "esx-01"),
+                                              Component("v1", "vm", "db-01")])
+    doc = DesignDocument(design)
+    doc.evaluate_now()
+    tip = component_tooltip(doc, "v1")
+    assert "not placed" in tip and "CPU" not in tip

@@ -220,4 +220,4 @@ def test_the_null_filter_reads_as_a_filter_not_a_missing_value(qtbot: QtBot) -> 
     combo.activated.emit(i)
     assert doc.value("vm", "vaio_filter") == "null"
     assert panel.rows["vm.vaio_filter"].value_label.text() == "null filter (pass-through)"
-    assert fmt.choice("raid", "raid5") == "raid5" and fmt.choice("x", 3.0, "ms") == "3 ms"
+    assert fmt.choice("raid", "raid5") == "RAID 5" and fmt.choice("x", 3.0, "ms") == "3 ms"

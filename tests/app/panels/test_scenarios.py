@@ -139,3 +139,24 @@ def test_closing_the_compare_window_releases_the_button(qtbot: QtBot) -> None:
     assert bar.compare_panel.isVisible()
     bar.compare_button.click()
     assert not bar.compare_panel.isVisible()
+
+
+def test_compare_opens_sized_to_its_table_without_empty_rows_and_esc_closes_it(
+        qtbot: QtBot) -> None:
+    doc, bar = make(qtbot)
+    doc.set_scenario("oio 32")
+    bar.compare_button.click()
+    panel, table = bar.compare_panel, bar.table
+    qtbot.waitExposed(panel)
+    shown = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+    titles = [cell(bar, r, 0) for r in shown]
+    assert "Total IOPS" in titles and "FT logging" not in titles  # no FT VMs: no row
+    assert all(cell(bar, r, 1) != fmt.NONE or cell(bar, r, 2) != fmt.NONE for r in shown)
+    columns = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    rows = sum(table.rowHeight(r) for r in shown)
+    assert columns <= table.viewport().width() and rows <= table.viewport().height()
+    assert table.viewport().height() - rows < table.rowHeight(shown[0])  # no empty space
+    assert panel.width() < 2 * table.width()
+    assert not table.horizontalScrollBar().isVisible()
+    qtbot.keyClick(panel, Qt.Key.Key_Escape)
+    assert not panel.isVisible() and not bar.compare_button.isChecked()

@@ -93,7 +93,7 @@ def test_pages_in_order_with_their_content(pdfs: Path) -> None:
     compared = _text(pdf, 2)
     assert HEADINGS[1] in compared
     # the one-VM scenario's IOPS, and its change against the base with its sign
-    assert re.search(r"Total IOPS\s+75k IOPS\s+75k IOPS\s+41\.7k IOPS", compared)
+    assert re.search(r"Total IOPS\s+75,000 IOPS\s+75,000 IOPS\s+41,665 IOPS", compared)
     assert "−44 %" in compared and "no change" in compared
     assert "‘oio 32’ — on every VM: outstanding I/Os → 32 I/Os" in compared
     knobs = _text(pdf, 3)
@@ -283,7 +283,7 @@ def test_summary_tiles_lead_with_what_the_design_measures() -> None:
     assert web[1][2] == "busiest NIC Intel X520 #1 34.1 %" and web[2][2] == "binding limit: CPU"
     io = tiles("vaio-scaling")
     assert [t[0] for t in io] == ["Total IOPS", "Mean latency", "Hosts needed", "Consolidation"]
-    assert io[0][1:] == ("75k IOPS", "16 VMs")
+    assert io[0][1:] == ("75,000 IOPS", "16 VMs")
     # no tile of dashes: the busiest resource fills in where the design has few figures
     mc = tiles("multicast-receivers")
     assert [t[0] for t in mc] == ["Network", "Hosts needed", "Busiest resource",

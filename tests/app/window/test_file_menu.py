@@ -72,8 +72,10 @@ def test_menu_has_the_file_actions(h: Harness) -> None:
     assert shortcuts["Save As..."] == QKeySequence("Ctrl+Shift+S")
     assert shortcuts["Quit"] == QKeySequence("Ctrl+Q")
     assert {"Export Report (PDF)...", "Export Report (PNG)..."} <= set(shortcuts)
-    names = [a.text() for a in h.ctrl.examples_menu.actions()]
-    assert names == examples.names()
+    acts = h.ctrl.examples_menu.actions()
+    assert [a.data() for a in acts] == examples.names()
+    assert [a.text() for a in acts] == [examples.load(n).name for n in examples.names()]
+    assert "VAIO scaling testbed" in [a.text() for a in acts]  # the design's name, no slug
 
 
 @pytest.mark.parametrize("ext", [".headroom", ".json"])

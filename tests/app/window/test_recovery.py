@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLockFile
+from PySide6.QtCore import QLockFile, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -119,6 +119,9 @@ from models.examples import bundled as examples
 app = QCoreApplication([])
 doc = DesignDocument(examples.load(examples.DEFAULT_EXAMPLE))
 doc.design.name = "crashed edit"
+if len(sys.argv) > 3:
+    doc.set_path(sys.argv[3])
+    doc.design.name = "crashed " + Path(sys.argv[3]).stem
 c = doc.design.components[0]
 doc.move_components({c.id: (c.x + 123.0, c.y)})
 mgr = RecoveryManager(doc, folder=Path(sys.argv[2]), interval_s=3600)
@@ -128,9 +131,10 @@ os.kill(os.getpid(), signal.SIGKILL)  # a crash: no cleanup, the lock file stays
 """
 
 
-def _crash(folder: Path) -> str:
+def _crash(folder: Path, path: str = "") -> str:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    res = subprocess.run([sys.executable, "-c", _CRASHER, str(ROOT), str(folder)],
+    res = subprocess.run([sys.executable, "-c", _CRASHER, str(ROOT), str(folder),
+                          *([path] if path else [])],
                          capture_output=True, text=True, env=env, timeout=120, check=False)
     assert res.returncode == -9, res.stderr
     session = res.stdout.strip()
@@ -228,3 +232,55 @@ def test_autosave_failure_is_silent(mgr: RecoveryManager, doc: DesignDocument,
 
 def test_default_folder_is_under_app_data() -> None:
     assert recovery.recovery_folder().name == "recovery"
+
+
+def test_the_design_asked_for_is_the_one_offered(doc: DesignDocument, folder: Path,
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening b.headroom offers b's autosave (and only it), recovered as b with unsaved
+    changes; another design's autosave waits; none of b's: no question at all."""
+    a, b = str(tmp_path / "a.headroom"), str(tmp_path / "b.headroom")
+    _crash(folder, a)
+    _crash(folder, b)
+    doc.set_path(b)
+    mgr = RecoveryManager(doc, folder=folder, interval_s=3600)
+    try:
+        calls: list[RecoverySession] = []
+        monkeypatch.setattr(mgr, "ask_recover", _ask(Button.Yes, calls))
+        assert mgr.offer_recovery()
+        assert [s.original_path for s in calls] == [b]
+        assert doc.design.name == "crashed b" and doc.path == b and doc.is_modified
+        assert [s.original_path for s in mgr.stale_sessions()] == [a]
+        for s in mgr.stale_sessions():
+            s.release()
+        doc.set_path(str(tmp_path / "c.headroom"))
+        calls.clear()
+        assert not mgr.offer_recovery() and not calls
+    finally:
+        mgr.finish()
+
+
+def test_the_prompt_says_what_each_button_does_and_esc_keeps_the_autosave(
+        mgr: RecoveryManager, doc: DesignDocument, folder: Path, tmp_path: Path,
+        qtbot: QtBot) -> None:
+    path = str(tmp_path / "plan.headroom")
+    _crash(folder, path)
+    doc.set_path(path)
+    seen: list[str] = []
+
+    def answer() -> None:
+        box = mgr.prompt
+        if box is None or not box.isVisible():
+            QTimer.singleShot(20, answer)
+            return
+        seen.extend(b.text() for b in box.buttons())
+        seen.append(box.text())
+        qtbot.keyClick(box, Qt.Key.Key_Escape)
+
+    QTimer.singleShot(0, answer)
+    assert not mgr.offer_recovery()
+    assert seen[:3] == ["Recover autosave", "Open plan.headroom as saved", "Delete autosave"]
+    assert "'crashed plan'" in seen[3] and path in seen[3]
+    assert [s.original_path for s in mgr.stale_sessions()] == [path]  # kept for later
+    for s in mgr.stale_sessions():
+        s.release()

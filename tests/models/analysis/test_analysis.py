@@ -432,17 +432,3 @@ def test_failure_on_examples_accounts_for_every_vm(name: str) -> None:
     for f in rep.failures:
         assert sum(f.vms_after.values()) + len(f.not_restarted) == placed
         assert all(f.vms_after[h] >= f.vms_before[h] for h in f.vms_after)
-
-
-@pytest.mark.parametrize(("breach", "text"), [
-    (Breach("v1", "p95", 100.0004, 100.0, name="web-01"),
-     "VM web-01: p95 100.0004 ms, over the 100 ms ceiling"),
-    (Breach("v1", "p95", 130.0, 100.0, name="web-01"),
-     "VM web-01: p95 130 ms, over the 100 ms ceiling"),
-    (Breach("h1", "cpu", 0.90004, 0.9, name="esx-01"),
-     "host CPU esx-01: 90.004 %, over 90 %"),
-    (Breach("h1", "cpu", 1.25, 0.9), "host CPU h1: 125 %, over 90 %"),
-    (Breach("a1", "array", 1.0000001, 1.0), "array a1: 100.00001 %, over 100 %"),
-])
-def test_a_breach_never_reads_as_two_equal_numbers(breach: Breach, text: str) -> None:
-    assert breach.describe() == text

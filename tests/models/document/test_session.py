@@ -122,7 +122,8 @@ def test_remove_link(session: Session) -> None:
     (Link("v1", "a1", "runs_on"), "goes from a vm to a host"),
     (Link("v1", "v1", "disk_on"), "goes from a vm to a storage_array"),
     (Link("v1", "zz", "runs_on"), "which is not a component of the design"),
-    (Link("v1", "h1", "ft_secondary_on"), "different host than the primary"),
+    (Link("v1", "h1", "ft_secondary_on"),
+     "ioanalyzer1.s FT secondary must run on another host than the one ioanalyzer1 runs on"),
     (Link("v1", "h1", "teleport"), "unknown link kind"),
 ])
 def test_illegal_links_are_refused_with_the_rule_they_break(session: Session, link: Link,

@@ -17,7 +17,7 @@ from models.calibration.storage import (
     sioc_pair,
     vaio,
 )
-from models.document.design import Component, Override, apply_overrides
+from models.document.design import Component, Link, Override, apply_overrides
 from models.engine.evaluation import Engine, evaluate
 from models.engine.prediction import Prediction
 from models.examples.synth import large_design
@@ -139,12 +139,25 @@ def test_warm_start_equals_cold_solution() -> None:
     np.testing.assert_allclose(warm.vms.iops, cold.vms.iops, rtol=1e-6)
 
 
-def test_missing_storage_link_is_warned_not_fatal() -> None:
+def test_a_host_reaches_the_array_its_vms_disks_are_on() -> None:
+    """A VM on a host with its disk on an array is a path from the host to the array: no
+    storage link is asked for."""
     d = build_testbed("t", FLASH_HOST, VIOLIN, FLASH_VM, 1)
     d.links = [lk for lk in d.links if lk.kind != "storage"]
     p = evaluate(d)
     assert p.vms.iops[0] > 0
-    assert any("no storage link" in w for w in p.warnings)
+    assert not any("storage link" in w for w in p.warnings)
+
+
+def test_storage_links_that_name_other_arrays_are_warned_not_fatal() -> None:
+    d = build_testbed("t", FLASH_HOST, VIOLIN, FLASH_VM, 1)
+    host = d.of_kind("host")[0].id
+    d.links = [lk for lk in d.links if lk.kind != "storage"]
+    d.components.append(Component("other", "storage_array", "other array"))
+    d.links.append(Link(host, "other", "storage"))
+    p = evaluate(d)
+    assert p.vms.iops[0] > 0
+    assert any("storage links name other arrays" in w for w in p.warnings)
 
 
 def test_sioc_share_below_one_slot_on_a_lone_vm_is_solved() -> None:

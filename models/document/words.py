@@ -1,0 +1,114 @@
+"""How edits and link refusals read to the user: undo texts ("Set Outstanding I/Os on 16 VMs",
+"Put Iometer 1's disk on Intel S3700 SSD") and why a link cannot be made, in words.
+
+The session (:mod:`models.document.session`) names its edits with these; the canvas says a
+refusal with them.  Components are named by the caller (their names, else their ids);
+properties by the knob registry's label, else the schema's (:func:`prop_text`).
+"""
+
+from __future__ import annotations
+
+from models.document.design import Link
+from models.document.knobs import knob
+from models.document.rules import SELF_LINK, duplicate_link, same_host
+from models.document.schema import KINDS, LINKS, prop_label
+
+LINK_TEXTS: dict[str, tuple[str, str, str]] = {
+    "runs_on": ("Place {a} on {b}", "Take {a} off {b}", "{a} runs on {b}"),
+    "ft_secondary_on": ("Put {a}'s FT secondary on {b}", "Remove {a}'s FT secondary from {b}",
+                        "{a}'s FT secondary runs on {b}"),
+    "installed_in": ("Install {a} in {b}", "Remove {a} from {b}", "{a} is installed in {b}"),
+    "passthrough": ("Pass {a} through to {b}", "Stop passing {a} through to {b}",
+                    "{a} is passed through to {b}"),
+    "disk_on": ("Put {a}'s disk on {b}", "Unlink {a}'s disk from {b}", "{a}'s disk is on {b}"),
+    "storage": ("Connect {a} to {b}", "Disconnect {a} from {b}", "{a} reaches {b}"),
+    "located_at": ("Place {a} at {b}", "Take {a} off {b}", "{a} is at {b}"),
+    "subscribes_to": ("Subscribe {a} to {b}", "Unsubscribe {a} from {b}",
+                      "{a} subscribes to {b}"),
+    "library_at": ("Place {a} at {b}", "Take {a} off {b}", "{a} is at {b}"),
+    "wan": ("Connect {a} to {b} by WAN", "Remove the WAN link from {a} to {b}",
+            "{a} and {b} are linked by WAN"),
+}
+"""Per link kind: the undo text of adding it, of removing it, and the fact it states."""
+
+KIND_WORDS = {"host": ("host", "hosts"), "vm": ("VM", "VMs"), "nic": ("physical NIC",
+              "physical NICs"), "storage_array": ("storage array", "storage arrays"),
+              "site": ("site", "sites"), "content_library": ("content library",
+                                                             "content libraries"),
+              "wan": ("WAN link", "WAN links"), "ft_secondary_on": ("FT link", "FT links")}
+"""Component and link kinds in words, singular and plural."""
+
+
+def kind_text(kind: str, n: int = 1) -> str:
+    one, many = KIND_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))
+    return one if n == 1 else many
+
+
+def link_text(kind: str, a: str, b: str, which: int = 0) -> str:
+    """The undo text of adding (``which`` 0) or removing (1) a ``kind`` link from ``a`` to
+    ``b``, or the fact it states (2); ``a`` and ``b`` are names."""
+    texts = LINK_TEXTS.get(kind)
+    if texts is None:
+        word = kind.replace("_", " ")
+        texts = (f"Link {{a}} {word} {{b}}", f"Unlink {{a}} {word} {{b}}",
+                 f"{{a}} {word} {{b}}")
+    return texts[which].format(a=a, b=b)
+
+
+def prop_text(kind: str, prop: str) -> str:
+    """The words for ``prop`` of ``kind``: the knob's label where it is a knob."""
+    k = knob(f"{kind}.{prop}")
+    return k.label if k is not None else prop_label(kind, prop)
+
+
+def link_refusal(kind: str, a: str, b: str, reason: str, source: str, target: str) -> str:
+    """Why a ``kind`` link from ``source`` (named ``a``) to ``target`` (``b``) was refused,
+    in words; ``reason`` is what :func:`models.document.rules.link_problem` said."""
+    if reason == SELF_LINK:
+        return "a component cannot be linked to itself"
+    if kind in LINKS and reason == duplicate_link(Link(source, target, kind)):
+        return f"already linked: {link_text(kind, a, b, 2)}"
+    if reason == same_host(target):
+        return f"{a}'s FT secondary must run on another host than the one {a} runs on ({b})"
+    return reason
+
+
+LINK_ENDS: dict[str, tuple[str, str]] = {
+    "runs_on": ("runs on a host", "runs VMs"),
+    "ft_secondary_on": ("has its FT secondary on a host", "runs FT secondaries"),
+    "installed_in": ("is installed in a host", "holds physical NICs"),
+    "passthrough": ("can be passed through to a VM", "can take a physical NIC passed through"),
+    "disk_on": ("keeps its disk on a storage array", "holds VM disks"),
+    "storage": ("reaches storage arrays", "is reached by hosts"),
+    "located_at": ("is at a site", "holds hosts"),
+    "subscribes_to": ("subscribes to a content library", "has subscribers"),
+    "library_at": ("is at a site", "holds content libraries"),
+    "wan": ("links to other sites by WAN", "links to other sites by WAN"),
+}
+"""Per link kind, what it lets its source and its target do."""
+
+
+def no_link_text(kind_a: str, kind_b: str) -> str:
+    """Why nothing links a ``kind_a`` to a ``kind_b``, and what a ``kind_a`` does link to:
+    "A VM cannot be linked to a site: a VM runs on a host, ..."."""
+    ways = [LINK_ENDS[k][0 if spec.from_kind == kind_a else 1] for k, spec in LINKS.items()
+            if kind_a in (spec.from_kind, spec.to_kind) and k in LINK_ENDS]
+    head = f"A {kind_text(kind_a)} cannot be linked to a {kind_text(kind_b)}"
+    if not ways:
+        return head + "."
+    return f"{head}: a {kind_text(kind_a)} " + ", ".join(dict.fromkeys(ways)) + "."
+
+
+def set_text(kind: str | None, prop: str, targets: int, one: str = "") -> str:
+    """``Set Outstanding I/Os on 16 VMs``: the undo text of setting ``prop`` on ``targets``
+    components of ``kind`` (``one``: the name when there is a single target; ``kind`` None
+    or ``design``: a setting of the design itself)."""
+    if kind is None or kind == "design":
+        return f"Set {prop_text('design', prop)}"
+    label = prop_text(kind, prop)
+    if targets == 1 and one:
+        return f"Set {label} on {one}"
+    if kind in LINKS:
+        return f"Set {label} on {targets} {kind_text(kind, targets)}"
+    return f"Set {label} on {targets:,} {kind_text(kind, targets)}" if kind in KINDS \
+        else f"Set {label}"

@@ -1,0 +1,84 @@
+"""The main window at 1280x720, as a laptop shows it: no dock scrolls sideways, no knob value
+or tile figure is cut, and the toolbar stays where it is while the user edits."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDockWidget, QLabel, QWidget
+from pytestqt.qtbot import QtBot
+
+from app.document.design_document import DesignDocument
+from app.window.main_window import MainWindow
+from models.examples import bundled as examples
+
+
+def window_at(qtbot: QtBot, name: str, width: int = 1280, height: int = 720) -> MainWindow:
+    doc = DesignDocument(examples.load(name))
+    window = MainWindow(doc, remember_layout=False)
+    qtbot.addWidget(window)
+    window.resize(width, height)
+    window.show()
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    return window
+
+
+def sideways(window: MainWindow) -> list[str]:
+    """The scroll areas in docks that show a horizontal scroll bar."""
+    return [f"{dock.objectName()}: {type(area).__name__} {area.accessibleName()}"
+            for dock in window.findChildren(QDockWidget) if dock.isVisible()
+            for area in dock.findChildren(QAbstractScrollArea)
+            if area.isVisible() and area.horizontalScrollBar().isVisible()]
+
+
+def cut(label: QLabel) -> bool:
+    """Whether ``label``'s text is wider than the label or than the part of it on screen."""
+    need = label.fontMetrics().horizontalAdvance(label.text())
+    shown = label.visibleRegion().boundingRect().width()
+    return need > label.contentsRect().width() or 0 < shown < label.width()
+
+
+@pytest.mark.parametrize("name", ["vaio-scaling", "dense-web-farm", "content-library",
+                                  "stretched-vsan"])
+def test_nothing_is_cut_and_nothing_scrolls_sideways_at_1280x720(qtbot: QtBot,
+                                                                  name: str) -> None:
+    window = window_at(qtbot, name)
+    bad = sideways(window)
+    for dock in (window.evidence_dock, window.analysis_dock):  # the other bottom tabs
+        dock.raise_()
+        QApplication.processEvents()
+        if dock is window.evidence_dock:
+            window.evidence.ensure_loaded()
+            QApplication.processEvents()
+        bad += sideways(window)
+    assert not bad
+    rows = window.knob_panel.rows.values()
+    shown = [r for r in rows if r.value_label.visibleRegion().boundingRect().height() > 0]
+    assert len(shown) >= 8, "a knob takes three lines: many fit"
+    assert not [r.knob.path for r in shown if cut(r.value_label)]
+    tiles = [t for t in window.dashboard.tiles.values() if t.isVisible()]
+    assert tiles and all(t.value_label.fits() for t in tiles)
+    assert window.dashboard.columns == 2
+
+
+def test_the_toolbar_stays_put_while_editing(qtbot: QtBot) -> None:
+    window = window_at(qtbot, "vaio-scaling")
+    bar = window.toolbar_undo.associatedObjects()[-1]
+    assert isinstance(bar, QWidget)
+
+    def geometry() -> list[object]:
+        return [w.geometry().getRect() for w in bar.findChildren(QWidget) if w.isVisible()]
+
+    before = geometry()
+    doc = window.document
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "workload.io_oio", 16)
+    QApplication.processEvents()
+    assert doc.undo_stack.undoText() == "Set Outstanding I/Os on 16 VMs"
+    assert window.toolbar_undo.text() == "Undo" and window.toolbar_undo.isEnabled()
+    assert "Set Outstanding I/Os on 16 VMs" in window.toolbar_undo.toolTip()
+    assert geometry() == before
+    window.toolbar_undo.trigger()
+    QApplication.processEvents()
+    assert doc.value("vm", "workload.io_oio") != 16 and window.toolbar_redo.isEnabled()
+    assert geometry() == before

@@ -1,0 +1,80 @@
+"""Undo texts and link refusals read as words: names, labels and counts, never ids, property
+paths or link kinds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from models.document.design import Design, DesignError, Link
+from models.document.schema import DESIGN_PROPS, KINDS, LINKS, prop_label
+from models.document.session import Session
+from models.document.words import no_link_text
+from models.examples import bundled as examples
+
+RAW = re.compile(r"\b(?:[a-z]+_[a-z_]+|workload\.\w+|[hvna]\d+)\b")
+"""A property path, a link kind or an id."""
+
+
+@pytest.fixture
+def session() -> Session:
+    return Session(examples.load("vaio-scaling"))
+
+
+def test_setting_a_knob_names_the_knob_and_what_it_reaches(session: Session) -> None:
+    n = len(session.design.of_kind("vm"))
+    name = session.name_of("v1")
+    assert session.set_values(["vm"], "workload.io_oio", 16).label == \
+        f"Set Outstanding I/Os on {n} VMs"
+    assert session.set_values(["id:v1"], "workload.io_oio", 16).label == \
+        f"Set Outstanding I/Os on {name}"
+    assert session.set_values(["id:v1", "id:v2"], "vcpus", 4).label == "Set vCPUs on 2 VMs"
+    assert session.set_values(["design"], "policy.cpu_util_max", 0.8).label == \
+        "Set CPU utilisation ceiling"
+    assert session.set_values(["id:h1"], "memory_gb", 512.0).label == \
+        f"Set Host memory on {session.name_of('h1')}"
+
+
+def test_links_read_as_what_they_do(session: Session) -> None:
+    vm, host, array = (session.name_of(c) for c in ("v1", "h1", "a1"))
+    disk = next(lk for lk in session.design.links if lk.kind == "disk_on" and
+                lk.source == "v1")
+    removal = session.remove_link(disk)
+    assert removal is not None and removal.label == f"Unlink {vm}'s disk from {array}"
+    session.apply(removal)
+    assert session.add_link(Link("v1", "a1", "disk_on")).label == f"Put {vm}'s disk on {array}"
+    with pytest.raises(DesignError) as refused:
+        session.add_link(Link("v1", "h1", "ft_secondary_on"))
+    message = refused.value.issues[0].message
+    assert message == f"{vm}'s FT secondary must run on another host than the one {vm} runs" \
+        f" on ({host})"
+    assert not RAW.search(message)
+
+
+def test_a_pair_no_link_joins_is_refused_with_what_each_kind_links_to() -> None:
+    text = no_link_text("vm", "site")
+    assert text.startswith("A VM cannot be linked to a site: a VM runs on a host")
+    assert "keeps its disk on a storage array" in text
+    for a in KINDS:
+        for b in KINDS:
+            assert not RAW.search(no_link_text(a, b).replace("content library", "")), (a, b)
+
+
+def test_every_property_has_words() -> None:
+    props = [(k, p) for k, spec in KINDS.items() for p in spec.props] + \
+        [(k, p) for k, spec in LINKS.items() for p in spec.props] + \
+        [("design", p) for p in DESIGN_PROPS]
+    for kind, prop in props:
+        label = prop_label(kind, prop)
+        assert "_" not in label and not re.search(r"[a-z]\.[a-z]", label), label
+        assert label[0].isupper() or label[:2] in ("vC", "sp", "p9"), label
+    assert prop_label("vm", "vcpus") == "vCPUs"
+    assert prop_label("host", "memory_gb") == "Memory"
+    assert prop_label("vm", "new_thing_x") == "New thing x"  # a new property still reads
+
+
+def test_an_empty_design_counts_nothing() -> None:
+    s = Session(Design())
+    assert s.set_values(["design"], "policy.p95_ms_max", 50.0).label == \
+        "Set p95 response-time ceiling"
