@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("document vocabulary", ("models.resources", "models.document.schema",
                              "models.document.design", "models.document.rules",
-                             "models.document.edits", "models.document.codec",
+                             "models.document.edits", "models.document.snapshots",
+                             "models.document.codec",
                              "models.document.knobs", "models.document.presets",
                              "models.document.words")),
     ("engine data", ("models.engine.compiled", "models.engine.prediction",

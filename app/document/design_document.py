@@ -22,7 +22,8 @@ from app.document.commands import EditCommand
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import Change, Edit
 from models.document.schema import Value
-from models.document.session import Session, is_field
+from models.document.session import Session
+from models.document.snapshots import is_field
 from models.engine import sweep
 from models.engine.prediction import Prediction
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from models.document import snapshots
 from models.document.design import (
     Component,
     Design,
@@ -39,7 +40,6 @@ from models.document.edits import (
     Contents,
     Edit,
     Move,
-    OldValue,
     RemoveScenario,
     RestoreValues,
     SetOverrides,
@@ -49,15 +49,10 @@ from models.document.edits import (
 )
 from models.document.rules import component_issues, link_problem
 from models.document.schema import KINDS, LINKS, Value
+from models.document.snapshots import DESIGN_FIELDS, is_field
 from models.document.words import link_refusal, link_text, set_text
 from models.engine.evaluation import Engine
 from models.engine.prediction import Prediction
-
-COMPONENT_FIELDS = ("name",)
-"""Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
-the base design."""
-DESIGN_FIELDS = ("name", "notes")
-"""Fields of the design itself settable as ``'design', 'name'|'notes'``."""
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
 
@@ -433,62 +428,15 @@ class Session:
 
     # ------------------------------------------------------------------ value primitives
     def _read_values(self, selects: Sequence[str], prop: str) -> Snapshot:
-        """What ``selects`` address holds on the base design, read once: one record when
-        every target holds the same value."""
-        if "design" in selects:
-            if prop in DESIGN_FIELDS:
-                return Snapshot(design=OldValue(True, getattr(self.design, prop)))
-            key = prop.removeprefix("policy.")
-            return Snapshot(design=OldValue(key in self.design.policy,
-                                            self.design.policy.get(key)))
-        found: list[Component | Link] = []
-        seen: set[int] = set()
-        for s in selects:
-            for t in self._targets(s):
-                if id(t) not in seen:
-                    seen.add(id(t))
-                    found.append(t)
-        ids = tuple(t.id for t in found if isinstance(t, Component))
-        if any(is_field(s, prop) for s in selects):
-            column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
-                           for t in found)
-            return Snapshot(tuple(found), None, column, None, ids)
-        present = bool(found) and prop in found[0].props
-        first = found[0].props.get(prop) if found else None
-        kind = type(first)
-        if all((prop in t.props) == present and type(t.props.get(prop)) is kind
-               and t.props.get(prop) == first for t in found):
-            return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
-        return Snapshot(tuple(found), None, tuple(OldValue(prop in t.props, t.props.get(prop))
-                                                  for t in found), None, ids)
+        """What ``selects`` address holds on the base design (:func:`snapshots.read`)."""
+        return snapshots.read(self.design, selects, prop, self._targets)
 
     def _write_values(self, selects: Sequence[str], prop: str, snapshot: Snapshot,
                       patches: Sequence[Override] | None) -> Change:
         """Write a snapshot into the base design in one pass; ``patches`` let the engine
         update in place (else it compiles again)."""
         field = any(is_field(s, prop) for s in selects)
-        if snapshot.design is not None:
-            _write_design_field(self.design, prop, snapshot.design)
-        elif field:
-            olds = snapshot.column or (snapshot.uniform or OldValue(True, ""),) * len(
-                snapshot.targets)
-            for t, old in zip(snapshot.targets, olds, strict=True):
-                if isinstance(t, Component):
-                    t.name = str(old.value)
-        elif snapshot.uniform is not None:
-            if snapshot.uniform.present:
-                value = snapshot.uniform.value
-                for t in snapshot.targets:
-                    t.props[prop] = value
-            else:
-                for t in snapshot.targets:
-                    t.props.pop(prop, None)
-        else:
-            for t, old in zip(snapshot.targets, snapshot.column or (), strict=True):
-                if old.present:
-                    t.props[prop] = old.value
-                else:
-                    t.props.pop(prop, None)
+        snapshots.write(self.design, prop, snapshot, field)
         if not field and patches is not None and self.scenario == "base" \
                 and self._engine is not None:
             self._wrote()
@@ -591,25 +539,6 @@ class Session:
         self._found.clear()
         self._counts = None
         self.drop_engines()
-
-
-def is_field(select: str, prop: str) -> bool:
-    """Whether ``prop`` of ``select`` is a field (a name or the design's notes), not a
-    schema property: fields are always written to the base design."""
-    if select == "design":
-        return prop in DESIGN_FIELDS
-    return select.startswith("id:") and prop in COMPONENT_FIELDS
-
-
-def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
-    if prop in DESIGN_FIELDS:
-        setattr(design, prop, old.value)
-        return
-    key = prop.removeprefix("policy.")
-    if old.present:
-        design.policy[key] = old.value
-    else:
-        design.policy.pop(key, None)
 
 
 def _patch_is_exact(overrides: list[Override], patch: Override) -> bool:

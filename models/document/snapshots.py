@@ -1,0 +1,96 @@
+"""What the targets of a value edit hold, read once and written back in one pass.
+
+The session (:mod:`models.document.session`) reads a :class:`~models.document.edits.Snapshot`
+before a value edit (its undo) and writes one to carry an edit out: a kind-wide edit of 2,000
+VMs that all held one value is one record, not 2,000.  Names and the design's own name and
+notes are *fields*, not schema properties, and always live on the base design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from models.document.design import Component, Design, Link
+from models.document.edits import OldValue, Snapshot
+
+COMPONENT_FIELDS = ("name",)
+"""Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
+the base design."""
+DESIGN_FIELDS = ("name", "notes")
+"""Fields of the design itself settable as ``'design', 'name'|'notes'``."""
+
+
+def is_field(select: str, prop: str) -> bool:
+    """Whether ``prop`` of ``select`` is a field (a name or the design's notes), not a
+    schema property: fields are always written to the base design."""
+    if select == "design":
+        return prop in DESIGN_FIELDS
+    return select.startswith("id:") and prop in COMPONENT_FIELDS
+
+
+def read(design: Design, selects: Sequence[str], prop: str,
+         targets_of: Callable[[str], list[Component | Link]]) -> Snapshot:
+    """What ``selects`` address holds on ``design``, read once: one record when every
+    target holds the same value (``targets_of`` finds a selector's targets)."""
+    if "design" in selects:
+        if prop in DESIGN_FIELDS:
+            return Snapshot(design=OldValue(True, getattr(design, prop)))
+        key = prop.removeprefix("policy.")
+        return Snapshot(design=OldValue(key in design.policy, design.policy.get(key)))
+    found: list[Component | Link] = []
+    seen: set[int] = set()
+    for s in selects:
+        for t in targets_of(s):
+            if id(t) not in seen:
+                seen.add(id(t))
+                found.append(t)
+    ids = tuple(t.id for t in found if isinstance(t, Component))
+    if any(is_field(s, prop) for s in selects):
+        column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
+                       for t in found)
+        return Snapshot(tuple(found), None, column, None, ids)
+    present = bool(found) and prop in found[0].props
+    first = found[0].props.get(prop) if found else None
+    kind = type(first)
+    if all((prop in t.props) == present and type(t.props.get(prop)) is kind
+           and t.props.get(prop) == first for t in found):
+        return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
+    return Snapshot(tuple(found), None, tuple(OldValue(prop in t.props, t.props.get(prop))
+                                              for t in found), None, ids)
+
+
+def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
+    """Write ``snapshot`` into ``design`` in one pass (``field``: a name, not a property)."""
+    if snapshot.design is not None:
+        _write_design_field(design, prop, snapshot.design)
+    elif field:
+        olds = snapshot.column or (snapshot.uniform or OldValue(True, ""),) * len(
+            snapshot.targets)
+        for t, old in zip(snapshot.targets, olds, strict=True):
+            if isinstance(t, Component):
+                t.name = str(old.value)
+    elif snapshot.uniform is not None:
+        if snapshot.uniform.present:
+            value = snapshot.uniform.value
+            for t in snapshot.targets:
+                t.props[prop] = value
+        else:
+            for t in snapshot.targets:
+                t.props.pop(prop, None)
+    else:
+        for t, old in zip(snapshot.targets, snapshot.column or (), strict=True):
+            if old.present:
+                t.props[prop] = old.value
+            else:
+                t.props.pop(prop, None)
+
+
+def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
+    if prop in DESIGN_FIELDS:
+        setattr(design, prop, old.value)
+        return
+    key = prop.removeprefix("policy.")
+    if old.present:
+        design.policy[key] = old.value
+    else:
+        design.policy.pop(key, None)
