@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from app import gc_guard, jobs, qt_fixes
 from app.document.design_document import DesignDocument
 from app.theme import apply_theme
+from app.window.file_menu import repairs_text
 from app.window.main_window import MainWindow
 from models.document.design import Design, DesignError
 from models.examples import bundled as examples
@@ -63,6 +65,9 @@ def run_app(path: str | None, self_test: bool = False) -> int:
     window.show()
     if error:
         QMessageBox.warning(window, "Could not open design", error)
+    elif design is not None and design.repairs and path:
+        QMessageBox.warning(window, "Text repaired while opening",
+                            repairs_text(Path(path).name, design))
     status = int(app.exec())
     _dispose(window)
     return status

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
-from models.document.codec import design_to_dict, parse_design
+from app import format as fmt
+from models.document.codec import design_to_dict, loads
 from models.document.design import Design, DesignError
 from models.io.arrange import free_spot, top_level_rects
 from models.io.placement import holdings
@@ -70,11 +71,16 @@ def paste(doc: DesignDocument) -> str:
     mime = QGuiApplication.clipboard().mimeData()
     if mime is None:
         return "Nothing to paste"
-    raw = bytes(mime.data(MIME).data()).decode("utf-8") if mime.hasFormat(MIME) else mime.text()
-    try:
-        part = parse_design(json.loads(raw))
-    except (ValueError, DesignError):
+    if mime.hasFormat(MIME):
+        raw = bytes(mime.data(MIME).data()).decode("utf-8", errors="replace")
+    else:
+        raw = mime.text()
+    if '"headroom-design"' not in raw:
         return "The clipboard holds no Headroom components"
+    try:
+        part = loads(raw)  # repairs text that is not valid Unicode, names what it refuses
+    except DesignError as err:
+        return f"Could not paste: {err.issues[0]}"
     if not part.components:
         return "Nothing to paste"
     renamed: dict[str, str] = {}
@@ -94,4 +100,6 @@ def paste(doc: DesignDocument) -> str:
     except DesignError as err:
         return f"Could not paste: {err}"
     doc.set_selection([c.id for c in part.components])
-    return f"Pasted {len(part.components)} component(s)"
+    repaired = (f"; {len(part.repairs)} text(s) that were not valid Unicode repaired"
+                if part.repairs else "")
+    return f"Pasted {fmt.count(len(part.components), 'component')}{repaired}"

@@ -150,6 +150,8 @@ class FileController(QObject):
         self.document.replace_design(design, str(Path(path).resolve()))
         self.add_recent(str(Path(path).resolve()))
         self.file_opened.emit(self.document.path)
+        if design.repairs:
+            self.show_error("Text repaired while opening", repairs_text(name, design))
         return True
 
     def save(self) -> bool:
@@ -311,3 +313,13 @@ def commit_staged(staged: Path, target: Path) -> None:
 def _safe_name(name: str) -> str:
     keep = "".join(ch if ch.isalnum() or ch in " -_." else "_" for ch in name).strip()
     return keep or "design"
+
+
+def repairs_text(name: str, design: Design) -> str:
+    """What was repaired while reading ``design`` from ``name``, for a warning dialog."""
+    lines = [f"{name}: {issue}" for issue in design.repairs[:10]]
+    if len(design.repairs) > 10:
+        lines.append(f"… and {len(design.repairs) - 10} more")
+    return ("Some text in the file was not valid Unicode and was replaced with the"
+            " replacement character (save to keep the repair):\n\n" + "\n".join(lines))
+

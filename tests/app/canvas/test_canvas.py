@@ -412,7 +412,7 @@ def test_pasted_components_land_where_they_overlap_nothing(qtbot: QtBot,
     doc, scene, _ = make(qtbot, nic_example)
     doc.set_selection(["h1", "n1", "v1", "v2"])
     assert copy_selection(doc) == 4
-    assert paste(doc) == "Pasted 4 component(s)"
+    assert paste(doc) == "Pasted 4 components"
     copy = scene.host_item(doc.selection[0])
     assert copy is not None and copy.vm_ids and copy is not scene.host_item("h1")
     assert overlapping_vms(doc.design) == 0  # the copy's card beside the original
