@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app import format as fmt
 from models.document.design import DesignError, Issue
 from models.io.importers.measurements import STATS
 
@@ -140,8 +141,8 @@ def capacity_lines(pred: Any) -> list[str]:
     v = pred.vms
     missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
     if missing:
-        out.append(f"  not measured      {missing} of {len(v.ids)} VMs lack I/O data (their"
-                   " storage figures read 'not measured')")
+        out.append(f"  {'Not measured':<20}{missing} of {fmt.count(len(v.ids), 'VM')} lack I/O"
+                   " data (their storage figures read 'not measured')")
     cap = pred.extras.get("capacity", {})
     for cl in cap.get("clusters", []):
         if not cl["id"]:
@@ -149,18 +150,19 @@ def capacity_lines(pred: Any) -> list[str]:
         short = f", short by {cl['short_by_hosts']}" if cl.get("short_by_hosts") else ""
         vpc = cl.get("vcpu_per_core")
         ratio = f", vCPU:core {vpc:.1f}" if vpc is not None else ""
-        out.append(f"  cluster {cl['name']}: {cl['hosts']} hosts, {cl['hosts_needed']} needed"
-                   f" ({cl['binding']}; {cl['admission_control']}){short}{ratio}")
+        out.append(f"  cluster {cl['name']}: {fmt.count(cl['hosts'], 'host')},"
+                   f" {cl['hosts_needed']} needed ({cl['binding']}; {cl['admission_control']})"
+                   f"{short}{ratio}")
     if cap.get("vcpu_per_core") is not None:
-        out.append(f"  overcommit        vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"
+        out.append(f"  {'Overcommit':<20}vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"
                    f" {cap.get('max_vcpu_per_core_host') or 0:.2f}), memory configured/installed"
                    f" {cap.get('memory_overcommit') or 0:.2f}")
     st = cap.get("storage", {})
     if st.get("arrays"):
-        out.append(f"  storage           {st['needed_gb'] / 1024:,.1f} TiB needed with"
+        out.append(f"  {'Storage capacity':<20}{st['needed_gb'] / 1024:,.1f} TiB needed with"
                    f" {st['growth_pct']:g}% growth of {st['capacity_gb'] / 1024:,.1f} TiB"
                    + (f" (short {st['short_gb'] / 1024:,.1f} TiB)" if st["short_gb"] else ""))
     if cap.get("unplaced_vms"):
-        out.append(f"  unplaced          {cap['unplaced_vms']} VMs on no host (counted in hosts"
-                   " needed; headroom place FILE puts them where there is room)")
+        out.append(f"  {'Unplaced':<20}{fmt.count(cap['unplaced_vms'], 'VM')} on no host (counted"
+                   " in hosts needed; headroom place FILE puts them where there is room)")
     return out

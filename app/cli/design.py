@@ -4,16 +4,17 @@ a range (:mod:`models.engine.sweep`), and the knobs that apply."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app import format as fmt
 from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
-from models.document.design import DesignError, apply_scenario, parse_assignment
+from models.document.design import Design, DesignError, apply_scenario, parse_assignment
 from models.document.knobs import knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
-from models.engine.kpis import KPI_BY_KEY
+from models.engine.kpis import KPIS
+from models.engine.prediction import Prediction
 from models.engine.sweep import (
     MAX_STEPS,
     SweepError,
@@ -31,7 +32,7 @@ COMMANDS = ("evaluate", "sweep", "knobs")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    _, engine = engine_for(args)
+    design, engine = engine_for(args)
     pred = engine.evaluate()
     if args.bands:  # two more evaluations at the ends of the published ranges
         pred.bands = evaluate_bands(engine, pred)
@@ -39,37 +40,54 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.json:
         emit(doc)
     else:
-        s = doc["summary"]
-        c = s["consolidation"]
-        print(f"{doc['design']} [{doc['scenario']}]")
-        print(f"  total IOPS        {s['total_iops']:,.0f}")
-        print(f"  mean latency      {s['mean_latency_ms']:.3f} ms   "
-              f"p95 {s['p95_latency_ms']:.3f} ms")
-        print(f"  FT logging        {s['ft_logging_mbps']:,.1f} Mbit/s")
-        print(f"  VMs per host      {c['vms_per_host']:.1f}  (max by CPU "
-              f"{fmt.number(c['max_vms_per_host_by_cpu'])}, by p95 "
-              f"{fmt.number(c['max_vms_per_host_by_p95'])}; binding {c['binding'] or 'none'};"
-              f" hosts needed {fmt.number(c['hosts_needed'])})")
-        if KPI_BY_KEY["p95_response_ms"].value(pred) is not None:  # request-driven VMs
-            print(f"  web response      mean {pred.mean_response_ms:,.1f} ms   "
-                  f"p95 {pred.p95_response_ms:,.1f} ms")
-        net = KPI_BY_KEY["network_gbps"].value(pred)
-        if net is not None:
-            print(f"  network           {net:,.2f} Gbit/s")
-        for line in capacity_lines(pred):
+        for line in prediction_lines(design, pred, doc):
             print(line)
-        jobs = doc["extras"].get("content_library", [])
-        for j in jobs:
-            print(f"  library {j['id']} ({j['name']}): "
-                  + "; ".join(content_library.describe(jobs, j["id"])))
-        for b in doc["bottlenecks"]:
-            print(f"  bottleneck {b['component']} {b['resource']} {b['util']:.0%}: "
-                  f"{b['explanation']}")
-        for w in doc["warnings"]:
-            print(f"  warning: {w}")
         if pred.bands is not None:
             print_bands(pred.bands)
     return 0
+
+
+BINDING_WORDS = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory",
+                 "ft": "the FT secondary's own host"}
+"""How the binding limit of consolidation reads."""
+
+
+def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> list[str]:
+    """The prediction in plain words: each figure the design measures (the KPI table's titles
+    and formats), consolidation with its binding limit, capacity, library jobs, then the
+    bottlenecks and warnings with components by name and no case ids."""
+    names = {c.id: c.name for c in design.components if c.name}
+
+    def name(cid: str) -> str:
+        return names.get(cid, cid)
+
+    out = [f"{doc['design']} [{doc['scenario']}]"]
+    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed")
+             and k.value(pred) is not None]
+    for k in shown:
+        out.append(f"  {k.title:<20}{fmt.kpi_text(k, pred)}")
+        if k.key == "p95_response_ms":
+            out.append(f"  {'Mean response':<20}{fmt.with_unit(pred.mean_response_ms, 'ms')}")
+    c = pred.consolidation
+    limits = [f"{fmt.number(v)} by {w}" for v, w in ((c.max_vms_per_host_by_cpu, "CPU"),
+                                                     (c.max_vms_per_host_by_p95, "p95"))
+              if v is not None]
+    needed = (f"; {fmt.count(c.hosts_needed, 'host')} needed, limited by"
+              f" {BINDING_WORDS.get(c.binding or '', c.binding or 'nothing')}"
+              if c.hosts_needed is not None else "")
+    out.append(f"  {'VMs per host':<20}{fmt.number(c.vms_per_host)}"
+               + (f" (at most {', '.join(limits)}{needed})" if limits or needed else ""))
+    out += capacity_lines(pred)
+    jobs = doc["extras"].get("content_library", [])
+    for j in jobs:
+        out.append(f"  library {j['name'] or j['id']}: "
+                   + "; ".join(content_library.describe(jobs, j["id"])))
+    ids = fmt.case_ids()
+    for r in pred.bottlenecks():
+        out.append(f"  bottleneck: {fmt.bottleneck(r, name)}: "
+                   + fmt.plain(r.explanation, names, ids))
+    out += [f"  warning: {fmt.plain(w, names, ids)}" for w in pred.warnings]
+    return out
 
 
 def print_bands(bands: Bands) -> None:

@@ -4,6 +4,7 @@ agrees with the document's, the knob curve's and its band's."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -36,12 +37,24 @@ def test_evaluate_text_lists_what_the_design_does(capsys: pytest.CaptureFixture[
     """Beyond IOPS: library jobs in words, network throughput, web response times."""
     code, out, _ = run(capsys, "evaluate", str(examples.path("content-library")))
     assert code == 0
-    assert "  library deploy (Deploy VMs): deploy of 4 items: 4.9 min at 300 MB/s" in out
-    assert "network" not in out.split("library")[0]  # no traffic: no network line
+    assert "  library Deploy VMs: deploy of 4 items: 4.9 min at 300 MB/s" in out
+    assert "Network" not in out.split("library")[0]  # no traffic: no network line
     _, web, _ = run(capsys, "evaluate", str(examples.path("dense-web-farm")))
-    assert "  web response      mean " in web and "  network           " in web
+    assert "  p95 response        " in web and "  Mean response       " in web
+    assert "  Network             " in web
     _, io, _ = run(capsys, "evaluate", EXAMPLE)
-    assert "web response" not in io and "library" not in io
+    assert "response" not in io and "library" not in io
+    assert "  Total IOPS          75,000 IOPS" in io
+
+
+def test_evaluate_text_names_components_and_leaves_out_ids(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17: 'bottleneck a1 (100%)', 'by p95 None' and case ids read in plain words."""
+    _, ft, _ = run(capsys, "evaluate", str(examples.path("ft-netperf")))
+    assert "None" not in ft and "ft4-logging-bandwidth-formula" not in ft
+    assert "bottleneck: Dell PowerEdge 2950 (primary) FT logging NIC at 101 %" in ft
+    assert "2 hosts needed, limited by the FT secondary's own host" in ft
+    assert not re.search(r"(bottleneck:?|host|NIC) (h1|h2|n1)\b", ft)
 
 
 def test_sweep_visits_each_step(capsys: pytest.CaptureFixture[str]) -> None:
