@@ -49,6 +49,7 @@ def run_app(path: str | None, self_test: bool = False) -> int:
             document.evaluate_now()
             window.show()
             app.processEvents()
+            print("self-test: window shown", flush=True)  # the bench times the first window
             shown = all(window.scene.shows(c.id) for c in document.design.components)
         except Exception as err:  # report, do not crash
             print(f"self-test: {type(err).__name__}: {err}", file=sys.stderr)

@@ -35,12 +35,13 @@ from app import format as fmt
 from app import theme
 from app.charts.plots import log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.jobs import Runner, Task
-from models.document.design import selector_kind
+from app.jobs import Lane, Runner, Task
+from models.document.design import Design, selector_kind
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
 from models.document.words import kind_text
 from models.engine.metrics import (
+    Series,
     ThroughputFigure,
     TimeFigure,
     flat_range,
@@ -50,7 +51,7 @@ from models.engine.metrics import (
     time_of,
 )
 from models.engine.prediction import Prediction
-from models.engine.sweep import KnobScale, curve_values, sweep_bands, zoom_values
+from models.engine.sweep import KnobScale, curve_values, sweep, sweep_bands, zoom_values
 from models.engine.uncertainty import Bands
 from models.subsystems.consolidation import SATURATED_MS
 
@@ -73,6 +74,29 @@ NO_VMS_HINT = ("No VMs yet: once a VM runs on a host, this chart shows how the k
 Changed = Literal["nothing", "own", "other"]
 """What changed since the last prediction: nothing, only the curve's own knob (its curve
 stands: the sweep sets that knob itself), or anything else (sweep again)."""
+
+
+CURVE_LANE = Lane("knob-curve", workers=1)
+"""The curves of large designs are swept here, one at a time (the newest wins)."""
+BACKGROUND_COMPONENTS = 5000
+"""A design with more components than this sweeps its curve off the GUI thread."""
+BACKGROUND_SWEEP_MS = 250.0
+"""...as does one whose last sweep on the GUI thread took longer than this."""
+
+
+def curve(design: Design, scenario: str, k: Knob, values: list[Value], times: TimeFigure,
+          throughput: ThroughputFigure, check: Callable[[], None] = lambda: None
+          ) -> tuple[list[Value], Series]:
+    """The curve of knob ``k`` over ``values`` (zoomed to where it saturates, when it does
+    early): Qt-free, so it runs on the GUI thread or in a job (``check`` raises when the
+    job is cancelled)."""
+    figures = series(sweep(design, scenario, k.path, values, check=check), times, throughput)
+    zoomed = zoom_values(k, values, figures.mean)
+    if zoomed:  # saturates early: draw the range that leads up to it instead
+        values = zoomed
+        figures = series(sweep(design, scenario, k.path, zoomed, check=check), times,
+                         throughput)
+    return values, figures
 
 
 class KnobCurve(QWidget):
@@ -170,6 +194,9 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
+        self._sweep_jobs = Runner(self, lane=CURVE_LANE)
+        self._sweep_jobs.finished.connect(self._on_sweep)
+        self._sweep_jobs.failed.connect(self._on_sweep_failed)
         self._band_jobs = Runner(self, lane=LANE)
         self._band_jobs.finished.connect(self._on_band_sweep)
         self._band_jobs.failed.connect(lambda _msg: self.clear_band())
@@ -339,21 +366,49 @@ class KnobCurve(QWidget):
         if k is None:
             return
         values = curve_values(k)
-        started = time.perf_counter()
         time_label, names, self.times = time_of(self.document.prediction)
         through_label, self.throughput = throughput_of(self.document.prediction)
+        labels = (time_label, names, through_label)
+        times, throughput = self.times, self.throughput
+        if self._in_background():  # a large design: the window never waits for its curve
+            design, scenario = self.document.design.copy(), self.document.scenario
+
+            def job(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
+                return (*curve(design, scenario, k, values, times, throughput, task.check),
+                        labels)
+
+            self._sweep_jobs.submit(job)
+            return
+        started = time.perf_counter()
         try:
-            figures = series(self.document.sweep(k.path, values), self.times, self.throughput)
-            zoomed = zoom_values(k, values, figures.mean)
-            if zoomed:  # saturates early: draw the range that leads up to it instead
-                values = zoomed
-                figures = series(self.document.sweep(k.path, zoomed), self.times,
-                                 self.throughput)
+            values, figures = curve(self.document.design, self.document.scenario, k, values,
+                                    times, throughput)
         except Exception as err:  # a failing model shows a message, never crashes
             self.status.setText(f"Cannot sweep {k.label}: {err}")
             return
-        self.sweeps += 1
         self.last_sweep_ms = (time.perf_counter() - started) * 1000.0
+        self._draw(values, figures, labels)
+
+    def _in_background(self) -> bool:
+        """Whether the sweep runs off the GUI thread: a design of many VMs (its first sweep
+        alone would hold a new window for a second) or one whose last sweep was slow."""
+        return (len(self.document.session.design.components) > BACKGROUND_COMPONENTS
+                or self.last_sweep_ms > BACKGROUND_SWEEP_MS)
+
+    def _on_sweep(self, result: object) -> None:
+        if not isinstance(result, tuple) or self.knob is None:
+            return
+        values, figures, labels = result
+        self._draw(values, figures, labels)
+
+    def _on_sweep_failed(self, message: str) -> None:
+        self.status.setText(f"Cannot sweep the curve: {message}")
+
+    def _draw(self, values: list[Value], figures: Series, labels: tuple[object, ...]) -> None:
+        time_label, names, through_label = labels
+        assert isinstance(time_label, str) and isinstance(through_label, str)
+        assert isinstance(names, tuple)
+        self.sweeps += 1
         self._values = values
         xs = np.array([self._x(v) for v in values], dtype=float)
         self._xs = list(xs)
@@ -361,8 +416,8 @@ class KnobCurve(QWidget):
         # plot takes the whole height instead of sharing it with a flat line at 0 ms
         self.show_time_plot(figures.has_time)
         self.latency_plot.setLabel("left", time_label)
-        for curve, name in ((self.latency_curve, names[0]), (self.p95_curve, names[1])):
-            legend_label = self.legend.getLabel(curve)
+        for curve_item, name in ((self.latency_curve, names[0]), (self.p95_curve, names[1])):
+            legend_label = self.legend.getLabel(curve_item)
             if legend_label is not None and legend_label.text != name:
                 legend_label.setText(name)
         self.latency_curve.setData(xs, figures.mean)

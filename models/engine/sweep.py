@@ -11,7 +11,7 @@ never changed.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,13 +216,19 @@ def run_steps(engine: Engine, overrides: Sequence[Override], *, detail: bool = T
 
 
 def sweep(design: Design, scenario: str | None, path: str, values: Sequence[Value], *,
-          detail: bool = True) -> list[Prediction]:
+          detail: bool = True, check: Callable[[], None] | None = None) -> list[Prediction]:
     """The predictions of ``design`` (in ``scenario``) at each value of knob ``path``
     (``vm.workload.io_oio``, ``id:v1.workload.io_oio``, ``design.policy.cpu_util_max``), on
-    a private engine.  DesignError on a bad path or value (before anything is evaluated)."""
+    a private engine.  DesignError on a bad path or value (before anything is evaluated).
+    ``check`` is called between values (a background job raises from it when cancelled)."""
     overrides = sweep_overrides(design, path, values)
     engine = Engine(design, scenario)
-    return [s.prediction for s in run_steps(engine, overrides, detail=detail)]
+    out = []
+    for step in run_steps(engine, overrides, detail=detail):
+        out.append(step.prediction)
+        if check is not None:
+            check()
+    return out
 
 
 def sweep_bands(design: Design, scenario: str | None, path: str, values: Sequence[Value]
