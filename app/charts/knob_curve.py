@@ -80,6 +80,8 @@ CURVE_LANE = Lane("knob-curve", workers=1)
 """The curves of large designs are swept here, one at a time (the newest wins)."""
 BACKGROUND_COMPONENTS = 5000
 """A design with more components than this sweeps its curve off the GUI thread."""
+BACKGROUND_DELAY_MS = 300
+"""A background sweep starts this long after it is asked for."""
 BACKGROUND_SWEEP_MS = 250.0
 """...as does one whose last sweep on the GUI thread took longer than this."""
 
@@ -194,6 +196,11 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
+        self._pending_sweep: Callable[[Task], object] | None = None
+        self._background_timer = QTimer(self)
+        self._background_timer.setSingleShot(True)
+        self._background_timer.setInterval(BACKGROUND_DELAY_MS)
+        self._background_timer.timeout.connect(self._start_background_sweep)
         self._sweep_jobs = Runner(self, lane=CURVE_LANE)
         self._sweep_jobs.finished.connect(self._on_sweep)
         self._sweep_jobs.failed.connect(self._on_sweep_failed)
@@ -377,7 +384,10 @@ class KnobCurve(QWidget):
                 return (*curve(design, scenario, k, values, times, throughput, task.check),
                         labels)
 
-            self._sweep_jobs.submit(job)
+            # after the window has painted: a worker holding the interpreter meanwhile would
+            # slow the first paint of a large design by a second
+            self._pending_sweep = job
+            self._background_timer.start()
             return
         started = time.perf_counter()
         try:
@@ -394,6 +404,11 @@ class KnobCurve(QWidget):
         alone would hold a new window for a second) or one whose last sweep was slow."""
         return (len(self.document.session.design.components) > BACKGROUND_COMPONENTS
                 or self.last_sweep_ms > BACKGROUND_SWEEP_MS)
+
+    def _start_background_sweep(self) -> None:
+        job, self._pending_sweep = self._pending_sweep, None
+        if job is not None:
+            self._sweep_jobs.submit(job)
 
     def _on_sweep(self, result: object) -> None:
         if not isinstance(result, tuple) or self.knob is None:

@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         self._restored = remember_layout and self.restore_layout()
         if doc.prediction is not None:
             self._prediction_updated(doc.prediction)
-        QTimer.singleShot(0, self._hint_overlaps)  # a hint: after the window shows
+        self._hint_overlaps()
 
     # ------------------------------------------------------------------ construction
     def _dock(self, title: str, name: str, widget: QWidget,

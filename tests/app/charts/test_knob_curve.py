@@ -10,6 +10,7 @@ import math
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.charts import knob_curve
 from app.charts.knob_curve import KnobCurve
 from app.document.design_document import DesignDocument
 from app.panels.knob_panel import KnobPanel
@@ -287,3 +288,21 @@ def test_from_nothing_the_curve_says_how_to_begin_then_opens_on_the_knob_that_ma
     assert curve.knob is not None and curve.knob.path == "storage_array.disks"
     doc.add_component(Component("v2", "vm", "db-02"))
     assert curve.knob.path == "storage_array.disks"  # the user's choice stays
+
+
+def test_a_large_design_sweeps_its_curve_in_the_background(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A design over the component threshold never sweeps on the GUI thread: the window
+    opens first and the curve fills in from a job (issue 18)."""
+    monkeypatch.setattr(knob_curve, "BACKGROUND_COMPONENTS", 5)
+    monkeypatch.setattr(knob_curve, "BACKGROUND_DELAY_MS", 0)
+    doc = make_doc()
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.sweeps == 0 and n_points(curve.latency_curve) == 0  # not on the GUI thread
+    qtbot.waitUntil(lambda: curve.sweeps == 1, timeout=10000)
+    k = curve.knob
+    assert k is not None and n_points(curve.latency_curve) == len(curve_values(k))
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("vm", "vaio_filter", "cache")  # another knob: sweep again
+    qtbot.waitUntil(lambda: curve.sweeps == 2, timeout=10000)
