@@ -142,7 +142,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         vm_cpu_util=np.zeros(n), vm_response_ms=np.full(n, np.nan),
         vm_response_p95_ms=np.full(n, np.nan), host_cpu_util=np.zeros(h),
         host_memory_util=np.zeros(h), host_dense_active=np.zeros(h, bool))
-    vms_per_host = density(c)
+    vms_per_host = c.memo("consolidation.density", lambda: density(c))  # links only
     res.consolidation = Consolidation(vms_per_host, None, None, None, None)
     if h == 0:
         return res
