@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,19 +45,26 @@ def _child(argv: list[str], env: dict[str, str] | None = None, mark: str = ""
            ) -> tuple[float, float, int]:
     """(seconds, peak resident MB, exit status) of one child process; with ``mark``, the
     seconds until the child prints a line holding it (the app's first window) instead of
-    until it exits."""
+    until it exits.  The child is spawned, not forked: a forked child's peak would count
+    this benchmark's own memory (its large designs) from before the exec."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    read_end, write_end = os.pipe()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        pid = os.posix_spawn(argv[0], argv, env if env is not None else dict(os.environ),
+                             file_actions=[(os.POSIX_SPAWN_DUP2, write_end, 1),
+                                           (os.POSIX_SPAWN_DUP2, devnull, 2)])
+    finally:
+        os.close(write_end)
+        os.close(devnull)
     seen = None
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if mark and seen is None and mark in line:
-            seen = time.perf_counter() - t0
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    with os.fdopen(read_end, encoding="utf-8", errors="replace") as out:
+        for line in out:
+            if mark and seen is None and mark in line:
+                seen = time.perf_counter() - t0
+    _, status, usage = os.wait4(pid, 0)
     secs = seen if seen is not None else time.perf_counter() - t0
-    return secs, usage.ru_maxrss / 1024.0, proc.returncode
+    return secs, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 def reevaluate(n_vms: int, repeat: int) -> float:
@@ -94,7 +100,7 @@ def save_and_reopen(n_vms: int, folder: Path, repeat: int = 3) -> tuple[float, f
 def scaling(sizes: tuple[int, ...] = SIZES, gui: bool = True, repeat: int = 30
             ) -> dict[str, Any]:
     """Every figure at every size, with the targets that apply."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
     python = sys.executable
     rows: dict[str, dict[int, float]] = {}
 
