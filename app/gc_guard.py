@@ -66,3 +66,21 @@ def install() -> GuiThreadCollector | None:
         gc.disable()
         _guard = GuiThreadCollector(app)
     return _guard
+
+
+LARGE = 5000
+"""A design with more components than this is settled when it is loaded (:func:`settle`)."""
+
+
+def settle(components: int) -> bool:
+    """After a design of ``components`` components is loaded: collect once, then move what
+    survives (the design, its engine, the app itself) into the collector's permanent
+    generation, so that later collections no longer walk 50,000 components' objects (a
+    full collection took about 100 ms, a slider step's worst case).  Objects are still freed
+    when nothing refers to them.  Small designs are left alone.  True when it settled."""
+    if components <= LARGE:
+        return False
+    gc.collect()
+    gc.freeze()
+    return True
+

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
+from app import gc_guard
 from app.document.commands import EditCommand
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import Change, Edit
@@ -70,6 +71,7 @@ class DesignDocument(QObject):
         self._timer.timeout.connect(self._try_evaluate)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self._try_evaluate()
+        gc_guard.settle(len(self.session.design.components))
 
     # ------------------------------------------------------------------ state
     @property
@@ -272,6 +274,7 @@ class DesignDocument(QObject):
         self.selection_changed.emit([])
         self.modified_changed.emit(modified)
         self._try_evaluate()
+        gc_guard.settle(len(design.components))
 
     def set_selection(self, ids: list[str]) -> None:
         ids = [cid for cid in dict.fromkeys(ids) if self.component(cid) is not None]

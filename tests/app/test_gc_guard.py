@@ -7,6 +7,7 @@ import gc
 import threading
 import weakref
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from app import gc_guard
@@ -60,3 +61,15 @@ def test_cycles_made_garbage_in_a_worker_are_collected_on_the_gui_thread(
     assert guard.collections > before
     gc.collect()  # whatever generation the node reached
     assert freed_in == [threading.get_ident()]  # freed here, on the GUI thread
+
+
+def test_a_large_design_is_settled_and_a_small_one_is_not(
+        qtbot: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large design's objects move to the permanent generation once it is loaded (a full
+    collection over them was a slider step's worst case); a small design changes nothing."""
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    assert not gc_guard.settle(gc_guard.LARGE)
+    assert frozen == []
+    assert gc_guard.settle(gc_guard.LARGE + 1)
+    assert frozen == [True]
