@@ -38,10 +38,16 @@ def shoot(theme: str, width: int, height: int) -> None:
     from models.examples import bundled as examples  # noqa: PLC0415
 
     apply_theme(app)
-    for name in examples.names():
+    shots = [(name, "base", width, height, HERE / f"{name}-{theme}.png")
+             for name in examples.names()]
+    if theme == "light":  # the README's two large pictures
+        shots += [(name, scenario, 1600, 1000, HERE.parent / file)
+                  for name, scenario, file in HEROES]
+    for name, scenario, w, h, out in shots:
         doc = DesignDocument(examples.load(name))
+        doc.set_scenario(scenario)
         window = MainWindow(doc, remember_layout=False)
-        window.resize(width, height)
+        window.resize(w, h)
         window.show()
         loop = QEventLoop()
         QTimer.singleShot(1500, loop.quit)  # the evaluation, the curve and its band
@@ -51,11 +57,16 @@ def shoot(theme: str, width: int, height: int) -> None:
                                count=image.width() * image.height()).astype(np.int64)
         image.convertToFormat(QImage.Format.Format_Indexed8, palette(np, pixels),
                               Qt.ImageConversionFlag.ThresholdDither).save(
-            str(HERE / f"{name}-{theme}.png"), "PNG", 0)
+            str(out), "PNG", 0)
         doc.undo_stack.setClean()
         window.close()
         window.deleteLater()
         QApplication.processEvents()
+
+
+HEROES = (("vaio-scaling", "iofilter", "main-window.png"),
+          ("dense-web-farm", "dense mode", "web-farm.png"))
+"""(example, scenario, file in docs/): the pictures at the top of the README, 1600x1000."""
 
 
 def palette(np: Any, pixels: Any) -> list[int]:
