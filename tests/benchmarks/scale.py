@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,30 +42,35 @@ def hosts_for(n_vms: int) -> int:
     return max(1, n_vms // 40)
 
 
+LAUNCHER = (
+    "import os, sys\n"
+    "pid = os.posix_spawn(sys.argv[2], sys.argv[2:], dict(os.environ))\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n")
+"""Runs the measured command from a small process: a child started by this benchmark
+directly would report this process's own peak (its large designs) as its own, since Linux
+carries the memory high-water mark across a fork or spawn into the exec."""
+
+
 def _child(argv: list[str], env: dict[str, str] | None = None, mark: str = ""
            ) -> tuple[float, float, int]:
-    """(seconds, peak resident MB, exit status) of one child process; with ``mark``, the
-    seconds until the child prints a line holding it (the app's first window) instead of
-    until it exits.  The child is spawned, not forked: a forked child's peak would count
-    this benchmark's own memory (its large designs) from before the exec."""
-    t0 = time.perf_counter()
-    read_end, write_end = os.pipe()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        pid = os.posix_spawn(argv[0], argv, env if env is not None else dict(os.environ),
-                             file_actions=[(os.POSIX_SPAWN_DUP2, write_end, 1),
-                                           (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    finally:
-        os.close(write_end)
-        os.close(devnull)
-    seen = None
-    with os.fdopen(read_end, encoding="utf-8", errors="replace") as out:
-        for line in out:
+    """(seconds, peak resident MB, exit status) of one command; with ``mark``, the seconds
+    until it prints a line holding it (the app's first window) instead of until it exits."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, rss.name, *argv], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True, errors="replace")
+        seen = None
+        assert proc.stdout is not None
+        for line in proc.stdout:
             if mark and seen is None and mark in line:
                 seen = time.perf_counter() - t0
-    _, status, usage = os.wait4(pid, 0)
-    secs = seen if seen is not None else time.perf_counter() - t0
-    return secs, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+        status = proc.wait()
+        secs = seen if seen is not None else time.perf_counter() - t0
+        peak_kb = float(rss.read() or "nan")
+    return secs, peak_kb / 1024.0, status
 
 
 def reevaluate(n_vms: int, repeat: int) -> float:
