@@ -143,6 +143,14 @@ def _query(pm: Any, specs: list[Any], labels: list[str],
         yield label, out
 
 
+def _aligned(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
+    """Counters of one entity cut to their common number of samples: a query that straddles
+    a sample boundary can return one more sample for one counter than for another (all start
+    at the query's start time), and a rate must be paired with its own interval's latency."""
+    n = min((a.shape[1] for a in arrays if a is not None), default=0)
+    return [None if a is None else a[:, :n] for a in arrays]
+
+
 def _vm(series: dict[str, np.ndarray], stat: str, source: str) -> Measured:
     m = Measured()
 
@@ -161,8 +169,11 @@ def _vm(series: dict[str, np.ndarray], stat: str, source: str) -> Measured:
     active = total("mem.active.average")
     if active is not None:
         m.memory_active_mib = statistic(active / 1024.0, stat)
-    reads = series.get("virtualDisk.numberReadAveraged.average")
-    writes = series.get("virtualDisk.numberWriteAveraged.average")
+    reads, writes, lr, lw = _aligned(
+        series.get("virtualDisk.numberReadAveraged.average"),
+        series.get("virtualDisk.numberWriteAveraged.average"),
+        series.get("virtualDisk.totalReadLatency.average"),
+        series.get("virtualDisk.totalWriteLatency.average"))
     if reads is not None and writes is not None and reads.shape == writes.shape:
         r, w = np.nansum(reads, axis=0), np.nansum(writes, axis=0)
         iops = r + w
@@ -176,8 +187,6 @@ def _vm(series: dict[str, np.ndarray], stat: str, source: str) -> Measured:
             if all(k is not None for k in kb) and iops.sum() > 0:
                 m.io_kb = float(sum(float(np.nansum(k)) for k in kb if k is not None)
                                 / iops.sum())
-            lr = series.get("virtualDisk.totalReadLatency.average")
-            lw = series.get("virtualDisk.totalWriteLatency.average")
             if lr is not None and lw is not None and lr.shape == reads.shape \
                     and lw.shape == writes.shape:
                 weighted = np.nansum(lr * reads + lw * writes, axis=0)
