@@ -63,7 +63,13 @@ class _Static:
         held = vm["workload.memory_gb"]
         self.held = np.where(np.isnan(held), vm["memory_gb"], held)
         self.vcpus, self.memory = vm["vcpus"], vm["memory_gb"]
-        self.groups = _groups(c)
+        self.groups = groups = _groups(c)
+        for g in groups:  # what each group's VMs need whatever the load
+            vms = g["vms"]
+            on = vms[placed[vms]]
+            g["fewest"] = fewest_hosts(c, vms) if len(vms) else 0
+            g["vcpus"] = float(self.vcpus[on].sum())
+            g["memory"] = float(self.memory[on].sum())
         cores_all = float(cores.sum())
         self.overall: dict[str, Any] = {
             "vcpu_per_core": (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all
@@ -81,7 +87,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     n_host = len(c.host)
     st = c.memo("capacity.static", lambda: _Static(c))
     cores, cap, mem_installed = st.cores, st.cap, st.mem_installed
-    placed, held, groups = st.placed, st.held, st.groups
+    held, groups = st.held, st.groups
     demand_h = _arr(con.host_cpu_demand, n_host)
     mem_h = _arr(con.host_memory_gb, n_host)
     vm_cores = _arr(con.vm_cpu_cores, len(c.vm))
@@ -137,10 +143,9 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
         if by_p95 is not None and by_p95 > 0:
             counts["p95"] = _ceil(len(vms) / by_p95)
         binding = max(counts, key=lambda k: counts[k])
-        base = max(counts[binding], fewest_hosts(c, vms) if len(vms) else 0)
+        base = max(counts[binding], g["fewest"])
         needed = base + reserve if len(vms) else 0
         total += needed
-        vcpus = float(st.vcpus[vms[placed[vms]]].sum()) if len(vms) else 0.0
         row = {"id": g["id"], "name": g["name"], "hosts": len(hs), "vms": len(vms),
                "unplaced_vms": len(g["unplaced"]),
                "cpu_demand_cores": d, "cpu_capacity_cores": float(cap[hs].sum()),
@@ -149,9 +154,9 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                "hosts_needed": needed, "binding": binding, "drs": drs,
                "drs_imbalance": imbalance,
                "short_by_hosts": max(needed - len(hs), 0) if len(hs) else None,
-               "vcpu_per_core": (vcpus / float(cores[hs].sum())) if len(hs) else None,
-               "memory_overcommit": (float(st.memory[vms[placed[vms]]].sum())
-                                     / float(mem_installed[hs].sum())) if len(hs) else None}
+               "vcpu_per_core": (g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
+               "memory_overcommit": (g["memory"] / float(mem_installed[hs].sum())) if len(hs)
+               else None}
         out.append(row)
         if g["cluster"] is not None and len(hs) and needed > len(hs):
             warnings.append(f"cluster {g['id']}: {len(hs)} hosts, {needed} needed to run its"

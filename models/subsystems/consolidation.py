@@ -125,12 +125,14 @@ def density(c: Compiled) -> float:
     return float((len(running) + len(secondaries)) / len(hosts)) if len(hosts) else 0.0
 
 
-def fewest_hosts(c: Compiled, vms: np.ndarray | None = None) -> int:
+def fewest_hosts(c: Compiled, vms: np.ndarray | slice | None = None) -> int:
     """The fewest hosts that can run the VMs (``vms``: indices, every VM by default) at all:
     two when one of them is FT-protected, whose secondary must run on another host than its
     primary (vSphere FT), one otherwise."""
+    if vms is None:  # links and the ft column only: once per compile
+        return c.memo("consolidation.fewest_hosts", lambda: fewest_hosts(c, slice(None)))
     ft = (c.vm_secondary >= 0) | c.vm.cols["ft"]
-    return 2 if (ft if vms is None else ft[vms]).any() else 1
+    return 2 if ft[vms].any() else 1
 
 
 # ------------------------------------------------------------------ the model
@@ -336,21 +338,46 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
     res.vm_response_p95_ms[web_p] = np.minimum(p95_v, SATURATED_MS)
 
 
+_NAMED = 5
+"""Hosts a warning names one by one; the rest are counted in one line (an estate of a
+thousand over-committed hosts reads as five examples and a count, not a thousand lines)."""
+
+
+def _worst(util: np.ndarray, above: float) -> np.ndarray:
+    """Indices of the hosts whose ``util`` is over ``above``, the highest first."""
+    over = np.flatnonzero(util > above)
+    return over[np.argsort(-util[over], kind="stable")]
+
+
+def _span(util: np.ndarray) -> str:
+    """'150% to 210%', or 'all at 200%' when the rounded ends agree."""
+    low, high = f"{util.min():.0%}", f"{util.max():.0%}"
+    return f"all at {low}" if low == high else f"{low} to {high}"
+
+
 def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: np.ndarray,
               cap: np.ndarray, mem: np.ndarray, active: np.ndarray,
               dense_capable: np.ndarray, web_p: np.ndarray, want: np.ndarray,
               vcpus: np.ndarray) -> None:
     ids = c.host.ids
     warn = res.warnings
-    for i in np.flatnonzero(rho > 1.0):
+    cpu_over = _worst(rho, 1.0)
+    for i in cpu_over[:_NAMED]:
         warn.append(f"host {ids[i]}: CPU over-committed - VMs demand {rho[i]:.0%} of its"
                     f" {cap[i]:.1f} core-equivalents; every VM is slowed in proportion and"
                     f" web responses saturate (reported as {SATURATED_MS:.0f} ms)")
-    for i in np.flatnonzero(mem_util > 1.0):
+    if len(cpu_over) > _NAMED:
+        warn.append(f"... and {len(cpu_over) - _NAMED} more hosts with CPU over-committed"
+                    f" ({_span(rho[cpu_over[_NAMED:]])} of their core-equivalents)")
+    mem_over = _worst(mem_util, 1.0)
+    for i in mem_over[:_NAMED]:
         warn.append(f"host {ids[i]}: memory over-committed - VMs hold {mem[i]:.0f} GB"
                     " (configured, or consumed where measured) on"
                     f" {c.host.cols['memory_gb'][i]:.0f} GB installed"
                     " (relies on page sharing, ballooning or swapping)")
+    if len(mem_over) > _NAMED:
+        warn.append(f"... and {len(mem_over) - _NAMED} more hosts with memory over-committed"
+                    f" ({_span(mem_util[mem_over[_NAMED:]])} of their installed memory)")
     if web_p.any():
         over = web_p & (want / vcpus >= 1.0)
         for i in np.flatnonzero(over)[:5]:
@@ -474,8 +501,9 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
     hosts_needed: int | None = None
     if binding is not None and limits[binding] > 0:
         by_load = math.ceil(n / limits[binding])
-        if fewest_hosts(c) > by_load:
-            by_load, binding = fewest_hosts(c), "ft"  # a secondary needs a host of its own
+        fewest = fewest_hosts(c)
+        if fewest > by_load:
+            by_load, binding = fewest, "ft"  # a secondary needs a host of its own
         hosts_needed = by_load + int(c.policy["ha_spare_hosts"])
     extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
              "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,

@@ -66,6 +66,10 @@ is checked with the other event terms on cpuvirt-oracle-guest-os-stats."""
 
 def guest_timer_hz(c: Compiled) -> np.ndarray:
     """Each VM's guest timer rate: ``vm.guest_timer_hz``, or its OS family's default."""
+    return c.memo("cpu_virt.timer_hz", lambda: _timer_hz(c))
+
+
+def _timer_hz(c: Compiled) -> np.ndarray:
     vm = c.vm.cols
     given = vm["guest_timer_hz"]
     family = np.where(vm["guest_os"] == c.vm.code("guest_os", "windows"), TICK_HZ["windows"],
@@ -204,37 +208,11 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     equivalents) and ``pcpus`` (logical CPUs) are per host.  Per-host figures are computed
     once per host and spread to VMs with one index each (the knob loop re-runs this).
     """
-    vm, host = c.vm.cols, c.host.cols
     n = len(guest)
-    esxi_h = host["platform"] == c.host.code("platform", "esxi")
-    esxi = placed & esxi_h[hidx] if not esxi_h.all() else placed
-    ver_h = host["esxi_version"]
-    vcpus = vm["vcpus"]
-
-    # NUMA: nodes are sockets; a VM spans the nodes its vCPUs or memory need
-    aware = vm["numa_aware"]
-    old_h = esxi_h & (ver_h < VNUMA_MIN_ESXI)
-    remote = np.zeros(n)
-    maybe = ~aware
-    if old_h.any():
-        maybe = maybe | old_h[hidx]
-    maybe = maybe & placed
-    if maybe.any():  # NUMA-aware workloads on vNUMA releases stay local: skip the rest
-        m = np.flatnonzero(maybe)
-        hm = hidx[m]
-        sockets = host["sockets"][hm].astype(np.float64)
-        node_cores = host["cores_per_socket"][hm]  # NUMA clients sized by cores (no preferHT)
-        node_gb = host["memory_gb"][hm] / sockets
-        span = np.minimum(np.maximum(np.ceil(vcpus[m] / node_cores - 1e-9),
-                                     np.ceil(vm["memory_gb"][m] / node_gb - 1e-9)), sockets)
-        span = np.maximum(span, 1.0)
-        local_esxi = (span <= 1.0) | (aware[m] & (ver_h[hm] >= VNUMA_MIN_ESXI))
-        remote[m] = np.where(esxi_h[hm], np.where(local_esxi, 0.0, 1.0 - 1.0 / span),
-                             np.where(aware[m], 0.0, 1.0 - 1.0 / sockets))
-    factor = 1.0 + REMOTE_CPU * remote
-    docker = vm["containers"] > 0
-    if docker.any():
-        factor = factor * np.where(docker, 1.0 + DOCKER_OVERHEAD.value, 1.0)
+    # what no load knob moves (columns and links): kept while they stay the same
+    st = c.memo("cpu_virt.static", lambda: _Static(c, hidx, placed, pcpus), hidx, placed,
+                pcpus)
+    factor, esxi = st.factor, st.esxi
 
     # hypervisor work on guest events
     pps = _arr(net.vm_rx_pps, n) + _arr(net.vm_tx_pps, n)
@@ -242,7 +220,7 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     taxed = esxi & ~request_costed
     overhead = np.zeros(n)
     if taxed.any():
-        cost_h = event_us_by_code()[ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        cost_h = event_us_by_code()[st.ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
         overhead = np.where(taxed, taxed_events(iops) * cost_h[hidx], 0.0)
     work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -251,10 +229,52 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     if idle.any():
         eff = np.where(idle, 1.0 / factor, eff)
 
-    cv = CpuVirt(factor, overhead, eff, remote, np.zeros(n, bool))
-    _rules(cv, c, hidx, placed, esxi, esxi_h, vcpus, pcpus)
-    _extras(cv, c, hidx, placed, iops, pps, np.minimum(work, vcpus))
+    cv = CpuVirt(factor, overhead, eff, st.remote, st.exclusive, list(st.warnings))
+    _extras(cv, c, hidx, placed, iops, pps, np.minimum(work, st.vcpus))
     return cv
+
+
+class _Static:
+    """The terms of :func:`solve` that follow from the design's columns and links alone:
+    remote memory (NUMA), containers, and the rules a VM breaks (it cannot power on)."""
+
+    def __init__(self, c: Compiled, hidx: np.ndarray, placed: np.ndarray, pcpus: np.ndarray):
+        vm, host = c.vm.cols, c.host.cols
+        n = len(hidx)
+        esxi_h = host["platform"] == c.host.code("platform", "esxi")
+        self.esxi = esxi = placed & esxi_h[hidx] if not esxi_h.all() else placed
+        self.ver_h = ver_h = host["esxi_version"]
+        self.vcpus = vcpus = vm["vcpus"]
+
+        # NUMA: nodes are sockets; a VM spans the nodes its vCPUs or memory need
+        aware = vm["numa_aware"]
+        old_h = esxi_h & (ver_h < VNUMA_MIN_ESXI)
+        self.remote = remote = np.zeros(n)
+        maybe = ~aware
+        if old_h.any():
+            maybe = maybe | old_h[hidx]
+        maybe = maybe & placed
+        if maybe.any():  # NUMA-aware workloads on vNUMA releases stay local: skip the rest
+            m = np.flatnonzero(maybe)
+            hm = hidx[m]
+            sockets = host["sockets"][hm].astype(np.float64)
+            node_cores = host["cores_per_socket"][hm]  # NUMA clients sized by cores
+            node_gb = host["memory_gb"][hm] / sockets
+            span = np.minimum(np.maximum(np.ceil(vcpus[m] / node_cores - 1e-9),
+                                         np.ceil(vm["memory_gb"][m] / node_gb - 1e-9)),
+                              sockets)
+            span = np.maximum(span, 1.0)
+            local_esxi = (span <= 1.0) | (aware[m] & (ver_h[hm] >= VNUMA_MIN_ESXI))
+            remote[m] = np.where(esxi_h[hm], np.where(local_esxi, 0.0, 1.0 - 1.0 / span),
+                                 np.where(aware[m], 0.0, 1.0 - 1.0 / sockets))
+        factor = 1.0 + REMOTE_CPU * remote
+        docker = vm["containers"] > 0
+        if docker.any():
+            factor = factor * np.where(docker, 1.0 + DOCKER_OVERHEAD.value, 1.0)
+        self.factor = factor
+        rules = CpuVirt(factor, np.zeros(0), np.zeros(0), remote, np.zeros(n, bool))
+        _rules(rules, c, hidx, placed, esxi, esxi_h, vcpus, pcpus)
+        self.exclusive, self.warnings = rules.exclusive, rules.warnings
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:

@@ -16,7 +16,9 @@ BUSY = 0.9
 
 
 def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
-               vcpu_util: np.ndarray, active: np.ndarray) -> list[Resource]:
+               vcpu_util: np.ndarray, active: np.ndarray, top: int = 8) -> list[Resource]:
+    """array Resources for every array, hba for the ``top`` busiest hosts (as host_cpu) and
+    vcpu_io for up to 200 VMs whose vCPUs are at least half busy issuing I/O."""
     array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
                   " penalty.")
     out = [Resource(aid, "array", u, array_text, RAIDPOOL)
@@ -24,6 +26,8 @@ def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
     hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
     ids = c.host.ids
     on = np.flatnonzero(hba_util > 0)
+    if len(on) > top:  # the busiest (the per-host arrays carry all of them)
+        on = on[np.argsort(-np.round(hba_util[on], 6), kind="stable")[:top]]
     out += [Resource(ids[j], "hba", u, hba_text, MILLION)
             for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
     busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]

@@ -160,6 +160,23 @@ def test_memory_utilisation_and_over_commit_warning() -> None:
     assert mem and mem[0].util > 1 and mem[0].source
 
 
+def test_many_over_committed_hosts_name_the_worst_five_and_count_the_rest() -> None:
+    d = build(80, profile="cpu_bound", vcpus=4, n_hosts=8, sockets=1, cores_per_socket=8,
+              memory_gb=64.0, host_memory_gb=512.0)
+    for v in (0, 8):  # host h0 is the busiest: two more vCPUs than the others
+        d.components[8 + v].props["vcpus"] = 5
+    r = solve(d)
+    cpu = [w for w in r.warnings if w.startswith("host ") and "CPU over-committed" in w]
+    assert len(cpu) == 5 and cpu[0].startswith("host h0:")
+    rest = [w for w in r.warnings if "more hosts with CPU over-committed" in w]
+    assert rest == ["... and 3 more hosts with CPU over-committed (all at 500% of their"
+                    " core-equivalents)"]
+    mem = [w for w in r.warnings if w.startswith("host ") and "memory over-committed" in w]
+    assert len(mem) == 5
+    assert "... and 3 more hosts with memory over-committed (all at 125% of their installed" \
+        " memory)" in r.warnings
+
+
 def test_cpu_over_commit_is_flagged_finite_and_saturated() -> None:
     r = solve(build(40, profile="cpu_bound", vcpus=1, n_hosts=1, sockets=1,
                     cores_per_socket=20))
