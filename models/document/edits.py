@@ -10,6 +10,7 @@ applying that inverse; it returns the original edit's equivalent again.  Every e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from models.document.design import Component, Link, Override, Scenario
 from models.document.schema import Value
@@ -38,9 +39,10 @@ class Move:
     positions: tuple[tuple[str, float, float], ...]
 
 
-@dataclass(frozen=True)
-class OldValue:
-    """What a target held before a write: ``present`` False means "the default"."""
+class OldValue(NamedTuple):
+    """What a target held before a write: ``present`` False means "the default".  A named
+    tuple, not a frozen dataclass: a kind-wide edit of 50,000 VMs that held different values
+    keeps one per VM (made in a fifth of the time)."""
 
     present: bool
     value: Value

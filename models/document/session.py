@@ -16,6 +16,7 @@ changes the structure drops the engine, and the next :meth:`evaluate` compiles i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -287,9 +288,8 @@ class Session:
 
     def _count(self, kind: str) -> int:
         if self._counts is None:  # until the structure changes
-            kinds = [c.kind for c in self.design.components] + [lk.kind for lk in
-                                                                 self.design.links]
-            self._counts = {k: kinds.count(k) for k in set(kinds)}
+            self._counts = Counter(c.kind for c in self.design.components)
+            self._counts.update(lk.kind for lk in self.design.links)
         return self._counts.get(kind, 0)
 
     def replace_contents(self, design: Design, label: str) -> Contents:

@@ -9,15 +9,21 @@ notes are *fields*, not schema properties, and always live on the base design.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from models.document.design import Component, Design, Link
 from models.document.edits import OldValue, Snapshot
+from models.document.schema import Value
 
 COMPONENT_FIELDS = ("name",)
 """Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
 the base design."""
 DESIGN_FIELDS = ("name", "notes")
 """Fields of the design itself settable as ``'design', 'name'|'notes'``."""
+
+
+_ABSENT = object()
+"""A property a target does not hold (told apart from one that holds None)."""
 
 
 def is_field(select: str, prop: str) -> bool:
@@ -37,13 +43,16 @@ def read(design: Design, selects: Sequence[str], prop: str,
             return Snapshot(design=OldValue(True, getattr(design, prop)))
         key = prop.removeprefix("policy.")
         return Snapshot(design=OldValue(key in design.policy, design.policy.get(key)))
-    found: list[Component | Link] = []
-    seen: set[int] = set()
-    for s in selects:
-        for t in targets_of(s):
-            if id(t) not in seen:
-                seen.add(id(t))
-                found.append(t)
+    found: list[Component | Link]
+    if len(selects) == 1:  # one selector's targets are distinct already
+        found = list(targets_of(selects[0]))
+    else:
+        found, seen = [], set()
+        for s in selects:
+            for t in targets_of(s):
+                if id(t) not in seen:
+                    seen.add(id(t))
+                    found.append(t)
     ids = tuple(t.id for t in found if isinstance(t, Component))
     if any(is_field(s, prop) for s in selects):
         column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
@@ -51,12 +60,16 @@ def read(design: Design, selects: Sequence[str], prop: str,
         return Snapshot(tuple(found), None, column, None, ids)
     present = bool(found) and prop in found[0].props
     first = found[0].props.get(prop) if found else None
-    kind = type(first)
-    if all((prop in t.props) == present and type(t.props.get(prop)) is kind
-           and t.props.get(prop) == first for t in found):
+    # one pass over the values (a kind-wide edit of 50,000 VMs reads them all): uniform when
+    # every target holds the first one's value, of its type, or every target lacks it
+    values = [t.props.get(prop, _ABSENT) for t in found]
+    lead = values[0] if values else _ABSENT
+    kind = type(lead)
+    if values.count(lead) == len(values) and all(type(v) is kind for v in values):
         return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
-    return Snapshot(tuple(found), None, tuple(OldValue(prop in t.props, t.props.get(prop))
-                                              for t in found), None, ids)
+    column = tuple(OldValue(False, None) if v is _ABSENT else OldValue(True, cast(Value, v))
+                   for v in values)
+    return Snapshot(tuple(found), None, column, None, ids)
 
 
 def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:

@@ -177,6 +177,28 @@ def test_a_kind_wide_edit_keeps_one_record_for_uniform_values(session: Session) 
     assert len(inverse.snapshot.targets) == len(session.design.of_kind("vm"))
 
 
+@pytest.mark.parametrize("held", [[4, 4.0], [1, True], [None, "absent"], [8, 8]])
+def test_equal_values_of_other_types_are_restored_as_they_were(session: Session,
+                                                               held: list[object]) -> None:
+    """4 and 4.0, 1 and True, None and an absent property compare alike but are not the
+    same: a kind-wide edit's undo brings each VM's own back (one record only for 8 and 8)."""
+    vms = session.design.of_kind("vm")
+    for i, vm in enumerate(vms):
+        value = held[i % 2]
+        if value == "absent":
+            vm.props.pop("workload.io_oio", None)
+        else:
+            vm.props["workload.io_oio"] = value  # type: ignore[assignment]
+    before = [(vm.props.get("workload.io_oio", "absent"), type(vm.props.get("workload.io_oio")))
+              for vm in vms]
+    inverse, _ = session.apply(session.set_values(["vm"], "workload.io_oio", 32))
+    assert isinstance(inverse, RestoreValues)
+    assert (inverse.snapshot.uniform is not None) == (held == [8, 8] or len(vms) == 1)
+    session.apply(inverse)
+    assert [(vm.props.get("workload.io_oio", "absent"), type(vm.props.get("workload.io_oio")))
+            for vm in vms] == before
+
+
 @pytest.mark.parametrize(("select", "prop", "value", "read"), [
     ("design", "name", "Renamed", lambda d: d.name),
     ("design", "notes", "a note", lambda d: d.notes),
