@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from app.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
-from models.io.arrange import arrange_in_place
 from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 
 PARTIAL = 0.95
@@ -100,9 +99,7 @@ class ImportJob(QObject):
                     raise ImportCancelledError  # what the importers expect to stop them
                 task.progress(done, total, what)
 
-            design, report = job(progress)
-            # the canvas's layout: host cards in rows inside their sites, nothing overlapping
-            return arrange_in_place(design), report
+            return job(progress)  # laid out as the canvas draws it (build_design)
 
         self.runner.submit(work)
 

@@ -2,8 +2,8 @@
 
 Each source reads into the same plain records (:class:`Estate`: hosts, VMs, datastores,
 clusters, NICs, and what was measured); :func:`models.io.importers.build.build_design` maps
-them onto the design schema (:mod:`models.document.schema`), and
-:mod:`models.io.importers.layout` places them on the canvas.  Everything that is not imported as
+them onto the design schema (:mod:`models.document.schema`) and lays them out as the canvas
+draws them (:mod:`models.io.arrange`).  Everything that is not imported as
 it stands (templates, powered-off VMs, rows with unusable cells, values mapped to the nearest
 supported one) goes into the :class:`ImportReport`: nothing is dropped silently.
 
@@ -11,8 +11,8 @@ Conventions of the imported design:
 
 - ids are slugs of the inventory names with a kind prefix (``h-esx01``, ``vm-web01``,
   ``ds-gold01``, ``site-dc1``), unique within the design;
-- hosts and VMs carry a ``cluster-<slug>`` tag, so ``--set tag:cluster-prod.vcpus=4`` and the
-  auto-layout can address a cluster;
+- hosts and VMs carry a ``cluster-<slug>`` tag, so ``--set tag:cluster-prod.vcpus=4`` can
+  address a cluster;
 - storage arrays come from datastores: the protocol follows the datastore type; media, drive
   count and RAID are not in the inventory and keep the schema defaults (the report says so).
 """

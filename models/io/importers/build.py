@@ -4,8 +4,8 @@ Conventions of the imported design:
 
 - ids are slugs of the inventory names with a kind prefix (``h-esx01``, ``vm-web01``,
   ``ds-gold01``, ``cl-prod``, ``site-dc1``), unique within the design;
-- hosts and VMs carry a ``cluster-<slug>`` tag, so ``--set tag:cluster-prod.vcpus=4`` and the
-  auto-layout can address a cluster; hosts join ``cluster`` components (``in_cluster``) with
+- hosts and VMs carry a ``cluster-<slug>`` tag, so ``--set tag:cluster-prod.vcpus=4`` can
+  address a cluster; hosts join ``cluster`` components (``in_cluster``) with
   the cluster's HA admission control and DRS where the inventory records them;
 - storage arrays come from datastores, LUNs of one array grouped (:mod:`.arrays`); media,
   drive count and RAID are not in the inventory and keep the schema defaults;
@@ -24,6 +24,7 @@ from typing import Any
 
 from models.document.design import Component, Design, Link
 from models.document.schema import HOST, VM
+from models.io.arrange import arrange_in_place
 from models.io.importers import (
     ClusterRecord,
     Estate,
@@ -67,9 +68,10 @@ def _in_range(spec_name: str, value: float, kind_props: dict[str, Any]) -> bool:
 def build_design(estate: Estate, report: ImportReport, *, name: str = "",
                  site_by: SiteBy = "datacenter", include_powered_off: bool = False,
                  progress: Progress | None = None) -> Design:
-    """Map an :class:`Estate` onto a valid :class:`Design` (with an auto-layout), filling
-    ``report``.  Credentials never reach the design: records carry inventory data only."""
-    from models.io.importers.layout import auto_layout  # noqa: PLC0415  (layout imports us)
+    """Map an :class:`Estate` onto a valid :class:`Design` laid out as the canvas draws it
+    (:func:`models.io.arrange.arrange_in_place`: host cards in their clusters and sites,
+    nothing overlapping), filling ``report``.  Credentials never reach the design: records
+    carry inventory data only."""
 
     design = Design(name=name or f"Imported from {estate.source}")
     b = _Builder(design, report, site_by)
@@ -79,8 +81,7 @@ def build_design(estate: Estate, report: ImportReport, *, name: str = "",
     b.vms(estate.vms, include_powered_off, progress)
     b.finish()
     drop_invalid_values(design, report.notes.append)
-    auto_layout(design)
-    return design
+    return arrange_in_place(design)
 
 
 class _Builder:
