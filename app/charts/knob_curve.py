@@ -44,6 +44,7 @@ from models.engine.metrics import (
     Series,
     ThroughputFigure,
     TimeFigure,
+    falling,
     flat_range,
     latencies,
     series,
@@ -437,6 +438,11 @@ class KnobCurve(QWidget):
                 legend_label.setText(name)
         self.latency_curve.setData(xs, figures.mean)
         self.p95_curve.setData(xs, figures.worst)
+        # the legend sits where the curves are low: top left when they rise (times), top
+        # right when they fall (the hosts' CPU as cores are added)
+        offset = (-10, 5) if falling(figures.mean) else (10, 5)
+        if tuple(self.legend.opts["offset"]) != offset:
+            self.legend.setOffset(offset)
         self.iops_plot.setLabel("left", through_label)
         self.iops_curve.setData(xs, figures.throughput)
         self.flat = True

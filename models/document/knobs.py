@@ -258,6 +258,12 @@ PROFILE_KNOBS = {
 """The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
 
 
+MEASURED_KNOBS = ("storage_array.disks", "host.cores_per_socket")
+"""The curves an imported estate (``measured`` VMs) opens on: its arrays' drives when some VM
+has measured I/O (an open loop at the measured rate: its latency moves with the drives), its
+hosts' cores per socket otherwise (the hosts' CPU and the hosts needed move with them)."""
+
+
 LIBRARY_KNOB = "content_library.item_gb"
 """The curve a Content Library design (no VM workload) opens on: job time by item size."""
 
@@ -265,13 +271,20 @@ LIBRARY_KNOB = "content_library.item_gb"
 def default_knob(design: Design) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
-    for a file transfer, ...), else outstanding I/Os, else the first knob that applies."""
+    for a file transfer, :data:`MEASURED_KNOBS` for an imported estate, ...), else
+    outstanding I/Os, else the first knob that applies."""
     choices = knobs_for(design)
     profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
     profiles.pop("idle", None)
     common = profiles.most_common(1)[0][0] if profiles else ""
     library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
-    for path in (PROFILE_KNOBS.get(common, library), "vm.workload.io_oio"):
+    first = PROFILE_KNOBS.get(common, library)
+    if common == "measured":
+        with_io = any(v.get("workload.io_iops") is not None for v in design.of_kind("vm")
+                      if v.get("workload.profile") == "measured")
+        first = MEASURED_KNOBS[0] if with_io and design.of_kind("storage_array") \
+            else MEASURED_KNOBS[1]
+    for path in (first, "vm.workload.io_oio"):
         k = knob(path)
         if k is not None and k in choices:
             return k

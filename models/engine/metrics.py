@@ -2,7 +2,9 @@
 
 A storage design plots storage latency (mean and p95) and total IOPS; a web farm without
 storage I/O its response times; a design whose VMs only move network traffic its throughput;
-one whose only work is Content Library jobs the jobs' minutes and MB/s.  Past the point where
+one whose only work is Content Library jobs the jobs' minutes and MB/s; one whose VMs only
+use CPU and memory (an estate imported without I/O data) its hosts' CPU utilisation (mean
+and busiest) and the hosts it needs.  Past the point where
 a web farm's response time saturates (an unstable queue) there is no steady state: neither
 the time nor the throughput has a value there (NaN), so the drawn line breaks.  Drawing is
 :mod:`app.charts.knob_curve`'s business.
@@ -10,6 +12,7 @@ the time nor the throughput has a value there (NaN), so the drawn line breaks.  
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,24 +35,48 @@ def latencies(p: Prediction) -> tuple[float, float]:
     return p.mean_latency_ms, p.p95_latency_ms
 
 
+def capacity_only(p: Prediction | None) -> bool:
+    """Whether the design's only work is CPU and memory on its hosts: no storage I/O, no
+    requests, no network traffic, no library jobs (an estate imported without I/O data)."""
+    return (p is not None and p.total_iops == 0 and not p.vms.request_driven.any()
+            and p.total_net_gbps == 0 and not p.library_transfers and len(p.hosts.ids) > 0)
+
+
+def host_cpu_pct(p: Prediction) -> tuple[float, float]:
+    """(mean, busiest) host CPU utilisation, in per cent."""
+    util = p.hosts.cpu_util
+    return float(np.mean(util)) * 100.0, float(np.max(util)) * 100.0
+
+
+def hosts_needed(p: Prediction) -> float:
+    n = p.consolidation.hosts_needed
+    return float(n) if n is not None else math.nan
+
+
 def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
     """(axis label, legend names, (mean, worst) figure) the curve's upper plot shows: the
     time a Content Library job takes (minutes) on a design whose only work is library
-    transfers, response or storage latency (:func:`latencies`, ms) otherwise."""
+    transfers, the hosts' CPU (%) on one whose only work is CPU and memory, response or
+    storage latency (:func:`latencies`, ms) otherwise."""
     if p is not None and p.total_iops == 0 and not p.vms.request_driven.any() \
             and p.library_transfers:
         return ("job (min)", ("mean", "slowest"),
                 lambda q: (q.library_mean_s / 60.0, q.library_slowest_s / 60.0))
+    if capacity_only(p):
+        return "host CPU (%)", ("mean host", "busiest host"), host_cpu_pct
     return "time (ms)", ("mean", "p95"), latencies
 
 
 def throughput_of(p: Prediction | None) -> tuple[str, ThroughputFigure]:
-    """(axis label, figure) the curve's lower plot shows: total IOPS, or network throughput
-    for a design whose VMs move network traffic but do no storage I/O."""
+    """(axis label, figure) the curve's lower plot shows: total IOPS, network throughput for
+    a design whose VMs move network traffic but do no storage I/O, the hosts needed for one
+    whose only work is CPU and memory."""
     if p is not None and p.total_iops == 0 and p.total_net_gbps > 0:
         return "net Gbit/s", lambda q: q.total_net_gbps  # short: it must fit a low plot
     if p is not None and p.total_iops == 0 and p.library_transfers:
         return "MB/s moved", lambda q: q.library_mb_per_s
+    if capacity_only(p):
+        return "hosts needed", hosts_needed
     return "total IOPS", lambda q: q.total_iops
 
 
@@ -71,6 +98,12 @@ def flat_range(ys: np.ndarray) -> tuple[float, float] | None:
         return None
     top = max(abs(hi), abs(lo))
     return (0.0, 1.2 * top) if top > 0 else (0.0, 1.0)
+
+
+def falling(ys: np.ndarray) -> bool:
+    """Whether a curve ends lower than it starts (over its finite points)."""
+    finite = ys[np.isfinite(ys)]
+    return bool(finite.size > 1 and finite[-1] < finite[0])
 
 
 @dataclass(frozen=True)

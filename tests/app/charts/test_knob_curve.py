@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -306,3 +307,28 @@ def test_a_large_design_sweeps_its_curve_in_the_background(
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_value("vm", "vaio_filter", "cache")  # another knob: sweep again
     qtbot.waitUntil(lambda: curve.sweeps == 2, timeout=10000)
+
+
+def test_an_imported_estate_opens_on_its_hosts_cores(qtbot: QtBot, tmp_path: Path) -> None:
+    """An estate measured without I/O opens on cores per socket, its hosts' CPU above (the
+    legend top right, clear of the falling curves) and the hosts needed below; once a VM has
+    measured I/O it opens on the arrays' drives."""
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
+    from tests.estates import estate, write_xlsx  # noqa: PLC0415
+
+    design, _ = import_rvtools(write_xlsx(tmp_path / "e.xlsx", estate(6, 60, seed=3).sheets))
+    assert (k := default_knob(design)) is not None and k.path == "host.cores_per_socket"
+    curve = KnobCurve(DesignDocument(design))
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "host.cores_per_socket"
+    assert curve.latency_plot.isVisible()
+    assert curve.latency_plot.getAxis("left").labelText == "host CPU (%)"
+    assert curve.iops_plot.getAxis("left").labelText == "hosts needed"
+    assert curve.legend.getLabel(curve.latency_curve).text == "mean host"
+    assert curve.legend.opts["offset"][0] < 0  # anchored right
+    vm = next(v for v in design.of_kind("vm") if v.get("workload.profile") == "measured")
+    vm.props["workload.io_iops"] = 300.0
+    assert (k := default_knob(design)) is not None and k.path == "storage_array.disks"
+    io = KnobCurve(make_doc())
+    qtbot.addWidget(io)
+    assert io.legend.opts["offset"][0] > 0  # latencies rise: top left

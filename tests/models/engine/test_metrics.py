@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from models.engine.evaluation import evaluate
 from models.engine.metrics import (
+    falling,
     flat_range,
     latencies,
     saturated_to_nan,
@@ -17,7 +20,9 @@ from models.engine.metrics import (
 )
 from models.engine.sweep import sweep
 from models.examples import bundled as examples
+from models.io.importers.rvtools import import_rvtools
 from models.subsystems.consolidation import SATURATED_MS
+from tests.estates import estate, write_xlsx
 
 
 def test_a_web_farm_plots_response_time_a_storage_design_latency() -> None:
@@ -70,3 +75,29 @@ def test_a_design_without_work_has_no_time_to_plot() -> None:
     _, through = throughput_of(preds[0])
     s = series(preds, times, through)
     assert not s.has_time and (s.throughput > 0).all()
+
+
+def test_an_estate_without_io_plots_its_hosts_cpu_and_the_hosts_it_needs(
+        tmp_path: Path) -> None:
+    """An RVTools estate measures CPU and memory only: the curve of cores per socket shows the
+    hosts' mean and busiest CPU falling and the hosts needed with them (not a flat 0 IOPS)."""
+    design, _ = import_rvtools(write_xlsx(tmp_path / "e.xlsx", estate(6, 60, seed=3).sheets))
+    p = evaluate(design)
+    label, names, times = time_of(p)
+    assert (label, names) == ("host CPU (%)", ("mean host", "busiest host"))
+    mean, busiest = times(p)
+    assert 0 < mean <= busiest <= 100
+    assert mean == pytest.approx(float(p.hosts.cpu_util.mean()) * 100)
+    label, through = throughput_of(p)
+    assert label == "hosts needed" and through(p) == p.consolidation.hosts_needed
+    preds = sweep(design, None, "host.cores_per_socket", [2, 8, 32])
+    s = series(preds, times, through)
+    assert s.has_time and falling(s.mean) and s.mean[0] > s.mean[-1]
+    assert s.throughput[0] > s.throughput[-1] >= 1  # HA off in this estate: no reserve
+    io = evaluate(examples.load("vaio-scaling"))  # a design with I/O keeps its latencies
+    assert time_of(io)[0] == "time (ms)" and throughput_of(io)[0] == "total IOPS"
+
+
+def test_falling_reads_the_finite_ends_of_a_curve() -> None:
+    assert falling(np.array([3.0, np.nan, 1.0])) and not falling(np.array([1.0, 3.0]))
+    assert not falling(np.array([np.nan, 2.0]))
