@@ -76,8 +76,12 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
                 lines.append(f"bound by {html.escape(plain(document, p.vms.bound_by[i]))}")
         elif comp.kind == "storage_array" and cid in p.arrays.ids:
             i = p.arrays.ids.index(cid)
-            lines += [f"{_fmt(p.arrays.iops[i])} IOPS at {_fmt(p.arrays.latency_ms[i], ' ms')}",
-                      f"busy {_fmt(p.arrays.util[i], pct=True)}"]
+            if len(p.arrays.io_not_measured) and p.arrays.io_not_measured[i]:
+                lines.append("storage I/O not measured (no VM on it has I/O data)")
+            else:
+                lines += [f"{_fmt(p.arrays.iops[i])} IOPS at"
+                          f" {_fmt(p.arrays.latency_ms[i], ' ms')}",
+                          f"busy {_fmt(p.arrays.util[i], pct=True)}"]
         elif comp.kind == "nic" and cid in p.nics.ids:
             i = p.nics.ids.index(cid)
             lines += [f"{_fmt(p.nics.gbps[i], ' Gbit/s')}, {_fmt(p.nics.util[i], pct=True)}"

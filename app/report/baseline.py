@@ -47,7 +47,7 @@ def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
     y = s.heading(HEADING, "Where the base design's figures come from, and the residual of"
                            " the baseline against what the estate recorded")
     w = s.width - 2 * MARGIN
-    rows = [[figure, text, str(n)] for figure, text, n in provenance_counts(r.design)[:10]]
+    rows = [[figure, text, f"{n:,}"] for figure, text, n in provenance_counts(r.design)[:10]]
     if rows:
         y = s.table(MARGIN, y, w, [Column("Figure", 0.12), Column("Where it comes from", 0.78),
                                    Column("VMs", 0.10, RIGHT)], rows, 11, 22)

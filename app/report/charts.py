@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QPen
 from app import format as fmt
 from app.report.draw import INK, MUTED, Sheet
 from models.document.design import Design
+from models.engine.metrics import capacity_only
 from models.engine.prediction import Prediction, Resource
 from models.report.wording import noun, quantity, resource_label
 
@@ -108,7 +109,8 @@ class PerVm:
 def per_vm_figures(p: Prediction) -> PerVm:
     """IOPS and latency per VM; CPU and response time for a web farm; network throughput
     and CPU for a design that only moves traffic; time and MB/s per Content Library job for
-    a design whose work is library jobs."""
+    a design whose work is library jobs; CPU utilisation and demand for one whose only work
+    is CPU and memory (an estate imported without I/O data)."""
     v = p.vms
     names = [v.names[i] or v.ids[i] for i in range(len(v.ids))]
     jobs = p.library_transfers
@@ -125,6 +127,9 @@ def per_vm_figures(p: Prediction) -> PerVm:
                      "Throughput per library job",
                      np.array([float(j["throughput_MBps"] or 0.0) for j in jobs]),
                      item="job", lower_label=_unit("MB/s"))
+    if capacity_only(p):  # an estate measured without I/O: its CPU, never a 0 IOPS
+        return PerVm(names, "CPU utilisation per VM", 100 * v.cpu_util, _pct,
+                     "CPU demand per VM (cores)", v.cpu_cores, lower_label=_unit("cores"))
     return PerVm(names, "IOPS per VM", v.iops, fmt.si, "Mean / p95 storage latency per VM",
                  v.latency_ms, v.p95_latency_ms, lower_label=_unit("ms"))
 

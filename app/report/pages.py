@@ -413,9 +413,17 @@ def _arrays_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     a = r.prediction.arrays
     if not len(a.ids):
         return y
-    rows = [[a.names[i] or a.ids[i], fmt.si(float(a.iops[i])),
-             kpi_text(fmt, KPI_BY_KEY["mean_latency_ms"], float(a.latency_ms[i])),
-             fmt.percent(float(a.util[i]), 3)] for i in range(min(len(a.ids), ARRAY_ROWS))]
+    blind = a.io_not_measured if len(a.io_not_measured) else np.zeros(len(a.ids), bool)
+
+    def row(i: int) -> list[str]:
+        name = a.names[i] or a.ids[i]
+        if blind[i]:  # no VM on it has measured I/O: nothing to report, not 0 IOPS
+            return [name, "not measured", "", ""]
+        return [name, fmt.si(float(a.iops[i])),
+                kpi_text(fmt, KPI_BY_KEY["mean_latency_ms"], float(a.latency_ms[i])),
+                fmt.percent(float(a.util[i]), 3)]
+
+    rows = [row(i) for i in range(min(len(a.ids), ARRAY_ROWS))]
     cols = [Column("Storage array", 0.4), Column("IOPS", 0.18, RIGHT),
             Column("Latency", 0.22, RIGHT), Column("Busy", 0.2, RIGHT)]
     return s.wrapped_table(x, y, w, cols, rows, 11.5, 21)

@@ -319,15 +319,15 @@ class BaselineCheck:
         v = self.vm_stats()
         if v["vms_iops"]:
             out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
-                       f" {v['vms_iops']} VMs")
+                       f" {v['vms_iops']:,} VMs")
         if v["vms_latency"]:
             out.append(f"  VM latency   median {float(v['latency_median_ms'] or 0):.2f} ms off"
-                       f" over {v['vms_latency']} VMs (the model's array, not a fit)")
+                       f" over {v['vms_latency']:,} VMs (the model's array, not a fit)")
         if self.vms_without_io:
-            out.append(f"  {self.vms_without_io} of {self.vms_total} VMs lack I/O data:"
+            out.append(f"  {self.vms_without_io:,} of {self.vms_total:,} VMs lack I/O data:"
                        " their storage figures read 'not measured'")
         if self.vms_without_cpu:
-            out.append(f"  {self.vms_without_cpu} of {self.vms_total} VMs have no measured"
+            out.append(f"  {self.vms_without_cpu:,} of {self.vms_total:,} VMs have no measured"
                        " CPU (shared from their host's record where there is one)")
         return out
 

@@ -188,9 +188,18 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
         ft_logging_mbps=fto.host_logging_mbps)
     nics = NicArrays(ids=c.nic.ids, host=st_.nic_host, util=net.nic_util + fto.nic_util,
                      gbps=net.nic_gbps + fto.nic_gbps)
-    arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names,
-                         iops=sto.array_iops, latency_ms=sto.array_latency_ms,
-                         util=sto.array_util)
+    arr_iops, arr_lat = sto.array_iops, sto.array_latency_ms
+    arr_unmeasured = np.zeros(len(c.array), bool)
+    if unmeasured.any() and len(c.array):  # arrays whose every VM lacks I/O data
+        on = c.vm_array >= 0
+        vms_on = np.bincount(c.vm_array[on], minlength=len(c.array))
+        blind = np.bincount(c.vm_array[on & unmeasured], minlength=len(c.array))
+        arr_unmeasured = (vms_on > 0) & (blind == vms_on)
+        arr_iops = np.where(arr_unmeasured, np.nan, arr_iops)
+        arr_lat = np.where(arr_unmeasured, np.nan, arr_lat)
+    arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names, iops=arr_iops,
+                         latency_ms=arr_lat, util=sto.array_util,
+                         io_not_measured=arr_unmeasured)
     parts = (st, sto, net, fto, con, desk, lib)
     extras = {k: v for p in parts for k, v in p.extras.items()}
     extras["capacity"] = cap.extras

@@ -132,8 +132,11 @@ class ArrayArrays:
     ids: list[str]
     names: list[str]
     iops: np.ndarray
+    """NaN (``null`` in JSON) on an array whose VMs' I/O is not measured, as theirs."""
     latency_ms: np.ndarray
     util: np.ndarray
+    io_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool: the array has VMs and none of them has measured I/O."""
 
 
 @dataclass

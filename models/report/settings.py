@@ -87,7 +87,7 @@ def setting_text(numbers: Numbers, k: Knob, s: Setting, limit: int = 3) -> str:
     parts = [f"{value_text(numbers, k.kind, k.prop, v)} on {n:,} {noun(k.kind, n)}"
              for v, n in s.values[:limit]]
     more = len(s.values) - limit
-    return ", ".join(parts) + (f" and {more} other values" if more > 1 else
+    return ", ".join(parts) + (f" and {more:,} other values" if more > 1 else
                                " and 1 other value" if more == 1 else "")
 
 

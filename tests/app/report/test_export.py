@@ -234,6 +234,25 @@ def test_a_large_design_aggregates_and_keeps_the_budget(tmp_path: Path) -> None:
     assert "VMs in each range" in details  # a histogram, not 2,000 bars
 
 
+@needs_pdftotext
+def test_an_estate_without_io_reports_cpu_per_vm_and_arrays_not_measured(
+        tmp_path: Path) -> None:
+    """An RVTools estate measures no I/O: the per-VM page charts CPU, its arrays read "not
+    measured" (never 0 IOPS at 0 ms) and counts have thousands separators."""
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
+    from tests.estates import estate, write_xlsx  # noqa: PLC0415
+
+    design, _ = import_rvtools(write_xlsx(tmp_path / "e.xlsx",
+                                          estate(30, 1200, seed=5).sheets))
+    out = tmp_path / "estate.pdf"
+    report.export_report(design, "base", out)
+    details = _text(out, 5)
+    assert "CPU utilisation per VM" in details and "IOPS per VM" not in details
+    assert "not measured" in details and " 0 ms" not in details
+    baseline = _text(out, 6)
+    assert re.search(r"1,\d\d\d of 1,\d\d\d VMs lack I/O data", baseline), baseline
+
+
 def test_empty_design_renders(tmp_path: Path) -> None:
     out = tmp_path / "empty.pdf"
     report.export_report(Design(name="Empty"), "base", out)

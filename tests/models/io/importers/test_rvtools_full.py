@@ -146,3 +146,6 @@ def test_baseline_matches_what_the_export_recorded(tmp_path: Path, hosts: int, v
     p = evaluate(design)
     assert np.isnan(p.vms.iops).all() and p.total_iops == 0.0
     assert all(v["iops"] is None for v in p.to_dict()["vms"])
+    # nor on the arrays: theirs read "not measured" too (null in JSON), not 0 IOPS at 0 ms
+    assert len(p.arrays.ids) and p.arrays.io_not_measured.all()
+    assert all(a["iops"] is None and a["latency_ms"] is None for a in p.to_dict()["arrays"])
