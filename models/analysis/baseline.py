@@ -67,6 +67,7 @@ def solve(design: Design) -> Changes:
         for prop, value in ch.items():
             if value is None:
                 by_id[vm.id].props.pop(prop, None)
+        by_id[vm.id].props.pop("workload.cpu_ghz", None)  # solved at its host's own clock
     c = compile_design(work)
     idx = np.array([c.vm.index[v.id] for v in vms], dtype=np.int64)
     col = c.vm.cols["workload.cpu_pct"]
@@ -102,6 +103,9 @@ def solve(design: Design) -> Changes:
         elif not measured[k]:
             changes[vm.id]["provenance.cpu"] = "not measured (counted as idle)"
         changes[vm.id]["workload.cpu_pct"] = round(float(pct[k]), 6)
+        # the clock that share was solved at: a what-if of another clock scales the work
+        h = int(c.vm_host[k])
+        changes[vm.id]["workload.cpu_ghz"] = float(ghz[h]) if h >= 0 else None
     held = c.vm.cols["workload.memory_gb"]
     no_memory = np.isnan(held)
     held = np.where(no_memory, c.vm.cols["memory_gb"], held)

@@ -131,6 +131,9 @@ MEASURED_VM: tuple[PropSpec, ...] = (
       " sent)", 0, 1.0e7, nullable=True),
     P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
       " (consumed); null means its configured memory", 0, 24576, nullable=True),
+    P("workload.cpu_ghz", "float", None, "GHz", "core clock cpu_pct was measured at: the same"
+      " work takes that share x this clock / its host's clock; null: a share at any clock",
+      0.1, 10, nullable=True),
     P("disk.provisioned_gb", "float", None, "GB", "storage provisioned for the VM (RVTools"
       " vInfo Provisioned)", 0, 1.0e8, nullable=True),
     P("disk.used_gb", "float", None, "GB", "storage the VM uses on its datastores (vInfo In"
@@ -493,6 +496,7 @@ PROP_LABELS: dict[str, str] = {
     "measured.read_pct": "Measured read share", "measured.io_kb": "Measured I/O size",
     "measured.latency_ms": "Measured latency", "measured.oio": "Measured outstanding I/Os",
     "measured.net_mbps": "Measured network traffic", "workload.memory_gb": "Memory in use",
+    "workload.cpu_ghz": "Clock of the measured CPU demand",
     "disk.provisioned_gb": "Disk provisioned", "disk.used_gb": "Disk used",
     "disk.guest_capacity_gb": "Guest disk capacity", "disk.guest_used_gb": "Guest disk used",
     "ha_enabled": "HA", "admission_control": "Admission control",

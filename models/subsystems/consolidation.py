@@ -259,9 +259,15 @@ class _Static:
         other = np.where(prof == c.vm.code("workload.profile", "cpu_bound"), vcpus,
                          vm["workload.cpu_pct"] / 100.0 * vcpus)
         other = np.where(prof == c.vm.code("workload.profile", "idle"), 0.0, other)
-        self.other = np.where(web, 0.0, other)
         self.placed = placed = c.vm_host >= 0
         self.hidx = hidx = np.where(placed, c.vm_host, 0)
+        # demand measured at another core clock (workload.cpu_ghz): the same work is fewer
+        # cores on a faster host, more on a slower one
+        clock = vm["workload.cpu_ghz"]
+        if len(host["ghz"]):
+            other = other * np.where(np.isnan(clock) | ~placed, 1.0,
+                                     clock / host["ghz"][hidx])
+        self.other = np.where(web, 0.0, other)
         self.sec = sec = (c.vm_secondary >= 0) & vm["ft"]
         self.sidx = sidx = np.where(sec, c.vm_secondary, 0)
         self.w_pri = w_pri = placed.astype(np.float64)

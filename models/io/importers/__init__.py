@@ -196,17 +196,18 @@ class Coverage:
         return self.on_their_host / self.runnable if self.runnable else 1.0
 
     def line(self) -> str:
-        parts = [f"{self.on_their_host} of {self.runnable} VMs on their host"
+        parts = [f"{self.on_their_host:,} of {self.runnable:,} VMs on their host"
                  f" ({self.ratio:.0%})"]
         if self.by_cluster:
-            parts.append(f"{self.by_cluster} placed in their cluster (host not in the export)")
+            parts.append(f"{self.by_cluster:,} placed in their cluster (host not in the"
+                         " export)")
         if self.unplaced:
-            parts.append(f"{self.unplaced} unplaced (neither host nor cluster known)")
+            parts.append(f"{self.unplaced:,} unplaced (neither host nor cluster known)")
         if self.dropped:
-            parts.append(f"{self.dropped} not imported")
+            parts.append(f"{self.dropped:,} not imported")
         n = max(self.runnable - self.dropped, 0)
-        measured = (f"measured: CPU {self.measured_cpu}, memory {self.measured_memory},"
-                    f" storage I/O {self.measured_io} of {n} VMs")
+        measured = (f"measured: CPU {self.measured_cpu:,}, memory {self.measured_memory:,},"
+                    f" storage I/O {self.measured_io:,} of {n:,} VMs")
         return "coverage: " + ", ".join(parts) + "; " + measured
 
     def to_dict(self) -> dict[str, Any]:

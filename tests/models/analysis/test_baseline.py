@@ -82,6 +82,30 @@ def test_the_what_if_moves_from_the_baseline() -> None:
     assert evaluate(d).hosts.cpu_util[0] > after
 
 
+def test_measured_work_takes_fewer_cores_on_a_faster_clock() -> None:
+    """vCenter measures MHz: the same work on 3.0 GHz cores takes 2/3 of the cores it took
+    at 2.0 GHz (its guest work; its I/O path, a little on top), and the host's CPU falls
+    with it. Without the clock the share stays a share of the vCPUs."""
+    d = estate()
+    baseline.calibrate(d)
+    v1 = d.component("v1")
+    assert v1 is not None and v1.props["workload.cpu_ghz"] == GHZ
+    before = evaluate(d)
+    d.component("h1").props["ghz"] = 3.0  # type: ignore[union-attr]
+    after = evaluate(d)
+    assert after.hosts.cpu_util[0] < before.hosts.cpu_util[0]
+    pct, vcpus = float(v1.props["workload.cpu_pct"]), 4  # type: ignore[arg-type]
+    guest_before = pct / 100.0 * vcpus
+    assert before.vms.cpu_cores[0] - after.vms.cpu_cores[0] == pytest.approx(
+        guest_before * (1.0 - GHZ / 3.0), rel=0.01)
+    v1.props.pop("workload.cpu_ghz")  # a share of the vCPUs at any clock (same I/O path)
+    assert evaluate(d).vms.cpu_cores[0] - after.vms.cpu_cores[0] == pytest.approx(
+        guest_before * (1.0 - GHZ / 3.0), rel=1e-9)
+    baseline.calibrate(d)  # solved again at the new clock: the record again, its clock kept
+    assert v1.props["workload.cpu_ghz"] == 3.0
+    assert evaluate(d).hosts.cpu_util[0] == pytest.approx(0.15, abs=1e-6)
+
+
 def test_a_vm_busier_than_its_vcpus_is_held_there_and_the_residual_shows() -> None:
     d = estate(vm1={"measured.cpu_mhz": 9000.0}, host={"measured.cpu_pct": 25.0})
     result = baseline.calibrate(d)
