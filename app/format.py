@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 
+import numpy as np
+
 from models.document.schema import Value, choice_label
 from models.engine.kpis import KPI_BY_KEY, Kpi, busiest, busiest_wan, slowest_library_job
 from models.engine.prediction import Prediction, Resource
@@ -242,6 +244,12 @@ def kpi_detail(key: str, p: Prediction | None, value: object = ...,
     if kpi.absent and (kpi.value(p) if value is ... else value) is None:
         return kpi.absent
     c = p.consolidation
+    if key in ("host_cpu_pct", "host_memory_pct"):
+        util = p.hosts.cpu_util if key == "host_cpu_pct" else p.hosts.memory_util
+        i = int(np.argmax(util))
+        if len(util) == 1:  # the mean is that host's own figure
+            return name(p.hosts.ids[i])
+        return f"busiest {name(p.hosts.ids[i])} at {percent(float(util[i]))}"
     if key == "vms_per_host":
         return (f"max {number(c.max_vms_per_host_by_cpu)} by CPU, "
                 f"{number(c.max_vms_per_host_by_p95)} by p95")

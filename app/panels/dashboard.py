@@ -335,12 +335,12 @@ class Dashboard(QWidget):
         if p is not None:
             missing = int(p.vms.io_not_measured.sum()) if len(p.vms.io_not_measured) else 0
             if missing:
-                parts.append(f"{missing} of {len(p.vms.ids)} VMs lack I/O data: their storage"
+                parts.append(f"{missing:,} of {len(p.vms.ids):,} VMs lack I/O data: their storage"
                              " figures read 'not measured' (assign a profile or calibrate"
                              " from esxtop or Aria Operations data)")
             unplaced = int(p.extras.get("capacity", {}).get("unplaced_vms", 0))
             if unplaced:
-                parts.append(f"{unplaced} VMs are on no host (the Unplaced area): counted in"
+                parts.append(f"{unplaced:,} VMs are on no host (the Unplaced area): counted in"
                              " hosts needed")
         self.measured_label.setText("\n".join(parts))
         self.measured_label.setVisible(bool(parts))

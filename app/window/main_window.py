@@ -504,7 +504,10 @@ def status_summary(p: Prediction) -> str:
     or both; IOPS alone when it moves nothing, as a design without VMs does)."""
     parts = [fmt.count(len(p.vms.ids), "VM"), fmt.count(len(p.hosts.ids), "host")]
     net = p.total_net_gbps
-    if p.total_iops > 0 or net <= 0:
+    blind = p.vms.io_not_measured
+    if p.total_iops == 0 and net <= 0 and len(blind) and blind.all():
+        parts.append("storage I/O not measured")  # an estate imported without I/O data
+    elif p.total_iops > 0 or net <= 0:
         parts.append(fmt.with_unit(p.total_iops, "IOPS"))
     if net > 0:
         parts.append(fmt.with_unit(net, "Gbit/s"))

@@ -260,3 +260,25 @@ def test_a_problem_with_an_obvious_fix_offers_it_and_one_click_applies_it(
     qtbot.waitUntil(lambda: not dash.fixes)
     doc.undo_stack.undo()
     qtbot.waitUntil(lambda: [f.action for f in dash.fixes] == ["Place db-01 on esx-01"])
+
+
+def test_host_tiles_show_the_mean_and_name_the_busiest_host() -> None:
+    """Host CPU and memory: the mean over the hosts, the busiest host by name beneath (a
+    single host is just named: its figure is the mean)."""
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
+    from models.examples import synth  # noqa: PLC0415
+
+    d = synth.large_design(40, 2)
+    d.component("v0").props["vcpus"] = 8  # type: ignore[union-attr]
+    p = evaluate(d)
+    cpu, mem = KPI_BY_KEY["host_cpu_pct"], KPI_BY_KEY["host_memory_pct"]
+    assert cpu.value(p) == pytest.approx(float(p.hosts.cpu_util.mean()) * 100)
+    assert mem.value(p) == pytest.approx(float(p.hosts.memory_util.mean()) * 100)
+    busy = int(p.hosts.cpu_util.argmax())
+    names = {h: f"esx-{h}" for h in p.hosts.ids}
+    assert fmt.kpi_detail("host_cpu_pct", p, name=names.__getitem__) == (
+        f"busiest esx-{p.hosts.ids[busy]} at {fmt.percent(float(p.hosts.cpu_util[busy]))}")
+    one = evaluate(examples.load("vaio-scaling"))
+    assert fmt.kpi_detail("host_cpu_pct", one, name=lambda h: "Dell R720") == "Dell R720"
+    assert cpu.value(evaluate(Design(name="empty"))) is None
+    assert fmt.kpi_detail("host_cpu_pct", evaluate(Design(name="empty"))) == "no hosts"

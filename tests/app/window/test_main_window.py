@@ -13,7 +13,7 @@ from app.canvas.layout import overlapping_vms
 from app.document.design_document import DesignDocument
 from app.main import run_app
 from app.window.main_window import MainWindow
-from models.document.design import Design
+from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 
 
@@ -283,3 +283,7 @@ def test_status_summary_counts_and_what_the_design_moves() -> None:
     io = status_summary(evaluate(examples.load("vaio-scaling")))
     assert io.startswith("16 VMs · 1 host · ") and io.endswith(" IOPS")
     assert status_summary(evaluate(Design(name="empty"))) == "0 VMs · 0 hosts · 0 IOPS"
+    estate = Design(name="estate", components=[
+        Component("h1", "host"), Component("v1", "vm", props={"workload.profile": "measured"})],
+        links=[Link("v1", "h1", "runs_on")])  # imported without I/O data: not "0 IOPS"
+    assert status_summary(evaluate(estate)) == "1 VM · 1 host · storage I/O not measured"
