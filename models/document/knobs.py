@@ -190,7 +190,7 @@ KNOBS: tuple[Knob, ...] = (
          log=True, group="Application"),
     # stretched cluster
     Knob("wan.rtt_ms", "Inter-site latency", VSAN, 0, 10, 0.1, group="Stretched cluster"),
-    Knob("storage_array.vsan_write_round_trips", "Inter-site round trips per write", VSAN, 1,
+    Knob("storage_array.vsan_write_round_trips", "Round trips per write", VSAN, 1,
          4, 1, group="Stretched cluster"),
     Knob("wan.gbps", "Inter-site bandwidth", VSAN, 0.1, 100, None, log=True,
          group="Stretched cluster"),
@@ -264,6 +264,12 @@ has measured I/O (an open loop at the measured rate: its latency moves with the 
 hosts' cores per socket otherwise (the hosts' CPU and the hosts needed move with them)."""
 
 
+APP_KNOBS = ("wan.rtt_ms", "vm.workload.app_users")
+"""The curves a design of application VMs (a closed loop of users) opens on: the inter-site
+latency of a stretched cluster (the study's own curve: its throughput falls as the sites move
+apart), else the application's users (outstanding I/Os do not drive a closed loop of users)."""
+
+
 LIBRARY_KNOB = "content_library.item_gb"
 """The curve a Content Library design (no VM workload) opens on: job time by item size."""
 
@@ -271,7 +277,8 @@ LIBRARY_KNOB = "content_library.item_gb"
 def default_knob(design: Design) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
-    for a file transfer, :data:`MEASURED_KNOBS` for an imported estate, ...), else
+    for a file transfer, :data:`APP_KNOBS` for applications, :data:`MEASURED_KNOBS` for an
+    imported estate, ...), else
     outstanding I/Os, else the first knob that applies."""
     choices = knobs_for(design)
     profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
@@ -279,9 +286,12 @@ def default_knob(design: Design) -> Knob | None:
     common = profiles.most_common(1)[0][0] if profiles else ""
     library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
     first = PROFILE_KNOBS.get(common, library)
-    if common == "measured":
-        with_io = any(v.get("workload.io_iops") is not None for v in design.of_kind("vm")
-                      if v.get("workload.profile") == "measured")
+    mains = [v for v in design.of_kind("vm") if str(v.get("workload.profile")) == common]
+    if any(isinstance(u := v.get("workload.app_users"), (int, float)) and u > 0
+           for v in mains):  # an application's closed loop: its users, or across sites
+        first = APP_KNOBS[0] if knob(APP_KNOBS[0]) in choices else APP_KNOBS[1]
+    elif common == "measured":
+        with_io = any(v.get("workload.io_iops") is not None for v in mains)
         first = MEASURED_KNOBS[0] if with_io and design.of_kind("storage_array") \
             else MEASURED_KNOBS[1]
     for path in (first, "vm.workload.io_oio"):

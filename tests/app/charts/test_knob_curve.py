@@ -167,6 +167,16 @@ def test_a_network_design_opens_on_its_workload_knob(example: str, path: str) ->
     assert k is not None and k.path == path
 
 
+def test_an_application_design_opens_on_its_sites_or_its_users() -> None:
+    """A closed loop of application users does not move with outstanding I/Os: a stretched
+    cluster opens on the inter-site latency (its study's curve), an application elsewhere on
+    its users."""
+    stretched = examples.load("stretched-vsan")
+    assert (k := default_knob(stretched)) is not None and k.path == "wan.rtt_ms"
+    stretched.links = [lk for lk in stretched.links if lk.kind != "wan"]
+    assert (k := default_knob(stretched)) is not None and k.path == "vm.workload.app_users"
+
+
 def test_lower_plot_shows_network_throughput_when_there_is_no_storage_io(qtbot: QtBot) -> None:
     doc = DesignDocument(examples.load("file-transfer-10g"))
     curve = KnobCurve(doc)
