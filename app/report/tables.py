@@ -32,7 +32,7 @@ from app.report.draw import (
     wrapped_height,
 )
 from models.calibration import Check
-from models.report.compare import Cell, Comparison
+from models.report.compare import Cell, Comparison, Row
 from models.report.content import Content
 from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.settings import KnobRow, scenario_text, setting_text
@@ -131,15 +131,23 @@ def comparison_blocks(c: Content, compact: bool = False) -> list[Block]:
     out: list[Block] = []
     chunks = max(1, math.ceil(n / PER_TABLE))
     each = math.ceil(n / chunks) if n else 0
+    # a figure no scenario changes is said once, under the tables, not repeated per column
+    rows = [r for r in cmp.rows if r.varies] or cmp.rows
+    same = [r for r in cmp.rows if r not in rows]
     for k in range(chunks):
         idx = [0, *range(1 + k * each, min(n, (k + 1) * each) + 1)]
-        out += _comparison_table(c, cmp, idx, compact)
+        out += _comparison_table(c, cmp, rows, idx, compact)
         if k + 1 < chunks:
             out.append(Block(16, lambda s, y: None))
+    if same and n:
+        values = "; ".join(f"{r.kpi.title} {kpi_text(fmt, r.kpi, r.cells[0].value)}"
+                           for r in same)
+        out.append(text_block(f"The same in every scenario: {values}.",
+                              11.5 if compact else 12.5, gap=6))
     return out
 
 
-def _comparison_table(c: Content, cmp: Comparison, idx: list[int],
+def _comparison_table(c: Content, cmp: Comparison, shown: list[Row], idx: list[int],
                       compact: bool) -> list[Block]:
     label_w = 0.22
     each = (1 - label_w) / len(idx)
@@ -150,7 +158,7 @@ def _comparison_table(c: Content, cmp: Comparison, idx: list[int],
         columns = [col if not col.title.startswith(f"‘{c.scenario}’") else
                    Column(col.title + " (reported)", col.width, col.align) for col in columns]
     rows, colors, marks = [], [], []
-    for row in cmp.rows:
+    for row in shown:
         kpi = row.kpi
         cells: list[str] = [kpi.title]
         tints: list[QColor | None] = [None]

@@ -96,6 +96,10 @@ def test_pages_in_order_with_their_content(pdfs: Path) -> None:
     assert re.search(r"Total IOPS\s+75,000 IOPS\s+75,000 IOPS\s+41,665 IOPS", compared)
     assert "−44 %" in compared and "no change" in compared
     assert "‘oio 32’ — on every VM: outstanding I/Os → 32 I/Os" in compared
+    # a figure no scenario moves is said once, not repeated in every column
+    same = re.search(r"The same in every scenario: (.*?)\.(?:\s|$)", " ".join(compared.split()))
+    assert same is not None and "Host memory 12.5 %" in same.group(1)
+    assert not re.search(r"^\s*Host memory\s+12\.5 %", compared, re.M)
     knobs = _text(pdf, 3)
     assert HEADINGS[2] in knobs and "Outstanding I/Os" in knobs
     assert "Virtual SCSI adapter" not in knobs  # at its default everywhere
