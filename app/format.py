@@ -199,15 +199,16 @@ def unchanged(new: float, base: float) -> bool:
 
 
 def delta(new: float | None, base: float | None, unit: str = "", digits: int = 3) -> str:
-    """The change from ``base`` to ``new``: ``+12.5 ms (+8.1 %)``; ``no change`` below the
-    models' resolution."""
+    """The change from ``base`` to ``new``: ``+12.5 ms (+8.1 %)``, ``+1.65 points (+4 %)`` for
+    a percentage; ``no change`` below the models' resolution."""
     if new is None or base is None or not (math.isfinite(new) and math.isfinite(base)):
         return NONE
     if unchanged(new, base):
         return NO_CHANGE
     d = new - base
     sign = "+" if d > 0 else "−"
-    text = sign + with_unit(abs(d), unit, digits)
+    # a change of a percentage is in points (41.5 % -> 43.2 % is +1.7 points, +4 %)
+    text = sign + with_unit(abs(d), "points" if unit == "%" else unit, digits)
     if base != 0:
         text += f" ({sign}{number(abs(d) / abs(base) * 100.0, 2)} %)"
     return text

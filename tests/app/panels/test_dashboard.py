@@ -184,6 +184,7 @@ def test_wan_tile_shows_the_busiest_inter_site_link(qtbot: QtBot) -> None:
 def test_delta_formatting() -> None:
     assert fmt.delta(12.0, 10.0, "ms") == "+2 ms (+20 %)"
     assert fmt.delta(5.0, 10.0, "ms") == "−5 ms (−50 %)"
+    assert fmt.delta(43.15, 41.5, "%") == "+1.65 points (+4 %)"  # not "+1.65 % (+4 %)"
     assert fmt.delta(3.0, 3.0, "ms") == "no change"
     assert fmt.delta(75_000.00203, 75_000.0, "IOPS") == "no change"  # solver noise
     assert fmt.delta(27.3 - 7.39e-7, 27.3, "ms") == "no change"
