@@ -112,7 +112,8 @@ SINGULAR = {"drives": "drive", "hosts": "host", "ports": "port", "sockets": "soc
             "cores": "core", "lanes": "lane", "I/Os": "I/O", "items": "item",
             "transfers": "transfer", "containers": "container", "streams": "stream",
             "vCPUs": "vCPU", "shares": "share", "VMs": "VM", "bytes": "byte",
-            "desktops": "desktop", "receivers": "receiver"}
+            "desktops": "desktop", "receivers": "receiver", "round trips": "round trip",
+            "users": "user", "datastores": "datastore"}
 """Count units and their singular (``1 drive``)."""
 
 

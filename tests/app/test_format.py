@@ -41,6 +41,19 @@ def test_counts_are_singular_for_one() -> None:
     assert fmt.count(1, "FT-protected VM") == "1 FT-protected VM"
     assert fmt.count(3, "FT-protected VM") == "3 FT-protected VMs"
     assert fmt.count(2, "library", "libraries") == "2 libraries"
+    assert fmt.value(1, "round trips") == "1 round trip"
+
+
+def test_every_counted_unit_of_the_schema_has_a_singular() -> None:
+    """A property counted in a plural noun (drives, round trips, users) reads singular for
+    one: rates (/s), times (ms, us) and IOPS are not nouns to count."""
+    from models.document import schema  # noqa: PLC0415
+
+    units = {p.unit for spec in [*schema.KINDS.values(), *schema.LINKS.values()]
+             for p in getattr(spec, "props", {}).values() if p.unit}
+    counted = {u for u in units if u.endswith("s") and "/" not in u
+               and u not in ("ms", "us", "IOPS")}
+    assert counted and counted <= set(fmt.SINGULAR)
 
 
 def test_changes_below_the_resolution_read_no_change() -> None:
