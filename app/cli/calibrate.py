@@ -141,7 +141,7 @@ def capacity_lines(pred: Any) -> list[str]:
     v = pred.vms
     missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
     if missing:
-        out.append(f"  {'Not measured':<20}{missing} of {fmt.count(len(v.ids), 'VM')} lack I/O"
+        out.append(f"  {'Not measured':<20}{missing:,} of {fmt.count(len(v.ids), 'VM')} lack I/O"
                    " data (their storage figures read 'not measured')")
     cap = pred.extras.get("capacity", {})
     for cl in cap.get("clusters", []):
@@ -151,7 +151,9 @@ def capacity_lines(pred: Any) -> list[str]:
         vpc = cl.get("vcpu_per_core")
         ratio = f", vCPU:core {vpc:.1f}" if vpc is not None else ""
         out.append(f"  cluster {cl['name']}: {fmt.count(cl['hosts'], 'host')},"
-                   f" {cl['hosts_needed']} needed ({cl['binding']}; {cl['admission_control']})"
+                   f" {cl['hosts_needed']} needed"
+                   f" ({fmt.LIMIT_WORDS.get(cl['binding'], cl['binding'])};"
+                   f" {cl['admission_control']})"
                    f"{short}{ratio}")
     if cap.get("vcpu_per_core") is not None:
         out.append(f"  {'Overcommit':<20}vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"

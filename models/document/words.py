@@ -39,6 +39,11 @@ KIND_WORDS = {"host": ("host", "hosts"), "vm": ("VM", "VMs"), "nic": ("physical 
 """Component and link kinds in words, singular and plural."""
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``1 VM``, ``9,203 VMs``: a count and its noun, plural unless it is one."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
+
+
 def kind_text(kind: str, n: int = 1) -> str:
     one, many = KIND_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))
     return one if n == 1 else many

@@ -18,6 +18,7 @@ import numpy as np
 
 from models.document.design import Component, Design, Value
 from models.document.schema import HOST, VM
+from models.document.words import counted
 from models.io.importers import Measured, drop_invalid_values
 from models.io.importers.build import measured_props
 
@@ -79,18 +80,23 @@ class ApplyReport:
     notes: list[str] = field(default_factory=list)
 
     def lines(self, limit: int = 20) -> list[str]:
-        out = [f"calibrated from {self.source}: {self.vms_matched} of {self.vms_in_design} VMs"
-               f" matched, {self.hosts_matched} hosts, {self.nics_matched} NICs"]
+        out = [f"calibrated from {self.source}: {self.vms_matched:,} of"
+               f" {counted(self.vms_in_design, 'VM')} matched,"
+               f" {counted(self.hosts_matched, 'host')}, {counted(self.nics_matched, 'NIC')}"]
         if self.unmatched_vms:
-            out.append(f"  {len(self.unmatched_vms)} VMs in the file are not in the design: "
-                       + ", ".join(self.unmatched_vms[:limit])
-                       + (" ..." if len(self.unmatched_vms) > limit else ""))
+            n = len(self.unmatched_vms)
+            out.append(f"  {counted(n, 'VM')} in the file {'is' if n == 1 else 'are'} not in"
+                       " the design: " + ", ".join(self.unmatched_vms[:limit])
+                       + (" ..." if n > limit else ""))
         if self.unmatched_hosts:
-            out.append(f"  {len(self.unmatched_hosts)} hosts in the file are not in the"
-                       " design: " + ", ".join(self.unmatched_hosts[:limit]))
+            n = len(self.unmatched_hosts)
+            out.append(f"  {counted(n, 'host')} in the file {'is' if n == 1 else 'are'} not in"
+                       " the design: " + ", ".join(self.unmatched_hosts[:limit]))
         if self.switched_profiles:
-            out.append(f"  {len(self.switched_profiles)} VMs ran an assumed profile and now"
-                       " run what was measured: " + ", ".join(self.switched_profiles[:limit]))
+            n = len(self.switched_profiles)
+            out.append(f"  {counted(n, 'VM')} ran an assumed profile and now"
+                       f" {'runs' if n == 1 else 'run'} what was measured: "
+                       + ", ".join(self.switched_profiles[:limit]))
         out.extend(f"  note: {n}" for n in self.notes)
         return out
 
