@@ -251,7 +251,7 @@ def kpi_detail(key: str, p: Prediction | None, value: object = ...,
         i = int(np.argmax(util))
         if len(util) == 1:  # the mean is that host's own figure
             return name(p.hosts.ids[i])
-        return f"busiest {name(p.hosts.ids[i])} at {percent(float(util[i]))}"
+        return f"busiest {name(p.hosts.ids[i])} at {_unbroken(percent(float(util[i])))}"
     if key == "vms_per_host":
         return (f"max {number(c.max_vms_per_host_by_cpu)} by CPU, "
                 f"{number(c.max_vms_per_host_by_p95)} by p95")
@@ -274,8 +274,14 @@ def kpi_detail(key: str, p: Prediction | None, value: object = ...,
         nic = busiest(p, "nic")
         if nic is None:
             return "no NIC in the design"
-        return f"busiest NIC {name(nic.component)} at {percent(nic.util)}"
+        return f"busiest NIC {name(nic.component)} at {_unbroken(percent(nic.util))}"
     return ""
+
+
+def _unbroken(figure: str) -> str:
+    """A figure and its unit kept on one line where a narrow tile wraps ("100 %", not "100"
+    above "%")."""
+    return figure.replace(" ", "\u00a0")
 
 
 LIMIT_WORDS = {"cpu": "CPU", "p95": "p95 response", "memory": "memory", "none": "none"}

@@ -39,10 +39,11 @@ if TYPE_CHECKING:
 
 VM_ROWS = 500
 """VM rows shown at most (the largest residuals first)."""
-HOST_HEADERS = ("Host", "CPU predicted", "CPU recorded", "CPU residual", "Memory predicted",
-                "Memory recorded", "Memory residual")
-VM_HEADERS = ("VM", "IOPS predicted", "IOPS recorded", "Latency predicted (ms)",
-              "Latency recorded (ms)", "CPU predicted (MHz)", "CPU recorded (MHz)", "I/O from")
+HOST_HEADERS = ("Host", "CPU\npredicted", "CPU\nrecorded", "CPU\nresidual", "Memory\npredicted",
+                "Memory\nrecorded", "Memory\nresidual")
+VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms)",
+              "Latency\nrecorded (ms)", "CPU\npredicted (MHz)", "CPU\nrecorded (MHz)", "I/O from")
+"""Two-line headers: the figures' columns as narrow as their numbers, the names get the rest."""
 
 
 def _pct(x: float | None) -> str:

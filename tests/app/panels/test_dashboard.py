@@ -278,7 +278,8 @@ def test_host_tiles_show_the_mean_and_name_the_busiest_host() -> None:
     busy = int(p.hosts.cpu_util.argmax())
     names = {h: f"esx-{h}" for h in p.hosts.ids}
     assert fmt.kpi_detail("host_cpu_pct", p, name=names.__getitem__) == (
-        f"busiest esx-{p.hosts.ids[busy]} at {fmt.percent(float(p.hosts.cpu_util[busy]))}")
+        f"busiest esx-{p.hosts.ids[busy]} at"
+        f" {fmt.percent(float(p.hosts.cpu_util[busy])).replace(' ', chr(0xA0))}")
     one = evaluate(examples.load("vaio-scaling"))
     assert fmt.kpi_detail("host_cpu_pct", one, name=lambda h: "Dell R720") == "Dell R720"
     assert cpu.value(evaluate(Design(name="empty"))) is None
