@@ -27,6 +27,7 @@ from functools import cache
 import numpy as np
 
 from models.document.schema import Value, choice_label
+from models.document.words import counted
 from models.engine.kpis import KPI_BY_KEY, Kpi, busiest, busiest_wan, slowest_library_job
 from models.engine.prediction import Prediction, Resource
 
@@ -161,10 +162,9 @@ def signed_percent(error: float) -> str:
     return f"{sign}{number(abs(error) * 100.0, 2)} %"
 
 
-def count(n: int, word: str, plural: str = "") -> str:
-    """``1 host``, ``470 VMs``, ``1 FT-protected VM``: a count and its word, plural with an s
-    (or ``plural``) unless it is one."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {plural or word + 's'}"
+count = counted
+"""``1 host``, ``470 VMs``, ``1 FT-protected VM``: a count and its word, plural with an s
+(or ``plural``) unless it is one (the models' own, :func:`models.document.words.counted`)."""
 
 
 def value(v: Value, unit: str = "") -> str:
