@@ -125,9 +125,9 @@ class ScenarioBar(QWidget):
         self.table.setAccessibleName("Scenario comparison")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        # sized by fit_compare to the contents, with room in the last column for a longer
+        # change (a stretched last section could be wider than the room the table has)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for i, kpi in enumerate(KPIS):
@@ -156,10 +156,13 @@ class ScenarioBar(QWidget):
 
     def refresh_names(self, *_: object) -> None:
         names = self.names()
+        # at first the base design against the active scenario, or the first one when the
+        # base design is active (not base against itself)
+        other = self.document.scenario if self.document.scenario != BASE else (
+            names[1] if len(names) > 1 else BASE)
         for combo, current in ((self.combo, self.document.scenario),
                                (self.left_combo, self.left_combo.currentText() or BASE),
-                               (self.right_combo, self.right_combo.currentText()
-                                or self.document.scenario)):
+                               (self.right_combo, self.right_combo.currentText() or other)):
             combo.blockSignals(True)
             combo.clear()
             combo.addItems(names)
@@ -278,12 +281,15 @@ class ScenarioBar(QWidget):
         """Size the comparison window to its table: every shown row and column, no scroll
         bars, no empty space (within the screen)."""
         table = self.table
-        table.resizeColumnsToContents()
+        header = table.horizontalHeader()
+        for c in range(table.columnCount()):
+            need = max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
+            table.setColumnWidth(c, need + (24 if c == table.columnCount() - 1 else 0))
         width = table.verticalHeader().width() + 2 * table.frameWidth() + sum(
             table.columnWidth(c) for c in range(table.columnCount()))
-        height = table.horizontalHeader().height() + 2 * table.frameWidth() + sum(
+        height = header.height() + 2 * table.frameWidth() + sum(
             table.rowHeight(r) for r in range(table.rowCount()) if not table.isRowHidden(r))
-        table.setFixedSize(width + 24, height)  # the last column's room for a longer change
+        table.setFixedSize(width, height)
         panel = self.compare_panel
         panel.adjustSize()
         screen = panel.screen().availableGeometry() if panel.screen() else None

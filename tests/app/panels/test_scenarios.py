@@ -160,3 +160,22 @@ def test_compare_opens_sized_to_its_table_without_empty_rows_and_esc_closes_it(
     assert not table.horizontalScrollBar().isVisible()
     qtbot.keyClick(panel, Qt.Key.Key_Escape)
     assert not panel.isVisible() and not bar.compare_button.isChecked()
+
+
+def test_compare_from_the_base_design_opens_on_the_first_scenario_every_cell_whole(
+        qtbot: QtBot) -> None:
+    """With the base design active, Compare shows it against the first scenario (not against
+    itself), and no column is narrower than what it holds (the last, stretched, was cut)."""
+    doc, bar = make(qtbot)
+    assert doc.scenario == "base"
+    bar.compare_button.click()
+    qtbot.waitExposed(bar.compare_panel)
+    first = doc.design.scenarios[0].name
+    assert (bar.left_combo.currentText(), bar.right_combo.currentText()) == ("base", first)
+    table = bar.table
+    header = table.horizontalHeader()
+    for c in range(table.columnCount()):
+        need = max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
+        assert table.columnWidth(c) >= need, c
+    widths = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    assert widths <= table.viewport().width()
