@@ -114,7 +114,7 @@ SINGULAR = {"drives": "drive", "hosts": "host", "ports": "port", "sockets": "soc
             "transfers": "transfer", "containers": "container", "streams": "stream",
             "vCPUs": "vCPU", "shares": "share", "VMs": "VM", "bytes": "byte",
             "desktops": "desktop", "receivers": "receiver", "round trips": "round trip",
-            "users": "user", "datastores": "datastore"}
+            "users": "user", "datastores": "datastore", "VMs per host": "VM per host"}
 """Count units and their singular (``1 drive``)."""
 
 

@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, analysis_design, emit
+from models.document.words import counted
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -32,7 +33,10 @@ def cmd_seek(args: argparse.Namespace) -> int:
     else:
         extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                  if r.goal == "hosts" else "")
-        print(f"  answer     {r.value} {r.unit}{extra}   (design: {r.current:g})")
+        from app import format as fmt  # noqa: PLC0415 (Qt-free)
+
+        print(f"  answer     {fmt.with_unit(r.value, r.unit)}{extra}   (design:"
+              f" {r.current:g})")
         print(f"  binding    {r.binding}")
     for b in r.binding_detail[:3]:
         print(f"             {b.describe()}")
@@ -60,17 +64,24 @@ def cmd_failure(args: argparse.Namespace) -> int:
           f"{pol['cpu_util_max']:.0%}, p95 <= {pol['p95_ms_max']:g} ms")
     if rep.baseline:
         print(f"  already over policy before any failure: {len(rep.baseline)}")
+    names = {c.id: c.name or c.id for c in base.components}
+
+    def name(cid: str | None) -> str:
+        return names.get(cid, cid) if cid else ""
+
     for f in rep.failures:
-        moved = ", ".join(f"{h} +{f.vms_after[h] - f.vms_before[h]}" for h in f.vms_after
+        moved = ", ".join(f"{name(h)} +{f.vms_after[h] - f.vms_before[h]}" for h in f.vms_after
                           if f.vms_after[h] > f.vms_before[h])
         took = sum(x.lost == "primary" for x in f.ft)
-        print(f"  {f.host} fails: {len(f.restarted)} VMs restart"
-              + (f", {took} FT VMs fail over to their secondary" if took else "")
+        back = len(f.restarted)
+        print(f"  {name(f.host)} fails: {counted(back, 'VM')} restart{'s' if back == 1 else ''}"
+              + (f", {counted(took, 'FT VM')} fail{'s' if took == 1 else ''} over to the"
+                 " secondary" if took else "")
               + f" ({moved or 'no host gains VMs'})"
               + ("" if f.new_breaches else ": nothing new breaks"))
         for x in f.ft:
-            print(f"    FT {x.vm} loses its {x.lost}: runs on {x.primary}, secondary "
-                  f"{x.secondary or 'none (unprotected)'}")
+            print(f"    FT {name(x.vm)} loses its {x.lost}: runs on {name(x.primary)},"
+                  f" secondary {name(x.secondary) or 'none (unprotected)'}")
         for b in f.new_breaches[:10]:
             print(f"    breaks: {b.describe()}")
         if len(f.new_breaches) > 10:
@@ -91,13 +102,22 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     if args.json:
         emit(doc)
         return 0
-    print(f"{design.name} [{doc['scenario']}]: what moves {s.output} ({s.unit}); baseline "
-          f"{s.baseline:,.4g}; band {s.band}; {s.evaluations} evaluations in "
-          f"{s.elapsed_ms:,.0f} ms")
+    from app import format as fmt  # noqa: PLC0415 (Qt-free)
+    from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES  # noqa: PLC0415
+
+    kpi = KPI_BY_KEY.get(s.output)
+    title = kpi.title if kpi else SUMMARY_FIGURES.get(s.output, (s.output, ""))[0]
+
+    def out(x: float) -> str:
+        return fmt.with_unit(x, s.unit)
+
+    print(f"{design.name} [{doc['scenario']}]: what moves {title}; baseline"
+          f" {out(s.baseline)}; {s.band} band; {s.evaluations:,} evaluations in"
+          f" {s.elapsed_ms:,.0f} ms")
     for k in s.knobs[:args.top]:
-        rng = f"{k.low!s} .. {k.high!s}"
-        print(f"  {k.path:34} {rng:>22}  {k.output_low:>11,.4g} .. {k.output_high:<11,.4g}"
-              f" swing {k.swing:,.4g}")
+        rng = f"{fmt.value(k.low, k.unit)} .. {fmt.value(k.high, k.unit)}"
+        print(f"  {k.label:34} {rng:>24}  {out(k.output_low):>14} .. {out(k.output_high):<14}"
+              f" swing {out(k.swing)}")
     for n in s.notes:
         print(f"  note: {n}")
     return 0

@@ -25,6 +25,7 @@ from models.document.design import (
     Issue,
     Link,
 )
+from models.document.words import counted
 from models.engine import evaluation as engine_mod
 from models.engine.compiled import Compiled
 from models.engine.prediction import Prediction
@@ -228,8 +229,8 @@ def rebuild(design: Design, n_hosts: int | None = None,
     nv = len(t.vms) if vms_per_host is None else vms_per_host * m
     notes: list[str] = []
     if t.passthrough:
-        notes.append(f"{t.passthrough} passthrough NIC link(s) left out: a passed-through NIC"
-                     " cannot follow its VM to another host")
+        notes.append(f"{counted(t.passthrough, 'passthrough NIC link')} left out: a"
+                     " passed-through NIC cannot follow its VM to another host")
     out = Design(name=design.name, notes=design.notes, policy=dict(design.policy),
                  scenarios=[])
     out.components.extend(t.kept)

@@ -13,6 +13,7 @@ from models.document.design import (
     Issue,
     Link,
 )
+from models.document.words import counted
 from models.engine.compiled import compile_design
 from models.engine.prediction import Prediction
 
@@ -172,7 +173,8 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     out.links.extend(Link(vm, h, "runs_on") for vm, h in runs.items())
     out.links.extend(Link(vm, h, "ft_secondary_on") for vm, h in second.items())
     if dropped:
-        res.notes.append(f"{dropped} restarted VM(s) lose their passthrough NIC")
+        its = "loses its" if dropped == 1 else "lose their"
+        res.notes.append(f"{counted(dropped, 'restarted VM')} {its} passthrough NIC")
     if comp is not None:
         res.notes.append(_cluster_note(comp, len(survivors), ha_off))
     return out, res
@@ -185,13 +187,14 @@ def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:
         return f"cluster {name}: HA is off, so the failed host's VMs stay down"
     mode = cluster.get("admission_control")
     if mode == "failover_hosts":
-        policy = f"admission control reserves {cluster.get('failover_hosts')} host(s)"
+        n = cluster.get("failover_hosts")
+        policy = f"admission control reserves {counted(n, 'host') if isinstance(n, int) else n}"
     elif mode == "percentage":
         policy = (f"admission control reserves {cluster.get('cpu_failover_pct')}% CPU and"
                   f" {cluster.get('memory_failover_pct')}% memory")
     else:
         policy = "admission control is disabled: nothing reserves room for restarts"
-    return f"cluster {name}: VMs restart on its {survivors} other host(s); {policy}"
+    return f"cluster {name}: VMs restart on its {counted(survivors, 'other host')}; {policy}"
 
 
 def host_failure(design: Design, hosts: list[str] | None = None, *,

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.document.schema import KINDS
+from models.document.words import counted
 from models.engine import coefficients
 from models.engine.compiled import Compiled
 from models.engine.prediction import Resource
@@ -423,7 +424,7 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
             int(vm["workload.net_crypto"][i])]
         streams = int(vm["workload.net_streams"][i])
         what = f"{tool} with {crypto} encryption" if crypto != "none" else tool
-        return f"transfer tool: {what}, {streams} stream(s) ({gb})"
+        return f"transfer tool: {what}, {counted(streams, 'stream')} ({gb})"
     if code == _PATH:
         vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
         return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
@@ -506,8 +507,9 @@ def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.nd
         ports = int(c.nic.cols["ports"][j])
         res.warnings.append(
             f"nic {c.nic.ids[j]}: PCIe Gen{gen} x{lanes} slot ({pcie[j]:.1f} Gbit/s) is"
-            f" narrower than {ports} x {speed[j]:g} Gbit/s port(s) need; one 10G port needs"
-            " Gen1 x8 or Gen2 x4, two need twice that (FedEx case study)")
+            f" narrower than {ports} x {speed[j]:g} Gbit/s"
+            f" {'port needs' if ports == 1 else 'ports need'}; one 10G port needs Gen1 x8 or"
+            " Gen2 x4, two need twice that (FedEx case study)")
     stranded = demanded & ~has_nic & (h >= 0)
     for hi in (np.unique(h[stranded]).tolist() if stranded.any() else []):
         res.warnings.append(f"host {c.host.ids[hi]} has VMs with network load but no NIC with"

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from models.document.words import counted
 from models.engine import coefficients, uncertainty
 from models.engine.compiled import Compiled
 from models.engine.prediction import Labels
@@ -478,11 +479,13 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
 
     resources = _resources(c, array_util, hba_util, vcpu_util, active) if c.detail else []
     if no_path.any():
-        warnings.append(f"{int(no_path.sum())} VM(s) run on hosts with no HBA port for a"
-                        " FC/SAS array: they get no I/O")
+        n = int(no_path.sum())
+        warnings.append(f"{counted(n, 'VM')} run{'s' if n == 1 else ''} on hosts with no HBA"
+                        " port for a FC/SAS array: no I/O")
     if saturated_open.any():
-        warnings.append(f"{int(saturated_open.sum())} open-loop VM(s) offer more IOPS than"
-                        " their path can serve: capped at saturation")
+        n = int(saturated_open.sum())
+        warnings.append(f"{counted(n, 'open-loop VM')} offer{'s' if n == 1 else ''} more IOPS"
+                        " than the path can serve: capped at saturation")
     _check_links(c, active, warnings)
     read_mbps = mbps * read
     # writes of stretched VMs cross the inter-site link (decimal units, as the sizing guide)

@@ -4,6 +4,7 @@ and one-line errors."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,9 @@ def test_seek_text_and_set(capsys: pytest.CaptureFixture[str], estate: str) -> N
     code, out, _ = run(capsys, "seek", estate, "--goal", "oio", "--max", "8",
                        "--set", "design.policy.p95_ms_max=50")
     assert code == 0 and "largest OIO per VM" in out and "tried" in out
+    code, out, _ = run(capsys, "seek", estate, "--goal", "hosts", "--max", "4")
+    assert code == 0 and re.search(r"answer\s+\d+ hosts? \(", out)
+    assert " 1 hosts" not in out
 
 
 def test_seek_errors_are_one_line(capsys: pytest.CaptureFixture[str], estate: str) -> None:
@@ -83,7 +87,8 @@ def test_failure_json_every_host(capsys: pytest.CaptureFixture[str], estate: str
 
 def test_failure_one_host_text(capsys: pytest.CaptureFixture[str], estate: str) -> None:
     code, out, _ = run(capsys, "failure", estate, "--host", "h1")
-    assert code == 0 and "h1 fails" in out and "survives a single host failure" in out
+    assert code == 0 and "esx001 fails" in out and "survives a single host failure" in out
+    assert " h1" not in out and "vm00000" in out  # hosts and VMs by name, not id
     code, out, err = run(capsys, "failure", estate, "--host", "h9")
     _one_line_error(code, out, err)
     assert "no host with that id" in err and "h0" in err
@@ -106,6 +111,8 @@ def test_sensitivity_text_step_band_and_errors(capsys: pytest.CaptureFixture[str
                                                estate: str) -> None:
     code, out, _ = run(capsys, "sensitivity", estate, "--output", "p95_latency_ms",
                        "--band", "step", "--top", "3")
-    assert code == 0 and "band step" in out
+    assert code == 0 and "what moves p95 latency" in out and "step band" in out
+    assert not re.search(r"\b(vm|host|nic|storage_array|design)\.[a-z_.]+", out)  # labels
+    assert "e+0" not in out  # one number format, never scientific
     _one_line_error(*run(capsys, "sensitivity", estate, "--output", "iops"))
     _one_line_error(*run(capsys, "sensitivity", estate))
