@@ -4,16 +4,18 @@ a range (:mod:`models.engine.sweep`), and the knobs that apply."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING, Any
 
 from app import format as fmt
 from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.document.design import Design, DesignError, apply_scenario, parse_assignment
-from models.document.knobs import knobs_for
+from models.document.knobs import knob_at, knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
 from models.engine.kpis import KPIS
+from models.engine.metrics import series, throughput_of, time_of
 from models.engine.prediction import Prediction
 from models.engine.sweep import (
     MAX_STEPS,
@@ -130,18 +132,34 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         for v in values:  # the first bad value, in the words of --set
             parse_assignment(base, _assignment(args.knob, v))
         raise
-    rows = [s.to_dict() for s in run_steps(engine, overrides, detail=False, bands=args.bands)]
+    steps = list(run_steps(engine, overrides, detail=False, bands=args.bands))
+    rows = [s.to_dict() for s in steps]
     doc = {"format": "headroom-sweep", "version": 1, "design": design.name,
            "scenario": engine.scenario, "knob": args.knob, "steps": rows}
     if args.json:
         emit(doc)
-    else:
-        print(f"{design.name}: sweep {args.knob}")
-        for r in rows:
-            s = r["summary"]
-            print(f"  {r['value']!s:>10}  IOPS {s['total_iops']:>12,.0f}  mean "
-                  f"{s['mean_latency_ms']:8.3f} ms  p95 {s['p95_latency_ms']:8.3f} ms")
+        return 0
+    # the figures the app's knob curve plots for this design (storage latency and IOPS, web
+    # response, network, library jobs, or the hosts' CPU and the hosts needed)
+    first = steps[0].prediction
+    time_label, (mean_name, worst_name), times = time_of(first)
+    through_label, throughput = throughput_of(first)
+    unit = time_label[time_label.find("(") + 1:-1] if "(" in time_label else ""
+    k = knob_at(base, args.knob)
+    print(f"{design.name}: sweep of {k.label if k else args.knob}")
+    figures = series([st.prediction for st in steps], times, throughput)
+    for step, mean, worst, through in zip(steps, figures.mean, figures.worst,
+                                          figures.throughput, strict=True):
+        value = fmt.value(step.value, k.unit if k else "")
+        # past saturation an unstable queue has no steady state: no time, no throughput
+        print(f"  {value:>16}  {through_label} {fmt.number(through):>10}"
+              f"  {mean_name} {_or_saturated(mean, unit):>10}"
+              f"  {worst_name} {_or_saturated(worst, unit):>10}")
     return 0
+
+
+def _or_saturated(x: float, unit: str) -> str:
+    return "saturated" if math.isnan(x) else fmt.with_unit(x, unit)
 
 
 def cmd_knobs(args: argparse.Namespace) -> int:

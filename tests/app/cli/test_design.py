@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,9 @@ from app.cli.main import main
 from app.document.design_document import DesignDocument
 from models.engine.sweep import sweep_bands
 from models.examples import bundled as examples
+from models.io.files import save_design
+from models.io.importers.rvtools import import_rvtools
+from tests.estates import estate, write_xlsx
 
 EXAMPLE = str(examples.path(examples.DEFAULT_EXAMPLE))
 
@@ -63,6 +67,28 @@ def test_sweep_visits_each_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     doc = json.loads(out)
     assert [s["value"] for s in doc["steps"]] == [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_sweep_text_shows_the_figures_the_knob_curve_plots(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """In words and units: storage IOPS and latency, a web farm's response (saturated past
+    where its queue has no steady state), an estate's host CPU and hosts needed."""
+    code, out, _ = run(capsys, "sweep", EXAMPLE, "--knob", "vm.workload.io_oio", "--from", "1",
+                       "--to", "64", "--steps", "3")
+    assert code == 0 and "sweep of Outstanding I/Os" in out and "1 I/O  total IOPS" in out
+    assert re.search(r"64 I/Os\s+total IOPS\s+[\d,]+\s+mean\s+[\d.]+ ms\s+p95", out)
+    web = tmp_path / "web.json"
+    run(capsys, "example", "dense-web-farm", "-o", str(web))
+    code, out, _ = run(capsys, "sweep", str(web), "--knob", "vm.workload.req_per_s", "--from",
+                       "5", "--to", "40", "--steps", "4")
+    assert code == 0 and "net Gbit/s" in out and "mean  saturated" in out
+    assert "10 s" not in out  # the models' saturation marker is not a response time
+    design, _ = import_rvtools(write_xlsx(tmp_path / "e.xlsx", estate(4, 40, seed=2).sheets))
+    save_design(design, tmp_path / "estate.json")
+    code, out, _ = run(capsys, "sweep", str(tmp_path / "estate.json"), "--knob", "host.ghz",
+                       "--from", "2", "--to", "3", "--steps", "2")
+    assert code == 0 and "2 GHz  hosts needed" in out and "mean host" in out
+    assert "IOPS" not in out
 
 
 def test_sweep_through_a_selector_uses_the_knobs_log_scale(
