@@ -74,11 +74,12 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
     limits = [f"{fmt.number(v)} by {w}" for v, w in ((c.max_vms_per_host_by_cpu, "CPU"),
                                                      (c.max_vms_per_host_by_p95, "p95"))
               if v is not None]
-    needed = (f"; {fmt.count(c.hosts_needed, 'host')} needed, limited by"
-              f" {BINDING_WORDS.get(c.binding or '', c.binding or 'nothing')}"
-              if c.hosts_needed is not None else "")
+    parts = [f"at most {', '.join(limits)}"] if limits else []
+    if c.hosts_needed is not None:
+        parts.append(f"{fmt.count(c.hosts_needed, 'host')} needed, limited by"
+                     f" {BINDING_WORDS.get(c.binding or '', c.binding or 'nothing')}")
     out.append(f"  {'VMs per host':<20}{fmt.number(c.vms_per_host)}"
-               + (f" (at most {', '.join(limits)}{needed})" if limits or needed else ""))
+               + (f" ({'; '.join(parts)})" if parts else ""))
     out += capacity_lines(pred)
     jobs = doc["extras"].get("content_library", [])
     for j in jobs:

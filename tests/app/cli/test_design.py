@@ -59,6 +59,10 @@ def test_evaluate_text_names_components_and_leaves_out_ids(
     assert "bottleneck: Dell PowerEdge 2950 (primary) FT logging NIC at 101 %" in ft
     assert "2 hosts needed, limited by the FT secondary's own host" in ft
     assert not re.search(r"(bottleneck:?|host|NIC) (h1|h2|n1)\b", ft)
+    assert not re.search(r"\bh[12]\b", ft)  # nor inside a name
+    _, lib, _ = run(capsys, "evaluate", str(examples.path("content-library")))
+    assert "VMs per host        1 (1 host needed, limited by host memory)" in lib
+    assert "at most ;" not in lib  # no CPU limit to state: none is stated
 
 
 def test_sweep_visits_each_step(capsys: pytest.CaptureFixture[str]) -> None:
