@@ -27,17 +27,18 @@ def cmd_seek(args: argparse.Namespace) -> int:
         return 0
     what = {"hosts": "fewest hosts", "oio": "largest OIO per VM",
             "vms": "most VMs per host"}[r.goal]
+    from app import format as fmt  # noqa: PLC0415 (Qt-free)
+
+    binding = fmt.LIMIT_WORDS.get(r.binding, r.binding)
     print(f"{design.name} [{doc['scenario']}]: {what} meeting policy")
     if r.value is None:
-        print(f"  answer     none in {r.search[0]}..{r.search[1]}: {r.binding} fails")
+        print(f"  answer     none in {r.search[0]}..{r.search[1]}: {binding} fails")
     else:
         extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                  if r.goal == "hosts" else "")
-        from app import format as fmt  # noqa: PLC0415 (Qt-free)
-
         print(f"  answer     {fmt.with_unit(r.value, r.unit)}{extra}   (design:"
               f" {r.current:g})")
-        print(f"  binding    {r.binding}")
+        print(f"  binding    {binding}")
     for b in r.binding_detail[:3]:
         print(f"             {b.describe()}")
     tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"

@@ -57,6 +57,7 @@ def test_seek_text_and_set(capsys: pytest.CaptureFixture[str], estate: str) -> N
     code, out, _ = run(capsys, "seek", estate, "--goal", "hosts", "--max", "4")
     assert code == 0 and re.search(r"answer\s+\d+ hosts? \(", out)
     assert " 1 hosts" not in out
+    assert not re.search(r"binding\s+(cpu|p95|memory)\b", out)  # the limit in words
 
 
 def test_seek_errors_are_one_line(capsys: pytest.CaptureFixture[str], estate: str) -> None:
