@@ -28,7 +28,14 @@ import numpy as np
 
 from models.document.schema import Value, choice_label
 from models.document.words import counted
-from models.engine.kpis import KPI_BY_KEY, Kpi, busiest, busiest_wan, slowest_library_job
+from models.engine.kpis import (
+    KPI_BY_KEY,
+    Kpi,
+    busiest,
+    busiest_wan,
+    change_unit,
+    slowest_library_job,
+)
 from models.engine.prediction import Prediction, Resource
 
 MIXED = "mixed"
@@ -209,7 +216,7 @@ def delta(new: float | None, base: float | None, unit: str = "", digits: int = 3
     d = new - base
     sign = "+" if d > 0 else "−"
     # a change of a percentage is in points (41.5 % -> 43.2 % is +1.7 points, +4 %)
-    text = sign + with_unit(abs(d), "points" if unit == "%" else unit, digits)
+    text = sign + with_unit(abs(d), change_unit(unit), digits)
     if base != 0:
         text += f" ({sign}{number(abs(d) / abs(base) * 100.0, 2)} %)"
     return text

@@ -76,7 +76,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
                 lines.append(f"bound by {html.escape(plain(document, p.vms.bound_by[i]))}")
         elif comp.kind == "storage_array" and cid in p.arrays.ids:
             i = p.arrays.ids.index(cid)
-            if len(p.arrays.io_not_measured) and p.arrays.io_not_measured[i]:
+            if not p.arrays.measured(i):
                 lines.append("storage I/O not measured (no VM on it has I/O data)")
             else:
                 lines += [f"{_fmt(p.arrays.iops[i])} IOPS at"

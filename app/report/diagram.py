@@ -63,8 +63,7 @@ def component_metrics(prediction: Prediction | None) -> dict[str, tuple[str, flo
         out[hid] = (f"CPU {fmt.percent(u, 2)}", u)
     a = prediction.arrays
     for i, aid in enumerate(a.ids):
-        iops = float(a.iops[i])
-        out[aid] = ("I/O not measured" if math.isnan(iops) else f"{fmt.si(iops)} IOPS",
+        out[aid] = (f"{fmt.si(float(a.iops[i]))} IOPS" if a.measured(i) else "I/O not measured",
                     float(a.util[i]))
     n = prediction.nics
     for i, nid in enumerate(n.ids):

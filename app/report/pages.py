@@ -413,11 +413,9 @@ def _arrays_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     a = r.prediction.arrays
     if not len(a.ids):
         return y
-    blind = a.io_not_measured if len(a.io_not_measured) else np.zeros(len(a.ids), bool)
-
     def row(i: int) -> list[str]:
         name = a.names[i] or a.ids[i]
-        if blind[i]:  # no VM on it has measured I/O: nothing to report, not 0 IOPS
+        if not a.measured(i):  # no VM on it has measured I/O: nothing to report, not 0 IOPS
             return [name, "not measured", "", ""]
         return [name, fmt.si(float(a.iops[i])),
                 kpi_text(fmt, KPI_BY_KEY["mean_latency_ms"], float(a.latency_ms[i])),

@@ -25,14 +25,10 @@ from models.document.design import (
 from models.document.knobs import Knob, knobs_for
 from models.document.schema import Value
 from models.engine.compiled import Compiled, compile_design
+from models.engine.metrics import needed_or_nan
 from models.engine.prediction import Prediction
 
 # =========================================================================== sensitivity
-
-
-def _hosts_needed(p: Prediction) -> float:
-    n = p.consolidation.hosts_needed
-    return math.nan if n is None else float(n)
 
 
 OUTPUTS: dict[str, tuple[str, Callable[[Prediction], float]]] = {
@@ -41,7 +37,7 @@ OUTPUTS: dict[str, tuple[str, Callable[[Prediction], float]]] = {
     "p95_latency_ms": ("ms", lambda p: p.p95_latency_ms),
     "ft_logging_mbps": ("Mbit/s", lambda p: p.ft_logging_mbps),
     "vms_per_host": ("VMs", lambda p: p.consolidation.vms_per_host),
-    "hosts_needed": ("hosts", _hosts_needed),
+    "hosts_needed": ("hosts", needed_or_nan),
 }
 """The outputs a sensitivity study can rank knobs by: name -> (unit, reader)."""
 

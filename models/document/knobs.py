@@ -278,8 +278,7 @@ def default_knob(design: Design) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
     for a file transfer, :data:`APP_KNOBS` for applications, :data:`MEASURED_KNOBS` for an
-    imported estate, ...), else
-    outstanding I/Os, else the first knob that applies."""
+    imported estate, ...), else outstanding I/Os, else the first knob that applies."""
     choices = knobs_for(design)
     profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
     profiles.pop("idle", None)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.engine.kpis import hosts_needed, mean_pct
 from models.engine.prediction import Prediction
 from models.subsystems.consolidation import SATURATED_MS
 
@@ -43,14 +44,15 @@ def capacity_only(p: Prediction | None) -> bool:
 
 
 def host_cpu_pct(p: Prediction) -> tuple[float, float]:
-    """(mean, busiest) host CPU utilisation, in per cent."""
+    """(mean, busiest) host CPU utilisation, in per cent (capacity_only: there are hosts)."""
     util = p.hosts.cpu_util
-    return float(np.mean(util)) * 100.0, float(np.max(util)) * 100.0
+    return mean_pct(util) or 0.0, float(np.max(util)) * 100.0
 
 
-def hosts_needed(p: Prediction) -> float:
-    n = p.consolidation.hosts_needed
-    return float(n) if n is not None else math.nan
+def needed_or_nan(p: Prediction) -> float:
+    """The hosts needed (:func:`models.engine.kpis.hosts_needed`), NaN where unknown."""
+    n = hosts_needed(p)
+    return n if n is not None else math.nan
 
 
 def time_of(p: Prediction | None) -> tuple[str, tuple[str, str], TimeFigure]:
@@ -76,7 +78,7 @@ def throughput_of(p: Prediction | None) -> tuple[str, ThroughputFigure]:
     if p is not None and p.total_iops == 0 and p.library_transfers:
         return "MB/s moved", lambda q: q.library_mb_per_s
     if capacity_only(p):
-        return "hosts needed", hosts_needed
+        return "hosts needed", needed_or_nan
     return "total IOPS", lambda q: q.total_iops
 
 

@@ -138,6 +138,10 @@ class ArrayArrays:
     io_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     """bool: the array has VMs and none of them has measured I/O."""
 
+    def measured(self, i: int) -> bool:
+        """Whether array ``i``'s I/O figures stand for something measured or assumed."""
+        return not (len(self.io_not_measured) and self.io_not_measured[i])
+
 
 @dataclass
 class Consolidation:

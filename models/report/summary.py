@@ -11,7 +11,7 @@ import numpy as np
 
 from models.analysis.common import Breach, policy_breaches
 from models.document.design import Design, apply_scenario
-from models.engine.kpis import KPI_BY_KEY, Kpi
+from models.engine.kpis import KPI_BY_KEY, Kpi, change_unit
 from models.engine.prediction import Prediction, Resource
 from models.report.compare import BASE, RESOLUTION, Cell, Comparison, judge
 from models.report.levers import (
@@ -96,7 +96,7 @@ def cell_text(numbers: Numbers, kpi: Kpi, cell: Cell) -> str:
     if cell.rel is not None and kpi.key not in ("hosts_needed", "wan_pct"):
         return rel_text(numbers, cell.rel)
     sign = "+" if cell.delta > 0 else "−"
-    unit = "points" if kpi.unit == "%" else kpi.unit
+    unit = change_unit(kpi.unit)
     return f"{sign}{numbers.number(abs(cell.delta))}" + (f" {unit}" if unit else "")
 
 
