@@ -3,7 +3,8 @@
 models (the document vocabulary, the engine's data, the subsystem models, the engine and the
 services over it) <- app's document and Qt groundwork <- views (canvas, panels, charts,
 report) <- the window and the command line.  docs/architecture.md draws the same table.
-A new module must be placed in a layer here, or this test fails and says so.
+The layers are folders: a module in a folder of no layer (or loose in ``models/`` or ``app/``)
+fails this test, which says where it is.
 """
 
 from __future__ import annotations
@@ -14,36 +15,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("document vocabulary", ("models.resources", "models.document.schema",
-                             "models.document.design", "models.document.rules",
-                             "models.document.edits", "models.document.snapshots",
-                             "models.document.codec",
-                             "models.document.knobs", "models.document.presets",
-                             "models.document.words")),
-    ("engine data", ("models.engine.compiled", "models.engine.prediction",
-                     "models.engine.results", "models.engine.coefficients",
-                     "models.engine.uncertainty")),
-    ("subsystem models", ("models.subsystems",)),
-    ("engine", ("models.engine",)),
-    ("services over the engine", ("models.document.session", "models.analysis",
-                                  "models.calibration", "models.io", "models.examples",
-                                  "models.report")),
-    ("app groundwork and document", ("app.document", "app.format", "app.theme", "app.jobs",
-                                     "app.gc_guard", "app.qt_fixes")),
-    ("views", ("app.canvas", "app.panels", "app.charts", "app.report")),
-    ("window and command line", ("app.window", "app.main", "app.cli", "app.__main__")),
+    ("document vocabulary", ("models/document",)),
+    ("engine data", ("models/core",)),
+    ("subsystem models", ("models/subsystems",)),
+    ("engine", ("models/engine",)),
+    ("services", ("models/session", "models/analysis", "models/calibration", "models/io",
+                  "models/examples", "models/report")),
+    ("app document and groundwork", ("app/document", "app/support")),
+    ("views", ("app/canvas", "app/panels", "app/charts", "app/report")),
+    ("window and command line", ("app/window", "app/cli")),
 )
-"""Lowest first.  A module belongs to the layer of its longest matching prefix."""
+"""Lowest first, folders only: a module belongs to the layer of the folder it sits in (at any
+depth).  ``app/__main__.py``, the program's entry, stands above them all."""
+
+ENTRY = "app.__main__"
 
 
 def layer_of(module: str) -> int | None:
-    best: tuple[int, int] | None = None
-    for i, (_, prefixes) in enumerate(LAYERS):
-        for p in prefixes:
-            if (module == p or module.startswith(p + ".")) and (best is None
-                                                               or len(p) > best[1]):
-                best = (i, len(p))
-    return best[0] if best else None
+    if module == ENTRY:
+        return len(LAYERS) - 1
+    for i, (_, folders) in enumerate(LAYERS):
+        for folder in folders:
+            prefix = folder.replace("/", ".")
+            if module == prefix or module.startswith(prefix + "."):
+                return i
+    return None
 
 
 def modules() -> dict[str, Path]:
@@ -111,9 +107,9 @@ def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
     engine.write_text("from models.document import design\nfrom app.panels import dashboard\n")
     panel = tmp_path / "dashboard.py"
     panel.write_text("")
-    known = {"models.engine.compiled": engine, "app.panels.dashboard": panel,
+    known = {"models.core.compiled": engine, "app.panels.dashboard": panel,
              "models.document.design": panel}
-    assert violations(known) == ["models.engine.compiled:2 (engine data) imports"
+    assert violations(known) == ["models.core.compiled:2 (engine data) imports"
                                  " app.panels.dashboard (views)"]
 
 
@@ -122,3 +118,10 @@ def test_models_never_import_qt() -> None:
           if name.startswith("models") for line, t in imports(path)
           if t.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph")]
     assert qt == []
+
+
+def test_a_module_loose_in_a_top_folder_has_no_layer() -> None:
+    assert layer_of("models.helpers") is None
+    assert layer_of("app.format") is None
+    assert layer_of("models.core.compiled") == 1
+    assert layer_of("app.__main__") == len(LAYERS) - 1

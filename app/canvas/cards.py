@@ -21,7 +21,6 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
 
-from app import theme
 from app.canvas.items import (
     NO_DATA,
     SELECTED,
@@ -34,6 +33,7 @@ from app.canvas.items import (
     level_colour,
     paint_badge,
 )
+from app.support import theme
 from models.document.design import Component
 from models.io.placement import (
     BOXES,

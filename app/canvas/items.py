@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import theme
+from app.support import theme
 from models.document.design import Component, Link
 from models.document.schema import Value
 from models.io.placement import SIZES
@@ -65,7 +65,7 @@ station approaches 1 without reaching it)."""
 
 def badge_style(util: float) -> tuple[QColor, str]:
     """(colour, mark) of the bottleneck badge: a red "!" once saturated (:data:`SATURATED`),
-    an amber "!" from the scale's busy threshold (:data:`app.theme.UTIL_WARN`), and below
+    an amber "!" from the scale's busy threshold (:data:`app.support.theme.UTIL_WARN`), and below
     that a slate "i" - the busiest resource, but nothing to alarm about."""
     if util >= SATURATED:
         return QColor(theme.UTIL_COLOURS[theme.Load.HOT]), "!"
@@ -75,7 +75,8 @@ def badge_style(util: float) -> tuple[QColor, str]:
 
 
 def level_colour(level: int, kind: str = "host") -> QColor:
-    """The fill of a component at utilisation grade ``level`` (:func:`app.theme.util_grades`):
+    """The fill of a component at utilisation grade ``level``
+    (:func:`app.support.theme.util_grades`):
     the theme's utilisation scale; the kind's neutral colour for no data."""
     if level == NO_DATA:
         return _NEUTRAL.get(kind, QColor("#888888"))

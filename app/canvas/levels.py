@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app import theme
 from app.canvas.cards import TALLY, HostItem
 from app.canvas.items import NO_DATA, ComponentItem, LinkItem, badge_style
-from models.engine.prediction import Prediction
+from app.support import theme
+from models.core.prediction import Prediction
 
 WIDTH_LEVELS = 6
 
@@ -30,7 +30,8 @@ class _Kind:
 
 
 class Levels:
-    """The latest grade of each graded component, by kind (:func:`app.theme.util_grades`)."""
+    """The latest grade of each graded component, by kind
+    (:func:`app.support.theme.util_grades`)."""
 
     def __init__(self) -> None:
         self._kinds: dict[str, _Kind] = {}

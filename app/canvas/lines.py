@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from app.canvas.items import LinkItem
 from app.canvas.levels import LinkTraffic, apply_widths, link_traffic
+from models.core.prediction import Prediction
 from models.document.design import Link
-from models.engine.prediction import Prediction
 from models.io.placement import DOCK_LINKS, MEMBER_LINKS
 
 if TYPE_CHECKING:

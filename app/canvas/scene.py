@@ -39,8 +39,8 @@ from app.canvas.move import MoveTracker
 from app.canvas.rubberband import band_rect
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
+from models.core.prediction import Prediction
 from models.document.design import Component, Link
-from models.engine.prediction import Prediction
 from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, Holdings, box_around, holdings
 
 

@@ -31,11 +31,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
 from app.charts.plots import log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.jobs import Lane, Runner, Task
+from app.support import format as fmt
+from app.support import theme
+from app.support.jobs import Lane, Runner, Task
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.document.design import Design, selector_kind
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
@@ -51,9 +53,7 @@ from models.engine.metrics import (
     throughput_of,
     time_of,
 )
-from models.engine.prediction import Prediction
 from models.engine.sweep import KnobScale, curve_values, sweep, sweep_bands, zoom_values
-from models.engine.uncertainty import Bands
 from models.subsystems.consolidation import SATURATED_MS
 
 if TYPE_CHECKING:

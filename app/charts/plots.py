@@ -1,7 +1,7 @@
 """Plot helpers the charts and the evidence view share: plots in the theme's colours.
 
 :class:`ThemedPlots` takes its background, axes, legends and notes from
-:func:`app.theme.tones` when it is built and again whenever the palette changes (a switch
+:func:`app.support.theme.tones` when it is built and again whenever the palette changes (a switch
 between light and dark), so a chart reads like the panels around it.
 """
 
@@ -12,7 +12,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Signal
 
-from app import theme
+from app.support import theme
 
 
 class ThemedPlots(pg.GraphicsLayoutWidget):

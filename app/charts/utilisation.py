@@ -14,15 +14,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from app import format as fmt
-from app import theme
 from app.charts.plots import plot_widget
+from app.support import format as fmt
+from app.support import theme
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
 
 def level_colour(util: float) -> str:
-    """The theme's utilisation colour (:func:`app.theme.util_colour`) as a pyqtgraph colour."""
+    """The theme's utilisation colour (:func:`app.support.theme.util_colour`) as a pyqtgraph
+    colour."""
     return theme.util_colour(util).name()
 
 

@@ -27,7 +27,7 @@ def cmd_seek(args: argparse.Namespace) -> int:
         return 0
     what = {"hosts": "fewest hosts", "oio": "largest OIO per VM",
             "vms": "most VMs per host"}[r.goal]
-    from app import format as fmt  # noqa: PLC0415 (Qt-free)
+    from app.support import format as fmt  # noqa: PLC0415 (Qt-free
 
     binding = fmt.LIMIT_WORDS.get(r.binding, r.binding)
     print(f"{design.name} [{doc['scenario']}]: {what} meeting policy")
@@ -103,7 +103,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     if args.json:
         emit(doc)
         return 0
-    from app import format as fmt  # noqa: PLC0415 (Qt-free)
+    from app.support import format as fmt  # noqa: PLC0415 (Qt-free
     from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES  # noqa: PLC0415
 
     kpi = KPI_BY_KEY.get(s.output)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app import format as fmt
+from app.support import format as fmt
 from models.document.design import DesignError, Issue
 from models.io.importers.measurements import STATS
 

@@ -7,16 +7,17 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
-from app import format as fmt
 from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
+from app.support import format as fmt
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.document.design import Design, DesignError, apply_scenario, parse_assignment
 from models.document.knobs import knob_at, knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
 from models.engine.kpis import KPIS
 from models.engine.metrics import series, throughput_of, time_of
-from models.engine.prediction import Prediction
 from models.engine.sweep import (
     MAX_STEPS,
     SweepError,
@@ -24,7 +25,6 @@ from models.engine.sweep import (
     run_steps,
     sweep_overrides,
 )
-from models.engine.uncertainty import Bands
 from models.subsystems import content_library
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ def run_gui(argv: list[str]) -> int:
     problem = xcb_problem()
     if problem:  # Qt would abort with its own message about xcb-cursor
         return fail(problem)
-    from app.main import run_app  # noqa: PLC0415  (Qt only for the GUI)
+    from app.window.run import run_app  # noqa: PLC0415  (Qt only for the GUI)
 
     return run_app(args.file, self_test=args.self_test)
 

@@ -4,7 +4,8 @@ A :class:`BandTracker` follows ``prediction_updated`` through a coalescing singl
 only once the predictions stop changing for :attr:`BandTracker.DELAY_MS` does it start the
 band evaluation (:func:`models.engine.evaluation.evaluate_bands`: two more evaluations at the cheap
 and costly ends of every published range).  That work runs in the background (an
-:class:`app.jobs.Runner` on :data:`LANE`) on an engine of its own, built from a snapshot of the
+:class:`app.support.jobs.Runner` on :data:`LANE`) on an engine of its own, built from a snapshot of
+the
 design (:meth:`Design.copy`), so neither the document's engine nor its design is ever touched
 from another thread, and the slider never waits for a band.  A newer request supersedes an
 older one (the runner drops a stale result).  Views (dashboard tiles, the knob curve) share
@@ -20,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app import format as fmt
-from app.jobs import Lane, Runner, Task
+from app.support import format as fmt
+from app.support.jobs import Lane, Runner, Task
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.engine.evaluation import Engine, evaluate_bands
-from models.engine.prediction import Prediction
-from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -39,7 +40,7 @@ class BandTracker(QObject):
     """The bands of the document's latest prediction (None until computed or on failure)."""
 
     bands_updated = Signal(object)
-    """:class:`~models.engine.uncertainty.Bands` of the current prediction, or None."""
+    """:class:`~models.core.uncertainty.Bands` of the current prediction, or None."""
 
     DELAY_MS = 150
     """Quiet time after the last prediction before the bands are computed."""
@@ -130,7 +131,7 @@ def band_text(bands: Bands | None, value: Callable[[Prediction], float | None],
     lo, hi = span
     if nominal and math.isclose(hi - nominal, nominal - lo, rel_tol=0.05):
         return f"±{fmt.number((hi - nominal) / abs(nominal) * 100.0, 2)} %"
-    del short  # one format per quantity (app/format.py), short or not
+    del short  # one format per quantity (app/support/format.py), short or not
     return fmt.span(lo, hi, unit)
 
 

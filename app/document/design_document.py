@@ -1,6 +1,6 @@
 """The open design as a Qt object: a thin layer over the Qt-free edit session.
 
-:class:`DesignDocument` wraps a :class:`~models.document.session.Session` (the design, its
+:class:`DesignDocument` wraps a :class:`~models.session.session.Session` (the design, its
 edits and their inverses, the rules, scenario values, the engine) and adds what needs Qt: the
 :class:`QUndoStack`, the selection, the file path, and signals.  Views read
 ``document.design`` but never change it; every user edit calls one of the edit methods below,
@@ -18,15 +18,15 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from app import gc_guard
 from app.document.commands import EditCommand
+from app.support import gc_guard
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import Change, Edit
 from models.document.schema import Value
-from models.document.session import Session
 from models.document.snapshots import is_field
 from models.engine import sweep
-from models.engine.prediction import Prediction
+from models.session.session import Session
 
 
 class DesignDocument(QObject):

@@ -3,7 +3,8 @@
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
 :data:`models.engine.kpis.KPIS` (the scenario comparison lists them too), as
-:func:`app.format.kpi_value` writes them.  Under a figure that rests on a coefficient published
+:func:`app.support.format.kpi_value` writes them.  Under a figure that rests on a coefficient
+published
 as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the document's
 :class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
 """
@@ -17,13 +18,13 @@ from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from app import format as fmt
-from app import theme
 from app.document.bands import band_text, sources_text, tracker_for
 from app.panels.fixes import Fix, fixes_for
+from app.support import format as fmt
+from app.support import theme
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.engine.kpis import KPIS, Kpi
-from models.engine.prediction import Prediction
-from models.engine.uncertainty import Bands
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
 from app.charts.plots import plot_widget
+from app.support import format as fmt
+from app.support import theme
 from models.calibration import SUBSYSTEMS, Check, all_checks
 from models.calibration.crossval import stored
 

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
 from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
+from app.support import format as fmt
+from app.support import theme
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value, prop_label
 

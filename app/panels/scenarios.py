@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
+from app.support import format as fmt
+from app.support import theme
+from models.core.prediction import Prediction
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
-from models.engine.prediction import Prediction
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument

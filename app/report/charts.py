@@ -12,11 +12,11 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
-from app import format as fmt
 from app.report.draw import INK, MUTED, Sheet
+from app.support import format as fmt
+from models.core.prediction import Prediction, Resource
 from models.document.design import Design
 from models.engine.metrics import capacity_only
-from models.engine.prediction import Prediction, Resource
 from models.report.wording import noun, quantity, resource_label
 
 RIGHT = Qt.AlignmentFlag.AlignRight

@@ -15,11 +15,11 @@ from collections import Counter
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
-from app import format as fmt
-from app import theme
 from app.report.draw import INK, MUTED, RULE, Sheet, util_color
+from app.support import format as fmt
+from app.support import theme
+from models.core.prediction import Prediction
 from models.document.design import Component, Design
-from models.engine.prediction import Prediction
 
 KIND_COLORS = {
     "host": QColor("#dce8f7"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
-from app import theme
+from app.support import theme
 
 PAGE_W = 1400.0
 PAGE_H = 990.0
@@ -35,7 +35,8 @@ SHRINK = 0.8
 
 
 def util_color(util: float) -> QColor:
-    """The theme's utilisation colour (:func:`app.theme.util_colour`); a rule for no figure."""
+    """The theme's utilisation colour (:func:`app.support.theme.util_colour`); a rule for no
+    figure."""
     return RULE if math.isnan(util) else theme.util_colour(util)
 
 

@@ -30,8 +30,6 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
-from app import format as fmt
-from app import qt_fixes
 from app.report.charts import utilisation_chart
 from app.report.diagram import draw_diagram
 from app.report.draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
@@ -43,8 +41,10 @@ from app.report.pages import (
     kpi_tiles,
     scenario_strip,
 )
+from app.support import format as fmt
+from app.support import qt_fixes
+from models.core.prediction import Prediction
 from models.document.design import Design, DesignError, Issue
-from models.engine.prediction import Prediction
 from models.io.atomic import write_atomic
 from models.report.compare import Progress
 from models.report.content import build

@@ -1,7 +1,7 @@
 """Exporting a report from the GUI, behind a progress dialog with Cancel.
 
 What the report says (every scenario evaluated, levers tried, calibration checks run) is
-computed in the background through :mod:`app.jobs` from a copy of the design; the pages are
+computed in the background through :mod:`app.support.jobs` from a copy of the design; the pages are
 then drawn in the GUI thread one per turn of the event loop (a QPdfWriter is a QObject, which
 the job runner keeps out of worker threads), so the dialog moves and Cancel is heard between
 pages.  The dialog appears only when the export takes longer than :data:`SHOW_AFTER_MS`.
@@ -16,9 +16,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from app.jobs import Lane, Runner, Task, describe_error
 from app.report.export import PdfRender, check_path, ensure_gui_app, prepare, render_png
 from app.report.pages import Report
+from app.support.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
 from models.io.atomic import write_atomic
 

@@ -19,7 +19,6 @@ import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 
-from app import format as fmt
 from app.report.baseline import baseline_page, has_baseline
 from app.report.charts import (
     chart_height,
@@ -53,9 +52,10 @@ from app.report.tables import (
     paginate,
     text_block,
 )
+from app.support import format as fmt
+from models.core.prediction import Prediction
 from models.document.design import Design
 from models.engine.kpis import KPI_BY_KEY, KPIS, busiest
-from models.engine.prediction import Prediction
 from models.report.content import Content
 from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.levers import headline
@@ -218,7 +218,7 @@ def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
 
 
 def tile_note(key: str, p: Prediction, design: Design) -> str:
-    """The line under a tile: the dashboard's (:func:`app.format.kpi_detail`) with the
+    """The line under a tile: the dashboard's (:func:`app.support.format.kpi_detail`) with the
     components named and the limits in words."""
     if key == "network_gbps" and KPI_BY_KEY[key].value(p) is not None:
         nic = busiest(p, "nic")

@@ -17,7 +17,6 @@ from typing import Any
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 
-from app import format as fmt
 from app.report.draw import (
     ACCENT,
     BAD,
@@ -31,6 +30,7 @@ from app.report.draw import (
     row_height,
     wrapped_height,
 )
+from app.support import format as fmt
 from models.calibration import Check
 from models.report.compare import Cell, Comparison, Row
 from models.report.content import Content

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
-from app.jobs import Task
+from app.support.jobs import Task
 from app.window.progress import Outcome, run_with_progress
 from app.window.recovery import RecoveryManager
 from models.document.design import Design

@@ -1,7 +1,7 @@
 """Import the estate from the GUI: RVTools exports and a live vCenter.
 
 ``import_rvtools(window, document)`` and ``import_vcenter(window, document)`` ask for what they
-need, run the import in the background (:mod:`app.jobs`) behind a :class:`QProgressDialog`
+need, run the import in the background (:mod:`app.support.jobs`) behind a :class:`QProgressDialog`
 (with Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
 themselves live in :mod:`models.io.importers` and know nothing of Qt.
 """
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.jobs import Lane, Runner, Task, describe_error
+from app.support.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
 from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
 

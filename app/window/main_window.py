@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
@@ -41,9 +40,10 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
+from app.support import format as fmt
 from app.window import importing, start_page
 from app.window.file_menu import FileController
-from models.engine.prediction import Prediction
+from models.core.prediction import Prediction
 
 STATE_VERSION = 2
 SETTINGS_GROUP = "main_window"

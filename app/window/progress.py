@@ -1,5 +1,5 @@
 """Waiting for a step that can take a while (opening or saving a large design) without a
-frozen window: the step runs in the background (:mod:`app.jobs`) while the window keeps
+frozen window: the step runs in the background (:mod:`app.support.jobs`) while the window keeps
 painting, and a progress dialog with Cancel appears once it has taken
 :data:`SHOW_AFTER_MS`.
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
-from app.jobs import Lane, Runner, Work, describe_error
+from app.support.jobs import Lane, Runner, Work, describe_error
 from models.document.design import DesignError
 
 SHOW_AFTER_MS = 500

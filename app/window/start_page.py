@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import theme
+from app.support import theme
 from app.window.file_menu import example_titles
 
 if TYPE_CHECKING:

@@ -27,13 +27,13 @@ def shoot(theme: str, width: int, height: int) -> None:
     from PySide6.QtGui import QImage  # noqa: PLC0415
     from PySide6.QtWidgets import QApplication  # noqa: PLC0415
 
-    from app import qt_fixes  # noqa: PLC0415
+    from app.support import qt_fixes  # noqa: PLC0415
 
     qt_fixes.install()
     app = QApplication([])
     app.setApplicationName("HeadroomScreens")
     from app.document.design_document import DesignDocument  # noqa: PLC0415
-    from app.theme import apply_theme  # noqa: PLC0415
+    from app.support.theme import apply_theme  # noqa: PLC0415
     from app.window.main_window import MainWindow  # noqa: PLC0415
     from models.examples import bundled as examples  # noqa: PLC0415
 

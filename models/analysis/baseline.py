@@ -33,11 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from models.core.compiled import Compiled, compile_design
+from models.core.prediction import Prediction
 from models.document.design import Design, Value
 from models.document.schema import VM
-from models.engine.compiled import Compiled, compile_design
 from models.engine.evaluation import run
-from models.engine.prediction import Prediction
 from models.subsystems.consolidation import HT_THROUGHPUT
 
 TARGET_MEDIAN = 5.0

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from models.core.compiled import Compiled
+from models.core.prediction import Prediction
 from models.document.design import (
     Component,
     Design,
@@ -27,8 +29,6 @@ from models.document.design import (
 )
 from models.document.words import counted
 from models.engine import evaluation as engine_mod
-from models.engine.compiled import Compiled
-from models.engine.prediction import Prediction
 
 Evaluate = Callable[[Compiled], Prediction]
 """Compiled design -> prediction; :func:`models.engine.evaluation.run` unless a test injects

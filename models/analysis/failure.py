@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.analysis.common import _EPS, Breach, Evaluate, _run, _topology, _worst, policy_breaches
+from models.core.compiled import compile_design
+from models.core.prediction import Prediction
 from models.document.design import (
     Component,
     Design,
@@ -14,8 +16,6 @@ from models.document.design import (
     Link,
 )
 from models.document.words import counted
-from models.engine.compiled import compile_design
-from models.engine.prediction import Prediction
 
 # =========================================================================== host failure
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from models.core.compiled import compile_design
 from models.document.design import Design, Link
-from models.engine.compiled import compile_design
 from models.engine.evaluation import run
 from models.subsystems.consolidation import HT_THROUGHPUT
 

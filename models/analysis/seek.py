@@ -22,13 +22,13 @@ from models.analysis.common import (
     rebuild,
     storage_p95_breaches,
 )
+from models.core.compiled import compile_design
 from models.document.design import (
     Design,
     DesignError,
     Issue,
     Override,
 )
-from models.engine.compiled import compile_design
 
 # =========================================================================== goal seek
 

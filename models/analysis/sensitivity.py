@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from models.analysis.common import SLIDER_TICKS, Evaluate, _finite, _light_copy, _run
+from models.core.compiled import Compiled, compile_design
+from models.core.prediction import Prediction
 from models.document.design import (
     Component,
     Design,
@@ -24,9 +26,7 @@ from models.document.design import (
 )
 from models.document.knobs import Knob, knobs_for
 from models.document.schema import Value
-from models.engine.compiled import Compiled, compile_design
 from models.engine.metrics import needed_or_nan
-from models.engine.prediction import Prediction
 
 # =========================================================================== sensitivity
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from models.resources import RESOURCES
+from models.document.resources import RESOURCES
 
 CASES_PATH = RESOURCES / "calibration" / "cases.jsonl"
 

@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 from models.calibration import Check, published
 from models.calibration.fit import Fitter
+from models.core import uncertainty
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
-from models.engine import uncertainty
 from models.engine.evaluation import Engine, evaluate
-from models.engine.prediction import Prediction
 from models.subsystems import consolidation, queueing
 
 DENSE_CASE = "consol-dense-mode-medium-"

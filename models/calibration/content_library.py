@@ -11,9 +11,9 @@ from typing import Any
 
 from models.calibration import Check, published
 from models.calibration.fit import Fitter, Target
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
-from models.engine.prediction import Prediction
 from models.subsystems import content_library as cl
 
 ITEM: dict[str, Any] = {"item_gb": 15.0, "compression_ratio": 15.0 / 5.4}

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from models.calibration import Check, middle, published
 from models.calibration.fit import Fitter, Target
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
 from models.document.schema import Value
 from models.engine.evaluation import Engine, evaluate
-from models.engine.prediction import Prediction
 from models.subsystems import cpu_virt
 
 Props = dict[str, Value]

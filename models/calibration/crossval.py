@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from models.calibration import Check, cases
 from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
-from models.engine import coefficients
-from models.resources import RESOURCES
+from models.core import coefficients
+from models.document.resources import RESOURCES
 
 SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
                 "consolidation": "consolidation", "stretched": "stretched-cluster",

@@ -9,7 +9,7 @@ earlier) starting from every coefficient's a-priori value, so the result depends
 and the code only, never on the table it regenerates.
 
 ``python -m models.calibration.fit`` (or ``headroom validate --refit``) writes the table
-(:data:`models.engine.coefficients.TABLE_PATH`): per coefficient its value, unit, the case ids
+(:data:`models.core.coefficients.TABLE_PATH`): per coefficient its value, unit, the case ids
 it was fitted to, the method, and a note when a single published figure pins it.
 
 A :class:`Fitter` is given the case ids it may use (``train``; all by default).  A
@@ -30,8 +30,8 @@ from typing import Any, Literal
 import numpy as np
 
 from models.calibration import cases
-from models.engine import coefficients
-from models.engine.coefficients import Coefficient
+from models.core import coefficients
+from models.core.coefficients import Coefficient
 
 ORDER = ("network", "file_transfer", "storage", "stretched", "ft", "multicast", "vdi",
          "cpu_virtualization", "consolidation", "content_library")
@@ -298,7 +298,7 @@ def fit_all(train: frozenset[str] | None = None) -> FitResult:
 
 
 def table_document(result: FitResult) -> dict[str, Any]:
-    """The table as written to :data:`~models.engine.coefficients.TABLE_PATH`."""
+    """The table as written to :data:`~models.core.coefficients.TABLE_PATH`."""
     rows = sorted(result.rows, key=lambda r: (ORDER.index(r.subsystem), r.name))
     out = []
     for r in rows:

@@ -17,11 +17,11 @@ import numpy as np
 from models.calibration import Check, published
 from models.calibration.fit import Fitter, Target
 from models.calibration.network import make_testbed
+from models.core.compiled import compile_design
+from models.core.results import FtResult, NetworkResult, StorageResult
 from models.document.design import Design
 from models.document.schema import Value
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import FtResult, NetworkResult, StorageResult
 from models.subsystems import ft
 
 Props = dict[str, Value]

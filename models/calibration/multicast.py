@@ -16,8 +16,8 @@ import numpy as np
 from models.calibration import Check, middle, published
 from models.calibration.fit import Fitter
 from models.calibration.network import Props, make_testbed
+from models.core.compiled import compile_design
 from models.document.design import Design
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import multicast
 from models.subsystems.network import solve

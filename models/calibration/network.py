@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from models.calibration import Check, published
 from models.calibration.fit import Fitter, Target
+from models.core import coefficients
+from models.core.compiled import compile_design
 from models.document.design import Component, Design, Link
 from models.document.schema import Value
-from models.engine import coefficients
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import network
 

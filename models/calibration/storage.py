@@ -10,10 +10,10 @@ from typing import Any
 
 from models.calibration import Check, middle, published
 from models.calibration.fit import Fitter, Target
+from models.core import coefficients
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
-from models.engine import coefficients
 from models.engine.evaluation import evaluate
-from models.engine.prediction import Prediction
 from models.subsystems import storage
 
 

@@ -1,7 +1,7 @@
 """Edits of a design as plain data, and what each one changed.
 
-A :class:`~models.document.session.Session` builds and checks an edit (``add_components``,
-``set_values``, ...), then :meth:`~models.document.session.Session.apply` carries it out and
+A :class:`~models.session.session.Session` builds and checks an edit (``add_components``,
+``set_values``, ...), then :meth:`~models.session.session.Session.apply` carries it out and
 returns the edit that undoes it with a :class:`Change` describing what happened.  Undoing is
 applying that inverse; it returns the original edit's equivalent again.  Every edit carries a
 ``label`` in the user's words (display names, not ids) for undo menus.

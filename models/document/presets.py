@@ -13,8 +13,8 @@ from functools import cache
 from typing import Any
 
 from models.document.design import Component, DesignError, Issue, check_value, normalise
+from models.document.resources import RESOURCES
 from models.document.schema import KINDS, Value
-from models.resources import RESOURCES
 
 PRESETS_PATH = RESOURCES / "presets.json"
 

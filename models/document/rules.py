@@ -1,7 +1,7 @@
 """The rules a design's components and links obey, in one place.
 
 The JSON parser (:mod:`models.document.codec`) checks a whole document against them and the edit
-session (:mod:`models.document.session`) checks one new component or link against the design
+session (:mod:`models.session.session`) checks one new component or link against the design
 it joins; both word a broken rule the same way.
 """
 

@@ -1,6 +1,6 @@
 """What the targets of a value edit hold, read once and written back in one pass.
 
-The session (:mod:`models.document.session`) reads a :class:`~models.document.edits.Snapshot`
+The session (:mod:`models.session.session`) reads a :class:`~models.document.edits.Snapshot`
 before a value edit (its undo) and writes one to carry an edit out: a kind-wide edit of 2,000
 VMs that all held one value is one record, not 2,000.  Names and the design's own name and
 notes are *fields*, not schema properties, and always live on the base design.

@@ -1,7 +1,7 @@
 """How edits and link refusals read to the user: undo texts ("Set Outstanding I/Os on 16 VMs",
 "Put Iometer 1's disk on Intel S3700 SSD") and why a link cannot be made, in words.
 
-The session (:mod:`models.document.session`) names its edits with these; the canvas says a
+The session (:mod:`models.session.session`) names its edits with these; the canvas says a
 refusal with them.  Components are named by the caller (their names, else their ids);
 properties by the knob registry's label, else the schema's (:func:`prop_text`).
 """

@@ -19,10 +19,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from models.document.design import Design, Override, apply_scenario
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled, compile_design
-from models.engine.prediction import (
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled, compile_design
+from models.core.prediction import (
     ArrayArrays,
     HostArrays,
     Labels,
@@ -30,8 +29,9 @@ from models.engine.prediction import (
     Prediction,
     VmArrays,
 )
-from models.engine.results import FtResult, NetworkResult
-from models.engine.uncertainty import Bands
+from models.core.results import FtResult, NetworkResult
+from models.core.uncertainty import Bands
+from models.document.design import Design, Override, apply_scenario
 from models.subsystems import (
     capacity,
     consolidation,
@@ -63,7 +63,7 @@ class Engine:
 
 def evaluate_bands(engine: Engine, nominal: Prediction | None = None) -> Bands:
     """Uncertainty bands of ``engine``'s current design: two more full evaluations, with every
-    banded coefficient (:mod:`models.engine.uncertainty`) at its cheaper and at its costlier end.
+    banded coefficient (:mod:`models.core.uncertainty`) at its cheaper and at its costlier end.
     ``nominal`` is the engine's latest prediction (evaluated when not given).  The engine's
     memo and warm starts are left as they were, so its next evaluation is unchanged."""
     p = nominal if nominal is not None else engine.evaluate()

@@ -4,7 +4,7 @@
 comparison, the report's title page and the sensitivity outputs' names all read it.  Each
 figure is None where the design has nothing to measure (storage latency on a web farm, FT
 figures without FT VMs), never a 0 that would claim an excellent result.  How a figure reads
-on screen is :mod:`app.format`'s business.
+on screen is :mod:`app.support.format`'s business.
 
 :data:`SUMMARY_FIGURES` names the prediction JSON's summary outputs (what a band is computed
 for) as people read them.
@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from models.core.prediction import Prediction, Resource
+from models.core.uncertainty import PVSCSI
 from models.document.knobs import (
     CL_DEPLOY,
     CL_SYNC,
@@ -33,8 +35,6 @@ from models.document.knobs import (
     VAIO,
     VSAN,
 )
-from models.engine.prediction import Prediction, Resource
-from models.engine.uncertainty import PVSCSI
 
 Figure = Callable[[Prediction], float | None]
 """A KPI's value in a prediction; None when the design has nothing to measure."""

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.core.prediction import Prediction
 from models.engine.kpis import hosts_needed, mean_pct
-from models.engine.prediction import Prediction
 from models.subsystems.consolidation import SATURATED_MS
 
 TimeFigure = Callable[[Prediction], tuple[float, float]]

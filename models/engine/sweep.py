@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.document.design import (
     Design,
     DesignError,
@@ -31,8 +33,6 @@ from models.document.design import (
 from models.document.knobs import Knob, knob, knob_at
 from models.document.schema import Value, prop_spec
 from models.engine.evaluation import Engine, evaluate_bands
-from models.engine.prediction import Prediction
-from models.engine.uncertainty import Bands
 
 CURVE_POINTS = 32
 """Knob values a curve is drawn through (fewer where the knob has fewer settings)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from models.document.codec import load_json
 from models.document.design import Design
-from models.resources import RESOURCES
+from models.document.resources import RESOURCES
 
 EXAMPLES_DIR = RESOURCES / "examples"
 DEFAULT_EXAMPLE = "vaio-scaling"

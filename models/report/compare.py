@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from models.core.prediction import Prediction
 from models.document.design import Design, DesignError
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS, Kpi
-from models.engine.prediction import Prediction
 
 BASE = "base"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models.core.prediction import Prediction
+from models.core.uncertainty import Bands
 from models.document.design import Design, apply_scenario
 from models.engine.evaluation import Engine, evaluate_bands
-from models.engine.prediction import Prediction
-from models.engine.uncertainty import Bands
 from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant_subsystems
 from models.report.levers import Remedy, relieve

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from models.calibration import SUBSYSTEMS, Check, all_checks, crossval
+from models.core.prediction import Prediction
 from models.document.design import Design, apply_scenario
-from models.engine.prediction import Prediction
 
 SUBSYSTEM_TITLES: dict[str, str] = {
     "storage": "Storage", "network": "Network", "ft": "Fault Tolerance",

@@ -14,13 +14,13 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from models.core.prediction import Prediction, Resource
 from models.document.design import Component, Design, Link, Override, apply_overrides, make_override
 from models.document.design import targets as targets_of
 from models.document.knobs import Knob, knob
 from models.document.schema import Value
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPI_BY_KEY, Kpi
-from models.engine.prediction import Prediction, Resource
 from models.report.compare import RESOLUTION, judge
 
 Target = Literal["self", "all", "host_vms", "host_nics", "host_ft_nics"]
@@ -30,7 +30,7 @@ Move = Literal["double", "next", "step", "set"]
 @dataclass(frozen=True)
 class Lever:
     resource: str
-    """The resource type it relieves (as in :class:`~models.engine.prediction.Resource`)."""
+    """The resource type it relieves (as in :class:`~models.core.prediction.Resource`)."""
     path: str
     """The knob it moves (a registry path)."""
     target: Target

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.analysis.common import Breach, policy_breaches
+from models.core.prediction import Prediction, Resource
 from models.document.design import Design, apply_scenario
 from models.engine.kpis import KPI_BY_KEY, Kpi, change_unit
-from models.engine.prediction import Prediction, Resource
 from models.report.compare import BASE, RESOLUTION, Cell, Comparison, judge
 from models.report.levers import (
     BUSY,

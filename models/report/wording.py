@@ -1,7 +1,8 @@
 """How a report names things: components by their names, resources and properties by labels,
 choices in words, and the models' own texts with their ids and case ids put in plain words.
 
-Every figure is formatted by a :class:`Numbers` the caller passes (:mod:`app.format` is one),
+Every figure is formatted by a :class:`Numbers` the caller passes (:mod:`app.support.format` is
+one),
 so this module decides words, never digits.
 """
 
@@ -20,7 +21,7 @@ from models.subsystems.consolidation import SATURATED_MS
 
 
 class Numbers(Protocol):
-    """The number formats a report uses (:mod:`app.format` provides them all)."""
+    """The number formats a report uses (:mod:`app.support.format` provides them all)."""
 
     def number(self, x: float | None, digits: int = 3) -> str: ...
     def with_unit(self, x: float | None, unit: str, digits: int = 3) -> str: ...

@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from models.engine.compiled import Compiled
-from models.engine.prediction import Consolidation
-from models.engine.results import ConsolidationResult
+from models.core.compiled import Compiled
+from models.core.prediction import Consolidation
+from models.core.results import ConsolidationResult
 from models.subsystems.consolidation import HT_THROUGHPUT, fewest_hosts
 
 HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"

@@ -49,11 +49,11 @@ from typing import Any
 
 import numpy as np
 
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled
+from models.core.prediction import Consolidation, Resource
+from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.document.schema import ESXI_VERSIONS
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled
-from models.engine.prediction import Consolidation, Resource
-from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.subsystems import cpu_virt
 from models.subsystems.queueing import (
     _LN20,

@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from models.engine import coefficients
-from models.engine.compiled import Compiled, Table
-from models.engine.prediction import Resource
-from models.engine.results import Common
+from models.core import coefficients
+from models.core.compiled import Compiled, Table
+from models.core.prediction import Resource
+from models.core.results import Common
 
 DEPLOY = "How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library"
 SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"

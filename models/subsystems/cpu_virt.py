@@ -46,11 +46,11 @@ from typing import Any
 
 import numpy as np
 
+from models.core import coefficients
+from models.core.compiled import Compiled
+from models.core.prediction import Consolidation
+from models.core.results import NetworkResult, StorageResult
 from models.document.schema import ESXI_VERSIONS
-from models.engine import coefficients
-from models.engine.compiled import Compiled
-from models.engine.prediction import Consolidation
-from models.engine.results import NetworkResult, StorageResult
 
 ORACLE = "Virtualizing Performance-Critical Database Applications in VMware vSphere 6.0"
 DOCKER_TX = "Running Transactional Workloads Using Docker Containers on vSphere 6.0"

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
+from models.core.results import FtResult, NetworkResult, StorageResult
 from models.document.schema import KINDS
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
-from models.engine.results import FtResult, NetworkResult, StorageResult
 from models.subsystems.cpu_virt import guest_timer_hz
 from models.subsystems.network import GOODPUT, MSS_BYTES, code, pcie_usable_gbps
 

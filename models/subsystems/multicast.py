@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
 
 STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.core import coefficients
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
+from models.core.results import NetworkResult
 from models.document.schema import KINDS
 from models.document.words import counted
-from models.engine import coefficients
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
-from models.engine.results import NetworkResult
 from models.subsystems import multicast, transfer, vdi
 
 FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"

@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled
+from models.core.prediction import Labels
+from models.core.results import StorageResult
 from models.document.words import counted
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled
-from models.engine.prediction import Labels
-from models.engine.results import StorageResult
 from models.subsystems import mva, stretched
 from models.subsystems.storage_mva import (
     _expand,

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from models.engine.compiled import Compiled
+from models.core.compiled import Compiled
 from models.subsystems import mva
 
 EXACT_MAX_POP = 4096

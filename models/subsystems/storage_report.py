@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
 
 VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
 MILLION = "Single vSphere Host, a Million I/O Operations per Second"

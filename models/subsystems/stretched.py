@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.engine import coefficients
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
-from models.engine.results import StretchedResult
+from models.core import coefficients
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
+from models.core.results import StretchedResult
 
 VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
 SIZING = "vSAN Stretched Cluster Bandwidth Sizing"

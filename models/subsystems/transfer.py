@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.core import coefficients
 from models.document.schema import KINDS
-from models.engine import coefficients
 
 FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
          " A FedEx Case Study")

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from models.core import coefficients, uncertainty
+from models.core.compiled import Compiled
+from models.core.prediction import Resource
+from models.core.results import Common
 from models.document.schema import KINDS
-from models.engine import coefficients, uncertainty
-from models.engine.compiled import Compiled
-from models.engine.prediction import Resource
-from models.engine.results import Common
 
 STUDY = "PCoIP Improvements in VMware View 5.0"
 FONT_GAIN = 2.0

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from app import jobs, qt_fixes
+from app.support import jobs, qt_fixes
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 

@@ -14,8 +14,8 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from app import theme
 from app.document.design_document import DesignDocument
+from app.support import theme
 from app.window.main_window import MainWindow
 from models.examples import bundled as examples
 

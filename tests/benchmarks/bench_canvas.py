@@ -42,7 +42,7 @@ def bench_canvas(n_vms: int, n_hosts: int, moves: int = 40) -> dict[str, Any]:
     """The figures above for one synthetic estate (in this interpreter)."""
     from PySide6.QtWidgets import QApplication  # noqa: PLC0415 (Qt only when benchmarking)
 
-    from app import qt_fixes  # noqa: PLC0415
+    from app.support import qt_fixes  # noqa: PLC0415
 
     qt_fixes.install()
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -30,7 +30,6 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from PySide6.QtCore import QElapsedTimer  # noqa: PLC0415 (Qt only when benchmarking GUI)
     from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget  # noqa: PLC0415
 
-    from app import qt_fixes  # noqa: PLC0415
     from app.canvas.scene import DesignScene  # noqa: PLC0415
     from app.canvas.view import DesignView  # noqa: PLC0415
     from app.charts.knob_curve import KnobCurve  # noqa: PLC0415
@@ -38,8 +37,9 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from app.document.design_document import DesignDocument  # noqa: PLC0415
     from app.panels.dashboard import Dashboard  # noqa: PLC0415
     from app.panels.knob_panel import KnobPanel  # noqa: PLC0415
+    from app.support import qt_fixes  # noqa: PLC0415
+    from models.core.prediction import Prediction  # noqa: PLC0415
     from models.engine.evaluation import Engine  # noqa: PLC0415
-    from models.engine.prediction import Prediction  # noqa: PLC0415
     from models.examples.synth import large_design  # noqa: PLC0415
 
     qt_fixes.install()  # before the first Qt object, as run_app does

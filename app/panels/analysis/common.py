@@ -3,15 +3,15 @@ job is stopped between evaluations."""
 
 from __future__ import annotations
 
-from app import format as fmt
 from app.canvas.layout import arrange_vms
 from app.document.design_document import DesignDocument
-from app.jobs import Lane, Task
+from app.support import format as fmt
+from app.support.jobs import Lane, Task
 from models.analysis import Evaluate
+from models.core.compiled import Compiled
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, apply_scenario
-from models.engine.compiled import Compiled
 from models.engine.evaluation import run
-from models.engine.prediction import Prediction
 
 LANE = Lane("analysis", workers=3)
 """Goal seek, the tornado and host failure run here: one thread per tab, so each tab's job

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.document.design_document import DesignDocument
-from app.jobs import Runner
 from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain, stoppable
+from app.support.jobs import Runner
 from models.analysis import SeekResult, rebuild, seek
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",

@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
 from app.document.design_document import DesignDocument
-from app.jobs import Runner
 from app.panels.analysis.common import LANE, analysis_copy, plain, stoppable
+from app.support import format as fmt
+from app.support import theme
+from app.support.jobs import Runner
 from models.analysis import FailureReport, host_failure
 
 

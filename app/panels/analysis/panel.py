@@ -1,5 +1,6 @@
 """The Analysis dock: three tabs, each running one analysis of :mod:`models.analysis` on a
-copy of the active scenario in the background (:mod:`app.jobs`), so the user can keep editing
+copy of the active scenario in the background (:mod:`app.support.jobs`), so the user can keep
+editing
 while it runs."""
 
 from __future__ import annotations

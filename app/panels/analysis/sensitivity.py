@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import format as fmt
-from app import theme
 from app.charts.plots import plot_widget
 from app.document.design_document import DesignDocument
-from app.jobs import Runner, Task, Work
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
+from app.support import format as fmt
+from app.support import theme
+from app.support.jobs import Runner, Task, Work
 from models.analysis import OUTPUTS, KnobSwing, Sensitivity, sensitivity
 from models.document.design import Design
 from models.document.knobs import Knob, knobs_for

@@ -10,7 +10,6 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QGraphicsSceneContextMenuEvent, QMenu
 from pytestqt.qtbot import QtBot
 
-from app import theme
 from app.canvas.cards import DETAIL_ZOOM, TALLY
 from app.canvas.context_menu import build_menu
 from app.canvas.drop import preset_mime
@@ -20,6 +19,7 @@ from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.canvas.view import DesignView
 from app.document.design_document import DesignDocument
+from app.support import theme
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 from models.examples.synth import large_design

@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from app.charts.utilisation import UtilisationChart, level_colour
 from app.document.design_document import DesignDocument
-from app.theme import UTIL_COLOURS, Load
+from app.support.theme import UTIL_COLOURS, Load
 from models.examples import bundled as examples
 
 

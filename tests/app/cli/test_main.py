@@ -97,7 +97,7 @@ refs = sys.getrefcount(None)
 with contextlib.redirect_stdout(io.StringIO()):
     assert main(["report", example, "-o", str(out / "r.pdf")]) == 0
 assert "PySide6" in sys.modules and (out / "r.pdf").stat().st_size > 1000
-# the report started Qt, so it installed the PySide6 workaround (app/qt_fixes.py) first
+# the report started Qt, so it installed the PySide6 workaround (app/support/qt_fixes.py) first
 assert sys.version_info >= (3, 12) or sys.getrefcount(None) > refs + (1 << 59)
 print("ok")
 """

@@ -10,7 +10,7 @@ import pytest
 
 from app.cli.main import main
 from models.calibration import crossval
-from models.engine import coefficients
+from models.core import coefficients
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

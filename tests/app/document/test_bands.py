@@ -118,8 +118,8 @@ def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot,
 
 
 def test_report_kpi_table_lists_the_bands() -> None:
-    from app import format as fmt  # noqa: PLC0415 (report only)
     from app.report.pages import figure_rows  # noqa: PLC0415
+    from app.support import format as fmt  # noqa: PLC0415 (report only
     from models.report.content import build  # noqa: PLC0415
     design = examples.load("dense-web-farm")
     for scenario, expect in (("dense mode", True), ("base", False)):

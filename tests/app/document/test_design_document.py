@@ -7,10 +7,10 @@ from pytestqt.qtbot import QtBot
 
 from app.document import commands
 from app.document.design_document import DesignDocument
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import RestoreValues
 from models.document.rules import link_problem
-from models.engine.prediction import Prediction
 
 
 def test_constructed_document_has_a_prediction(qtbot: QtBot, nic_example: Design) -> None:

@@ -9,9 +9,9 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QResizeEvent
 from pytestqt.qtbot import QtBot
 
-from app import format as fmt
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
+from app.support import format as fmt
 from models.document.design import Component, Design, Link
 from models.document.knobs import FT4, VAIO
 from models.engine.kpis import KPI_BY_KEY, KPIS

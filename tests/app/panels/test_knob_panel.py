@@ -6,10 +6,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider
 from pytestqt.qtbot import QtBot
 
-from app import format as fmt
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
 from app.panels.knob_panel import KnobPanel, KnobRow
+from app.support import format as fmt
 from models.document.knobs import knob, knobs_for
 from models.engine.kpis import KPI_BY_KEY
 from models.examples import bundled as examples

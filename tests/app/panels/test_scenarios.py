@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app import format as fmt
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
 from app.panels.scenarios import ScenarioBar
+from app.support import format as fmt
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
 from models.examples import bundled as examples

@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QTimer
 from pytestqt.qtbot import QtBot
 
-from app import jobs
 from app.report import job as job_mod
 from app.report.export import PdfRender
 from app.report.job import ReportExport
+from app.support import jobs
 from models.examples import bundled as examples
 
 

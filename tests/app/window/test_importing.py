@@ -9,8 +9,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
-from app import jobs
 from app.document.design_document import DesignDocument
+from app.support import jobs
 from app.window.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
 from models.document.design import Design
 from models.io.importers import ImportReport, Progress

@@ -11,8 +11,8 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.layout import overlapping_vms
 from app.document.design_document import DesignDocument
-from app.main import run_app
 from app.window.main_window import MainWindow
+from app.window.run import run_app
 from models.document.design import Component, Design, Link
 from models.examples import bundled as examples
 

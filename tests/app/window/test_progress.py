@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow, QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
-from app import jobs
 from app.document.design_document import DesignDocument
+from app.support import jobs
 from app.window import file_menu
 from app.window.file_menu import FileController
 from app.window.progress import run_with_progress

@@ -110,7 +110,7 @@ _CRASHER = """
 import os, signal, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from app import qt_fixes
+from app.support import qt_fixes
 qt_fixes.install()
 from PySide6.QtCore import QCoreApplication
 from app.document.design_document import DesignDocument

@@ -11,12 +11,8 @@ import pytest
 
 from models import analysis
 from models.analysis import Breach, band_settings, largest_ok, policy_breaches, smallest_ok
-from models.document.codec import design_to_json
-from models.document.design import Component, Design, DesignError, Link
-from models.document.knobs import knob, knobs_for
-from models.engine.compiled import Compiled
-from models.engine.evaluation import Engine
-from models.engine.prediction import (
+from models.core.compiled import Compiled
+from models.core.prediction import (
     ArrayArrays,
     Consolidation,
     HostArrays,
@@ -24,6 +20,10 @@ from models.engine.prediction import (
     Prediction,
     VmArrays,
 )
+from models.document.codec import design_to_json
+from models.document.design import Component, Design, DesignError, Link
+from models.document.knobs import knob, knobs_for
+from models.engine.evaluation import Engine
 from models.examples import bundled as examples
 from models.examples.synth import large_design
 

@@ -8,7 +8,7 @@ import pytest
 
 from models.calibration import cases
 from models.calibration.fit import FitResult, Fitter, Target, fit_all, priors, table_document
-from models.engine import coefficients
+from models.core import coefficients
 
 
 @pytest.fixture(scope="module")

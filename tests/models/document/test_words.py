@@ -9,9 +9,9 @@ import pytest
 
 from models.document.design import Design, DesignError, Link
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, prop_label
-from models.document.session import Session
 from models.document.words import no_link_text
 from models.examples import bundled as examples
+from models.session.session import Session
 
 RAW = re.compile(r"\b(?:[a-z]+_[a-z_]+|workload\.\w+|[hvna]\d+)\b")
 """A property path, a link kind or an id."""

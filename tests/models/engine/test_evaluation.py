@@ -3,11 +3,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from models.core.compiled import compile_design
+from models.core.prediction import Prediction
 from models.document.design import DesignError, Override, apply_overrides, parse_assignment
 from models.document.knobs import knobs_for
-from models.engine.compiled import compile_design
 from models.engine.evaluation import Engine, evaluate, run
-from models.engine.prediction import Prediction
 from models.examples import bundled as examples
 from models.examples.synth import large_design
 

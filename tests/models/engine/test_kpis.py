@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from models.analysis import OUTPUTS
+from models.core import uncertainty
 from models.document import knobs
-from models.engine import uncertainty
 from models.engine.evaluation import evaluate
 from models.engine.kpis import (
     KPI_BY_KEY,

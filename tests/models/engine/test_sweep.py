@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from models.core.prediction import Prediction
 from models.document.design import (
     Design,
     DesignError,
@@ -17,7 +18,6 @@ from models.document.design import (
 )
 from models.document.knobs import knob
 from models.engine.evaluation import Engine, evaluate, evaluate_bands
-from models.engine.prediction import Prediction
 from models.engine.sweep import (
     CURVE_POINTS,
     KnobScale,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app import format as fmt
+from app.support import format as fmt
 from models.examples import bundled as examples
 from models.report.settings import knob_rows, scenario_text, setting_text
 

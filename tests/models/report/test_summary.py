@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from app import format as fmt
+from app.support import format as fmt
 from models.calibration import cases
 from models.document.design import Design, apply_scenario
 from models.engine.evaluation import evaluate

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app import format as fmt
+from app.support import format as fmt
 from models.document.design import Override
 from models.examples import bundled as examples
 from models.report.wording import (

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
-from models.engine.prediction import Prediction
 
 
 def app_design(users: int = 16, think_ms: float = 0.0, cpu_ms: float = 2.0, ios: float = 4.0,

@@ -11,11 +11,11 @@ import pytest
 
 from models.calibration import cases
 from models.calibration.consolidation import checks, dl580_testbed, example_design
+from models.core.compiled import Compiled, compile_design
+from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.document.codec import load_json
 from models.document.design import Component, Design, Link, Override
-from models.engine.compiled import Compiled, compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.examples.bundled import path as example_path
 from models.subsystems import consolidation as con
 from models.subsystems import queueing

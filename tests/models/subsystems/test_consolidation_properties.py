@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from models.core.compiled import compile_design
+from models.core.results import ConsolidationResult
 from models.document.design import Component, Design, Link, Override
-from models.engine.compiled import compile_design
-from models.engine.results import ConsolidationResult
 from models.subsystems import consolidation as con
 from tests.models.subsystems.test_consolidation import build, results
 

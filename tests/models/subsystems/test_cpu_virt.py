@@ -9,11 +9,11 @@ import json
 import numpy as np
 import pytest
 
+from models.core.compiled import Compiled, compile_design
+from models.core.results import NetworkResult, StorageResult
 from models.document.design import Component, Design, Link
 from models.document.schema import ESXI_VERSIONS, Value
-from models.engine.compiled import Compiled, compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import NetworkResult, StorageResult
 from models.examples import bundled as examples
 from models.subsystems import cpu_virt
 

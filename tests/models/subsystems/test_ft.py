@@ -11,11 +11,11 @@ import pytest
 
 from models.calibration.ft import GIGABIT, PE2950, ft4_netperf
 from models.calibration.network import make_testbed
+from models.core.compiled import compile_design
+from models.core.results import FtResult, NetworkResult, StorageResult
 from models.document.design import Component, Design, Link
 from models.document.schema import Value
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import FtResult, NetworkResult, StorageResult
 from models.subsystems import ft
 
 Props = dict[str, Value]

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.calibration.multicast import receivers
+from models.core.compiled import compile_design
+from models.core.results import NetworkResult
 from models.document.design import Design
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import NetworkResult
 from models.subsystems import multicast, network
 
 SETTINGS = settings(max_examples=40, deadline=None)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from models.calibration.network import FEDEX_HOST, TEN_G, fedex, lro_vm, make_testbed
+from models.core.compiled import compile_design
+from models.core.results import NetworkResult
 from models.document.design import Design
 from models.document.schema import Value
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import NetworkResult
 from models.subsystems import network
 
 Props = dict[str, Value]

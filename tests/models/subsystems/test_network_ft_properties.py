@@ -13,11 +13,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.core.compiled import compile_design
+from models.core.results import StorageResult
 from models.document.design import Component, Design, Link
 from models.document.schema import KINDS, Value
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
-from models.engine.results import StorageResult
 from models.subsystems import ft, network
 
 Props = dict[str, Value]

@@ -17,9 +17,9 @@ from models.calibration.storage import (
     sioc_pair,
     vaio,
 )
+from models.core.prediction import Prediction
 from models.document.design import Component, Link, Override, apply_overrides
 from models.engine.evaluation import Engine, evaluate
-from models.engine.prediction import Prediction
 from models.examples.synth import large_design
 from models.subsystems import mva, storage_mva
 

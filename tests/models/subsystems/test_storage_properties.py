@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
-from models.engine.prediction import Prediction
 
 ARRAYS = st.fixed_dictionaries({
     "media": st.sampled_from(["ssd", "hdd15k", "hdd10k", "hdd7k"]),

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from models.calibration.stretched import dvdstore_cluster, dvdstore_vm
-from models.engine.compiled import compile_design
+from models.core.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import stretched
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.calibration.vdi import branch, wan_mbps
+from models.core.compiled import compile_design
 from models.document.knobs import knob
-from models.engine.compiled import compile_design
 from models.engine.evaluation import evaluate
 from models.subsystems import vdi
 

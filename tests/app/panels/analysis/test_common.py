@@ -8,11 +8,11 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.layout import overlapping_vms
 from app.document.design_document import DesignDocument
-from app.jobs import Cancelled, Runner
 from app.panels.analysis import AnalysisPanel
 from app.panels.analysis.common import analysis_copy, place_rebuilt, stoppable
+from app.support.jobs import Cancelled, Runner
 from models.analysis import rebuild
-from models.engine.compiled import compile_design
+from models.core.compiled import compile_design
 from models.examples import bundled as examples
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
 
-from app import jobs
 from app.panels.analysis.common import LANE
+from app.support import jobs
 from models.examples import bundled as examples
 from tests.app.panels.analysis.windows import make
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import format as fmt
+from app.support import format as fmt
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
 from models.examples import bundled as examples

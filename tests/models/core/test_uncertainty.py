@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
+from models.core import uncertainty
+from models.core.uncertainty import BANDS, Bands
 from models.document.design import Override
-from models.engine import uncertainty
 from models.engine.evaluation import Engine, evaluate_bands
-from models.engine.uncertainty import BANDS, Bands
 from models.examples import bundled as examples
 
 

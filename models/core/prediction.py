@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 
 if TYPE_CHECKING:
-    from models.engine.uncertainty import Bands
+    from models.core.uncertainty import Bands
 
 FORMAT = "headroom-prediction"
 VERSION = 1

@@ -17,7 +17,8 @@ before its window goes).
 Workers touch no Qt object but one relay owned by the application, through which every report
 travels as a queued signal; a job hands over its Task (plain Python, holding its runner only
 by a weak reference), so no QObject is ever created, kept alive or destroyed by a worker.
-The first runner installs :mod:`app.gc_guard`: a garbage collection in a worker could destroy
+The first runner installs :mod:`app.support.gc_guard`: a garbage collection in a worker could
+destroy
 a Qt object there and deadlock the GUI thread (see that module).  Hence the rule for callers:
 ``work`` must close over plain data (a ``design.copy()``, ids, numbers), never over widgets,
 documents or other QObjects.
@@ -35,7 +36,7 @@ from typing import Literal
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal
 
-from app import gc_guard
+from app.support import gc_guard
 
 Outcome = Literal["progress", "result", "error", "cancelled"]
 

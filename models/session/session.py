@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from models.core.prediction import Prediction
 from models.document import snapshots
 from models.document.design import (
     Component,
@@ -53,7 +54,6 @@ from models.document.schema import KINDS, LINKS, Value
 from models.document.snapshots import DESIGN_FIELDS, is_field
 from models.document.words import link_refusal, link_text, set_text
 from models.engine.evaluation import Engine
-from models.engine.prediction import Prediction
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app import gc_guard, jobs, qt_fixes
 from app.document.design_document import DesignDocument
-from app.theme import apply_theme
+from app.support import gc_guard, jobs, qt_fixes
+from app.support.theme import apply_theme
 from app.window.file_menu import repairs_text
 from app.window.main_window import MainWindow
 from models.document.design import Design, DesignError
@@ -23,14 +23,14 @@ from models.io.files import load_design
 
 
 def run_app(path: str | None, self_test: bool = False) -> int:
-    qt_fixes.install()  # before the first Qt object (app/qt_fixes.py)
+    qt_fixes.install()  # before the first Qt object (app/support/qt_fixes.py)
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Headroom")
     app.setOrganizationName("Headroom")
     app.setApplicationDisplayName("Headroom")
     apply_theme(app)
-    gc_guard.install()  # collections on the GUI thread only (app/gc_guard.py)
+    gc_guard.install()  # collections on the GUI thread only (app/support/gc_guard.py)
     design: Design | None = None
     error = ""
     try:

@@ -11,7 +11,7 @@ the band thread, ``QObject::connectImpl`` -> ``QBasicMutex::lockInternal`` in th
 How: automatic collection is switched off and a timer on the GUI thread collects each
 generation when its count passes the interpreter's own threshold, as the automatic collector
 would, so memory behaves as before and every destructor runs where Qt expects it.
-:func:`install` is idempotent; :mod:`app.jobs` (the one way the app runs work off the GUI
+:func:`install` is idempotent; :mod:`app.support.jobs` (the one way the app runs work off the GUI
 thread) calls it when its first runner is made, and ``run_app`` at start-up.
 """
 

@@ -26,6 +26,7 @@ from functools import cache
 
 import numpy as np
 
+from models.core.prediction import Prediction, Resource
 from models.document.schema import Value, choice_label
 from models.document.words import counted
 from models.engine.kpis import (
@@ -36,7 +37,6 @@ from models.engine.kpis import (
     change_unit,
     slowest_library_job,
 )
-from models.engine.prediction import Prediction, Resource
 
 MIXED = "mixed"
 """Shown where the selected components disagree on a value."""

@@ -10,8 +10,8 @@ import threading
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app import jobs
-from app.jobs import Cancelled, Lane, Runner, Task
+from app.support import jobs
+from app.support.jobs import Cancelled, Lane, Runner, Task
 
 WAIT_MS = 5000
 
@@ -226,4 +226,4 @@ def test_a_job_that_gives_up_by_itself_is_reported(qtbot: QtBot) -> None:
 
 def test_the_first_runner_moves_garbage_collection_to_the_gui_thread(qtbot: QtBot) -> None:
     Runner()
-    assert not gc.isenabled()  # app/gc_guard.py: a worker never collects
+    assert not gc.isenabled()  # app/support/gc_guard.py: a worker never collects

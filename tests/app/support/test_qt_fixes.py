@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from app import qt_fixes
+from app.support import qt_fixes
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="immortal already on Python 3.12+")

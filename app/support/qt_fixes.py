@@ -1,10 +1,10 @@
 """Workarounds for bugs in Qt and PySide6, installed once by whatever starts Qt.
 
 :func:`install` is called before the first Qt object is made by everything that starts Qt
-without :func:`app.main.run_app` (which calls it): the GUI tests' conftest, the benchmark,
+without :func:`app.window.run.run_app` (which calls it): the GUI tests' conftest, the benchmark,
 the headless report (:func:`app.report.export.ensure_gui_app`).  The command line's other
 commands never import Qt, so they need none of this.  (Collections on the GUI thread only are
-:mod:`app.gc_guard`, installed where worker threads start.)
+:mod:`app.support.gc_guard`, installed where worker threads start.)
 
 PySide6 6.12.0 reference-count bugs that crash Python 3.11:
 

@@ -20,8 +20,8 @@ from models.document.edits import (
     Structure,
 )
 from models.document.schema import Value
-from models.document.session import Session
 from models.examples import bundled as examples
+from models.session.session import Session
 
 
 @pytest.fixture

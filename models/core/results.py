@@ -1,7 +1,7 @@
 """What each subsystem model returns to the engine.
 
 The engine (:mod:`models.engine.evaluation`) runs the subsystems in a fixed order and assembles a
-:class:`~models.engine.prediction.Prediction` from these.  A model may add fields to its result; it
+:class:`~models.core.prediction.Prediction` from these.  A model may add fields to its result; it
 keeps the ones listed here.  Arrays are indexed like the compiled tables (``c.vm``, ``c.host``,
 ``c.nic``, ``c.array``); NaN means "not modelled for this component".
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from models.engine.prediction import Consolidation, Resource
+from models.core.prediction import Consolidation, Resource
 
 
 @dataclass

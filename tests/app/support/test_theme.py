@@ -11,11 +11,11 @@ import pytest
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
-from app import theme
 from app.canvas.items import NO_DATA, badge_style, level_colour
 from app.canvas.scene import DesignScene
 from app.document.design_document import DesignDocument
-from app.theme import UTIL_HOT, UTIL_WARN, Load, util_load
+from app.support import theme
+from app.support.theme import UTIL_HOT, UTIL_WARN, Load, util_load
 from models.document.design import Design
 
 PROBES = sorted({*np.linspace(0.0, 1.6, 321).tolist(), UTIL_WARN, UTIL_HOT,

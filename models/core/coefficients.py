@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from models.resources import RESOURCES
+from models.document.resources import RESOURCES
 
 TABLE_PATH = RESOURCES / "fitted" / "fitted.json"
 FORMAT = "headroom-fitted-coefficients"

@@ -3,4 +3,4 @@ same layout)."""
 
 from pathlib import Path
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"

@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from models.engine import coefficients
+from models.core import coefficients
 
 if TYPE_CHECKING:
-    from models.engine.prediction import Prediction
+    from models.core.prediction import Prediction
 
 Case = Literal["nominal", "low", "high"]
 CASES: tuple[Case, ...] = ("nominal", "low", "high")
@@ -72,7 +72,7 @@ class Band:
     @property
     def fitted(self) -> float:
         """The nominal value in effect: the fitted table's when the band names a fitted
-        coefficient (:mod:`models.engine.coefficients`), else :attr:`nominal`."""
+        coefficient (:mod:`models.core.coefficients`), else :attr:`nominal`."""
         if self.name in coefficients.DECLARED:
             return coefficients.value(self.name)
         return self.nominal

@@ -1,5 +1,5 @@
 """Garbage collection happens on the GUI thread only, so Qt objects in reference cycles are
-never destroyed in a worker (which deadlocked a test run: app/gc_guard.py)."""
+never destroyed in a worker (which deadlocked a test run: app/support/gc_guard.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import weakref
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app import gc_guard
+from app.support import gc_guard
 
 
 class Node:
