@@ -102,28 +102,8 @@ class MoveTracker:
             if moves:
                 doc.move_components(moves)
             return
-        stack = doc.undo_stack
-        name = doc.session.name_of
-        names = ", ".join(dict.fromkeys(name(lk.target) for lk in joins))
-        if len(placed) == len(joins):
-            n = len(placed)
-            label = f"Place {n} VM{'s' if n > 1 else ''} on a host"
-        else:
-            label = (f"Move {name(joins[0].source)} to {names}" if len(joins) == 1
-                     else f"Move {len(joins)} components to {names}")
-        stack.beginMacro(label)
-        refused = []
-        try:
-            doc.move_components(moves)
-            for lk in joins:
-                reason = doc.add_link(lk)
-                if reason:
-                    refused.append(f"Not moved onto {name(lk.target)}: {reason}")
-        finally:
-            stack.endMacro()
-        sc.status_message.emit(refused[0] if refused else
-                               f"Placed {len(placed)} VM(s) on {names}" if placed
-                               else f"{label} (Ctrl+Z undoes it)")
+        label, refused = doc.move_and_join(moves, joins)
+        sc.status_message.emit(refused[0] if refused else f"{label} (Ctrl+Z undoes it)")
 
     def _placement(self, cid: str) -> list[Link]:
         """A VM on no host let go over a host's card: it runs there."""

@@ -143,6 +143,16 @@ class DesignDocument(QObject):
         if edit is not None:
             self._push(edit)
 
+    def move_and_join(self, moves: dict[str, tuple[float, float]], joins: Sequence[Link]
+                      ) -> tuple[str, list[str]]:
+        """Move components and link them into what they were let go on, as ONE undo step;
+        returns the step's label ("" when nothing changed) and why each refused link was left
+        out (:meth:`Session.move_and_join`)."""
+        edit, refused = self.session.move_and_join(moves, joins)
+        if edit is not None:
+            self._push(edit)
+        return (edit.label if edit is not None else ""), refused
+
     def add_link(self, link: Link) -> str | None:
         """Add a link; returns None when done, else why it is illegal (nothing pushed).
         A one-per-source kind replaces the source's existing link in the same step."""

@@ -127,8 +127,17 @@ class RemoveScenario:
     name: str
 
 
+@dataclass(frozen=True)
+class Batch:
+    """Several edits carried out in turn as one (a host let go in another site's box moves
+    and joins it); its inverse is the parts' inverses in reverse order."""
+
+    label: str
+    edits: tuple[Edit, ...]
+
+
 Edit = (Structure | Move | SetValues | RestoreValues | SetOverrides | Contents | AddScenario
-        | RemoveScenario)
+        | RemoveScenario | Batch)
 
 
 @dataclass
@@ -151,3 +160,30 @@ class Change:
     """The active scenario was removed: the session is back on 'base'."""
     stale: bool = False
     """The active scenario's prediction may have changed: evaluate again."""
+    structure: bool = False
+    """Components, links or names changed: every compiled design is out of date."""
+    written: str | None = None
+    """The scenario whose values were written ('base' or a name), when only values were."""
+    patches: tuple[Override, ...] | None = None
+    """How a compiled design of ``written`` follows the write in place (None: it compiles
+    again)."""
+
+    def then(self, later: Change) -> Change:
+        """This change followed by ``later``, as one (the parts of a :class:`Batch`; of two
+        value edits, ``values`` names the later)."""
+        written = {c.written for c in (self, later) if c.written is not None}
+        unpatched = any(c.written is not None and c.patches is None for c in (self, later))
+        structure = self.structure or later.structure or len(written) > 1
+        follows = not structure and len(written) == 1
+        return Change(
+            links_removed=self.links_removed + later.links_removed,
+            removed=self.removed + later.removed, added=self.added + later.added,
+            links_added=self.links_added + later.links_added, moved=self.moved + later.moved,
+            contents=self.contents or later.contents,
+            values=later.values if later.values is not None else self.values,
+            scenarios=self.scenarios or later.scenarios,
+            scenario_reset=self.scenario_reset or later.scenario_reset,
+            stale=self.stale or later.stale, structure=structure,
+            written=written.pop() if follows else None,
+            patches=(self.patches or ()) + (later.patches or ()) if follows and not unpatched
+            else None)

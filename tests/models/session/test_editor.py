@@ -1,4 +1,5 @@
-"""The Qt-free edit session: every edit applies, undoes through its inverse, and redoes."""
+"""The editor: every edit applies, undoes through its inverse, and redoes; what it derives from
+the design follows the design's revisions."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from models.document.codec import design_to_dict
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import (
+    Batch,
     Change,
     Edit,
     Move,
@@ -21,24 +23,24 @@ from models.document.edits import (
 )
 from models.document.schema import Value
 from models.examples import bundled as examples
-from models.session.session import Session
+from models.session.editor import Editor, Memo
 
 
 @pytest.fixture
-def session() -> Session:
+def session() -> Editor:
     design = examples.load(examples.DEFAULT_EXAMPLE)
     if not design.of_kind("nic"):
         design.components.append(Component("n1", "nic", "vmnic0",
                                            props={"speed_gbps": 10.0}))
         design.links.append(Link("n1", "h1", "installed_in"))
-    return Session(design)
+    return Editor(design)
 
 
-def state(s: Session) -> dict[str, Any]:
+def state(s: Editor) -> dict[str, Any]:
     return design_to_dict(s.design)
 
 
-def do_undo_redo(s: Session, build: Callable[[], Edit],
+def do_undo_redo(s: Editor, build: Callable[[], Edit],
                  check: Callable[[], bool]) -> tuple[Change, Change]:
     """Apply the edit, undo it through its inverse, apply it again: the design goes to the
     new state, back to the start exactly, and to the new state again."""
@@ -54,7 +56,7 @@ def do_undo_redo(s: Session, build: Callable[[], Edit],
     return done, undone
 
 
-def test_add_components_with_links(session: Session) -> None:
+def test_add_components_with_links(session: Editor) -> None:
     comps = [Component("h9", "host", "esx-09"), Component("v99", "vm")]
     done, undone = do_undo_redo(
         session, lambda: session.add_components(comps, [Link("v99", "h9", "runs_on")]),
@@ -65,7 +67,7 @@ def test_add_components_with_links(session: Session) -> None:
 
 
 def test_remove_components_takes_their_links_and_puts_them_back_in_place(
-        session: Session) -> None:
+        session: Editor) -> None:
     order = [c.id for c in session.design.components]
     link_order = [(lk.source, lk.target, lk.kind) for lk in session.design.links]
     edit = session.remove_components(["h1", "v3"])
@@ -79,7 +81,7 @@ def test_remove_components_takes_their_links_and_puts_them_back_in_place(
     assert [(lk.source, lk.target, lk.kind) for lk in session.design.links] == link_order
 
 
-def test_delete_of_a_selection_with_links_is_one_edit(session: Session) -> None:
+def test_delete_of_a_selection_with_links_is_one_edit(session: Editor) -> None:
     disk = next(lk for lk in session.design.links if lk.kind == "disk_on")
     edit = session.remove_components(["v2"], [disk])
     assert isinstance(edit, Structure)
@@ -88,7 +90,7 @@ def test_delete_of_a_selection_with_links_is_one_edit(session: Session) -> None:
     assert session.remove_components(["nope"]) is None
 
 
-def test_move(session: Session) -> None:
+def test_move(session: Editor) -> None:
     edit = session.move_components({"h1": (50.0, 60.0), "v1": (1.0, 2.0)})
     assert isinstance(edit, Move)
     done, _ = do_undo_redo(session, lambda: edit,
@@ -100,7 +102,7 @@ def test_move(session: Session) -> None:
     assert session.move_components({"h1": (h1.x, h1.y)}) is None
 
 
-def test_add_link_and_the_link_it_replaces(session: Session) -> None:
+def test_add_link_and_the_link_it_replaces(session: Editor) -> None:
     session.apply(session.add_components([Component("h2", "host", "esx-02")]))
     do_undo_redo(session, lambda: session.add_link(Link("v2", "h2", "runs_on")),
                  lambda: [lk.target for lk in session.design.links
@@ -109,7 +111,7 @@ def test_add_link_and_the_link_it_replaces(session: Session) -> None:
     assert edit.label == "Link Iometer VM 3 on esx-02" or "esx-02" in edit.label
 
 
-def test_remove_link(session: Session) -> None:
+def test_remove_link(session: Editor) -> None:
     link = next(lk for lk in session.design.links if lk.kind == "installed_in")
     edit = session.remove_link(link)
     assert edit is not None
@@ -126,7 +128,7 @@ def test_remove_link(session: Session) -> None:
      "ioanalyzer1.s FT secondary must run on another host than the one ioanalyzer1 runs on"),
     (Link("v1", "h1", "teleport"), "unknown link kind"),
 ])
-def test_illegal_links_are_refused_with_the_rule_they_break(session: Session, link: Link,
+def test_illegal_links_are_refused_with_the_rule_they_break(session: Editor, link: Link,
                                                             reason: str) -> None:
     before = state(session)
     with pytest.raises(DesignError, match=reason):
@@ -134,7 +136,7 @@ def test_illegal_links_are_refused_with_the_rule_they_break(session: Session, li
     assert state(session) == before
 
 
-def test_add_components_checks_kinds_ids_and_properties(session: Session) -> None:
+def test_add_components_checks_kinds_ids_and_properties(session: Editor) -> None:
     with pytest.raises(DesignError) as err:
         session.add_components([Component("h1", "host"), Component("x", "toaster"),
                                 Component("v9", "vm", props={"vcpus": 0})])
@@ -143,7 +145,7 @@ def test_add_components_checks_kinds_ids_and_properties(session: Session) -> Non
     assert "'vcpus'" in text
 
 
-def test_kind_wide_value_edit_and_its_undo(session: Session) -> None:
+def test_kind_wide_value_edit_and_its_undo(session: Editor) -> None:
     vms = session.design.of_kind("vm")
     done, undone = do_undo_redo(session, lambda: session.set_values(["vm"], "vcpus", 4),
                                 lambda: all(c.get("vcpus") == 4 for c in vms))
@@ -151,7 +153,7 @@ def test_kind_wide_value_edit_and_its_undo(session: Session) -> None:
     assert undone.values is not None and done.stale
 
 
-def test_mixed_values_are_restored_per_component(session: Session) -> None:
+def test_mixed_values_are_restored_per_component(session: Editor) -> None:
     session.apply(session.set_values(["id:v1"], "workload.io_oio", 7))
     before = {c.id: c.get("workload.io_oio") for c in session.design.of_kind("vm")}
     inverse, _ = session.apply(session.set_values(["vm"], "workload.io_oio", 32))
@@ -162,7 +164,7 @@ def test_mixed_values_are_restored_per_component(session: Session) -> None:
     assert session.value("vm", "workload.io_oio") is None  # mixed
 
 
-def test_undo_of_a_default_removes_the_explicit_value(session: Session) -> None:
+def test_undo_of_a_default_removes_the_explicit_value(session: Editor) -> None:
     vm = session.design.of_kind("vm")[0]
     had = "memory_gb" in vm.props
     inverse, _ = session.apply(session.set_values(["vm"], "memory_gb", 3.0))
@@ -170,7 +172,7 @@ def test_undo_of_a_default_removes_the_explicit_value(session: Session) -> None:
     assert ("memory_gb" in vm.props) == had
 
 
-def test_a_kind_wide_edit_keeps_one_record_for_uniform_values(session: Session) -> None:
+def test_a_kind_wide_edit_keeps_one_record_for_uniform_values(session: Editor) -> None:
     inverse, _ = session.apply(session.set_values(["vm"], "workload.io_oio", 16))
     assert isinstance(inverse, RestoreValues)
     assert inverse.snapshot.uniform is not None and inverse.snapshot.column is None
@@ -178,7 +180,7 @@ def test_a_kind_wide_edit_keeps_one_record_for_uniform_values(session: Session) 
 
 
 @pytest.mark.parametrize("held", [[4, 4.0], [1, True], [None, "absent"], [8, 8]])
-def test_equal_values_of_other_types_are_restored_as_they_were(session: Session,
+def test_equal_values_of_other_types_are_restored_as_they_were(session: Editor,
                                                                held: list[object]) -> None:
     """4 and 4.0, 1 and True, None and an absent property compare alike but are not the
     same: a kind-wide edit's undo brings each VM's own back (one record only for 8 and 8)."""
@@ -206,7 +208,7 @@ def test_equal_values_of_other_types_are_restored_as_they_were(session: Session,
     ("id:h1", "name", "esx-01", lambda d: d.component("h1").name),
     ("tag:iometer", "vcpus", 2, lambda d: d.of_kind("vm")[0].get("vcpus")),
 ])
-def test_fields_policy_and_selectors(session: Session, select: str, prop: str,
+def test_fields_policy_and_selectors(session: Editor, select: str, prop: str,
                                      value: Value, read: Callable[[Design], object]) -> None:
     if select.startswith("tag:"):
         for c in session.design.of_kind("vm"):
@@ -216,7 +218,7 @@ def test_fields_policy_and_selectors(session: Session, select: str, prop: str,
     assert session.value(select, prop) == value
 
 
-def test_invalid_values_and_selectors_change_nothing(session: Session) -> None:
+def test_invalid_values_and_selectors_change_nothing(session: Editor) -> None:
     before = state(session)
     for select, prop, value in (("vm", "workload.io_oio", -3), ("id:nope", "vcpus", 2),
                                 ("vm", "no_such_prop", 2), ("design", "name", " ")):
@@ -225,7 +227,7 @@ def test_invalid_values_and_selectors_change_nothing(session: Session) -> None:
     assert state(session) == before
 
 
-def test_a_scenario_edit_is_an_override_and_the_base_stays(session: Session) -> None:
+def test_a_scenario_edit_is_an_override_and_the_base_stays(session: Editor) -> None:
     session.apply(session.add_scenario("deep"))
     session.set_scenario("deep")
     edit = session.set_values(["vm"], "workload.io_oio", 4)
@@ -236,15 +238,13 @@ def test_a_scenario_edit_is_an_override_and_the_base_stays(session: Session) -> 
     assert session.value("vm", "workload.io_oio") == 4
     v1 = session.component("v1")
     assert v1 is not None and v1.props["workload.io_oio"] == 128
-    prediction, baseline = session.evaluate()
-    assert prediction.scenario == "deep" and baseline is not prediction
     session.apply(inverse)
     assert session.design.scenario("deep").overrides == []
     session.set_scenario("base")
     assert session.value("vm", "workload.io_oio") == 128
 
 
-def test_value_under_a_scenario_follows_the_override_rule(session: Session) -> None:
+def test_value_under_a_scenario_follows_the_override_rule(session: Editor) -> None:
     session.apply(session.add_scenario("one", [Override("id:v1", "workload.io_oio", 8)]))
     session.set_scenario("one")
     assert session.value("id:v1", "workload.io_oio") == 8
@@ -252,7 +252,7 @@ def test_value_under_a_scenario_follows_the_override_rule(session: Session) -> N
     assert session.value("vm", "workload.io_oio") is None  # mixed under the scenario
 
 
-def test_add_and_remove_scenario(session: Session) -> None:
+def test_add_and_remove_scenario(session: Editor) -> None:
     do_undo_redo(session, lambda: session.add_scenario("x"),
                  lambda: any(s.name == "x" for s in session.design.scenarios))
     names = [s.name for s in session.design.scenarios]
@@ -266,14 +266,14 @@ def test_add_and_remove_scenario(session: Session) -> None:
         session.remove_scenario("ghost")
 
 
-def test_removing_the_active_scenario_returns_to_base(session: Session) -> None:
+def test_removing_the_active_scenario_returns_to_base(session: Editor) -> None:
     session.apply(session.add_scenario("x"))
     session.set_scenario("x")
     _, change = session.apply(session.remove_scenario("x"))
     assert change.scenario_reset and session.scenario == "base"
 
 
-def test_replace_contents_keeps_scenarios_and_policy(session: Session) -> None:
+def test_replace_contents_keeps_scenarios_and_policy(session: Editor) -> None:
     smaller = Design(components=[Component("h1", "host")])
     scenarios = list(session.design.scenarios)
     done, _ = do_undo_redo(session, lambda: session.replace_contents(smaller, "Apply"),
@@ -281,20 +281,8 @@ def test_replace_contents_keeps_scenarios_and_policy(session: Session) -> None:
     assert done.contents and session.design.scenarios == scenarios
 
 
-def test_a_value_edit_patches_the_engine_and_structure_rebuilds_it(session: Session) -> None:
-    session.evaluate()
-    engine = session._engine
-    session.apply(session.set_values(["vm"], "workload.io_oio", 8))
-    assert session._engine is engine  # patched in place
-    low, _ = session.evaluate()
-    session.apply(session.add_components([Component("h2", "host")]))
-    assert session._engine is None  # compiled again at the next evaluation
-    again, _ = session.evaluate()
-    assert again.total_iops == pytest.approx(low.total_iops)
-
-
 def test_the_next_step_of_a_drag_does_not_read_the_values_again(
-        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+        session: Editor, monkeypatch: pytest.MonkeyPatch) -> None:
     session.apply(session.set_values(["vm"], "workload.io_oio", 8))
     reads: list[str] = []
     real = session._read_values
@@ -310,10 +298,67 @@ def test_the_next_step_of_a_drag_does_not_read_the_values_again(
     assert inverse.snapshot.uniform.value == 8
 
 
-def test_labels_use_display_names(session: Session) -> None:
+def test_labels_use_display_names(session: Editor) -> None:
     h1 = session.component("h1")
     assert h1 is not None and h1.name
     move = session.move_components({"h1": (1.0, 1.0)})
     assert move is not None and move.label == f"Move {h1.name}"
     removal = session.remove_components(["h1"])
     assert removal is not None and removal.label == f"Delete {h1.name}"
+
+
+def test_a_batch_is_one_edit_with_one_revision(session: Editor) -> None:
+    h1 = session.component("h1")
+    assert h1 is not None
+    session.apply(session.add_components([Component("s9", "site", "dc-9")]))
+    edits, structure = session.edits, session.structure
+    heard: list[Change] = []
+    session.listeners.append(heard.append)
+    batch, refused = session.move_and_join({"h1": (5.0, 6.0)},
+                                           [Link("h1", "s9", "located_at")])
+    assert isinstance(batch, Batch) and refused == []
+    assert batch.label == f"Move {h1.name} to dc-9"
+    done, undone = do_undo_redo(session, lambda: batch,
+                                lambda: any(lk.target == "s9" for lk in session.links_of("h1")))
+    assert done.moved == ["h1"] and done.links_added == [Link("h1", "s9", "located_at")]
+    assert done.structure and undone.structure and undone.links_removed
+    assert (session.edits, session.structure) == (edits + 3, structure + 3)
+    assert len(heard) == 3  # one notice per applied edit, not per part
+
+
+def test_what_the_editor_derives_follows_the_revision(session: Editor) -> None:
+    index = session._index_map()
+    assert session._index_map() is index  # kept while the design stands still
+    session.apply(session.set_values(["vm"], "workload.io_oio", 8))
+    assert session._index_map() is index  # a value write leaves the structure alone
+    session.apply(session.add_components([Component("h9", "host")]))
+    assert session._index_map() is not index and "h9" in session._index_map()
+
+
+def test_memo_recomputes_only_for_a_new_revision() -> None:
+    memo, calls = Memo(), []
+    def compute() -> int:
+        calls.append(1)
+        return len(calls)
+    assert [memo.get("x", 1, compute), memo.get("x", 1, compute),
+            memo.get("x", 2, compute)] == [1, 1, 2]
+
+
+def test_a_value_write_says_how_an_engine_follows(session: Editor) -> None:
+    _, change = session.apply(session.set_values(["vm"], "workload.io_oio", 8))
+    assert change.written == "base" and not change.structure
+    assert change.patches == (Override("vm", "workload.io_oio", 8),)
+    vm = session.design.of_kind("vm")[0]
+    _, renamed = session.apply(session.set_values([f"id:{vm.id}"], "name", "db-9"))
+    assert renamed.structure  # names are part of the prediction
+    session.apply(session.add_scenario("x"))
+    session.set_scenario("x")
+    _, scenario = session.apply(session.set_values(["vm"], "workload.io_oio", 4))
+    assert scenario.written == "x" and scenario.patches is not None
+
+
+def test_move_and_join_leaves_out_a_refused_link_and_says_why(session: Editor) -> None:
+    vm = session.design.of_kind("vm")[0]
+    edit, refused = session.move_and_join({vm.id: (1.0, 2.0)}, [Link(vm.id, vm.id, "runs_on")])
+    assert isinstance(edit, Move) and len(refused) == 1
+    assert refused[0].startswith(f"Not moved onto {vm.name or vm.id}:")
