@@ -87,7 +87,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             lines += [f"{_fmt(p.nics.gbps[i], ' Gbit/s')}, {_fmt(p.nics.util[i], pct=True)}"
                       " of line rate"]
         elif comp.kind == "content_library":
-            lines += content_library.describe(p.extras.get("content_library", []), cid)
+            lines += content_library.describe(p.sections.content_library or [], cid)
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {html.escape(plain(document, top[0].explanation))}")

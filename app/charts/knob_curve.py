@@ -54,7 +54,6 @@ from models.engine.metrics import (
     time_of,
 )
 from models.engine.sweep import KnobScale, curve_values, sweep, sweep_bands, zoom_values
-from models.subsystems.consolidation import SATURATED_MS
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -538,23 +537,22 @@ class KnobCurve(QWidget):
                 edges[0].setData([], [])
                 edges[1].setData([], [])
                 continue
-            # a saturated response time has no band: it ends where the line breaks
-            cap = SATURATED_MS if name == "latency" else math.inf
-            x, low, high = self._hug(xs, lo, hi, curve, f, log, cap)
+            # a saturated response time has no band (NaN): it ends where the line breaks
+            x, low, high = self._hug(xs, lo, hi, curve, f, log)
             edges[0].setData(x, low)
             edges[1].setData(x, high)
 
     def _hug(self, xs: np.ndarray, lo: np.ndarray, hi: np.ndarray, curve: pg.PlotDataItem,
-             f: Callable[[Prediction], float], log: bool, cap: float = math.inf
+             f: Callable[[Prediction], float], log: bool
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(x, low, high) along the drawn curve: the band's ratios to the nominal at the
         band's few knob values, interpolated onto every point of the curve (the band then
-        follows the curve's shape instead of cutting its corners).  Points at or above
-        ``cap`` (a saturation marker) take no part and are left out."""
+        follows the curve's shape instead of cutting its corners).  Points without a figure
+        (NaN: a saturated response) take no part and are left out."""
         nominal = np.array([f(b.runs[0]) for b in self._band_done], dtype=float)
         cx, cy = curve.xData, curve.yData  # as given to setData (getData is log-transformed)
-        ok = np.isfinite(xs) & np.isfinite(lo) & np.isfinite(hi) & (nominal > 0) \
-            & (hi < cap) & (nominal < cap)
+        ok = np.isfinite(xs) & np.isfinite(lo) & np.isfinite(hi) & np.isfinite(nominal) \
+            & (nominal > 0)
         if cx is None or cy is None or len(cx) < 2 or ok.sum() < 2:
             return xs[ok], lo[ok], hi[ok]
         cx, cy = np.asarray(cx, dtype=float), np.asarray(cy, dtype=float)
@@ -567,7 +565,7 @@ class KnobCurve(QWidget):
         r_lo = np.interp(at, bx, (lo[ok] / nominal[ok])[order])
         r_hi = np.interp(at, bx, (hi[ok] / nominal[ok])[order])
         low, high = cy * r_lo, cy * r_hi
-        keep = np.isfinite(low) & np.isfinite(high) & (high < cap)
+        keep = np.isfinite(low) & np.isfinite(high)
         return cx[keep], low[keep], high[keep]
 
     @property

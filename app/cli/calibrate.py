@@ -28,6 +28,7 @@ from models.io.importers.measurements import STATS
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
+    from models.core.prediction import Prediction
 
 COMMANDS = ("calibrate", "place")
 
@@ -134,37 +135,38 @@ def cmd_place(args: argparse.Namespace) -> int:
     return 0
 
 
-def capacity_lines(pred: Any) -> list[str]:
+def capacity_lines(pred: Prediction) -> list[str]:
     """The evaluate command's lines for what was not measured, clusters, overcommit and
-    storage capacity (from the prediction's ``extras.capacity``)."""
+    storage capacity (the prediction's capacity section)."""
     out: list[str] = []
     v = pred.vms
     missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
     if missing:
         out.append(f"  {'Not measured':<20}{missing:,} of {fmt.count(len(v.ids), 'VM')} lack I/O"
                    " data (their storage figures read 'not measured')")
-    cap = pred.extras.get("capacity", {})
-    for cl in cap.get("clusters", []):
-        if not cl["id"]:
+    cap = pred.sections.capacity
+    if cap is None:
+        return out
+    for cl in cap.clusters:
+        if not cl.id:
             continue
-        short = f", short by {cl['short_by_hosts']}" if cl.get("short_by_hosts") else ""
-        vpc = cl.get("vcpu_per_core")
-        ratio = f", vCPU:core {vpc:.1f}" if vpc is not None else ""
-        out.append(f"  cluster {cl['name']}: {fmt.count(cl['hosts'], 'host')},"
-                   f" {cl['hosts_needed']} needed"
-                   f" ({fmt.LIMIT_WORDS.get(cl['binding'], cl['binding'])};"
-                   f" {cl['admission_control']})"
+        short = f", short by {cl.short_by_hosts}" if cl.short_by_hosts else ""
+        ratio = f", vCPU:core {cl.vcpu_per_core:.1f}" if cl.vcpu_per_core is not None else ""
+        out.append(f"  cluster {cl.name}: {fmt.count(cl.hosts, 'host')},"
+                   f" {cl.hosts_needed} needed"
+                   f" ({fmt.LIMIT_WORDS.get(cl.binding, cl.binding)};"
+                   f" {cl.admission_control})"
                    f"{short}{ratio}")
-    if cap.get("vcpu_per_core") is not None:
-        out.append(f"  {'Overcommit':<20}vCPU:core {cap['vcpu_per_core']:.2f} (busiest host"
-                   f" {cap.get('max_vcpu_per_core_host') or 0:.2f}), memory configured/installed"
-                   f" {cap.get('memory_overcommit') or 0:.2f}")
-    st = cap.get("storage", {})
-    if st.get("arrays"):
-        out.append(f"  {'Storage capacity':<20}{st['needed_gb'] / 1024:,.1f} TiB needed with"
-                   f" {st['growth_pct']:g}% growth of {st['capacity_gb'] / 1024:,.1f} TiB"
-                   + (f" (short {st['short_gb'] / 1024:,.1f} TiB)" if st["short_gb"] else ""))
-    if cap.get("unplaced_vms"):
-        out.append(f"  {'Unplaced':<20}{fmt.count(cap['unplaced_vms'], 'VM')} on no host (counted"
+    if cap.vcpu_per_core is not None:
+        out.append(f"  {'Overcommit':<20}vCPU:core {cap.vcpu_per_core:.2f} (busiest host"
+                   f" {cap.max_vcpu_per_core_host or 0:.2f}), memory configured/installed"
+                   f" {cap.memory_overcommit or 0:.2f}")
+    st = cap.storage
+    if st.arrays:
+        out.append(f"  {'Storage capacity':<20}{st.needed_gb / 1024:,.1f} TiB needed with"
+                   f" {st.growth_pct:g}% growth of {st.capacity_gb / 1024:,.1f} TiB"
+                   + (f" (short {st.short_gb / 1024:,.1f} TiB)" if st.short_gb else ""))
+    if cap.unplaced_vms:
+        out.append(f"  {'Unplaced':<20}{fmt.count(cap.unplaced_vms, 'VM')} on no host (counted"
                    " in hosts needed; headroom place FILE puts them where there is room)")
     return out

@@ -81,10 +81,10 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
     out.append(f"  {'VMs per host':<20}{fmt.number(c.vms_per_host)}"
                + (f" ({'; '.join(parts)})" if parts else ""))
     out += capacity_lines(pred)
-    jobs = doc["extras"].get("content_library", [])
+    jobs = pred.sections.content_library or []
     for j in jobs:
-        out.append(f"  library {j['name'] or j['id']}: "
-                   + "; ".join(content_library.describe(jobs, j["id"])))
+        out.append(f"  library {j.name or j.id}: "
+                   + "; ".join(content_library.describe(jobs, j.id)))
     ids = fmt.case_ids()
     for r in pred.bottlenecks():
         out.append(f"  bottleneck: {fmt.bottleneck(r, name)}: "

@@ -339,7 +339,8 @@ class Dashboard(QWidget):
                 parts.append(f"{missing:,} of {len(p.vms.ids):,} VMs lack I/O data: their storage"
                              " figures read 'not measured' (assign a profile or calibrate"
                              " from esxtop or Aria Operations data)")
-            unplaced = int(p.extras.get("capacity", {}).get("unplaced_vms", 0))
+            cap = p.sections.capacity
+            unplaced = cap.unplaced_vms if cap is not None else 0
             if unplaced:
                 parts.append(f"{unplaced:,} VMs are on no host (the Unplaced area): counted in"
                              " hosts needed")

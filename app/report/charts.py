@@ -122,10 +122,10 @@ def per_vm_figures(p: Prediction) -> PerVm:
         return PerVm(names, "Network throughput per VM", v.net_gbps, _unit("Gbit/s"),
                      "CPU utilisation per VM", 100 * v.cpu_util, lower_label=_pct)
     if p.total_iops == 0 and jobs:
-        return PerVm([str(j["name"] or j["id"]) for j in jobs], "Content Library job time",
-                     np.array([float(j["completion_s"]) / 60.0 for j in jobs]), _unit("min"),
+        return PerVm([j.name or j.id for j in jobs], "Content Library job time",
+                     np.array([(j.completion_s or 0.0) / 60.0 for j in jobs]), _unit("min"),
                      "Throughput per library job",
-                     np.array([float(j["throughput_MBps"] or 0.0) for j in jobs]),
+                     np.array([j.throughput_mbps or 0.0 for j in jobs]),
                      item="job", lower_label=_unit("MB/s"))
     if capacity_only(p):  # an estate measured without I/O: its CPU, never a 0 IOPS
         return PerVm(names, "CPU utilisation per VM", 100 * v.cpu_util, _pct,

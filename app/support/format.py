@@ -232,8 +232,14 @@ def _same(cid: str) -> str:
     return cid
 
 
+SATURATED = "saturated"
+"""An unbounded time (a queue past its capacity: the KPI table gives it as infinity)."""
+
+
 def kpi_value(kpi: Kpi, v: float | None) -> str:
     """A value of ``kpi`` as a tile, a table cell and the report show it."""
+    if v is not None and math.isinf(v):
+        return SATURATED
     return with_unit(v, kpi.unit)
 
 
@@ -275,8 +281,8 @@ def kpi_detail(key: str, p: Prediction | None, value: object = ...,
         t = slowest_library_job(p)
         if t is None:
             return ""
-        bound = f", bound by {t['bound_by']}" if t.get("bound_by") else ""
-        return f"{t['name'] or name(str(t['id']))} ({t['operation']}){bound}"
+        bound = f", bound by {t.bound_by}" if t.bound_by else ""
+        return f"{t.name or name(t.id)} ({t.operation}){bound}"
     if key == "network_gbps":
         nic = busiest(p, "nic")
         if nic is None:

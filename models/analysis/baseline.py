@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 
 from models.core.compiled import Compiled, compile_design
+from models.core.platform import HT_THROUGHPUT, compute
 from models.core.prediction import Prediction
 from models.document.design import Design, Value
 from models.document.schema import VM
 from models.engine.evaluation import run
-from models.subsystems.consolidation import HT_THROUGHPUT
 
 TARGET_MEDIAN = 5.0
 """Median absolute host residual (percentage points) the baseline aims at (issue 15)."""
@@ -161,9 +161,7 @@ def _io_and_memory(props: dict[str, Value]) -> dict[str, Value]:
 
 
 def _host_cap(c: Compiled) -> np.ndarray:
-    host = c.host.cols
-    cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
-    return np.asarray(cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0))
+    return compute(c).capacity
 
 
 def _host_share(c: Compiled, design: Design, todo: np.ndarray, demand: np.ndarray,

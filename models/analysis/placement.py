@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from models.core.compiled import compile_design
+from models.core.platform import compute
 from models.document.design import Design, Link
 from models.engine.evaluation import run
-from models.subsystems.consolidation import HT_THROUGHPUT
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,7 @@ def place_unplaced(design: Design) -> PlacementResult:
         return res
     pred = run(c)
     host = c.host.cols
-    cap = (host["sockets"] * host["cores_per_socket"]).astype(np.float64) * np.where(
-        host["hyperthreading"], HT_THROUGHPUT, 1.0)
+    cap = compute(c).capacity
     mem_cap = host["memory_gb"].astype(np.float64)
     placed = c.vm_host >= 0
     cores = np.nan_to_num(pred.vms.cpu_cores)

@@ -12,6 +12,7 @@ from typing import Any
 from models.calibration import Check, published
 from models.calibration.fit import Fitter, Target
 from models.core.prediction import Prediction
+from models.core.sections import to_json
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
 from models.subsystems import content_library as cl
@@ -42,9 +43,12 @@ def one_library(props: dict[str, Any], name: str = "Content Library") -> Design:
 
 
 def transfer(p: Prediction, lid: str) -> dict[str, Any]:
-    for row in p.extras["content_library"]:
-        if row["id"] == lid:
-            return dict(row)
+    """Library ``lid``'s job as the prediction JSON writes it (the figures the studies
+    publish are compared with the public output)."""
+    for job in p.sections.content_library or []:
+        if job.id == lid:
+            out: dict[str, Any] = to_json(job)
+            return out
     raise KeyError(lid)
 
 

@@ -78,7 +78,11 @@ def oracle_testbed(tps: float, guest_cores: float, platform: str = "esxi",
 
 
 def _cv(p: Prediction, key: str, vm: str = "v1") -> float:
-    return float(p.extras["cpu_virtualization"][key][vm])
+    """A per-VM figure of the CPU virtualisation section (``vm_efficiency``, ...)."""
+    cv = p.sections.cpu_virtualization
+    assert cv is not None, "a design with hosts has a CPU virtualisation section"
+    per_vm: dict[str, float] = getattr(cv, key)
+    return per_vm[vm]
 
 
 def _native_guest_cores() -> float:
@@ -192,8 +196,9 @@ def dvdstore_testbed(config: str) -> Design:
 
 
 def _efficiency(config: str) -> float:
-    return float(evaluate(dvdstore_testbed(config)).extras["cpu_virtualization"]
-                 ["mean_vm_efficiency"])
+    cv = evaluate(dvdstore_testbed(config)).sections.cpu_virtualization
+    assert cv is not None, "the DVD Store testbed has hosts"
+    return cv.mean_vm_efficiency
 
 
 def _docker_checks() -> list[Check]:

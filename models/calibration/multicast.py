@@ -9,14 +9,13 @@ packet rate, and splitRxMode's CPU cost ('slight', 'no noticeable difference').
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from models.calibration import Check, middle, published
 from models.calibration.fit import Fitter
 from models.calibration.network import Props, make_testbed
 from models.core.compiled import compile_design
+from models.core.sections import Multicast
 from models.document.design import Design
 from models.engine.evaluation import evaluate
 from models.subsystems import multicast
@@ -36,20 +35,22 @@ def receivers(n: int, kpps: float = 40.0, split: bool = False) -> Design:
     return make_testbed(R810, [BROADCOM], [vm] * n, name=f"{n} multicast receivers")
 
 
-def _mc(design: Design) -> Any:
-    return solve(compile_design(design)).extras["multicast"]
+def _mc(design: Design) -> Multicast:
+    section = solve(compile_design(design)).multicast
+    assert section is not None, "a design of multicast receivers has a multicast section"
+    return section
 
 
 def vcpu_util(kpps: float) -> float:
     """The one receiver's vCPU utilisation at ``kpps``."""
-    return float(_mc(receivers(1, kpps))["vm_vcpu_util"]["v1"])
+    return float(_mc(receivers(1, kpps)).vm_vcpu_util["v1"])
 
 
 def max_vms(kpps: float = 40.0, split: bool = False, most: int = 64) -> int:
     """Most receivers whose worst loss stays below 0.01%."""
     best = 0
     for n in range(1, most + 1):
-        if max(_mc(receivers(n, kpps, split))["vm_loss"].values()) >= multicast.LOSS_MAX:
+        if max(_mc(receivers(n, kpps, split)).vm_loss.values()) >= multicast.LOSS_MAX:
             break
         best = n
     return best

@@ -12,6 +12,7 @@ Gen1 x8 netperf, DirectPath, VMDq, and the VM's packet rate under Oracle.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from models.calibration import Check, published
@@ -239,13 +240,15 @@ def _cabling_checks() -> list[Check]:
                                    ("twinax", 400.0, 3.0, "lt"),
                                    ("10gbase_t", 400.0, 10.0, "lt")):
         nic: Props = dict(TEN_G, cabling=cab)
-        row = evaluate(make_testbed(FEDEX_HOST, [nic], [])).extras["network"]["cabling"]["n1"]
-        out.append(Check(case, f"USD per adapter port, {cab}", usd, float(row["usd"]),
+        detail = evaluate(make_testbed(FEDEX_HOST, [nic], [])).sections.network
+        assert detail is not None, "a NIC with its cabling given has a network section"
+        row = detail.cabling["n1"]
+        out.append(Check(case, f"USD per adapter port, {cab}", usd, row.usd,
                          0.0 if bound == "eq" else 1e-9, "rule",
                          "eq" if bound == "eq" else "lt"))
         if watts is not None:
-            out.append(Check(case, f"watts per port, {cab}", watts, float(row["watts"]),
-                             0.0, "rule"))
+            out.append(Check(case, f"watts per port, {cab}", watts,
+                             row.watts if row.watts is not None else math.nan, 0.0, "rule"))
     return out
 
 

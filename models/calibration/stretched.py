@@ -122,8 +122,8 @@ def checks() -> list[Check]:
     writer = dict(dvdstore_vm(), **{"workload.io_block_kb": 4, "workload.io_read_pct": 0,
                                     "workload.io_iops": 10000.0, "workload.app_users": 0})
     sized = evaluate(dvdstore_cluster(1.0, n_hosts=2, vms_per_host=1, vm=writer))
-    need = sum(v for k, v in sized.extras.items() if k.startswith("wan_required_mbps")
-               and isinstance(v, float))
+    links = sized.sections.stretched
+    need = sum(links.wan_required_mbps.values()) if links is not None else 0.0
     out.append(Check("stretch-vsan-intersite-bandwidth-formula",
                      "site-to-site Mbit/s for 10,000 x 4 KB writes/s (2 VMs)", 2 * 560.0,
                      float(need), 0.01, "rule"))

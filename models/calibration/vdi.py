@@ -44,7 +44,8 @@ def wan_mbps(codec: str = "view4", cache: bool = False, btl: bool = True,
              desktops: int = DESKTOPS) -> float:
     """PCoIP Mbit/s on the dc-branch link."""
     pred = evaluate(branch(codec, cache, btl, desktops))
-    return float(pred.extras["vdi"]["wan"]["dc-branch"]["mbps"])
+    assert pred.sections.vdi is not None, "the branch office has desktops"
+    return pred.sections.vdi.wan["dc-branch"].mbps
 
 
 def checks() -> list[Check]:

@@ -14,11 +14,19 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
+from models.core.sections import LibraryJob, Sections
+
 if TYPE_CHECKING:
     from models.core.uncertainty import Bands
 
 FORMAT = "headroom-prediction"
 VERSION = 1
+
+SATURATED_MS = 10_000.0
+"""What a saturated response (host CPU or the VM's vCPUs at or over 100%: the queue grows
+without bound) reads as in the arrays and the JSON: a finite stand-in (a typical 10 s client
+timeout) that the contract's "every number is finite" allows.  Readers test
+``VmArrays.saturated``, never this value."""
 
 
 class Labels(Sequence[str]):
@@ -106,6 +114,9 @@ class VmArrays:
     paths)."""
     io_not_measured: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     """bool mask: VMs whose storage I/O is not measured; their storage figures are NaN."""
+    saturated: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool mask: request-driven VMs whose response is unbounded (their host CPU or vCPUs
+    cannot keep up); their latencies read :data:`SATURATED_MS`, which is not a time."""
 
 
 @dataclass
@@ -164,8 +175,8 @@ class Prediction:
     consolidation: Consolidation
     resources: list[Resource] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    extras: dict[str, Any] = field(default_factory=dict)
-    """Model outputs beyond the contract (per subsystem), JSON-ready."""
+    sections: Sections = field(default_factory=Sections)
+    """The subsystems' typed outputs beyond the arrays (the JSON's ``extras``)."""
     bands: Bands | None = None
     """Uncertainty bands, only when asked for (:func:`models.engine.evaluation.evaluate_bands`)."""
 
@@ -187,6 +198,12 @@ class Prediction:
         """The highest per-VM p95 storage latency among VMs that do I/O."""
         mask = np.nan_to_num(self.vms.iops) > 0
         return float(np.nanmax(self.vms.p95_latency_ms[mask])) if mask.any() else 0.0
+
+    @property
+    def response_saturated(self) -> bool:
+        """Whether any request-driven VM's response is unbounded (see VmArrays.saturated)."""
+        s = self.vms.saturated
+        return bool(s.any()) if len(s) else False
 
     @property
     def mean_response_ms(self) -> float:
@@ -222,28 +239,26 @@ class Prediction:
         return float(np.nansum(self.vms.net_gbps))
 
     @property
-    def library_transfers(self) -> list[dict[str, Any]]:
+    def library_transfers(self) -> list[LibraryJob]:
         """Content Library operations that move items (publishers and idle libraries left
-        out), as in the JSON's ``extras.content_library``: id, name, operation, items,
-        ``completion_s``, ``throughput_MBps``, ``bound_by``."""
-        return [t for t in self.extras.get("content_library", [])
-                if t.get("items", 0) > 0 and t.get("completion_s") is not None]
+        out)."""
+        return self.sections.library_transfers
 
     @property
     def library_slowest_s(self) -> float:
         """The longest Content Library operation, seconds (0 without any)."""
-        return max((float(t["completion_s"]) for t in self.library_transfers), default=0.0)
+        return max((j.completion_s or 0.0 for j in self.library_transfers), default=0.0)
 
     @property
     def library_mean_s(self) -> float:
         """The mean time of the Content Library operations, seconds (0 without any)."""
-        times = [float(t["completion_s"]) for t in self.library_transfers]
+        times = [j.completion_s or 0.0 for j in self.library_transfers]
         return sum(times) / len(times) if times else 0.0
 
     @property
     def library_mb_per_s(self) -> float:
         """Content Library throughput summed over operations, MB/s."""
-        return sum(float(t["throughput_MBps"] or 0.0) for t in self.library_transfers)
+        return sum(j.throughput_mbps or 0.0 for j in self.library_transfers)
 
     def bottlenecks(self, n: int = 5) -> list[Resource]:
         return sorted(self.resources, key=lambda r: -r.util)[:n]
@@ -268,7 +283,9 @@ class Prediction:
                         "rx_pps": _opt(v.rx_pps, i), "tx_pps": _opt(v.tx_pps, i),
                         "txn_per_s": _opt(v.txn_per_s, i),
                         "txn_response_ms": _opt(v.txn_response_ms, i),
-                        "max_users": _opt(v.max_users, i)})
+                        "max_users": _opt(v.max_users, i),
+                        "saturated": bool(v.saturated[i]) if len(v.saturated) > i
+                        else False})
         h, n = self.hosts, self.nics
         hosts = []
         for i, hid in enumerate(h.ids):
@@ -291,8 +308,9 @@ class Prediction:
                              "source": r.source} for r in self.bottlenecks()],
             "warnings": list(self.warnings),
         }
-        if self.extras:
-            out["extras"] = self.extras
+        extras = self.sections.to_json()
+        if extras:
+            out["extras"] = extras
         if self.bands is not None:
             out["bands"] = self.bands.to_dict()
         return out
@@ -309,6 +327,7 @@ class Prediction:
             "ft_logging_mbps": _num(self.ft_logging_mbps),
             "ft_latency_add_ms": _num(self.ft_latency_add_ms),
             "total_txn_per_s": _num(self.total_txn_per_s),
+            "response_saturated": self.response_saturated,
             "consolidation": {
                 "vms_per_host": _num(c.vms_per_host),
                 "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,

@@ -10,24 +10,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from models.core.prediction import Consolidation, Resource
+from models.core.sections import (
+    ConsolidationDetail,
+    CpuVirtualization,
+    FtDetail,
+    Multicast,
+    NetworkDetail,
+)
 
 
 @dataclass
 class Common:
     resources: list[Resource] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class StretchedResult(Common):
     vm_write_delay_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Extra latency each write of the VM pays for crossing sites (0 for local clusters)."""
+    witness_required_mbps: dict[str, float] = field(default_factory=dict)
+    """Witness traffic each witness link needs, by link name."""
 
 
 @dataclass
@@ -60,6 +67,10 @@ class StorageResult(Common):
     """Guest CPU (cores at the host's clock) their transactions keep busy."""
     app_net_mbps: tuple[np.ndarray, np.ndarray] | None = None
     """(receive, transmit) Mbit/s their transactions offer the network."""
+    mva_iterations: int | None = None
+    """Steps the MVA took to converge."""
+    wan_required_mbps: dict[str, float] = field(default_factory=dict)
+    """What each stretched cluster's site link needs for its writes, by link name."""
 
 
 @dataclass
@@ -75,6 +86,8 @@ class NetworkResult(Common):
     vm_tx_pps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     nic_gbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    detail: NetworkDetail | None = None
+    multicast: Multicast | None = None
 
 
 @dataclass
@@ -90,6 +103,7 @@ class FtResult(Common):
     nic_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
     vm_sizing_rule_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Logging bandwidth the vSphere 4 sizing rule asks for (reads x 8 + rx) x 1.2; 0 w/o FT."""
+    detail: FtDetail | None = None
 
 
 @dataclass
@@ -106,8 +120,13 @@ class ConsolidationResult(Common):
     vm_response_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Mean response time of request-driven VMs (web); NaN for others."""
     vm_response_p95_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    vm_saturated: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """bool: request-driven VMs whose host CPU or vCPUs cannot keep up: their response is
+    unbounded (the arrays hold :data:`~models.core.prediction.SATURATED_MS`)."""
     host_cpu_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
     host_memory_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
     host_dense_active: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     consolidation: Consolidation = field(
         default_factory=lambda: Consolidation(0.0, None, None, None, None))
+    cpu_virtualization: CpuVirtualization | None = None
+    detail: ConsolidationDetail | None = None

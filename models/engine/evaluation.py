@@ -30,6 +30,7 @@ from models.core.prediction import (
     VmArrays,
 )
 from models.core.results import FtResult, NetworkResult
+from models.core.sections import Sections, Stretched
 from models.core.uncertainty import Bands
 from models.document.design import Design, Override, apply_scenario
 from models.subsystems import (
@@ -56,7 +57,7 @@ class Engine:
 
     def evaluate(self, detail: bool = True) -> Prediction:
         """The prediction of the current arrays; ``detail=False`` when only the summary is
-        read (a sweep): models skip bottleneck Resources, warnings and extras."""
+        read (a sweep): models skip bottleneck Resources, warnings and sections."""
         self.compiled.detail = detail
         return run(self.compiled, self.scenario, reuse=True)
 
@@ -181,7 +182,8 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
                          else np.full(len(ratio), np.nan)),
         max_users=(sto.vm_max_users if sto.vm_max_users is not None
                    else np.full(len(ratio), np.nan)),
-        cpu_cores=con.vm_cpu_cores, io_not_measured=unmeasured)
+        cpu_cores=con.vm_cpu_cores, io_not_measured=unmeasured,
+        saturated=web & con.vm_saturated if len(con.vm_saturated) else np.zeros(len(web), bool))
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
         memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,
@@ -201,10 +203,15 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
                          latency_ms=arr_lat, util=sto.array_util,
                          io_not_measured=arr_unmeasured)
     parts = (st, sto, net, fto, con, desk, lib)
-    extras = {k: v for p in parts for k, v in p.extras.items()}
-    extras["capacity"] = cap.extras
+    sections = Sections(
+        stretched=Stretched(st.witness_required_mbps, sto.wan_required_mbps)
+        if st.witness_required_mbps or sto.wan_required_mbps else None,
+        storage_mva_iterations=sto.mva_iterations, network=net.detail,
+        multicast=net.multicast, ft=fto.detail, cpu_virtualization=con.cpu_virtualization,
+        consolidation=con.detail, vdi=desk.vdi, content_library=lib.jobs,
+        capacity=cap.capacity)
     return Prediction(
         design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,
         arrays=arrays, consolidation=cap.consolidation,
         resources=[r for p in parts for r in p.resources],
-        warnings=[w for p in parts for w in p.warnings] + cap.warnings, extras=extras)
+        warnings=[w for p in parts for w in p.warnings] + cap.warnings, sections=sections)

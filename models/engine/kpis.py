@@ -12,13 +12,14 @@ for) as people read them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from models.core.prediction import Prediction, Resource
+from models.core.sections import LibraryJob
 from models.core.uncertainty import PVSCSI
 from models.document.knobs import (
     CL_DEPLOY,
@@ -98,10 +99,10 @@ def library_minutes(p: Prediction) -> float | None:
     return p.library_slowest_s / 60.0 if p.library_transfers else None
 
 
-def slowest_library_job(p: Prediction) -> dict[str, Any] | None:
-    """The Content Library transfer that takes longest (``extras.content_library`` entry)."""
+def slowest_library_job(p: Prediction) -> LibraryJob | None:
+    """The Content Library transfer that takes longest."""
     jobs = p.library_transfers
-    return max(jobs, key=lambda j: float(j["completion_s"])) if jobs else None
+    return max(jobs, key=lambda j: j.completion_s or 0.0) if jobs else None
 
 
 NO_IO = "no storage I/O"
@@ -116,6 +117,14 @@ def change_unit(unit: str) -> str:
 def mean_pct(util: np.ndarray) -> float | None:
     """Mean of a per-host utilisation, in per cent; None without hosts."""
     return float(np.mean(util)) * 100.0 if len(util) else None
+
+
+def p95_response(p: Prediction) -> float | None:
+    """The highest p95 web response: infinite when a VM's requests saturate its host or
+    vCPUs (the queue grows without bound); None without request-driven VMs."""
+    if not p.vms.request_driven.any():
+        return None
+    return math.inf if p.response_saturated else p.p95_response_ms
 
 
 def hosts_needed(p: Prediction) -> float | None:
@@ -141,8 +150,7 @@ KPIS: tuple[Kpi, ...] = (
         "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
         " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
         absent="no network traffic"),
-    Kpi("p95_response_ms", "p95 response", "ms",
-        lambda p: p.p95_response_ms if p.vms.request_driven.any() else None, DENSE,
+    Kpi("p95_response_ms", "p95 response", "ms", p95_response, DENSE,
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
         False, absent="no request-driven VMs"),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s",

@@ -20,7 +20,6 @@ import numpy as np
 
 from models.core.prediction import Prediction
 from models.engine.kpis import hosts_needed, mean_pct
-from models.subsystems.consolidation import SATURATED_MS
 
 TimeFigure = Callable[[Prediction], tuple[float, float]]
 """The (mean, worst) time a curve's upper plot shows."""
@@ -30,8 +29,11 @@ ThroughputFigure = Callable[[Prediction], float]
 
 def latencies(p: Prediction) -> tuple[float, float]:
     """(mean, p95) the curve plots: web response times on a design that does no storage I/O
-    but serves requests, storage latency otherwise."""
+    but serves requests (NaN when they saturate: no steady state, no time), storage latency
+    otherwise."""
     if p.total_iops == 0 and p.vms.request_driven.any():
+        if p.response_saturated:
+            return math.nan, math.nan
         return p.mean_response_ms, p.p95_response_ms
     return p.mean_latency_ms, p.p95_latency_ms
 
@@ -82,12 +84,6 @@ def throughput_of(p: Prediction | None) -> tuple[str, ThroughputFigure]:
     return "total IOPS", lambda q: q.total_iops
 
 
-def saturated_to_nan(ms: np.ndarray) -> np.ndarray:
-    """Response times at the saturation marker (an unstable queue) as NaN: the drawn line
-    breaks there instead of plotting a plateau at the marker."""
-    return np.where(ms >= SATURATED_MS, np.nan, ms)
-
-
 def flat_range(ys: np.ndarray) -> tuple[float, float] | None:
     """A y range from 0 for a curve the knob does not move (open-loop IOPS against OIO):
     auto-range would zoom into rounding noise and label every tick "155000"; None when the
@@ -113,13 +109,23 @@ class Series:
     """A curve's figures at each value of a sweep."""
 
     times: np.ndarray
-    """(n, 2): the (mean, worst) time as the models give it (saturation marker included)."""
-    mean: np.ndarray
-    """The mean time, NaN where it saturates."""
-    worst: np.ndarray
-    """The worst (p95, slowest) time, NaN where it saturates."""
+    """(n, 2): the (mean, worst) time at each step, NaN where it saturates."""
     throughput: np.ndarray
-    """The throughput figure, NaN where the mean time saturates."""
+    """The throughput figure, NaN where the time saturates (no steady state)."""
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.times[:, 0]
+
+    @property
+    def worst(self) -> np.ndarray:
+        """The worst (p95, slowest) time."""
+        return self.times[:, 1]
+
+    @property
+    def saturated(self) -> np.ndarray:
+        """bool: the steps whose time has no steady state."""
+        return np.isnan(self.times[:, 0])
 
     @property
     def has_time(self) -> bool:
@@ -130,10 +136,10 @@ class Series:
 
 def series(preds: Sequence[Prediction], times: TimeFigure,
            throughput: ThroughputFigure) -> Series:
-    """The curve's figures along a sweep's predictions: times past saturation and the
-    throughput there as NaN (no steady state: the line breaks with the response time's
-    instead of climbing on with the offered load)."""
+    """The curve's figures along a sweep's predictions: past saturation the time is NaN
+    (:func:`latencies`) and so is the throughput (no steady state: the line breaks with the
+    response time's instead of climbing on with the offered load)."""
     lat = np.array([times(p) for p in preds], dtype=float).reshape(-1, 2)
     through = np.array([throughput(p) for p in preds], dtype=float)
-    through[lat[:, 0] >= SATURATED_MS] = np.nan
-    return Series(lat, saturated_to_nan(lat[:, 0]), saturated_to_nan(lat[:, 1]), through)
+    through[np.isnan(lat[:, 0])] = np.nan
+    return Series(lat, through)

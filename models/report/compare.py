@@ -138,7 +138,7 @@ def direction(kpi: Kpi, p: Prediction | None) -> bool | None:
     """Whether more of ``kpi`` is better in this design: the KPI's own direction, except
     network throughput where the traffic is a cost and not the result (remote desktops'
     PCoIP over a WAN): neither side is better there."""
-    if kpi.key == "network_gbps" and p is not None and "vdi" in p.extras:
+    if kpi.key == "network_gbps" and p is not None and p.sections.vdi is not None:
         return None
     return kpi.higher_is_better
 

@@ -26,11 +26,11 @@ SUBSYSTEM_TITLES: dict[str, str] = {
 def _cpu_virtualisation(p: Prediction) -> bool:
     """The hypervisor's cost is in the figures: a VM below native efficiency, or host cores
     spent in the hypervisor."""
-    cv = p.extras.get("cpu_virtualization") or {}
-    eff = cv.get("vm_efficiency") or {}
-    cores = cv.get("hypervisor_cores_by_host") or {}
-    return any(float(e) < 0.999 for e in eff.values()) or any(float(c) > 0 for c in
-                                                              cores.values())
+    cv = p.sections.cpu_virtualization
+    if cv is None:
+        return False
+    return any(e < 0.999 for e in cv.vm_efficiency.values()) or any(
+        c > 0 for c in cv.hypervisor_cores_by_host.values())
 
 
 def used_by(p: Prediction, design: Design | None = None) -> set[str]:
@@ -39,16 +39,16 @@ def used_by(p: Prediction, design: Design | None = None) -> set[str]:
     used: set[str] = set()
     if p.total_iops > 0:
         used.add("storage")
-    if any(k.startswith(("wan_required_mbps", "witness_required_mbps")) for k in p.extras):
+    if p.sections.stretched is not None:
         used.add("stretched")
     if p.total_net_gbps > 0:
         used.add("network")
     if design is not None and any(v.get("workload.profile") == "file_transfer"
                                   for v in design.of_kind("vm")):
         used.add("file_transfer")
-    if "multicast" in p.extras:
+    if p.sections.multicast is not None:
         used.add("multicast")
-    if "vdi" in p.extras:
+    if p.sections.vdi is not None:
         used.add("vdi")
     if p.vms.ft.any():
         used.add("ft")

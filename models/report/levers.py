@@ -90,7 +90,7 @@ BUSY = 0.7
 def headline(p: Prediction) -> Kpi | None:
     """The design's main figure with a better side (:data:`HEADLINES`; the WAN link for
     remote desktops, whose traffic is a cost, not a result)."""
-    for key in ("wan_pct", *HEADLINES) if "vdi" in p.extras else HEADLINES:
+    for key in ("wan_pct", *HEADLINES) if p.sections.vdi is not None else HEADLINES:
         kpi = KPI_BY_KEY[key]
         if kpi.value(p) is not None:
             return kpi

@@ -39,7 +39,6 @@ from models.report.wording import (
     target_text,
     value_text,
 )
-from models.subsystems.consolidation import SATURATED_MS
 
 SATURATED = 0.995
 """From this utilisation a resource reads as saturated (it shows as 100 %)."""
@@ -128,21 +127,21 @@ def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
         out.append(f"{verb('deliver')} {k('total_iops')} at a mean storage latency of"
                    f" {k('mean_latency_ms')} (highest VM p95 {k('p95_latency_ms')})")
     if p.vms.request_driven.any():
-        if p.p95_response_ms >= SATURATED_MS:
+        if p.response_saturated:
             out.append(f"{verb('get')} more web requests than the hosts can answer: the"
                        " response time grows without bound")
         else:
             mean = kpi_text(numbers, KPI_BY_KEY["p95_response_ms"], p.mean_response_ms)
             out.append(f"{verb('answer')} web requests within {k('p95_response_ms')} at the"
                        f" 95th percentile (mean {mean})")
-    vdi = p.extras.get("vdi") or {}
-    for name, link in list((vdi.get("wan") or {}).items())[:1]:
-        out.append(f"{verb('run')} {int(link['desktops']):,} PCoIP desktops over the WAN link"
+    vdi = p.sections.vdi
+    for name, link in list(vdi.wan.items())[:1] if vdi is not None else []:
+        out.append(f"{verb('run')} {int(link.desktops):,} PCoIP desktops over the WAN link"
                    f" {component_name(design, name)}, which carries"
-                   f" {numbers.percent(float(link['util']))} of its capacity (room for"
-                   f" {int(link['max_desktops']):,} such desktops)")
+                   f" {numbers.percent(link.util)} of its capacity (room for"
+                   f" {link.max_desktops:,} such desktops)")
     if p.total_net_gbps > 0 and p.total_iops == 0 and not p.vms.request_driven.any() \
-            and not vdi:
+            and vdi is None:
         out.append(f"{verb('move')} {k('network_gbps')} over the network")
     return out
 
@@ -151,12 +150,12 @@ def _library(design: Design, p: Prediction, numbers: Numbers) -> str:
     jobs = p.library_transfers
     if not jobs:
         return ""
-    slow = max(jobs, key=lambda j: float(j["completion_s"]))
+    slow = max(jobs, key=lambda j: j.completion_s or 0.0)
     kpi = KPI_BY_KEY["library_min"]
-    bound = f", bound by the {slow['bound_by']}" if slow.get("bound_by") else ""
+    bound = f", bound by the {slow.bound_by}" if slow.bound_by else ""
     others = f" of {len(jobs)} Content Library jobs" if len(jobs) > 1 else ""
-    return (f"The slowest{others}, the {slow['operation']} of"
-            f" {slow.get('name') or component_name(design, str(slow['id']))}, takes"
+    return (f"The slowest{others}, the {slow.operation} of"
+            f" {slow.name or component_name(design, slow.id)}, takes"
             f" {kpi_text(numbers, kpi, kpi.value(p))}{bound}.")
 
 

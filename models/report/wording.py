@@ -8,6 +8,7 @@ so this module decides words, never digits.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from typing import Protocol
@@ -17,7 +18,6 @@ from models.document.design import Design, Override
 from models.document.knobs import knob
 from models.document.schema import KINDS, LINKS, Value, prop_spec
 from models.engine.kpis import Kpi
-from models.subsystems.consolidation import SATURATED_MS
 
 
 class Numbers(Protocol):
@@ -215,13 +215,10 @@ def value_text(numbers: Numbers, kind: str, prop: str, value: Value) -> str:
     return quantity(numbers, float(value), spec.unit if spec is not None else "")
 
 
-SATURATING = ("p95_response_ms",)
-"""KPIs whose model reports a saturated queue as :data:`SATURATED_MS` (not a time)."""
-
-
 def saturated(kpi: Kpi, v: float | None) -> bool:
-    """Whether ``v`` is the response model's "no steady state" (demand past capacity)."""
-    return kpi.key in SATURATING and v is not None and v >= SATURATED_MS
+    """Whether ``v`` is a queue's "no steady state" (demand past capacity): an unbounded
+    time, which the KPI table gives as infinity."""
+    return v is not None and math.isinf(v)
 
 
 def kpi_text(numbers: Numbers, kpi: Kpi, v: float | None) -> str:

@@ -35,9 +35,11 @@ from typing import Any
 import numpy as np
 
 from models.core.compiled import Compiled
+from models.core.platform import compute
 from models.core.prediction import Consolidation
 from models.core.results import ConsolidationResult
-from models.subsystems.consolidation import HT_THROUGHPUT, fewest_hosts
+from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
+from models.subsystems.consolidation import fewest_hosts
 
 HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"
 DRS = "vSphere Resource Management: DRS"
@@ -47,7 +49,7 @@ DRS = "vSphere Resource Management: DRS"
 class CapacityResult:
     consolidation: Consolidation
     """The consolidation summary, ``hosts_needed`` honouring each cluster's policy."""
-    extras: dict[str, Any]
+    capacity: Capacity
     warnings: list[str]
 
 
@@ -56,8 +58,9 @@ class _Static:
 
     def __init__(self, c: Compiled) -> None:
         host, vm = c.host.cols, c.vm.cols
-        self.cores = cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
-        self.cap = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
+        hc = compute(c)
+        self.cores = cores = hc.cores
+        self.cap = hc.capacity
         self.mem_installed = mem_installed = host["memory_gb"]
         self.placed = placed = c.vm_host >= 0
         held = vm["workload.memory_gb"]
@@ -71,16 +74,13 @@ class _Static:
             g["vcpus"] = float(self.vcpus[on].sum())
             g["memory"] = float(self.memory[on].sum())
         cores_all = float(cores.sum())
-        self.overall: dict[str, Any] = {
-            "vcpu_per_core": (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all
-            else None,
-            "memory_overcommit": (float(vm["memory_gb"][placed].sum())
-                                  / float(mem_installed.sum())) if len(c.host) else None,
-            "max_vcpu_per_core_host": _max_ratio(c, vm["vcpus"], cores),
-            "storage": _storage(c),
-            "unplaced_vms": int((~placed).sum()),
-            "sources": [HA, DRS],
-        }
+        self.vcpu_per_core = (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all \
+            else None
+        self.memory_overcommit = (float(vm["memory_gb"][placed].sum())
+                                  / float(mem_installed.sum())) if len(c.host) else None
+        self.max_vcpu_per_core_host = _max_ratio(c, vm["vcpus"], cores)
+        self.storage = _storage(c)
+        self.unplaced_vms = int((~placed).sum())
 
 
 def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
@@ -93,7 +93,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     vm_cores = _arr(con.vm_cpu_cores, len(c.vm))
     cons = con.consolidation
     by_p95 = cons.max_vms_per_host_by_p95
-    out: list[dict[str, Any]] = []
+    out: list[ClusterCapacity] = []
     warnings: list[str] = []
     total = 0
     complete = True
@@ -146,25 +146,27 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
         base = max(counts[binding], g["fewest"])
         needed = base + reserve if len(vms) else 0
         total += needed
-        row = {"id": g["id"], "name": g["name"], "hosts": len(hs), "vms": len(vms),
-               "unplaced_vms": len(g["unplaced"]),
-               "cpu_demand_cores": d, "cpu_capacity_cores": float(cap[hs].sum()),
-               "memory_gb": m, "memory_capacity_gb": float(mem_installed[hs].sum()),
-               "admission_control": policy, "reserve_hosts": reserve,
-               "hosts_needed": needed, "binding": binding, "drs": drs,
-               "drs_imbalance": imbalance,
-               "short_by_hosts": max(needed - len(hs), 0) if len(hs) else None,
-               "vcpu_per_core": (g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
-               "memory_overcommit": (g["memory"] / float(mem_installed[hs].sum())) if len(hs)
-               else None}
-        out.append(row)
+        out.append(ClusterCapacity(
+            id=g["id"], name=g["name"], hosts=len(hs), vms=len(vms),
+            unplaced_vms=len(g["unplaced"]), cpu_demand_cores=d,
+            cpu_capacity_cores=float(cap[hs].sum()), memory_gb=m,
+            memory_capacity_gb=float(mem_installed[hs].sum()), admission_control=policy,
+            reserve_hosts=reserve, hosts_needed=needed, binding=binding, drs=drs,
+            drs_imbalance=imbalance,
+            short_by_hosts=max(needed - len(hs), 0) if len(hs) else None,
+            vcpu_per_core=(g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
+            memory_overcommit=(g["memory"] / float(mem_installed[hs].sum())) if len(hs)
+            else None))
         if g["cluster"] is not None and len(hs) and needed > len(hs):
             warnings.append(f"cluster {g['id']}: {len(hs)} hosts, {needed} needed to run its"
                             f" VMs within policy with its admission control ({policy})")
     if len(c.cluster) and complete:
         cons = replace(cons, hosts_needed=total)
-    extras: dict[str, Any] = {"clusters": out, **st.overall}
-    return CapacityResult(cons, extras, warnings)
+    capacity = Capacity(clusters=out, vcpu_per_core=st.vcpu_per_core,
+                        memory_overcommit=st.memory_overcommit,
+                        max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
+                        unplaced_vms=st.unplaced_vms, sources=[HA, DRS])
+    return CapacityResult(cons, capacity, warnings)
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:
@@ -206,7 +208,7 @@ def _max_ratio(c: Compiled, vcpus: np.ndarray, cores: np.ndarray) -> float | Non
     return float((per / np.maximum(cores, 1.0)).max())
 
 
-def _storage(c: Compiled) -> dict[str, Any]:
+def _storage(c: Compiled) -> StorageCapacity:
     """Space in use, grown by the policy's growth, against each array's capacity."""
     a, vm = c.array.cols, c.vm.cols
     n_arr = len(c.array)
@@ -219,7 +221,7 @@ def _storage(c: Compiled) -> dict[str, Any]:
         np.zeros(0)
     prov_sum = np.bincount(c.vm_array[on], prov_vm[on], minlength=n_arr) if n_arr else \
         np.zeros(0)
-    arrays = []
+    arrays: list[ArrayCapacity] = []
     need_total = cap_total = short_total = 0.0
     for j, aid in enumerate(c.array.ids):
         used = a["used_gb"][j] if not np.isnan(a["used_gb"][j]) else used_sum[j]
@@ -228,20 +230,20 @@ def _storage(c: Compiled) -> dict[str, Any]:
         if np.isnan(capacity) and not used:
             continue
         needed = float(used) * (1.0 + growth)
-        row: dict[str, Any] = {"id": aid, "name": c.names.get(aid, aid), "used_gb": float(used),
-                               "provisioned_gb": float(prov), "needed_gb": needed,
-                               "capacity_gb": None if np.isnan(capacity) else float(capacity),
-                               "thin": bool(a["thin"][j])}
+        row = ArrayCapacity(id=aid, name=c.names.get(aid, aid), used_gb=float(used),
+                            provisioned_gb=float(prov), needed_gb=needed,
+                            capacity_gb=None if np.isnan(capacity) else float(capacity),
+                            thin=bool(a["thin"][j]))
         if not np.isnan(capacity) and capacity > 0:
-            row["needed_util"] = needed / float(capacity)
-            row["provisioned_ratio"] = float(prov) / float(capacity)
-            row["short_gb"] = max(needed - float(capacity), 0.0)
+            row.needed_util = needed / float(capacity)
+            row.provisioned_ratio = float(prov) / float(capacity)
+            row.short_gb = max(needed - float(capacity), 0.0)
             cap_total += float(capacity)
-            short_total += row["short_gb"]
+            short_total += row.short_gb
         need_total += needed
         arrays.append(row)
     loose = known_vm & ~on
     need_total += float(used_vm[loose].sum()) * (1.0 + growth)
-    return {"growth_pct": growth * 100.0, "needed_gb": need_total,
-            "capacity_gb": cap_total, "short_gb": short_total, "arrays": arrays,
-            "vms_without_array_gb": float(used_vm[loose].sum())}
+    return StorageCapacity(growth_pct=growth * 100.0, needed_gb=need_total,
+                           capacity_gb=cap_total, short_gb=short_total, arrays=arrays,
+                           vms_without_array_gb=float(used_vm[loose].sum()))

@@ -45,14 +45,15 @@ VM's
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from models.core import coefficients, uncertainty
 from models.core.compiled import Compiled
-from models.core.prediction import Consolidation, Resource
+from models.core.platform import REF_GHZ, compute
+from models.core.prediction import SATURATED_MS, Consolidation, Resource
 from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
+from models.core.sections import ConsolidationDetail
 from models.document.schema import ESXI_VERSIONS
 from models.subsystems import cpu_virt
 from models.subsystems.queueing import (
@@ -69,8 +70,6 @@ DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
 FT_BP = "Performance Best Practices for VMware vSphere 4.0"
 RESMGMT = "vSphere Resource Management Guide: Hyperthreading"
 
-REF_GHZ = 2.4
-"""Per-request CPU is stated at the dense-mode study's 2.4 GHz Xeon E7-4870."""
 WEB_BASE_MS = coefficients.declare(
     "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
     "Host CPU per web request (~100 KB served from memory) but for context switching: packets,"
@@ -88,12 +87,6 @@ DENSE_MIN_VCPUS_PER_PCPU = 2.0  # same case: vCPUs >= 2 x PCPUs
 DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
 DENSE_MIN_ESXI = ESXI_VERSIONS.index("6.0")  # the feature appeared in vSphere 6.0
 
-HT_THROUGHPUT = 1.15
-"""A hyperthreaded core's throughput over a plain core: "an application running on one logical
-processor of a busy core can expect slightly more than half of the throughput" (vSphere
-Resource Management Guide, Hyperthreading) -> 2 x ~0.575.  Not fitted to a case here: the
-dense-mode testbed's utilisation is over its 40 cores (case notes), so it is modelled with
-hyperthreading off."""
 
 LATENCY_SENSITIVE_UTIL = coefficients.declare(
     "consolidation.latency_sensitive_util", "host CPU fraction", 0.8,
@@ -102,9 +95,6 @@ LATENCY_SENSITIVE_UTIL = coefficients.declare(
     " (consol-cloudstone-scaleout-cpu-headroom; the upper end, a warning threshold).  Prior:"
     " 80%.")
 
-SATURATED_MS = 10_000.0
-"""Response time reported for a saturated request stream (host CPU or the VM's vCPUs at or over
-100%): a finite, flagged stand-in for 'unbounded' (a typical 10 s client timeout)."""
 
 
 
@@ -142,7 +132,8 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     n, h = len(c.vm), len(c.host)
     res = ConsolidationResult(
         vm_cpu_util=np.zeros(n), vm_response_ms=np.full(n, np.nan),
-        vm_response_p95_ms=np.full(n, np.nan), host_cpu_util=np.zeros(h),
+        vm_response_p95_ms=np.full(n, np.nan), vm_saturated=np.zeros(n, bool),
+        host_cpu_util=np.zeros(h),
         host_memory_util=np.zeros(h), host_dense_active=np.zeros(h, bool))
     vms_per_host = c.memo("consolidation.density", lambda: density(c))  # links only
     res.consolidation = Consolidation(vms_per_host, None, None, None, None)
@@ -213,17 +204,16 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if c.detail:  # not read by a summary-only run (a sweep)
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
-    res.extras["cpu_virtualization"] = cv.extras
+    res.cpu_virtualization = cv.section
 
     # consolidation figures for the reference host
     if n:
         ref = st.ref
-        res.consolidation, extra = _consolidation(
+        res.consolidation, detail = _consolidation(
             c, ref, cap, pcpus, ghz_scale, dense_capable, req_rate, other, path, vcpus, web,
             st.mix, vms_per_host)
-        res.consolidation, extra = cpu_virt.limit_exclusive(c, res.consolidation, extra, ref,
-                                                            sec)
-        res.extras["consolidation"] = extra
+        res.consolidation, res.detail = cpu_virt.limit_exclusive(c, res.consolidation, detail,
+                                                                 ref, sec)
     if c.detail:
         _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
@@ -244,12 +234,12 @@ class _Static:
     def __init__(self, c: Compiled):
         vm, host = c.vm.cols, c.host.cols
         n, h = len(c.vm), len(c.host)
-        # host capacity
-        cores = host["sockets"] * host["cores_per_socket"]
-        ht = host["hyperthreading"]
-        self.cap = cores * np.where(ht, HT_THROUGHPUT, 1.0)
-        self.pcpus = pcpus = cores * np.where(ht, 2.0, 1.0)
-        self.ghz_scale = REF_GHZ / host["ghz"]
+        # host capacity (the platform's columns); per-request costs are in reference-core
+        # time, the dense-mode study's 2.4 GHz Xeon E7-4870
+        hc = compute(c)
+        self.cap = hc.capacity
+        self.pcpus = pcpus = hc.cores * np.where(host["hyperthreading"], 2.0, 1.0)
+        self.ghz_scale = 1.0 / hc.speed
         self.dense_capable = (host["dense_mode"] & (host["esxi_version"] >= DENSE_MIN_ESXI)
                               & (host["platform"] == c.host.code("platform", "esxi")))
         # per-VM guest demand (cores) of VMs that serve no requests
@@ -264,9 +254,9 @@ class _Static:
         # demand measured at another core clock (workload.cpu_ghz): the same work is fewer
         # cores on a faster host, more on a slower one
         clock = vm["workload.cpu_ghz"]
-        if len(host["ghz"]):
+        if h:
             other = other * np.where(np.isnan(clock) | ~placed, 1.0,
-                                     clock / host["ghz"][hidx])
+                                     clock / REF_GHZ / hc.speed[hidx])
         self.other = np.where(web, 0.0, other)
         self.sec = sec = (c.vm_secondary >= 0) & vm["ft"]
         self.sidx = sidx = np.where(sec, c.vm_secondary, 0)
@@ -342,6 +332,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
     p95_v = np.where(sat, SATURATED_MS, host_p95 + _LN20 * cpu_v * extra)
     res.vm_response_ms[web_p] = np.minimum(mean_v, SATURATED_MS)
     res.vm_response_p95_ms[web_p] = np.minimum(p95_v, SATURATED_MS)
+    res.vm_saturated[web_p] = sat
 
 
 _NAMED = 5
@@ -418,7 +409,7 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
                    ghz_scale: np.ndarray, dense_capable: np.ndarray, req_rate: np.ndarray,
                    other: np.ndarray, path: np.ndarray, vcpus: np.ndarray, web: np.ndarray,
                    mix: tuple[np.ndarray, float, float, float],
-                   vms_per_host: float) -> tuple[Consolidation, dict[str, Any]]:
+                   vms_per_host: float) -> tuple[Consolidation, ConsolidationDetail]:
     """VMs of the design's mix one host like ``ref`` holds under each limit.  A web request's
     CPU grows with the VMs per PCPU (:func:`request_core_ms`), so the CPU count solves
     ``count x demand(count) = limit`` (a quadratic: the demand is linear in the count until
@@ -511,12 +502,13 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         if fewest > by_load:
             by_load, binding = fewest, "ft"  # a secondary needs a host of its own
         hosts_needed = by_load + int(c.policy["ha_spare_hosts"])
-    extra = {"reference_host": c.host.ids[ref], "max_vms_per_host_by_memory": by_mem,
-             "cpu_cores_per_vm": d_def, "dense_activation_vms": n_act,
-             "web_core_ms_at_2_4ghz": cost(vms_per_host, False),
-             "web_context_core_ms_per_vm_per_pcpu": cs, "dense_context_share_removed": removed,
-             "web_wall_per_cpu": WALL_PER_CPU.value}
-    return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), extra
+    detail = ConsolidationDetail(
+        reference_host=c.host.ids[ref], max_vms_per_host_by_memory=by_mem,
+        cpu_cores_per_vm=float(d_def), dense_activation_vms=int(n_act),
+        dense_context_share_removed=float(removed),
+        web_core_ms_at_2_4ghz=float(cost(vms_per_host, False)),
+        web_context_core_ms_per_vm_per_pcpu=float(cs), web_wall_per_cpu=WALL_PER_CPU.value)
+    return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), detail
 
 
 def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,

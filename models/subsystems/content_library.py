@@ -36,6 +36,7 @@ from models.core import coefficients
 from models.core.compiled import Compiled, Table
 from models.core.prediction import Resource
 from models.core.results import Common
+from models.core.sections import LibraryJob, finite
 
 DEPLOY = "How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library"
 SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"
@@ -167,21 +168,17 @@ class Transfer:
     """Each stage with its utilisation."""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "operation": self.operation,
-                "mode": self.mode, "items": self.items, "active": self.active,
-                "queued": self.queued, "completion_s": _finite(self.completion_s),
-                "throughput_MBps": _finite(self.throughput_mbps), "bound_by": self.bound_by,
-                **self.extra}
+    def job(self) -> LibraryJob:
+        """The prediction's view of it."""
+        return LibraryJob(self.id, self.name, self.operation, self.mode, self.items,
+                          self.active, self.queued, finite(self.completion_s),
+                          finite(self.throughput_mbps), self.bound_by, dict(self.extra))
 
 
 @dataclass
 class ContentLibraryResult(Common):
     transfers: list[Transfer] = field(default_factory=list)
-
-
-def _finite(x: float) -> float | None:
-    return float(x) if math.isfinite(x) and x >= 0 else None
+    jobs: list[LibraryJob] | None = None
 
 
 def link_mbps(gbps: float) -> float:
@@ -431,7 +428,7 @@ def solve(c: Compiled) -> ContentLibraryResult:
                 out.resources.append(Resource(
                     lid, RESOURCES[s.key], float(u),
                     f"{name}: {s.label} {100 * u:.0f}% busy during the {op} ({mode})", s.source))
-    out.extras["content_library"] = [tr.to_dict() for tr in out.transfers]
+    out.jobs = [tr.job() for tr in out.transfers]
     return out
 
 
@@ -497,29 +494,28 @@ def _fanout(c: Compiled, rows: list[dict[str, Any]], pub: int, subs: list[int],
             "wan_gb": sum(copies.values()) * items * packed / 1000.0}
 
 
-def describe(jobs: list[dict[str, Any]], cid: str) -> list[str]:
-    """What library ``cid`` does in a prediction's ``extras.content_library`` (``jobs``), in
-    words for tooltips and the command line: its job's time, rate and limit, or for a
-    publisher, whom it serves."""
-    job = next((j for j in jobs if j.get("id") == cid), None)
+def describe(jobs: list[LibraryJob], cid: str) -> list[str]:
+    """What library ``cid`` does among a prediction's Content Library ``jobs``, in words for
+    tooltips and the command line: its job's time, rate and limit, or for a publisher, whom it
+    serves."""
+    job = next((j for j in jobs if j.id == cid), None)
     if job is None:
         return []
-    if job.get("operation") == "publish":
-        n = int(job.get("subscribers", 0))
+    if job.operation == "publish":
+        n = int(job.detail.get("subscribers", 0))
         out = [f"publishes to {n} subscribed librar{'y' if n == 1 else 'ies'}"]
-        if job.get("wan_gb"):
-            out.append(f"{job['wan_gb']:,.0f} GB over WAN links per sync")
+        if job.detail.get("wan_gb"):
+            out.append(f"{job.detail['wan_gb']:,.0f} GB over WAN links per sync")
         return out
-    if not job.get("items") or job.get("completion_s") is None:
+    if not job.items or job.completion_s is None:
         return ["no items to move"]
-    items = int(job["items"])
-    out = [f"{job['operation']} of {items} item{'' if items == 1 else 's'}:"
-           f" {duration(job['completion_s'])}"
-           f" at {job.get('throughput_MBps') or 0.0:,.3g} MB/s ({job.get('mode', '')})"]
-    if job.get("queued"):
-        out.append(f"{job['queued']} wait for a transfer slot")
-    if job.get("bound_by"):
-        out.append(f"bound by {job['bound_by']}")
+    out = [f"{job.operation} of {job.items} item{'' if job.items == 1 else 's'}:"
+           f" {duration(job.completion_s)}"
+           f" at {job.throughput_mbps or 0.0:,.3g} MB/s ({job.mode})"]
+    if job.queued:
+        out.append(f"{job.queued} wait for a transfer slot")
+    if job.bound_by:
+        out.append(f"bound by {job.bound_by}")
     return out
 
 

@@ -42,14 +42,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
 from models.core import coefficients
 from models.core.compiled import Compiled
+from models.core.platform import compute
 from models.core.prediction import Consolidation
 from models.core.results import NetworkResult, StorageResult
+from models.core.sections import ConsolidationDetail, CpuVirtualization
 from models.document.schema import ESXI_VERSIONS
 
 ORACLE = "Virtualizing Performance-Critical Database Applications in VMware vSphere 6.0"
@@ -194,7 +195,7 @@ class CpuVirt:
     exclusive: np.ndarray
     """bool: latency-sensitive VMs that get a physical core per vCPU."""
     warnings: list[str] = field(default_factory=list)
-    extras: dict[str, Any] = field(default_factory=dict)
+    section: CpuVirtualization | None = None
 
 
 def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
@@ -230,7 +231,7 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
         eff = np.where(idle, 1.0 / factor, eff)
 
     cv = CpuVirt(factor, overhead, eff, st.remote, st.exclusive, list(st.warnings))
-    _extras(cv, c, hidx, placed, iops, pps, np.minimum(work, st.vcpus))
+    _section(cv, c, hidx, placed, iops, pps, np.minimum(work, st.vcpus))
     return cv
 
 
@@ -314,7 +315,7 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
                     " effect here")
     lat = lat & ~old
     h = len(host_ids)
-    cores = host["sockets"] * host["cores_per_socket"]
+    cores = compute(c).cores
     ls_vcpus = np.bincount(hidx[lat], vcpus[lat], minlength=h)
     over = ls_vcpus > cores
     for j in np.flatnonzero(over):
@@ -325,9 +326,9 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
     cv.exclusive = lat & ~over[hidx] & placed
 
 
-def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
-            iops: np.ndarray, pps: np.ndarray, busy: np.ndarray, top: int = 32) -> None:
-    """A JSON-ready summary: hypervisor cores per host and the least efficient VMs (with
+def _section(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
+             iops: np.ndarray, pps: np.ndarray, busy: np.ndarray, top: int = 32) -> None:
+    """The prediction's section: hypervisor cores per host and the least efficient VMs (with
     their guest interrupts and context switches per second)."""
     h = len(c.host.ids)
     ovh = cv.overhead_cores  # zero for unplaced VMs
@@ -341,22 +342,20 @@ def _extras(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
         worst = np.arange(k)
     intr, cs = guest_events(iops[worst], pps[worst], busy[worst],
                             guest_timer_hz(c)[worst])
-    cv.extras = {
-        "hypervisor_cores_by_host": {c.host.ids[j]: float(per_host[j])
-                                     for j in np.flatnonzero(per_host > 0)[:top]},
-        "vm_efficiency": {c.vm.ids[i]: float(eff[i]) for i in worst},
-        "vm_interrupts_per_s": {c.vm.ids[i]: float(x) for i, x in zip(worst, intr,
-                                                                       strict=True)},
-        "vm_context_switches_per_s": {c.vm.ids[i]: float(x) for i, x in zip(worst, cs,
-                                                                             strict=True)},
-        "vm_remote_memory_share": {c.vm.ids[i]: float(cv.remote_share[i]) for i in worst},
-        "mean_vm_efficiency": (float(eff[placed].mean()) if placed.any() else 1.0),
-        "event_us_by_esxi": {"5.1": EVENT_US_51.value, "6.0": EVENT_US_60.value},
-    }
+    cv.section = CpuVirtualization(
+        hypervisor_cores_by_host={c.host.ids[j]: float(per_host[j])
+                                  for j in np.flatnonzero(per_host > 0)[:top]},
+        vm_efficiency={c.vm.ids[i]: float(eff[i]) for i in worst},
+        vm_interrupts_per_s={c.vm.ids[i]: float(x) for i, x in zip(worst, intr, strict=True)},
+        vm_context_switches_per_s={c.vm.ids[i]: float(x)
+                                   for i, x in zip(worst, cs, strict=True)},
+        vm_remote_memory_share={c.vm.ids[i]: float(cv.remote_share[i]) for i in worst},
+        mean_vm_efficiency=float(eff[placed].mean()) if placed.any() else 1.0,
+        event_us_by_esxi={"5.1": EVENT_US_51.value, "6.0": EVENT_US_60.value})
 
 
-def limit_exclusive(c: Compiled, cons: Consolidation, extra: dict[str, Any], ref: int,
-                    sec: np.ndarray) -> tuple[Consolidation, dict[str, Any]]:
+def limit_exclusive(c: Compiled, cons: Consolidation, detail: ConsolidationDetail, ref: int,
+                    sec: np.ndarray) -> tuple[Consolidation, ConsolidationDetail]:
     """Cap the CPU consolidation limit so that the latency-sensitive vCPUs of the mix keep a
     physical core each on the reference host (they cannot over-commit)."""
     vm = c.vm.cols
@@ -364,19 +363,19 @@ def limit_exclusive(c: Compiled, cons: Consolidation, extra: dict[str, Any], ref
     host = c.host.cols
     if not lat.any() or host["platform"][ref] != c.host.code("platform", "esxi") \
             or host["esxi_version"][ref] < LATENCY_MIN_ESXI:
-        return cons, extra
+        return cons, detail
     per_vm = float(np.mean(vm["vcpus"] * lat * (1.0 + sec)))
-    cores = float(host["sockets"][ref] * host["cores_per_socket"][ref])
+    cores = float(compute(c).cores[ref])
     by_cores = math.floor(cores / per_vm + 1e-9)
-    extra = {**extra, "max_vms_per_host_by_exclusive_cores": by_cores}
+    detail = replace(detail, max_vms_per_host_by_exclusive_cores=by_cores)
     by_cpu = by_cores if cons.max_vms_per_host_by_cpu is None \
         else min(cons.max_vms_per_host_by_cpu, by_cores)
     limits = {k: v for k, v in (("cpu", by_cpu), ("p95", cons.max_vms_per_host_by_p95),
-                                ("memory", extra.get("max_vms_per_host_by_memory")))
+                                ("memory", detail.max_vms_per_host_by_memory))
               if v is not None}
     binding = min(limits, key=lambda k: limits[k])
     hosts_needed = None
     if limits[binding] > 0:
         hosts_needed = math.ceil(len(lat) / limits[binding]) + int(c.policy["ha_spare_hosts"])
     return replace(cons, max_vms_per_host_by_cpu=by_cpu, binding=binding,
-                   hosts_needed=hosts_needed), extra
+                   hosts_needed=hosts_needed), detail

@@ -30,6 +30,7 @@ from models.core import coefficients, uncertainty
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import FtResult, NetworkResult, StorageResult
+from models.core.sections import FtDetail, FtVm
 from models.document.schema import KINDS
 from models.subsystems.cpu_virt import guest_timer_hz
 from models.subsystems.network import GOODPUT, MSS_BYTES, code, pcie_usable_gbps
@@ -229,13 +230,12 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult) -> FtResult:
     if not c.detail:
         return res
     ids = c.vm.ids
-    res.extras["ft"] = {
-        "vms": {ids[i]: {"mechanism": "fast_checkpointing" if cpj else "record_replay",
-                         "logging_demand_mbps": dj, "sizing_rule_mbps": rj}
-                for i, cpj, dj, rj in zip(f.tolist(), cp.tolist(), demand.tolist(),
-                                          rule.tolist(), strict=True)},
-        "event_bytes": EVENT_BYTES.value, "logging_overhead": log_overhead,
-        "sizing_rule_factor": SIZING_RULE_FACTOR}
+    res.detail = FtDetail(
+        vms={ids[i]: FtVm("fast_checkpointing" if cpj else "record_replay", dj, rj)
+             for i, cpj, dj, rj in zip(f.tolist(), cp.tolist(), demand.tolist(),
+                                       rule.tolist(), strict=True)},
+        event_bytes=EVENT_BYTES.value, logging_overhead=float(log_overhead),
+        sizing_rule_factor=SIZING_RULE_FACTOR)
     return res
 
 

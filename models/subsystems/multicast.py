@@ -29,7 +29,9 @@ import numpy as np
 
 from models.core import coefficients, uncertainty
 from models.core.compiled import Compiled
+from models.core.platform import compute
 from models.core.prediction import Resource
+from models.core.sections import Multicast, MulticastHost
 
 STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67
@@ -63,7 +65,7 @@ class MulticastResult:
     """vCPU time the VM's guest spends receiving (cores)."""
     resources: list[Resource] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    extras: dict[str, object] = field(default_factory=dict)
+    section: Multicast | None = None
 
 
 def loss_probability(rho: np.ndarray, k: int = QUEUE_PACKETS) -> np.ndarray:
@@ -90,7 +92,7 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     if not recv.any():
         return res
     hv = np.maximum(h, 0)
-    scale = REF_GHZ / c.host.cols["ghz"][hv]
+    scale = REF_GHZ / compute(c).clock_ghz[hv]
     split = vm["split_rx"] & vmxnet3 & recv
     t_copy = T_COPY_US.value * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
     busy = np.where(recv, pps * t_copy, 0.0)
@@ -104,8 +106,7 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     copy = busy * (1.0 - loss)
     guest = np.where(recv, pps * (1.0 - loss) * guest_us * 1e-6 * scale, 0.0)
     vcpu_frac = np.minimum(1.0, vm["vcpus"] / np.maximum(guest, 1e-300))
-    host = c.host.cols
-    cores = (host["sockets"] * host["cores_per_socket"]).astype(float)
+    cores = compute(c).cores
     need = np.bincount(hv[recv], (copy + guest)[recv], minlength=nh)
     host_frac = np.minimum(1.0, cores / np.maximum(need, 1e-300))
     frac = np.where(recv, np.minimum(vcpu_frac, host_frac[hv]), 1.0)
@@ -117,17 +118,17 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     ignored = vm["split_rx"] & ~vmxnet3 & recv
     for i in np.nonzero(ignored)[0].tolist():
         res.warnings.append(f"vm {c.vm.ids[i]}: splitRxMode needs a VMXNET3 vNIC; ignored")
-    out: dict[str, object] = {}
+    out: dict[str, MulticastHost] = {}
     for hi in np.unique(hv[recv]).tolist():
         mine = recv & (hv == hi)
         nsplit = int((mine & split).sum())
         worst = float(rho[mine].max())
         hid = c.host.ids[hi]
-        out[hid] = {"receivers": int(mine.sum()), "split_contexts": nsplit,
-                    "shared_context_util": float(rho_host[hi]),
-                    "shared_context_loss": float(host_loss[hi]),
-                    "copies_per_s": float(pps[mine].sum()),
-                    "worst_loss": float(loss[mine].max())}
+        out[hid] = MulticastHost(receivers=int(mine.sum()), split_contexts=nsplit,
+                                 shared_context_util=float(rho_host[hi]),
+                                 shared_context_loss=float(host_loss[hi]),
+                                 copies_per_s=float(pps[mine].sum()),
+                                 worst_loss=float(loss[mine].max()))
         what = (f"one context copies {float(pps[mine & ~split].sum()) / 1e3:.0f} Kpps to"
                 f" {int((mine & ~split).sum())} receivers" if nsplit == 0 else
                 f"{nsplit} receivers in their own splitRxMode contexts, the busiest context at"
@@ -142,7 +143,6 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
                 f" packets (> 0.01%){hint} ({STUDY})")
     ids = np.nonzero(recv)[0].tolist()
     util = res.vm_guest_cores / vm["vcpus"]
-    res.extras["multicast"] = {"hosts": out,
-                               "vm_loss": {c.vm.ids[i]: float(loss[i]) for i in ids},
-                               "vm_vcpu_util": {c.vm.ids[i]: float(util[i]) for i in ids}}
+    res.section = Multicast(hosts=out, vm_loss={c.vm.ids[i]: float(loss[i]) for i in ids},
+                            vm_vcpu_util={c.vm.ids[i]: float(util[i]) for i in ids})
     return res

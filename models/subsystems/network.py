@@ -28,8 +28,11 @@ import numpy as np
 
 from models.core import coefficients
 from models.core.compiled import Compiled
+from models.core.platform import REF_GHZ as PLATFORM_GHZ
+from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.results import NetworkResult
+from models.core.sections import Cabling, NetworkDetail
 from models.document.schema import KINDS
 from models.document.words import counted
 from models.subsystems import multicast, transfer, vdi
@@ -196,7 +199,8 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     has_nic = (use >= 0) | local
     native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
-    ghz = host["ghz"][hv]  # VMs without a host have no NIC: their values do not matter
+    # VMs without a host have no NIC: their values do not matter
+    ghz = compute(c).clock_ghz[hv] if len(c.host) else np.full(len(hv), PLATFORM_GHZ)
     scale = REF_GHZ / ghz
     ver = host["esxi_version"][hv]
     esx4 = ver <= _V41
@@ -339,7 +343,7 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     _resources(c, res, speed, pcie, line_port)
     res.resources.extend(mc.resources)
     res.warnings.extend(mc.warnings)
-    res.extras.update(mc.extras)
+    res.multicast = mc.section
     _cabling(c, res)
     _warnings(c, res, pt_nics, speed, pcie, line_port, h, demanded, has_nic)
     return res
@@ -469,25 +473,21 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
 
 
 def _cabling(c: Compiled, res: NetworkResult) -> None:
-    """Cost, power and reach of the NICs whose cabling is given (extras.network.cabling)."""
+    """Cost, power and reach of the NICs whose cabling is given (the network section)."""
     cab = c.nic.cols["cabling"]
     given = np.nonzero(cab != _NO_CABLING)[0]
     if not given.size:
         return
     choices = c.nic.specs["cabling"].choices
     assert choices is not None
-    out: dict[str, dict[str, float | str]] = {}
+    out: dict[str, Cabling] = {}
     for j in given.tolist():
         name = str(choices[int(cab[j])])
         usd, watts, reach = CABLING[name]
         ports = float(c.nic.cols["ports"][j])
-        row: dict[str, float | str] = {"cabling": name, "usd": usd * ports}
-        if watts is not None:
-            row["watts"] = watts * ports
-        if reach is not None:
-            row["reach_m"] = reach
-        out[c.nic.ids[j]] = row
-    res.extras["network"] = {"cabling": out}
+        out[c.nic.ids[j]] = Cabling(name, usd * ports,
+                                    watts * ports if watts is not None else None, reach)
+    res.detail = NetworkDetail(out)
 
 
 def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.ndarray,

@@ -38,6 +38,7 @@ import numpy as np
 
 from models.core import coefficients, uncertainty
 from models.core.compiled import Compiled
+from models.core.platform import REF_GHZ, speed_of
 from models.core.prediction import Labels
 from models.core.results import StorageResult
 from models.document.words import counted
@@ -59,7 +60,6 @@ PVSCSI = "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSp
 SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
 ESX35 = "Benchmarks: VMware ESX 3.5 surpasses more than 100,000 IOPS"
 
-REF_GHZ = 2.4
 """CPU costs below are microseconds at 2.4 GHz (the VAIO study's Xeon E5-2665) and scale
 with 1/GHz."""
 
@@ -237,9 +237,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     write = 1.0 - read
     h = np.where(host >= 0, host, 0)
     a = np.where(arr >= 0, arr, 0)
-    ghz = c.host.cols["ghz"][h] if n_host else np.full(n, REF_GHZ)
-    ghz = np.where(host >= 0, ghz, REF_GHZ)
-    scale = REF_GHZ / ghz * 1e-6  # us at 2.4 GHz -> seconds on this host
+    speed = speed_of(c, host)
+    scale = 1e-6 / speed  # us of the reference core -> seconds on this host
 
     protocols = _choices(c, "storage_array", "protocol")
     proto_code = c.array.cols["protocol"][a] if n_arr else np.zeros(n, np.int64)
@@ -305,7 +304,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
     d_closed = demand * infl
     shared_st = np.where(demand[:, 3:5] > 0, np.stack([h, n_host + a], axis=1), -1)
-    cpio = (cpio_base + extra) * REF_GHZ / ghz
+    cpio = (cpio_base + extra) / speed
     return _Params(
         open_=open_,
         rate=rate,
@@ -314,7 +313,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         bs_kb=bs_kb,
         h=h,
         a=a,
-        ghz=ghz,
+        ghz=speed * REF_GHZ,
         scale=scale,
         issue=issue,
         adapter=adapter,
@@ -489,7 +488,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     _check_links(c, active, warnings)
     read_mbps = mbps * read
     # writes of stretched VMs cross the inter-site link (decimal units, as the sizing guide)
-    wan_res, wan_warn, wan_extra = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
+    wan_res, wan_warn, wan_need = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
     resources.extend(wan_res)
     warnings.extend(wan_warn)
     not_measured = c.vm.is_("workload.profile", "measured") & np.isnan(v["workload.io_iops"])
@@ -499,7 +498,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
-        extras={"storage_mva_iterations": res.iterations, **wan_extra})
+        mva_iterations=res.iterations, wan_required_mbps=wan_need)
     if p.app.any():
         _application(c, p, out, pops, served)
     return out

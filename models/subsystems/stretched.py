@@ -106,7 +106,7 @@ def solve(c: Compiled) -> StretchedResult:
     warnings: list[str] = []
     resources: list[Resource] = []
     site_ids = c.site.ids
-    extras: dict[str, object] = {}
+    witness_need: dict[str, float] = {}
     for li in np.unique(link_of_array[link_of_array >= 0]):
         name = f"{site_ids[wan.cols['src'][li]]}-{site_ids[wan.cols['dst'][li]]}"
         if rtt[li] > SITE_MAX_RTT_MS:
@@ -123,7 +123,7 @@ def solve(c: Compiled) -> StretchedResult:
             continue
         name = f"{site_ids[wan.cols['src'][li]]}-{site_ids[wan.cols['dst'][li]]}"
         need = witness_mbps(COMPONENTS_PER_VM * stretched_vms)
-        extras[f"witness_required_mbps {name}"] = need
+        witness_need[name] = need
         util = need / (wan.cols["gbps"][li] * 1000.0)
         resources.append(Resource(name, "wan", float(min(util, 1.0)),
                                   "Witness traffic: 1138 B per vSAN component every 5 s.",
@@ -135,12 +135,13 @@ def solve(c: Compiled) -> StretchedResult:
             warnings.append(f"wan {name}: witness RTT {rtt[li]:g} ms exceeds"
                             f" {witness_max_rtt_ms(per_site):g} ms")
     return StretchedResult(vm_write_delay_ms=delay, resources=resources, warnings=warnings,
-                           extras=extras)
+                           witness_required_mbps=witness_need)
 
 
 def wan_usage(c: Compiled, vm_write_mbps: np.ndarray) -> tuple[list[Resource], list[str],
                                                                 dict[str, float]]:
-    """Site-to-site link load from the VMs' write bandwidth (Mbit/s), after storage solved."""
+    """Site-to-site link load from the VMs' write bandwidth (Mbit/s), after storage solved:
+    the links' Resources, warnings, and the Mbit/s each link needs, by name."""
     vm_link = c.__dict__.get("_stretched_vm_link")
     wan = c.links["wan"]
     if vm_link is None or len(vm_link) != len(vm_write_mbps) or not (vm_link >= 0).any():
@@ -149,16 +150,16 @@ def wan_usage(c: Compiled, vm_write_mbps: np.ndarray) -> tuple[list[Resource], l
     wb = np.bincount(vm_link[on], weights=vm_write_mbps[on], minlength=len(wan))
     res: list[Resource] = []
     warns: list[str] = []
-    extras: dict[str, float] = {}
+    need_by_link: dict[str, float] = {}
     for li in np.unique(vm_link[on]):
         name = f"{c.site.ids[wan.cols['src'][li]]}-{c.site.ids[wan.cols['dst'][li]]}"
         need = required_mbps(float(wb[li]))
         util = need / (wan.cols["gbps"][li] * 1000.0)
-        extras[f"wan_required_mbps {name}"] = need
+        need_by_link[name] = need
         res.append(Resource(name, "wan", float(min(util, 1.0)),
                             "Site-to-site link: write bandwidth x 1.4 (data) x 1.25 (resync).",
                             SIZING))
         if util > 1.0:
             warns.append(f"wan {name}: writes need {need:.0f} Mbit/s (x1.4 x1.25), more than"
                          f" the link's {wan.cols['gbps'][li] * 1000:.0f} Mbit/s")
-    return res, warns, extras
+    return res, warns, need_by_link

@@ -28,6 +28,7 @@ from models.core import coefficients, uncertainty
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import Common
+from models.core.sections import Vdi, VdiLink
 from models.document.schema import KINDS
 
 STUDY = "PCoIP Improvements in VMware View 5.0"
@@ -55,6 +56,7 @@ _VIEW5 = list(KINDS["vm"].props["workload.pcoip_codec"].choices or ()).index("vi
 class VdiResult(Common):
     vm_mbps: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """PCoIP Mbit/s each desktop sends (0 for other VMs)."""
+    vdi: Vdi | None = None
 
 
 def factor(view5: np.ndarray, cache: np.ndarray, btl: np.ndarray) -> np.ndarray:
@@ -87,10 +89,8 @@ def solve(c: Compiled, vm_tx_mbps: np.ndarray) -> VdiResult:
     wan = c.links["wan"]
     nw = len(wan)
     site = np.where(desk, c.host_site[np.maximum(c.vm_host, 0)], -1)
-    summary: dict[str, object] = {
-        "desktops": int(desk.sum()),
-        "mean_desktop_kbps": float(sent[desk].mean() * 1000.0)}
-    links: dict[str, dict[str, float | int]] = {}
+    summary = Vdi(desktops=int(desk.sum()), mean_desktop_kbps=float(sent[desk].mean() * 1000.0))
+    links = summary.wan
     if nw:
         src, dst = wan.cols["src"], wan.cols["dst"]
         ns = len(c.site)
@@ -108,19 +108,18 @@ def solve(c: Compiled, vm_tx_mbps: np.ndarray) -> VdiResult:
             cap = float(gbps[li]) * 1000.0
             util = mbps[li] / cap
             per = mbps[li] / count[li]
-            links[name] = {"desktops": float(count[li]), "mbps": float(mbps[li]),
-                           "util": float(util),
-                           "max_desktops": int(cap // per) if per > 0 else 0}
+            links[name] = VdiLink(desktops=float(count[li]), mbps=float(mbps[li]),
+                                  util=float(util),
+                                  max_desktops=int(cap // per) if per > 0 else 0)
             res.resources.append(Resource(
                 name, "wan", float(min(util, 1.0)),
                 f"PCoIP of {count[li]:g} desktops at {per * 1000.0:.0f} kbit/s each:"
                 f" {mbps[li]:.1f} of {cap:.0f} Mbit/s; the link carries"
-                f" {links[name]['max_desktops']} such desktops", STUDY))
+                f" {links[name].max_desktops} such desktops", STUDY))
             if util > 1.0:
                 res.warnings.append(
                     f"wan {name}: PCoIP needs {mbps[li]:.0f} Mbit/s, more than the link's"
                     f" {cap:.0f}; users see a degraded display (enable the client cache, the"
                     " View 5.0 codec, or turn build to lossless off)")
-    summary["wan"] = links
-    res.extras["vdi"] = summary
+    res.vdi = summary
     return res

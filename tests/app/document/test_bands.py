@@ -131,7 +131,7 @@ def test_report_kpi_table_lists_the_bands() -> None:
 
 
 def test_a_web_farms_band_ends_where_the_response_time_saturates(qtbot: QtBot) -> None:
-    from models.subsystems.consolidation import SATURATED_MS  # noqa: PLC0415
+    from models.core.prediction import SATURATED_MS  # noqa: PLC0415
     doc = DesignDocument(examples.load("dense-web-farm"))
     doc.set_scenario("dense mode")  # the dense-mode saving is a published range: a band
     curve = KnobCurve(doc)

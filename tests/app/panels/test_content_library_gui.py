@@ -49,7 +49,7 @@ def test_drop_a_library_and_edit_it_with_undo(qtbot: QtBot) -> None:
     doc.add_link(Link(sub.id, pub.id, "subscribes_to"))
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000) as blocker:
         doc.request_evaluation()
-    rows = {r["id"]: r for r in blocker.args[0].extras["content_library"]}
+    rows = {r["id"]: r for r in blocker.args[0].sections.to_json()["content_library"]}
     fast = rows[sub.id]["completion_s"]
     assert rows[sub.id]["mode"] == "streaming" and fast > 0
 
@@ -68,7 +68,7 @@ def test_drop_a_library_and_edit_it_with_undo(qtbot: QtBot) -> None:
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000) as blocker:
         qtbot.keyClick(f.edit, Qt.Key.Key_Return)
     assert doc.value(f"id:{sub.id}", "items") == 12
-    row = {r["id"]: r for r in blocker.args[0].extras["content_library"]}[sub.id]
+    row = {r["id"]: r for r in blocker.args[0].sections.to_json()["content_library"]}[sub.id]
     assert row["queued"] == 7 and row["completion_s"] > fast
     steps = doc.undo_stack.count()
     doc.undo_stack.undo()

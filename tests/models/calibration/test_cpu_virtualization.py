@@ -46,16 +46,17 @@ def test_bundled_example_matches_its_builder() -> None:
     built = evaluate(example_design())
     bundled = evaluate(load("oracle-monster-vm"))
     assert float(bundled.hosts.cpu_util[0]) == float(built.hosts.cpu_util[0])
-    eff = bundled.extras["cpu_virtualization"]["mean_vm_efficiency"]
+    eff = bundled.sections.to_json()["cpu_virtualization"]["mean_vm_efficiency"]
     assert 0.88 <= eff <= 0.92
 
 
 def test_examples_show_the_rules() -> None:
     oracle = load("oracle-monster-vm")
     assert any("maximum of 128" in w for w in evaluate(oracle, "160-vCPU VM").warnings)
-    e51 = evaluate(oracle, "ESXi 5.1").extras["cpu_virtualization"]["mean_vm_efficiency"]
-    e60 = evaluate(oracle).extras["cpu_virtualization"]["mean_vm_efficiency"]
-    assert e51 < e60
+    e51 = evaluate(oracle, "ESXi 5.1").sections.cpu_virtualization
+    e60 = evaluate(oracle).sections.cpu_virtualization
+    assert e51 is not None and e60 is not None
+    assert e51.mean_vm_efficiency < e60.mean_vm_efficiency
     web = load("docker-cloudstone")
     assert web.policy_value("p95_ms_max") == 250.0
     assert not any(w.startswith("error:") for w in evaluate(web).warnings)

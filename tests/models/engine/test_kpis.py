@@ -66,7 +66,7 @@ def test_wan_and_library_figures_pick_the_busiest_and_slowest() -> None:
     p = evaluate(examples.load("content-library"))
     job = slowest_library_job(p)
     assert job is not None
-    assert KPI_BY_KEY["library_min"].value(p) == pytest.approx(float(job["completion_s"]) / 60)
+    assert KPI_BY_KEY["library_min"].value(p) == pytest.approx((job.completion_s or 0.0) / 60)
     wan = busiest_wan(p)  # the library's "WAN" stage counts as an inter-site link too
     assert wan is not None and wan.resource == "WAN"
     assert KPI_BY_KEY["wan_pct"].value(p) == pytest.approx(100.0 * wan.util)

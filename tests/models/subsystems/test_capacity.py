@@ -37,7 +37,7 @@ def test_without_clusters_hosts_needed_is_the_consolidation_figure() -> None:
     cons = pred.consolidation
     assert cons.max_vms_per_host_by_cpu == int(0.8 * CAP / 2.0)
     assert cons.hosts_needed == -(-8 // cons.max_vms_per_host_by_cpu)
-    group = pred.extras["capacity"]["clusters"]
+    group = pred.sections.to_json()["capacity"]["clusters"]
     assert [g["name"] for g in group] == ["design"]
 
 
@@ -53,7 +53,7 @@ def test_failover_hosts_are_added_to_what_the_load_needs(policy: dict[str, Any],
     demand = 8 * 2.0  # 8 VMs x 4 vCPUs x 50%
     load = -(-demand // (0.8 * CAP))
     assert pred.consolidation.hosts_needed == load + reserve
-    row = pred.extras["capacity"]["clusters"][0]
+    row = pred.sections.to_json()["capacity"]["clusters"][0]
     assert row["reserve_hosts"] == reserve and row["binding"] == "cpu"
 
 
@@ -61,21 +61,21 @@ def test_a_percentage_policy_needs_the_load_over_what_it_leaves() -> None:
     pred = evaluate(farm(cluster={"admission_control": "percentage", "cpu_failover_pct": 50.0,
                                   "memory_failover_pct": 50.0}))
     assert pred.consolidation.hosts_needed == -(-16.0 // (0.8 * CAP * 0.5))
-    row = pred.extras["capacity"]["clusters"][0]
+    row = pred.sections.to_json()["capacity"]["clusters"][0]
     assert "50% CPU" in row["admission_control"]
 
 
 def test_drs_off_lets_the_busiest_host_bind() -> None:
     on = evaluate(farm(cluster={"drs_enabled": True}, skew=True))
     off = evaluate(farm(cluster={"drs_enabled": False}, skew=True))
-    assert off.extras["capacity"]["clusters"][0]["drs_imbalance"] == pytest.approx(4.0)
+    assert off.sections.to_json()["capacity"]["clusters"][0]["drs_imbalance"] == pytest.approx(4.0)
     assert (off.consolidation.hosts_needed or 0) > (on.consolidation.hosts_needed or 0)
 
 
 def test_a_cluster_short_of_hosts_warns() -> None:
     pred = evaluate(farm(n_hosts=2, n_vms=16, vm_pct=80.0,
                          cluster={"failover_hosts": 1}))
-    row = pred.extras["capacity"]["clusters"][0]
+    row = pred.sections.to_json()["capacity"]["clusters"][0]
     assert row["short_by_hosts"] == row["hosts_needed"] - 2 > 0
     assert any("cluster c1: 2 hosts" in w for w in pred.warnings)
 
@@ -85,14 +85,14 @@ def test_overcommit_and_storage_capacity_with_growth() -> None:
     d.components.append(Component("a1", "storage_array", props={
         "capacity_gb": 1000.0, "used_gb": 600.0, "provisioned_gb": 1500.0, "thin": True}))
     d.policy["storage_growth_pct"] = 100.0
-    cap = evaluate(d).extras["capacity"]
+    cap = evaluate(d).sections.to_json()["capacity"]
     assert cap["vcpu_per_core"] == pytest.approx(32 / 64)
     assert cap["memory_overcommit"] == pytest.approx(64 / 512)
     st = cap["storage"]
     assert st["needed_gb"] == 1200.0 and st["short_gb"] == 200.0
     assert st["arrays"][0]["provisioned_ratio"] == 1.5
     d.policy["storage_growth_pct"] = 0.0
-    assert evaluate(d).extras["capacity"]["storage"]["short_gb"] == 0.0
+    assert evaluate(d).sections.to_json()["capacity"]["storage"]["short_gb"] == 0.0
 
 
 def test_measured_memory_counts_what_the_vms_hold() -> None:

@@ -12,6 +12,8 @@ import pytest
 from models.calibration import cases
 from models.calibration.consolidation import checks, dl580_testbed, example_design
 from models.core.compiled import Compiled, compile_design
+from models.core.platform import HT_THROUGHPUT
+from models.core.prediction import SATURATED_MS
 from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.document.codec import load_json
 from models.document.design import Component, Design, Link, Override
@@ -99,7 +101,7 @@ def test_cpu_bound_vm_uses_all_its_vcpus_and_ht_adds_throughput() -> None:
     assert r.host_cpu_util[0] == pytest.approx(10 / 20)
     assert r.vm_cpu_util == pytest.approx(np.ones(5))
     r = solve(build(5, profile="cpu_bound", vcpus=2, hyperthreading=True))
-    assert r.host_cpu_util[0] == pytest.approx(10 / (20 * con.HT_THROUGHPUT))
+    assert r.host_cpu_util[0] == pytest.approx(10 / (20 * HT_THROUGHPUT))
 
 
 def test_other_profiles_use_cpu_pct_and_idle_uses_nothing() -> None:
@@ -186,13 +188,13 @@ def test_cpu_over_commit_is_flagged_finite_and_saturated() -> None:
     assert cpu.util == pytest.approx(2.0) and "core-equivalents" in cpu.explanation
     assert any("over-committed" in w for w in r.warnings)
     r = solve(build(300, req_per_s=100.0))  # 300 x 100 x 3.1 ms = 93 cores on 20
-    assert np.all(r.vm_response_p95_ms == con.SATURATED_MS)
+    assert np.all(r.vm_response_p95_ms == SATURATED_MS)
     assert np.all(np.isfinite(r.vm_response_ms))
 
 
 def test_a_vm_whose_vcpus_cannot_keep_up_is_saturated_and_warned() -> None:
     r = solve(build(2, req_per_s=1000.0))  # 3.1 vCPUs of work on 1 vCPU
-    assert np.all(r.vm_response_ms == con.SATURATED_MS)
+    assert np.all(r.vm_response_ms == SATURATED_MS)
     assert r.vm_cpu_util == pytest.approx(np.ones(2))
     assert any("cannot keep up" in w or "need 2.91 vCPUs" in w for w in r.warnings)
 
@@ -253,7 +255,7 @@ def test_consolidation_figures_on_the_study_testbed() -> None:
     assert (k.max_vms_per_host_by_cpu, k.max_vms_per_host_by_p95) == (465, 470)
     assert k.binding == "cpu" and k.vms_per_host == 470.0
     assert k.hosts_needed == 2
-    assert p.extras["consolidation"]["max_vms_per_host_by_memory"] == 512
+    assert p.sections.to_json()["consolidation"]["max_vms_per_host_by_memory"] == 512
 
 
 def test_hosts_needed_adds_ha_spares_and_p95_is_none_without_web() -> None:

@@ -7,6 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models.core.compiled import compile_design
+from models.core.prediction import SATURATED_MS
 from models.core.results import ConsolidationResult
 from models.document.design import Component, Design, Link, Override
 from models.subsystems import consolidation as con
@@ -54,7 +55,7 @@ def test_no_nan_inf_or_negative(d: Design, sto: float, net: float) -> None:
         assert _finite_nonneg(arr)
     web = ~np.isnan(r.vm_response_ms)
     assert _finite_nonneg(r.vm_response_ms[web]) and _finite_nonneg(r.vm_response_p95_ms[web])
-    assert np.all(r.vm_response_p95_ms[web] <= con.SATURATED_MS)
+    assert np.all(r.vm_response_p95_ms[web] <= SATURATED_MS)
     assert np.all(r.vm_response_p95_ms[web] >= r.vm_response_ms[web] * (1 - 1e-9))
     assert np.all(r.vm_cpu_util <= 1.0 + 1e-12) and np.all(r.host_cpu_util <= 1.0)
     k = r.consolidation

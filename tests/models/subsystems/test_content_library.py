@@ -201,19 +201,19 @@ def test_prediction_summarises_the_library_jobs() -> None:
     """Publishers and idle libraries are not jobs; the slowest, mean and MB/s are theirs."""
     p = evaluate(examples.load("content-library"))
     jobs = p.library_transfers
-    rows = p.extras["content_library"]
-    assert {j["id"] for j in jobs} == {r["id"] for r in rows if r["operation"] != "publish"}
-    times = [j["completion_s"] for j in jobs]
+    rows = p.sections.to_json()["content_library"]
+    assert {j.id for j in jobs} == {r["id"] for r in rows if r["operation"] != "publish"}
+    times = [j.completion_s or 0.0 for j in jobs]
     assert p.library_slowest_s == max(times) and p.library_mean_s == pytest.approx(
         sum(times) / len(times))
-    assert p.library_mb_per_s == pytest.approx(sum(j["throughput_MBps"] for j in jobs))
+    assert p.library_mb_per_s == pytest.approx(sum(j.throughput_mbps or 0.0 for j in jobs))
     empty = evaluate(sync_design({"backing": "nfs"}, {"backing": "nfs", "items": 0}))
     assert empty.library_transfers == [] and empty.library_slowest_s == 0.0
 
 
 def test_describe_says_time_rate_and_limit_in_words() -> None:
     p = evaluate(examples.load("content-library"))
-    jobs = p.extras["content_library"]
+    jobs = p.sections.content_library or []
     deploy = content_library.describe(jobs, "deploy")
     assert deploy[0].startswith("deploy of 4 items: 4.9 min at 300 MB/s")
     assert deploy[-1] == "bound by ESXi host copy (NFC)"

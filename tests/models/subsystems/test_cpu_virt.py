@@ -236,7 +236,7 @@ def test_extras_are_json_ready_and_unplaced_vms_do_not_crash() -> None:
     d = build(n_vms=2, containers=3)
     d.components.append(Component("loose", "vm", props={"vcpus": 200}))
     p = evaluate(d)
-    cv = p.extras["cpu_virtualization"]
+    cv = p.sections.to_json()["cpu_virtualization"]
     json.dumps(cv, allow_nan=False)
     assert set(cv["vm_efficiency"]) == {"v0", "v1", "loose"}
     assert not any("loose" in w for w in p.warnings)  # not on a host: no rule applies

@@ -57,7 +57,8 @@ def test_record_replay_logs_reads_and_received_traffic_with_measured_overhead() 
     assert res.vm_sizing_rule_mbps[0] == pytest.approx(216.0)
     assert res.vm_throughput_ratio[0] == 1.0
     assert res.host_logging_mbps[0] == pytest.approx(expected)
-    assert res.extras["ft"]["vms"]["v1"]["sizing_rule_mbps"] == pytest.approx(216.0)
+    assert res.detail is not None
+    assert res.detail.vms["v1"].sizing_rule_mbps == pytest.approx(216.0)
 
 
 def test_logging_above_the_ft_nic_stalls_the_primary_by_capacity_over_demand() -> None:
@@ -96,7 +97,8 @@ def test_fast_checkpointing_adds_milliseconds_growing_with_ft_link_load() -> Non
     light = solve(pair(six, {"vcpus": 2}, ft_gbps=10.0), rx=10.0)
     heavy = solve(pair(six, {"vcpus": 2}, ft_gbps=1.0), rx=600.0, writes=20.0)
     assert 1.0 <= light.vm_latency_add_ms[0] < heavy.vm_latency_add_ms[0] < 10.0
-    assert light.extras["ft"]["vms"]["v1"]["mechanism"] == "fast_checkpointing"
+    assert light.detail is not None
+    assert light.detail.vms["v1"].mechanism == "fast_checkpointing"
     assert not any("sizing rule" in w for w in heavy.warnings)
     assert any("below 10 Gbit/s" in w for w in heavy.warnings)
 

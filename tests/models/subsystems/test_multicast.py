@@ -45,16 +45,17 @@ def test_twenty_receivers_at_40kpps_are_clean_twenty_one_are_not() -> None:
 
 def test_split_rx_spreads_the_copies_over_contexts() -> None:
     res = solve(receivers(28, split=True))  # 28 x 40 Kpps: the host's 16 cores still keep up
-    mc = res.extras["multicast"]
-    assert mc["hosts"]["h1"]["split_contexts"] == 28
-    assert max(mc["vm_loss"].values()) < multicast.LOSS_MAX
+    mc = res.multicast
+    assert mc is not None and mc.hosts["h1"].split_contexts == 28
+    assert max(mc.vm_loss.values()) < multicast.LOSS_MAX
     assert not any("multicast" in w for w in res.warnings)
 
 
 def test_lost_packets_are_not_delivered() -> None:
     clean, lossy = solve(receivers(1)), solve(receivers(30))
     assert abs(clean.vm_rx_mbps[0] - 40000 * 800 * 8e-6) < 1e-9
-    loss = lossy.extras["multicast"]["vm_loss"]["v1"]
+    assert lossy.multicast is not None
+    loss = lossy.multicast.vm_loss["v1"]
     assert loss > 0.1
     assert abs(lossy.vm_rx_mbps[0] - clean.vm_rx_mbps[0] * (1 - loss)) < 1e-6
 
@@ -65,7 +66,7 @@ def test_split_rx_needs_vmxnet3() -> None:
         c.props["vnic"] = "e1000"
     res = solve(d)
     assert sum("splitRxMode needs a VMXNET3" in w for w in res.warnings) == 2
-    assert res.extras["multicast"]["hosts"]["h1"]["split_contexts"] == 0
+    assert res.multicast is not None and res.multicast.hosts["h1"].split_contexts == 0
 
 
 def test_multicast_is_udp_without_lro_merging() -> None:
@@ -94,5 +95,5 @@ def test_split_contexts_lift_the_ceiling_until_host_cpu_binds() -> None:
 def test_a_receiver_whose_vcpu_cannot_keep_up_drops_the_rest() -> None:
     from models.calibration.multicast import _mc, receivers  # noqa: PLC0415
 
-    loss = _mc(receivers(1, kpps=120.0, split=True))["vm_loss"]["v1"]  # 1.5 vCPUs of work
+    loss = _mc(receivers(1, kpps=120.0, split=True)).vm_loss["v1"]  # 1.5 vCPUs of work
     assert abs(loss - (1.0 - 1.0 / 1.5)) < 0.01

@@ -112,7 +112,7 @@ def test_design_without_nics_or_hosts_evaluates() -> None:
 
 def test_cabling_cost_and_power_go_to_extras() -> None:
     pred = evaluate(make_testbed(FEDEX_HOST, [dict(TEN_G, cabling="twinax", ports=2)], []))
-    row = pred.extras["network"]["cabling"]["n1"]
+    row = pred.sections.to_json()["network"]["cabling"]["n1"]
     assert row == {"cabling": "twinax", "usd": 800.0, "watts": 6.0, "reach_m": 7.0}
 
 

@@ -212,8 +212,8 @@ def test_a_slider_drag_needs_few_iterations() -> None:
     iterations = []
     for oio in (8, 9, 10, 11, 10):
         engine.patch(Override("vm", "workload.io_oio", oio))
-        iterations.append(engine.evaluate().extras["storage_mva_iterations"])
-    cold = evaluate(engine.compiled.current_design()).extras["storage_mva_iterations"]
+        iterations.append(engine.evaluate().sections.to_json()["storage_mva_iterations"])
+    cold = evaluate(engine.compiled.current_design()).sections.to_json()["storage_mva_iterations"]
     # a step along the drag continues the line through the last two solutions
     assert max(iterations[2:4]) < cold
     # a step back lands on the solution before: it only has to be confirmed

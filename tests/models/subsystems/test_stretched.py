@@ -61,7 +61,7 @@ def test_link_requirements_warn() -> None:
 
 def test_wan_resource_reports_required_bandwidth() -> None:
     p = evaluate(dvdstore_cluster(1.0))
-    need = p.extras["wan_required_mbps siteA-siteB"]
+    need = p.sections.to_json()["wan_required_mbps siteA-siteB"]
     writes = float((p.vms.iops * (1 - 0.33) * 8 * 8 / 1000).sum())
     assert math.isclose(need, writes * 1.4 * 1.25, rel_tol=1e-6)
 

@@ -34,7 +34,7 @@ def test_codec_and_cache_combine_multiplicatively() -> None:
 
 def test_desktops_load_the_wan_of_their_site() -> None:
     pred = evaluate(branch(desktops=10))
-    link = pred.extras["vdi"]["wan"]["dc-branch"]
+    link = pred.sections.to_json()["vdi"]["wan"]["dc-branch"]
     assert link["desktops"] == 10 and abs(link["mbps"] - 10 * 0.25) < 1e-9
     assert link["max_desktops"] == 400
     res = [r for r in pred.resources if r.resource == "wan" and r.component == "dc-branch"]
@@ -56,7 +56,7 @@ def test_a_desktop_without_a_site_loads_no_wan() -> None:
     d = branch(desktops=2)
     d.links = [lk for lk in d.links if lk.kind != "located_at"]
     pred = evaluate(d)
-    assert pred.extras["vdi"]["wan"] == {}
+    assert pred.sections.to_json()["vdi"]["wan"] == {}
     assert not any(r.resource == "wan" for r in pred.resources)
 
 

@@ -110,7 +110,7 @@ def test_vms_whose_host_is_missing_fall_back_to_their_cluster_or_are_unplaced(
     assert report.coverage.unplaced == report.coverage.runnable
     assert all("unplaced" in v.tags for v in design.of_kind("vm"))
     pred = evaluate(design)
-    assert pred.extras["capacity"]["unplaced_vms"] == len(design.of_kind("vm"))
+    assert pred.sections.to_json()["capacity"]["unplaced_vms"] == len(design.of_kind("vm"))
     assert pred.consolidation.hosts_needed and pred.consolidation.hosts_needed >= 1
     from models.analysis.placement import apply_placement, place_unplaced  # noqa: PLC0415
 

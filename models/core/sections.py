@@ -1,0 +1,291 @@
+"""The typed parts of a prediction beyond its per-component arrays.
+
+Each subsystem that says more than the contract's arrays fills one section: capacity per
+cluster, Content Library jobs, VDI links, multicast replication, stretched-cluster links, FT
+logging, NIC cabling, CPU virtualisation and the consolidation's reference figures.  Readers
+use their attributes; :meth:`Sections.to_json` writes them as the prediction JSON's
+``extras``, every key and path as the contract has them (``docs/design-format-measured.md``).
+
+A field's JSON name is its own unless its metadata says ``json``; ``omit`` leaves a None out
+(a key the contract writes only when it has a value); ``flatten`` merges a dict into its
+parent object.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any
+
+import numpy as np
+
+OMIT = {"omit": True}
+"""Field metadata: leave the key out when the value is None."""
+
+
+def to_json(x: Any) -> Any:
+    """``x`` as JSON-ready values: sections and their parts as objects, numpy scalars as
+    Python numbers."""
+    if is_dataclass(x) and not isinstance(x, type):
+        out: dict[str, Any] = {}
+        for f in fields(x):
+            value = getattr(x, f.name)
+            if value is None and f.metadata.get("omit"):
+                continue
+            if f.metadata.get("flatten"):
+                out.update(to_json(value))
+            else:
+                out[f.metadata.get("json", f.name)] = to_json(value)
+        return out
+    if isinstance(x, dict):
+        return {k: to_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [to_json(v) for v in x]
+    if isinstance(x, np.bool_):
+        return bool(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    return x
+
+
+# ---------------------------------------------------------------------- capacity
+@dataclass
+class ClusterCapacity:
+    """One cluster (or the hosts in no cluster) under its own admission control."""
+
+    id: str
+    name: str
+    hosts: int
+    vms: int
+    unplaced_vms: int
+    cpu_demand_cores: float
+    cpu_capacity_cores: float
+    memory_gb: float
+    memory_capacity_gb: float
+    admission_control: str
+    """The policy in words: 'failover hosts 1', '25% CPU, 25% memory reserved', 'HA off'."""
+    reserve_hosts: int
+    hosts_needed: int
+    binding: str
+    """'cpu', 'memory' or 'p95': the count that sets ``hosts_needed``."""
+    drs: bool
+    drs_imbalance: float
+    short_by_hosts: int | None
+    vcpu_per_core: float | None
+    memory_overcommit: float | None
+
+
+@dataclass
+class ArrayCapacity:
+    id: str
+    name: str
+    used_gb: float
+    provisioned_gb: float
+    needed_gb: float
+    """Used space grown by ``policy.storage_growth_pct``."""
+    capacity_gb: float | None
+    thin: bool
+    needed_util: float | None = field(default=None, metadata=OMIT)
+    provisioned_ratio: float | None = field(default=None, metadata=OMIT)
+    short_gb: float | None = field(default=None, metadata=OMIT)
+
+
+@dataclass
+class StorageCapacity:
+    growth_pct: float
+    needed_gb: float
+    capacity_gb: float
+    short_gb: float
+    arrays: list[ArrayCapacity]
+    vms_without_array_gb: float
+
+
+@dataclass
+class Capacity:
+    """Clusters' HA admission control, overcommit and storage space (``extras.capacity``)."""
+
+    clusters: list[ClusterCapacity]
+    vcpu_per_core: float | None
+    memory_overcommit: float | None
+    max_vcpu_per_core_host: float | None
+    storage: StorageCapacity
+    unplaced_vms: int
+    sources: list[str]
+
+
+# ---------------------------------------------------------------------- content library
+@dataclass
+class LibraryJob:
+    """What one library's operation does, end to end (an entry of
+    ``extras.content_library``)."""
+
+    id: str
+    name: str
+    operation: str
+    mode: str
+    items: int
+    active: int
+    queued: int
+    completion_s: float | None
+    """None when the job moves nothing (a publisher, an idle library)."""
+    throughput_mbps: float | None = field(metadata={"json": "throughput_MBps"})
+    """MB/s (megabytes)."""
+    bound_by: str
+    detail: dict[str, Any] = field(default_factory=dict, metadata={"flatten": True})
+    """The operation's own counts (subscribers, WAN copies, ...), beside the others in JSON."""
+
+    @property
+    def moves_items(self) -> bool:
+        return self.items > 0 and self.completion_s is not None
+
+
+# ---------------------------------------------------------------------- VDI
+@dataclass
+class VdiLink:
+    desktops: float
+    mbps: float
+    util: float
+    max_desktops: int
+
+
+@dataclass
+class Vdi:
+    desktops: int
+    mean_desktop_kbps: float
+    wan: dict[str, VdiLink] = field(default_factory=dict)
+    """By link name (``"dc-branch"``)."""
+
+
+# ---------------------------------------------------------------------- multicast
+@dataclass
+class MulticastHost:
+    receivers: int
+    split_contexts: int
+    shared_context_util: float
+    shared_context_loss: float
+    copies_per_s: float
+    worst_loss: float
+
+
+@dataclass
+class Multicast:
+    hosts: dict[str, MulticastHost]
+    vm_loss: dict[str, float]
+    vm_vcpu_util: dict[str, float]
+
+
+# ---------------------------------------------------------------------- stretched cluster
+@dataclass
+class Stretched:
+    """What each inter-site link needs: writes (data and resync) and witness traffic, Mbit/s
+    by link name.  In JSON each is a key of ``extras`` of its own
+    (``"wan_required_mbps siteA-siteB"``)."""
+
+    witness_required_mbps: dict[str, float] = field(default_factory=dict)
+    wan_required_mbps: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, float]:
+        return {**{f"witness_required_mbps {k}": v
+                   for k, v in self.witness_required_mbps.items()},
+                **{f"wan_required_mbps {k}": v for k, v in self.wan_required_mbps.items()}}
+
+
+# ---------------------------------------------------------------------- FT, network
+@dataclass
+class FtVm:
+    mechanism: str
+    """'fast_checkpointing' or 'record_replay'."""
+    logging_demand_mbps: float
+    sizing_rule_mbps: float
+
+
+@dataclass
+class FtDetail:
+    vms: dict[str, FtVm]
+    event_bytes: float
+    logging_overhead: float
+    sizing_rule_factor: float
+
+
+@dataclass
+class Cabling:
+    cabling: str
+    usd: float
+    watts: float | None = field(default=None, metadata=OMIT)
+    reach_m: float | None = field(default=None, metadata=OMIT)
+
+
+@dataclass
+class NetworkDetail:
+    cabling: dict[str, Cabling]
+    """By NIC id, for the NICs whose cabling is given."""
+
+
+# ---------------------------------------------------------------------- CPU, consolidation
+@dataclass
+class CpuVirtualization:
+    hypervisor_cores_by_host: dict[str, float]
+    vm_efficiency: dict[str, float]
+    """By VM id, the least efficient VMs first (at most a few dozen)."""
+    vm_interrupts_per_s: dict[str, float]
+    vm_context_switches_per_s: dict[str, float]
+    vm_remote_memory_share: dict[str, float]
+    mean_vm_efficiency: float
+    event_us_by_esxi: dict[str, float]
+
+
+@dataclass
+class ConsolidationDetail:
+    """The reference host's figures behind ``summary.consolidation``."""
+
+    reference_host: str
+    max_vms_per_host_by_memory: int | None
+    cpu_cores_per_vm: float
+    dense_activation_vms: int
+    dense_context_share_removed: float
+    web_core_ms_at_2_4ghz: float
+    web_context_core_ms_per_vm_per_pcpu: float
+    web_wall_per_cpu: float
+    max_vms_per_host_by_exclusive_cores: int | None = field(default=None, metadata=OMIT)
+
+
+# ---------------------------------------------------------------------- all of them
+@dataclass
+class Sections:
+    """Every section a prediction may carry; None where the design has nothing of it."""
+
+    stretched: Stretched | None = None
+    storage_mva_iterations: int | None = None
+    network: NetworkDetail | None = None
+    multicast: Multicast | None = None
+    ft: FtDetail | None = None
+    cpu_virtualization: CpuVirtualization | None = None
+    consolidation: ConsolidationDetail | None = None
+    vdi: Vdi | None = None
+    content_library: list[LibraryJob] | None = None
+    capacity: Capacity | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The prediction JSON's ``extras``."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            if isinstance(value, Stretched):
+                out.update(value.to_json())
+            else:
+                out[f.name] = to_json(value)
+        return out
+
+    @property
+    def library_transfers(self) -> list[LibraryJob]:
+        """Content Library jobs that move items (publishers and idle libraries left out)."""
+        return [j for j in self.content_library or [] if j.moves_items]
+
+
+def finite(x: float) -> float | None:
+    """``x``, or None when it is not a finite non-negative number (a job that never ends)."""
+    return float(x) if math.isfinite(x) and x >= 0 else None
