@@ -4,16 +4,13 @@ baseline reproduces what the estate recorded (the residuals per host)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 
+from app.report.document import Report
 from app.report.draw import BAD, GOOD, MARGIN, MUTED, Column, Sheet
 from models.analysis import baseline
 from models.document.design import Design
-
-if TYPE_CHECKING:
-    from app.report.pages import Report
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 HOST_ROWS = 14

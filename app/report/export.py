@@ -32,10 +32,10 @@ from PySide6.QtGui import (
 
 from app.report.charts import utilisation_chart
 from app.report.diagram import draw_diagram
+from app.report.document import Report
 from app.report.draw import ACCENT, MARGIN, MUTED, PANEL, RULE, Sheet
 from app.report.pages import (
     Page,
-    Report,
     build_pages,
     counts_text,
     kpi_tiles,

@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from app.report.document import Report
 from app.report.export import PdfRender, check_path, ensure_gui_app, prepare, render_png
-from app.report.pages import Report
 from app.support.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
 from models.io.atomic import write_atomic

@@ -11,8 +11,6 @@ them).  What the pages say is :mod:`models.report`'s; how it is laid out is here
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 
 import numpy as np
@@ -28,6 +26,7 @@ from app.report.charts import (
     utilisation_groups,
 )
 from app.report.diagram import draw_diagram, mode_of
+from app.report.document import Report
 from app.report.draw import (
     ACCENT,
     BAD,
@@ -88,31 +87,6 @@ BODY_TOP = MARGIN + 34 + 24 + 20
 """Where a page's content starts, below the heading and its subtitle."""
 BODY_BOTTOM = PAGE_H - MARGIN - 14
 """Where it ends, above the footer."""
-
-
-@dataclass
-class Report:
-    content: Content
-    version: str
-    when: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-    @property
-    def design(self) -> Design:
-        return self.content.design
-
-    @property
-    def scenario(self) -> str:
-        return self.content.scenario
-
-    @property
-    def prediction(self) -> Prediction:
-        return self.content.prediction
-
-    @property
-    def footer(self) -> str:
-        scen = "base design" if self.scenario == "base" else f"scenario ‘{self.scenario}’"
-        return (f"Headroom {self.version} · {self.design.name} · {scen} · "
-                f"{self.when:%Y-%m-%d %H:%M} UTC")
 
 
 def build_pages(r: Report) -> list[Page]:

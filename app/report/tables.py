@@ -261,7 +261,7 @@ def evidence_table(checks: Sequence[Check],
             case = chk.case()
             title = str(case.get("study", ""))
             area = SUBSYSTEM_TITLES.get(str(case.get("subsystem", "")).replace("-", "_"), "")
-        except Exception:  # a case missing from the cases file: no title to show
+        except KeyError:  # a case missing from the cases file: no title to show
             title, area = "Unnamed study", ""
         if title != study:
             study = title

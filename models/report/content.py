@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
-from models.document.design import Design, apply_scenario
+from models.document.design import Design, DesignError, apply_scenario
 from models.engine.evaluation import Engine, evaluate_bands
 from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant_subsystems
@@ -38,7 +38,7 @@ class Content:
         """The design with the reported scenario applied."""
         try:
             return apply_scenario(self.design, self.scenario)
-        except Exception:  # a scenario renamed away: the base design's values
+        except DesignError:  # a scenario renamed away: the base design's values
             return self.design
 
 
@@ -78,7 +78,8 @@ def build(design: Design, scenario: str, numbers: Numbers, prediction: Predictio
             engine = Engine(effective)
             engine.scenario = scenario
             bands = evaluate_bands(engine, prediction)
-        except Exception:  # the bands are an extra: a report without them still helps
+        except (DesignError, ArithmeticError, ValueError):  # an extra: the report helps
+            # without them (a design the engine cannot evaluate at a band's ends)
             bands = None
     step("Running the calibration checks")
     subsystems = relevant_subsystems(design, [(c.name, c.prediction) for c in

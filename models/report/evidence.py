@@ -12,7 +12,7 @@ import numpy as np
 
 from models.calibration import SUBSYSTEMS, Check, all_checks, crossval
 from models.core.prediction import Prediction
-from models.document.design import Design, apply_scenario
+from models.document.design import Design, DesignError, apply_scenario
 
 SUBSYSTEM_TITLES: dict[str, str] = {
     "storage": "Storage", "network": "Network", "ft": "Fault Tolerance",
@@ -69,7 +69,7 @@ def relevant_subsystems(design: Design, predictions: Iterable[tuple[str, Predict
     for name, p in predictions:
         try:
             effective = apply_scenario(design, name)
-        except Exception:  # a scenario that no longer applies: judge by the prediction
+        except DesignError:  # a scenario that no longer applies: judge by the prediction
             effective = None
         used |= used_by(p, effective)
     return tuple(s for s in SUBSYSTEMS if s in used)
@@ -97,5 +97,6 @@ def gather(subsystems: tuple[str, ...]) -> Evidence:
     try:
         return Evidence(subsystems, all_checks(subsystems) if subsystems else [],
                         cross_validated=crossval.stored())
-    except Exception as err:  # a broken calibration module must not stop the report
+    except (OSError, ImportError, KeyError, ValueError, ArithmeticError, DesignError) as err:
+        # a calibration module or case file that cannot be read must not stop the report
         return Evidence(subsystems, [], error=f"The calibration checks could not be run: {err}")

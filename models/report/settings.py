@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from models.document.design import Design, apply_scenario
+from models.document.design import Design, DesignError, apply_scenario
 from models.document.knobs import Knob, knobs_for
 from models.document.schema import Value
 from models.report.wording import Numbers, noun, value_text
@@ -61,7 +61,7 @@ def knob_rows(design: Design) -> list[KnobRow]:
     for sc in design.scenarios:
         try:
             variants.append((sc.name, apply_scenario(design, sc.name)))
-        except Exception:  # an override that no longer matches: the comparison says so
+        except DesignError:  # an override that no longer matches: the comparison says so
             continue
     rows = []
     for k in knobs_for(design):

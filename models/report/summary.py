@@ -11,7 +11,7 @@ import numpy as np
 
 from models.analysis.common import Breach, policy_breaches
 from models.core.prediction import Prediction, Resource
-from models.document.design import Design, apply_scenario
+from models.document.design import Design, DesignError, apply_scenario
 from models.engine.kpis import KPI_BY_KEY, Kpi, change_unit
 from models.report.compare import BASE, RESOLUTION, Cell, Comparison, judge
 from models.report.levers import (
@@ -421,7 +421,7 @@ def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
     """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``)."""
     try:
         effective = apply_scenario(design, scenario)
-    except Exception:  # a scenario renamed away: name components as the base design does
+    except DesignError:  # a scenario renamed away: name components as the base design does
         effective = design
     return Summary(achieves(effective, scenario, p, numbers), binds(effective, p, numbers),
                    action(effective, p, remedy, numbers), scenarios(design, cmp, numbers))

@@ -40,8 +40,17 @@ def test_each_design_brings_its_own_studies() -> None:
 
 def test_a_broken_check_module_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(subsystems: tuple[str, ...]) -> list[object]:
-        raise RuntimeError("no cases file")
+        raise FileNotFoundError("no cases file")
 
     monkeypatch.setattr(evidence, "all_checks", boom)
     ev = evidence.gather(("storage",))
     assert not ev.checks and "no cases file" in ev.error
+
+
+def test_a_bug_in_a_check_module_is_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def bug(subsystems: tuple[str, ...]) -> list[object]:
+        raise TypeError("a programming error")
+
+    monkeypatch.setattr(evidence, "all_checks", bug)
+    with pytest.raises(TypeError):
+        evidence.gather(("storage",))
