@@ -110,6 +110,14 @@ def _case_field(c: Check, key: str) -> Any:
         return ""
 
 
+def _study(c: Check, citation: bool = False) -> str:
+    """The title (or the citation) of a check's study; empty for an unknown case."""
+    try:
+        return c.study.citation if citation else c.study.title
+    except KeyError:
+        return ""
+
+
 class EvidenceView(QWidget):
     """Published figures against the model, per calibration check, with the study's words."""
 
@@ -238,7 +246,7 @@ class EvidenceView(QWidget):
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(ev.checks))
         for row, (c, sub) in enumerate(zip(ev.checks, ev.subsystem, strict=True)):
-            tip = f"{_case_field(c, 'study')}: {c.quantity} (calibration case {c.case_id})"
+            tip = f"{_study(c)}: {c.quantity} (calibration case {c.case_id})"
             for col, column in enumerate(self.COLUMNS):
                 item = QTableWidgetItem(column.cell(c, sub))
                 item.setData(Qt.ItemDataRole.UserRole, row)
@@ -330,7 +338,7 @@ class EvidenceView(QWidget):
         c = ev.checks[int(item.data(Qt.ItemDataRole.UserRole))]
         xy = _log_point(c)
         self.selected.setData([xy[0]] if xy else [], [xy[1]] if xy else [])
-        study = html.escape(str(_case_field(c, "study")))
+        study = html.escape(_study(c, citation=True))
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
         cv = _cv_of(c)
@@ -376,7 +384,7 @@ def _bound(c: Check) -> str:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Study", lambda c, _s: str(_case_field(c, "study")), stretch=True, priority=2),
+    Column("Study", lambda c, _s: _study(c), stretch=True, priority=2),
     Column("Figure", lambda c, _s: c.quantity, stretch=True, priority=1),
     Column("Published", lambda c, _s: _bound(c), numeric=True, priority=0),
     Column("Model", lambda c, _s: fmt.number(c.model), numeric=True, priority=0),

@@ -37,7 +37,7 @@ from models.report.content import Content
 from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.settings import KnobRow, scenario_text, setting_text
 from models.report.summary import cell_text
-from models.report.wording import changes_text, kpi_text, plain, value_text
+from models.report.wording import changes_text, kpi_text, plain, study_title, value_text
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 WIDTH = PAGE_W - 2 * MARGIN
@@ -259,7 +259,7 @@ def evidence_table(checks: Sequence[Check],
     for chk in checks:
         try:
             case = chk.case()
-            title = str(case.get("study", ""))
+            title = study_title(chk.case_id)
             area = SUBSYSTEM_TITLES.get(str(case.get("subsystem", "")).replace("-", "_"), "")
         except Exception:  # a case missing from the cases file: no title to show
             title, area = "Unnamed study", ""

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any, Literal
 
 from models.document.resources import RESOURCES
+from models.document.studies import Study, named
 
 CASES_PATH = RESOURCES / "calibration" / "cases.jsonl"
 
@@ -57,9 +58,15 @@ class Check:
     def case(self) -> dict[str, Any]:
         return cases()[self.case_id]
 
+    @property
+    def study(self) -> Study:
+        """The study of its case (:mod:`models.document.studies`: one title however the case
+        file spells it)."""
+        return named(str(self.case()["study"]))
+
     def to_dict(self) -> dict[str, Any]:
         c = self.case()
-        return {"case": self.case_id, "study": c["study"], "subsystem": c["subsystem"],
+        return {"case": self.case_id, "study": self.study.title, "subsystem": c["subsystem"],
                 "modelability": c["modelability"], "quantity": self.quantity,
                 "published": self.published, "bound": self.bound, "model": self.model,
                 "error": self.error, "tolerance": self.tolerance, "ok": self.ok,

@@ -24,6 +24,7 @@ from models.calibration import Check, cases
 from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
 from models.core import coefficients
 from models.document.resources import RESOURCES
+from models.document.studies import named
 
 SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
                 "consolidation": "consolidation", "stretched": "stretched-cluster",
@@ -130,7 +131,7 @@ def _max(xs: list[float]) -> float | None:
 
 
 def _fold_key(check: Check, by: str) -> str:
-    return check.case_id if by == "case" else str(check.case()["study"])
+    return check.case_id if by == "case" else check.study.title
 
 
 def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
@@ -157,7 +158,8 @@ def cross_validate(by: Literal["case", "study"] = "case",
             folds.setdefault(_fold_key(ch, by), []).append(i)
         for key, idx in folds.items():
             left_out = ({key} if by == "case"
-                        else {cid for cid, c in cases().items() if c["study"] == key})
+                        else {cid for cid, c in cases().items()
+                              if named(str(c["study"])).title == key})
             touched = set().union(*(pinned_by.get(cid, set()) for cid in left_out))
             if not touched:  # no coefficient was fitted to it: the prediction is the fit's
                 report.comparisons += [CvComparison(fitted[i], name, key, fitted[i].model)

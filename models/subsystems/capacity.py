@@ -37,10 +37,8 @@ import numpy as np
 from models.core.compiled import Compiled
 from models.core.prediction import Consolidation
 from models.core.results import ConsolidationResult
+from models.document.studies import DRS, HA
 from models.subsystems.consolidation import HT_THROUGHPUT, fewest_hosts
-
-HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"
-DRS = "vSphere Resource Management: DRS"
 
 
 @dataclass
@@ -79,7 +77,7 @@ class _Static:
             "max_vcpu_per_core_host": _max_ratio(c, vm["vcpus"], cores),
             "storage": _storage(c),
             "unplaced_vms": int((~placed).sum()),
-            "sources": [HA, DRS],
+            "sources": [HA.title, DRS.title],
         }
 
 

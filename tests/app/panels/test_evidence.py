@@ -14,6 +14,7 @@ from app.document.design_document import DesignDocument
 from app.panels import evidence as evidence_mod
 from app.panels.evidence import Evidence, EvidenceView
 from models.calibration import Check, cases
+from models.document.studies import named
 from models.examples import bundled as examples
 
 
@@ -60,7 +61,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     first, second, third = (c.case_id for c in fake_evidence.checks)
     assert texts == {first: "yes", second: "NO", third: "NO"}
     study = view.table.index_of("Study")
-    assert cell(view, 0, study) == str(check_of(view, 0).case()["study"])
+    assert cell(view, 0, study) == check_of(view, 0).study.title
     for r in range(3):  # the case id is in the tooltip, not a column
         assert all(check_of(view, r).case_id not in cell(view, r, col)
                    for col in range(view.table.columnCount()))
@@ -72,7 +73,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     view.table.setCurrentCell(row, 0)
     quote = str(cases()[second]["quote"])
     assert quote[:40] in view.quote.toPlainText()
-    assert str(cases()[second]["study"]) in view.quote.toPlainText()
+    assert named(str(cases()[second]["study"])).citation in view.quote.toPlainText()
     assert n_points(view.selected) == 1
     view.filter.setCurrentIndex(view.filter.findData("storage"))
     hidden = [view.table.isRowHidden(r) for r in range(3)]
