@@ -34,18 +34,12 @@ from PySide6.QtWidgets import (
 from app.charts.plots import plot_widget
 from app.support import format as fmt
 from app.support import theme
-from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.calibration import Check, all_checks
 from models.calibration.crossval import stored
+from models.core.registry import SUBSYSTEMS, subsystem
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
-
-SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
-                     "consolidation": "#d35400", "stretched": "#7f8c8d",
-                     "file_transfer": "#f1c40f", "multicast": "#e84393",
-                     "vdi": "#6c5ce7", "cpu_virtualization": "#27ae60",
-                     "content_library": "#5d4037"}
-"""One colour per subsystem (models.calibration.SUBSYSTEMS), told apart in the legend."""
 
 
 @dataclass
@@ -66,14 +60,14 @@ def evidence() -> Evidence:
     global _EVIDENCE  # noqa: PLW0603 (a process-wide cache)
     if _EVIDENCE is None:
         ev = Evidence(cv=stored())
-        for name in SUBSYSTEMS:
+        for sub in SUBSYSTEMS:
             try:
-                checks = all_checks((name,))
+                checks = all_checks((sub.name,))
             except Exception as err:  # a broken subsystem must not take the view down
-                ev.errors[name] = f"{type(err).__name__}: {err}"
+                ev.errors[sub.name] = f"{type(err).__name__}: {err}"
                 continue
             ev.checks.extend(checks)
-            ev.subsystem.extend([name] * len(checks))
+            ev.subsystem.extend([sub.name] * len(checks))
         _EVIDENCE = ev
     return _EVIDENCE
 
@@ -138,8 +132,8 @@ class EvidenceView(QWidget):
         self.filter.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.filter.setAccessibleName("Evidence subsystem filter")
         self.filter.addItem("All subsystems", "")
-        for name in SUBSYSTEMS:
-            self.filter.addItem(subsystem_text(name), name)
+        for sub in SUBSYSTEMS:
+            self.filter.addItem(sub.title, sub.name)
         self.filter.currentIndexChanged.connect(self._apply_filter)
         top.addWidget(self.filter)
         self.summary = QLabel("Calibration checks are computed when this view is first shown.")
@@ -171,11 +165,10 @@ class EvidenceView(QWidget):
         for item in (self.band_hi, self.band_lo, self.band, self.identity):
             self.plot.addItem(item)
         self.points: dict[str, pg.PlotDataItem] = {}
-        for name in SUBSYSTEMS:
-            colour = SUBSYSTEM_COLOURS[name]
+        for sub in SUBSYSTEMS:
             item = self.plot.plot([], [], pen=None, symbol="o", symbolSize=8,
-                                  symbolPen=None, symbolBrush=pg.mkBrush(colour))
-            self.points[name] = item
+                                  symbolPen=None, symbolBrush=pg.mkBrush(sub.colour))
+            self.points[sub.name] = item
         self.failing = self.plot.plot([], [], pen=None, symbol="o", symbolSize=13,
                                       symbolPen=pg.mkPen("#c0392b", width=2), symbolBrush=None)
         self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
@@ -289,7 +282,7 @@ class EvidenceView(QWidget):
             item.setData(xs, ys)
             self.legend.removeItem(item)
             if xs:
-                self.legend.addItem(item, subsystem_text(name))
+                self.legend.addItem(item, subsystem(name).title)
         self.legend.removeItem(self.failing)
         if fails:
             self.legend.addItem(self.failing, "outside tolerance")
@@ -371,12 +364,6 @@ class Column:
 
 
 ROLE_WORDS = {"fit": "fitted", "check": "check (not fitted)", "rule": "rule"}
-SUBSYSTEM_WORDS = {"ft": "Fault Tolerance", "cpu_virtualization": "CPU virtualisation",
-                   "vdi": "VDI (PCoIP)", "stretched": "stretched cluster"}
-
-
-def subsystem_text(name: str) -> str:
-    return SUBSYSTEM_WORDS.get(name, name.replace("_", " "))
 
 
 def _bound(c: Check) -> str:
@@ -392,7 +379,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("CV error", lambda c, _s: _cv_of(c), numeric=True, priority=2),
     Column("Tolerance", lambda c, _s: "±" + fmt.percent(c.tolerance), numeric=True,
            priority=4),
-    Column("Subsystem", lambda _c, s: subsystem_text(s), priority=5),
+    Column("Subsystem", lambda _c, s: subsystem(s).title, priority=5),
     Column("Role", lambda c, _s: c.role, priority=3),
     Column("OK", lambda c, _s: "yes" if c.ok else "NO", priority=0),
 )

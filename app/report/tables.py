@@ -32,9 +32,9 @@ from app.report.draw import (
 )
 from app.support import format as fmt
 from models.calibration import Check
+from models.core.registry import of_cases
 from models.report.compare import Cell, Comparison, Row
 from models.report.content import Content
-from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.settings import KnobRow, scenario_text, setting_text
 from models.report.summary import cell_text
 from models.report.wording import changes_text, kpi_text, plain, study_title, value_text
@@ -260,7 +260,7 @@ def evidence_table(checks: Sequence[Check],
         try:
             case = chk.case()
             title = study_title(chk.case_id)
-            area = SUBSYSTEM_TITLES.get(str(case.get("subsystem", "")).replace("-", "_"), "")
+            area = of_cases(str(case.get("subsystem", ""))).title
         except Exception:  # a case missing from the cases file: no title to show
             title, area = "Unnamed study", ""
         if title != study:

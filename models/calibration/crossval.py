@@ -20,18 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from models.calibration import Check, cases
-from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
+from models.calibration import Check, cases, module
+from models.calibration.fit import FitResult, Row, fit_all, fit_subsystem
 from models.core import coefficients
+from models.core.registry import FIT_ORDER, SUBSYSTEMS
 from models.document.resources import RESOURCES
 from models.document.studies import named
-
-SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
-                "consolidation": "consolidation", "stretched": "stretched-cluster",
-                "file_transfer": "file-transfer", "multicast": "multicast", "vdi": "vdi",
-                "cpu_virtualization": "cpu-virtualization",
-                "content_library": "content-library"}
-"""Calibration module -> the ``subsystem`` its cases name."""
 
 SENSITIVITY = 0.005
 """A figure that moves more than this (relative) when an unpinned coefficient moves by 25% up
@@ -97,10 +91,11 @@ class CvReport:
                 "bounds_reproduced_only": sum(c.reproduced_only for c in bounds)}
 
     def by_subsystem(self) -> dict[str, dict[str, Any]]:
-        subs = [SUBSYSTEM_OF[m] for m in ORDER]
+        """Per subsystem (keyed as its cases name it), in fitting order."""
+        rank = {s.cases: s.fit_order for s in SUBSYSTEMS}
         present = {c.check.case()["subsystem"] for c in self.comparisons}
         return {s: self.stats(s) for s in sorted(present, key=lambda s: (
-            subs.index(s) if s in subs else len(subs), s))}
+            rank.get(s, len(rank)), s))}
 
     def by_case(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -139,7 +134,7 @@ def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
 
 
 def cross_validate(by: Literal["case", "study"] = "case",
-                   modules: tuple[str, ...] = ORDER,
+                   modules: tuple[str, ...] = FIT_ORDER,
                    full: FitResult | None = None) -> CvReport:
     """Leave-one-out cross-validation of every module in ``modules`` (see the module doc)."""
     full = full or fit_all()
@@ -150,9 +145,9 @@ def cross_validate(by: Literal["case", "study"] = "case",
                 pinned_by.setdefault(cid, set()).add(row.name)
     report = CvReport(by)
     for name in modules:
-        module = _module(name)
+        checks = module(name).checks
         with coefficients.using(full.values):
-            fitted = _numeric_checks(module.checks())
+            fitted = _numeric_checks(checks())
         folds: dict[str, list[int]] = {}
         for i, ch in enumerate(fitted):
             folds.setdefault(_fold_key(ch, by), []).append(i)
@@ -171,13 +166,13 @@ def cross_validate(by: Literal["case", "study"] = "case",
                 values[n] = coefficients.DECLARED[n].prior
             f = fit_subsystem(name, values, frozenset(cases()) - left_out)
             with coefficients.using(values):
-                predicted = _numeric_checks(module.checks())
+                predicted = _numeric_checks(checks())
             lost = sorted(u for u in f.unpinned | f.underdetermined if u in touched)
             moved: set[int] = set()
             for u in lost:
                 for factor in (1.25, 0.8):
                     with coefficients.using({**values, u: values[u] * factor}):
-                        shifted = _numeric_checks(module.checks())
+                        shifted = _numeric_checks(checks())
                     for i in idx:
                         a, b = predicted[i].model, shifted[i].model
                         if abs(b - a) > SENSITIVITY * max(abs(a), 1e-12):

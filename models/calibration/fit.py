@@ -4,9 +4,9 @@ Each calibration module (``models.calibration.storage``, ...) has a ``fit(f: Fit
 produces the coefficients its subsystem fits, from the published figures of named cases, with
 a closed form (:meth:`Fitter.closed`) or a least-squares solve (:meth:`Fitter.least_squares`,
 Levenberg-Marquardt in the logarithm of the coefficients, Jacobian by finite differences).
-:func:`fit_all` runs them in :data:`ORDER` (a model fitted later may use the values fitted
-earlier) starting from every coefficient's a-priori value, so the result depends on the cases
-and the code only, never on the table it regenerates.
+:func:`fit_all` runs them in :data:`~models.core.registry.FIT_ORDER` (a model fitted later
+may use the values fitted earlier) starting from every coefficient's a-priori value, so the
+result depends on the cases and the code only, never on the table it regenerates.
 
 ``python -m models.calibration.fit`` (or ``headroom validate --refit``) writes the table
 (:data:`models.core.coefficients.TABLE_PATH`): per coefficient its value, unit, the case ids
@@ -19,7 +19,6 @@ listed in :attr:`Fitter.unpinned` (cross-validation, :mod:`models.calibration.cr
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import sys
@@ -29,15 +28,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from models.calibration import cases
+from models.calibration import cases, module
 from models.core import coefficients
 from models.core.coefficients import Coefficient
-
-ORDER = ("network", "file_transfer", "storage", "stretched", "ft", "multicast", "vdi",
-         "cpu_virtualization", "consolidation", "content_library")
-"""Calibration modules in fitting order: a model's fit may evaluate designs that use the
-coefficients of the models before it (FT's checks run the network model, stretched clusters
-the storage model)."""
+from models.core.registry import FIT_ORDER
 
 Bound = Literal["eq", "gt", "lt"]
 
@@ -263,14 +257,10 @@ class FitResult:
     unpinned: set[str]
 
 
-def _module(name: str) -> Any:
-    return importlib.import_module(f"models.calibration.{name}")
-
-
 def priors() -> dict[str, float]:
     """Every declared coefficient at its a-priori value (the models' modules imported)."""
-    for name in ORDER:
-        _module(name)
+    for name in FIT_ORDER:
+        module(name)
     return {name: c.prior for name, c in coefficients.DECLARED.items()}
 
 
@@ -278,16 +268,16 @@ def fit_subsystem(name: str, values: dict[str, float],
                   train: frozenset[str] | None = None) -> Fitter:
     """Run model ``name``'s fit on top of ``values`` (updated in place)."""
     f = Fitter(name, values, train)
-    _module(name).fit(f)
+    module(name).fit(f)
     return f
 
 
 def fit_all(train: frozenset[str] | None = None) -> FitResult:
-    """Every model's fit in :data:`ORDER`, from the priors."""
+    """Every model's fit in :data:`~models.core.registry.FIT_ORDER`, from the priors."""
     values = priors()
     rows: list[Row] = []
     unpinned: set[str] = set()
-    for name in ORDER:
+    for name in FIT_ORDER:
         f = fit_subsystem(name, values, train)
         rows.extend(f.rows)
         unpinned |= f.unpinned
@@ -299,7 +289,7 @@ def fit_all(train: frozenset[str] | None = None) -> FitResult:
 
 def table_document(result: FitResult) -> dict[str, Any]:
     """The table as written to :data:`~models.core.coefficients.TABLE_PATH`."""
-    rows = sorted(result.rows, key=lambda r: (ORDER.index(r.subsystem), r.name))
+    rows = sorted(result.rows, key=lambda r: (FIT_ORDER.index(r.subsystem), r.name))
     out = []
     for r in rows:
         coef = coefficients.DECLARED[r.name]
