@@ -192,7 +192,7 @@ def rows_of(result: FitResult, module: str) -> list[Row]:
 
 STORED_PATH = RESOURCES / "fitted" / "crossval.json"
 """The cross-validation of the committed table, written with it (``python -m
-models.calibration.fit``): the Evidence panel and the report read it instead of refitting."""
+models.calibration``): the Evidence panel and the report read it instead of refitting."""
 
 
 def write_stored(report: CvReport | None = None) -> dict[str, Any]:

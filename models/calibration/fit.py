@@ -8,9 +8,12 @@ Levenberg-Marquardt in the logarithm of the coefficients, Jacobian by finite dif
 may use the values fitted earlier) starting from every coefficient's a-priori value, so the
 result depends on the cases and the code only, never on the table it regenerates.
 
-``python -m models.calibration.fit`` (or ``headroom validate --refit``) writes the table
+``python -m models.calibration.fit`` writes the table
 (:data:`models.core.coefficients.TABLE_PATH`): per coefficient its value, unit, the case ids
 it was fitted to, the method, and a note when a single published figure pins it.
+``python -m models.calibration`` (or ``headroom validate --refit``) writes it and then its
+cross-validation: :mod:`models.calibration.crossval` refits with this module, so this module
+never imports it.
 
 A :class:`Fitter` is given the case ids it may use (``train``; all by default).  A
 coefficient whose cases are all left out cannot be fitted: it keeps its a-priori value and is
@@ -308,21 +311,21 @@ def write_table(result: FitResult | None = None) -> dict[str, Any]:
     return doc
 
 
-def main(argv: list[str] | None = None) -> int:
-    from models.calibration import crossval  # noqa: PLC0415 (it imports this module)
-
-    doc = write_table()
-    rows = doc["coefficients"]
-    print(f"wrote {len(rows)} fitted coefficients to {coefficients.TABLE_PATH}")
-    if "--no-cv" not in (argv or []):
-        cv = crossval.write_stored()
-        print(f"wrote the cross-validation of {len(cv['comparisons'])} figures to"
-              f" {crossval.STORED_PATH}")
-    for r in rows:
+def print_table(doc: dict[str, Any]) -> None:
+    """One line per fitted coefficient of a written table."""
+    for r in doc["coefficients"]:
         one = " (one figure)" if r["one_figure"] else ""
         print(f"  {r['name']:44} {r['value']:>14.6g} {r['unit'][:30]:30}{one}")
+
+
+def main() -> int:
+    """Write the table (its cross-validation is ``python -m models.calibration``'s)."""
+    doc = write_table()
+    print(f"wrote {len(doc['coefficients'])} fitted coefficients to {coefficients.TABLE_PATH}"
+          " (python -m models.calibration also rewrites their cross-validation)")
+    print_table(doc)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
