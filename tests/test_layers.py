@@ -125,3 +125,46 @@ def test_a_module_loose_in_a_top_folder_has_no_layer() -> None:
     assert layer_of("app.format") is None
     assert layer_of("models.core.compiled") == 1
     assert layer_of("app.__main__") == len(LAYERS) - 1
+
+
+def circles(known: dict[str, Path]) -> list[list[str]]:
+    """Groups of modules that import one another round a loop, each sorted.  An import inside
+    a function counts (it ties the modules together all the same); ``TYPE_CHECKING`` ones
+    do not."""
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        deps = set()
+        for _, imported in imports(path):
+            target = imported
+            while target and target not in known:  # a name from a module: its module
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                deps.add(target)
+        graph[name] = deps
+    reach: dict[str, set[str]] = {}
+    for start in graph:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        reach[start] = seen
+    groups = {tuple(sorted({m} | {o for o in reach[m] if m in reach[o]}))
+              for m in graph if m in reach[m]}
+    return sorted(list(g) for g in groups)
+
+
+def test_no_modules_import_each_other() -> None:
+    assert circles(modules()) == []
+
+
+def test_the_contract_catches_a_circle(tmp_path: Path) -> None:
+    fit, cv, case = (tmp_path / f"{n}.py" for n in ("fit", "crossval", "cases"))
+    fit.write_text("from models.calibration.cases import x\n"
+                   "def main():\n    from models.calibration import crossval\n")
+    cv.write_text("from models.calibration.fit import fit_all\n")
+    case.write_text("")
+    known = {"models.calibration.fit": fit, "models.calibration.crossval": cv,
+             "models.calibration.cases": case}
+    assert circles(known) == [["models.calibration.crossval", "models.calibration.fit"]]

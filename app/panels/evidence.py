@@ -34,18 +34,12 @@ from PySide6.QtWidgets import (
 from app.charts.plots import plot_widget
 from app.support import format as fmt
 from app.support import theme
-from models.calibration import SUBSYSTEMS, Check, all_checks
+from models.calibration import Check, all_checks
 from models.calibration.crossval import stored
+from models.core.registry import SUBSYSTEMS, subsystem
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
-
-SUBSYSTEM_COLOURS = {"storage": "#2e86c1", "network": "#17a589", "ft": "#8e44ad",
-                     "consolidation": "#d35400", "stretched": "#7f8c8d",
-                     "file_transfer": "#f1c40f", "multicast": "#e84393",
-                     "vdi": "#6c5ce7", "cpu_virtualization": "#27ae60",
-                     "content_library": "#5d4037"}
-"""One colour per subsystem (models.calibration.SUBSYSTEMS), told apart in the legend."""
 
 
 @dataclass
@@ -66,14 +60,14 @@ def evidence() -> Evidence:
     global _EVIDENCE  # noqa: PLW0603 (a process-wide cache)
     if _EVIDENCE is None:
         ev = Evidence(cv=stored())
-        for name in SUBSYSTEMS:
+        for sub in SUBSYSTEMS:
             try:
-                checks = all_checks((name,))
+                checks = all_checks((sub.name,))
             except Exception as err:  # a broken subsystem must not take the view down
-                ev.errors[name] = f"{type(err).__name__}: {err}"
+                ev.errors[sub.name] = f"{type(err).__name__}: {err}"
                 continue
             ev.checks.extend(checks)
-            ev.subsystem.extend([name] * len(checks))
+            ev.subsystem.extend([sub.name] * len(checks))
         _EVIDENCE = ev
     return _EVIDENCE
 
@@ -110,6 +104,14 @@ def _case_field(c: Check, key: str) -> Any:
         return ""
 
 
+def _study(c: Check, citation: bool = False) -> str:
+    """The title (or the citation) of a check's study; empty for an unknown case."""
+    try:
+        return c.study.citation if citation else c.study.title
+    except KeyError:
+        return ""
+
+
 class EvidenceView(QWidget):
     """Published figures against the model, per calibration check, with the study's words."""
 
@@ -130,8 +132,8 @@ class EvidenceView(QWidget):
         self.filter.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.filter.setAccessibleName("Evidence subsystem filter")
         self.filter.addItem("All subsystems", "")
-        for name in SUBSYSTEMS:
-            self.filter.addItem(subsystem_text(name), name)
+        for sub in SUBSYSTEMS:
+            self.filter.addItem(sub.title, sub.name)
         self.filter.currentIndexChanged.connect(self._apply_filter)
         top.addWidget(self.filter)
         self.summary = QLabel("Calibration checks are computed when this view is first shown.")
@@ -163,11 +165,10 @@ class EvidenceView(QWidget):
         for item in (self.band_hi, self.band_lo, self.band, self.identity):
             self.plot.addItem(item)
         self.points: dict[str, pg.PlotDataItem] = {}
-        for name in SUBSYSTEMS:
-            colour = SUBSYSTEM_COLOURS[name]
+        for sub in SUBSYSTEMS:
             item = self.plot.plot([], [], pen=None, symbol="o", symbolSize=8,
-                                  symbolPen=None, symbolBrush=pg.mkBrush(colour))
-            self.points[name] = item
+                                  symbolPen=None, symbolBrush=pg.mkBrush(sub.colour))
+            self.points[sub.name] = item
         self.failing = self.plot.plot([], [], pen=None, symbol="o", symbolSize=13,
                                       symbolPen=pg.mkPen("#c0392b", width=2), symbolBrush=None)
         self.selected = self.plot.plot([], [], pen=None, symbol="s", symbolSize=16,
@@ -238,7 +239,7 @@ class EvidenceView(QWidget):
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(ev.checks))
         for row, (c, sub) in enumerate(zip(ev.checks, ev.subsystem, strict=True)):
-            tip = f"{_case_field(c, 'study')}: {c.quantity} (calibration case {c.case_id})"
+            tip = f"{_study(c)}: {c.quantity} (calibration case {c.case_id})"
             for col, column in enumerate(self.COLUMNS):
                 item = QTableWidgetItem(column.cell(c, sub))
                 item.setData(Qt.ItemDataRole.UserRole, row)
@@ -281,7 +282,7 @@ class EvidenceView(QWidget):
             item.setData(xs, ys)
             self.legend.removeItem(item)
             if xs:
-                self.legend.addItem(item, subsystem_text(name))
+                self.legend.addItem(item, subsystem(name).title)
         self.legend.removeItem(self.failing)
         if fails:
             self.legend.addItem(self.failing, "outside tolerance")
@@ -330,7 +331,7 @@ class EvidenceView(QWidget):
         c = ev.checks[int(item.data(Qt.ItemDataRole.UserRole))]
         xy = _log_point(c)
         self.selected.setData([xy[0]] if xy else [], [xy[1]] if xy else [])
-        study = html.escape(str(_case_field(c, "study")))
+        study = html.escape(_study(c, citation=True))
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
         cv = _cv_of(c)
@@ -363,12 +364,6 @@ class Column:
 
 
 ROLE_WORDS = {"fit": "fitted", "check": "check (not fitted)", "rule": "rule"}
-SUBSYSTEM_WORDS = {"ft": "Fault Tolerance", "cpu_virtualization": "CPU virtualisation",
-                   "vdi": "VDI (PCoIP)", "stretched": "stretched cluster"}
-
-
-def subsystem_text(name: str) -> str:
-    return SUBSYSTEM_WORDS.get(name, name.replace("_", " "))
 
 
 def _bound(c: Check) -> str:
@@ -376,7 +371,7 @@ def _bound(c: Check) -> str:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Study", lambda c, _s: str(_case_field(c, "study")), stretch=True, priority=2),
+    Column("Study", lambda c, _s: _study(c), stretch=True, priority=2),
     Column("Figure", lambda c, _s: c.quantity, stretch=True, priority=1),
     Column("Published", lambda c, _s: _bound(c), numeric=True, priority=0),
     Column("Model", lambda c, _s: fmt.number(c.model), numeric=True, priority=0),
@@ -384,7 +379,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("CV error", lambda c, _s: _cv_of(c), numeric=True, priority=2),
     Column("Tolerance", lambda c, _s: "±" + fmt.percent(c.tolerance), numeric=True,
            priority=4),
-    Column("Subsystem", lambda _c, s: subsystem_text(s), priority=5),
+    Column("Subsystem", lambda _c, s: subsystem(s).title, priority=5),
     Column("Role", lambda c, _s: c.role, priority=3),
     Column("OK", lambda c, _s: "yes" if c.ok else "NO", priority=0),
 )

@@ -56,7 +56,6 @@ from models.core.prediction import Prediction
 from models.document.design import Design
 from models.engine.kpis import KPI_BY_KEY, KPIS, busiest
 from models.report.content import Content
-from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.levers import headline
 from models.report.summary import cell_text
 from models.report.wording import (
@@ -108,7 +107,7 @@ def build_pages(r: Report) -> list[Page]:
     if has_baseline(r.design):
         pages.append(partial(baseline_page, r=r))
     ev = c.evidence
-    names = [in_sentence(SUBSYSTEM_TITLES.get(s, s)) for s in ev.subsystems]
+    names = [in_sentence(t) for t in ev.titles]
     titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
         if names else ""
     sub = (f"{fmt.count(len(ev.checks), 'published figure')} behind the {titles} models, each"

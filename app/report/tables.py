@@ -32,12 +32,12 @@ from app.report.draw import (
 )
 from app.support import format as fmt
 from models.calibration import Check
+from models.core.registry import of_cases
 from models.report.compare import Cell, Comparison, Row
 from models.report.content import Content
-from models.report.evidence import SUBSYSTEM_TITLES
 from models.report.settings import KnobRow, scenario_text, setting_text
 from models.report.summary import cell_text
-from models.report.wording import changes_text, kpi_text, plain, value_text
+from models.report.wording import changes_text, kpi_text, plain, study_title, value_text
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 WIDTH = PAGE_W - 2 * MARGIN
@@ -259,8 +259,8 @@ def evidence_table(checks: Sequence[Check],
     for chk in checks:
         try:
             case = chk.case()
-            title = str(case.get("study", ""))
-            area = SUBSYSTEM_TITLES.get(str(case.get("subsystem", "")).replace("-", "_"), "")
+            title = study_title(chk.case_id)
+            area = of_cases(str(case.get("subsystem", ""))).title
         except KeyError:  # a case missing from the cases file: no title to show
             title, area = "Unnamed study", ""
         if title != study:

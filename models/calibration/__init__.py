@@ -1,8 +1,9 @@
 """Calibration: the published figures each model is fitted to or checked against.
 
-Each subsystem has a module here (``storage``, ``network``, ``ft``, ``consolidation``,
-``stretched``, ...) with a ``checks() -> list[Check]`` function that rebuilds a study's testbed
-as a design, evaluates it through the public engine and compares with the published figure.
+Each subsystem of :data:`models.core.registry.SUBSYSTEMS` has a module here (``storage``,
+``network``, ``ft``, ...) with a ``checks() -> list[Check]`` function that rebuilds a study's
+testbed as a design, evaluates it through the public engine and compares with the published
+figure, and a ``fit(f: Fitter)`` (:mod:`models.calibration.fit`).
 ``role`` says whether the figure was used to fit a coefficient (``fit``), is a rule the engine
 implements as stated (``rule``), or was not used in fitting at all (``check``) - the honest test.
 """
@@ -14,15 +15,14 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 from typing import Any, Literal
 
+from models.core.registry import NAMES
 from models.document.resources import RESOURCES
+from models.document.studies import Study, named
 
 CASES_PATH = RESOURCES / "calibration" / "cases.jsonl"
-
-SUBSYSTEMS = ("storage", "network", "ft", "consolidation", "stretched", "file_transfer",
-              "multicast", "vdi", "cpu_virtualization", "content_library")
-"""Modules of this package that provide ``checks()``, in report order."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,15 @@ class Check:
     def case(self) -> dict[str, Any]:
         return cases()[self.case_id]
 
+    @property
+    def study(self) -> Study:
+        """The study of its case (:mod:`models.document.studies`: one title however the case
+        file spells it)."""
+        return named(str(self.case()["study"]))
+
     def to_dict(self) -> dict[str, Any]:
         c = self.case()
-        return {"case": self.case_id, "study": c["study"], "subsystem": c["subsystem"],
+        return {"case": self.case_id, "study": self.study.title, "subsystem": c["subsystem"],
                 "modelability": c["modelability"], "quantity": self.quantity,
                 "published": self.published, "bound": self.bound, "model": self.model,
                 "error": self.error, "tolerance": self.tolerance, "ok": self.ok,
@@ -95,16 +101,16 @@ def middle(case_id: str, *keys: str) -> float:
     return float(v)
 
 
-def all_checks(subsystems: tuple[str, ...] = SUBSYSTEMS) -> list[Check]:
+def module(name: str) -> ModuleType:
+    """Subsystem ``name``'s calibration module (``models.calibration.<name>``)."""
+    return importlib.import_module(f"models.calibration.{name}")
+
+
+def all_checks(subsystems: tuple[str, ...] = NAMES) -> list[Check]:
+    """The checks of ``subsystems`` (every subsystem's by default), in that order."""
     out: list[Check] = []
     for name in subsystems:
-        try:
-            module = importlib.import_module(f"models.calibration.{name}")
-        except ModuleNotFoundError as err:
-            if err.name == f"models.calibration.{name}":
-                continue
-            raise
-        out.extend(module.checks())
+        out.extend(module(name).checks())
     return out
 
 

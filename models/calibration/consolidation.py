@@ -18,6 +18,7 @@ from models.calibration.fit import Fitter
 from models.core import uncertainty
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
+from models.document.studies import DENSE
 from models.engine.evaluation import Engine, evaluate
 from models.subsystems import consolidation, queueing
 
@@ -32,7 +33,7 @@ def dl580_testbed(n_vms: int = 470, req_per_s: float = 25.0, dense: bool = False
     dual-port Intel X520 with three active 10GbE ports, vSphere 6.0, and ``n_vms`` 1-vCPU 1 GB
     RHEL 6.3 web servers (VMXNET3, content cached in memory) serving ~100 KB per request."""
     d = Design(name="Dense-mode web farm (HP DL580 G7)",
-               notes="Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0: RHEL 6.3"
+               notes=f"{DENSE.title}: RHEL 6.3"
                " web-server VMs (1 vCPU, 1 GB) on an HP DL580 G7; SLOs p95 <= 100 ms and"
                " 90% host CPU.",
                policy={"cpu_util_max": 0.9, "p95_ms_max": 100.0, "ha_spare_hosts": 0})

@@ -17,6 +17,7 @@ from models.calibration.fit import Fitter, Target
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
 from models.document.schema import Value
+from models.document.studies import ORACLE
 from models.engine.evaluation import Engine, evaluate
 from models.subsystems import cpu_virt
 
@@ -57,7 +58,7 @@ def oracle_testbed(tps: float, guest_cores: float, platform: str = "esxi",
     """One 64-vCPU 475 GB Oracle VM (or the same database on bare metal) running Order-Entry
     at ``tps`` transactions/s: ``guest_cores`` of CPU work, ~2.6 I/Os and ~2.1 packets per
     transaction (the study's guest and network statistics) on an all-flash FC array."""
-    d = Design(name=name, notes=f"{cpu_virt.ORACLE}: Order-Entry (TPC-C derived) on Oracle.")
+    d = Design(name=name, notes=f"{ORACLE.title}: Order-Entry (TPC-C derived) on Oracle.")
     d.components.append(Component("h1", "host", "72-LCPU server",
                                   props={**(host or ORACLE_HOST), "platform": platform}))
     d.components.append(Component("n1", "nic", "10GbE", props={"speed_gbps": 10.0}))

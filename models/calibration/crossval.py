@@ -20,17 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from models.calibration import Check, cases
-from models.calibration.fit import ORDER, FitResult, Row, _module, fit_all, fit_subsystem
+from models.calibration import Check, cases, module
+from models.calibration.fit import FitResult, Row, fit_all, fit_subsystem
 from models.core import coefficients
+from models.core.registry import FIT_ORDER, SUBSYSTEMS
 from models.document.resources import RESOURCES
-
-SUBSYSTEM_OF = {"storage": "storage", "network": "network", "ft": "ft",
-                "consolidation": "consolidation", "stretched": "stretched-cluster",
-                "file_transfer": "file-transfer", "multicast": "multicast", "vdi": "vdi",
-                "cpu_virtualization": "cpu-virtualization",
-                "content_library": "content-library"}
-"""Calibration module -> the ``subsystem`` its cases name."""
+from models.document.studies import named
 
 SENSITIVITY = 0.005
 """A figure that moves more than this (relative) when an unpinned coefficient moves by 25% up
@@ -96,10 +91,11 @@ class CvReport:
                 "bounds_reproduced_only": sum(c.reproduced_only for c in bounds)}
 
     def by_subsystem(self) -> dict[str, dict[str, Any]]:
-        subs = [SUBSYSTEM_OF[m] for m in ORDER]
+        """Per subsystem (keyed as its cases name it), in fitting order."""
+        rank = {s.cases: s.fit_order for s in SUBSYSTEMS}
         present = {c.check.case()["subsystem"] for c in self.comparisons}
         return {s: self.stats(s) for s in sorted(present, key=lambda s: (
-            subs.index(s) if s in subs else len(subs), s))}
+            rank.get(s, len(rank)), s))}
 
     def by_case(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -130,7 +126,7 @@ def _max(xs: list[float]) -> float | None:
 
 
 def _fold_key(check: Check, by: str) -> str:
-    return check.case_id if by == "case" else str(check.case()["study"])
+    return check.case_id if by == "case" else check.study.title
 
 
 def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
@@ -138,7 +134,7 @@ def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
 
 
 def cross_validate(by: Literal["case", "study"] = "case",
-                   modules: tuple[str, ...] = ORDER,
+                   modules: tuple[str, ...] = FIT_ORDER,
                    full: FitResult | None = None) -> CvReport:
     """Leave-one-out cross-validation of every module in ``modules`` (see the module doc)."""
     full = full or fit_all()
@@ -149,15 +145,16 @@ def cross_validate(by: Literal["case", "study"] = "case",
                 pinned_by.setdefault(cid, set()).add(row.name)
     report = CvReport(by)
     for name in modules:
-        module = _module(name)
+        checks = module(name).checks
         with coefficients.using(full.values):
-            fitted = _numeric_checks(module.checks())
+            fitted = _numeric_checks(checks())
         folds: dict[str, list[int]] = {}
         for i, ch in enumerate(fitted):
             folds.setdefault(_fold_key(ch, by), []).append(i)
         for key, idx in folds.items():
             left_out = ({key} if by == "case"
-                        else {cid for cid, c in cases().items() if c["study"] == key})
+                        else {cid for cid, c in cases().items()
+                              if named(str(c["study"])).title == key})
             touched = set().union(*(pinned_by.get(cid, set()) for cid in left_out))
             if not touched:  # no coefficient was fitted to it: the prediction is the fit's
                 report.comparisons += [CvComparison(fitted[i], name, key, fitted[i].model)
@@ -169,13 +166,13 @@ def cross_validate(by: Literal["case", "study"] = "case",
                 values[n] = coefficients.DECLARED[n].prior
             f = fit_subsystem(name, values, frozenset(cases()) - left_out)
             with coefficients.using(values):
-                predicted = _numeric_checks(module.checks())
+                predicted = _numeric_checks(checks())
             lost = sorted(u for u in f.unpinned | f.underdetermined if u in touched)
             moved: set[int] = set()
             for u in lost:
                 for factor in (1.25, 0.8):
                     with coefficients.using({**values, u: values[u] * factor}):
-                        shifted = _numeric_checks(module.checks())
+                        shifted = _numeric_checks(checks())
                     for i in idx:
                         a, b = predicted[i].model, shifted[i].model
                         if abs(b - a) > SENSITIVITY * max(abs(a), 1e-12):
@@ -195,7 +192,7 @@ def rows_of(result: FitResult, module: str) -> list[Row]:
 
 STORED_PATH = RESOURCES / "fitted" / "crossval.json"
 """The cross-validation of the committed table, written with it (``python -m
-models.calibration.fit``): the Evidence panel and the report read it instead of refitting."""
+models.calibration``): the Evidence panel and the report read it instead of refitting."""
 
 
 def write_stored(report: CvReport | None = None) -> dict[str, Any]:

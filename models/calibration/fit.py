@@ -4,13 +4,16 @@ Each calibration module (``models.calibration.storage``, ...) has a ``fit(f: Fit
 produces the coefficients its subsystem fits, from the published figures of named cases, with
 a closed form (:meth:`Fitter.closed`) or a least-squares solve (:meth:`Fitter.least_squares`,
 Levenberg-Marquardt in the logarithm of the coefficients, Jacobian by finite differences).
-:func:`fit_all` runs them in :data:`ORDER` (a model fitted later may use the values fitted
-earlier) starting from every coefficient's a-priori value, so the result depends on the cases
-and the code only, never on the table it regenerates.
+:func:`fit_all` runs them in :data:`~models.core.registry.FIT_ORDER` (a model fitted later
+may use the values fitted earlier) starting from every coefficient's a-priori value, so the
+result depends on the cases and the code only, never on the table it regenerates.
 
-``python -m models.calibration.fit`` (or ``headroom validate --refit``) writes the table
+``python -m models.calibration.fit`` writes the table
 (:data:`models.core.coefficients.TABLE_PATH`): per coefficient its value, unit, the case ids
 it was fitted to, the method, and a note when a single published figure pins it.
+``python -m models.calibration`` (or ``headroom validate --refit``) writes it and then its
+cross-validation: :mod:`models.calibration.crossval` refits with this module, so this module
+never imports it.
 
 A :class:`Fitter` is given the case ids it may use (``train``; all by default).  A
 coefficient whose cases are all left out cannot be fitted: it keeps its a-priori value and is
@@ -19,7 +22,6 @@ listed in :attr:`Fitter.unpinned` (cross-validation, :mod:`models.calibration.cr
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import sys
@@ -29,15 +31,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from models.calibration import cases
+from models.calibration import cases, module
 from models.core import coefficients
 from models.core.coefficients import Coefficient
-
-ORDER = ("network", "file_transfer", "storage", "stretched", "ft", "multicast", "vdi",
-         "cpu_virtualization", "consolidation", "content_library")
-"""Calibration modules in fitting order: a model's fit may evaluate designs that use the
-coefficients of the models before it (FT's checks run the network model, stretched clusters
-the storage model)."""
+from models.core.registry import FIT_ORDER
 
 Bound = Literal["eq", "gt", "lt"]
 
@@ -263,14 +260,10 @@ class FitResult:
     unpinned: set[str]
 
 
-def _module(name: str) -> Any:
-    return importlib.import_module(f"models.calibration.{name}")
-
-
 def priors() -> dict[str, float]:
     """Every declared coefficient at its a-priori value (the models' modules imported)."""
-    for name in ORDER:
-        _module(name)
+    for name in FIT_ORDER:
+        module(name)
     return {name: c.prior for name, c in coefficients.DECLARED.items()}
 
 
@@ -278,16 +271,16 @@ def fit_subsystem(name: str, values: dict[str, float],
                   train: frozenset[str] | None = None) -> Fitter:
     """Run model ``name``'s fit on top of ``values`` (updated in place)."""
     f = Fitter(name, values, train)
-    _module(name).fit(f)
+    module(name).fit(f)
     return f
 
 
 def fit_all(train: frozenset[str] | None = None) -> FitResult:
-    """Every model's fit in :data:`ORDER`, from the priors."""
+    """Every model's fit in :data:`~models.core.registry.FIT_ORDER`, from the priors."""
     values = priors()
     rows: list[Row] = []
     unpinned: set[str] = set()
-    for name in ORDER:
+    for name in FIT_ORDER:
         f = fit_subsystem(name, values, train)
         rows.extend(f.rows)
         unpinned |= f.unpinned
@@ -299,7 +292,7 @@ def fit_all(train: frozenset[str] | None = None) -> FitResult:
 
 def table_document(result: FitResult) -> dict[str, Any]:
     """The table as written to :data:`~models.core.coefficients.TABLE_PATH`."""
-    rows = sorted(result.rows, key=lambda r: (ORDER.index(r.subsystem), r.name))
+    rows = sorted(result.rows, key=lambda r: (FIT_ORDER.index(r.subsystem), r.name))
     out = []
     for r in rows:
         coef = coefficients.DECLARED[r.name]
@@ -318,21 +311,21 @@ def write_table(result: FitResult | None = None) -> dict[str, Any]:
     return doc
 
 
-def main(argv: list[str] | None = None) -> int:
-    from models.calibration import crossval  # noqa: PLC0415 (it imports this module)
-
-    doc = write_table()
-    rows = doc["coefficients"]
-    print(f"wrote {len(rows)} fitted coefficients to {coefficients.TABLE_PATH}")
-    if "--no-cv" not in (argv or []):
-        cv = crossval.write_stored()
-        print(f"wrote the cross-validation of {len(cv['comparisons'])} figures to"
-              f" {crossval.STORED_PATH}")
-    for r in rows:
+def print_table(doc: dict[str, Any]) -> None:
+    """One line per fitted coefficient of a written table."""
+    for r in doc["coefficients"]:
         one = " (one figure)" if r["one_figure"] else ""
         print(f"  {r['name']:44} {r['value']:>14.6g} {r['unit'][:30]:30}{one}")
+
+
+def main() -> int:
+    """Write the table (its cross-validation is ``python -m models.calibration``'s)."""
+    doc = write_table()
+    print(f"wrote {len(doc['coefficients'])} fitted coefficients to {coefficients.TABLE_PATH}"
+          " (python -m models.calibration also rewrites their cross-validation)")
+    print_table(doc)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

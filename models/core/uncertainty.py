@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from models.core import coefficients
+from models.document.studies import DENSE, FT4, MCAST, PCOIP, PVSCSI, VAIO
 
 if TYPE_CHECKING:
     from models.core.prediction import Prediction
@@ -99,35 +100,28 @@ def _g(x: float) -> str:
     return f"{x:.3g}"
 
 
-VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
-PVSCSI = "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSphere 4)"
-FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
-DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
-MCAST = "Multicast Performance on vSphere 5.0"
-PCOIP = "PCoIP Improvements in VMware View 5.0"
-
 BANDS: dict[str, Band] = {b.name: b for b in (
     Band("storage.vaio_cpu_extra", 0.15, 0.10, 0.20, "x CPU per I/O",
-         "storage-vaio-cpu-per-kiops-overhead", VAIO,
+         "storage-vaio-cpu-per-kiops-overhead", VAIO.title,
          "However, VAIO introduces 10%-20% higher CPU overhead per 1K IOPS."),
     Band("storage.pvscsi_cpio_cut", 0.20, 0.10, 0.30, "share of LSI Logic SAS's CPU per I/O",
          "storage-pvscsi-cpio-reduction",
-         PVSCSI, "For Fibre Channel, the test results show that PVSCSI reduces the CPIO by "
+         PVSCSI.title, "For Fibre Channel, the test results show that PVSCSI reduces the CPIO by "
          "10%-30% . For iSCSI, PVSCSI reduces the CPIO by up to 25%."),
     # the mechanism as fitted logs 950 for 890 Mbit/s received; the sizing rule's 20% over
     # the input is 1.2 x 890 / 950 of that
     Band("ft.log_overhead", 1.0, 1.0, 1.2 * 890.0 / 950.0, "x the modelled logging",
-         "ft4-netperf-rx-logging-bandwidth; ft4-logging-bandwidth-formula", FT4,
+         "ft4-netperf-rx-logging-bandwidth; ft4-logging-bandwidth-formula", FT4.title,
          "with FT enabled, the virtual machine received 890 Mbits/sec of traffic while "
          "generating and sending 950 Mbits/ sec of logging traffic (the sizing rule adds 20%)"),
     # 10% of a vCPU per 10K packets/s is 10 us a packet, 15% is 15 us (at the study's 2.67 GHz)
     Band("multicast.guest_us_per_pkt", 12.5, 10.0, 15.0, "us per packet at 2.67 GHz",
-         "mcast-receiver-cpu-per-pps", MCAST,
+         "mcast-receiver-cpu-per-pps", MCAST.title,
          "Each receiver was using 10-15% of its CPU power for processing 10K packets per "
          "second, and the usage increased linearly as we increased packet rate."),
     # View 5.0's 2x text codec saves share x (1 - 1/2): '30% to 40%' is a share of 0.6 .. 0.8
     Band("vdi.text_share", 0.70, 0.60, 0.80, "share of PCoIP bytes that are text/UI",
-         "vdi-pcoip-lossless-codec", PCOIP,
+         "vdi-pcoip-lossless-codec", PCOIP.title,
          "View 5.0's improved lossless compression algorithm delivers a 30% to 40% reduction in "
          "bandwidth consumption for typical knowledge worker workflows.", costlier="low"),
     # dense mode takes the context-switch part of a request's CPU away (465 -> 495 VMs at
@@ -135,7 +129,7 @@ BANDS: dict[str, Band] = {b.name: b for b in (
     Band("consolidation.dense_saving", 1.0, 2.0 / 3.0, 1.0,
          "share of the context-switch CPU dense mode removes",
          "consol-dense-mode-medium-cpu90-consolidation; "
-         "consol-dense-mode-medium-p95-consolidation", DENSE,
+         "consol-dense-mode-medium-p95-consolidation", DENSE.title,
          "at 90% utilization, default mode consolidates around 465 Web server VMs, whereas "
          "dense mode consolidates about 495", costlier="low"),
 )}

@@ -20,8 +20,7 @@ import numpy as np
 
 from models.core.prediction import Prediction, Resource
 from models.core.sections import LibraryJob
-from models.core.uncertainty import PVSCSI
-from models.document.knobs import (
+from models.document.studies import (
     CL_DEPLOY,
     CL_SYNC,
     CL_TUNING,
@@ -32,9 +31,11 @@ from models.document.knobs import (
     LRO,
     MILLION,
     PCOIP,
+    PVSCSI,
     RAIDPOOL,
     VAIO,
     VSAN,
+    cite,
 )
 
 Figure = Callable[[Prediction], float | None]
@@ -134,53 +135,53 @@ def hosts_needed(p: Prediction) -> float | None:
 
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
-        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        cite(VAIO, MILLION, RAIDPOOL),
         "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True,
         NO_IO),
     Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
-        f"{VAIO}; {MILLION}; {RAIDPOOL}",
+        cite(VAIO, MILLION, RAIDPOOL),
         "IOPS-weighted mean storage latency over VMs that do I/O", False, absent=NO_IO),
     Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
-        f"{RAIDPOOL}; {VAIO}", "Highest per-VM 95th-percentile storage latency", False,
+        cite(RAIDPOOL, VAIO), "Highest per-VM 95th-percentile storage latency", False,
         absent=NO_IO),
-    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", cpu_per_kiops, f"{VAIO}; {PVSCSI}",
+    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", cpu_per_kiops, cite(VAIO, PVSCSI),
         "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False,
         absent=NO_IO),
-    Kpi("network_gbps", "Network", "Gbit/s", network_gbps, f"{FEDEX}; {LRO}",
+    Kpi("network_gbps", "Network", "Gbit/s", network_gbps, cite(FEDEX, LRO),
         "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
         " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
         absent="no network traffic"),
-    Kpi("p95_response_ms", "p95 response", "ms", p95_response, DENSE,
+    Kpi("p95_response_ms", "p95 response", "ms", p95_response, cite(DENSE),
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
         False, absent="no request-driven VMs"),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
         lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
-        f"{FT4}; {FT6}", "Fault Tolerance logging traffic summed over hosts", False),
+        cite(FT4, FT6), "Fault Tolerance logging traffic summed over hosts", False),
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
-        f"{FT4}; {FT6}", "Largest latency FT adds to a protected VM", False,
+        cite(FT4, FT6), "Largest latency FT adds to a protected VM", False,
         absent="no FT-protected VMs"),
-    Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, f"{PCOIP}; {VSAN}; {CL_SYNC}",
+    Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, cite(PCOIP, VSAN, CL_SYNC),
         "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
         " replication between sites, Content Library syncs while they run", False,
         absent="no WAN links"),
     Kpi("library_min", "Slowest library job", "min", library_minutes,
-        f"{CL_DEPLOY}; {CL_SYNC}; {CL_TUNING}",
+        cite(CL_DEPLOY, CL_SYNC, CL_TUNING),
         "Longest Content Library deploy, sync, import or export: its items through the slowest"
         " stage of the data path, queued behind the concurrency limits", False,
         absent="no library transfers"),
-    Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), DENSE,
+    Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
         " paths and the hypervisor's cost per event, against cores x clock (hyperthreads"
         " counted as 1.15 cores)", absent="no hosts"),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
-        DENSE, "Mean memory utilisation over the hosts: memory the VMs hold"
+        cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
         " (consumed where measured, else configured), FT secondaries included, against"
         " installed memory",
         absent="no hosts"),
-    Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, DENSE,
+    Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, cite(DENSE),
         "VMs per host in the design as placed"),
-    Kpi("hosts_needed", "Hosts needed", "", hosts_needed, DENSE,
+    Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),
         "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False),
 )
 

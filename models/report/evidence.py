@@ -10,17 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from models.calibration import SUBSYSTEMS, Check, all_checks, crossval
+from models.calibration import Check, all_checks, crossval
 from models.core.prediction import Prediction
+from models.core.registry import NAMES, subsystem
 from models.document.design import Design, DesignError, apply_scenario
-
-SUBSYSTEM_TITLES: dict[str, str] = {
-    "storage": "Storage", "network": "Network", "ft": "Fault Tolerance",
-    "consolidation": "Consolidation", "stretched": "Stretched cluster",
-    "file_transfer": "File transfer", "multicast": "Multicast", "vdi": "VDI (PCoIP)",
-    "cpu_virtualization": "CPU virtualisation", "content_library": "Content Library",
-}
-"""The calibration modules (:data:`models.calibration.SUBSYSTEMS`) as people name them."""
 
 
 def _cpu_virtualisation(p: Prediction) -> bool:
@@ -64,7 +57,7 @@ def used_by(p: Prediction, design: Design | None = None) -> set[str]:
 def relevant_subsystems(design: Design, predictions: Iterable[tuple[str, Prediction]]
                         ) -> tuple[str, ...]:
     """The subsystems any of ``predictions`` (scenario name, prediction) uses, in
-    :data:`SUBSYSTEMS` order."""
+    :data:`models.core.registry.SUBSYSTEMS` order."""
     used: set[str] = set()
     for name, p in predictions:
         try:
@@ -72,7 +65,7 @@ def relevant_subsystems(design: Design, predictions: Iterable[tuple[str, Predict
         except DesignError:  # a scenario that no longer applies: judge by the prediction
             effective = None
         used |= used_by(p, effective)
-    return tuple(s for s in SUBSYSTEMS if s in used)
+    return tuple(s for s in NAMES if s in used)
 
 
 @dataclass
@@ -89,7 +82,7 @@ class Evidence:
 
     @property
     def titles(self) -> list[str]:
-        return [SUBSYSTEM_TITLES.get(s, s) for s in self.subsystems]
+        return [subsystem(s).title for s in self.subsystems]
 
 
 def gather(subsystems: tuple[str, ...]) -> Evidence:

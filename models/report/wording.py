@@ -17,6 +17,7 @@ from models.calibration import cases
 from models.document.design import Design, Override
 from models.document.knobs import knob
 from models.document.schema import KINDS, LINKS, Value, prop_spec
+from models.document.studies import named
 from models.engine.kpis import Kpi
 
 
@@ -352,7 +353,12 @@ def explanation(design: Design, component: str, text: str) -> str:
 
 
 def study_title(case_or_study: str) -> str:
-    """A study's title from a case id (or a ``;``-joined list of them); a title as it is."""
+    """A study's title (:mod:`models.document.studies`) from a case id (or a ``;``-joined
+    list of them) or from any name the case file gives it; other text as it is."""
     known = cases()
     first = case_or_study.split(";", maxsplit=1)[0].strip()
-    return str(known[first]["study"]) if first in known else case_or_study
+    name = str(known[first]["study"]) if first in known else case_or_study
+    try:
+        return named(name).title
+    except KeyError:
+        return case_or_study

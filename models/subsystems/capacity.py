@@ -39,10 +39,8 @@ from models.core.platform import compute
 from models.core.prediction import Consolidation
 from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
+from models.document.studies import DRS, HA
 from models.subsystems.consolidation import fewest_hosts
-
-HA = "vSphere Availability: admission control (failover hosts, cluster resource percentage)"
-DRS = "vSphere Resource Management: DRS"
 
 
 @dataclass
@@ -165,7 +163,7 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     capacity = Capacity(clusters=out, vcpu_per_core=st.vcpu_per_core,
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
-                        unplaced_vms=st.unplaced_vms, sources=[HA, DRS])
+                        unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title])
     return CapacityResult(cons, capacity, warnings)
 
 

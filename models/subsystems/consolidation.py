@@ -55,6 +55,7 @@ from models.core.prediction import SATURATED_MS, Consolidation, Resource
 from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.core.sections import ConsolidationDetail
 from models.document.schema import ESXI_VERSIONS
+from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
 from models.subsystems import cpu_virt
 from models.subsystems.queueing import (
     _LN20,
@@ -64,11 +65,6 @@ from models.subsystems.queueing import (
     _floor,
     _host_response,
 )
-
-DENSE = "Dynamic Host-Wide Performance Tuning in VMware vSphere 6.0"
-DOCKER = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
-FT_BP = "Performance Best Practices for VMware vSphere 4.0"
-RESMGMT = "vSphere Resource Management Guide: Hyperthreading"
 
 WEB_BASE_MS = coefficients.declare(
     "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
@@ -393,13 +389,13 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
         for i in np.flatnonzero(lat_hosts & (rho > ceiling)):
             warn.append(f"host {ids[i]}: {min(rho[i], 1.0):.0%} CPU with latency-sensitive VMs;"
                         f" about {ceiling:.0%} is the usual ceiling that leaves"
-                        f" headroom for bursts ({DOCKER})")
+                        f" headroom for bursts ({DOCKER_WEB.title})")
         for i in np.flatnonzero(lat_hosts & active):
             warn.append(f"host {ids[i]}: dense mode is active with latency-sensitive VMs; it"
-                        f" batches network work and raises their latency ({DENSE})")
+                        f" batches network work and raises their latency ({DENSE.title})")
         if c.policy["cpu_util_max"] > ceiling:
             warn.append(f"policy.cpu_util_max {c.policy['cpu_util_max']:.0%} is above the"
-                        f" ~70-75% typical for latency-sensitive workloads ({DOCKER})")
+                        f" ~70-75% typical for latency-sensitive workloads ({DOCKER_WEB.title})")
     old = c.host.cols["dense_mode"] & ~dense_capable
     for i in np.flatnonzero(old):
         warn.append(f"host {ids[i]}: dense mode needs ESXi 6.0 or later; it has no effect here")
@@ -523,7 +519,7 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
         res.resources.append(Resource(
             ids[i], "host_cpu", float(rho[i]),
             f"{ids[i]}: VMs demand {host_demand[i]:.1f} of {cap[i]:.1f} core-equivalents"
-            f" ({rho[i]:.0%}){dense}", DENSE))
+            f" ({rho[i]:.0%}){dense}", DENSE.title))
     res.resources.extend(memory)
 
 
@@ -535,5 +531,5 @@ def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
     installed = c.host.cols["memory_gb"]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
                      f"{ids[i]}: VMs (FT secondaries included) hold"
-                     f" {mem[i]:.0f} of {installed[i]:.0f} GB", FT_BP)
+                     f" {mem[i]:.0f} of {installed[i]:.0f} GB", BEST_PRACTICES_4.title)
             for i in np.argsort(-mem_util, kind="stable")[:min(top, len(ids))]]

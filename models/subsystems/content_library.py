@@ -37,11 +37,11 @@ from models.core.compiled import Compiled, Table
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import LibraryJob, finite
+from models.document.studies import CL_DEPLOY, CL_SYNC, CL_TUNING
 
-DEPLOY = "How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library"
-SYNC = ("How to Efficiently Synchronize, Import and Export Content in VMware vSphere Content"
-        " Library")
-TUNING = "Content Library Performance Tuning"
+DEPLOY = CL_DEPLOY.title
+SYNC = CL_SYNC.title
+TUNING = CL_TUNING.title
 
 INF = math.inf
 

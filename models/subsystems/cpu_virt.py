@@ -52,11 +52,7 @@ from models.core.prediction import Consolidation
 from models.core.results import NetworkResult, StorageResult
 from models.core.sections import ConsolidationDetail, CpuVirtualization
 from models.document.schema import ESXI_VERSIONS
-
-ORACLE = "Virtualizing Performance-Critical Database Applications in VMware vSphere 6.0"
-DOCKER_TX = "Running Transactional Workloads Using Docker Containers on vSphere 6.0"
-DOCKER_WEB = "Scaling Web 2.0 Applications using Docker containers on vSphere 6.0"
-MAXIMUMS = "VMware vSphere Configuration Maximums (per release)"
+from models.document.studies import DOCKER_WEB, MAXIMUMS
 
 TICK_HZ = {"linux": 1000.0, "windows": 64.0}
 """Timer interrupts per second per vCPU a guest OS family programs when ``vm.guest_timer_hz``
@@ -296,7 +292,7 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
     for i in too_big[:5]:
         warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs exceed ESXi"
                     f" {ESXI_VERSIONS[ver_h[hidx[i]]]}'s maximum of {limit_h[hidx[i]]:.0f} per"
-                    f" VM; it cannot power on ({MAXIMUMS})")
+                    f" VM; it cannot power on ({MAXIMUMS.title})")
     for i in wider[:5]:
         warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs on host {host_ids[hidx[i]]}"
                     f" with {pcpus[hidx[i]]:.0f} logical CPUs; ESXi cannot power on a VM"
@@ -322,7 +318,7 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
         warn.append(f"error: host {host_ids[j]}: latency-sensitive VMs have {ls_vcpus[j]:.0f}"
                     f" vCPUs on {cores[j]:.0f} physical cores; each vCPU needs exclusive"
                     f" access to a core, so the feature cannot be used when they are"
-                    f" over-committed ({DOCKER_WEB})")
+                    f" over-committed ({DOCKER_WEB.title})")
     cv.exclusive = lat & ~over[hidx] & placed
 
 

@@ -32,12 +32,9 @@ from models.core.prediction import Resource
 from models.core.results import FtResult, NetworkResult, StorageResult
 from models.core.sections import FtDetail, FtVm
 from models.document.schema import KINDS
+from models.document.studies import FT4, FT_LIMITS
 from models.subsystems.cpu_virt import guest_timer_hz
 from models.subsystems.network import GOODPUT, MSS_BYTES, code, pcie_usable_gbps
-
-FT4 = "VMware vSphere 4 Fault Tolerance: Architecture and Performance"
-FT6 = "Fault Tolerance Performance in vSphere 6"
-FT_DOCS = "VMware vSphere Availability: Fault Tolerance Requirements, Limits, and Licensing"
 
 EVENT_BYTES = coefficients.declare(
     "ft.event_bytes", "bytes per logged event", 64.0,
@@ -71,7 +68,7 @@ _LIMITS = (
     ("4.0", 1, None, "vSphere 4 FT supports only uniprocessor VMs (ft4-uniprocessor-only)"),
     ("5.0", 1, 64.0, "vSphere 5.x FT supports 1 vCPU and 64 GB (vSphere 5.5 Availability)"),
     ("6.0", 4, 64.0, "vSphere 6.0 FT supports at most 4 vCPUs and 64 GB (ft6-max-vm-size)"),
-    ("6.7", 8, 128.0, "vSphere 6.7+ FT supports at most 8 vCPUs and 128 GB (" + FT_DOCS + ")"),
+    ("6.7", 8, 128.0, f"vSphere 6.7+ FT supports at most 8 vCPUs and 128 GB ({FT_LIMITS.title})"),
 )
 
 
@@ -374,7 +371,7 @@ def _report_hosts(c: Compiled, st: _Static, res: FtResult, rule: np.ndarray,
         return
     busy = np.nonzero(host_load > 0)[0]
     busy = busy[np.argsort(-util[busy])][:top]
-    src = FT4 + " (ft4-logging-saturation-stalls-primary)"
+    src = FT4.title + " (ft4-logging-saturation-stalls-primary)"
     for hi, u, load, cap in zip(busy.tolist(), util[busy].tolist(), host_load[busy].tolist(),
                                 host_cap[busy].tolist(), strict=True):
         res.resources.append(Resource(

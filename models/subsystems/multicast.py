@@ -32,8 +32,8 @@ from models.core.compiled import Compiled
 from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.sections import Multicast, MulticastHost
+from models.document.studies import MCAST
 
-STUDY = "Multicast Performance on vSphere 5.0"
 REF_GHZ = 2.67
 """The study's Intel Xeon E7-8837 (Dell R810)."""
 GUEST_US_PER_PKT = coefficients.declare(
@@ -135,12 +135,12 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
                 f" {worst:.0%}")
         res.resources.append(Resource(hid, "multicast_replication", min(worst, 1.0),
                                       f"{what}; loss {float(loss[mine].max()):.3%}",
-                                      STUDY + " (mcast-default-max-vms-40kpps)"))
+                                      MCAST.title + " (mcast-default-max-vms-40kpps)"))
         if float(loss[mine].max()) > LOSS_MAX:
             hint = "" if nsplit else "; enable splitRxMode on the receivers' VMXNET3 vNICs"
             res.warnings.append(
                 f"host {hid}: multicast replication loses {float(loss[mine].max()):.3%} of"
-                f" packets (> 0.01%){hint} ({STUDY})")
+                f" packets (> 0.01%){hint} ({MCAST.title})")
     ids = np.nonzero(recv)[0].tolist()
     util = res.vm_guest_cores / vm["vcpus"]
     res.section = Multicast(hosts=out, vm_loss={c.vm.ids[i]: float(loss[i]) for i in ids},

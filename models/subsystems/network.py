@@ -34,12 +34,9 @@ from models.core.prediction import Resource
 from models.core.results import NetworkResult
 from models.core.sections import Cabling, NetworkDetail
 from models.document.schema import KINDS
+from models.document.studies import FEDEX, LRO, cite
 from models.document.words import counted
 from models.subsystems import multicast, transfer, vdi
-
-FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
-         " A FedEx Case Study")
-LRO_STUDY = "Large Receive Offload (LRO) Support for VMXNET3 Adapters with Windows VMs on vSphere 6"
 
 MSS_BYTES = 1448.0
 """TCP payload per 1500-byte MTU frame (IPv4 + TCP with timestamps)."""
@@ -463,13 +460,13 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
                 nid, "pcie", util_l[j],
                 f"{gbps_l[j]:.2f} Gbit/s through a PCIe Gen{gen} x{lanes} slot that"
                 f" passes {pcie_l[j]:.1f} Gbit/s; {int(ports[j])} x {speed_l[j]:g}G ports need"
-                f" {line_total:.1f}", FEDEX + " (net-pcie-slot-rules)"))
+                f" {line_total:.1f}", FEDEX.title + " (net-pcie-slot-rules)"))
         else:
             res.resources.append(Resource(
                 nid, "nic", util_l[j],
                 f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {speed_l[j]:g} Gbit/s"
                 f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
-                FEDEX + "; " + LRO_STUDY))
+                cite(FEDEX, LRO)))
 
 
 def _cabling(c: Compiled, res: NetworkResult) -> None:

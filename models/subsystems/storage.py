@@ -52,16 +52,8 @@ from models.subsystems.storage_mva import (
 )
 from models.subsystems.storage_report import _bound_labels, _resources
 
-VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
-MILLION = "Single vSphere Host, a Million I/O Operations per Second"
-FLASH51 = "vSphere 5.1 IOPS Performance Characterization on Flash-based Storage"
-RAIDPOOL = "Virtualized Storage Performance: RAID Groups versus Storage pools"
-PVSCSI = "High-performance PVSCSI storage adapter can reduce CPIO by 10-30% (vSphere 4)"
-SIOC = "Performance Implications of Storage I/O Control-Enabled NFS Datastores"
-ESX35 = "Benchmarks: VMware ESX 3.5 surpasses more than 100,000 IOPS"
-
-"""CPU costs below are microseconds at 2.4 GHz (the VAIO study's Xeon E5-2665) and scale
-with 1/GHz."""
+# CPU costs below are microseconds of the reference core (models.core.platform: the VAIO
+# study's 2.4 GHz Xeon E5-2665) and scale with the host's per-core speed.
 
 GUEST_US = 2.0
 """Guest driver/Iometer issue cost per I/O (assumed; only its sum with the issue path is

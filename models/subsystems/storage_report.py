@@ -7,10 +7,8 @@ import numpy as np
 
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
+from models.document.studies import MILLION, RAIDPOOL, VAIO
 
-VAIO = "Scaling Performance for VAIO in vSphere 6.0 U1"
-MILLION = "Single vSphere Host, a Million I/O Operations per Second"
-RAIDPOOL = "Virtualized Storage Performance: RAID Groups versus Storage pools"
 BUSY = 0.9
 """A station at or above this utilisation names what bounds the VM."""
 
@@ -21,20 +19,20 @@ def _resources(c: Compiled, array_util: np.ndarray, hba_util: np.ndarray,
     vcpu_io for up to 200 VMs whose vCPUs are at least half busy issuing I/O."""
     array_text = ("Back-end drive time: disks x per-drive IOPS, writes multiplied by the RAID"
                   " penalty.")
-    out = [Resource(aid, "array", u, array_text, RAIDPOOL)
+    out = [Resource(aid, "array", u, array_text, RAIDPOOL.title)
            for aid, u in zip(c.array.ids, array_util.tolist(), strict=True)]
     hba_text = "Storage fabric: block size x IOPS against HBA ports x link speed."
     ids = c.host.ids
     on = np.flatnonzero(hba_util > 0)
     if len(on) > top:  # the busiest (the per-host arrays carry all of them)
         on = on[np.argsort(-np.round(hba_util[on], 6), kind="stable")[:top]]
-    out += [Resource(ids[j], "hba", u, hba_text, MILLION)
+    out += [Resource(ids[j], "hba", u, hba_text, MILLION.title)
             for j, u in zip(on.tolist(), np.minimum(hba_util[on], 1.0).tolist(), strict=True)]
     busy = np.flatnonzero(active & (vcpu_util >= 0.5))[:200]
     vcpu_text = ("The VM's vCPUs issue its I/O synchronously; one vCPU is one core's worth of"
                  " issue rate.")
     vm_ids = c.vm.ids
-    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO)
+    out += [Resource(vm_ids[k], "vcpu_io", u, vcpu_text, VAIO.title)
             for k, u in zip(busy.tolist(), np.minimum(vcpu_util[busy], 1.0).tolist(),
                             strict=True)]
     return out

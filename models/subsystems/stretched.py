@@ -25,9 +25,7 @@ from models.core import coefficients
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import StretchedResult
-
-VSAN = "VMware Virtual SAN Stretched Cluster Best Practices White Paper"
-SIZING = "vSAN Stretched Cluster Bandwidth Sizing"
+from models.document.studies import SIZING, VXRAIL
 
 WRITE_RTT_SHARE = coefficients.declare(
     "stretched.write_rtt_share", "x inter-site RTT per write", 1.0,
@@ -127,8 +125,7 @@ def solve(c: Compiled) -> StretchedResult:
         util = need / (wan.cols["gbps"][li] * 1000.0)
         resources.append(Resource(name, "wan", float(min(util, 1.0)),
                                   "Witness traffic: 1138 B per vSAN component every 5 s.",
-                                  "Dell VxRail Architecture Overview: Bandwidth calculation"
-                                  " examples"))
+                                  VXRAIL.title))
         if util > 1.0:
             warnings.append(f"wan {name}: witness link needs {need:.1f} Mbit/s")
         if rtt[li] > witness_max_rtt_ms(per_site):
@@ -158,7 +155,7 @@ def wan_usage(c: Compiled, vm_write_mbps: np.ndarray) -> tuple[list[Resource], l
         need_by_link[name] = need
         res.append(Resource(name, "wan", float(min(util, 1.0)),
                             "Site-to-site link: write bandwidth x 1.4 (data) x 1.25 (resync).",
-                            SIZING))
+                            SIZING.title))
         if util > 1.0:
             warns.append(f"wan {name}: writes need {need:.0f} Mbit/s (x1.4 x1.25), more than"
                          f" the link's {wan.cols['gbps'][li] * 1000:.0f} Mbit/s")

@@ -41,9 +41,6 @@ import numpy as np
 from models.core import coefficients
 from models.document.schema import KINDS
 
-FEDEX = ("Maximizing File Transfer Performance Using 10Gb Ethernet and Virtualization:"
-         " A FedEx Case Study")
-
 # tool codes follow models.document.schema: netperf, scp, rsync, bbcp, ftp
 C_STREAM = coefficients.declare(
     "transfer.c_stream", "cycles/byte", 3.0,

@@ -30,8 +30,8 @@ from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import Vdi, VdiLink
 from models.document.schema import KINDS
+from models.document.studies import PCOIP
 
-STUDY = "PCoIP Improvements in VMware View 5.0"
 FONT_GAIN = 2.0
 """View 5.0's lossless codec on anti-aliased text, stated: 'a 2x improvement'
 (vdi-pcoip-lossless-codec)."""
@@ -115,7 +115,7 @@ def solve(c: Compiled, vm_tx_mbps: np.ndarray) -> VdiResult:
                 name, "wan", float(min(util, 1.0)),
                 f"PCoIP of {count[li]:g} desktops at {per * 1000.0:.0f} kbit/s each:"
                 f" {mbps[li]:.1f} of {cap:.0f} Mbit/s; the link carries"
-                f" {links[name].max_desktops} such desktops", STUDY))
+                f" {links[name].max_desktops} such desktops", PCOIP.title))
             if util > 1.0:
                 res.warnings.append(
                     f"wan {name}: PCoIP needs {mbps[li]:.0f} Mbit/s, more than the link's"

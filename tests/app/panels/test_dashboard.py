@@ -13,7 +13,7 @@ from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
 from app.support import format as fmt
 from models.document.design import Component, Design, Link
-from models.document.knobs import FT4, VAIO
+from models.document.studies import FT4, VAIO
 from models.engine.kpis import KPI_BY_KEY, KPIS
 from models.examples import bundled as examples
 
@@ -42,8 +42,8 @@ def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
 
 def test_tooltips_name_the_study(qtbot: QtBot) -> None:
     _, dash = make(qtbot)
-    assert VAIO in dash.tiles["mean_latency_ms"].toolTip()
-    assert FT4 in dash.tiles["ft_logging_mbps"].toolTip()
+    assert VAIO.title in dash.tiles["mean_latency_ms"].toolTip()
+    assert FT4.title in dash.tiles["ft_logging_mbps"].toolTip()
     for tile in dash.tiles.values():
         assert "Study behind it" in tile.toolTip()
         assert tile.accessibleName()

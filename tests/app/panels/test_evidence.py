@@ -14,6 +14,8 @@ from app.document.design_document import DesignDocument
 from app.panels import evidence as evidence_mod
 from app.panels.evidence import Evidence, EvidenceView
 from models.calibration import Check, cases
+from models.core.registry import SUBSYSTEMS
+from models.document.studies import named
 from models.examples import bundled as examples
 
 
@@ -60,7 +62,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     first, second, third = (c.case_id for c in fake_evidence.checks)
     assert texts == {first: "yes", second: "NO", third: "NO"}
     study = view.table.index_of("Study")
-    assert cell(view, 0, study) == str(check_of(view, 0).case()["study"])
+    assert cell(view, 0, study) == check_of(view, 0).study.title
     for r in range(3):  # the case id is in the tooltip, not a column
         assert all(check_of(view, r).case_id not in cell(view, r, col)
                    for col in range(view.table.columnCount()))
@@ -72,7 +74,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     view.table.setCurrentCell(row, 0)
     quote = str(cases()[second]["quote"])
     assert quote[:40] in view.quote.toPlainText()
-    assert str(cases()[second]["study"]) in view.quote.toPlainText()
+    assert named(str(cases()[second]["study"])).citation in view.quote.toPlainText()
     assert n_points(view.selected) == 1
     view.filter.setCurrentIndex(view.filter.findData("storage"))
     hidden = [view.table.isRowHidden(r) for r in range(3)]
@@ -134,13 +136,17 @@ def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence)
     qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
 
 
-def test_every_subsystem_has_its_own_colour_and_the_legend_sits_beside_the_plot(
-        qtbot: QtBot) -> None:
-    from models.calibration import SUBSYSTEMS  # noqa: PLC0415
-    assert set(evidence_mod.SUBSYSTEM_COLOURS) == set(SUBSYSTEMS)
-    assert len(set(evidence_mod.SUBSYSTEM_COLOURS.values())) == len(SUBSYSTEMS)
+def test_the_view_lists_the_registry_s_subsystems_in_their_colours(qtbot: QtBot) -> None:
+    """The filter offers exactly the registry's subsystems by title, in its order, and each
+    has a plot item in its colour; the legend sits beside the plot."""
     view = EvidenceView(make_doc())
     qtbot.addWidget(view)
+    offered = [(view.filter.itemText(i), view.filter.itemData(i))
+               for i in range(1, view.filter.count())]
+    assert offered == [(s.title, s.name) for s in SUBSYSTEMS]
+    assert list(view.points) == [s.name for s in SUBSYSTEMS]
+    for s in SUBSYSTEMS:
+        assert view.points[s.name].opts["symbolBrush"].color().name() == s.colour
     assert view.legend.parentItem() is not view.plot.vb  # not drawn over the points
     assert view.plots.ci.getItem(0, 1) is view.legend
 

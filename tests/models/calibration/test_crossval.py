@@ -63,7 +63,7 @@ def test_stats_and_json_shape(vdi: CvReport) -> None:
 
 def test_the_stored_cross_validation_is_what_a_rerun_gives(vdi: CvReport) -> None:
     """resources/fitted/crossval.json is written with the fitted table (python -m
-    models.calibration.fit); rerunning one subsystem's cross-validation gives the same."""
+    models.calibration); rerunning one subsystem's cross-validation gives the same."""
     from models.calibration.crossval import stored  # noqa: PLC0415
 
     rows = stored()

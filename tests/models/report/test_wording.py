@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.support import format as fmt
 from models.document.design import Override
+from models.document.studies import FT4
 from models.examples import bundled as examples
 from models.report.wording import (
     changes_text,
@@ -11,9 +12,18 @@ from models.report.wording import (
     in_sentence,
     plain,
     quantity,
+    study_title,
     target_text,
     value_text,
 )
+
+
+def test_a_study_reads_by_its_one_title() -> None:
+    """A case id, a list of them or any of the case file's names give the study's title."""
+    assert study_title("ft4-logging-bandwidth-formula") == FT4.title  # "(VMware white paper…"
+    assert study_title("ft4-netperf-rx-logging-bandwidth; ft6-max-vm-size") == FT4.title
+    assert study_title(f"{FT4.title} (white paper excerpt)") == FT4.title
+    assert study_title("Headroom's own arithmetic") == "Headroom's own arithmetic"
 
 
 def test_model_texts_name_components_and_drop_case_ids() -> None:

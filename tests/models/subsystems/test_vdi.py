@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from models.calibration.vdi import branch, wan_mbps
 from models.core.compiled import compile_design
 from models.document.knobs import knob
+from models.document.studies import PCOIP
 from models.engine.evaluation import evaluate
 from models.subsystems import vdi
 
@@ -75,4 +76,4 @@ def test_pcoip_settings_are_knobs_citing_the_study() -> None:
     for path in ("vm.workload.pcoip_codec", "vm.workload.pcoip_client_cache",
                  "vm.workload.pcoip_build_to_lossless", "vm.workload.pcoip_kbps"):
         k = knob(path)
-        assert k is not None and k.source == vdi.STUDY
+        assert k is not None and k.source == PCOIP.title
