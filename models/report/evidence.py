@@ -8,50 +8,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from models.calibration import Check, all_checks, crossval
 from models.core.prediction import Prediction
-from models.core.registry import NAMES, subsystem
+from models.core.registry import NAMES, SUBSYSTEMS, subsystem
 from models.document.design import Design, DesignError, apply_scenario
 
 
-def _cpu_virtualisation(p: Prediction) -> bool:
-    """The hypervisor's cost is in the figures: a VM below native efficiency, or host cores
-    spent in the hypervisor."""
-    cv = p.sections.cpu_virtualization
-    if cv is None:
-        return False
-    return any(e < 0.999 for e in cv.vm_efficiency.values()) or any(
-        c > 0 for c in cv.hypervisor_cores_by_host.values())
-
-
 def used_by(p: Prediction, design: Design | None = None) -> set[str]:
-    """The calibration subsystems whose models give prediction ``p`` a figure; ``design``
-    (the design ``p`` was evaluated from) tells file transfers from other traffic."""
-    used: set[str] = set()
-    if p.total_iops > 0:
-        used.add("storage")
-    if p.sections.stretched is not None:
-        used.add("stretched")
-    if p.total_net_gbps > 0:
-        used.add("network")
-    if design is not None and any(v.get("workload.profile") == "file_transfer"
-                                  for v in design.of_kind("vm")):
-        used.add("file_transfer")
-    if p.sections.multicast is not None:
-        used.add("multicast")
-    if p.sections.vdi is not None:
-        used.add("vdi")
-    if p.vms.ft.any():
-        used.add("ft")
-    if len(p.hosts.ids) and float(np.nanmax(p.hosts.cpu_util, initial=0.0)) > 0:
-        used.add("consolidation")  # VMs that load a host's CPU
-    if _cpu_virtualisation(p):
-        used.add("cpu_virtualization")
-    if p.library_transfers:
-        used.add("content_library")
-    return used
+    """The calibration subsystems whose models give prediction ``p`` a figure (each row of
+    :data:`models.core.registry.SUBSYSTEMS` says when); ``design`` (the design ``p`` was
+    evaluated from) tells file transfers from other traffic."""
+    return {s.name for s in SUBSYSTEMS if s.uses(p, design)}
 
 
 def relevant_subsystems(design: Design, predictions: Iterable[tuple[str, Prediction]]
