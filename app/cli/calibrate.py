@@ -1,7 +1,8 @@
 """Command line: a baseline that matches the estate.
 
-``headroom calibrate DESIGN --from FILE``   measured figures from esxtop, Aria Operations or a
-                                            fresher RVTools export, onto the design by name
+``headroom calibrate DESIGN --from FILE``   measured figures from a file of any measurement
+                                            source of the registry (esxtop, Aria Operations,
+                                            a fresher RVTools export), onto the design by name
 ``headroom calibrate DESIGN --check``       predicted vs recorded, per host and per VM
 ``headroom calibrate DESIGN``               solve the baseline again from ``measured.*``
 
@@ -24,6 +25,8 @@ import numpy as np
 
 from app.support import format as fmt
 from models.document.design import DesignError, Issue
+from models.io.importers import registry
+from models.io.importers.importer import MEASUREMENTS, MIN_COVERAGE
 from models.io.importers.measurements import STATS
 
 if TYPE_CHECKING:
@@ -32,17 +35,15 @@ if TYPE_CHECKING:
 
 COMMANDS = ("calibrate", "place")
 
-MIN_COVERAGE = 0.95
-"""Share of the runnable VMs an import must place on their own host, unless --allow-partial."""
-
 
 def add_commands(sub: Subcommands) -> None:
     """Add ``calibrate`` and ``place`` to the ``headroom`` subparsers."""
+    sources = registry.importers(MEASUREMENTS)
     p = sub.add_parser("calibrate", help="calibrate a design against what the estate measured"
-                       " (esxtop, Aria Operations, RVTools), or check its baseline")
+                       f" ({', '.join(i.name for i in sources)}), or check its baseline")
     p.add_argument("design", help="the design (.json or .headroom)")
     p.add_argument("--from", dest="source", metavar="FILE",
-                   help="esxtop batch CSV, Aria Operations CSV view, or RVTools export")
+                   help=registry.listed([i.title for i in sources]) + " (detected)")
     p.add_argument("--stat", choices=STATS, default="p95",
                    help="statistic over a file's samples (default p95)")
     p.add_argument("--check", action="store_true",

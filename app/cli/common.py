@@ -34,6 +34,9 @@ class UserError(Exception):
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`UserError` (one line, exit status 2)."""
 
+    commands: tuple[str, ...] = ()
+    """Its subcommands, in order (set by whoever adds them)."""
+
     def error(self, message: str) -> NoReturn:
         raise UserError(f"{self.prog}: {message}")
 

@@ -1,25 +1,28 @@
-"""``headroom import-rvtools`` and ``import-vcenter``: an inventory as a design file, with a
-report of what was read, skipped and cannot be known (:mod:`models.io.importers`)."""
+"""``headroom import-<format>``: an inventory as a design file, with a report of what was read,
+skipped and cannot be known.  One command per design source of the registry
+(:mod:`models.io.importers.registry`: ``import-rvtools``, ``import-vcenter``), its arguments
+built from the options the source declares."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli.calibrate import MIN_COVERAGE, check_coverage
+from app.cli.calibrate import check_coverage
 from app.cli.common import UserError, emit
 from models.document.design import Design
 from models.io.files import save_design
-from models.io.importers.measurements import STATS
+from models.io.importers import registry
+from models.io.importers.importer import DESIGN, DESIGN_OPTIONS, Importer, Option, Value
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
 
-COMMANDS = ("import-rvtools", "import-vcenter")
-
-VCENTER_PASSWORD_ENV = "HEADROOM_VCENTER_PASSWORD"
+COMMANDS = tuple(i.command for i in registry.importers(DESIGN))
+"""The import commands of the registry as it ships (the parser reads the registry when built)."""
 
 
 def _import_output(args: argparse.Namespace) -> Path:
@@ -41,66 +44,68 @@ def _finish_import(args: argparse.Namespace, design: Design, report: Any) -> int
     return 0
 
 
-def cmd_import_rvtools(args: argparse.Namespace) -> int:
-    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
-
+def cmd_import(importer: Importer, args: argparse.Namespace) -> int:
+    """Run ``importer`` on the command's source and options, then write the design."""
     _import_output(args)
-    design, report = import_rvtools(args.source, site_by=args.site_by,
-                                    include_powered_off=args.include_powered_off)
+    source = str(getattr(args, importer.source.name))
+    options: dict[str, Value] = {o.name: getattr(args, o.name) for o in importer.all_options
+                                 if o.flag}
+    if importer.check is not None:
+        importer.check(source, options)
+    for secret in (o for o in importer.all_options if o.kind == "secret"):
+        options[secret.name] = _secret(args.command, secret, source, options)
+    assert importer.read_design is not None
+    design, report = importer.read_design(source, options, None)
     return _finish_import(args, design, report)
 
 
-def cmd_import_vcenter(args: argparse.Namespace) -> int:
+def _secret(command: str, option: Option, source: str, options: dict[str, Value]) -> str:
+    """A secret from its environment variable, else asked for in a terminal."""
     import getpass  # noqa: PLC0415
     import os  # noqa: PLC0415
 
-    from models.io.importers.vcenter import Connection, import_vcenter, parse_server  # noqa: PLC0415
-
-    _import_output(args)
-    host, port = parse_server(args.server, args.port)
-    password = os.environ.get(VCENTER_PASSWORD_ENV)
-    if password is None:
-        if not sys.stdin.isatty():
-            raise UserError(f"import-vcenter: set {VCENTER_PASSWORD_ENV} or run it in a"
-                            " terminal to be asked for the password")
-        password = getpass.getpass(f"password for {args.user} at {host}: ")
-    conn = Connection(host, args.user, password, port, insecure=args.insecure)
-    design, report = import_vcenter(conn, site_by=args.site_by,
-                                    include_powered_off=args.include_powered_off,
-                                    perf_days=args.perf, stat=args.stat)
-    return _finish_import(args, design, report)
+    value = os.environ.get(option.env) if option.env else None
+    if value is not None:
+        return value
+    what = option.label.lower() or option.name
+    if not sys.stdin.isatty():
+        raise UserError(f"{command}: set {option.env} or run it in a terminal to be asked for"
+                        f" the {what}" if option.env else
+                        f"{command}: run it in a terminal to be asked for the {what}")
+    return getpass.getpass(option.prompt.format(**{**options, "source": source}) or f"{what}: ")
 
 
 def add_commands(sub: Subcommands) -> None:
-    p = sub.add_parser("import-rvtools", help="import an RVTools export (.xlsx, or a folder"
-                       " of RVTools_tab*.csv) as a design")
-    p.add_argument("source", help="the .xlsx workbook or the csv folder")
-    _add_import_opts(p)
-    p.set_defaults(func=cmd_import_rvtools)
-
-    p = sub.add_parser("import-vcenter", help="import a live vCenter inventory as a design"
-                       f" (password from ${VCENTER_PASSWORD_ENV} or a prompt)")
-    p.add_argument("server", help="vCenter host name, host:port or https://host/sdk")
-    p.add_argument("--user", required=True)
-    p.add_argument("--port", type=int, default=443)
-    p.add_argument("--insecure", action="store_true",
-                   help="do not verify the server's TLS certificate (labs and simulators only)")
-    p.add_argument("--perf", type=int, metavar="DAYS",
-                   help="read DAYS of performance history (CPU, memory, virtual disks,"
-                   " network) and set each VM's demand from it")
-    p.add_argument("--stat", choices=STATS, default="p95",
-                   help="statistic of the performance history (default p95)")
-    _add_import_opts(p)
-    p.set_defaults(func=cmd_import_vcenter)
+    """One ``import-<format>`` command per design source of the registry."""
+    for importer in registry.importers(DESIGN):
+        p = sub.add_parser(importer.command, help=importer.help)
+        add_argument(p, importer.source)
+        for option in importer.options:
+            add_argument(p, option)
+        p.add_argument("-o", "--output", required=True, help="the design file (.json/.headroom)")
+        for option in DESIGN_OPTIONS:
+            add_argument(p, option)
+        p.add_argument("--json", action="store_true", help="print the import report as JSON")
+        p.set_defaults(func=partial(cmd_import, importer))
 
 
-def _add_import_opts(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--output", required=True, help="the design file (.json/.headroom)")
-    p.add_argument("--site-by", choices=("datacenter", "cluster"), default="datacenter",
-                   help="make a site of each datacenter (default) or of each cluster")
-    p.add_argument("--include-powered-off", action="store_true",
-                   help="import powered-off VMs too (idle, tagged powered-off)")
-    p.add_argument("--json", action="store_true", help="print the import report as JSON")
-    p.add_argument("--allow-partial", action="store_true",
-                   help=f"write the design even when fewer than {MIN_COVERAGE:.0%} of the VMs"
-                   " are on their own host (an anonymised or partial export)")
+def add_argument(p: argparse.ArgumentParser, option: Option) -> None:
+    """``option`` as an argument of ``p``: the source positional, a flag as a switch; a secret
+    is never an argument (it would end up in the shell's history)."""
+    if option.kind == "secret":
+        return
+    text = option.help.replace("%", "%%") or None  # argparse formats help with %
+    if not option.flag:
+        p.add_argument(option.name, help=text)
+        return
+    kw: dict[str, Any] = {"dest": option.name, "help": text}
+    if option.kind == "flag":
+        p.add_argument(option.flag, action="store_true", **kw)
+        return
+    if option.kind == "int":
+        kw["type"] = int
+    if option.choices:
+        kw["choices"] = option.values
+    if option.metavar:
+        kw["metavar"] = option.metavar
+    p.add_argument(option.flag, default=option.default, required=option.required, **kw)

@@ -16,10 +16,11 @@ from app.cli.gui import run_gui
 from models.document.design import DesignError
 
 COMMAND_MODULES = (design, validate, files, report, analysis, imports, calibrate)
-"""Each adds its subcommands to the parser, in the order ``--help`` lists them (calibrate
-after imports: it adds --allow-partial and --perf to the import commands)."""
+"""Each adds its subcommands to the parser, in the order ``--help`` lists them (the import
+commands, one per design source of the importer registry, before calibrate)."""
 
 COMMANDS = tuple(c for m in COMMAND_MODULES for c in m.COMMANDS)
+"""The subcommands as shipped (:func:`build_parser` reads the importer registry afresh)."""
 
 
 def build_parser() -> Parser:
@@ -27,13 +28,15 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in COMMAND_MODULES:
         module.add_commands(sub)
+    parser.commands = tuple(sub.choices)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
+    if not args_list or (args_list[0] not in parser.commands
+                         and args_list[0] not in ("-h", "--help")):
         return run_gui(args_list)
     try:
         args = parser.parse_args(args_list)

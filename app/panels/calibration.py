@@ -6,7 +6,8 @@ a summary against the target (median within 5 points, 90th percentile within 10)
 the document's base prediction (``baseline_updated``), recomputed 0.3 s after the last change
 and only while it is shown.  Its buttons change the design as one undo step each: calibrate
 from a performance file (esxtop, Aria Operations, RVTools), solve the baseline again from the
-measured figures, place the unplaced VMs.
+measured figures, place the unplaced VMs.  The file's format is detected among the measurement
+sources of the importer registry (:mod:`models.io.importers.registry`).
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.support.file_filters import file_filter
 from models.analysis import baseline
 from models.document.design import DesignError
+from models.io.importers import registry
+from models.io.importers.importer import MEASUREMENTS
 from models.io.importers.measurements import STATS
 
 if TYPE_CHECKING:
@@ -77,9 +81,10 @@ class CalibrationPanel(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("Calibration summary")
         self.calibrate_button = QPushButton("Calibrate from File…")
-        self.calibrate_button.setToolTip("Measured figures from an esxtop batch CSV, an Aria"
-                                         " Operations CSV view or an RVTools export, onto the"
-                                         " design by VM name (one undo step)")
+        sources = registry.listed([i.title for i in registry.importers(MEASUREMENTS)])
+        self.calibrate_button.setToolTip(f"Measured figures from a file ({sources}; its format"
+                                         " is detected), onto the design by VM name (one undo"
+                                         " step)")
         self.stat = QComboBox()
         self.stat.addItems(list(STATS))
         self.stat.setToolTip("Statistic over a file's samples")
@@ -217,8 +222,7 @@ class CalibrationPanel(QWidget):
     def _choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Calibrate from performance data", "",
-            "Performance data (*.csv *.xlsx);;esxtop batch CSV (*.csv);;"
-            "Aria Operations view (*.csv);;RVTools export (*.xlsx);;All files (*)")
+            file_filter(registry.importers(MEASUREMENTS), "Performance data"))
         if path:
             self.calibrate_from(path)
 

@@ -1,4 +1,7 @@
-"""The File menu: New, Open, Save, Save As, recent files, report export, "save changes?".
+"""The File menu: New, Open, Save, Save As, recent files, Import, report export, "save changes?".
+
+File > Import lists the design sources of the importer registry
+(:mod:`models.io.importers.registry`), each through :func:`app.window.importing.start_import`.
 
 :class:`FileController` owns the file side of one main window.  Dialogs go through small
 methods (:meth:`FileController.ask_open_path`, :meth:`ask_save_path`, :meth:`ask_save_changes`,
@@ -18,16 +21,20 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from app.support.jobs import Task
+from app.window import importing
 from app.window.progress import Outcome, run_with_progress
 from app.window.recovery import RecoveryManager
 from models.document.design import Design
 from models.examples import bundled as examples
 from models.io.atomic import fsync_dir
 from models.io.files import load_design, save_design
+from models.io.importers import registry
+from models.io.importers.importer import DESIGN
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
     from app.report.job import ReportExport
+    from app.window.importing import ImportJob
 
 MAX_RECENT = 8
 RECENT_KEY = "files/recent"
@@ -69,6 +76,15 @@ class FileController(QObject):
         self.action_save_as = self._action("Save &As...", QKeySequence("Ctrl+Shift+S"),
                                            self.save_as)
         self.menu.addSeparator()
+        self.import_menu = self.menu.addMenu("&Import")
+        self.import_actions: dict[str, QAction] = {}
+        for importer in registry.importers(DESIGN):
+            act = self.import_menu.addAction(f"{importer.menu_text}...")
+            act.setStatusTip(importer.tip)
+            act.setToolTip(importer.tip)
+            act.setData(importer.id)
+            act.triggered.connect(lambda _=False, i=importer.id: self.import_from(i))
+            self.import_actions[importer.id] = act
         self.action_export_pdf = self._action("Export Report (&PDF)...", None,
                                               lambda: self.export_report(".pdf"))
         self.action_export_png = self._action("Export Report (P&NG)...", None,
@@ -130,6 +146,13 @@ class FileController(QObject):
         path = self.ask_open_path()
         if path:
             self.open_path(path)
+
+    def import_from(self, importer_id: str) -> ImportJob | None:
+        """A new design from an estate, read by the importer ``importer_id`` (the current
+        design is offered for saving first); None when nothing is imported."""
+        if not self.maybe_save():
+            return None
+        return importing.start_import(self.window, self.document, registry.get(importer_id))
 
     def open_example(self, name: str) -> None:
         if self.maybe_save():

@@ -1,13 +1,17 @@
-"""Import the estate from the GUI: RVTools exports and a live vCenter.
+"""Import the estate from the GUI: one path for every design source of the importer registry
+(:mod:`models.io.importers.registry`).
 
-``import_rvtools(window, document)`` and ``import_vcenter(window, document)`` ask for what they
-need, run the import in the background (:mod:`app.support.jobs`) behind a :class:`QProgressDialog`
-(with Cancel), then ``document.replace_design(design)`` and show the import report.  The importers
-themselves live in :mod:`models.io.importers` and know nothing of Qt.
+``start_import(window, document, importer)`` asks for what the import needs - a file, whose
+format detection then decides (so any import format's file reads from any file entry), and the
+fields and options the importer declares, in one dialog built from them - runs the import in
+the background (:mod:`app.support.jobs`) behind a :class:`QProgressDialog` (with Cancel), then
+``document.replace_design(design)`` and shows the import report.  The importers know nothing of
+Qt.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -27,12 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.support.file_filters import file_filter
 from app.support.jobs import Lane, Runner, Task, describe_error
 from models.document.design import Design, DesignError
-from models.io.importers import ImportCancelledError, ImportReport, Progress, SiteBy
-
-PARTIAL = 0.95
-"""Below this share of VMs on their own host the report warns (the command line refuses)."""
+from models.io.importers import ImportCancelledError, ImportReport, Progress, registry
+from models.io.importers.importer import DESIGN, MIN_COVERAGE, Importer, Option, Options, Value
 
 Job = Callable[[Progress], tuple[Design, ImportReport]]
 
@@ -142,7 +145,7 @@ class ImportJob(QObject):
         head += [f"provenance: {p}" for p in report.provenance]
         head += [line.strip() for line in report.calibration[1:4]]
         icon = QMessageBox.Icon.Information
-        if report.coverage.ratio < PARTIAL:
+        if report.coverage.ratio < MIN_COVERAGE:  # the command line refuses it
             icon = QMessageBox.Icon.Warning
             head.insert(0, f"Only {report.coverage.ratio:.0%} of the VMs are on a host of the"
                         " export: the others are placed in their cluster or, with neither, in"
@@ -167,120 +170,152 @@ class ImportJob(QObject):
         self.finished.emit(False)
 
 
-class _OptionsForm(QFormLayout):
-    def __init__(self) -> None:
-        super().__init__()
-        self.site_by = QComboBox()
-        self.site_by.addItem("one site per datacenter", "datacenter")
-        self.site_by.addItem("one site per cluster", "cluster")
-        self.powered_off = QCheckBox("Import powered-off VMs too (idle, tagged powered-off)")
-        self.addRow("Sites", self.site_by)
-        self.addRow("", self.powered_off)
+class ImportDialog(QDialog):
+    """The fields and options an importer declares with a label (a server, user and password;
+    sites; powered-off VMs), one row each."""
 
-    def values(self) -> tuple[SiteBy, bool]:
-        site: SiteBy = "cluster" if self.site_by.currentData() == "cluster" else "datacenter"
-        return site, self.powered_off.isChecked()
-
-
-class _Dialog(QDialog):
-    def __init__(self, parent: QWidget | None, title: str) -> None:
+    def __init__(self, parent: QWidget | None, importer: Importer) -> None:
         super().__init__(parent)
-        self.setWindowTitle(title)
-        self.form = _OptionsForm()
-        self.setLayout(self.form)
-
-    def finish(self) -> None:
+        self.importer = importer
+        self.setWindowTitle(importer.window_title)
+        self.form = QFormLayout(self)
+        self.fields: dict[str, QWidget] = {}
+        asked = [] if importer.reads_files else [importer.source]
+        for option in [*asked, *importer.all_options]:
+            if option.label:
+                field = _field(option)
+                self.fields[option.name] = field
+                self.form.addRow("" if option.kind == "flag" else option.label, field)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.form.addRow(buttons)
 
+    def values(self) -> dict[str, Value]:
+        """Each field's value, by option name."""
+        return {name: _value(field) for name, field in self.fields.items()}
 
-class VCenterDialog(_Dialog):
-    """Server, user, password and options.  The password is cleared when the dialog closes."""
-
-    def __init__(self, parent: QWidget | None) -> None:
-        super().__init__(parent, "Import from vCenter")
-        self.server = QLineEdit()
-        self.server.setPlaceholderText("vcenter.example.com")
-        self.port = QSpinBox()
-        self.port.setRange(1, 65535)
-        self.port.setValue(443)
-        self.user = QLineEdit()
-        self.user.setPlaceholderText("administrator@vsphere.local")
-        self.password = QLineEdit()
-        self.password.setEchoMode(QLineEdit.EchoMode.Password)
-        self.insecure = QCheckBox("Do not verify the TLS certificate (labs and simulators only)")
-        for i, (label, w) in enumerate((("Server", self.server), ("Port", self.port),
-                                        ("User", self.user), ("Password", self.password),
-                                        ("", self.insecure))):
-            self.form.insertRow(i, label, w)
-        self.finish()
+    def forget_secrets(self) -> None:
+        """Clear the secrets typed in (a password)."""
+        for option in self.importer.all_options:
+            field = self.fields.get(option.name)
+            if option.kind == "secret" and isinstance(field, QLineEdit):
+                field.clear()
 
 
-def import_rvtools(window: QWidget | None, document: _Document, path: str | None = None, *,
-                   site_by: SiteBy | None = None,
-                   include_powered_off: bool | None = None) -> ImportJob | None:
-    """Import an RVTools export into ``document``; asks for the file (an .xlsx, or any csv of
-    an "Export all to csv" folder) and the options unless given.  None if the user cancels."""
-    from models.io.importers.rvtools import import_rvtools as run  # noqa: PLC0415
+def _field(option: Option) -> QWidget:
+    if option.kind == "flag":
+        box = QCheckBox(option.label)
+        box.setChecked(bool(option.default))
+        return box
+    if option.kind == "int":
+        spin = QSpinBox()
+        spin.setRange(*option.bounds)
+        spin.setValue(int(option.default or 0))
+        spin.setAccessibleName(option.label)
+        return spin
+    if option.kind == "choice":
+        combo = QComboBox()
+        for value, words in option.choices:
+            combo.addItem(words, value)
+        combo.setCurrentIndex(max(combo.findData(option.default), 0))
+        combo.setAccessibleName(option.label)
+        return combo
+    line = QLineEdit(str(option.default or ""))
+    line.setPlaceholderText(option.placeholder)
+    line.setAccessibleName(option.label)
+    if option.kind == "secret":
+        line.setEchoMode(QLineEdit.EchoMode.Password)
+    return line
 
-    if path is None:
-        path, _ = QFileDialog.getOpenFileName(
-            window, "Import RVTools export", "",
-            "RVTools export (*.xlsx *.csv);;All files (*)")
-        if not path:
+
+def _value(field: QWidget) -> Value:
+    if isinstance(field, QCheckBox):
+        return field.isChecked()
+    if isinstance(field, QSpinBox):
+        return field.value()
+    if isinstance(field, QComboBox):
+        return str(field.currentData())
+    return field.text() if isinstance(field, QLineEdit) else None
+
+
+def ask_import_file(window: QWidget | None, importer: Importer) -> str:
+    """A file to import, chosen in a file dialog that offers ``importer``'s files first, then
+    every other import format's; empty when the user cancels."""
+    others = [i for i in registry.importers(DESIGN) if i.reads_files and i is not importer]
+    path, _ = QFileDialog.getOpenFileName(window, importer.window_title, "",
+                                          file_filter([importer, *others]))
+    return path
+
+
+def start_import(window: QWidget | None, document: _Document, importer: Importer,
+                 source: str | None = None, options: Options | None = None) -> ImportJob | None:
+    """Import an estate into ``document`` with ``importer``.  A file importer asks for the
+    file unless ``source`` is given, and the format detected in it decides which importer
+    reads it; the importer's fields and options are asked in one dialog unless ``options`` are
+    given.  None when the user cancels, or when the file holds no design."""
+    if importer.reads_files:
+        if source is None:
+            source = ask_import_file(window, importer)
+            if not source:
+                return None
+        found = _reader_of(window, importer, source)
+        if found is None:
             return None
-        if path.lower().endswith(".csv"):
-            path = str(Path(path).parent)
-    if site_by is None or include_powered_off is None:
-        dialog = _Dialog(window, "Import RVTools export")
-        dialog.finish()
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return None
-        site_by, include_powered_off = dialog.form.values()
-    src, sb, off = path, site_by, include_powered_off
-    import openpyxl  # noqa: F401, PLC0415  (first import in the GUI thread, as for pyVmomi)
-    job = ImportJob(window, document, f"Importing {Path(src).name}",
-                    lambda progress: run(src, site_by=sb, include_powered_off=off,
-                                         progress=progress))
-    job.start()
-    return job
-
-
-def import_vcenter(window: QWidget | None, document: _Document,
-                   conn: object | None = None, *, site_by: SiteBy = "datacenter",
-                   include_powered_off: bool = False) -> ImportJob | None:
-    """Import a live vCenter inventory into ``document``; asks for the server and credentials
-    unless ``conn`` (a :class:`models.io.importers.vcenter.Connection`) is given."""
-    from models.io.importers.vcenter import Connection, parse_server  # noqa: PLC0415
-    from models.io.importers.vcenter import import_vcenter as run  # noqa: PLC0415
-
-    if conn is None:
-        dialog = VCenterDialog(window)
+        importer, source = found, found.source_path(source)
+    values = importer.defaults()
+    if options is not None:
+        values.update(options)
+    else:
+        dialog = ImportDialog(window, importer)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return None
+            values.update(dialog.values())
+            if not importer.reads_files:
+                source = str(values.pop(importer.source.name) or "")
             try:
-                host, port = parse_server(dialog.server.text(), dialog.port.value())
+                if importer.check is not None:
+                    importer.check(source or "", values)
             except DesignError as err:
-                QMessageBox.warning(window, "Import from vCenter", err.describe())
+                QMessageBox.warning(window, importer.window_title, err.describe())
                 return None
-            conn = Connection(host, dialog.user.text(), dialog.password.text(), port,
-                              insecure=dialog.insecure.isChecked())
-            site_by, include_powered_off = dialog.form.values()
         finally:
-            dialog.password.clear()
+            dialog.forget_secrets()
             dialog.deleteLater()
-    if not isinstance(conn, Connection):
-        raise TypeError("conn must be a models.io.importers.vcenter.Connection")
-    c, sb, off = conn, site_by, include_powered_off
-    # pyVmomi's first import builds thousands of types: do it here, in the GUI thread, not in
-    # the worker while the event loop runs (a fresh CI run aborted inside that import)
-    import pyVmomi  # noqa: F401, PLC0415
-    job = ImportJob(window, document, f"Reading vCenter {c.host}",
-                    lambda progress: run(c, site_by=sb, include_powered_off=off,
-                                         progress=progress))
+    if source is None:
+        raise ValueError(f"import {importer.id}: no {importer.source.name} given")
+    return run_import(window, document, importer, source, values)
+
+
+def _reader_of(window: QWidget | None, chosen: Importer, path: str) -> Importer | None:
+    """The design source that reads ``path``: the one whose sniff recognises it, else one that
+    claims its suffix, else ``chosen`` (its reader says what is wrong).  A file of measurements
+    only is no design: None, and the user is told where it goes."""
+    found = registry.recognise(path)
+    if found is not None and found.read_design is None:
+        QMessageBox.information(
+            window, chosen.window_title, f"{Path(path).name} is {found.description}: measured"
+            " figures for a design, not a design. File > Import > Calibrate from Performance"
+            " Data puts them onto the open design by name.")
+        return None
+    return found or registry.detect(path, DESIGN) or chosen
+
+
+def run_import(window: QWidget | None, document: _Document, importer: Importer, source: str,
+               options: Options) -> ImportJob:
+    """Run ``importer`` on ``source`` with ``options`` in the background (the job is started)."""
+    read = importer.read_design
+    if read is None:
+        raise ValueError(f"{importer.id} reads no design")
+    # a reader's heavy first import (pyVmomi builds thousands of types) happens here, in the
+    # GUI thread, not in the worker while the event loop runs (a fresh CI run aborted inside it)
+    for module in importer.preload:
+        importlib.import_module(module)
+    name = Path(source).name if importer.reads_files else source
+    settings = dict(options)
+    job = ImportJob(window, document, importer.working.format(source=name),
+                    lambda progress: read(source, settings, progress))
     job.start()
     return job

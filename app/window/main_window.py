@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QScrollArea,
     QTabWidget,
@@ -41,9 +40,11 @@ from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
 from app.support import format as fmt
-from app.window import importing, start_page
+from app.window import start_page
 from app.window.file_menu import FileController
 from models.core.prediction import Prediction
+from models.io.importers import registry
+from models.io.importers.importer import MEASUREMENTS
 
 STATE_VERSION = 2
 SETTINGS_GROUP = "main_window"
@@ -110,7 +111,7 @@ class MainWindow(QMainWindow):
         self._build_analysis_menu()
         self._build_help_menu()
         self._build_toolbar()
-        self.start = start_page.install(self)  # a new, empty design opens on the start page
+        self.start = self._install_start_page()  # a new, empty design opens on it
         self.status_detail = QLabel(self)
         # a fixed size: the figures change with every knob move, and a label whose size may
         # change re-lays out the status bar and the whole window each time
@@ -259,27 +260,28 @@ class MainWindow(QMainWindow):
             failure.run_failure()
 
     def _build_import_menu(self) -> None:
-        """File > Import: an estate from RVTools or vCenter becomes a new design (the current
-        one is offered for saving first)."""
-        menu = QMenu("&Import", self)
-        menu.addAction(self._action("&RVTools Export...", self.import_rvtools, None,
-                                    "Import an RVTools .xlsx or a folder of RVTools csv files"))
-        menu.addAction(self._action("Live &vCenter...", self.import_vcenter, None,
-                                    "Read hosts, VMs and datastores from a vCenter"))
+        """File > Import: the file controller's entries, one per design source of the importer
+        registry (an estate becomes a new design), then calibration from measurements."""
+        menu = self.files.import_menu
         menu.addSeparator()
+        names = registry.listed([i.name for i in registry.importers(MEASUREMENTS)])
         menu.addAction(self._action("&Calibrate from Performance Data...", self.calibrate_from,
-                                    None, "Measured figures from esxtop, Aria Operations or"
-                                    " RVTools onto this design by VM name"))
-        self.files.menu.insertMenu(self.files.action_export_pdf, menu)
+                                    None, f"Measured figures from {names} onto this design by"
+                                    " VM name"))
         self.import_menu = menu
 
-    def import_rvtools(self) -> None:
-        if self.files.maybe_save():
-            importing.import_rvtools(self, self.document)
-
-    def import_vcenter(self) -> None:
-        if self.files.maybe_save():
-            importing.import_vcenter(self, self.document)
+    def _install_start_page(self) -> start_page.StartStack:
+        stack = start_page.install(self, self.document,
+                                   (self.charts_dock, self.evidence_dock, self.analysis_dock),
+                                   self.files.recent_files)
+        page = stack.page
+        # the lambdas look the file controller's methods up when called (tests replace them)
+        page.open_chosen.connect(lambda: self.files.open())  # noqa: PLW0108
+        page.recent_chosen.connect(lambda path: self.files.open_recent(path))  # noqa: PLW0108
+        page.example_chosen.connect(lambda name: self.files.open_example(name))  # noqa: PLW0108
+        page.import_chosen.connect(lambda i: self.files.import_from(i))  # noqa: PLW0108
+        stack.status_message.connect(self.show_status)
+        return stack
 
     def calibrate_from(self) -> None:
         self.calibration_dock.show()

@@ -1,14 +1,19 @@
 """The start page: what a new design begins from, in place of an empty canvas.
 
 A new (empty) design shows this page in the canvas's place: open a recent file, import an
-estate (RVTools, vCenter), open one of the example testbeds, or start blank with a one-line
-hint of the first gestures.  The canvas comes back as soon as the design has a component or
-the user starts blank.  :func:`install` wraps the window's central widget, so the window's
-own construction is untouched.
+estate (one button per design source of the importer registry), open one of the example
+testbeds, or start blank with a one-line hint of the first gestures.  The canvas comes back as
+soon as the design has a component or the user starts blank.  :func:`install` wraps a main
+window's central widget, so the window's own construction is untouched.
+
+The page knows no window: it says what the user chose through its signals (``open_chosen``,
+``recent_chosen``, ``example_chosen``, ``import_chosen``, ``blank_chosen``), and whoever installs
+it answers them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +23,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -27,9 +33,11 @@ from PySide6.QtWidgets import (
 
 from app.support import theme
 from app.window.file_menu import example_titles
+from models.io.importers import registry
+from models.io.importers.importer import DESIGN
 
 if TYPE_CHECKING:
-    from app.window.main_window import MainWindow
+    from app.document.design_document import DesignDocument
 
 BLANK_HINT = ("Drag a host from the Palette onto the canvas, then a VM onto the host and a"
               " storage array beside it; drop the VM on the array for its disk. Alt+drag"
@@ -41,10 +49,16 @@ class StartPage(QScrollArea):
     """Recent files, imports, examples and a blank start, as buttons."""
 
     blank_chosen = Signal()
+    open_chosen = Signal()
+    recent_chosen = Signal(str)
+    """A recent file's path."""
+    example_chosen = Signal(str)
+    """An example's name."""
+    import_chosen = Signal(str)
+    """An importer's id."""
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
         self.setObjectName("start_page")
         self.setAccessibleName("Start page")
         self.setWidgetResizable(True)
@@ -84,20 +98,18 @@ class StartPage(QScrollArea):
         self.recent_box = QVBoxLayout()
         left.addLayout(self.recent_box)
         self.recent_buttons: list[QPushButton] = []
-        # the lambdas look the window's methods up when clicked (tests replace them)
         self.open_button = QPushButton("Open a file…")
-        self.open_button.clicked.connect(lambda: self.window_.files.open())  # noqa: PLW0108
+        self.open_button.clicked.connect(self.open_chosen)
 
         left.addWidget(self._heading("Import an estate"))
         row = QHBoxLayout()
-        self.rvtools_button = QPushButton("RVTools export…")
-        self.rvtools_button.setToolTip("An RVTools .xlsx, or a folder of RVTools csv files")
-        self.rvtools_button.clicked.connect(lambda: self.window_.import_rvtools())  # noqa: PLW0108
-        self.vcenter_button = QPushButton("Live vCenter…")
-        self.vcenter_button.setToolTip("Hosts, VMs and datastores read from a vCenter")
-        self.vcenter_button.clicked.connect(lambda: self.window_.import_vcenter())  # noqa: PLW0108
-        row.addWidget(self.rvtools_button)
-        row.addWidget(self.vcenter_button)
+        self.import_buttons: dict[str, QPushButton] = {}
+        for importer in registry.importers(DESIGN):
+            button = QPushButton(f"{importer.title}…")
+            button.setToolTip(importer.tip)
+            button.clicked.connect(lambda _=False, i=importer.id: self.import_chosen.emit(i))
+            row.addWidget(button)
+            self.import_buttons[importer.id] = button
         row.addStretch(1)
         left.addLayout(row)
         left.addStretch(1)
@@ -109,7 +121,7 @@ class StartPage(QScrollArea):
             button.setAccessibleName(f"Open example {design_name}")
             button.setToolTip(f"Open the example: {study}")
             button.setStyleSheet("text-align: left; padding: 3px 8px;")
-            button.clicked.connect(lambda _=False, n=name: window.files.open_example(n))
+            button.clicked.connect(lambda _=False, n=name: self.example_chosen.emit(n))
             label = QLabel(study)
             label.setWordWrap(True)
             label.setStyleSheet("font-size: 8pt; margin-left: 8px;")
@@ -130,20 +142,19 @@ class StartPage(QScrollArea):
         label.setFont(font)
         return label
 
-    def refresh_recent(self) -> None:
-        """The recent files, newest first, each a button; then Open."""
+    def refresh_recent(self, paths: Sequence[str]) -> None:
+        """The recent files ``paths``, newest first, each a button; then Open."""
         while self.recent_box.count():
             item = self.recent_box.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None and widget is not self.open_button:
                 widget.deleteLater()
-        files = self.window_.files
         self.recent_buttons = []
-        for path in files.recent_files()[:MAX_RECENT_SHOWN]:
+        for path in paths[:MAX_RECENT_SHOWN]:
             button = QPushButton(f"{Path(path).name}  —  {Path(path).parent}")
             button.setToolTip(path)
             button.setStyleSheet("text-align: left; padding: 3px 8px;")
-            button.clicked.connect(lambda _=False, p=path: files.open_recent(p))
+            button.clicked.connect(lambda _=False, p=path: self.recent_chosen.emit(p))
             self.recent_box.addWidget(button)
             self.recent_buttons.append(button)
         if not self.recent_buttons:
@@ -156,37 +167,43 @@ class StartPage(QScrollArea):
 class StartStack(QStackedWidget):
     """The canvas, or the start page while the design is new and empty."""
 
-    def __init__(self, window: MainWindow, canvas: QWidget):
-        super().__init__(window)
-        self.window_ = window
+    status_message = Signal(str)
+
+    def __init__(self, document: DesignDocument, canvas: QWidget,
+                 folding: Sequence[QDockWidget] = (),
+                 recent_files: Callable[[], list[str]] = list,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
         self.canvas = canvas
-        self.page = StartPage(window)
+        self.folding = tuple(folding)
+        """The docks that step aside while the page shows (the bottom ones)."""
+        self.recent_files = recent_files
+        self.page = StartPage(self)
         self.addWidget(canvas)
         self.addWidget(self.page)
         self.blank = False
         """Whether the user chose to start blank (the empty canvas, not this page)."""
         self._folded: list[QDockWidget] = []
         self.page.blank_chosen.connect(self.start_blank)
-        doc = window.document
-        doc.design_replaced.connect(self._on_replaced)
-        doc.component_added.connect(lambda _cid: self.show_canvas())
+        document.design_replaced.connect(self._on_replaced)
+        document.component_added.connect(lambda _cid: self.show_canvas())
         self._on_replaced()
 
     def _on_replaced(self) -> None:
         self.blank = False
-        if self.window_.document.design.components:
+        if self.document.design.components:
             self.show_canvas()
         else:
             self.show_page()
 
     def show_page(self) -> None:
-        self.page.refresh_recent()
+        self.page.refresh_recent(self.recent_files())
         if self.currentWidget() is not self.page:
             # the page needs the height: the bottom docks (empty for an empty design) step
             # aside until the canvas comes back, and return as they were
-            w = self.window_
-            shown = w.isVisible()  # before the window shows, every dock counts as open
-            self._folded = [d for d in (w.charts_dock, w.evidence_dock, w.analysis_dock)
+            shown = self.window().isVisible()  # before it shows, every dock counts as open
+            self._folded = [d for d in self.folding
                             if (d.toggleViewAction().isChecked() or not shown)
                             and not d.isFloating()]
             for dock in self._folded:
@@ -209,18 +226,20 @@ class StartStack(QStackedWidget):
         self.blank = True
         self.show_canvas()
         self.canvas.setFocus()
-        self.window_.show_status(BLANK_HINT)
+        self.status_message.emit(BLANK_HINT)
 
     @property
     def showing_page(self) -> bool:
         return self.currentWidget() is self.page
 
 
-def install(window: MainWindow) -> StartStack:
-    """Put the start page beside the window's canvas (its central widget)."""
+def install(window: QMainWindow, document: DesignDocument, folding: Sequence[QDockWidget] = (),
+            recent_files: Callable[[], list[str]] = list) -> StartStack:
+    """Put the start page beside ``window``'s canvas (its central widget); ``folding`` are the
+    docks that step aside while the page shows, ``recent_files`` lists the files it offers."""
     canvas = window.takeCentralWidget()
     if canvas is None:
         raise RuntimeError("the window has no canvas yet")
-    stack = StartStack(window, canvas)
+    stack = StartStack(document, canvas, folding, recent_files, window)
     window.setCentralWidget(stack)
     return stack

@@ -32,8 +32,9 @@ import numpy as np
 
 from models.document.design import DesignError, Issue
 from models.io.importers import Measured
+from models.io.importers.importer import Importer, Option
 from models.io.importers.measurements import STATS, Measurements, statistic, unit_scale
-from models.io.importers.workbook import Row, csv_rows
+from models.io.importers.workbook import Row, csv_rows, head_rows
 
 NAME = re.compile(r"^(name|object name|virtual machine( name)?|vm( name)?|object)$")
 
@@ -215,3 +216,20 @@ def _kb_default(values: np.ndarray, header: list[str], i: int) -> np.ndarray:
     if re.search(r"\((k|m|g|t)i?b\)", header[i].lower()):
         return values
     return values / 1024.0
+
+
+SUFFIXES = (".csv", ".txt", ".tsv")
+
+
+def is_aria_view(path: Path) -> bool:
+    """Whether ``path`` looks like an Aria Operations view export: a text file with a name
+    column (Name, Object Name, Virtual Machine) among its first rows."""
+    return path.suffix.lower() in SUFFIXES and _header_index(head_rows(path)) >= 0
+
+
+IMPORTER = Importer(
+    id="aria", name="Aria Operations", title="Aria Operations CSV view",
+    description="an Aria Operations CSV view export",
+    source=Option("source", "path", help="the view exported as CSV"), command="calibrate",
+    patterns=("*.csv",), suffixes=SUFFIXES, sniff=is_aria_view, read_measurements=read,
+)

@@ -32,6 +32,7 @@ import numpy as np
 
 from models.document.design import DesignError, Issue
 from models.io.importers import Measured
+from models.io.importers.importer import Importer, Option
 from models.io.importers.measurements import (
     STATS,
     HostMeasured,
@@ -270,3 +271,11 @@ def _disks(m: Measured, name: str, keys: list[tuple[str, str, str]],
         m.latency_ms = statistic(lat_w / busy, stat)
     if have_oio:
         m.oio = statistic(oio, stat)
+
+
+IMPORTER = Importer(
+    id="esxtop", name="esxtop", title="esxtop batch CSV",
+    description="an esxtop batch CSV (esxtop -b)",
+    source=Option("source", "path", help="the esxtop -b output"), command="calibrate",
+    patterns=("*.csv",), sniff=is_esxtop, read_measurements=read,
+)

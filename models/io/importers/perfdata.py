@@ -1,29 +1,24 @@
-"""Which performance file this is: esxtop batch CSV, an Aria Operations CSV view, or an
-RVTools export - for ``headroom calibrate DESIGN --from FILE`` and the app's Calibrate."""
+"""Measurements from any performance file - for ``headroom calibrate DESIGN --from FILE`` and
+the app's Calibrate from File: the registry detects the format (esxtop batch CSV, Aria
+Operations CSV view, RVTools export, ...) and its reader reads it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from models.document.design import DesignError, Issue
-from models.io.importers import aria, esxtop
+from models.io.importers import registry
+from models.io.importers.importer import MEASUREMENTS
 from models.io.importers.measurements import Measurements
 from models.io.paths import require_regular_file
-
-FORMATS = ("an esxtop batch CSV (esxtop -b)", "an Aria Operations CSV view export",
-           "an RVTools export (.xlsx or a folder of RVTools_tab*.csv)")
 
 
 def read_performance(path: str | Path, stat: str = "p95") -> Measurements:
     """The measurements in ``path``, whatever it holds; a clear :class:`DesignError` for a
     file none of the readers recognise."""
     p = require_regular_file(path, "performance export", folder_ok=True)
-    if p.is_dir() or p.suffix.lower() in (".xlsx", ".xls"):
-        from models.io.importers.rvtools import read_measurements  # noqa: PLC0415
-
-        return read_measurements(p)
-    if esxtop.is_esxtop(p):
-        return esxtop.read(p, stat)
-    if p.suffix.lower() in (".csv", ".txt", ".tsv"):
-        return aria.read(p, stat)
-    raise DesignError([Issue(str(p), "unknown format: expected " + ", ".join(FORMATS))])
+    found = registry.detect(p, MEASUREMENTS)
+    if found is None or found.read_measurements is None:
+        raise DesignError([Issue(str(p), "unknown format: expected " + ", ".join(
+            i.description for i in registry.importers(MEASUREMENTS)))])
+    return found.read_measurements(Path(found.source_path(p)), stat)

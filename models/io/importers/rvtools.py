@@ -43,8 +43,10 @@ from models.io.importers import (
     VmRecord,
 )
 from models.io.importers.build import build_design
+from models.io.importers.importer import Importer, Option, Options, site_by
 from models.io.importers.measurements import HostMeasured, Measurements
 from models.io.importers.workbook import (
+    CSV_SHEET,
     BadCellError,
     Row,
     Sheet,
@@ -53,11 +55,12 @@ from models.io.importers.workbook import (
     fast_rows,
     flag,
     num,
+    sheet_names,
     text,
     whole,
 )
 
-__all__ = ["fast_rows", "import_rvtools", "read_estate", "read_measurements"]
+__all__ = ["IMPORTER", "fast_rows", "import_rvtools", "read_estate", "read_measurements"]
 
 REQUIRED = {
     "vInfo": ("VM", "Powerstate", "CPUs", "Memory", "Host"),
@@ -478,3 +481,39 @@ def read_measurements(path: str | Path) -> Measurements:
             meas.hosts[h.name] = HostMeasured(h.cpu_usage_pct, h.memory_usage_pct)
     meas.notes.extend(n for n in report.notes if n.startswith("sheet "))
     return meas
+
+
+def is_rvtools(path: Path) -> bool:
+    """Whether ``path`` is an RVTools export: a workbook with a vInfo or vHost sheet, a folder
+    of ``RVTools_tab*.csv`` or one of its files."""
+    if path.is_dir():
+        return any(CSV_SHEET.fullmatch(f.name) for f in path.iterdir())
+    if path.suffix.lower() == ".csv":
+        return CSV_SHEET.fullmatch(path.name) is not None
+    return bool({n.lower() for n in sheet_names(path)} & {s.lower() for s in REQUIRED})
+
+
+def _csv_folder(path: Path) -> Path:
+    """A csv of an "Export all to csv" folder stands for the folder."""
+    return path.parent if path.suffix.lower() == ".csv" else path
+
+
+def _read_design(source: str, options: Options,
+                 progress: Progress | None) -> tuple[Design, ImportReport]:
+    return import_rvtools(source, site_by=site_by(options),
+                          include_powered_off=bool(options.get("include_powered_off")),
+                          progress=progress)
+
+
+IMPORTER = Importer(
+    id="rvtools", name="RVTools", title="RVTools export",
+    description="an RVTools export (.xlsx or a folder of RVTools_tab*.csv)",
+    source=Option("source", "path", help="the .xlsx workbook or the csv folder"),
+    command="import-rvtools",
+    help="import an RVTools export (.xlsx, or a folder of RVTools_tab*.csv) as a design",
+    menu_text="&RVTools Export", tip="Import an RVTools .xlsx or a folder of RVTools csv files",
+    patterns=("*.xlsx", "*.csv"), suffixes=(".xlsx", ".xls"), folders=True,
+    sniff=is_rvtools, source_for=_csv_folder,
+    read_design=_read_design, read_measurements=lambda path, _stat: read_measurements(path),
+    preload=("openpyxl",),
+)

@@ -30,6 +30,11 @@ from models.io.importers import (
     VmRecord,
 )
 from models.io.importers.build import build_design
+from models.io.importers.importer import Importer, Option, Options, site_by
+from models.io.importers.measurements import STATS
+
+PASSWORD_ENV = "HEADROOM_VCENTER_PASSWORD"
+"""Where ``headroom import-vcenter`` finds the password (else it prompts in a terminal)."""
 
 PROPS: dict[str, list[str]] = {
     "HostSystem": ["name", "parent", "summary.hardware.numCpuPkgs",
@@ -79,7 +84,7 @@ def parse_server(text: str, default_port: int = 443) -> tuple[str, int]:
     parts = urlsplit(raw if "//" in raw else "//" + raw)
     if parts.username or parts.password:
         raise DesignError([Issue("vCenter address", "do not put credentials in the address;"
-                                 " use --user and the HEADROOM_VCENTER_PASSWORD variable or"
+                                 f" use --user and the {PASSWORD_ENV} variable or"
                                  " the prompt")])
     if not parts.hostname:
         raise DesignError([Issue("vCenter address", f"'{text}' names no host")])
@@ -434,3 +439,48 @@ def import_vcenter(conn: Connection, *, site_by: SiteBy = "datacenter",
     baseline.calibrate_after_import(design, report)
     report.seconds = time.perf_counter() - t0
     return design, report
+
+
+def _check(server: str, options: Options) -> None:
+    parse_server(server, _int(options.get("port")) or 443)
+
+
+def _read_design(server: str, options: Options,
+                 progress: Progress | None) -> tuple[Design, ImportReport]:
+    host, port = parse_server(server, _int(options.get("port")) or 443)
+    conn = Connection(host, str(options.get("user") or ""), str(options.get("password") or ""),
+                      port, insecure=bool(options.get("insecure")))
+    return import_vcenter(conn, site_by=site_by(options),
+                          include_powered_off=bool(options.get("include_powered_off")),
+                          progress=progress, perf_days=_int(options.get("perf")),
+                          stat=str(options.get("stat") or "p95"))
+
+
+IMPORTER = Importer(
+    id="vcenter", name="vCenter", title="Live vCenter",
+    description="a live vCenter inventory (server, user and password)",
+    source=Option("server", "text", help="vCenter host name, host:port or https://host/sdk",
+                  label="Server", placeholder="vcenter.example.com"),
+    command="import-vcenter",
+    help=f"import a live vCenter inventory as a design (password from ${PASSWORD_ENV} or a"
+    " prompt)",
+    menu_text="Live &vCenter", tip="Read hosts, VMs and datastores from a vCenter",
+    dialog_title="Import from vCenter", working="Reading vCenter {source}",
+    options=(
+        Option("port", "int", flag="--port", default=443, label="Port", bounds=(1, 65535)),
+        Option("user", "text", flag="--user", required=True, label="User",
+               placeholder="administrator@vsphere.local"),
+        Option("password", "secret", label="Password", env=PASSWORD_ENV,
+               prompt="password for {user} at {server}: "),
+        Option("insecure", "flag", flag="--insecure", default=False,
+               label="Do not verify the TLS certificate (labs and simulators only)",
+               help="do not verify the server's TLS certificate (labs and simulators only)"),
+        Option("perf", "int", flag="--perf", metavar="DAYS",
+               help="read DAYS of performance history (CPU, memory, virtual disks, network)"
+               " and set each VM's demand from it"),
+        Option("stat", "choice", flag="--stat", default="p95",
+               choices=tuple((s, s) for s in STATS),
+               help="statistic of the performance history (default p95)"),
+    ),
+    check=_check, read_design=_read_design, preload=("pyVmomi",),
+)

@@ -24,6 +24,9 @@ from models.io.paths import require_regular_file
 
 Row = tuple[Any, ...]
 
+CSV_SHEET = re.compile(r"(?i)rvtools_tab(\w+)\.csv")
+"""One sheet of an RVTools "Export all to csv" folder: ``RVTools_tabvInfo.csv``."""
+
 ALIASES = {
     "os": ("os according to the configuration file", "os according to the vmware tools", "os"),
     "cores per cpu": ("cores per cpu",),
@@ -144,7 +147,7 @@ class Source:
         require_regular_file(path, "spreadsheet export", folder_ok=True)
         if path.is_dir():
             for f in path.iterdir():
-                m = re.fullmatch(r"(?i)rvtools_tab(\w+)\.csv", f.name)
+                m = CSV_SHEET.fullmatch(f.name)
                 if m:
                     self._names[m.group(1).lower()] = f.name
             if not self._names:
@@ -218,7 +221,26 @@ class Source:
 def csv_rows(path: Path) -> Iterator[Row]:
     """The rows of a csv file: utf-8 (with or without BOM), cp1252 or latin-1; comma,
     semicolon or tab delimited (whichever the first line uses most)."""
-    data = require_regular_file(path, "csv file").read_bytes()
+    yield from _parse_csv(path, require_regular_file(path, "csv file").read_bytes())
+
+
+def head_rows(path: Path, limit: int = 30, size: int = 1 << 16) -> list[Row]:
+    """The first ``limit`` rows of a text file read as :func:`csv_rows` reads it, from its
+    first ``size`` bytes only (to tell what a file is); empty for a file that is not text."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(size)
+    except OSError:
+        return []
+    if len(data) == size:  # a cut line would read as a short row
+        data = data[:data.rfind(b"\n") + 1]
+    try:
+        return list(_parse_csv(path, data))[:limit]
+    except DesignError:
+        return []
+
+
+def _parse_csv(path: Path, data: bytes) -> Iterator[Row]:
     body = ""
     for enc in ("utf-8-sig", "cp1252", "latin-1"):
         try:
@@ -240,6 +262,18 @@ def csv_rows(path: Path) -> Iterator[Row]:
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def sheet_names(path: Path) -> list[str]:
+    """The sheet names of an ``.xlsx`` workbook, in order; empty for anything else (to tell
+    what a file is without reading its sheets)."""
+    if not zipfile.is_zipfile(path):
+        return []
+    try:
+        with zipfile.ZipFile(path) as z:
+            return list(_workbook_sheets(z))
+    except Exception:  # a damaged or foreign zip: many kinds of failure
+        return []
 
 
 def _workbook_sheets(z: zipfile.ZipFile) -> dict[str, str]:

@@ -13,6 +13,7 @@ from app.document.design_document import DesignDocument
 from app.window import importing
 from app.window.main_window import MainWindow
 from models.examples import bundled as examples
+from models.io.importers import registry
 
 
 def press_esc_on_the_dialog(qtbot: QtBot, seen: list[str]) -> None:
@@ -36,8 +37,10 @@ OPENERS: dict[str, Callable[[MainWindow], object]] = {
     "Canvas gestures": lambda w: w.show_gestures(),
     "About Headroom": lambda w: w.show_about(),
     "Save changes?": lambda w: w.files.ask_save_changes(),
-    "Import RVTools export": lambda w: importing.import_rvtools(w, w.document, "x.xlsx"),
-    "Import from vCenter": lambda w: importing.import_vcenter(w, w.document),
+    "Import RVTools export": lambda w: importing.start_import(w, w.document,
+                                                             registry.get("rvtools"), "x.xlsx"),
+    "Import from vCenter": lambda w: importing.start_import(w, w.document,
+                                                           registry.get("vcenter")),
 }
 
 

@@ -18,6 +18,7 @@ from models.document.design import Design
 from models.examples import bundled as examples
 from models.io import store
 from models.io.files import load_design, save_design
+from models.io.importers.importer import Importer
 
 Button = QMessageBox.StandardButton
 
@@ -241,3 +242,21 @@ def test_start_offers_recovery_of_a_crashed_session(qtbot: QtBot, example: Desig
         window.close()
         ctrl.recovery.finish()
         window.deleteLater()
+
+
+def test_import_lists_the_registrys_design_sources(qtbot: QtBot, example: Design,
+                                                   fake_importer: Importer,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    ctrl = FileController(window, DesignDocument(example, window), recovery=False)
+    acts = ctrl.import_menu.actions()
+    assert [a.text() for a in acts] == ["&RVTools Export...", "Live &vCenter...",
+                                        "&Fake Inventory..."]
+    assert acts[2].statusTip() == "Import a fake inventory"
+    assert ctrl.import_menu.menuAction() in ctrl.menu.actions()
+    started: list[Importer] = []
+    monkeypatch.setattr("app.window.importing.start_import",
+                        lambda w, d, importer: started.append(importer))
+    acts[2].trigger()
+    assert started == [fake_importer]

@@ -5,18 +5,29 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+)
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.support import jobs
-from app.window.importing import ImportJob, VCenterDialog, import_rvtools, import_vcenter
+from app.window import importing
+from app.window.importing import ImportDialog, ImportJob, start_import
 from models.document.design import Design
-from models.io.importers import ImportReport, Progress
-from models.io.importers.vcenter import Connection
+from models.io.importers import ImportReport, Progress, registry
+from models.io.importers.importer import Importer
 from tests import vcsim
-from tests.models.io.importers.test_rvtools import estate_rows, write_xlsx
+from tests.conftest import FAKE_SIGNATURE
+from tests.models.io.importers.test_perfdata import write_esxtop
+from tests.models.io.importers.test_rvtools import estate_rows, write_csv_folder, write_xlsx
 
 
 def test_rvtools_import_replaces_the_design_and_shows_the_report(qtbot: QtBot,
@@ -24,8 +35,8 @@ def test_rvtools_import_replaces_the_design_and_shows_the_report(qtbot: QtBot,
     path = write_xlsx(tmp_path / "estate.xlsx", estate_rows(200, 16))
     doc = DesignDocument()
     with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
-        job = import_rvtools(None, doc, str(path), site_by="datacenter",
-                             include_powered_off=False)
+        job = start_import(None, doc, registry.get("rvtools"), str(path),
+                           {"site_by": "datacenter", "include_powered_off": False})
         assert job is not None
     assert len(doc.design.of_kind("host")) == 16
     assert job.report is not None and job.report.counts["templates"] == 8
@@ -40,7 +51,8 @@ def test_failed_import_keeps_the_design_and_says_why(qtbot: QtBot, tmp_path: Pat
     bad.write_text("not a workbook")
     doc = DesignDocument()
     before = doc.design
-    job = import_rvtools(None, doc, str(bad), site_by="cluster", include_powered_off=True)
+    job = start_import(None, doc, registry.get("rvtools"), str(bad),
+                       {"site_by": "cluster", "include_powered_off": True})
     assert job is not None
     with qtbot.waitSignal(job.finished, timeout=30_000) as blocker:
         pass
@@ -102,11 +114,12 @@ def test_cancel_during_the_import_keeps_the_design_and_stops_the_worker(qtbot: Q
 
 def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
     doc = DesignDocument()
-    with vcsim.serve("-cluster", "2", "-host", "2", "-vm", "4") as (host, port, user, pw):
-        conn = Connection(host, user, pw, port, insecure=True)
-        with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
-            job = import_vcenter(None, doc, conn, site_by="cluster")
-            assert job is not None
+    with (vcsim.serve("-cluster", "2", "-host", "2", "-vm", "4") as (host, port, user, pw),
+          qtbot.waitSignal(doc.design_replaced, timeout=60_000)):
+        job = start_import(None, doc, registry.get("vcenter"), host,
+                           {"port": port, "user": user, "password": pw, "insecure": True,
+                            "site_by": "cluster"})
+        assert job is not None
     assert len(doc.design.of_kind("host")) == 4
     assert len(doc.design.of_kind("site")) == 2
     assert len(doc.design.of_kind("vm")) == 8
@@ -115,26 +128,35 @@ def test_vcenter_import_from_the_gui(qtbot: QtBot) -> None:
 
 def test_vcenter_dialog_builds_the_connection_and_forgets_the_password(qtbot: QtBot) -> None:
     doc = DesignDocument()
-    seen: list[VCenterDialog] = []
+    seen: list[ImportDialog] = []
 
     def fill(port: int) -> None:
         dialog = next(w for w in QApplication.topLevelWidgets()
-                      if isinstance(w, VCenterDialog) and w.isVisible())
+                      if isinstance(w, ImportDialog) and w.isVisible())
         seen.append(dialog)
-        dialog.server.setText("127.0.0.1")
-        dialog.port.setValue(port)
-        dialog.user.setText("admin")
-        dialog.password.setText("hunter2-secret")
-        dialog.insecure.setChecked(True)
-        dialog.form.site_by.setCurrentIndex(1)
+        f = dialog.fields
+        assert list(f) == ["server", "port", "user", "password", "insecure", "site_by",
+                           "include_powered_off"]
+        assert isinstance(f["server"], QLineEdit) and isinstance(f["port"], QSpinBox)
+        assert isinstance(f["user"], QLineEdit) and isinstance(f["password"], QLineEdit)
+        assert isinstance(f["insecure"], QCheckBox) and isinstance(f["site_by"], QComboBox)
+        assert f["password"].echoMode() == QLineEdit.EchoMode.Password
+        f["server"].setText("127.0.0.1")
+        f["port"].setValue(port)
+        f["user"].setText("admin")
+        f["password"].setText("hunter2-secret")
+        f["insecure"].setChecked(True)
+        f["site_by"].setCurrentIndex(1)
         dialog.accept()
 
     with vcsim.serve("-cluster", "2", "-host", "1", "-vm", "1") as (_, port, _, _):
         QTimer.singleShot(0, lambda: fill(port))
         with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
-            job = import_vcenter(None, doc)
+            job = start_import(None, doc, registry.get("vcenter"))
             assert job is not None
-            assert seen and seen[0].password.text() == ""  # before its deleteLater runs
+            password = seen[0].fields["password"] if seen else None
+            assert isinstance(password, QLineEdit)
+            assert password.text() == ""  # before its deleteLater runs
     assert len(doc.design.of_kind("site")) == 2  # one per cluster, as chosen in the dialog
     assert not job.running
 
@@ -144,8 +166,60 @@ def test_cancelled_dialogs_import_nothing(qtbot: QtBot) -> None:
 
     def reject() -> None:
         for w in QApplication.topLevelWidgets():
-            if isinstance(w, VCenterDialog) and w.isVisible():
+            if isinstance(w, ImportDialog) and w.isVisible():
                 w.reject()
 
     QTimer.singleShot(0, reject)
-    assert import_vcenter(None, doc) is None
+    assert start_import(None, doc, registry.get("vcenter")) is None
+
+
+def test_the_dialog_holds_what_the_importer_declares(qtbot: QtBot) -> None:
+    dialog = ImportDialog(None, registry.get("rvtools"))
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Import RVTools export"
+    assert list(dialog.fields) == ["site_by", "include_powered_off"]  # the file is chosen apart
+    assert dialog.values() == {"site_by": "datacenter", "include_powered_off": False}
+    site_by = dialog.fields["site_by"]
+    assert isinstance(site_by, QComboBox) and site_by.currentText() == "one site per datacenter"
+    site_by.setCurrentIndex(1)
+    assert dialog.values()["site_by"] == "cluster"
+
+
+def test_the_chosen_file_is_detected(qtbot: QtBot, tmp_path: Path, fake_importer: Importer,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """File > Import > RVTools Export... of another format's file imports it with that format."""
+    path = tmp_path / "estate.data"
+    path.write_bytes(FAKE_SIGNATURE)
+    monkeypatch.setattr(importing, "ask_import_file", lambda window, importer: str(path))
+    doc = DesignDocument()
+    with qtbot.waitSignal(doc.design_replaced, timeout=30_000):
+        job = start_import(None, doc, registry.get("rvtools"), options={})
+        assert job is not None
+    assert doc.design.name == "Fake estate from estate.data"
+    assert job.report is not None and job.report.source == "Fake estate.data"
+
+
+def test_a_file_of_measurements_is_no_design(qtbot: QtBot, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[str] = []
+    monkeypatch.setattr(importing.QMessageBox, "information",
+                        lambda window, title, text: told.append(f"{title}: {text}"))
+    doc = DesignDocument()
+    before = doc.design
+    esx = write_esxtop(tmp_path / "esx01.csv")
+    assert start_import(None, doc, registry.get("rvtools"), str(esx)) is None
+    assert told == ["Import RVTools export: esx01.csv is an esxtop batch CSV (esxtop -b):"
+                    " measured figures for a design, not a design. File > Import > Calibrate"
+                    " from Performance Data puts them onto the open design by name."]
+    assert doc.design is before
+
+
+def test_one_csv_of_an_rvtools_folder_imports_the_folder(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = write_csv_folder(tmp_path / "export", estate_rows(20, 4))
+    doc = DesignDocument()
+    with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
+        job = start_import(None, doc, registry.get("rvtools"),
+                           str(folder / "RVTools_tabvInfo.csv"), {})
+        assert job is not None
+    assert len(doc.design.of_kind("host")) == 4
+    assert job.report is not None and job.report.source == "RVTools export"

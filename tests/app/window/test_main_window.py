@@ -185,12 +185,13 @@ def test_import_asks_to_save_unsaved_work_first(qtbot: QtBot, nic_example: Desig
         return False
 
     monkeypatch.setattr(window.files, "maybe_save", cancel)
-    monkeypatch.setattr("app.window.importing.import_rvtools", lambda w, d: started.append("rv"))
+    monkeypatch.setattr("app.window.importing.start_import",
+                        lambda w, d, importer: started.append(importer.id))
     window.import_menu.actions()[0].trigger()
     assert asked == [True] and started == []  # the user cancelled: nothing replaced
     monkeypatch.setattr(window.files, "maybe_save", lambda: True)
     window.import_menu.actions()[0].trigger()
-    assert started == ["rv"]
+    assert started == ["rvtools"]
 
 
 def test_an_imported_design_counts_as_unsaved(qtbot: QtBot, nic_example: Design) -> None:

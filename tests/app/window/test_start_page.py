@@ -14,6 +14,7 @@ from app.window.main_window import MainWindow
 from models.document.design import Component
 from models.examples import bundled as examples
 from models.io.files import save_design
+from models.io.importers.importer import Importer
 
 
 def make(qtbot: QtBot) -> MainWindow:
@@ -69,14 +70,47 @@ def test_recent_files_open_from_the_page(qtbot: QtBot, tmp_path: Path) -> None:
     assert not window.start.showing_page
 
 
-@pytest.mark.parametrize("button", ["rvtools_button", "vcenter_button", "open_button"])
+@pytest.mark.parametrize("button", ["rvtools", "vcenter", "open"])
 def test_imports_and_open_start_from_the_page(qtbot: QtBot, button: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     window = make(qtbot)
     window.files.action_new.trigger()
     called: list[str] = []
-    monkeypatch.setattr(window, "import_rvtools", lambda: called.append("rvtools"))
-    monkeypatch.setattr(window, "import_vcenter", lambda: called.append("vcenter"))
+    monkeypatch.setattr(window.files, "import_from", called.append)
     monkeypatch.setattr(window.files, "open", lambda: called.append("open"))
-    qtbot.mouseClick(getattr(window.start.page, button), Qt.MouseButton.LeftButton)
-    assert called == [button.removesuffix("_button")]
+    page = window.start.page
+    clicked = page.open_button if button == "open" else page.import_buttons[button]
+    qtbot.mouseClick(clicked, Qt.MouseButton.LeftButton)
+    assert called == [button]
+
+
+def test_every_design_source_has_its_button(qtbot: QtBot, fake_importer: Importer,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    window = make(qtbot)
+    window.files.action_new.trigger()
+    buttons = window.start.page.import_buttons
+    assert [b.text() for b in buttons.values()] == ["RVTools export…", "Live vCenter…",
+                                                    "Fake inventory…"]
+    assert buttons["fake"].toolTip() == "Import a fake inventory"
+    called: list[str] = []
+    monkeypatch.setattr(window.files, "import_from", called.append)
+    qtbot.mouseClick(buttons["fake"], Qt.MouseButton.LeftButton)
+    assert called == ["fake"]
+
+
+def test_the_page_knows_no_window(qtbot: QtBot) -> None:
+    """The start page answers to signals: it imports nothing of the main window."""
+    import ast  # noqa: PLC0415
+
+    tree = ast.parse(Path(start_page.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "app.window.main_window" not in imported
+    page = start_page.StartPage()
+    qtbot.addWidget(page)
+    page.refresh_recent(["/tmp/a.headroom"])
+    with qtbot.waitSignal(page.recent_chosen) as blocker:
+        qtbot.mouseClick(page.recent_buttons[0], Qt.MouseButton.LeftButton)
+    assert blocker.args == ["/tmp/a.headroom"]
+    with qtbot.waitSignal(page.import_chosen) as blocker:
+        qtbot.mouseClick(page.import_buttons["vcenter"], Qt.MouseButton.LeftButton)
+    assert blocker.args == ["vcenter"]
