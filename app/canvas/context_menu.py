@@ -21,7 +21,7 @@ MAX_LISTED = 30
 def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMenu | None:
     """The menu for a right-click at ``event``'s position; None over empty canvas."""
     doc = scene.document
-    name = doc.session.name_of
+    name = doc.name_of
     hit = next((it for it in scene.items(event.scenePos())
                 if isinstance(it, ComponentItem) or (isinstance(it, LinkItem) and not it.bundle)),
                None)

@@ -81,7 +81,7 @@ def drop_preset(scene: DesignScene, preset_id: str, pos: QPointF) -> str:
     doc.set_selection([cid])
     if not links:
         return f"Added {pre.label}"
-    where = doc.session.name_of(links[0].target)
+    where = doc.name_of(links[0].target)
     verb = {"runs_on": "on", "installed_in": "in", "located_at": "at", "disk_on": "with its"
             " disk on", "storage": "reaching", "in_cluster": "in", "library_at": "at"}
     return f"Added {pre.label} {verb.get(links[0].kind, 'to')} {where}"

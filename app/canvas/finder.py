@@ -85,7 +85,7 @@ class Finder(QLineEdit):
         cid = self._ids.get(text)
         if cid is None and text.strip():
             exact = [c for c in self.matches(text)
-                     if scene.document.session.name_of(c).lower() == text.strip().lower()]
+                     if scene.document.name_of(c).lower() == text.strip().lower()]
             found = exact or self.matches(text)
             cid = found[0] if found else None
         if cid is None:
@@ -94,10 +94,10 @@ class Finder(QLineEdit):
             return False
         scene.document.set_selection([cid])
         self.view.reveal(cid)
-        name = scene.document.session.name_of(cid)
+        name = scene.document.name_of(cid)
         host = scene.holdings.host_of.get(cid)
         scene.status_message.emit(f"Found {name}" + (
-            f" on {scene.document.session.name_of(host)}" if host else ""))
+            f" on {scene.document.name_of(host)}" if host else ""))
         self.found.emit(cid)
         return True
 

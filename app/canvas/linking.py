@@ -51,7 +51,7 @@ def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
         scene.status_message.emit(f"Link refused: {reason}")
         return reason
     assert isinstance(link, Link)
-    name = scene.document.session.name_of
+    name = scene.document.name_of
     scene.status_message.emit("Linked: " + link_text(link.kind, name(link.source),
                                                      name(link.target), 2))
     return None
