@@ -131,7 +131,7 @@ def test_alt_drag_links_and_illegal_link_is_refused(qtbot: QtBot, nic_example: D
     assert any(lk.kind == "runs_on" and (lk.source, lk.target) == ("v16", "h2")
                for lk in doc.design.links)
     with qtbot.waitSignal(scene.status_message) as blocker:
-        scene.link_tool.link_mode = True
+        view.link_tool.link_mode = True
         qtbot.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                          at(view, "v1"))
         qtbot.mouseMove(vp, at(view, "s1"))
@@ -346,7 +346,7 @@ def test_context_menu_removes_a_link(qtbot: QtBot, nic_example: Design) -> None:
     item = scene.item("v1")
     assert item is not None
     event.setScenePos(item.pos())
-    menu = build_menu(scene, event)
+    menu = build_menu(scene, event.scenePos())
     assert menu is not None
     assert doc.selection == ["v1"]
     unlink = next(a for a in menu.actions() if a.menu() is not None)
@@ -355,7 +355,7 @@ def test_context_menu_removes_a_link(qtbot: QtBot, nic_example: Design) -> None:
     sub.actions()[0].trigger()
     assert len(doc.links_of("v1")) == 1
     event.setScenePos(QPointF(-5000, -5000))
-    assert build_menu(scene, event) is None
+    assert build_menu(scene, event.scenePos()) is None
 
 
 def test_kind_wide_edits_refresh_labels_only_when_the_label_shows_the_property(
