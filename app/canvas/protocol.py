@@ -4,8 +4,8 @@ The scene (:mod:`app.canvas.scene`) mirrors the document; the ways of working it
 linking, the rubber band, the context menu, level of detail, ...) are one module each,
 installed on the scene by the view (:mod:`app.canvas.view`).  An interaction sees the scene
 as a :class:`Canvas` and the document as :class:`Edits`: the few queries it needs and the
-edit methods it calls, each of which pushes one undo step.  It never holds the scene itself,
-and the scene knows it only as an :class:`Interaction`: a set of hooks it calls.
+edit methods it calls, each of which pushes one undo step.  It knows the scene only as a
+Canvas, and the scene knows it only as an :class:`Interaction`: a set of hooks it calls.
 """
 
 from __future__ import annotations
@@ -22,29 +22,25 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cards import ContainerItem, HostItem
 from app.canvas.items import ComponentItem, LinkItem
-from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
 from models.io.placement import Holdings
 
 
 class Edits(Protocol):
-    """The document as the canvas sees it (:class:`~app.document.design_document.
-    DesignDocument`): its design and selection, how it names a component, and the edits a
-    gesture makes, each one undo step."""
+    """The document as an interaction sees it (a ``DesignDocument`` is one): its design and
+    selection, how it names a component, and the edits a gesture makes, each one undo
+    step."""
 
     @property
     def design(self) -> Design: ...
     @property
     def selection(self) -> list[str]: ...
     @property
-    def prediction(self) -> Prediction | None: ...
-    @property
     def edits(self) -> int:
         """Counts the writes to the design (a list of names made from it is kept until it
         changes)."""
         ...
 
-    def component(self, cid: str) -> Component | None: ...
     def name_of(self, cid: str) -> str: ...
     def links_of(self, cid: str) -> list[Link]: ...
     def new_id(self, kind: str, taken: set[str] | None = None) -> str: ...
