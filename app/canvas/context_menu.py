@@ -2,39 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QGraphicsSceneContextMenuEvent, QMenu
 
 from app.canvas.delete import delete_selection
-from app.canvas.items import ComponentItem, LinkItem
+from app.canvas.items import ComponentItem
+from app.canvas.protocol import Canvas, Interaction
 from models.document.words import link_text
-
-if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
 
 MAX_LISTED = 30
 """Links listed under "Remove link" (a host of 470 VMs has 470)."""
 
 
-def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMenu | None:
-    """The menu for a right-click at ``event``'s position; None over empty canvas."""
-    doc = scene.document
-    name = doc.session.name_of
-    hit = next((it for it in scene.items(event.scenePos())
-                if isinstance(it, ComponentItem) or (isinstance(it, LinkItem) and not it.bundle)),
-               None)
+def build_menu(canvas: Canvas, pos: QPointF) -> QMenu | None:
+    """The menu for a right-click at ``pos`` (scene units); None over empty canvas."""
+    doc = canvas.document
+    name = doc.name_of
+    hit = canvas.pick(pos)
     if hit is None:
         return None
     menu = QMenu()
     if isinstance(hit, ComponentItem):
-        if hit.cid not in doc.selection:
-            doc.set_selection([hit.cid])
-        linked = doc.links_of(hit.cid)
+        cid = hit.cid
+        if cid not in doc.selection:
+            doc.set_selection([cid])
+        linked = doc.links_of(cid)
         select_linked = QAction(f"Select linked ({len(linked)})", menu)
         select_linked.triggered.connect(lambda: doc.set_selection(
-            [hit.cid] + [lk.target if lk.source == hit.cid else lk.source for lk in linked]))
+            [cid] + [lk.target if lk.source == cid else lk.source for lk in linked]))
         menu.addAction(select_linked)
         unlink = menu.addMenu("Remove link")
         unlink.setEnabled(bool(linked))
@@ -47,7 +43,7 @@ def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMe
             more.setEnabled(False)
         menu.addSeparator()
         delete = QAction(f"Delete {len(doc.selection)} component(s)", menu)
-        delete.triggered.connect(lambda: delete_selection(scene))
+        delete.triggered.connect(lambda: delete_selection(canvas))
         menu.addAction(delete)
     else:
         link = hit.link
@@ -56,3 +52,17 @@ def build_menu(scene: DesignScene, event: QGraphicsSceneContextMenuEvent) -> QMe
         remove.triggered.connect(lambda: doc.remove_link(link))
         menu.addAction(remove)
     return menu
+
+
+class ContextMenu(Interaction):
+    """Shows :func:`build_menu` at a right-click and runs the action picked."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+
+    def context_menu(self, event: QGraphicsSceneContextMenuEvent) -> bool:
+        menu = build_menu(self.canvas, event.scenePos())
+        if menu is None:
+            return False
+        menu.exec(event.screenPos())
+        return True

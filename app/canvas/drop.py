@@ -21,7 +21,7 @@ from models.io.arrange import free_spot
 from models.io.placement import SIZES, card
 
 if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
+    from app.canvas.protocol import Canvas
 
 MIME = "application/x-headroom-preset"
 DROP_LINKS = {("vm", "host"): "runs_on", ("nic", "host"): "installed_in",
@@ -43,10 +43,10 @@ def preset_of(mime: QMimeData) -> str | None:
     return bytes(mime.data(MIME).data()).decode("utf-8", "replace")
 
 
-def landing(scene: DesignScene, kind: str, pos: QPointF) -> tuple[Link | None, QPointF]:
+def landing(canvas: Canvas, kind: str, pos: QPointF) -> tuple[Link | None, QPointF]:
     """Where a new ``kind`` dropped at ``pos`` goes: the link it gets (or None) and its
     position (a pill or chip of the host's card; else the free spot nearest ``pos``)."""
-    under = scene.target_at(pos)
+    under = canvas.target_at(pos)
     link = None
     if under is not None and (kind, under.kind) in DROP_LINKS:
         link = Link("", under.cid, DROP_LINKS[(kind, under.kind)])
@@ -59,19 +59,19 @@ def landing(scene: DesignScene, kind: str, pos: QPointF) -> tuple[Link | None, Q
     size = SIZES.get(kind, (100.0, 40.0))
     if kind == "host":
         size = (card(0, 0).width, card(0, 0).height)
-    x, y = free_spot(scene.document.design, size, (pos.x(), pos.y()), header=kind == "host")
+    x, y = free_spot(canvas.document.design, size, (pos.x(), pos.y()), header=kind == "host")
     return link, QPointF(x, y)
 
 
-def drop_preset(scene: DesignScene, preset_id: str, pos: QPointF) -> str:
+def drop_preset(canvas: Canvas, preset_id: str, pos: QPointF) -> str:
     """Add a component of ``preset_id`` at ``pos``; returns a status-bar message."""
-    doc = scene.document
+    doc = canvas.document
     try:
         pre = preset(preset_id)
     except KeyError:
         return f"Unknown preset '{preset_id}'"
     cid = doc.new_id(pre.kind)
-    link, at = landing(scene, pre.kind, pos)
+    link, at = landing(canvas, pre.kind, pos)
     links = [Link(cid, link.target, link.kind)] if link is not None else []
     comp = pre.component(cid, round(at.x()), round(at.y()))
     try:
@@ -81,7 +81,7 @@ def drop_preset(scene: DesignScene, preset_id: str, pos: QPointF) -> str:
     doc.set_selection([cid])
     if not links:
         return f"Added {pre.label}"
-    where = doc.session.name_of(links[0].target)
+    where = doc.name_of(links[0].target)
     verb = {"runs_on": "on", "installed_in": "in", "located_at": "at", "disk_on": "with its"
             " disk on", "storage": "reaching", "in_cluster": "in", "library_at": "at"}
     return f"Added {pre.label} {verb.get(links[0].kind, 'to')} {where}"

@@ -9,28 +9,30 @@ after each change of the design (50,000 names in about 0.1 s), not when a design
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
 
+from app.canvas.protocol import Canvas
 from models.document.schema import KINDS
-
-if TYPE_CHECKING:
-    from app.canvas.view import DesignView
 
 FOUND_KINDS = ("host", "vm", "storage_array", "site", "cluster", "content_library", "nic")
 
 
 class Finder(QLineEdit):
-    """A line edit with a completer over the names on the canvas."""
+    """A line edit with a completer over the names on ``canvas``; ``reveal`` brings a found
+    component into view, and Escape gives the focus back to ``view``."""
 
     found = Signal(str)
     """A component was found (its id), selected and centred."""
 
-    def __init__(self, view: DesignView, parent: QWidget | None = None):
+    def __init__(self, canvas: Canvas, reveal: Callable[[str], object], view: QWidget,
+                 parent: QWidget | None = None):
         super().__init__(parent)
+        self.canvas = canvas
+        self.reveal = reveal
         self.view = view
         self.setObjectName("canvas_finder")
         self.setPlaceholderText("Find a host, VM or array (Ctrl+F)")
@@ -51,12 +53,12 @@ class Finder(QLineEdit):
 
     def refresh(self) -> None:
         """Make the list of names again if the design changed since it was made."""
-        doc = self.view.design_scene.document
+        doc = self.canvas.document
         version = (doc.edits, id(doc.design))
         if version == self._version:
             return
         self._version = version
-        host_of = self.view.design_scene.holdings.host_of
+        host_of = self.canvas.holdings.host_of
         names = {c.id: c.name or c.id for c in doc.design.components}
         entries: dict[str, str] = {}
         for c in doc.design.components:
@@ -81,23 +83,21 @@ class Finder(QLineEdit):
         """Select and centre the component of entry ``text`` (or the first whose name holds
         it); False, with a word on the status bar, when there is none."""
         self.refresh()
-        scene = self.view.design_scene
+        canvas, doc = self.canvas, self.canvas.document
         cid = self._ids.get(text)
         if cid is None and text.strip():
             exact = [c for c in self.matches(text)
-                     if scene.document.session.name_of(c).lower() == text.strip().lower()]
+                     if doc.name_of(c).lower() == text.strip().lower()]
             found = exact or self.matches(text)
             cid = found[0] if found else None
         if cid is None:
-            scene.status_message.emit(f"Nothing on the canvas is called '{text.strip()}'"
-                                      if text.strip() else "Type part of a name to find it")
+            canvas.tell(f"Nothing on the canvas is called '{text.strip()}'"
+                        if text.strip() else "Type part of a name to find it")
             return False
-        scene.document.set_selection([cid])
-        self.view.reveal(cid)
-        name = scene.document.session.name_of(cid)
-        host = scene.holdings.host_of.get(cid)
-        scene.status_message.emit(f"Found {name}" + (
-            f" on {scene.document.session.name_of(host)}" if host else ""))
+        doc.set_selection([cid])
+        self.reveal(cid)
+        host = canvas.holdings.host_of.get(cid)
+        canvas.tell(f"Found {doc.name_of(cid)}" + (f" on {doc.name_of(host)}" if host else ""))
         self.found.emit(cid)
         return True
 

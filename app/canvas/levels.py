@@ -65,6 +65,28 @@ class Levels:
         self._kinds.clear()
 
 
+def recolour(levels: Levels, items: dict[str, ComponentItem], p: Prediction) -> None:
+    """Take ``p``'s grades into ``levels`` and recolour the ``items`` (by id) whose grade
+    changed."""
+    for kind, ids, util in (("host", p.hosts.ids, p.hosts.cpu_util),
+                            ("storage_array", p.arrays.ids, p.arrays.util),
+                            ("nic", p.nics.ids, p.nics.util),
+                            ("vm", p.vms.ids, p.vms.cpu_util)):
+        changed = levels.update(kind, ids, util)
+        if not len(changed):
+            continue
+        grades = levels.array(kind)
+        if len(changed) <= len(items):
+            for i in changed.tolist():
+                item = items.get(ids[i])
+                if item is not None:
+                    item.set_level(int(grades[i]))
+        else:  # most of 50,000 VMs changed: visit the few items instead
+            for item in list(items.values()):
+                if item.kind == kind:
+                    item.set_level(levels.level(item.cid, kind))
+
+
 def tallies(vm_levels: np.ndarray, vm_host: np.ndarray, n_hosts: int) -> np.ndarray:
     """(n_hosts x TALLY) counts of each host's VMs per grade (column 0: no data); VMs on no
     host (``vm_host`` -1) are left out."""

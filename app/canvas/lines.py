@@ -10,6 +10,7 @@ a line between its two items.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.canvas.items import LinkItem
@@ -19,7 +20,7 @@ from models.document.design import Link
 from models.io.placement import DOCK_LINKS, MEMBER_LINKS
 
 if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
+    from app.canvas.protocol import Canvas
 
 LinkKey = tuple[str, str, str]
 BUNDLED = ("disk_on", "ft_secondary_on")
@@ -37,8 +38,8 @@ def link_key(link: Link) -> LinkKey:
 class Lines:
     """The link items and bundles of a scene, and the items each one touches."""
 
-    def __init__(self, scene: DesignScene):
-        self.scene = scene
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
         self.links: dict[LinkKey, LinkItem] = {}
         self.bundles: dict[LinkKey, LinkItem] = {}
         self.bundle_vms: dict[LinkKey, list[str]] = {}
@@ -47,15 +48,18 @@ class Lines:
         self.traffic: LinkTraffic | None = None
         self.sparse = False
         """Host-to-array paths past :data:`STORAGE_BUDGET`: drawn for selected ends only."""
+        self.lit: set[str] = set()
+        """Selected components whose own lines are drawn because they are selected."""
 
     def clear(self) -> None:
         for d in (self.links, self.bundles, self.bundle_vms, self.adjacent):
             d.clear()
+        self.lit.clear()
         self.traffic = None
-        links = self.scene.document.design.links
+        links = self.canvas.document.design.links
         paths = {(lk.source, lk.target) for lk in links if lk.kind == "storage"}
         if len(paths) <= STORAGE_BUDGET:
-            host_of = self.scene.holdings.host_of
+            host_of = self.canvas.holdings.host_of
             paths.update((host_of.get(lk.source, ""), lk.target) for lk in links
                          if lk.kind == "disk_on")
         self.sparse = len(paths) > STORAGE_BUDGET
@@ -71,7 +75,7 @@ class Lines:
     # ------------------------------------------------------------------ design links
     def contained(self, lk: Link) -> bool:
         """A link shown by holding (a VM on its card, a host in its site's box)."""
-        held = self.scene.holdings
+        held = self.canvas.holdings
         if lk.kind in DOCK_LINKS:
             return held.host_of.get(lk.source) == lk.target
         return lk.kind in MEMBER_LINKS and lk.target in held.containers
@@ -79,7 +83,7 @@ class Lines:
     def wants_line(self, lk: Link) -> bool:
         if self.contained(lk):
             return False
-        src, dst = self.scene.item(lk.source), self.scene.item(lk.target)
+        src, dst = self.canvas.item(lk.source), self.canvas.item(lk.target)
         if src is None or dst is None:
             return False
         if src.docked or dst.docked:  # a VM's own link: while it is selected
@@ -92,10 +96,10 @@ class Lines:
         key = link_key(lk)
         if key in self.links or not self.wants_line(lk):
             return
-        src, dst = self.scene.item(lk.source), self.scene.item(lk.target)
+        src, dst = self.canvas.item(lk.source), self.canvas.item(lk.target)
         assert src is not None and dst is not None
         item = LinkItem(lk, src, dst)
-        self.scene.addItem(item)
+        self.canvas.addItem(item)
         self.links[key] = item
         self._touch(item, lk.source, lk.target)
 
@@ -103,7 +107,7 @@ class Lines:
         item = self.links.pop(link_key(lk), None)
         if item is not None:
             self._untouch(item, lk.source, lk.target)
-            self.scene.removeItem(item)
+            self.canvas.removeItem(item)
 
     def hide_all(self, cid: str) -> None:
         """Take away every line (bundles too) touching ``cid``."""
@@ -111,10 +115,28 @@ class Lines:
             if it.bundle:
                 self.bundles.pop(link_key(it.link), None)
                 self._untouch(it, it.link.source, it.link.target)
-                self.scene.removeItem(it)
+                self.canvas.removeItem(it)
             else:
                 self.hide(it.link)
         self.adjacent.pop(cid, None)
+
+    def light(self, selection: list[str], links_of: Callable[[str], list[Link]]) -> bool:
+        """Draw the own lines of the selected VMs on cards (in a large estate, of the selected
+        hosts and arrays too), and take away those of the ones no longer selected; returns
+        whether lines came or went."""
+        item = self.canvas.item
+        lit = {c for c in selection if (it := item(c)) is not None
+               and (it.docked or (self.sparse and it.kind in ("host", "storage_array")))}
+        before = len(self.links)
+        for cid in self.lit - lit:
+            for lk in links_of(cid):
+                if not self.wants_line(lk):
+                    self.hide(lk)
+        for cid in lit - self.lit:
+            for lk in links_of(cid):
+                self.show(lk)
+        self.lit = lit
+        return len(self.links) != before
 
     def _touch(self, item: LinkItem, *ends: str) -> None:
         for end in ends:
@@ -132,7 +154,7 @@ class Lines:
     def refresh_bundles(self) -> None:
         """One line per (host, place) that VMs on the host reach (disks on an array, FT
         secondaries on another host), unless a link of the design already joins them."""
-        sc = self.scene
+        sc = self.canvas
         host_of = sc.holdings.host_of
         want: dict[LinkKey, list[str]] = {}
         for lk in sc.document.design.links:
@@ -162,17 +184,16 @@ class Lines:
         self.traffic = None
 
     # ------------------------------------------------------------------ widths
-    def apply(self, p: Prediction) -> None:
-        """Re-width every line for ``p`` (its traffic sources worked out once per set of
-        lines and VMs)."""
+    def apply(self, p: Prediction, lod: float) -> None:
+        """Re-width every line for ``p`` at zoom ``lod`` (its traffic sources worked out once
+        per set of lines and VMs)."""
         items = [*self.links.values(), *self.bundles.values()]
         t = self.traffic
         if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
-            disk_of = {lk.source: lk.target for lk in self.scene.document.design.links
+            disk_of = {lk.source: lk.target for lk in self.canvas.document.design.links
                        if lk.kind == "disk_on"}
             bundle_vms = {len(self.links) + n: self.bundle_vms.get(k, [])
                           for n, k in enumerate(self.bundles) if k[0] != "disk_on"}
-            t = self.traffic = link_traffic(p, items, self.scene.holdings.host_of, disk_of,
+            t = self.traffic = link_traffic(p, items, self.canvas.holdings.host_of, disk_of,
                                             bundle_vms)
-        lod = max((v.transform().m11() for v in self.scene.views()), default=1.0)
         apply_widths(t, p, lod)

@@ -7,19 +7,15 @@ refused and the reason goes to the status bar.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QLineF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
 
 from app.canvas.items import ComponentItem
+from app.canvas.protocol import Canvas, Interaction
 from models.document.design import Link
 from models.document.schema import LINKS
 from models.document.words import link_text, no_link_text
-
-if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
 
 
 def infer_link(a: ComponentItem, b: ComponentItem, alternate: bool = False
@@ -38,7 +34,7 @@ def infer_link(a: ComponentItem, b: ComponentItem, alternate: bool = False
     return found[0]
 
 
-def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
+def try_link(canvas: Canvas, a: ComponentItem, b: ComponentItem,
              alternate: bool = False) -> str | None:
     """Add the link between ``a`` and ``b``; returns the refusal reason (also on the status
     bar) or None when linked."""
@@ -46,22 +42,23 @@ def try_link(scene: DesignScene, a: ComponentItem, b: ComponentItem,
     if isinstance(link, str):
         reason: str | None = link
     else:
-        reason = scene.document.add_link(link)
+        reason = canvas.document.add_link(link)
     if reason:
-        scene.status_message.emit(f"Link refused: {reason}")
+        canvas.tell(f"Link refused: {reason}")
         return reason
     assert isinstance(link, Link)
-    name = scene.document.session.name_of
-    scene.status_message.emit("Linked: " + link_text(link.kind, name(link.source),
-                                                     name(link.target), 2))
+    name = canvas.document.name_of
+    canvas.tell("Linked: " + link_text(link.kind, name(link.source), name(link.target), 2))
     return None
 
 
-class LinkTool:
-    """The rubber line shown while linking, and the press/move/release logic."""
+class LinkTool(Interaction):
+    """The rubber line shown while linking, and the press/move/release logic.  It sees a
+    press before the scene does, and takes it when it starts a link (Alt held, or link
+    mode on)."""
 
-    def __init__(self, scene: DesignScene):
-        self.scene = scene
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
         self.link_mode = False
         self.source: ComponentItem | None = None
         self.line: QGraphicsLineItem | None = None
@@ -70,7 +67,7 @@ class LinkTool:
         alt = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
         if event.button() != Qt.MouseButton.LeftButton or not (alt or self.link_mode):
             return False
-        item = self.scene.component_at(event.scenePos())
+        item = self.canvas.component_at(event.scenePos())
         if item is None:
             return False
         self.source = item
@@ -78,8 +75,7 @@ class LinkTool:
         pen = QPen(QColor("#1e90ff"), 2.0, Qt.PenStyle.DashLine)
         self.line.setPen(pen)
         self.line.setZValue(10.0)
-        self.scene.addItem(self.line)
-        event.accept()
+        self.canvas.addItem(self.line)
         return True
 
     def move(self, event: QGraphicsSceneMouseEvent) -> bool:
@@ -93,14 +89,14 @@ class LinkTool:
             return False
         source, self.source = self.source, None
         if self.line is not None:
-            self.scene.removeItem(self.line)
+            self.canvas.removeItem(self.line)
             self.line = None
         pos = event.scenePos()
-        target = self.scene.component_at(pos, exclude=source) or self.scene.target_at(
+        target = self.canvas.component_at(pos, exclude=source) or self.canvas.target_at(
             pos, exclude=source)
         if target is None:
-            self.scene.status_message.emit("Link cancelled: release over another component")
+            self.canvas.tell("Link cancelled: release over another component")
             return True
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        try_link(self.scene, source, target, alternate=shift)
+        try_link(self.canvas, source, target, alternate=shift)
         return True

@@ -11,18 +11,14 @@ released over a host is placed there: the move and its ``runs_on`` link are one 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QGraphicsSceneMouseEvent
 
 from app.canvas.cards import ContainerItem, HostItem
-from app.canvas.items import ComponentItem
+from app.canvas.protocol import Canvas, Interaction
 from models.document.design import Link
 from models.document.schema import LINKS
 from models.io.placement import MEMBER_LINKS
-
-if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
 
 JOINS: dict[tuple[str, str], str] = {
     (spec.from_kind, spec.to_kind): kind for kind, spec in LINKS.items()
@@ -30,9 +26,12 @@ JOINS: dict[tuple[str, str], str] = {
 """(member kind, box kind) -> the link that puts the member in the box."""
 
 
-class MoveTracker:
-    def __init__(self, scene: DesignScene):
-        self.scene = scene
+class MoveTracker(Interaction):
+    """What a drag moves, followed while it lasts (after the scene has moved the items it
+    drags) and pushed as one edit on release."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
         self.start: dict[str, QPointF] = {}
         """Where each dragged item was at the press."""
         self.carried: dict[str, tuple[str, QPointF]] = {}
@@ -40,13 +39,12 @@ class MoveTracker:
         self.rehome: dict[str, QPointF] = {}
         """VMs dragged off their cards (where their pill was)."""
 
-    def press(self) -> None:
-        sc = self.scene
-        picked = [it for it in sc.selectedItems()
-                  if isinstance(it, ComponentItem) and not it.docked]
+    def pressed(self, event: QGraphicsSceneMouseEvent) -> None:
+        sc = self.canvas
+        selected = sc.selected_components()
+        picked = [it for it in selected if not it.docked]
         self.start = {it.cid: it.pos() for it in picked}
-        self.rehome = {it.cid: it.pos() for it in sc.selectedItems()
-                       if isinstance(it, ComponentItem) and it.docked and it.kind == "vm"}
+        self.rehome = {it.cid: it.pos() for it in selected if it.docked and it.kind == "vm"}
         self.carried = {}
         for box in picked:
             if isinstance(box, ContainerItem):
@@ -55,10 +53,14 @@ class MoveTracker:
                     if item is not None and m not in self.start and m not in self.carried:
                         self.carried[m] = (box.cid, item.pos())
 
+    def moved(self, event: QGraphicsSceneMouseEvent) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton and self.start:
+            self.follow()
+
     def follow(self) -> None:
         """During the drag: what the dragged boxes hold follows them; links, cards and
         boxes keep up."""
-        sc = self.scene
+        sc = self.canvas
         for m, (bid, was) in self.carried.items():
             box, item = sc.item(bid), sc.item(m)
             if box is not None and item is not None:
@@ -72,10 +74,10 @@ class MoveTracker:
             if isinstance(item, ContainerItem):
                 sc.item_moved(item)
         for cid in self.rehome:
-            sc.lines.adjust(cid)
+            sc.adjust_lines(cid)
 
-    def release(self) -> None:
-        sc = self.scene
+    def released(self, event: QGraphicsSceneMouseEvent) -> None:
+        sc = self.canvas
         start, self.start = self.start, {}
         carried, self.carried = self.carried, {}
         moves: dict[str, tuple[float, float]] = {}
@@ -103,11 +105,11 @@ class MoveTracker:
                 doc.move_components(moves)
             return
         label, refused = doc.move_and_join(moves, joins)
-        sc.status_message.emit(refused[0] if refused else f"{label} (Ctrl+Z undoes it)")
+        sc.tell(refused[0] if refused else f"{label} (Ctrl+Z undoes it)")
 
     def _placement(self, cid: str) -> list[Link]:
         """A VM on no host let go over a host's card: it runs there."""
-        sc = self.scene
+        sc = self.canvas
         item = sc.item(cid)
         if item is None or item.kind != "vm" or cid in sc.holdings.host_of:
             return []
@@ -117,7 +119,7 @@ class MoveTracker:
     def _rehomed(self) -> list[Link]:
         """The VMs let go on another host's card run there; the others go back to their
         pills."""
-        sc = self.scene
+        sc = self.canvas
         rehome, self.rehome = self.rehome, {}
         out = []
         for cid, was in rehome.items():
@@ -130,13 +132,13 @@ class MoveTracker:
             else:
                 back = sc.child_pos(cid)
                 item.setPos(back if back is not None else was)
-                sc.lines.adjust(cid)
+                sc.adjust_lines(cid)
         return out
 
     def _joins(self, cid: str) -> list[Link]:
         """The links that put ``cid`` into the boxes it was let go in (none when it is
         already there)."""
-        sc = self.scene
+        sc = self.canvas
         item = sc.item(cid)
         if item is None:
             return []

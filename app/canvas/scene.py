@@ -1,42 +1,39 @@
 """The canvas scene: a mirror of the document.  It keeps a private id -> item map and changes
-only in answer to document signals (``component_added``, ``prediction_updated``, ...); user
-gestures call document edit methods (the interaction modules next to this one) and the
-resulting signals update the items.
+only in answer to document signals (``component_added``, ``prediction_updated``, ...).  It
+owns no gesture: the view installs the interactions (:mod:`app.canvas.protocol`), which see
+the scene's mouse events through their hooks and the scene as a narrow
+:class:`~app.canvas.protocol.Canvas`; they call document edit methods, and the resulting
+signals update the items.
 
 What holds what (:mod:`models.io.placement`) decides what is drawn: a host is a card holding
 its NICs and VMs, a site or cluster a box around the cards it holds; those links are the
 holding, not lines.  A VM or NIC on a card is an item only while it can be read or is
-selected (:mod:`app.canvas.detail`); its other links (disk, FT secondary) are drawn from its
-item while it is selected, and otherwise as one *bundle* per host and place they reach.
+selected (the view's :mod:`app.canvas.detail` asks for it); its other links (disk, FT
+secondary) are drawn from its item while it is selected, and otherwise as one *bundle* per
+host and place they reach.
 A new prediction recolours what is shown (:mod:`app.canvas.levels`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
-    QGraphicsSceneContextMenuEvent,
     QGraphicsSceneHelpEvent,
-    QGraphicsSceneMouseEvent,
     QToolTip,
     QWidget,
 )
 
 from app.canvas import tooltips
 from app.canvas.cards import ContainerItem, HostItem
-from app.canvas.context_menu import build_menu
-from app.canvas.detail import Detail
+from app.canvas.hooks import HookedScene
 from app.canvas.items import ComponentItem, LinkItem, label_props
-from app.canvas.levels import Badge, Levels, Tallies
+from app.canvas.levels import Badge, Levels, Tallies, recolour
 from app.canvas.lines import Lines, link_key
-from app.canvas.linking import LinkTool
-from app.canvas.move import MoveTracker
-from app.canvas.rubberband import band_rect
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.core.prediction import Prediction
@@ -53,7 +50,7 @@ def next_turn(parent: QObject, slot: Callable[[], None]) -> QTimer:
     return timer
 
 
-class DesignScene(QGraphicsScene):
+class DesignScene(HookedScene):
     """Items for the components and links of ``document``, kept in step with it."""
 
     status_message = Signal(str)
@@ -73,17 +70,13 @@ class DesignScene(QGraphicsScene):
         self._slot: dict[str, int] = {}
         self.holdings = Holdings({}, {}, {}, {}, {})
         self.levels = Levels()
-        self.detail = Detail(self)
         self.badge = Badge()
         self.tallies = Tallies()
+        self.unplaced = UnplacedArea(self, self)
         self._shape = 0  # counts changes of what holds what: caches follow it
         self._syncing = False
-        self._additive = False
         self._bundle_timer = next_turn(self, self._refresh_bundles)
-        self._detail_timer = next_turn(self, self.detail.refresh)
-        self.link_tool = LinkTool(self)
-        self.mover = MoveTracker(self)
-        self.unplaced = UnplacedArea(self)
+        self._shown_timer = next_turn(self, self.shown_changed)
         document.design_replaced.connect(self.rebuild)
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
@@ -95,6 +88,10 @@ class DesignScene(QGraphicsScene):
         document.prediction_updated.connect(self.apply_prediction)
         self.selectionChanged.connect(self._selection_from_scene)
         self.rebuild()
+
+    def tell(self, message: str) -> None:
+        """Say ``message`` on the status bar (:attr:`status_message`)."""
+        self.status_message.emit(message)
 
     # ------------------------------------------------------------------ lookup
     def item(self, cid: str) -> ComponentItem | None:
@@ -146,6 +143,18 @@ class DesignScene(QGraphicsScene):
                 return it
         return None
 
+    def pick(self, pos: QPointF) -> ComponentItem | LinkItem | None:
+        """The topmost component or line (not a bundle) at ``pos``."""
+        for it in self.items(pos):
+            if isinstance(it, ComponentItem) or (isinstance(it, LinkItem) and not it.bundle):
+                return it
+        return None
+
+    def hosts_in(self, rect: QRectF) -> list[HostItem]:
+        """The host cards whose bounds meet ``rect``."""
+        return [it for it in self.items(rect, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
+                if isinstance(it, HostItem)]
+
     def target_at(self, pos: QPointF, exclude: ComponentItem | None = None
                   ) -> ComponentItem | None:
         """What a drop or a link at ``pos`` lands on: a VM or NIC counts as its host (a VM
@@ -159,6 +168,9 @@ class DesignScene(QGraphicsScene):
         inside = [b for b in self._boxes.values()
                   if b is not exclude and b.scene_body().contains(pos)]
         return min(inside, key=lambda b: b.rect().width() * b.rect().height(), default=None)
+
+    def selected_components(self) -> list[ComponentItem]:
+        return [it for it in self.selectedItems() if isinstance(it, ComponentItem)]
 
     def selected_links(self) -> list[Link]:
         return [it.link for it in self.selectedItems()
@@ -180,7 +192,6 @@ class DesignScene(QGraphicsScene):
         self.unplaced.reset()
         for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
             d.clear()
-        self.detail.clear()
         self.levels.clear()
         self.badge.worn = []
         design = self.document.design
@@ -274,7 +285,8 @@ class DesignScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ docked items
     def make_child(self, cid: str) -> None:
-        """Give docked ``cid`` an item on its card (the detail keeper calls this)."""
+        """Give docked ``cid`` an item on its card (NICs always; a VM when the view's detail
+        keeper asks)."""
         comp = self.document.component(cid)
         host = self.holder(cid)
         if comp is None or host is None or cid in self._items:
@@ -307,7 +319,6 @@ class DesignScene(QGraphicsScene):
         del self._items[cid]
         self.removeItem(item)
         self._syncing = syncing
-        self.detail.forget(cid)
         if self.badge.on(cid):
             self.badge.place(self.item, self.holder)
 
@@ -315,7 +326,11 @@ class DesignScene(QGraphicsScene):
         self._bundle_timer.stop()
         self.lines.refresh_bundles()
         if self.document.prediction is not None:
-            self.lines.apply(self.document.prediction)
+            self.lines.apply(self.document.prediction, self.lod())
+
+    def lod(self) -> float:
+        """The closest zoom any view shows this scene at (lines are as wide as it needs)."""
+        return max((v.transform().m11() for v in self.views()), default=1.0)
 
     # ------------------------------------------------------------------ document -> items
     def _component_added(self, cid: str) -> None:
@@ -338,7 +353,6 @@ class DesignScene(QGraphicsScene):
     def _component_removed(self, cid: str) -> None:
         self._shape += 1
         item = self._items.pop(cid, None)
-        self.detail.forget(cid)
         self._hosts.pop(cid, None)
         self._boxes.pop(cid, None)
         h = self.holdings
@@ -434,9 +448,9 @@ class DesignScene(QGraphicsScene):
         (self.holdings.vms if kind == "runs_on" else self.holdings.nics)[hid].append(cid)
         self._set_children(hid)
         if cid in self.document.selection:  # it keeps an item, on its card, at once
-            self.detail.refresh()
+            self.shown_changed()
         else:
-            self._detail_timer.start()  # once for a paste of many
+            self._shown_timer.start()  # once for a paste of many
 
     def _undock(self, cid: str, hid: str, kind: str) -> None:
         self._shape += 1
@@ -452,7 +466,7 @@ class DesignScene(QGraphicsScene):
             self._add_top(comp)
             for lk in self._by_cid.get(cid, ()):
                 self.lines.show(lk)
-        self._detail_timer.start()
+        self._shown_timer.start()
 
     def item_moved(self, item: ComponentItem) -> None:
         """After ``item`` moved (drag or document): keep its links, the items on its card
@@ -464,6 +478,9 @@ class DesignScene(QGraphicsScene):
         self._refit_around(item.cid)
         if item.kind == "vm" and self.unplaced.count:
             self.unplaced.schedule()
+
+    def adjust_lines(self, cid: str) -> None:
+        self.lines.adjust(cid)
 
     # ------------------------------------------------------------------ selection
     def _select_ids(self, ids: list[str]) -> None:
@@ -488,47 +505,37 @@ class DesignScene(QGraphicsScene):
             return
         self._syncing = True
         try:
-            band = band_rect(self)
-            if band is not None:  # a rubber band takes a card or box only when it holds it
-                for it in self.selectedItems():
-                    if isinstance(it, (HostItem, ContainerItem)) and not band.contains(
-                            it.scene_body()):
-                        it.setSelected(False)
-            shown = [it.cid for it in self.selectedItems() if isinstance(it, ComponentItem)]
+            self.selecting()  # the rubber band trims what Qt took
+            shown = [it.cid for it in self.selected_components()]
             kept = ([c for c in self.document.selection if c not in self._items]
-                    if self._additive else [])
+                    if self.additive else [])
             self.document.set_selection(kept + shown)
         finally:
             self._syncing = False
         self._after_selection()
 
     def _after_selection(self) -> None:
-        self.detail.after_selection()
+        """Selected VMs get items (the view's detail keeper makes them) and their own lines
+        (in a large estate, selected hosts and arrays get their storage lines); cards count
+        the rest."""
+        self.shown_changed()
+        doc = self.document
+        if self.lines.light(doc.selection, self.links_of) and doc.prediction is not None:
+            self.lines.apply(doc.prediction, self.lod())
+        host_of = self.holdings.host_of
+        counts = Counter(host_of[c] for c in doc.selection if c in host_of
+                         and (comp := doc.component(c)) is not None and comp.kind == "vm")
+        for hid, host in self._hosts.items():
+            host.set_selected_vms(counts.get(hid, 0))
 
     # ------------------------------------------------------------------ prediction
     def apply_prediction(self, prediction: Prediction) -> None:
         """Recolour what is shown, re-tally the cards, re-width links for ``prediction``;
         touches only items whose grade changed."""
         p = prediction
-        for kind, ids, util in (("host", p.hosts.ids, p.hosts.cpu_util),
-                                ("storage_array", p.arrays.ids, p.arrays.util),
-                                ("nic", p.nics.ids, p.nics.util),
-                                ("vm", p.vms.ids, p.vms.cpu_util)):
-            changed = self.levels.update(kind, ids, util)
-            if not len(changed):
-                continue
-            levels = self.levels.array(kind)
-            if len(changed) <= len(self._items):
-                for i in changed.tolist():
-                    item = self._items.get(ids[i])
-                    if item is not None:
-                        item.set_level(int(levels[i]))
-            else:  # most of 50,000 VMs changed: visit the few items instead
-                for item in list(self._items.values()):
-                    if item.kind == kind:
-                        item.set_level(self.levels.level(item.cid, kind))
+        recolour(self.levels, self._items, p)
         self.tallies.apply(self._hosts, self.holdings.host_of, self.levels, self._shape)
-        self.lines.apply(p)
+        self.lines.apply(p, self.lod())
         top = p.bottlenecks(1)
         self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
             else None
@@ -550,39 +557,3 @@ class DesignScene(QGraphicsScene):
             text += "<br>" + tooltips.component_tooltip(self.document, self.badge.target[0])
         QToolTip.showText(event.screenPos(), text)
         event.accept()
-
-    def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent  # noqa: N802 (Qt)
-                         ) -> None:
-        menu = build_menu(self, event)
-        if menu is None:
-            event.ignore()
-            return
-        menu.exec(event.screenPos())
-        event.accept()
-
-    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
-        self._additive = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        if self.link_tool.press(event):
-            return
-        super().mousePressEvent(event)
-        self.mover.press()
-
-    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
-        if self.link_tool.move(event):
-            event.accept()
-            return
-        super().mouseMoveEvent(event)
-        if event.buttons() & Qt.MouseButton.LeftButton and self.mover.start:
-            self.mover.follow()
-
-    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt)
-        if self.link_tool.release(event):
-            event.accept()
-            return
-        super().mouseReleaseEvent(event)
-        event.accept()
-        self.mover.release()
-        self._additive = False
-
-    def item_at(self, pos: QPointF) -> QGraphicsItem | None:
-        return self.itemAt(pos, QTransform())

@@ -26,10 +26,6 @@ def plain(document: DesignDocument, text: str) -> str:
     return _TOKEN.sub(name, text)
 
 
-def name_of(document: DesignDocument, cid: str) -> str:
-    return document.session.name_of(cid)
-
-
 def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
     f = float(v)
     if math.isnan(f):
@@ -64,7 +60,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             i = p.vms.ids.index(cid)
             host = p.vms.host[i]
             if host:
-                lines.append(f"on {html.escape(name_of(document, host))}")
+                lines.append(f"on {html.escape(document.name_of(host))}")
             if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
                 lines.append("storage I/O not measured")
             else:

@@ -11,25 +11,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem
 
 if TYPE_CHECKING:
-    from app.canvas.scene import DesignScene
+    from app.canvas.protocol import Canvas
 
 MARGIN = 24.0
 
 
 class UnplacedArea:
-    """The frame, its label and when to recompute them, for one scene."""
+    """The frame, its label and when to recompute them, for one scene (``parent`` owns the
+    timer: the scene itself)."""
 
-    def __init__(self, scene: DesignScene) -> None:
-        self.scene = scene
+    def __init__(self, canvas: Canvas, parent: QObject) -> None:
+        self.canvas = canvas
         self.frame: QGraphicsRectItem | None = None
         self.label: QGraphicsSimpleTextItem | None = None
         self.count = 0
-        self._timer = QTimer(scene)
+        self._timer = QTimer(parent)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.refresh)
@@ -44,15 +45,15 @@ class UnplacedArea:
             self._timer.start()
 
     def refresh(self) -> None:
-        doc = self.scene.document
+        doc = self.canvas.document
         placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"}
         items = [it for c in doc.design.components
                  if c.kind == "vm" and c.id not in placed
-                 and (it := self.scene.item(c.id)) is not None]
+                 and (it := self.canvas.item(c.id)) is not None]
         self.count = len(items)
         if not items:
             if self.frame is not None:
-                self.scene.removeItem(self.frame)
+                self.canvas.removeItem(self.frame)
             self.frame = self.label = None
             return
         rect = QRectF(items[0].sceneBoundingRect())
@@ -75,7 +76,7 @@ class UnplacedArea:
             font.setPixelSize(12)
             font.setBold(True)
             self.label.setFont(font)
-            self.scene.addItem(self.frame)
+            self.canvas.addItem(self.frame)
         assert self.label is not None
         self.frame.setRect(rect)
         self.frame.setToolTip("VMs on no host: neither their host nor their cluster was in the"

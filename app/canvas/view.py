@@ -1,8 +1,11 @@
-"""The canvas view: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0), pan (middle drag), fit, the drop
-target for palette presets, and the finder (Ctrl+F).
+"""The canvas view, where the canvas is put together: zoom (wheel, Ctrl+= / Ctrl+- / Ctrl+0),
+pan (middle drag), fit, the drop target for palette presets, and the finder (Ctrl+F).
 
-After every zoom, scroll or resize the view tells the scene what it shows, so that VMs get
-items of their own only where they can be read (:mod:`app.canvas.detail`)."""
+The scene only mirrors the document; the view installs the interactions on it (linking,
+moving, the rubber band, the context menu, level of detail: one module each, each seeing the
+scene as a :class:`~app.canvas.protocol.Canvas`).  After every zoom, scroll or resize the view
+tells the detail keeper what it shows, so that VMs get items of their own only where they can
+be read (:mod:`app.canvas.detail`)."""
 
 from __future__ import annotations
 
@@ -21,9 +24,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from app.canvas.cards import DETAIL_ZOOM
+from app.canvas.context_menu import ContextMenu
+from app.canvas.detail import Detail
 from app.canvas.drop import drop_preset, preset_of
 from app.canvas.finder import Finder
-from app.canvas.rubberband import enable_rubber_band
+from app.canvas.linking import LinkTool
+from app.canvas.move import MoveTracker
+from app.canvas.rubberband import RubberBand
 from app.canvas.scene import DesignScene
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0
@@ -45,14 +52,22 @@ class DesignView(QGraphicsView):
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setAcceptDrops(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        enable_rubber_band(self)
+        self.link_tool = LinkTool(scene)  # first: an Alt+press links, and moves nothing
+        self.mover = MoveTracker(scene)
+        self.rubber_band = RubberBand(scene, self)
+        self.context_menu = ContextMenu(scene)
+        self.detail = Detail(scene)
+        for interaction in (self.link_tool, self.mover, self.rubber_band, self.context_menu,
+                            self.detail):
+            scene.install(interaction)
+        self.detail.refresh()  # the selected VMs there are get their items
         self._pan_from: QPoint | None = None
         self._detail_timer = QTimer(self)
         self._detail_timer.setSingleShot(True)
         self._detail_timer.setInterval(0)
         self._detail_timer.timeout.connect(self.update_detail)
         scene.document.design_replaced.connect(self.update_detail)
-        self.finder = Finder(self, self)
+        self.finder = Finder(scene, self.reveal, self, self)
         self.find_action = QAction("&Find on Canvas...", self)
         self.find_action.setShortcut(QKeySequence.StandardKey.Find)
         self.find_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -73,10 +88,11 @@ class DesignView(QGraphicsView):
         self.finder.raise_()
 
     def update_detail(self) -> None:
-        """Tell the scene what the view shows now (it makes or drops VM items to match)."""
+        """Tell the detail keeper what the view shows now (the scene makes or drops VM items
+        to match)."""
         self._detail_timer.stop()
         rect = self.mapToScene(self.viewport().rect()).boundingRect()
-        self.design_scene.detail.set_view(rect, self.zoom)
+        self.detail.set_view(rect, self.zoom)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt)
         super().scrollContentsBy(dx, dy)
@@ -197,6 +213,5 @@ class DesignView(QGraphicsView):
             event.ignore()
             return
         pos = self.mapToScene(event.position().toPoint())
-        message = drop_preset(self.design_scene, pid, pos)
-        self.design_scene.status_message.emit(message)
+        self.design_scene.tell(drop_preset(self.design_scene, pid, pos))
         event.acceptProposedAction()

@@ -105,6 +105,10 @@ class DesignDocument(QObject):
     def component(self, cid: str) -> Component | None:
         return self.session.component(cid)
 
+    def name_of(self, cid: str) -> str:
+        """How the user knows component ``cid``: its name, else its id."""
+        return self.session.name_of(cid)
+
     def new_id(self, kind: str, taken: set[str] | None = None) -> str:
         return self.session.new_id(kind, taken)
 

@@ -354,7 +354,7 @@ class MainWindow(QMainWindow):
             self.view.fit()
 
     def _toggle_link_mode(self, on: bool) -> None:
-        self.scene.link_tool.link_mode = on
+        self.view.link_tool.link_mode = on
         self.show_status("Link mode: drag from one component to another" if on else
                          "Link mode off: drag moves components")
 

@@ -174,10 +174,17 @@ def test_engine_failure_is_reported_not_raised(qtbot: QtBot, nic_example: Design
 
 def test_rename_component_and_design(qtbot: QtBot, nic_example: Design) -> None:
     doc = DesignDocument(nic_example)
+    was = doc.name_of("h1")
+    assert was not in ("", "h1", "esx-01")
     with qtbot.waitSignal(doc.component_changed) as blocker:
         doc.set_value("id:h1", "name", "esx-01")
     assert blocker.args == ["h1", ""]
     assert doc.value("id:h1", "name") == "esx-01"
+    assert doc.name_of("h1") == "esx-01"  # how views name it
+    doc.undo_stack.undo()
+    assert doc.name_of("h1") == was
+    doc.undo_stack.redo()
+    assert (doc.name_of("h1"), doc.name_of("gone")) == ("esx-01", "gone")
     with qtbot.waitSignal(doc.design_changed):
         doc.set_value("design", "name", "Renamed")
     assert doc.design.name == "Renamed"

@@ -13,7 +13,7 @@ from app.document.design_document import DesignDocument
 from app.panels.inspector import Inspector
 from app.panels.palette import Palette
 from models.document.design import Design, Link
-from tests.app.canvas.test_canvas import drop
+from tests.app.canvas.drive import drop
 
 
 def make(qtbot: QtBot) -> tuple[DesignDocument, DesignScene, DesignView, Inspector]:
