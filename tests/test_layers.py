@@ -52,12 +52,13 @@ def modules() -> dict[str, Path]:
     return out
 
 
-def imports(path: Path) -> list[tuple[int, str]]:
-    """Every imported module (with its line), outside ``if TYPE_CHECKING:`` blocks."""
+def imports(path: Path, typing: bool = False) -> list[tuple[int, str]]:
+    """Every imported module (with its line), outside ``if TYPE_CHECKING:`` blocks unless
+    ``typing``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not typing and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -129,12 +130,13 @@ def test_a_module_loose_in_a_top_folder_has_no_layer() -> None:
 
 def circles(known: dict[str, Path]) -> list[list[str]]:
     """Groups of modules that import one another round a loop, each sorted.  An import inside
-    a function counts (it ties the modules together all the same); ``TYPE_CHECKING`` ones
-    do not."""
+    a function counts (it ties the modules together all the same), and so does a
+    ``TYPE_CHECKING`` one (two modules that need each other's types are one module, or lack
+    a third that both read)."""
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
         deps = set()
-        for _, imported in imports(path):
+        for _, imported in imports(path, typing=True):
             target = imported
             while target and target not in known:  # a name from a module: its module
                 target = target.rpartition(".")[0]

@@ -36,16 +36,18 @@ COMMANDS = ("evaluate", "sweep", "knobs")
 def cmd_evaluate(args: argparse.Namespace) -> int:
     design, engine = engine_for(args)
     pred = engine.evaluate()
-    if args.bands:  # two more evaluations at the ends of the published ranges
-        pred.bands = evaluate_bands(engine, pred)
+    # two more evaluations at the ends of the published ranges
+    bands = evaluate_bands(engine, pred) if args.bands else None
     doc = pred.to_dict()
+    if bands is not None:
+        doc["bands"] = bands.to_dict()
     if args.json:
         emit(doc)
     else:
         for line in prediction_lines(design, pred, doc):
             print(line)
-        if pred.bands is not None:
-            print_bands(pred.bands)
+        if bands is not None:
+            print_bands(bands)
     return 0
 
 

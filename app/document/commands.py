@@ -8,14 +8,14 @@ slider drag share a ``merge_key`` so they merge into one (``id()``/``mergeWith()
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
 from models.document.edits import Edit, SetValues
 
-if TYPE_CHECKING:
-    from app.document.design_document import DesignDocument
+Apply = Callable[[Edit], Edit]
+"""Carries an edit out and returns its inverse (:meth:`DesignDocument.apply`)."""
 
 MERGING_ID = 1001
 
@@ -23,19 +23,19 @@ MERGING_ID = 1001
 class EditCommand(QUndoCommand):
     """Apply one session edit; undo applies its inverse."""
 
-    def __init__(self, doc: DesignDocument, edit: Edit, merge_key: str | None = None):
+    def __init__(self, apply: Apply, edit: Edit, merge_key: str | None = None):
         super().__init__(edit.label)
-        self.doc = doc
+        self.apply = apply
         self.edit = edit
         self.inverse: Edit | None = None
         self.merge_key = merge_key
 
     def redo(self) -> None:
-        self.inverse = self.doc.apply(self.edit)
+        self.inverse = self.apply(self.edit)
 
     def undo(self) -> None:
         assert self.inverse is not None
-        self.doc.apply(self.inverse)
+        self.apply(self.inverse)
 
     def id(self) -> int:
         return MERGING_ID if self.merge_key is not None else -1

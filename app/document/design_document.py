@@ -205,7 +205,7 @@ class DesignDocument(QObject):
         self._push(self.session.remove_scenario(name))
 
     def _push(self, edit: Edit, merge_key: str | None = None) -> None:
-        self.undo_stack.push(EditCommand(self, edit, merge_key))
+        self.undo_stack.push(EditCommand(self.apply, edit, merge_key))
 
     # ------------------------------------------------------------------ applying
     def apply(self, edit: Edit) -> Edit:

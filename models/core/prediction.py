@@ -10,14 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 import numpy as np
 
 from models.core.sections import LibraryJob, Sections
-
-if TYPE_CHECKING:
-    from models.core.uncertainty import Bands
 
 FORMAT = "headroom-prediction"
 VERSION = 1
@@ -177,8 +174,6 @@ class Prediction:
     warnings: list[str] = field(default_factory=list)
     sections: Sections = field(default_factory=Sections)
     """The subsystems' typed outputs beyond the arrays (the JSON's ``extras``)."""
-    bands: Bands | None = None
-    """Uncertainty bands, only when asked for (:func:`models.engine.evaluation.evaluate_bands`)."""
 
     # ------------------------------------------------------------------ summary
     @property
@@ -311,8 +306,6 @@ class Prediction:
         extras = self.sections.to_json()
         if extras:
             out["extras"] = extras
-        if self.bands is not None:
-            out["bands"] = self.bands.to_dict()
         return out
 
     def summary_dict(self) -> dict[str, Any]:

@@ -72,15 +72,13 @@ def build(design: Design, scenario: str, numbers: Numbers, prediction: Predictio
     step("Trying changes against the bottleneck")
     remedy = relieve(effective, prediction)
     step("Computing the uncertainty bands")
-    bands = prediction.bands
-    if bands is None:
-        try:
-            engine = Engine(effective)
-            engine.scenario = scenario
-            bands = evaluate_bands(engine, prediction)
-        except (DesignError, ArithmeticError, ValueError):  # an extra: the report helps
-            # without them (a design the engine cannot evaluate at a band's ends)
-            bands = None
+    bands: Bands | None
+    try:
+        engine = Engine(effective)
+        engine.scenario = scenario
+        bands = evaluate_bands(engine, prediction)
+    except (DesignError, ArithmeticError, ValueError):  # an extra: the report helps without
+        bands = None  # them (a design the engine cannot evaluate at a band's ends)
     step("Running the calibration checks")
     subsystems = relevant_subsystems(design, [(c.name, c.prediction) for c in
                                               comparison.columns if c.prediction is not None])
