@@ -61,9 +61,10 @@ from models.subsystems.queueing import (
     _LN20,
     _MAX_COUNT,
     _ceil,
-    _count_at_p95,
     _floor,
     _host_response,
+    largest_meeting,
+    p95_exact,
 )
 
 WEB_BASE_MS = coefficients.declare(
@@ -471,19 +472,26 @@ def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
         peak = float(np.max(req_rate[web] * g / vcpus[web]))
 
         def at_p95(dense: bool) -> int:
-            # from the last answer (a knob move barely changes it): one step, usually
+            # the largest count whose p95 meets the ceiling with the request's cost at that
+            # count: every term grows with the count, so it is found by bisection, the same
+            # whatever the start; the last answer (a knob move barely changes it) costs two
+            # tests
+            def meets(k: int) -> bool:
+                cm = cost(k, dense)
+                u = peak * cm  # the VM's own vCPUs
+                rho = k * demand(k, dense) / cap_r
+                if u >= 1.0 or rho >= 1.0:
+                    return False
+                s_ms = wall * cm * g
+                vm_term = _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
+                return p95_exact(servers, rho, s_ms) + vm_term <= p95_max * (1.0 + 1e-9)
+
             key = f"consolidation.p95_count.{dense}"
             last = c.cache.get(key)
-            k = float(last) if isinstance(last, int) else float(vms_per_host)
-            for _ in range(8):  # the cost moves with the count a few % at most
-                cm = cost(k, dense)
-                nxt = _count_at_p95(servers, wall * cm * g, peak * cm, p95_max,
-                                    demand(k, dense), cap_r, wall)
-                if nxt == round(k):
-                    break
-                k = float(nxt)
-            c.cache[key] = round(k)
-            return round(k)
+            start = last if isinstance(last, int) else max(round(vms_per_host), 1)
+            found = largest_meeting(meets, start)
+            c.cache[key] = found
+            return found
 
         by_p95 = at_p95(False)
         if dense and by_p95 >= n_act - 1:

@@ -286,10 +286,20 @@ class SplitNetwork:
             if k_n == 0:
                 break
             rate = np.minimum(diff / np.maximum(prev, 1e-300), 0.99) if it > 1 else 0.0
-            if bool((diff * np.maximum(1.0, rate / (1.0 - rate)) <= tol * x_new).all()):
+            if bool((diff * np.maximum(1.0, rate / (1.0 - rate)) <= tol * x_new).all()) \
+                    and _settled(step, q, omega, tol):
                 break
             prev = diff
         queue = np.zeros((p_all + self.s_n, k_n))
         queue[self.used] = r[:pu] * x
         queue[p_all:] = r[pu:] * x
         return MvaResult(x, r.sum(axis=0), queue.T, it)
+
+
+def _settled(step: np.ndarray, q: np.ndarray, omega: float, tol: float) -> bool:
+    """Whether the queues have stopped moving too: the last update (``step``, over-relaxed by
+    ``omega``) moved no queue by more than a tenth of ``tol`` of its length (or of one
+    customer; a tenth, as the steps still to come add up to several of the last).  A
+    throughput can stand still while a queue that barely weighs on it still moves; the
+    latencies read the queues, so a warm start and a cold one must agree on them."""
+    return bool((np.abs(step) <= 0.1 * omega * tol * np.maximum(q, 1.0)).all())

@@ -9,6 +9,7 @@ of ``W + X`` by Newton's method.  Used by :mod:`models.subsystems.consolidation`
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -154,48 +155,37 @@ def _ceil(x: float) -> int:
     return max(math.ceil(x - 1e-9), 0)
 
 
-@lru_cache(maxsize=512)
-def _count_at_p95(servers: int, s_ms: float, u: float, p95_max: float, cores_per_vm: float,
-                  cap: float, wall: float) -> int:
-    """How many VMs (each ``cores_per_vm``) fit before the p95 passes ``p95_max``.
-
-    The p95 increases with utilisation: the cached table (:func:`_table`) is inverted by
-    linear interpolation and the count is then settled exactly (:func:`p95_exact`) on the few
-    integers around the interpolated one."""
-    if u >= 1.0:
-        return 0
-    _, tp = _table(servers)
-    p95 = s_ms * tp + _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
-    if p95[0] > p95_max:
-        return 0
-    j = int(np.searchsorted(p95, p95_max, side="right"))
-    rho_grid = -np.expm1(-_GRID_X)
-    if j >= len(p95):
-        rho_star = float(rho_grid[-1])
+def largest_meeting(meets: Callable[[int], bool], start: int, hi: int = _MAX_COUNT) -> int:
+    """The largest ``k`` in [0, ``hi``] with ``meets(k)``, for a ``meets`` that holds up to a
+    threshold and fails beyond it (``meets(0)`` is taken to hold).  Gallops from ``start``
+    (a warm start: the last answer costs two calls) and bisects, so the answer is the same
+    whatever the start."""
+    k = min(max(start, 0), hi)
+    step = 1
+    if k == 0 or meets(k):
+        good, bad = k, -1
+        while bad < 0:  # gallop up
+            if good >= hi:
+                return hi
+            nxt = min(hi, good + step)
+            if meets(nxt):
+                good, step = nxt, step * 2
+            else:
+                bad = nxt
     else:
-        x0, x1, y0, y1 = rho_grid[j - 1], rho_grid[j], p95[j - 1], p95[j]
-        rho_star = float(x0 + (x1 - x0) * (p95_max - y0) / max(y1 - y0, 1e-300))
-    n0 = _floor(rho_star * cap / cores_per_vm)
-    vm_term = _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
-
-    def meets(k: int) -> bool:
-        rho = k * cores_per_vm / cap
-        return k <= 0 or (rho < 1.0 and p95_exact(servers, rho, s_ms) + vm_term
-                          <= p95_max * (1.0 + 1e-9))
-
-    if n0 >= _MAX_COUNT - 8:
-        return _MAX_COUNT
-    # the interpolated count is right but for ties: settle it exactly (a few steps at most)
-    n = n0 + 1
-    if meets(n):
-        for _ in range(8):
-            if not meets(n + 1):
+        good, bad = 0, k
+        while True:  # gallop down
+            nxt = bad - step
+            if nxt <= 0:
                 break
-            n += 1
-        return n
-    n -= 1
-    for _ in range(8):
-        if meets(n):
-            break
-        n -= 1
-    return max(n, 0)
+            if meets(nxt):
+                good = nxt
+                break
+            bad, step = nxt, step * 2
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if meets(mid):
+            good = mid
+        else:
+            bad = mid
+    return good

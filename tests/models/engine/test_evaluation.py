@@ -51,15 +51,10 @@ def test_empty_design_evaluates() -> None:
     assert doc["vms"] == [] and doc["summary"]["total_iops"] == 0
 
 
-
-
 def _same(a: Prediction, b: Prediction) -> None:
     for name in ("iops", "latency_ms", "p95_latency_ms", "cpu_util", "net_gbps",
                  "ft_logging_mbps", "ft_latency_add_ms", "ft_throughput_ratio", "txn_per_s"):
-        # an application VM's I/O latency is its cycle less its own CPU and think time, a
-        # difference of large terms that magnifies the solver's tolerance (2e-8 on throughput)
-        rtol = 2e-5 if name in ("latency_ms", "p95_latency_ms") else 1e-6
-        np.testing.assert_allclose(getattr(a.vms, name), getattr(b.vms, name), rtol=rtol,
+        np.testing.assert_allclose(getattr(a.vms, name), getattr(b.vms, name), rtol=1e-6,
                                    atol=1e-9, err_msg=name)
     np.testing.assert_allclose(a.hosts.cpu_util, b.hosts.cpu_util, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(a.nics.gbps, b.nics.gbps, rtol=1e-6, atol=1e-9)

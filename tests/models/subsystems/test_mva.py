@@ -159,3 +159,23 @@ def test_single_class_schweitzer_is_the_iterations_fixed_point(n: float) -> None
     assert one.throughput[0] <= 1.0 / d[:5].max() * (1 + 1e-12)
     if n == 1.0:
         assert one.throughput[0] == pytest.approx(1.0 / d.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("scale", [0.01, 0.3, 3.0, 50.0])
+def test_a_warm_start_and_a_cold_one_agree_on_the_queues(scale: float) -> None:
+    """The solve stops when neither the throughputs nor the queues move: started from far
+    off queues (an earlier knob position) it lands where a cold start lands (stopping on
+    throughput alone left queues of this network 1e-6 apart)."""
+    rng = np.random.default_rng(7)
+    k, s = int(rng.integers(5, 200)), int(rng.integers(1, 6))
+    private = rng.uniform(0.0001, 0.02, (k, 1))
+    shared_station = rng.integers(0, s, (k, 2))
+    shared = rng.uniform(0.001, 0.05, (k, 2)) * rng.uniform(0, 1, (k, 2)) ** 3
+    pops = rng.integers(1, 256, k).astype(float)
+    think = rng.uniform(0, 0.01, k) * (rng.uniform(0, 1, k) < 0.3)
+    tol = 2e-8
+    cold = mva.schweitzer_split(private, shared_station, shared, pops, think, s, tol=tol)
+    warm = mva.schweitzer_split(private, shared_station, shared, pops, think, s,
+                                q0=cold.queue * scale, tol=tol)
+    np.testing.assert_allclose(warm.queue, cold.queue, rtol=2e-7, atol=1e-12)
+    np.testing.assert_allclose(warm.response, cold.response, rtol=1e-7)
