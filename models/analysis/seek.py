@@ -175,32 +175,7 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
         return policy_breaches(ev(c), c.policy)
 
     if goal == "hosts":
-        has_ft = any(lk.kind == "ft_secondary_on" for lk in design.links)
-        lo = 2 if has_ft else 1
-        hi = max(lo, limit if limit is not None else len(vms))
-        spare = int(design.policy_value("ha_spare_hosts") or 0)
-
-        def hosts_fn(m: int) -> list[Breach]:
-            d, n = rebuild(design, n_hosts=m)
-            for note in n:
-                if note not in notes:
-                    notes.append(note)
-            return check(d)
-
-        probe = _Probe(hosts_fn)
-        best = smallest_ok(probe, lo, hi, min(max(len(hosts) - spare, lo), hi))
-        neighbour = None if best is None else best - 1
-        edge = f"{'FT needs two hosts' if has_ft else 'one host'}"
-        result = _result("hosts", best, "hosts", probe, neighbour, (lo, hi), float(len(hosts)),
-                         edge, "max hosts searched", notes)
-        result.method = ("fewest hosts: host i is a copy of design host (i mod H) with its "
-                         "NICs and storage paths; like VMs dealt round robin over the hosts; "
-                         "smallest count meeting policy by doubling then bisection; plus "
-                         "policy.ha_spare_hosts")
-        result.extra = {"active_hosts": best, "ha_spare_hosts": spare}
-        if best is not None:
-            result.value = best + spare
-        return result
+        return _hosts(design, ev, len(hosts))
 
     if goal == "oio":
         cc = compile_design(_light_copy(design))
@@ -247,6 +222,32 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
     result.extra = {"engine_max_vms_per_host_by_cpu": con.max_vms_per_host_by_cpu,
                     "engine_max_vms_per_host_by_p95": con.max_vms_per_host_by_p95,
                     "total_vms": None if best is None else best * len(hosts)}
+    return result
+
+
+def _hosts(design: Design, ev: Evaluate, current: int) -> SeekResult:
+    """The fewest hosts as the dashboard counts them (one definition,
+    :mod:`models.subsystems.capacity`): per cluster, its VMs staying in it, under its own
+    admission control, every limit of the policy; the answer per cluster in ``extra``."""
+    p = ev(compile_design(design))
+    cons, cap = p.consolidation, p.sections.capacity
+    groups = cap.clusters if cap is not None else []
+    value = cons.hosts_needed
+    binding = cons.binding or ("no value meets policy" if value is None else "")
+    clusters = [{"id": g.id, "name": g.name, "hosts": g.hosts, "hosts_needed": g.hosts_needed,
+                 "binding": g.binding, "reserve_hosts": g.reserve_hosts,
+                 "admission_control": g.admission_control} for g in groups]
+    reserve = sum(g.reserve_hosts for g in groups)
+    result = SeekResult("hosts", value, "hosts", value is not None, binding, [],
+                        float(current), (1, max(current, value or 1)), "", [], [])
+    result.method = ("fewest hosts per cluster, its VMs staying in it: the VMs of the"
+                     " cluster's mix its busiest host holds under each limit of the policy"
+                     " (CPU ceiling and p95 after the admission control's reserved share,"
+                     " memory), the most hosts any limit needs, FT's second host, plus the"
+                     " hosts its admission control keeps for failover (policy.ha_spare_hosts"
+                     " for hosts in no cluster); the same count as the dashboard's")
+    result.extra = {"active_hosts": None if value is None else value - reserve,
+                    "ha_spare_hosts": reserve, "clusters": clusters}
     return result
 
 

@@ -20,7 +20,7 @@ from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
 from models.document.studies import DENSE
 from models.engine.evaluation import Engine, evaluate
-from models.subsystems import consolidation, queueing
+from models.subsystems import consolidation, limits, queueing
 
 DENSE_CASE = "consol-dense-mode-medium-"
 
@@ -234,10 +234,10 @@ def fit(f: Fitter) -> None:
         c_def, c_den = per_request / n_def, per_request / n_den
         return (c_def - c_den) / (n_def / pcpus - (1.0 - removed) * n_den / pcpus)
 
-    f.closed(consolidation.WEB_CS_MS, [cpu90], context_ms, figures=2,
+    f.closed(limits.WEB_CS_MS, [cpu90], context_ms, figures=2,
              note="465 (default) and 495 (dense) VMs at 90% CPU, with WEB_BASE_MS")
-    f.closed(consolidation.WEB_BASE_MS, [cpu90],
-             lambda: per_request / n_def - consolidation.WEB_CS_MS.value * n_def / pcpus,
+    f.closed(limits.WEB_BASE_MS, [cpu90],
+             lambda: per_request / n_def - limits.WEB_CS_MS.value * n_def / pcpus,
              figures=2, note="the same two counts")
     n_p95 = float(published(p95, "default"))
     p95_max = 100.0
@@ -245,14 +245,14 @@ def fit(f: Fitter) -> None:
     def wall() -> float:
         # the default-mode host at n_p95 VMs has p95 = 100 ms; response scales with the wall
         # ratio, so one evaluation of the exact p95 at unit service time gives it
-        cpu_ms = (consolidation.WEB_BASE_MS.value
-                  + consolidation.WEB_CS_MS.value * n_p95 / pcpus)
+        cpu_ms = (limits.WEB_BASE_MS.value
+                  + limits.WEB_CS_MS.value * n_p95 / pcpus)
         rho = n_p95 * STUDY_RATE * cpu_ms / 1000.0 / STUDY_CORES
         u = STUDY_RATE * cpu_ms / 1000.0
         vm_term = math.log(20.0) * cpu_ms * (1.0 / (1.0 - u) - 1.0)
         return (p95_max - vm_term) / queueing.p95_exact(STUDY_CORES, rho, 1.0) / cpu_ms
 
-    f.closed(consolidation.WALL_PER_CPU, [p95], wall, note="470 VMs at p95 = 100 ms")
+    f.closed(limits.WALL_PER_CPU, [p95], wall, note="470 VMs at p95 = 100 ms")
     head = "consol-cloudstone-scaleout-cpu-headroom"
     f.closed(consolidation.LATENCY_SENSITIVE_UTIL, [head],
              lambda: float(published(head, "cpu_util_pct")[1]) / 100.0,

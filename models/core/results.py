@@ -106,6 +106,37 @@ class FtResult(Common):
     detail: FtDetail | None = None
 
 
+@dataclass(frozen=True)
+class Demand:
+    """What the per-host limits (:mod:`models.subsystems.limits`) count, per host and per VM
+    (indexed like the compiled tables): the consolidation model fills it once per
+    evaluation, and the capacity model counts each cluster's hosts with it."""
+
+    cap: np.ndarray
+    """Host core-equivalents."""
+    pcpus: np.ndarray
+    """Host logical processors (threads with hyperthreading)."""
+    ghz_scale: np.ndarray
+    """Per host: a reference core's time over this host's (1 / per-core speed)."""
+    dense_capable: np.ndarray
+    req_rate: np.ndarray
+    """Per VM: requests/1000 per second (core-s per core-ms of cost); 0 for non-web VMs."""
+    other: np.ndarray
+    """Per VM: guest cores of work that is not requests."""
+    path: np.ndarray
+    """Per VM: host cores of its I/O, network and hypervisor paths."""
+    vcpus: np.ndarray
+    web: np.ndarray
+    mult: np.ndarray
+    """Per VM: 1, or 2 for an FT VM (its secondary: same CPU and memory,
+    ft-secondary-doubles-cpu-memory)."""
+    held: np.ndarray
+    """Per VM: memory it holds (consumed where measured, else configured)."""
+    exclusive_vcpus: np.ndarray
+    """Per VM: vCPUs that need a physical core of their own (latency sensitivity high, FT
+    secondaries included); 0 for the others."""
+
+
 @dataclass
 class ConsolidationResult(Common):
     vm_cpu_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -130,3 +161,5 @@ class ConsolidationResult(Common):
         default_factory=lambda: Consolidation(0.0, None, None, None, None))
     cpu_virtualization: CpuVirtualization | None = None
     detail: ConsolidationDetail | None = None
+    demand: Demand | None = None
+    """What the per-host limits count (None without hosts or VMs)."""

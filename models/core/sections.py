@@ -67,9 +67,11 @@ class ClusterCapacity:
     admission_control: str
     """The policy in words: 'failover hosts 1', '25% CPU, 25% memory reserved', 'HA off'."""
     reserve_hosts: int
-    hosts_needed: int
-    binding: str
-    """'cpu', 'memory' or 'p95': the count that sets ``hosts_needed``."""
+    hosts_needed: int | None
+    """None when a VM of the cluster fits on none of its hosts."""
+    binding: str | None
+    """'cpu', 'memory', 'p95' or 'ft' (a secondary needs a host of its own): the count that
+    sets ``hosts_needed``; None for a cluster without VMs."""
     drs: bool
     drs_imbalance: float
     short_by_hosts: int | None

@@ -40,7 +40,8 @@ from models.core.prediction import Consolidation
 from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
 from models.document.studies import DRS, HA
-from models.subsystems.consolidation import fewest_hosts
+from models.subsystems.consolidation import density, fewest_hosts
+from models.subsystems.limits import limits_for
 
 
 @dataclass
@@ -90,21 +91,20 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     mem_h = _arr(con.host_memory_gb, n_host)
     vm_cores = _arr(con.vm_cpu_cores, len(c.vm))
     cons = con.consolidation
-    by_p95 = cons.max_vms_per_host_by_p95
     out: list[ClusterCapacity] = []
     warnings: list[str] = []
     total = 0
     complete = True
+    ranked: list[tuple[float, str | None]] = []  # each group's hosts needed and binding
+    fits = True
     for g in groups:
         hs = g["hosts"]
         vms = g["vms"]
         d = float(demand_h[hs].sum()) + float(vm_cores[g["unplaced"]].sum())
         m = float(mem_h[hs].sum()) + float(held[g["unplaced"]].sum())
-        ref = hs if len(hs) else np.arange(n_host)
-        if not len(ref):
+        if not n_host:
             complete = False
             continue
-        cap_ref, mem_ref = float(cap[ref].mean()), float(mem_installed[ref].mean())
         cpu_free = mem_free = 1.0
         reserve = 0
         policy = "none"
@@ -133,17 +133,19 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
         if not drs and len(hs) > 1 and d > 0:
             util = demand_h[hs] / cap[hs]
             imbalance = float(util.max() / (d / cap[hs].sum()))
-        u_max = c.policy["cpu_util_max"]
-        counts = {
-            "cpu": _ceil(d * imbalance / (u_max * cap_ref * max(cpu_free, 1e-9))),
-            "memory": _ceil(m / (mem_ref * max(mem_free, 1e-9))),
-        }
-        if by_p95 is not None and by_p95 > 0:
-            counts["p95"] = _ceil(len(vms) / by_p95)
-        binding = max(counts, key=lambda k: counts[k])
-        base = max(counts[binding], g["fewest"])
-        needed = base + reserve if len(vms) else 0
-        total += needed
+        counts, binding = _counts(c, con, g, max(cpu_free, 1e-9), max(mem_free, 1e-9),
+                                  imbalance)
+        needed: int | None = 0
+        if counts is None:  # a VM of the group fits on no host
+            needed, fits = None, False
+        elif len(vms):
+            base = max(max(counts.values(), default=0), g["fewest"])
+            if g["fewest"] > max(counts.values(), default=0):
+                binding = "ft"  # a secondary needs a host of its own
+            needed = base + reserve
+        if len(vms):
+            ranked.append((math.inf if needed is None else needed, binding))
+        total += needed or 0
         out.append(ClusterCapacity(
             id=g["id"], name=g["name"], hosts=len(hs), vms=len(vms),
             unplaced_vms=len(g["unplaced"]), cpu_demand_cores=d,
@@ -151,20 +153,56 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             memory_capacity_gb=float(mem_installed[hs].sum()), admission_control=policy,
             reserve_hosts=reserve, hosts_needed=needed, binding=binding, drs=drs,
             drs_imbalance=imbalance,
-            short_by_hosts=max(needed - len(hs), 0) if len(hs) else None,
+            short_by_hosts=max(needed - len(hs), 0) if len(hs) and needed is not None
+            else None,
             vcpu_per_core=(g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
             memory_overcommit=(g["memory"] / float(mem_installed[hs].sum())) if len(hs)
             else None))
-        if g["cluster"] is not None and len(hs) and needed > len(hs):
+        if g["cluster"] is not None and len(hs) and needed is not None and needed > len(hs):
             warnings.append(f"cluster {g['id']}: {len(hs)} hosts, {needed} needed to run its"
                             f" VMs within policy with its admission control ({policy})")
-    if len(c.cluster) and complete:
-        cons = replace(cons, hosts_needed=total)
+    if complete and len(c.vm):
+        # the binding of the group that needs most hosts (one a VM fits in no host of first)
+        binding = max(ranked, key=lambda r: r[0])[1] if ranked else None
+        cons = replace(cons, hosts_needed=total if fits else None, binding=binding)
     capacity = Capacity(clusters=out, vcpu_per_core=st.vcpu_per_core,
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
                         unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title])
     return CapacityResult(cons, capacity, warnings)
+
+
+def _counts(c: Compiled, con: ConsolidationResult, g: dict[str, Any], cpu_free: float,
+            mem_free: float, imbalance: float) -> tuple[dict[str, int] | None, str | None]:
+    """Hosts the group's VMs need under each limit (:func:`limits_for`: how many VMs of the
+    group's mix its busiest host holds within the policy and the admission control's free
+    share), and the one that binds (the most hosts; of equal counts, the limit holding the
+    fewest VMs).  With DRS off the busiest host binds: the CPU count is scaled by its
+    utilisation over the group's mean (``imbalance``).  None for the counts when a VM of
+    the mix fits on no host (the limit that stops it binds)."""
+    vms = g["vms"]
+    if con.demand is None or not len(vms):
+        return {}, None
+    on = c.vm_host[vms]
+    on = on[on >= 0]
+    hs = g["hosts"]
+    if len(hs) and len(on):
+        ref = int(hs[np.argmax(np.bincount(on, minlength=len(c.host))[hs])])
+    elif len(hs):
+        ref = int(hs[0])
+    else:  # VMs on no host: the design's reference host
+        ref = int(np.argmax(np.bincount(c.vm_host[c.vm_host >= 0], minlength=len(c.host))))
+    lim = limits_for(c, con.demand, vms, ref, density(c, vms), cpu_free, mem_free,
+                     key=g["id"] or "loose")
+    if not lim.fits:
+        return None, lim.binding
+    counts = lim.counts(len(vms))
+    if "cpu" in counts and imbalance != 1.0 and lim.by_cpu:
+        counts["cpu"] = _ceil(len(vms) * imbalance / lim.by_cpu)
+    top = max(counts.values(), default=0)
+    binding = lim.binding if lim.binding in counts and counts[lim.binding] == top \
+        else next((k for k, v in counts.items() if v == top), None)
+    return counts, binding
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:

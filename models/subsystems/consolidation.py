@@ -44,44 +44,35 @@ VM's
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from models.core import coefficients, uncertainty
+from models.core import coefficients
 from models.core.compiled import Compiled
 from models.core.platform import REF_GHZ, compute
 from models.core.prediction import SATURATED_MS, Consolidation, Resource
-from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
-from models.core.sections import ConsolidationDetail
+from models.core.results import (
+    ConsolidationResult,
+    Demand,
+    FtResult,
+    NetworkResult,
+    StorageResult,
+)
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
 from models.subsystems import cpu_virt
+from models.subsystems.limits import (
+    DENSE_MIN_UTIL,
+    DENSE_MIN_VCPUS_PER_PCPU,
+    DENSE_MIN_VMS_PER_PCPU,
+    WALL_PER_CPU,
+    limits_for,
+    request_core_ms,
+)
 from models.subsystems.queueing import (
     _LN20,
-    _MAX_COUNT,
-    _ceil,
-    _floor,
     _host_response,
-    largest_meeting,
-    p95_exact,
 )
 
-WEB_BASE_MS = coefficients.declare(
-    "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
-    "Host CPU per web request (~100 KB served from memory) but for context switching: packets,"
-    " copies, the server's own work.  Fitted with WEB_CS_MS on the 90% CPU counts: dense mode,"
-    " which takes the context-switch part away, holds 495 VMs where the default holds 465"
-    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2.5 ms.")
-WEB_CS_MS = coefficients.declare(
-    "consolidation.web_cs_ms", "core-ms per request per VM per PCPU at 2.4 GHz", 0.01,
-    "Context-switch CPU per request, per VM per PCPU on the host: vCPUs, device-emulation"
-    " threads and vmkernel threads wake one another for every interrupt batch, and the more"
-    " contexts share a core the more each switch costs (cache and TLB refills) - 'the benefit"
-    " follows contexts per core' (same case).  Prior: 0.01 ms.")
-DENSE_MIN_VMS_PER_PCPU = 1.0  # consol-dense-mode-activation-thresholds: VMs >= PCPUs
-DENSE_MIN_VCPUS_PER_PCPU = 2.0  # same case: vCPUs >= 2 x PCPUs
-DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
 DENSE_MIN_ESXI = ESXI_VERSIONS.index("6.0")  # the feature appeared in vSphere 6.0
 
 
@@ -95,19 +86,17 @@ LATENCY_SENSITIVE_UTIL = coefficients.declare(
 
 
 
-WALL_PER_CPU = coefficients.declare(
-    "consolidation.wall_per_cpu", "x CPU time", 5.0,
-    "A web request's wall-clock service time over its CPU time (it waits for packets and ACKs"
-    " between CPU bursts): the default-mode host reaches p95 = 100 ms at 470 VMs"
-    " (consol-dense-mode-medium-p95-consolidation).  Prior: 5.")
 
 
-def density(c: Compiled) -> float:
+def density(c: Compiled, vms: np.ndarray | None = None) -> float:
     """VMs per host as an architect counts them: the VM instances running (an FT VM's
     secondary is one more, on its own host) over the hosts running at least one, so a
-    placed VM never reads as half a VM per host."""
-    running = c.vm_host[c.vm_host >= 0]
-    secondaries = c.vm_secondary[(c.vm_secondary >= 0) & c.vm.cols["ft"]]
+    placed VM never reads as half a VM per host; of the VMs ``vms`` (indices), every VM by
+    default."""
+    pick = np.zeros(len(c.vm), bool)
+    pick[slice(None) if vms is None else vms] = True
+    running = c.vm_host[(c.vm_host >= 0) & pick]
+    secondaries = c.vm_secondary[(c.vm_secondary >= 0) & c.vm.cols["ft"] & pick]
     hosts = np.unique(np.concatenate([running, secondaries]))
     return float((len(running) + len(secondaries)) / len(hosts)) if len(hosts) else 0.0
 
@@ -139,7 +128,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
 
     st = c.memo("consolidation.static", lambda: _Static(c))  # what no I/O knob moves
     cap, pcpus, ghz_scale, dense_capable = st.cap, st.pcpus, st.ghz_scale, st.dense_capable
-    vcpus, web, placed, hidx, sec = st.vcpus, st.web, st.placed, st.hidx, st.sec
+    vcpus, web, placed, hidx = st.vcpus, st.web, st.placed, st.hidx
     sidx, w_pri, w_sec = st.sidx, st.w_pri, st.w_sec
 
     # per-VM guest demand (cores) before clock and dense scaling; a request's CPU grows with
@@ -203,24 +192,19 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
     res.cpu_virtualization = cv.section
 
-    # consolidation figures for the reference host
+    # consolidation figures for the reference host: how many VMs of the design's mix one
+    # host holds under each limit (every cluster counts its own hosts the same way:
+    # models/subsystems/capacity.py)
     if n:
-        ref = st.ref
-        res.consolidation, detail = _consolidation(
-            c, ref, cap, pcpus, ghz_scale, dense_capable, req_rate, other, path, vcpus, web,
-            st.mix, vms_per_host)
-        res.consolidation, res.detail = cpu_virt.limit_exclusive(c, res.consolidation, detail,
-                                                                 ref, sec)
+        res.demand = Demand(cap, pcpus, ghz_scale, dense_capable, req_rate, other, path, vcpus,
+                            web, st.mult, st.held, st.exclusive)
+        lim = limits_for(c, res.demand, np.arange(n), st.ref, vms_per_host)
+        res.consolidation = Consolidation(vms_per_host, lim.by_cpu, lim.by_p95, lim.binding,
+                                          None)
+        res.detail = lim.detail
     if c.detail:
         _resources(res, c, rho, host_demand, cap, active, st.memory_resources)
     return res
-
-
-def request_core_ms(contexts: np.ndarray, dense: np.ndarray) -> np.ndarray:
-    """CPU per web request (core-ms at 2.4 GHz) on hosts with ``contexts`` VMs per PCPU: the
-    base plus the context-switch part, which dense mode (where ``dense``) takes away."""
-    removed = uncertainty.value("consolidation.dense_saving", dense)  # band: 2/3 .. all
-    return WEB_BASE_MS.value + WEB_CS_MS.value * contexts * np.where(dense, 1.0 - removed, 1.0)
 
 
 class _Static:
@@ -280,11 +264,11 @@ class _Static:
         self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
         self.web_p = web_p = web & placed
         self.web_hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=h))
-        # the design's mix per VM, FT secondaries included (_consolidation)
-        mult = 1.0 + sec
-        self.mix = (mult, float(np.mean(vcpus * mult)) if n else float("nan"),
-                    float(np.mean(mult)) if n else float("nan"),
-                    float(np.mean(held * mult)) if n else float("nan"))
+        # per VM, FT secondaries included (the per-host limits count the mix with them)
+        self.mult = 1.0 + sec
+        self.held = held
+        lat = vm["latency_sensitivity"] == c.vm.code("latency_sensitivity", "high")
+        self.exclusive = vcpus * lat * self.mult
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:
@@ -400,119 +384,6 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
     old = c.host.cols["dense_mode"] & ~dense_capable
     for i in np.flatnonzero(old):
         warn.append(f"host {ids[i]}: dense mode needs ESXi 6.0 or later; it has no effect here")
-
-
-def _consolidation(c: Compiled, ref: int, cap: np.ndarray, pcpus: np.ndarray,
-                   ghz_scale: np.ndarray, dense_capable: np.ndarray, req_rate: np.ndarray,
-                   other: np.ndarray, path: np.ndarray, vcpus: np.ndarray, web: np.ndarray,
-                   mix: tuple[np.ndarray, float, float, float],
-                   vms_per_host: float) -> tuple[Consolidation, ConsolidationDetail]:
-    """VMs of the design's mix one host like ``ref`` holds under each limit.  A web request's
-    CPU grows with the VMs per PCPU (:func:`request_core_ms`), so the CPU count solves
-    ``count x demand(count) = limit`` (a quadratic: the demand is linear in the count until
-    a VM's vCPUs cap it) and the p95 count is a fixed point of the count at each cost.
-    ``req_rate``: requests/1000 per VM (core-s per core-ms of cost); ``mix``: per-VM
-    multiplicity (an FT VM brings its secondary: same CPU and memory,
-    ft-secondary-doubles-cpu-memory) and the mean vCPUs, VMs and memory per VM."""
-    n = len(vcpus)
-    mult, v_per, r_per, m_per = mix
-    cap_r, g, pc = float(cap[ref]), float(ghz_scale[ref]), float(pcpus[ref])
-    removed = uncertainty.value("consolidation.dense_saving", dense_capable[ref])  # band
-    base, cs = WEB_BASE_MS.value, WEB_CS_MS.value
-
-    def cost(count: float, dense: bool) -> float:
-        return base + cs * count * r_per / pc * ((1.0 - removed) if dense else 1.0)
-
-    # the mean demand per VM is linear in the request's cost until some VM's guest work
-    # reaches its vCPUs: O(1) per count up to that knee, the exact mean beyond it
-    rate = req_rate * g
-    full = other >= vcpus
-    busy = (rate > 0) & ~full
-    with np.errstate(over="ignore"):  # a vanishing rate puts the knee out of reach: inf
-        knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
-    slope_c = float(np.mean(np.where(busy, rate, 0.0) * mult))
-    const = float(np.mean((np.where(full, vcpus, other) + path) * mult))
-
-    def demand(count: float, dense: bool) -> float:
-        c = cost(count, dense)
-        if c <= knee:
-            return slope_c * c + const
-        return float(np.mean((np.minimum(rate * c + other, vcpus) + path) * mult))
-
-    def count_at(limit: float, dense: bool) -> int:
-        d0 = demand(0.0, dense)
-        if d0 <= 0:
-            return _MAX_COUNT
-        k0 = limit / d0
-        slope = (demand(k0, dense) - d0) / k0 if k0 < _MAX_COUNT else 0.0
-        if slope <= 1e-15:
-            return _floor(k0)
-        return _floor((-d0 + math.sqrt(d0 * d0 + 4.0 * slope * limit)) / (2.0 * slope))
-
-    d_def = demand(vms_per_host, False)
-    # smallest count at which the dense thresholds hold (all three grow with the count)
-    n_act = max(_ceil(DENSE_MIN_VMS_PER_PCPU * pc / r_per),
-                _ceil(DENSE_MIN_VCPUS_PER_PCPU * pc / v_per),
-                count_at(DENSE_MIN_UTIL * cap_r, False) + 1 if d_def > 0 else _MAX_COUNT)
-    dense = bool(dense_capable[ref])
-
-    def pick(n_def: int, n_den: int) -> int:
-        return n_den if dense and n_def >= n_act - 1 else n_def
-
-    u_max = c.policy["cpu_util_max"]
-    by_cpu: int | None = None
-    if d_def > 0:
-        by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
-    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) / m_per) if m_per > 0 else None
-    by_p95: int | None = None
-    if web.any() and d_def > 0:
-        wall = WALL_PER_CPU.value
-        servers = max(math.floor(cap_r + 1e-9), 1)
-        p95_max = c.policy["p95_ms_max"]
-        peak = float(np.max(req_rate[web] * g / vcpus[web]))
-
-        def at_p95(dense: bool) -> int:
-            # the largest count whose p95 meets the ceiling with the request's cost at that
-            # count: every term grows with the count, so it is found by bisection, the same
-            # whatever the start; the last answer (a knob move barely changes it) costs two
-            # tests
-            def meets(k: int) -> bool:
-                cm = cost(k, dense)
-                u = peak * cm  # the VM's own vCPUs
-                rho = k * demand(k, dense) / cap_r
-                if u >= 1.0 or rho >= 1.0:
-                    return False
-                s_ms = wall * cm * g
-                vm_term = _LN20 * s_ms / wall * (1.0 / (1.0 - u) - 1.0)
-                return p95_exact(servers, rho, s_ms) + vm_term <= p95_max * (1.0 + 1e-9)
-
-            key = f"consolidation.p95_count.{dense}"
-            last = c.cache.get(key)
-            start = last if isinstance(last, int) else max(round(vms_per_host), 1)
-            found = largest_meeting(meets, start)
-            c.cache[key] = found
-            return found
-
-        by_p95 = at_p95(False)
-        if dense and by_p95 >= n_act - 1:
-            by_p95 = at_p95(True)
-    limits = {k: v for k, v in (("cpu", by_cpu), ("p95", by_p95), ("memory", by_mem))
-              if v is not None}
-    binding = min(limits, key=lambda k: limits[k]) if limits else None
-    hosts_needed: int | None = None
-    if binding is not None and limits[binding] > 0:
-        by_load = math.ceil(n / limits[binding])
-        fewest = fewest_hosts(c)
-        if fewest > by_load:
-            by_load, binding = fewest, "ft"  # a secondary needs a host of its own
-        hosts_needed = by_load + int(c.policy["ha_spare_hosts"])
-    detail = ConsolidationDetail(
-        reference_host=c.host.ids[ref], max_vms_per_host_by_memory=by_mem,
-        cpu_cores_per_vm=float(d_def), dense_activation_vms=int(n_act),
-        dense_context_share_removed=float(removed),
-        web_core_ms_at_2_4ghz=float(cost(vms_per_host, False)),
-        web_context_core_ms_per_vm_per_pcpu=float(cs), web_wall_per_cpu=WALL_PER_CPU.value)
-    return Consolidation(vms_per_host, by_cpu, by_p95, binding, hosts_needed), detail
 
 
 def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,

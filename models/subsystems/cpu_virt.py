@@ -41,16 +41,15 @@ Mechanism
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from models.core import coefficients
 from models.core.compiled import Compiled
 from models.core.platform import compute
-from models.core.prediction import Consolidation
 from models.core.results import NetworkResult, StorageResult
-from models.core.sections import ConsolidationDetail, CpuVirtualization
+from models.core.sections import CpuVirtualization
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import DOCKER_WEB, MAXIMUMS
 
@@ -348,30 +347,3 @@ def _section(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray,
         vm_remote_memory_share={c.vm.ids[i]: float(cv.remote_share[i]) for i in worst},
         mean_vm_efficiency=float(eff[placed].mean()) if placed.any() else 1.0,
         event_us_by_esxi={"5.1": EVENT_US_51.value, "6.0": EVENT_US_60.value})
-
-
-def limit_exclusive(c: Compiled, cons: Consolidation, detail: ConsolidationDetail, ref: int,
-                    sec: np.ndarray) -> tuple[Consolidation, ConsolidationDetail]:
-    """Cap the CPU consolidation limit so that the latency-sensitive vCPUs of the mix keep a
-    physical core each on the reference host (they cannot over-commit)."""
-    vm = c.vm.cols
-    lat = vm["latency_sensitivity"] == c.vm.code("latency_sensitivity", "high")
-    host = c.host.cols
-    if not lat.any() or host["platform"][ref] != c.host.code("platform", "esxi") \
-            or host["esxi_version"][ref] < LATENCY_MIN_ESXI:
-        return cons, detail
-    per_vm = float(np.mean(vm["vcpus"] * lat * (1.0 + sec)))
-    cores = float(compute(c).cores[ref])
-    by_cores = math.floor(cores / per_vm + 1e-9)
-    detail = replace(detail, max_vms_per_host_by_exclusive_cores=by_cores)
-    by_cpu = by_cores if cons.max_vms_per_host_by_cpu is None \
-        else min(cons.max_vms_per_host_by_cpu, by_cores)
-    limits = {k: v for k, v in (("cpu", by_cpu), ("p95", cons.max_vms_per_host_by_p95),
-                                ("memory", detail.max_vms_per_host_by_memory))
-              if v is not None}
-    binding = min(limits, key=lambda k: limits[k])
-    hosts_needed = None
-    if limits[binding] > 0:
-        hosts_needed = math.ceil(len(lat) / limits[binding]) + int(c.policy["ha_spare_hosts"])
-    return replace(cons, max_vms_per_host_by_cpu=by_cpu, binding=binding,
-                   hosts_needed=hosts_needed), detail

@@ -19,6 +19,7 @@ from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain, stoppable
 from app.support.jobs import Runner
 from models.analysis import SeekResult, rebuild, seek
+from models.analysis.resize import resize
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
@@ -128,9 +129,13 @@ class GoalSeekTab(QWidget):
             self.seek_answer.setText(f"{r.value} {r.unit}{extra}{current}")
         lines = [f"Binding: {plain(self.document, r.binding)}"] if r.binding else []
         lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
-        tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"
-                          for t in sorted(r.trials, key=lambda t: t.value))
-        lines.append(f"Tried: {tried}")
+        clusters = [c for c in r.extra.get("clusters", []) if c["id"]]
+        lines += [f"  {c['name']}: {c['hosts_needed']} of {c['hosts']}"
+                  f" ({c['binding']}; {c['admission_control']})" for c in clusters]
+        if r.trials:
+            tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"
+                              for t in sorted(r.trials, key=lambda t: t.value))
+            lines.append(f"Tried: {tried}")
         lines += [f"Note: {n}" for n in r.notes]
         self.seek_detail.setText("\n".join(lines))
         self.seek_detail.setToolTip(r.method)
@@ -164,8 +169,10 @@ class GoalSeekTab(QWidget):
             doc.set_value("vm", "workload.io_oio", int(r.value))
         else:
             base = analysis_copy(doc) if doc.scenario == "base" else doc.design
-            if r.goal == "hosts":
-                new, _ = rebuild(base, n_hosts=int(r.value))
+            if r.goal == "hosts":  # each cluster to its own count, its VMs within it
+                new, _ = resize(base, {c["id"]: int(c["hosts_needed"])
+                                       for c in r.extra["clusters"]
+                                       if c["hosts_needed"] is not None})
                 text = f"Goal seek: {r.value} hosts"
             else:
                 new, _ = rebuild(base, vms_per_host=int(r.value))

@@ -23,7 +23,7 @@ from models.core.prediction import (
 from models.document.codec import design_to_json
 from models.document.design import Component, Design, DesignError, Link
 from models.document.knobs import knob, knobs_for
-from models.engine.evaluation import Engine
+from models.engine.evaluation import Engine, evaluate
 from models.examples import bundled as examples
 from models.examples.synth import large_design
 
@@ -183,20 +183,19 @@ def test_rebuild_vms_per_host_puts_k_on_every_host() -> None:
 # --------------------------------------------------------------------------- goal seek
 
 
-def test_seek_hosts_is_the_fewest_that_meets_cpu_plus_spares() -> None:
-    # 40 one-core VMs, 16-core hosts at <= 90%: ceil(40/m) <= 14.4 -> m = 3; plus 1 spare
+def test_seek_hosts_is_the_dashboards_count_plus_spares() -> None:
     d = toy_design(n_hosts=8, n_vms=40, spare=1)
-    r = analysis.seek(d, "hosts", evaluate=toy_run)
-    assert r.feasible and r.value == 4 and r.extra["active_hosts"] == 3
-    assert r.binding == "cpu"
-    assert {b.component for b in r.binding_detail} <= {"h0", "h1"}
-    assert [t.ok for t in sorted(r.trials, key=lambda t: t.value)
-            if t.value in (2, 3)] == [False, True]
+    r = analysis.seek(d, "hosts")
+    p = evaluate(d)
+    assert r.feasible and r.value == p.consolidation.hosts_needed
+    assert r.binding == p.consolidation.binding == "cpu"
+    assert r.extra["ha_spare_hosts"] == 1 and r.extra["active_hosts"] == (r.value or 0) - 1
+    assert [c["hosts_needed"] for c in r.extra["clusters"]] == [r.value]
 
 
 def test_seek_hosts_with_ft_needs_two() -> None:
-    r = analysis.seek(toy_design(n_hosts=4, n_vms=4, ft_every=2), "hosts", evaluate=toy_run)
-    assert r.value == 2 and r.binding == "FT needs two hosts"
+    r = analysis.seek(toy_design(n_hosts=4, n_vms=4, ft_every=2), "hosts")
+    assert r.value == 2 and r.binding == "ft"
 
 
 def test_seek_oio_is_the_largest_within_p95() -> None:

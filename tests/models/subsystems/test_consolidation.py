@@ -13,14 +13,14 @@ from models.calibration import cases
 from models.calibration.consolidation import checks, dl580_testbed, example_design
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import HT_THROUGHPUT
-from models.core.prediction import SATURATED_MS
+from models.core.prediction import SATURATED_MS, Consolidation
 from models.core.results import ConsolidationResult, FtResult, NetworkResult, StorageResult
 from models.document.codec import load_json
 from models.document.design import Component, Design, Link, Override, apply_overrides
 from models.engine.evaluation import evaluate, run
 from models.examples.bundled import path as example_path
+from models.subsystems import capacity, limits, queueing
 from models.subsystems import consolidation as con
-from models.subsystems import queueing
 
 LN20 = math.log(20.0)
 
@@ -113,7 +113,7 @@ def test_other_profiles_use_cpu_pct_and_idle_uses_nothing() -> None:
 
 
 def request_ms(vms_per_pcpu: float) -> float:
-    return con.WEB_BASE_MS.value + con.WEB_CS_MS.value * vms_per_pcpu
+    return limits.WEB_BASE_MS.value + limits.WEB_CS_MS.value * vms_per_pcpu
 
 
 def test_web_cpu_is_requests_times_cost_scaled_by_clock() -> None:
@@ -243,7 +243,7 @@ def test_dense_mode_lowers_cpu_and_response_time_when_active() -> None:
     on = solve(build(400, dense=True, cores_per_socket=20))
     off = solve(build(400, cores_per_socket=20))
     assert on.host_dense_active[0]
-    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * con.WEB_BASE_MS.value
+    assert on.host_cpu_util[0] == pytest.approx(off.host_cpu_util[0] * limits.WEB_BASE_MS.value
                                                 / request_ms(400 / 40))
     assert on.vm_response_p95_ms[0] < off.vm_response_p95_ms[0]
 
@@ -258,10 +258,16 @@ def test_consolidation_figures_on_the_study_testbed() -> None:
     assert p.sections.to_json()["consolidation"]["max_vms_per_host_by_memory"] == 512
 
 
+def hosts(d: Design) -> Consolidation:
+    """The consolidation summary with the hosts needed, which the capacity model counts."""
+    c = compile_design(d)
+    return capacity.solve(c, con.solve(c, *results(c, 0.0, 0.0, 1.0))).consolidation
+
+
 def test_hosts_needed_adds_ha_spares_and_p95_is_none_without_web() -> None:
     d = build(100, profile="oltp", vcpus=2, cpu_pct=50.0, memory_gb=4.0, n_hosts=2)
     d.policy["ha_spare_hosts"] = 1
-    k = solve(d).consolidation
+    k = hosts(d)
     assert k.max_vms_per_host_by_cpu == 18  # 0.9 x 20 cores / 1 core per VM
     assert k.max_vms_per_host_by_p95 is None and k.binding == "cpu"
     assert k.hosts_needed == math.ceil(100 / 18) + 1
@@ -269,7 +275,7 @@ def test_hosts_needed_adds_ha_spares_and_p95_is_none_without_web() -> None:
 
 
 def test_memory_can_bind() -> None:
-    k = solve(build(10, profile="oltp", cpu_pct=1.0, memory_gb=64.0)).consolidation
+    k = hosts(build(10, profile="oltp", cpu_pct=1.0, memory_gb=64.0))
     assert k.binding == "memory" and k.hosts_needed == math.ceil(10 / 8)
 
 
@@ -374,5 +380,5 @@ def test_the_p95_count_does_not_depend_on_the_last_answer(name: str, rate: float
     for guess in (1, 100, 10_000, 10**6, 2**30):
         c = compile_design(design)
         for dense in (False, True):
-            c.cache[f"consolidation.p95_count.{dense}"] = guess
+            c.cache[f"consolidation.p95_count.design.{dense}"] = guess
         assert run(c).consolidation.max_vms_per_host_by_p95 == fresh, guess

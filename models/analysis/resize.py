@@ -1,0 +1,117 @@
+"""A design with each cluster's hosts counted anew and its VMs dealt over them, inside the
+cluster: what Goal seek's answer and a hardware refresh apply.
+
+A *group* is a cluster (``in_cluster``), or ``""``: the hosts in no cluster with their VMs and
+the VMs on no host (as the capacity model groups them, :mod:`models.subsystems.capacity`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from models.analysis.common import _mix_key, _replica, _topology
+from models.document.design import Component, Design, DesignError, Issue, Link
+from models.document.words import counted
+
+Template = Callable[[Component, int], Component]
+"""Makes host ``i`` of a group from one of the group's hosts (a copy by default; a refresh
+gives it another server's hardware)."""
+
+
+def groups_of(design: Design) -> dict[str, tuple[list[Component], list[Component]]]:
+    """Each group's hosts and VMs, in design order: ``{cluster id or "": (hosts, VMs)}``."""
+    t = _topology(design)
+    out: dict[str, tuple[list[Component], list[Component]]] = {}
+    for h in t.hosts:
+        out.setdefault(t.cluster_of.get(h.id, ""), ([], []))[0].append(h)
+    for vm in t.vms:
+        host = t.runs_on.get(vm.id)
+        gid = t.cluster_of.get(host, "") if host is not None else ""
+        out.setdefault(gid, ([], []))[1].append(vm)
+    return out
+
+
+def resize(design: Design, hosts: Mapping[str, int], template: Template | None = None
+           ) -> tuple[Design, list[str]]:
+    """A new design whose groups named in ``hosts`` have that many hosts, each VM of such a
+    group running on one of them (like VMs dealt round robin, so every host gets the same
+    mix; an FT secondary on the next host of the group).  Host ``i`` of a group is made from
+    the group's host ``i mod H`` (with its NICs, storage paths, site and cluster; copies get
+    ids ``<id>~2``...) by ``template``.  Groups not named keep their hosts and placement.
+    The input design is never changed."""
+    t = _topology(design)
+    found = groups_of(design)
+    unknown = [g for g in hosts if g not in found]
+    if unknown:
+        raise DesignError([Issue("resize", f"no cluster '{unknown[0]}' in the design")])
+    make = template or _replica
+    notes: list[str] = []
+    out = Design(name=design.name, notes=design.notes, policy=dict(design.policy),
+                 scenarios=list(design.scenarios))
+    out.components.extend(t.kept)
+    out.links.extend(lk for lk in design.links if lk.kind not in _PLACEMENT)
+    fallback = t.hosts[:1]
+    dropped_ft = 0
+    for gid, (members, vms) in found.items():
+        if gid not in hosts:  # as it is
+            _keep(design, members, vms, out)
+            continue
+        templates = members or fallback
+        n = hosts[gid]
+        if vms and n < 1:
+            raise DesignError([Issue(f"cluster '{gid}'" if gid else "hosts in no cluster",
+                                     "needs at least one host for its VMs")])
+        made: list[str] = []
+        for i in range(n):
+            tpl, r = templates[i % len(templates)], i // len(templates)
+            host = make(tpl, r)
+            made.append(host.id)
+            out.components.append(host)
+            for nic in t.nics_of.get(tpl.id, []):
+                copy = _replica(nic, r)
+                out.components.append(copy)
+                out.links.append(Link(copy.id, host.id, "installed_in"))
+            out.links.extend(Link(host.id, lk.target, "storage", dict(lk.props))
+                             for lk in t.storage_of.get(tpl.id, []))
+            if tpl.id in t.site_of:
+                out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
+            if gid:
+                out.links.append(Link(host.id, gid, "in_cluster"))
+        for j, vm in enumerate(sorted(vms, key=_mix_key)):
+            out.components.append(vm)
+            if not made:
+                continue
+            h = j % len(made)
+            out.links.append(Link(vm.id, made[h], "runs_on"))
+            if vm.id in t.secondary:
+                if len(made) >= 2:
+                    out.links.append(Link(vm.id, made[(h + 1) % len(made)],
+                                          "ft_secondary_on"))
+                else:
+                    dropped_ft += 1
+    if dropped_ft:
+        notes.append(f"{counted(dropped_ft, 'FT secondary', 'FT secondaries')} left out:"
+                     " FT needs a second host in the cluster")
+    moved = {vm.id for gid in hosts for vm in found[gid][1]}
+    cut = sum(1 for lk in design.links if lk.kind == "passthrough" and lk.target in moved)
+    if cut:
+        notes.append(f"{counted(cut, 'passthrough NIC link')} left out: a passed-through NIC"
+                     " cannot follow its VM to another host")
+    return out, notes
+
+
+_PLACEMENT = ("installed_in", "storage", "located_at", "in_cluster", "runs_on",
+              "ft_secondary_on", "passthrough")
+"""Links that say where hosts, NICs and VMs are: rebuilt for every host and VM."""
+
+
+def _keep(design: Design, members: list[Component], vms: list[Component], out: Design) -> None:
+    """A group left as it is: its hosts with their NICs and links, its VMs where they run."""
+    ids = {c.id for c in members} | {c.id for c in vms}
+    nics = {lk.source for lk in design.links
+            if lk.kind == "installed_in" and lk.target in ids}
+    out.components.extend(members)
+    out.components.extend(c for c in design.components if c.id in nics)
+    out.components.extend(vms)
+    out.links.extend(lk for lk in design.links if lk.kind in _PLACEMENT
+                     and (lk.source in ids or lk.source in nics))
