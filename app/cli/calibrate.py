@@ -47,7 +47,8 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument("--stat", choices=STATS, default="p95",
                    help="statistic over a file's samples (default p95)")
     p.add_argument("--check", action="store_true",
-                   help="only print predicted vs recorded (writes nothing)")
+                   help="only print predicted vs recorded, after --from's data when given"
+                   " (writes nothing)")
     p.add_argument("-o", "--output", help="write here instead of over DESIGN")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_calibrate)
@@ -102,8 +103,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         lines += rep.lines()
         applied = rep.to_dict()
     result = baseline.calibrate(design)
-    save_design(design, out)
     lines += result.lines(limit=20)
+    if args.check:  # a dry run: what calibrating would give, and nothing written
+        lines.append("nothing written (--check)")
+        _print(args, {"calibrated": applied, "check": result.to_dict(), "output": None},
+               lines)
+        return 0
+    save_design(design, out)
     lines.append(f"wrote {out}")
     _print(args, {"calibrated": applied, "check": result.to_dict(), "output": str(out)},
            lines)
@@ -154,8 +160,8 @@ def capacity_lines(pred: Prediction) -> list[str]:
         short = f", short by {cl.short_by_hosts}" if cl.short_by_hosts else ""
         ratio = f", vCPU:core {cl.vcpu_per_core:.1f}" if cl.vcpu_per_core is not None else ""
         out.append(f"  cluster {cl.name}: {fmt.count(cl.hosts, 'host')},"
-                   f" {cl.hosts_needed} needed"
-                   f" ({fmt.LIMIT_WORDS.get(cl.binding, cl.binding)};"
+                   f" {cl.hosts_needed if cl.hosts_needed is not None else 'none'} needed"
+                   f" ({fmt.LIMIT_WORDS.get(cl.binding or '', cl.binding or 'none')};"
                    f" {cl.admission_control})"
                    f"{short}{ratio}")
     if cap.vcpu_per_core is not None:

@@ -54,8 +54,13 @@ def test_import_then_check_then_calibrate_from_esxtop(
     doc = json.loads(stdout)
     assert doc["summary"]["cpu"]["hosts"] == 4 and doc["summary"]["vms_without_io"] > 0
     esx = write_esxtop(tmp_path / "esx01.csv")
+    before = design.read_bytes()  # a dry run with data: what it would give, nothing written
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(esx), "--check")
+    assert code == 0 and "nothing written" in stdout and "1 of 37 VMs" in stdout
+    assert design.read_bytes() == before
     code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(esx))
     assert code == 0, stdout
+    assert design.read_bytes() != before
     assert "2 VMs in the file are not in the design: web01, ghost99" in stdout
     vm = next(v for v in load_design(design).of_kind("vm") if v.name == "sql01")
     assert str(vm.props["provenance.io"]).startswith("measured: esxtop batch esx01.csv, p95")
