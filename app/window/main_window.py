@@ -39,10 +39,10 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.support import format as fmt
 from app.window import start_page
 from app.window.file_menu import FileController
-from models.core.prediction import Prediction
+from models.core.prediction import Prediction, bottleneck_text
+from models.document import numbers as fmt
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS
 
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
         name = self.document.session.name_of
-        neck = f" · bottleneck: {fmt.bottleneck(top[0], name)}" if top else ""
+        neck = f" · bottleneck: {bottleneck_text(top[0], name)}" if top else ""
         text = f"{scen}{status_summary(p)}{neck}"
         # the label keeps its size (see __init__): a long name is elided, whole in the tip
         self.status_detail.setToolTip(text)

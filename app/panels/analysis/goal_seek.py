@@ -19,6 +19,8 @@ from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain, stoppable
 from app.support.jobs import Runner
 from models.analysis import SeekResult, rebuild, seek
+from models.document import numbers as fmt
+from models.engine.kpis import limit_text
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
@@ -120,13 +122,14 @@ class GoalSeekTab(QWidget):
         self.seek_result = r = result
         if r.value is None:
             self.seek_answer.setText(f"No setting in {r.search[0]}..{r.search[1]} meets"
-                                     f" policy ({plain(self.document, r.binding)} fails).")
+                                     f" policy ({limit_text(r.binding)} fails).")
         else:
             extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                      if r.goal == "hosts" else "")
-            current = "" if r.current is None else f"; the design has {r.current:g}"
-            self.seek_answer.setText(f"{r.value} {r.unit}{extra}{current}")
-        lines = [f"Binding: {plain(self.document, r.binding)}"] if r.binding else []
+            current = "" if r.current is None else \
+                f"; the design has {fmt.with_unit(r.current, r.unit)}"
+            self.seek_answer.setText(f"{fmt.with_unit(r.value, r.unit)}{extra}{current}")
+        lines = [f"Binding: {limit_text(r.binding)}"] if r.binding else []
         lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
         tried = ", ".join(f"{t.value} {'ok' if t.ok else 'fails'}"
                           for t in sorted(r.trials, key=lambda t: t.value))
@@ -166,10 +169,10 @@ class GoalSeekTab(QWidget):
             base = analysis_copy(doc) if doc.scenario == "base" else doc.design
             if r.goal == "hosts":
                 new, _ = rebuild(base, n_hosts=int(r.value))
-                text = f"Goal seek: {r.value} hosts"
+                text = f"Goal seek: {fmt.count(int(r.value), 'host')}"
             else:
                 new, _ = rebuild(base, vms_per_host=int(r.value))
-                text = f"Goal seek: {r.value} VMs per host"
+                text = f"Goal seek: {fmt.count(int(r.value), 'VM per host')}"
             place_rebuilt(doc.design, new)
             doc.replace_contents(new, text)
         self.apply_button.setEnabled(False)
