@@ -388,8 +388,10 @@ class MainWindow(QMainWindow):
     def _hint_overlaps(self) -> None:
         n = overlapping_vms(self.document.design)
         if n:
-            self.show_status(f"{n} hosts, arrays or libraries overlap: View > Arrange Design"
-                             " (Ctrl+Shift+A) lays the design out")
+            overlap = fmt.count(n, "host, array or library overlaps",
+                                "hosts, arrays or libraries overlap")
+            self.show_status(f"{overlap}: View > Arrange Design (Ctrl+Shift+A) lays the design"
+                             " out")
 
     # ------------------------------------------------------------------ help
     def show_gestures(self) -> None:
@@ -476,8 +478,9 @@ def scrolled(widget: QWidget) -> QScrollArea:
 
 GESTURES = """Canvas gestures
 - Drag a preset from the palette onto the canvas to add it; drop a VM or NIC onto a host's
-  card to place it there (runs_on / installed_in), a host into a site's box (located_at).
-  What is not placed on a card goes to the nearest free spot.
+  card to place it there (the VM runs on the host, the NIC is installed in it), a host into
+  a site's box to place it at that site. What is not placed on a card goes to the nearest
+  free spot.
 - A host is a card holding its NICs and VMs; a site is a box around its hosts. Drag a site
   by its name or edge to move all it holds; let a host go inside another site's box to move
   it there (one undo step).

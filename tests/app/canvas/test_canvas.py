@@ -332,7 +332,7 @@ def test_library_tooltip_and_inspector_say_how_long_its_job_takes(qtbot: QtBot) 
 
     doc, _, _ = make(qtbot, examples.load("content-library"))
     text = component_tooltip(doc, "br1-lib1")
-    assert "sync of 3 items: 89.9 min at 3 MB/s" in text and "bound by WAN 0.1 Gbit/s" in text
+    assert "sync of 3 items: 89.9 min at 3 MB/s" in text and "bound by WAN 100 Mbit/s" in text
     assert "publishes to 4 subscribed libraries" in component_tooltip(doc, "pub-nfs")
     inspector = Inspector(doc)
     qtbot.addWidget(inspector)
@@ -365,7 +365,7 @@ def test_kind_wide_edits_refresh_labels_only_when_the_label_shows_the_property(
     item = scene.item(vm.id)
     assert item is not None
     doc.set_value("vm", "workload.profile", "web")
-    assert item.subtitle == "web"  # the label shows the profile: refreshed
+    assert item.subtitle == "web server"  # the label shows the profile: refreshed
     item.subtitle = "stale"
     doc.set_value("vm", "workload.io_oio", 3)
     assert item.subtitle == "stale"  # OIO is not on the label: the 2,000 refreshes skipped
