@@ -38,6 +38,7 @@ from models.core.platform import HT_THROUGHPUT, compute
 from models.core.prediction import Prediction
 from models.document.design import Design, Value
 from models.document.schema import VM
+from models.document.words import kind_count
 from models.engine.evaluation import run
 
 TARGET_MEDIAN = 5.0
@@ -305,7 +306,7 @@ class BaselineCheck:
             s = self.stats(what)
             if s["hosts"]:
                 out.append(f"  {label:<12} median {s['median']:.1f}  p90 {s['p90']:.1f}  max"
-                           f" {s['max']:.1f} over {s['hosts']} hosts")
+                           f" {s['max']:.1f} over {kind_count('host', int(s['hosts']))}")
             else:
                 out.append(f"  {label:<12} nothing recorded to compare with")
         verdict = self.within_target
@@ -321,16 +322,18 @@ class BaselineCheck:
         v = self.vm_stats()
         if v["vms_iops"]:
             out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
-                       f" {v['vms_iops']:,} VMs")
+                       f" {kind_count('vm', int(v['vms_iops']))}")
         if v["vms_latency"]:
             out.append(f"  VM latency   median {float(v['latency_median_ms'] or 0):.2f} ms off"
-                       f" over {v['vms_latency']:,} VMs (the model's array, not a fit)")
+                       f" over {kind_count('vm', int(v['vms_latency']))} (the model's array, not a"
+                       " fit)")
         if self.vms_without_io:
-            out.append(f"  {self.vms_without_io:,} of {self.vms_total:,} VMs lack I/O data:"
+            out.append(f"  {self.vms_without_io:,} of {kind_count('vm', self.vms_total)} lack"
+                       " I/O data:"
                        " their storage figures read 'not measured'")
         if self.vms_without_cpu:
-            out.append(f"  {self.vms_without_cpu:,} of {self.vms_total:,} VMs have no measured"
-                       " CPU (shared from their host's record where there is one)")
+            out.append(f"  {self.vms_without_cpu:,} of {kind_count('vm', self.vms_total)} have"
+                       " no measured CPU (shared from their host's record where there is one)")
         return out
 
     def to_dict(self) -> dict[str, Any]:

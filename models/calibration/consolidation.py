@@ -18,7 +18,9 @@ from models.calibration.fit import Fitter
 from models.core import uncertainty
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
+from models.document.numbers import counted
 from models.document.studies import DENSE
+from models.document.words import kind_count
 from models.engine.evaluation import Engine, evaluate
 from models.subsystems import consolidation, limits, queueing
 
@@ -132,12 +134,13 @@ def _dense_checks() -> list[Check]:
     out.append(Check("consol-dense-mode-high-rate-less-benefit",
                      "dense-mode gain at 90% CPU, 50 / 25 requests per second (smaller)", 1.0,
                      (hi_den / hi_def - 1.0) / (cpu_den / cpu_def - 1.0), 0.0, "check", "lt",
-                     note=f"{hi_def} -> {hi_den} VMs at 50/s: fewer contexts per core"))
+                     note=f"{hi_def} -> {kind_count('vm', hi_den)} at 50/s: fewer contexts per"
+                     " core"))
     both_def, both_den = min(cpu_def, p95_def), min(cpu_den, p95_den)
     out.append(Check("consol-dense-mode-up-to-10pct",
                      "dense-mode gain in VMs per host under both SLOs, %", 10.0,
                      100.0 * (both_den / max(both_def, 1) - 1.0), 0.0, "check", "lt",
-                     note=f"{both_def} -> {both_den} VMs per host"))
+                     note=f"{both_def} -> {counted(both_den, 'VM per host')}"))
     return out
 
 

@@ -471,7 +471,7 @@ def prop_spec(kind: str, prop: str) -> PropSpec | None:
 
 PROP_LABELS: dict[str, str] = {
     # imported estates: what was measured and where it came from (issue 15)
-    "host.aes_ni": "AES-NI", "storage_array.vsan_write_round_trips":
+    "host.aes_ni": "AES-NI instructions", "storage_array.vsan_write_round_trips":
     "Inter-site round trips per vSAN write",
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
     "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
@@ -482,8 +482,9 @@ PROP_LABELS: dict[str, str] = {
     "workload.app_users": "Application users", "workload.app_think_ms": "Think time",
     "workload.app_cpu_ms": "CPU per transaction", "workload.app_ios_per_txn":
     "I/Os per transaction", "workload.app_rx_kb_per_txn": "KB received per transaction",
-    "workload.app_tx_kb_per_txn": "KB sent per transaction", "workload.net_cipher": "Cipher",
-    "workload.net_mac": "MAC", "workload.net_peer": "Traffic peer",
+    "workload.app_tx_kb_per_txn": "KB sent per transaction",
+    "workload.net_cipher": "Transfer cipher", "workload.net_mac": "Transfer MAC",
+    "workload.net_peer": "Network partner",
     "workload.net_window_kb": "Socket window", "guest_timer_hz": "Guest timer rate",
     "provenance.cpu": "Source of the CPU figure", "provenance.memory":
     "Source of the memory figure", "provenance.io": "Source of the I/O figures",
@@ -499,10 +500,11 @@ PROP_LABELS: dict[str, str] = {
     "workload.cpu_ghz": "Clock of the measured CPU demand",
     "disk.provisioned_gb": "Disk provisioned", "disk.used_gb": "Disk used",
     "disk.guest_capacity_gb": "Guest disk capacity", "disk.guest_used_gb": "Guest disk used",
-    "ha_enabled": "HA", "admission_control": "Admission control",
-    "failover_hosts": "Failover hosts", "cpu_failover_pct": "CPU reserved for failover",
+    "ha_enabled": "vSphere HA", "admission_control": "HA admission control",
+    "failover_hosts": "Host failures the cluster tolerates",
+    "cpu_failover_pct": "CPU reserved for failover",
     "memory_failover_pct": "Memory reserved for failover", "drs_enabled": "DRS",
-    "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth",
+    "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth to plan for",
     # host
     "platform": "Platform", "esxi_version": "ESXi version", "sockets": "CPU sockets",
     "cores_per_socket": "Cores per socket", "ghz": "Core clock",
@@ -511,10 +513,10 @@ PROP_LABELS: dict[str, str] = {
     # nic
     "speed_gbps": "Speed", "ports": "Ports", "pcie_gen": "PCIe generation",
     "pcie_lanes": "PCIe lanes", "vmdq": "NetQueue / VMDq", "lro": "Large receive offload",
-    "role": "Traffic", "cabling": "Cabling",
+    "role": "Traffic carried", "cabling": "Cabling",
     # storage array
     "media": "Drive media", "disks": "Drives", "disk_iops": "IOPS per drive",
-    "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Protocol",
+    "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Storage protocol",
     "fabric_gbps": "Fabric speed", "vaai": "VAAI offloads", "sioc": "Storage I/O Control",
     # vm
     "vcpus": "vCPUs", "guest_os": "Guest OS", "vnic": "Virtual NIC",
@@ -539,18 +541,18 @@ PROP_LABELS: dict[str, str] = {
     # content library
     "backing": "Backing", "operation": "Operation",
     "enhanced_linked_mode": "Enhanced Linked Mode", "network_gbps": "Network",
-    "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput", "https": "HTTPS",
-    "rhttpproxy": "Reverse HTTP proxy", "max_concurrent_transfers": "Concurrent transfers",
-    "max_concurrent_sync_items": "Concurrent sync items",
-    "max_bandwidth_mbps": "Bandwidth limit", "item_gb": "Item size",
+    "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput",
+    "https": "HTTPS transfers", "rhttpproxy": "Reverse HTTP proxy",
+    "max_concurrent_transfers": "Maximum concurrent transfers",
+    "max_concurrent_sync_items": "Maximum concurrent sync items",
+    "max_bandwidth_mbps": "Maximum bandwidth (0 = unlimited)", "item_gb": "Item size",
     "compression_ratio": "Compression ratio", "items": "Items at once",
     "deploy_path": "Deploy data path", "import_source": "Import source",
-    "mirror_server": "Mirror server",
+    "mirror_server": "Mirror server at the subscriber's site",
     # links and the design
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
-    "vm.memory_gb": "Memory", "host.memory_gb": "Memory",
 }
 """How a property reads on screen (inspector, undo texts, warnings), by property name or
 ``kind.prop`` where one kind needs its own words."""

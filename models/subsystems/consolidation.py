@@ -57,6 +57,7 @@ from models.core.results import (
     NetworkResult,
     StorageResult,
 )
+from models.document.numbers import with_unit
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
 from models.subsystems import cpu_virt
@@ -261,7 +262,8 @@ class _Static:
         self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
-        self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
+        self.memory_resources = _memory_resources(c, self.mem_util, self.mem,
+                                                  np.bincount(sidx, w_sec, minlength=h))
         self.web_p = web_p = web & placed
         self.web_hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=h))
         # per VM, FT secondaries included (the per-host limits count the mix with them)
@@ -403,12 +405,13 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
 
 
 def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
-                      top: int = 8) -> list[Resource]:
+                      secondaries: np.ndarray, top: int = 8) -> list[Resource]:
     """host_memory Resources for the hosts with the most memory configured (no knob that
-    moves load changes them)."""
+    moves load changes them); ``secondaries``: the FT secondaries on each host."""
     ids = c.host.ids
     installed = c.host.cols["memory_gb"]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
-                     f"{ids[i]}: VMs (FT secondaries included) hold"
-                     f" {mem[i]:.0f} of {installed[i]:.0f} GB", BEST_PRACTICES_4.title)
+                     f"{ids[i]}: VMs" + (" (FT secondaries included)" if secondaries[i] else "")
+                     + f" hold {with_unit(float(mem[i]), 'GB')} of"
+                     f" {with_unit(float(installed[i]), 'GB')}", BEST_PRACTICES_4.title)
             for i in np.argsort(-mem_util, kind="stable")[:min(top, len(ids))]]

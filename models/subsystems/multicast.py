@@ -32,6 +32,7 @@ from models.core.compiled import Compiled
 from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.sections import Multicast, MulticastHost
+from models.document.numbers import counted
 from models.document.studies import MCAST
 
 REF_GHZ = 2.67
@@ -130,8 +131,9 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
                                  copies_per_s=float(pps[mine].sum()),
                                  worst_loss=float(loss[mine].max()))
         what = (f"one context copies {float(pps[mine & ~split].sum()) / 1e3:.0f} Kpps to"
-                f" {int((mine & ~split).sum())} receivers" if nsplit == 0 else
-                f"{nsplit} receivers in their own splitRxMode contexts, the busiest context at"
+                f" {counted(int((mine & ~split).sum()), 'receiver')}" if nsplit == 0 else
+                f"{counted(nsplit, 'receiver')} in their own splitRxMode contexts, the busiest"
+                " context at"
                 f" {worst:.0%}")
         res.resources.append(Resource(hid, "multicast_replication", min(worst, 1.0),
                                       f"{what}; loss {float(loss[mine].max()):.3%}",

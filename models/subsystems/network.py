@@ -33,9 +33,9 @@ from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.results import NetworkResult
 from models.core.sections import Cabling, NetworkDetail
+from models.document.numbers import counted, with_unit
 from models.document.schema import KINDS
 from models.document.studies import FEDEX, LRO, cite
-from models.document.words import counted
 from models.subsystems import multicast, transfer, vdi
 
 MSS_BYTES = 1448.0
@@ -413,7 +413,7 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
     gb = f"{mbps / 1000.0:.1f} Gbit/s"
     vm = c.vm.cols
     if code == _LINE:
-        return (f"nic {c.nic.ids[comp]}: {speed[comp]:g} Gbit/s line rate"
+        return (f"nic {c.nic.ids[comp]}: {with_unit(speed[comp], 'Gbit/s')} line rate"
                 f" ({speed[comp] * GOODPUT:.2f} Gbit/s TCP goodput)")
     if code == _PCIE:
         gen = int(c.nic.cols["pcie_gen"][comp])
@@ -430,8 +430,8 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
         vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
         return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
     if code == _WINDOW:
-        return (f"vm {c.vm.ids[i]}: {vm['workload.net_window_kb'][i]:g} KB window per round"
-                f" trip ({gb})")
+        return (f"vm {c.vm.ids[i]}: {with_unit(vm['workload.net_window_kb'][i], 'KB')} window"
+                f" per round trip ({gb})")
     hid = c.host.ids[comp] if comp >= 0 else "?"
     if code == _SHARE:
         return f"host {hid}: vm NICs shared by its VMs ({gb} for this VM)"
@@ -464,7 +464,7 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
         else:
             res.resources.append(Resource(
                 nid, "nic", util_l[j],
-                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {speed_l[j]:g} Gbit/s"
+                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {with_unit(speed_l[j], 'Gbit/s')}"
                 f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
                 cite(FEDEX, LRO)))
 
@@ -504,7 +504,7 @@ def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.nd
         ports = int(c.nic.cols["ports"][j])
         res.warnings.append(
             f"nic {c.nic.ids[j]}: PCIe Gen{gen} x{lanes} slot ({pcie[j]:.1f} Gbit/s) is"
-            f" narrower than {ports} x {speed[j]:g} Gbit/s"
+            f" narrower than {ports} x {with_unit(speed[j], 'Gbit/s')}"
             f" {'port needs' if ports == 1 else 'ports need'}; one 10G port needs Gen1 x8 or"
             " Gen2 x4, two need twice that (FedEx case study)")
     stranded = demanded & ~has_nic & (h >= 0)

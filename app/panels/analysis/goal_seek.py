@@ -20,6 +20,8 @@ from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain
 from app.support.jobs import Runner
 from models.analysis import SeekResult, rebuild, seek
 from models.analysis.resize import resize
+from models.document import numbers as fmt
+from models.engine.kpis import limit_text
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
@@ -121,13 +123,14 @@ class GoalSeekTab(QWidget):
         self.seek_result = r = result
         if r.value is None:
             self.seek_answer.setText(f"No setting in {r.search[0]}..{r.search[1]} meets"
-                                     f" policy ({plain(self.document, r.binding)} fails).")
+                                     f" policy ({limit_text(r.binding)} fails).")
         else:
             extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                      if r.goal == "hosts" else "")
-            current = "" if r.current is None else f"; the design has {r.current:g}"
-            self.seek_answer.setText(f"{r.value} {r.unit}{extra}{current}")
-        lines = [f"Binding: {plain(self.document, r.binding)}"] if r.binding else []
+            current = "" if r.current is None else \
+                f"; the design has {fmt.with_unit(r.current, r.unit)}"
+            self.seek_answer.setText(f"{fmt.with_unit(r.value, r.unit)}{extra}{current}")
+        lines = [f"Binding: {limit_text(r.binding)}"] if r.binding else []
         lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
         clusters = [c for c in r.extra.get("clusters", []) if c["id"]]
         lines += [f"  {c['name']}: {c['hosts_needed']} of {c['hosts']}"
@@ -173,10 +176,10 @@ class GoalSeekTab(QWidget):
                 new, _ = resize(base, {c["id"]: int(c["hosts_needed"])
                                        for c in r.extra["clusters"]
                                        if c["hosts_needed"] is not None})
-                text = f"Goal seek: {r.value} hosts"
+                text = f"Goal seek: {fmt.count(int(r.value), 'host')}"
             else:
                 new, _ = rebuild(base, vms_per_host=int(r.value))
-                text = f"Goal seek: {r.value} VMs per host"
+                text = f"Goal seek: {fmt.count(int(r.value), 'VM per host')}"
             place_rebuilt(doc.design, new)
             doc.replace_contents(new, text)
         self.apply_button.setEnabled(False)

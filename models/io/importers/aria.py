@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from models.document.design import DesignError, Issue
+from models.document.numbers import counted
 from models.io.importers import Measured
 from models.io.importers.importer import Importer, Option
 from models.io.importers.measurements import STATS, Measurements, statistic, unit_scale
@@ -138,7 +139,8 @@ def read(path: Path, stat: str = "p95") -> Measurements:
     if not per_vm:
         raise DesignError([Issue(str(path), "the view lists no VMs under its header")])
     samples = max(len(v) for v in per_vm.values())
-    how = f"{stat} of up to {samples} rows per VM" if time_col is not None or samples > 1 \
+    how = f"{stat} of up to {counted(samples, 'row')} per VM" if time_col is not None \
+        or samples > 1 \
         else "one row per VM"
     src = f"Aria Operations view {path.name}, {how}"
     meas = Measurements(source=src)

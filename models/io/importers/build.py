@@ -23,7 +23,9 @@ from collections import Counter
 from typing import Any
 
 from models.document.design import Component, Design, Link
-from models.document.schema import HOST, VM
+from models.document.numbers import counted, prop_value, with_unit
+from models.document.schema import HOST, VM, choice_label, prop_label
+from models.document.words import kind_count
 from models.io.arrange import arrange_in_place
 from models.io.importers import (
     ClusterRecord,
@@ -140,7 +142,8 @@ class _Builder:
                 design.links.append(Link(nid, hid, "installed_in"))
                 self.counts["nics"] += 1
         for (raw, mapped), n in sorted(versions.items()):
-            report.notes.append(f"ESXi version '{raw}' mapped to {mapped} ({n} hosts)")
+            report.notes.append(f"ESXi version '{raw}' mapped to {mapped}"
+                                f" ({kind_count('host', n)})")
 
     def clusters(self, records: list[ClusterRecord], hosts: list[HostRecord]) -> None:
         """A cluster component for every cluster the hosts name (and every vCluster row),
@@ -165,10 +168,10 @@ class _Builder:
                 self.design.links.append(Link(hid, cid, "in_cluster"))
         if assumed:
             self.report.notes.append(
-                f"{len(assumed)} clusters without a recorded HA/DRS policy ("
+                f"{kind_count('cluster', len(assumed))} without a recorded HA/DRS policy ("
                 + ", ".join(assumed[:5]) + (", ..." if len(assumed) > 5 else "")
                 + "): assumed HA on with 1 failover host and DRS on; set the cluster's"
-                " admission_control to what it is")
+                f" {prop_label('cluster', 'admission_control')} to what it is")
 
     # ------------------------------------------------------------------ storage
     def arrays(self, estate: Estate) -> None:
@@ -213,13 +216,14 @@ class _Builder:
                         design.links.append(Link(self.host_ids[hname], aid, "storage"))
         if self.array_disks:
             report.notes.append(
-                f"storage arrays come from {len(unique)} datastores (" + ", ".join(
+                f"storage arrays come from {counted(len(unique), 'datastore')} (" + ", ".join(
                     f"{p}: {n}" for p, n in protocols.most_common())
                 + "); media, drive count and RAID are not in the inventory: schema defaults"
                 " used")
         if grouped:
-            report.notes.append(f"{len(grouped)} arrays hold several datastores (LUNs by NAA"
-                                " prefix, exports by NFS server): " + "; ".join(grouped[:8]))
+            report.notes.append(f"{counted(len(grouped), 'array holds', 'arrays hold')} several"
+                                " datastores (LUNs by NAA prefix, exports by NFS server): "
+                                + "; ".join(grouped[:8]))
 
     # ------------------------------------------------------------------ VMs
     def vms(self, vms: list[VmRecord], include_powered_off: bool,
@@ -241,8 +245,7 @@ class _Builder:
                 continue
             if not vm.powered_on and not include_powered_off:
                 counts["powered_off_skipped"] += 1
-                report.skip(vm.where, vm.name, "powered off: not imported"
-                            " (--include-powered-off imports it idle)")
+                report.skip(vm.where, vm.name, "powered off: not imported")
                 continue
             cov.runnable += 1
             problem = _vm_problem(vm)
@@ -337,11 +340,13 @@ class _Builder:
                 if comp is not None:
                     comp.props["thin"] = True
         if counts["unknown_datastore"]:
-            report.notes.append(f"{counts.pop('unknown_datastore')} VMs are on datastores"
-                                " missing from the datastore list: no disk_on link for them")
+            report.notes.append(f"{counted(counts.pop('unknown_datastore'), 'VM is', 'VMs are')}"
+                                " on datastores missing from the datastore list: their disks"
+                                " are on no storage array")
         if counts["nics"]:
-            report.notes.append("NIC roles are not in the inventory: every NIC has role 'vm';"
-                                " mark the FT logging and vMotion uplinks")
+            report.notes.append("NIC roles are not in the inventory: every NIC carries"
+                                f" {choice_label('vm')}; mark the FT logging and vMotion"
+                                " uplinks")
         counts["hosts"] = len(self.host_ids)
         counts["sites"] = len(self.sites)
         counts["clusters"] = len(self.cluster_ids)
@@ -399,8 +404,9 @@ def _host_props(h: HostRecord, report: ImportReport,
         if _in_range("ghz", ghz, spec):
             props["ghz"] = ghz
         else:
-            report.notes.append(f"host '{h.name}': CPU speed {h.mhz:g} MHz out of range; "
-                                f"default {spec['ghz'].default} GHz used")
+            report.notes.append(f"host '{h.name}': CPU speed {with_unit(h.mhz, 'MHz')} out of"
+                                f" range; default {prop_value('host', 'ghz', spec['ghz'].default)}"
+                                " used")
     if h.hyperthreading is not None:
         props["hyperthreading"] = h.hyperthreading
     if h.memory_mib is not None:
@@ -408,8 +414,8 @@ def _host_props(h: HostRecord, report: ImportReport,
         if _in_range("memory_gb", gb, spec):
             props["memory_gb"] = gb
         else:
-            report.notes.append(f"host '{h.name}': memory {h.memory_mib:g} MiB out of range;"
-                                " default used")
+            report.notes.append(f"host '{h.name}': memory {with_unit(h.memory_mib, 'MiB')} out"
+                                " of range; default used")
     mapped = nearest_esxi(h.version) if h.version else None
     if mapped is None:
         report.notes.append(f"host '{h.name}': ESXi version unknown ('{h.version}'); "
@@ -441,9 +447,9 @@ def _vm_problem(vm: VmRecord) -> str | None:
     if vm.memory_mib is None:
         return "bad value: memory missing or not a number"
     if not _in_range("vcpus", vm.vcpus, VM.props):
-        return f"bad value: {vm.vcpus} vCPUs is out of range 1..768"
+        return f"bad value: {with_unit(vm.vcpus, 'vCPUs')} is out of range 1..768"
     if vm.memory_mib / MIB_PER_GB > (VM.props["memory_gb"].max or 0):
-        return f"bad value: memory {vm.memory_mib:g} MiB is out of range"
+        return f"bad value: memory {with_unit(vm.memory_mib, 'MiB')} is out of range"
     return None
 
 
@@ -544,27 +550,30 @@ def _notes(report: ImportReport, others: Counter[str], controllers: Counter[str]
            counts: Counter[str]) -> None:
     raised = others.pop("\x00memory", 0)
     if raised:
-        report.notes.append(f"{raised} VMs have less memory than the smallest the model takes:"
-                            f" raised to {VM.props['memory_gb'].min} GB")
+        report.notes.append(f"{counted(raised, 'VM has', 'VMs have')} less memory than the"
+                            " smallest the model takes: raised to"
+                            f" {with_unit(VM.props['memory_gb'].min or 0.0, 'GB')}")
     for os_name, n in others.most_common():
-        report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
+        report.notes.append(f"{kind_count('vm', n)} with guest OS '{os_name}' imported as"
+                            f" {choice_label('linux')}")
     if controllers:
         names = {"pvscsi": "PVSCSI", "lsi_sas": "LSI Logic SAS", "lsi_parallel":
                  "LSI Logic / BusLogic parallel (modelled as LSI Logic SAS)",
                  "nvme": "NVMe (modelled as PVSCSI, both paravirtual)",
                  "sata_ide": "SATA/IDE (modelled as LSI Logic SAS, both emulated)"}
         report.notes.append("virtual SCSI adapters from the VMs' disks: " + ", ".join(
-            f"{names[k]} on {n} VMs" for k, n in controllers.most_common()))
+            f"{names[k]} on {kind_count('vm', n)}" for k, n in controllers.most_common()))
     cov = report.coverage
     running = counts["vms"] - counts["powered_off_imported"]
     if running and cov.measured_io < running:
         report.notes.append(
-            f"{running - cov.measured_io} of {running} running VMs have no measured storage"
-            " I/O: their IOPS and latency read 'not measured' (nothing is invented) until you"
-            " assign a workload profile (vm.workload.profile) or import I/O data (headroom"
-            " calibrate DESIGN --from esxtop.csv or an Aria Operations view, or"
-            " import-vcenter --perf DAYS)")
+            f"no measured storage I/O on {running - cov.measured_io:,} of"
+            f" {counted(running, 'running VM')}: their IOPS and latency read 'not measured'"
+            " (nothing is invented) until you assign a workload profile or import I/O data"
+            " (an esxtop or Aria Operations file to calibrate from, or a vCenter import with"
+            " performance history)")
     if running and cov.measured_cpu < running:
         report.notes.append(
-            f"{running - cov.measured_cpu} of {running} running VMs have no measured CPU: the"
-            " baseline shares their hosts' recorded CPU usage among them where it is recorded")
+            f"no measured CPU on {running - cov.measured_cpu:,} of"
+            f" {counted(running, 'running VM')}: the baseline shares their hosts' recorded CPU"
+            " usage among them where it is recorded")
