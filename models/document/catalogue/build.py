@@ -2,7 +2,8 @@
 
 ``python -m models.document.catalogue.build [SPEC_FOLDER]`` reads the three dumps
 (default ``../shared/reference/spec/`` beside the project) and writes
-``resources/catalogue/processors.json`` and ``resources/catalogue/server_processors.json``.
+``resources/catalogue/processors.json`` and, for the curated ``servers.json``,
+``resources/catalogue/server_options.json``.
 Standard library only.
 
 The figure of a processor is SPECrate2017_int_base per core: the median over its
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from models.document.catalogue import spec
-from models.document.catalogue.names import VENDORS, canonical
+from models.document.catalogue.names import VENDORS, canonical, key
 from models.document.catalogue.spec import Month, Result, month_text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -301,23 +302,64 @@ def system_name(system: str) -> str:
     return " ".join(words)
 
 
-def server_processors(folder: Path, servers: list[dict[str, Any]]) -> dict[str, Any]:
-    """For each server of the curated list, the processors SPEC's CPU2017 results ran it with
-    (its ``spec_systems`` names against each result's ``System``), with their counts."""
+MEMORY = re.compile(r"\(\s*(\d+)\s*x\s*(\d+)\s*GB[^,)]*?\bPC(\d)", re.IGNORECASE)
+"""SPEC's ``Memory``: "768 GB (24 x 32 GB 2Rx4 PC4-2933Y-R)"."""
+
+
+def memory_config(text: str) -> tuple[int, int, int, str] | None:
+    """(GB in DIMMs, DIMMs, GB per DIMM, "DDR4"/"DDR5") of a SPEC ``Memory`` text, or None.
+    The total counts the DIMMs only (a Xeon Max system adds its HBM to the stated total)."""
+    m = MEMORY.search(text)
+    if not m:
+        return None
+    dimms, size = int(m.group(1)), int(m.group(2))
+    return dimms * size, dimms, size, f"DDR{m.group(3)}"
+
+
+def server_options(folder: Path, servers: list[dict[str, Any]]) -> dict[str, Any]:
+    """For each server of the curated list, what SPEC's CPU2017 results ran it with (its
+    ``spec_systems`` names against each result's ``System``): the processors, the most
+    sockets, and the memory configurations, each with its count of results."""
     wanted: dict[str, list[str]] = defaultdict(list)
     for s in servers:
         for name in s.get("spec_systems", []):
             wanted[name.lower()].append(s["id"])
-    found: dict[str, Counter[str]] = defaultdict(Counter)
-    results = spec.read_cpu2017(folder)
-    for r in results:
-        for sid in wanted.get(system_name(r.system), []):
-            found[sid][canonical(r.family, r.model)] += 1
-    return {"format": "headroom-server-processors", "version": 1,
-            "source": f"{spec.CPU2017}, CINT2017rate results, System column "
-                      f"(published to {_span(results)['published_to']})",
-            "servers": {sid: dict(sorted(found[sid].items()))
-                        for sid in sorted({s["id"] for s in servers})}}
+    processors: dict[str, Counter[str]] = defaultdict(Counter)
+    memory: dict[str, Counter[str]] = defaultdict(Counter)
+    sockets: dict[str, int] = defaultdict(int)
+    published: dict[str, list[Month]] = defaultdict(list)
+    count = 0
+    for d in spec.rows(folder / spec.CPU2017):
+        if d.get("Benchmark") != "CINT2017rate":
+            continue
+        count += 1
+        ids = wanted.get(system_name(d.get("System", "")), [])
+        k = key(d.get("Processor", ""))
+        if k is None:
+            continue
+        for sid in ids:
+            processors[sid][canonical(*k)] += 1
+            sockets[sid] = max(sockets[sid], int(d.get("# Chips", "0").strip() or 0))
+            mem = memory_config(d.get("Memory", ""))
+            if mem:
+                memory[sid][f"{mem[0]} GB ({mem[1]} x {mem[2]} GB {mem[3]})"] += 1
+            if (avail := spec.month(d.get("HW Avail", ""))) is not None:
+                published[sid].append(avail)
+    out = {}
+    for sid in sorted({s["id"] for s in servers}):
+        months = sorted(published[sid])
+        first = months[min(1, len(months) - 1)] if months else None
+        out[sid] = {"results": sum(processors[sid].values()),
+                    "spec_hw_avail_from": month_text(first) or None,
+                    "sockets": sockets[sid] or None,
+                    "processors": dict(sorted(processors[sid].items())),
+                    "memory": dict(sorted(memory[sid].items(),
+                                          key=lambda kv: (int(kv[0].split()[0]), kv[0])))}
+    return {"format": "headroom-server-options", "version": 1,
+            "source": f"{spec.CPU2017}: the {count} CINT2017rate results, their System, "
+                      "# Chips, Processor, Memory and HW Avail columns (spec_hw_avail_from: the "
+                      "second earliest HW Avail of its results)",
+            "servers": out}
 
 
 def dump(doc: Any, indent: str = "") -> str:
@@ -342,8 +384,8 @@ def write(folder: Path, out: Path = OUT) -> list[Path]:
     if not curated.is_file():
         return [processors]
     servers = json.loads(curated.read_text(encoding="utf-8"))["servers"]
-    options = out / "server_processors.json"
-    options.write_text(dump(server_processors(folder, servers)) + "\n", encoding="utf-8")
+    options = out / "server_options.json"
+    options.write_text(dump(server_options(folder, servers)) + "\n", encoding="utf-8")
     return [processors, options]
 
 
