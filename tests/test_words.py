@@ -53,6 +53,9 @@ NOT_A_COUNT = {
     # the prediction JSON's admission_control ("25% CPU, 25% memory reserved": a contract)
     ("models/subsystems/capacity.py", "ccols['cpu_failover_pct'][j]"),
     ("models/subsystems/capacity.py", "ccols['memory_failover_pct'][j]"),
+    # the catalogue's memory configurations as SPEC's results state them: keys of data
+    ("models/document/catalogue/build.py", "mem[0]"),
+    ("models/document/catalogue/build.py", "mem[2]"),
 }
 """f-string parts the source half flags although they hold a name, not a figure."""
 

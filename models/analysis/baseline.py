@@ -11,7 +11,7 @@ figures the engine reads, per VM:
 * **CPU**: ``workload.cpu_pct`` such that the VM's whole demand on its host - guest work plus
   the I/O path and the hypervisor's cost that the engine adds for its I/O - equals the
   measured MHz.  vCenter's usage MHz is a share of the host's cores x clock; the model's
-  host capacity counts a hyperthreaded core as ``HT_THROUGHPUT`` (1.15) cores, so a measured
+  host capacity counts a hyperthreaded core as ``HT_THROUGHPUT`` (1.22) cores, so a measured
   MHz is taken as the same share of that capacity.  The demand is linear in ``cpu_pct``
   below the VM's vCPUs, so two evaluations (at 0 and 100%) give each VM's intercept and
   slope.
@@ -79,6 +79,7 @@ def solve(design: Design) -> Changes:
     slope = np.maximum((cores100 - cores0) / 100.0, 1e-12)
     host_cap = _host_cap(c)
     ghz = c.host.cols["ghz"]
+    speed_ghz = compute(c).clock_ghz
     ht = np.where(c.host.cols["hyperthreading"], HT_THROUGHPUT, 1.0)
     mean_clock = (float(np.mean(ghz)), float(np.mean(ht))) if len(ghz) else (2.4, 1.0)
     pct = np.zeros(len(c.vm))
@@ -106,7 +107,9 @@ def solve(design: Design) -> Changes:
         changes[vm.id]["workload.cpu_pct"] = round(float(pct[k]), 6)
         # the clock that share was solved at: a what-if of another clock scales the work
         h = int(c.vm_host[k])
-        changes[vm.id]["workload.cpu_ghz"] = float(ghz[h]) if h >= 0 else None
+        # (as a reference core's clock: the host's per-core speed x 2.4 GHz, so that a host
+        # of another processor scales the work by the speed of both)
+        changes[vm.id]["workload.cpu_ghz"] = float(speed_ghz[h]) if h >= 0 else None
     held = c.vm.cols["workload.memory_gb"]
     no_memory = np.isnan(held)
     held = np.where(no_memory, c.vm.cols["memory_gb"], held)

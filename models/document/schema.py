@@ -131,9 +131,10 @@ MEASURED_VM: tuple[PropSpec, ...] = (
       " sent)", 0, 1.0e7, nullable=True),
     P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
       " (consumed); null means its configured memory", 0, 24576, nullable=True),
-    P("workload.cpu_ghz", "float", None, "GHz", "core clock cpu_pct was measured at: the same"
-      " work takes that share x this clock / its host's clock; null: a share at any clock",
-      0.1, 10, nullable=True),
+    P("workload.cpu_ghz", "float", None, "GHz", "the speed cpu_pct was measured at, as the clock"
+      " of a reference core (a core of the Xeon E5-2665) that fast: the same work takes that"
+      " share x this clock / its host's (per-core speed x 2.4 GHz); null: a share at any"
+      " speed", 0.1, 10, nullable=True),
     P("disk.provisioned_gb", "float", None, "GB", "storage provisioned for the VM (RVTools"
       " vInfo Provisioned)", 0, 1.0e8, nullable=True),
     P("disk.used_gb", "float", None, "GB", "storage the VM uses on its datastores (vInfo In"
@@ -180,6 +181,13 @@ HOST = KindSpec(
         P("sockets", "int", 2, "sockets", "CPU sockets", 1, 16),
         P("cores_per_socket", "int", 16, "cores", "physical cores per socket", 1, 256),
         P("ghz", "float", 2.4, "GHz", "nominal core clock", 0.5, 6.0),
+        P("cpu_model", "str", "", doc="the processor as vCenter and RVTools print it ('Intel(R)"
+          " Xeon(R) Gold 6140 CPU @ 2.30GHz'): its per-core performance comes from SPEC's"
+          " published results (the processor catalogue, matched by model number); empty or"
+          " unknown: the core clock alone"),
+        P("specrate_per_core", "float", None, "SPECrate2017_int_base per core", "per-core"
+          " performance of a processor the catalogue lacks (overrides the catalogue's)", 0.5,
+          50.0, nullable=True),
         P("hyperthreading", "bool", True, doc="hyperthreading enabled (two threads per core)"),
         P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
         P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
@@ -507,7 +515,8 @@ PROP_LABELS: dict[str, str] = {
     "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth to plan for",
     # host
     "platform": "Platform", "esxi_version": "ESXi version", "sockets": "CPU sockets",
-    "cores_per_socket": "Cores per socket", "ghz": "Core clock",
+    "cores_per_socket": "Cores per socket", "ghz": "Core clock", "cpu_model": "Processor",
+    "specrate_per_core": "Per-core SPECrate",
     "hyperthreading": "Hyperthreading", "memory_gb": "Memory", "dense_mode": "Dense mode",
     "hba_count": "Storage HBA ports",
     # nic

@@ -304,7 +304,7 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
         " paths and the hypervisor's cost per event, against cores x clock (hyperthreads"
-        " counted as 1.15 cores)", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
+        " counted as 1.22 cores)", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
         " (consumed where measured, else configured), FT secondaries included, against"

@@ -191,6 +191,12 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if c.detail:  # not read by a summary-only run (a sweep)
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
+    if c.detail:
+        for model in compute(c).unknown_models:
+            res.warnings.append(f"processor '{model}' is not in the processor catalogue: its"
+                                " hosts' per-core performance follows their clock alone (a"
+                                " core of 2012's Xeon E5-2665 at that clock); set"
+                                " host.specrate_per_core where SPEC's figure is known")
     res.cpu_virtualization = cv.section
 
     # consolidation figures for the reference host: how many VMs of the design's mix one
@@ -287,7 +293,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
                   cost: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
     """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on and
-    ``cost`` each host's CPU per request (core-ms at 2.4 GHz)."""
+    ``cost`` each host's CPU per request (core-ms of the reference core)."""
     s_ms = WALL_PER_CPU.value * cost[hosts] * ghz_scale[hosts]
     r = rho[hosts]
     ok = r < 1.0

@@ -217,7 +217,9 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     taxed = esxi & ~request_costed
     overhead = np.zeros(n)
     if taxed.any():
-        cost_h = event_us_by_code()[st.ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        # reference-core microseconds per event, on this host's cores (models.core.platform)
+        cost_h = (event_us_by_code()[st.ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+                  / compute(c).speed)
         overhead = np.where(taxed, taxed_events(iops) * cost_h[hidx], 0.0)
     work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):

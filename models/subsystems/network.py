@@ -51,15 +51,13 @@ PCIE_EFFICIENCY = coefficients.declare(
     " (net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then carry one 10G port and a"
     " dual-port card needs Gen2 x8 (net-pcie-slot-rules).  Prior: 0.8 (TLP headers on 256-byte"
     " payloads).")
-REF_GHZ = 2.9
-"""Per-packet and per-message costs are stated at the LRO study's 2.9 GHz Xeon E5-2667."""
 T_PKT_NS = coefficients.declare(
-    "network.t_pkt_ns", "ns per packet at 2.9 GHz", 1000.0,
+    "network.t_pkt_ns", "ns per packet of the reference core", 1000.0,
     "Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3).  Bounded by"
     " net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us a packet).  Prior:"
     " 1 us.")
 T_MSG_NS = coefficients.declare(
-    "network.t_msg_ns", "ns per message at 2.9 GHz", 2000.0,
+    "network.t_msg_ns", "ns per message of the reference core", 2000.0,
     "Per-message cost on the stream's guest thread: 256-byte messages without LRO reach"
     " 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off).  Prior: 2 us (a socket call).")
 ESX4_PKT_FACTOR = coefficients.declare(
@@ -79,12 +77,12 @@ LRO_SEGMENTS = coefficients.declare(
     " (net-lro-native-to-vm-packet-rate).  Prior: 4.")
 TSO_BYTES = 65536.0
 CPU_BYTE_NS = coefficients.declare(
-    "network.cpu_byte_ns", "ns per byte at 2.9 GHz", 1.0,
+    "network.cpu_byte_ns", "ns per byte of the reference core", 1.0,
     "CPU per byte (copies, checksums), fitted with CPU_MSG_NS to LRO's CPU efficiency gains,"
     " +33% at 64 KB and +86% at 256 B (net-lro-native-to-vm-cpu-efficiency); 16 KB is the"
     " check.  Prior: 1 ns (a copy at a few GB/s).")
 CPU_MSG_NS = coefficients.declare(
-    "network.cpu_msg_ns", "ns per message at 2.9 GHz", 500.0,
+    "network.cpu_msg_ns", "ns per message of the reference core", 500.0,
     "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
 
 VSWITCH_COPY_SHARE = 1.0 / 3.0
@@ -99,12 +97,14 @@ receive path (T_PKT_NS); assumed, not fitted (no case gives VM-to-VM figures).""
 
 
 def vswitch_copy_ns() -> float:
-    """ns per byte (at 2.9 GHz) the virtual switch copies between two VMs on one host."""
+    """ns per byte (of the reference core) the virtual switch copies between two VMs on one
+    host."""
     return VSWITCH_COPY_SHARE * CPU_BYTE_NS.value
 
 
 def vswitch_segment_ns() -> float:
-    """ns (at 2.9 GHz) to cut one MSS segment off a large packet for a vNIC without LRO."""
+    """ns (of the reference core) to cut one MSS segment off a large packet for a vNIC
+    without LRO."""
     return VSWITCH_SEGMENT_SHARE * T_PKT_NS.value
 
 
@@ -196,9 +196,11 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     has_nic = (use >= 0) | local
     native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
-    # VMs without a host have no NIC: their values do not matter
-    ghz = compute(c).clock_ghz[hv] if len(c.host) else np.full(len(hv), PLATFORM_GHZ)
-    scale = REF_GHZ / ghz
+    # VMs without a host have no NIC: their values do not matter.  Costs are reference-core
+    # time (models.core.platform); the transfer tools count cycles of a reference-core clock
+    cpu_speed = compute(c).speed[hv] if len(c.host) else np.ones(len(hv))
+    ghz = cpu_speed * PLATFORM_GHZ
+    scale = 1.0 / cpu_speed
     ver = host["esxi_version"][hv]
     esx4 = ver <= _V41
     vnic = vm["vnic"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from models.document.catalogue import processors as cat
 from models.document.catalogue.processors import Processor
+from models.document.numbers import with_unit
 from models.document.resources import RESOURCES
 
 FOLDER = RESOURCES / "catalogue"
@@ -34,7 +35,8 @@ class MemoryConfig:
 
     @property
     def text(self) -> str:
-        return f"{self.total_gb} GB ({self.dimms} x {self.dimm_gb} GB {self.kind})"
+        return (f"{with_unit(self.total_gb, 'GB')} ({self.dimms} x"
+                f" {with_unit(self.dimm_gb, 'GB')} {self.kind})")
 
 
 @dataclass(frozen=True)

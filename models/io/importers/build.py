@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from models.document.catalogue import processors
 from models.document.design import Component, Design, Link
 from models.document.numbers import counted, prop_value, with_unit
 from models.document.schema import HOST, VM, choice_label, prop_label
@@ -114,6 +115,7 @@ class _Builder:
     def hosts(self, hosts: list[HostRecord]) -> None:
         design, report = self.design, self.report
         versions: Counter[tuple[str, str]] = Counter()
+        unknown_cpus: dict[str, list[str]] = {}
         for h in hosts:
             if h.name in self.host_ids:
                 report.skip(h.where, h.name, "duplicate host: the first row with this name is"
@@ -126,7 +128,7 @@ class _Builder:
             self.host_cluster[h.name] = h.cluster
             if h.cluster:
                 self.cluster_hosts.setdefault(h.cluster, []).append(hid)
-            props = _host_props(h, report, versions)
+            props = _host_props(h, report, versions, unknown_cpus)
             design.components.append(Component(hid, "host", name=h.name, tags=tags,
                                                props=props))
             design.links.append(Link(hid, self.site_of(h.datacenter, h.cluster), "located_at"))
@@ -144,6 +146,11 @@ class _Builder:
         for (raw, mapped), n in sorted(versions.items()):
             report.notes.append(f"ESXi version '{raw}' mapped to {mapped}"
                                 f" ({kind_count('host', n)})")
+        for cpu, names in unknown_cpus.items():
+            whose = "its" if len(names) == 1 else "their"
+            report.notes.append(f"processor '{cpu}' is not in the processor catalogue: its"
+                                f" {kind_count('host', len(names))} run at {whose} clock alone"
+                                " (set host.specrate_per_core where it is known)")
 
     def clusters(self, records: list[ClusterRecord], hosts: list[HostRecord]) -> None:
         """A cluster component for every cluster the hosts name (and every vCluster row),
@@ -384,8 +391,8 @@ def _cluster_props(rec: ClusterRecord) -> dict[str, Any]:
     return props
 
 
-def _host_props(h: HostRecord, report: ImportReport,
-                versions: Counter[tuple[str, str]]) -> dict[str, Any]:
+def _host_props(h: HostRecord, report: ImportReport, versions: Counter[tuple[str, str]],
+                unknown_cpus: dict[str, list[str]]) -> dict[str, Any]:
     props: dict[str, Any] = {}
     spec = HOST.props
     sockets = h.sockets
@@ -407,6 +414,10 @@ def _host_props(h: HostRecord, report: ImportReport,
             report.notes.append(f"host '{h.name}': CPU speed {with_unit(h.mhz, 'MHz')} out of"
                                 f" range; default {prop_value('host', 'ghz', spec['ghz'].default)}"
                                 " used")
+    if h.cpu_model.strip():
+        props["cpu_model"] = h.cpu_model.strip()
+        if processors.match(h.cpu_model) is None:
+            unknown_cpus.setdefault(h.cpu_model.strip(), []).append(h.name)
     if h.hyperthreading is not None:
         props["hyperthreading"] = h.hyperthreading
     if h.memory_mib is not None:

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from models.analysis import baseline
+from models.core.platform import HT_THROUGHPUT
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
 
 GHZ = 2.0
-CORES = 20  # 2 x 10, hyperthreaded: 23 core-equivalents in the model
+CORES = 20  # 2 x 10, hyperthreaded: 24.4 core-equivalents in the model
 
 
 def estate(vm1: dict[str, Any] | None = None, host: dict[str, Any] | None = None) -> Design:
@@ -32,7 +33,7 @@ def estate(vm1: dict[str, Any] | None = None, host: dict[str, Any] | None = None
             "measured.io_kb": 16.0, "measured.latency_ms": 4.0,
             "measured.memory_consumed_gb": 12.0, "provenance.cpu": "measured: test",
             **(vm1 or {})}),
-        Component("v2", "vm", "app01", props={"vcpus": 2, "memory_gb": 8.0,
+        Component("v2", "vm", "app01", props={"vcpus": 4, "memory_gb": 8.0,
                                               "workload.profile": "measured"}),
     ]
     d.links += [Link("v1", "h1", "runs_on"), Link("v2", "h1", "runs_on"),
@@ -50,7 +51,7 @@ def test_solved_baseline_reproduces_the_measured_vm_and_host() -> None:
     assert v1.props["workload.memory_gb"] == 12.0
     pred = evaluate(d)
     # the measured VM: its whole demand (guest + I/O path + hypervisor) is its MHz
-    cores = 4000.0 / (GHZ * 1000.0) * 1.15
+    cores = 4000.0 / (GHZ * 1000.0) * HT_THROUGHPUT
     assert pred.vms.cpu_cores[0] == pytest.approx(cores, rel=1e-6)
     assert pred.vms.iops[0] == pytest.approx(500.0)
     # the unmeasured VM: no invented I/O, its CPU the host's unexplained share

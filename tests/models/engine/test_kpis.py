@@ -127,6 +127,7 @@ def test_each_kpi_says_its_own_detail_line() -> None:
     assert KPI_BY_KEY["p95_response_ms"].note(web).startswith("mean ")
     assert KPI_BY_KEY["network_gbps"].note(web, lambda cid: f"<{cid}>").startswith(
         "busiest NIC <")
-    assert KPI_BY_KEY["vms_per_host"].note(ft) == "max 7 by CPU"  # no "– by p95"
+    by_cpu = ft.consolidation.max_vms_per_host_by_cpu
+    assert KPI_BY_KEY["vms_per_host"].note(ft) == f"max {by_cpu} by CPU"  # no "– by p95"
     assert KPI_BY_KEY["hosts_needed"].note(web) == "binding limit: CPU"
     assert KPI_BY_KEY["total_iops"].note(None) == ""
