@@ -106,3 +106,22 @@ def test_place_puts_the_unplaced_vms_on_hosts(tmp_path: Path,
     runs_on = {lk.source for lk in d.links if lk.kind == "runs_on"}
     assert runs_on == {v.id for v in d.of_kind("vm")}
     assert run(capsys, "place", str(design))[1].startswith("no unplaced VMs")
+
+
+def test_calibrate_an_rvtools_estate_from_live_optics(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.liveoptics import collection, from_rvtools, write  # noqa: PLC0415
+
+    e = estate(4, 40, seed=8)
+    design = tmp_path / "estate.headroom"
+    code, stdout, _ = run(capsys, "import-rvtools", str(write_xlsx(tmp_path / "e.xlsx",
+                                                                    e.sheets)),
+                          "-o", str(design))
+    assert code == 0 and "storage I/O 0 of" in stdout
+    lo = write(tmp_path / "lo.xlsx", collection(*from_rvtools(e.sheets), seed=8).sheets)
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(lo), "--stat", "mean")
+    assert code == 0 and "4 hosts" in stdout and "host IOPS" in stdout
+    assert "lack I/O data" not in stdout
+    doc = load_design(design)
+    assert all(str(v.props["provenance.io"]).startswith("measured: Live Optics")
+               for v in doc.of_kind("vm"))
