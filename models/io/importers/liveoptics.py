@@ -299,6 +299,14 @@ def _vm_figures(rows: list[VmRow], perf: dict[tuple[str, str], VmPerf],
             m.sources["memory"] = f"Live Optics VMs Consumed Memory (read at discovery), {when}"
         elif m.memory_active_mib is not None:
             m.sources["memory"] = f"Live Optics VM Performance {word} Memory (active), {when}"
+    big = sorted(((r.record.measured.io_kb or 0.0, r.record.name) for r in rows
+                  if (r.record.measured.io_kb or 0.0) > 1024.0), reverse=True)
+    if big:
+        report.notes.append(f"{len(big)} VMs' mean I/O size is over 1 MB (average KB/sec over"
+                            " average IOPS: " + ", ".join(f"{n} {kb:,.0f} KB"
+                                                          for kb, n in big[:5])
+                            + "): large sequential I/O, or too few I/Os to divide by; their"
+                            " latency grows with the size (vm.workload.io_block_kb sets it)")
     if missing:
         report.notes.append(f"{len(missing)} running VMs have no VM Performance row ("
                             + ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
@@ -330,19 +338,19 @@ def _at_host_peak(col: Collection, when: str, report: ImportReport) -> None:
         if perf.iops and iops:
             over["IOPS"].append(iops / perf.iops)
         f_cpu, f_io = _factor(perf.cpu_mhz, cpu), _factor(perf.iops, iops)
-        why = f"host {vms[0].host if vms else key}'s recorded peak shared by its VMs' own peaks"
-        for v in vms:
+        host = vms[0].host if vms else key
+        for v in vms:  # one text per host and figure: the VM's own peak is its figure / share
             m = v.measured
             if m.cpu_mhz and f_cpu < 1.0:
                 m.sources["cpu"] = (f"Live Optics VM Performance Peak vCPU at its host's peak:"
-                                    f" {f_cpu:.0%} of its own peak of {m.cpu_mhz:,.0f} MHz"
-                                    f" ({why}), {when}")
+                                    f" {f_cpu:.0%} of each VM's own peak (host {host}'s recorded"
+                                    f" peak shared by its VMs' own peaks), {when}")
                 m.cpu_mhz *= f_cpu
                 shared.add("CPU")
             if m.iops and f_io < 1.0:
                 m.sources["io"] = (f"Live Optics VM Performance Peak IOPS at its host's peak:"
-                                   f" {f_io:.0%} of its own peak of {m.iops:,.0f} IOPS"
-                                   f" ({why}), {when}")
+                                   f" {f_io:.0%} of each VM's own peak (host {host}'s recorded"
+                                   f" peak shared by its VMs' own peaks), {when}")
                 m.iops *= f_io
                 shared.add("IOPS")
     spans = [f"{what} {min(r):.2g}-{max(r):.2g}x" for what, r in over.items() if r]
@@ -352,8 +360,8 @@ def _at_host_peak(col: Collection, when: str, report: ImportReport) -> None:
             " to " + ", ".join(spans) + " what the host recorded at its peak): each VM is"
             " taken at its host's peak, the host's recorded peak shared among its VMs in"
             " proportion to their own, so the check matches the hosts' peak "
-            + " and ".join(sorted(shared)) + " by construction (each VM's own peak is in its"
-            " provenance; --stat average shares nothing and checks the VMs against their"
+            + " and ".join(sorted(shared)) + " by construction (each VM's provenance says its"
+            " host's share; --stat average shares nothing and checks the VMs against their"
             " hosts)")
 
 
