@@ -269,7 +269,8 @@ def collection(hosts: list[HostSpec], vms: list[VmSpec], stores: dict[str, tuple
     for h in all_hosts:
         t = by_host[h.name]
         cap = h.cores * h.ghz
-        cpu = t["cpu"] + cap * float(rnd.uniform(0.01, 0.03)) * rnd.lognormal(0, 0.2, SAMPLES)
+        cpu = np.minimum(t["cpu"] + cap * float(rnd.uniform(0.01, 0.03))
+                         * rnd.lognormal(0, 0.2, SAMPLES), cap)  # a busy host saturates
         r = t["r"] + float(rnd.uniform(1, 10))
         w = t["w"] + float(rnd.uniform(1, 10))
         io = r + w

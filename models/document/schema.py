@@ -99,7 +99,7 @@ P = PropSpec
 # ``solved: <how>`` (a calibration derived it from a measurement), ``assumed: <what>`` or
 # ``not measured``; empty means the profile's default (designs drawn by hand).
 CONTENTION = P("measured.cpu_contention_pct", "float", None, "%", "recorded CPU contention"
-               " (Aria Operations)", 0, 1.0e5, nullable=True)
+               " (Aria Operations)", 0, 1.0e5, nullable=True)  # VMs, hosts, clusters (issue 24)
 MEASURED_VM: tuple[PropSpec, ...] = (
     P("provenance.cpu", "str", "", doc="where the VM's CPU figure comes from"),
     P("provenance.memory", "str", "", doc="where the VM's memory figure comes from"),

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.document.design import Design, DesignError, Issue
+from models.document.words import counted
 from models.io.importers import Estate, HostRecord, ImportReport, Progress, SiteBy, VmRecord
 from models.io.importers.build import build_design
 from models.io.importers.importer import Importer, Option, Options, site_by
@@ -216,9 +217,9 @@ def read_book(path: Path, stat: str, report: ImportReport, label: str = "",
         rows = read_vms(vms_sheet, report)
         urls = [r.record.name for r in rows if r.url_name]
         if urls:
-            report.notes.append(f"{len(urls)} VMs are named by a URL-encoded datastore path"
-                                " (Live Optics found no display name): named after their .vmx"
-                                " file: " + ", ".join(urls[:6]) + (" ..." if len(urls) > 6
+            report.notes.append(f"{counted(len(urls), 'VM')} named by a URL-encoded datastore"
+                                " path (Live Optics found no display name): named after the"
+                                " .vmx file: " + ", ".join(urls[:6]) + (" ..." if len(urls) > 6
                                                                    else ""))
         vm_perf = src.sheet("VM Performance")
         if vm_perf is not None:
@@ -302,13 +303,14 @@ def _vm_figures(rows: list[VmRow], perf: dict[tuple[str, str], VmPerf],
     big = sorted(((r.record.measured.io_kb or 0.0, r.record.name) for r in rows
                   if (r.record.measured.io_kb or 0.0) > 1024.0), reverse=True)
     if big:
-        report.notes.append(f"{len(big)} VMs' mean I/O size is over 1 MB (average KB/sec over"
-                            " average IOPS: " + ", ".join(f"{n} {kb:,.0f} KB"
+        report.notes.append(f"mean I/O size over 1 MB on {counted(len(big), 'VM')} (average"
+                            " KB/sec over average IOPS: " + ", ".join(f"{n} {kb:,.0f} KB"
                                                           for kb, n in big[:5])
                             + "): large sequential I/O, or too few I/Os to divide by; their"
                             " latency grows with the size (vm.workload.io_block_kb sets it)")
     if missing:
-        report.notes.append(f"{len(missing)} running VMs have no VM Performance row ("
+        report.notes.append(f"{counted(len(missing), 'running VM')} without a VM Performance"
+                            " row ("
                             + ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
                             + "): their CPU is shared from their host's recorded usage, their"
                             " storage I/O is not measured")

@@ -136,7 +136,7 @@ def test_odd_workbooks_are_read_and_named(tmp_path: Path) -> None:
     assert "sheet Details not in odd.xlsx" in notes
     assert "sheet Host Network Adapters not in odd.xlsx: no host NICs" in notes
     assert "Live Optics collection (its date is not recorded)" in report.provenance[0]
-    assert "2 VMs are named by a URL-encoded datastore path" in notes
+    assert "2 VMs named by a URL-encoded datastore path" in notes
     assert {"app-0001", "app-0002"} <= {v.name for v in design.of_kind("vm")}
     assert "host 'esx-idle.corp.local' recorded CPU" in notes
     idle = next(h for h in baseline.check(design).hosts if h.name == "esx-idle.corp.local")
