@@ -258,7 +258,7 @@ class CalibrationPanel(QWidget):
             self.status_message.emit(f"Cannot calibrate: {err}")
             return False
         rep = apply_measurements(design, meas)
-        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+        if rep.vms_matched == 0 and rep.hosts_matched == 0 and rep.clusters_matched == 0:
             self.status_message.emit(f"Cannot calibrate: no VM or host of {Path(path).name}"
                                      " matches the design by name")
             return False

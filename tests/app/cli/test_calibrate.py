@@ -125,3 +125,18 @@ def test_calibrate_an_rvtools_estate_from_live_optics(
     doc = load_design(design)
     assert all(str(v.props["provenance.io"]).startswith("measured: Live Optics")
                for v in doc.of_kind("vm"))
+
+
+def test_calibrate_from_an_aria_cluster_view(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from models.io.files import save_design  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import estate as aria_estate  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import write as write_view  # noqa: PLC0415
+
+    design = tmp_path / "estate.json"
+    save_design(aria_estate(), design)
+    view = write_view(tmp_path / "cluster.csv", ["Name", "Cluster|CPU|Usage|Avg"],
+                      [["Prod", "38,400"]])
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(view))
+    assert code == 0 and "1 cluster" in stdout and "cluster Prod" in stdout
+    assert load_design(design).component("cl1").props["measured.cpu_pct"] == 25.0  # type: ignore[union-attr]
