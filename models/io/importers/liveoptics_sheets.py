@@ -170,8 +170,6 @@ class HostPerf:
     memory_pct: float | None = None
     iops: float | None = None
     cpu_mhz: float | None = None
-    mbps: float | None = None
-    """Throughput, MB/s."""
     where: str = ""
 
 
@@ -187,8 +185,6 @@ def read_host_perf(sheet: Sheet, stat: str, hosts: dict[str, HostRecord],
     pct_mem = sheet.col(f"{word} Memory %")
     mem = unit_col(sheet, f"{word} Memory", MIB)
     iops = sheet.col(f"{word} IOPS")
-    mbps = sheet.col(f"{word} Throughput MB/s", f"{STAT_WORDS[stat][1]} Throughput MB/s",
-                     f"{STAT_WORDS[stat][1]}. Throughput MB/s")
     out: dict[str, HostPerf] = {}
     for n, row in enumerate(sheet.rows, start=2):
         name = clean(text(row, c_host))
@@ -205,7 +201,6 @@ def read_host_perf(sheet: Sheet, stat: str, hosts: dict[str, HostRecord],
             if mhz is None and perf.cpu_pct is not None and cap > 0:
                 mhz = perf.cpu_pct / 100.0 * cap
             perf.cpu_mhz = mhz
-            perf.mbps = num(row, mbps, f"{word} Throughput MB/s", False)
             used = scaled(row, mem, f"{word} Memory (MiB)") if mem[0] != pct_mem else None
             total = host.memory_mib if host is not None else None
             perf.memory_pct = (used / total * 100.0 if used is not None and total
