@@ -50,6 +50,9 @@ NOT_A_COUNT = {
     ("app/panels/knob_panel.py", "k.group or 'Other'"),  # "Storage knobs": a group's name
     ("models/calibration/file_transfer.py", "tool"),  # "scp Gbit/s": the figure a check names
     ("models/io/importers/aria.py", "what"),  # "CPU demand MHz": the column a file names
+    ("models/io/importers/liveoptics.py", "word"),  # "Peak IOPS": the column a sheet names
+    ("models/io/importers/liveoptics_sheets.py", "word"),
+    ("models/io/importers/liveoptics_sheets.py", "cpu_w"),
     # the prediction JSON's admission_control ("25% CPU, 25% memory reserved": a contract)
     ("models/subsystems/capacity.py", "ccols['cpu_failover_pct'][j]"),
     ("models/subsystems/capacity.py", "ccols['memory_failover_pct'][j]"),

@@ -28,7 +28,7 @@ def cmd_seek(args: argparse.Namespace) -> int:
         emit(doc)
         return 0
     what = {"hosts": "fewest hosts", "oio": "largest OIO per VM",
-            "vms": "most VMs per host"}[r.goal]
+            "iops": "largest growth of the I/O", "vms": "most VMs per host"}[r.goal]
     binding = limit_text(r.binding)
     print(f"{design.name} [{doc['scenario']}]: {what} meeting policy")
     if r.value is None:
@@ -36,6 +36,9 @@ def cmd_seek(args: argparse.Namespace) -> int:
     else:
         extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                  if r.goal == "hosts" else "")
+        if r.goal == "iops":
+            extra = (f" ({r.extra['iops_at_answer']:,.0f} IOPS over"
+                     f" {counted(r.extra['vms_with_io'], 'VM')})")
         print(f"  answer     {fmt.with_unit(r.value, r.unit)}{extra}   (design:"
               f" {fmt.with_unit(r.current, r.unit)})")
         print(f"  binding    {binding}")
@@ -124,12 +127,14 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Subcommands) -> None:
-    p = sub.add_parser("seek", help="goal seek: fewest hosts, largest OIO or VMs per host "
-                       "that meets the design's policy")
+    from models.analysis.seek import GOALS  # noqa: PLC0415
+
+    p = sub.add_parser("seek", help="goal seek: fewest hosts, largest OIO, largest growth of"
+                       " the measured I/O or most VMs per host that meets the design's policy")
     p.add_argument("file")
-    p.add_argument("--goal", required=True, choices=("hosts", "oio", "vms"))
+    p.add_argument("--goal", required=True, choices=GOALS)
     p.add_argument("--max", type=int, help="search limit (default: one host per VM, the OIO "
-                   "knob's maximum 256, 1024 VMs per host)")
+                   "knob's maximum 256, 10000%% of today's I/O, 1024 VMs per host)")
     add_eval_opts(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_seek)

@@ -97,7 +97,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
         meas = read_performance(args.source, args.stat)
         rep = apply_measurements(design, meas)
-        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+        if rep.vms_matched == 0 and rep.hosts_matched == 0 and rep.clusters_matched == 0:
             named = ", ".join((rep.unmatched_vms + rep.unmatched_hosts)[:5]) or "nothing"
             raise DesignError([Issue("calibrate", f"no VM or host of {Path(args.source).name}"
                                      f" matches the design by name (the file names {named}):"

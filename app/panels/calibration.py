@@ -1,7 +1,9 @@
 """The Calibration view: does the baseline match what the estate recorded?
 
-Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, esxtop, Aria
-Operations) recorded, with the residual; per VM the IOPS, latency and CPU MHz where recorded;
+Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, Live Optics,
+esxtop, Aria Operations) recorded, with the residual, and the host's IOPS where recorded (Live
+Optics); per cluster the same where an Aria Operations cluster view recorded it; CPU demand,
+contention and ready as recorded; per VM the IOPS, latency and CPU MHz where recorded;
 a summary against the target (median within 5 points, 90th percentile within 10).  It follows
 the document's base prediction (``baseline_updated``), recomputed 0.3 s after the last change
 and only while it is shown.  Its buttons change the design as one undo step each: calibrate
@@ -44,7 +46,13 @@ if TYPE_CHECKING:
 VM_ROWS = 500
 """VM rows shown at most (the largest residuals first)."""
 HOST_HEADERS = ("Host", "CPU\npredicted", "CPU\nrecorded", "CPU\nresidual", "Memory\npredicted",
-                "Memory\nrecorded", "Memory\nresidual")
+                "Memory\nrecorded", "Memory\nresidual", "IOPS\npredicted", "IOPS\nrecorded",
+                "Also\nrecorded")
+"""Hosts, then the clusters that recorded their utilisation; the IOPS columns (a Live Optics
+collection's host IOPS) and what was recorded without a prediction (CPU demand, contention,
+ready: Aria Operations) show only where a host or cluster has them."""
+IOPS_COLUMNS = (7, 8)
+ALSO_COLUMN = 9
 VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms)",
               "Latency\nrecorded (ms)", "CPU\npredicted (MHz)", "CPU\nrecorded (MHz)", "I/O from")
 """Two-line headers: the figures' columns as narrow as their numbers, the names get the rest."""
@@ -171,19 +179,30 @@ class CalibrationPanel(QWidget):
     def _fill_hosts(self, check: baseline.BaselineCheck) -> None:
         rows = sorted(check.hosts, key=lambda h: -max(abs(h.cpu_residual or 0),
                                                       abs(h.memory_residual or 0)))
+        rows += check.clusters
         t = self.hosts
         t.setSortingEnabled(False)
         t.setRowCount(len(rows))
+        clusters = {c.id for c in check.clusters}
         for r, h in enumerate(rows):
-            name = QTableWidgetItem(h.name)
+            name = QTableWidgetItem(f"{h.name} (cluster)" if h.id in clusters else h.name)
             name.setData(Qt.ItemDataRole.UserRole + 1, h.id)
+            also = ", ".join(f"{label} {v:.1f}%" for label, v in h.recorded.items())
             for c, item in enumerate((name, QTableWidgetItem(_pct(h.cpu_predicted)),
                                       QTableWidgetItem(_pct(h.cpu_recorded)),
                                       _residual_item(h.cpu_residual),
                                       QTableWidgetItem(_pct(h.memory_predicted)),
                                       QTableWidgetItem(_pct(h.memory_recorded)),
-                                      _residual_item(h.memory_residual))):
+                                      _residual_item(h.memory_residual),
+                                      QTableWidgetItem(_num(h.iops_predicted
+                                                            if h.iops_recorded is not None
+                                                            else None)),
+                                      QTableWidgetItem(_num(h.iops_recorded)),
+                                      QTableWidgetItem(also))):
                 t.setItem(r, c, item)
+        for c in IOPS_COLUMNS:
+            t.setColumnHidden(c, all(h.iops_recorded is None for h in rows))
+        t.setColumnHidden(ALSO_COLUMN, not any(h.recorded for h in rows))
 
     def _fill_vms(self, check: baseline.BaselineCheck) -> None:
         def off(v: baseline.VmResidual) -> float:
@@ -239,7 +258,7 @@ class CalibrationPanel(QWidget):
             self.status_message.emit(f"Cannot calibrate: {err}")
             return False
         rep = apply_measurements(design, meas)
-        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+        if rep.vms_matched == 0 and rep.hosts_matched == 0 and rep.clusters_matched == 0:
             self.status_message.emit(f"Cannot calibrate: no VM or host of {Path(path).name}"
                                      " matches the design by name")
             return False

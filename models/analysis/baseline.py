@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from models.analysis import recorded
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import HT_THROUGHPUT, compute
 from models.core.prediction import Prediction
@@ -217,6 +218,10 @@ class HostResidual:
     memory_predicted: float | None
     memory_recorded: float | None
     """Percent of the host's capacity; None where not recorded."""
+    iops_predicted: float | None = None
+    iops_recorded: float | None = None
+    recorded: dict[str, float] = field(default_factory=dict)
+    """Recorded figures without a prediction (CPU demand, contention, ready: %)."""
 
     @property
     def cpu_residual(self) -> float | None:
@@ -231,7 +236,8 @@ class HostResidual:
                 "cpu_recorded_pct": self.cpu_recorded, "cpu_residual": self.cpu_residual,
                 "memory_predicted_pct": self.memory_predicted,
                 "memory_recorded_pct": self.memory_recorded,
-                "memory_residual": self.memory_residual}
+                "memory_residual": self.memory_residual, "iops_predicted": self.iops_predicted,
+                "iops_recorded": self.iops_recorded, "recorded": dict(self.recorded)}
 
 
 @dataclass
@@ -268,6 +274,8 @@ class BaselineCheck:
     vms_without_io: int
     vms_without_cpu: int
     vms_total: int
+    clusters: list[HostResidual] = field(default_factory=list)
+    """Clusters that recorded their utilisation (an Aria Operations cluster view)."""
 
     def stats(self, what: str) -> dict[str, float | int | None]:
         """Median, 90th percentile and largest absolute residual of ``cpu`` or ``memory``
@@ -312,6 +320,10 @@ class BaselineCheck:
                            f" {s['max']:.1f} over {kind_count('host', int(s['hosts']))}")
             else:
                 out.append(f"  {label:<12} nothing recorded to compare with")
+        iops = [(h.iops_predicted, h.iops_recorded) for h in self.hosts
+                if h.iops_predicted is not None and h.iops_recorded is not None]
+        if iops:
+            out.append(recorded.iops_line(iops))
         verdict = self.within_target
         if verdict is not None:
             out.append(f"  target (median <= {TARGET_MEDIAN:g}, p90 <= {TARGET_P90:g}):"
@@ -321,7 +333,12 @@ class BaselineCheck:
                        key=lambda h: -max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0)))
         for h in worst[:limit]:
             out.append(f"  {h.name:<24} CPU {_pct(h.cpu_predicted)} vs {_pct(h.cpu_recorded)}"
-                       f"  memory {_pct(h.memory_predicted)} vs {_pct(h.memory_recorded)}")
+                       f"  memory {_pct(h.memory_predicted)} vs {_pct(h.memory_recorded)}"
+                       + _more(h))
+        for h in self.clusters:
+            out.append(f"  cluster {h.name:<16} CPU {_pct(h.cpu_predicted)} vs"
+                       f" {_pct(h.cpu_recorded)}  memory {_pct(h.memory_predicted)} vs"
+                       f" {_pct(h.memory_recorded)}" + _more(h))
         v = self.vm_stats()
         if v["vms_iops"]:
             out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
@@ -348,11 +365,21 @@ class BaselineCheck:
                             "vms_without_cpu": self.vms_without_cpu,
                             "vms_measured_profile": self.vms_total},
                 "hosts": [h.to_dict() for h in self.hosts],
+                "clusters": [h.to_dict() for h in self.clusters],
                 "vms": [v.to_dict() for v in self.vms]}
 
 
 def _pct(x: float | None) -> str:
     return "  -  " if x is None else f"{x:5.1f}%"
+
+
+def _more(h: HostResidual) -> str:
+    """A check line's recorded IOPS and the figures without a prediction."""
+    parts = []
+    if h.iops_recorded is not None:
+        parts.append(f"IOPS {h.iops_predicted or 0:,.0f} vs {h.iops_recorded:,.0f}")
+    parts += [f"{label} {v:.1f}%" for label, v in h.recorded.items()]
+    return ("  " + ", ".join(parts)) if parts else ""
 
 
 def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck:
@@ -363,6 +390,7 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
     ghz: dict[str, float] = {}
     ht: dict[str, float] = {}
     n_hosts = max(len(pred.hosts.ids), 1)
+    iops = recorded.host_iops(design, pred)
     for i, hid in enumerate(pred.hosts.ids):
         comp = by_id[hid]
         ghz[hid] = _num(comp.get("ghz")) or 2.4
@@ -370,7 +398,10 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
         cpu_rec, mem_rec = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")
         hosts.append(HostResidual(
             hid, pred.hosts.names[i], _finite(pred.hosts.cpu_util[i] * 100.0),
-            _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec)))
+            _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec),
+            iops_predicted=iops[hid][0] if hid in iops else None,
+            iops_recorded=iops[hid][1] if hid in iops else None,
+            recorded=recorded.extras(comp)))
     # an unplaced VM's MHz convert at the hosts' mean clock, as solve() converted them
     mean = (sum(ghz.values()) / n_hosts if ghz else 2.4, sum(ht.values()) / n_hosts
             if ht else 1.0)
@@ -393,7 +424,10 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
             _finite(v.latency_ms[i]) if comp.get("measured.latency_ms") is not None else None,
             _num(comp.get("measured.latency_ms")), _finite(cores / f * g * 1000.0),
             mhz_rec, {k: str(comp.get(f"provenance.{k}")) for k in ("cpu", "memory", "io")}))
-    return BaselineCheck(hosts, vms, without_io, without_cpu, total)
+    clusters = [HostResidual(f.id, f.name, f.cpu_predicted, f.cpu_recorded,
+                             f.memory_predicted, f.memory_recorded, recorded=f.extras)
+                for f in recorded.clusters(design, pred)]
+    return BaselineCheck(hosts, vms, without_io, without_cpu, total, clusters)
 
 
 def _num(v: Any) -> float | None:

@@ -98,6 +98,8 @@ P = PropSpec
 # ``provenance.*`` says where each workload figure comes from: ``measured: <source>``,
 # ``solved: <how>`` (a calibration derived it from a measurement), ``assumed: <what>`` or
 # ``not measured``; empty means the profile's default (designs drawn by hand).
+CONTENTION = P("measured.cpu_contention_pct", "float", None, "%", "recorded CPU contention"
+               " (Aria Operations)", 0, 1.0e5, nullable=True)  # VMs, hosts, clusters (issue 24)
 MEASURED_VM: tuple[PropSpec, ...] = (
     P("provenance.cpu", "str", "", doc="where the VM's CPU figure comes from"),
     P("provenance.memory", "str", "", doc="where the VM's memory figure comes from"),
@@ -128,7 +130,7 @@ MEASURED_VM: tuple[PropSpec, ...] = (
     P("measured.oio", "float", None, "I/Os", "measured outstanding I/Os (active + queued"
       " commands)", 0, 1.0e6, nullable=True),
     P("measured.net_mbps", "float", None, "Mbit/s", "measured network throughput (received +"
-      " sent)", 0, 1.0e7, nullable=True),
+      " sent)", 0, 1.0e7, nullable=True), CONTENTION,
     P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
       " (consumed); null means its configured memory", 0, 24576, nullable=True),
     P("workload.cpu_ghz", "float", None, "GHz", "the speed cpu_pct was measured at, as the clock"
@@ -150,6 +152,16 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
     P("measured.memory_pct", "float", None, "%", "recorded host memory usage (RVTools vHost"
       " Memory usage %)", 0, 1000, nullable=True),
     P("provenance.measured", "str", "", doc="where the recorded host figures come from"),
+)
+# Recorded by Aria Operations and Live Optics (issue 24), on hosts and clusters (contention on
+# VMs too); a cluster also keeps its recorded CPU and memory usage and their source.
+RECORDED: tuple[PropSpec, ...] = (
+    P("measured.iops", "float", None, "IOPS", "recorded IOPS (Live Optics)", 0, 1.0e9,
+      nullable=True),
+    P("measured.cpu_demand_pct", "float", None, "%", "recorded CPU demand (Aria Operations)",
+      0, 1000, nullable=True), CONTENTION,
+    P("measured.cpu_ready_pct", "float", None, "%", "recorded CPU ready (Aria Operations)",
+      0, 1.0e5, nullable=True),
 )
 MEASURED_NIC: tuple[PropSpec, ...] = (
     P("measured.mbps", "float", None, "Mbit/s", "measured traffic (received + sent; esxtop"
@@ -195,7 +207,7 @@ HOST = KindSpec(
         # --- issue 16
         P("aes_ni", "bool", True, doc="the CPUs have AES-NI instructions (Intel Westmere, 2010,"
           " and later): AES costs a fraction of its software cycles per byte"),
-        *MEASURED_HOST,
+        *MEASURED_HOST, *RECORDED,
     ),
 )
 
@@ -415,6 +427,12 @@ CLUSTER = KindSpec(
         P("drs_automation", "enum", "fully_automated",
           choices=("manual", "partially_automated", "fully_automated"),
           doc="DRS automation level"),
+        P("measured.cpu_pct", "float", None, "%", "recorded cluster CPU usage (Aria"
+          " Operations)", 0, 1000, nullable=True),
+        P("measured.memory_pct", "float", None, "%", "recorded cluster memory utilisation"
+          " (Aria Operations)", 0, 1000, nullable=True),
+        P("provenance.measured", "str", "", doc="where the recorded figures come from"),
+        *RECORDED,
     ),
 )
 
@@ -484,6 +502,10 @@ PROP_LABELS: dict[str, str] = {
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
     "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
     "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
+    "measured.cpu_pct": "Recorded CPU usage", "measured.memory_pct": "Recorded memory usage",
+    "host.measured.iops": "Recorded IOPS", "cluster.measured.iops": "Recorded IOPS",
+    "measured.cpu_demand_pct": "Recorded CPU demand", "measured.cpu_contention_pct":
+    "CPU contention", "host.measured.cpu_ready_pct": "Recorded CPU ready",
     "capacity_gb": "Capacity", "provisioned_gb": "Provisioned", "used_gb": "Used",
     "thin": "Thin provisioned", "address": "Address (NAA or NFS server)",
     "datastores": "Datastores",

@@ -1,6 +1,7 @@
-"""The Goal seek tab: the fewest hosts, the largest outstanding I/Os or the most VMs per host
-that meet the design's policy (:func:`models.analysis.seek`), searched in the background with
-a busy bar and Cancel; "Apply" changes the design to the answer as ONE undo step."""
+"""The Goal seek tab: the fewest hosts, the largest outstanding I/Os, the largest growth of the
+measured I/O (an imported estate) or the most VMs per host that meet the design's policy
+(:func:`models.analysis.seek`), searched in the background with a busy bar and Cancel;
+"Apply" changes the design to the answer as ONE undo step."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from models.engine.kpis import limit_text
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
+               "iops": "Largest growth of the measured I/O that meets policy (p95 latency)",
                "vms": "Most VMs per host that meet policy"}
 
 
@@ -129,6 +131,9 @@ class GoalSeekTab(QWidget):
                      if r.goal == "hosts" else "")
             current = "" if r.current is None else \
                 f"; the design has {fmt.with_unit(r.current, r.unit)}"
+            if r.goal == "iops":  # today's I/O is 100%
+                extra = f" ({fmt.with_unit(r.extra['iops_at_answer'], 'IOPS')})"
+                current = f"; today {fmt.with_unit(r.extra['iops_today'], 'IOPS')}"
             self.seek_answer.setText(f"{fmt.with_unit(r.value, r.unit)}{extra}{current}")
         lines = [f"Binding: {limit_text(r.binding)}"] if r.binding else []
         lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
@@ -154,6 +159,10 @@ class GoalSeekTab(QWidget):
     def _can_apply(self, r: SeekResult) -> bool:
         if r.goal == "oio":
             return True
+        if r.goal == "iops":  # an answer about the estate, not a change to it
+            self.apply_button.setToolTip("The I/O growth the design takes is an answer, not a"
+                                         " change: nothing to apply")
+            return False
         ok = self.document.scenario == "base"
         if not ok:
             self.apply_button.setToolTip("Hosts and VM counts change the base design: switch"

@@ -67,6 +67,8 @@ class HostRecord:
     cpu_usage_pct: float | None = None
     """Recorded host CPU usage (% of cores x MHz), e.g. RVTools vHost CPU usage %."""
     memory_usage_pct: float | None = None
+    iops: float | None = None
+    """Recorded host IOPS (Live Optics ESX Performance)."""
     measured_by: str = ""
     """Where the recorded usage comes from (provenance text)."""
 
@@ -78,6 +80,7 @@ class Measured:
     cpu_mhz: float | None = None
     cpu_max_mhz: float | None = None
     cpu_ready_pct: float | None = None
+    cpu_contention_pct: float | None = None
     memory_active_mib: float | None = None
     memory_consumed_mib: float | None = None
     memory_ballooned_mib: float | None = None

@@ -435,11 +435,14 @@ def _host_props(h: HostRecord, report: ImportReport, versions: Counter[tuple[str
         props["esxi_version"] = mapped
         versions[(_short_version(h.version), mapped)] += 1
     for key, usage in (("measured.cpu_pct", h.cpu_usage_pct),
-                       ("measured.memory_pct", h.memory_usage_pct)):
+                       ("measured.memory_pct", h.memory_usage_pct), ("measured.iops", h.iops)):
         if usage is not None and _in_range(key, usage, spec):
             props[key] = round(float(usage), 3)
-    if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None):
+    if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None
+                          or h.iops is not None):
         props["provenance.measured"] = h.measured_by
+    if h.cpu_model and "cpu_model" in spec:  # the processor, where the schema keeps it
+        props["cpu_model"] = h.cpu_model
     return props
 
 
@@ -531,6 +534,7 @@ def measured_props(vm: VmRecord) -> dict[str, Any]:
     for key, value, scale in (
             ("measured.cpu_mhz", m.cpu_mhz, 1.0), ("measured.cpu_max_mhz", m.cpu_max_mhz, 1.0),
             ("measured.cpu_ready_pct", m.cpu_ready_pct, 1.0),
+            ("measured.cpu_contention_pct", m.cpu_contention_pct, 1.0),
             ("measured.memory_active_gb", m.memory_active_mib, gb),
             ("measured.memory_consumed_gb", m.memory_consumed_mib, gb),
             ("measured.memory_ballooned_gb", m.memory_ballooned_mib, gb),

@@ -106,3 +106,37 @@ def test_place_puts_the_unplaced_vms_on_hosts(tmp_path: Path,
     runs_on = {lk.source for lk in d.links if lk.kind == "runs_on"}
     assert runs_on == {v.id for v in d.of_kind("vm")}
     assert run(capsys, "place", str(design))[1].startswith("no unplaced VMs")
+
+
+def test_calibrate_an_rvtools_estate_from_live_optics(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.liveoptics import collection, from_rvtools, write  # noqa: PLC0415
+
+    e = estate(4, 40, seed=8)
+    design = tmp_path / "estate.headroom"
+    code, stdout, _ = run(capsys, "import-rvtools", str(write_xlsx(tmp_path / "e.xlsx",
+                                                                    e.sheets)),
+                          "-o", str(design))
+    assert code == 0 and "storage I/O 0 of" in stdout
+    lo = write(tmp_path / "lo.xlsx", collection(*from_rvtools(e.sheets), seed=8).sheets)
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(lo), "--stat", "mean")
+    assert code == 0 and "4 hosts" in stdout and "host IOPS" in stdout
+    assert "lack I/O data" not in stdout
+    doc = load_design(design)
+    assert all(str(v.props["provenance.io"]).startswith("measured: Live Optics")
+               for v in doc.of_kind("vm"))
+
+
+def test_calibrate_from_an_aria_cluster_view(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from models.io.files import save_design  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import estate as aria_estate  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import write as write_view  # noqa: PLC0415
+
+    design = tmp_path / "estate.json"
+    save_design(aria_estate(), design)
+    view = write_view(tmp_path / "cluster.csv", ["Name", "Cluster|CPU|Usage|Avg"],
+                      [["Prod", "38,400"]])
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--from", str(view))
+    assert code == 0 and "1 cluster" in stdout and "cluster Prod" in stdout
+    assert load_design(design).component("cl1").props["measured.cpu_pct"] == 25.0  # type: ignore[union-attr]

@@ -176,3 +176,27 @@ def test_dragging_an_unplaced_vm_onto_a_host_places_it_in_one_undo_step(
     doc.undo_stack.undo()
     assert not any(lk.source == "v2" for lk in doc.design.links)
     qtbot.waitUntil(lambda: scene.unplaced.count == 1)
+
+
+def test_recorded_figures_and_clusters_show_in_the_view(qtbot: QtBot, tmp_path: Path) -> None:
+    """An Aria Operations cluster view onto an estate: the cluster's row, what it recorded
+    without a prediction (demand, contention) in its own column; no IOPS columns."""
+    from app.panels.calibration import ALSO_COLUMN, IOPS_COLUMNS  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import estate as aria_estate  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import write as write_view  # noqa: PLC0415
+
+    doc = DesignDocument(aria_estate())
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    view = write_view(tmp_path / "cluster.csv", ["Name", "Cluster|CPU|Demand|Avg",
+                                                 "Cluster|CPU|Contention (%)|Avg"],
+                      [["Prod", "76,800", "2.5"]])
+    assert panel.calibrate_from(str(view))
+    qtbot.waitUntil(lambda: panel.check is not None and panel.hosts.rowCount() == 3)
+    names = [item.text() for r in range(3) if (item := panel.hosts.item(r, 0)) is not None]
+    assert names[-1] == "Prod (cluster)"
+    also = panel.hosts.item(2, ALSO_COLUMN)
+    assert also is not None and also.text() == "CPU demand 50.0%, contention 2.5%"
+    assert not panel.hosts.isColumnHidden(ALSO_COLUMN)
+    assert all(panel.hosts.isColumnHidden(c) for c in IOPS_COLUMNS)
