@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -39,7 +39,7 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.window import start_page
+from app.window import geometry, start_page
 from app.window.file_menu import FileController
 from models.core.prediction import Prediction, bottleneck_text
 from models.document import numbers as fmt
@@ -60,7 +60,8 @@ class MainWindow(QMainWindow):
             self.document.setParent(self)
         doc = self.document
         self.setObjectName("MainWindow")
-        self.resize(1600, 1000)
+        # within the screen it opens on: Qt does not shrink a window to its screen
+        self.setGeometry(geometry.first_geometry(geometry.available(self)))
         self.scene = DesignScene(doc, self)
         self.view = DesignView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -405,16 +406,23 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ layout
     def restore_layout(self) -> bool:
-        """Restore the saved geometry and dock layout; False when there was none."""
+        """Restore the saved geometry and dock layout; False when there was none, or when the
+        saved window does not fit the screen it opens on now (a layout kept from a larger
+        screen: the window keeps its first geometry, the docks their places at their default
+        sizes)."""
         settings = QSettings()
         settings.beginGroup(SETTINGS_GROUP)
-        geometry = settings.value("geometry")
+        saved = settings.value("geometry")
         state = settings.value("state")
+        rect = settings.value("rect")
         settings.endGroup()
-        if isinstance(geometry, QByteArray) and isinstance(state, QByteArray):
-            self.restoreGeometry(geometry)
-            return self.restoreState(state, STATE_VERSION)
-        return False
+        if not isinstance(saved, QByteArray) or not isinstance(state, QByteArray):
+            return False
+        if not isinstance(rect, QRect) or not geometry.fits(rect, geometry.available(self)):
+            self.restoreState(state, STATE_VERSION)
+            return False
+        self.restoreGeometry(saved)
+        return self.restoreState(state, STATE_VERSION)
 
     def default_dock_sizes(self) -> None:
         """Side columns in proportion to the window (at 1280 px: 240 and 300, so knob values
@@ -435,6 +443,7 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         settings.beginGroup(SETTINGS_GROUP)
         settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("rect", self.geometry())  # to tell whether it fits a screen later
         settings.setValue("state", self.saveState(STATE_VERSION))
         settings.endGroup()
 
