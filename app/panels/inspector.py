@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
-from app.support import theme
+from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value, prop_label
@@ -78,6 +78,8 @@ class Field(QWidget):
                 text = fmt.choice(spec.name, c) if isinstance(c, str) else format_value(c)
                 self.combo.addItem(text, c)
             self.combo.activated.connect(self._combo_activated)
+            self.combo.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            wheel.guard(self.combo)  # a wheel over it scrolls the inspector until clicked
             row.addWidget(self.combo, 1)
         else:
             self.edit = QLineEdit(self)
