@@ -272,9 +272,11 @@ class MainWindow(QMainWindow):
         self.import_menu = menu
 
     def _install_start_page(self) -> start_page.StartStack:
+        # every bottom dock steps aside (the Calibration dock too: alone it took the page's
+        # lower half)
         stack = start_page.install(self, self.document,
-                                   (self.charts_dock, self.evidence_dock, self.analysis_dock),
-                                   self.files.recent_files)
+                                   (self.charts_dock, self.evidence_dock, self.analysis_dock,
+                                    self.calibration_dock), self.files.recent_files)
         page = stack.page
         # the lambdas look the file controller's methods up when called (tests replace them)
         page.open_chosen.connect(lambda: self.files.open())  # noqa: PLW0108
