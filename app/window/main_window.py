@@ -122,6 +122,10 @@ class MainWindow(QMainWindow):
         self.status_detail.setAlignment(Qt.AlignmentFlag.AlignRight
                                         | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status_detail)
+        # a message (a refused link's reason) gets the whole bar while it shows: beside the
+        # figures it was cut
+        self.statusBar().messageChanged.connect(
+            lambda text: self.status_detail.setVisible(not text))
 
         self.scene.status_message.connect(self.show_status)
         self.analysis.status_message.connect(self.show_status)
@@ -428,7 +432,8 @@ class MainWindow(QMainWindow):
 
     def default_dock_sizes(self) -> None:
         """Side columns in proportion to the window (at 1280 px: 240 and 300, so knob values
-        and two tile columns fit), the canvas gets the rest."""
+        and two tile columns fit), the canvas gets the rest; the inspector a share of its
+        column that shows about eight fields at 1366x768."""
         width = self.width()
         left = max(240, min(300, round(width * 0.19)))
         right = max(300, min(380, round(width * 0.25)))
@@ -437,7 +442,11 @@ class MainWindow(QMainWindow):
         # the knobs get most of the left column: the palette shows a screenful of presets
         self.resizeDocks([self.palette_dock, self.knob_dock],
                          [max(150, round(self.height() * 0.24)), 600], Qt.Orientation.Vertical)
-        self.resizeDocks([self.inspector_dock, self.dashboard_dock], [330, 620],
+        # a short window gives the inspector a larger share (at 768 px it showed four
+        # fields); the dashboard scrolls rather than cut a tile
+        share = 0.35 if self.height() >= 900 else 0.43
+        self.resizeDocks([self.inspector_dock, self.dashboard_dock],
+                         [round(1000 * share), round(1000 * (1 - share))],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
 
