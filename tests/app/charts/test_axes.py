@@ -75,6 +75,8 @@ def test_every_example_s_curve_axes_read_without_prefixes_after_browsing(qtbot: 
     qtbot.addWidget(curve)
     for name in [*examples.names(), "vaio-scaling"]:
         doc.replace_design(examples.load(name))
+        # swept at once, or (on a slow machine) soon after
+        qtbot.waitUntil(lambda: curve.iops_curve.getData()[0] is not None, timeout=10000)
         k = curve.knob
         assert k is not None
         assert text(curve.iops_plot.getAxis("bottom")) == axis_title(k.label, k.unit), name
@@ -87,10 +89,9 @@ def test_every_example_s_curve_axes_read_without_prefixes_after_browsing(qtbot: 
         if ys is not None and len(ys):
             assert ys[0] == pytest.approx(curve.throughput(p)), name
             xs, curve_ys = curve.iops_curve.getData()
-            at = list(xs).index(curve.point_iops.xData[0]) if curve.point_iops.xData[0] \
-                in list(xs) else None
-            if at is not None:  # the point's value is one the curve plots: on it
-                assert ys[0] == pytest.approx(curve_ys[at], rel=1e-6, abs=1e-9), name
+            on = [i for i, x in enumerate(xs) if x == curve.point_iops.xData[0]]
+            for i in on:  # the point's value is one the curve plots: on it
+                assert ys[0] == pytest.approx(curve_ys[i], rel=1e-6, abs=1e-9), name
     assert text(curve.iops_plot.getAxis("bottom")) == "Outstanding I/Os"
 
 
