@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
+from app.canvas.drop import unique_name
 from models.document import numbers as fmt
 from models.document.codec import design_to_dict, loads
 from models.document.design import Design, DesignError
@@ -85,11 +86,14 @@ def paste(doc: DesignDocument) -> str:
         return "Nothing to paste"
     renamed: dict[str, str] = {}
     taken = {c.id for c in doc.design.components}
+    names = {c.name for c in doc.design.components}
     for comp in part.components:
         new = doc.new_id(comp.kind, taken)
         taken.add(new)
         renamed[comp.id] = new
         comp.id = new
+        comp.name = unique_name(names, comp.name)  # a pasted copy of db-01 is db-01 2
+        names.add(comp.name)
         comp.x += OFFSET
         comp.y += OFFSET
     for lk in part.links:

@@ -74,14 +74,28 @@ def drop_preset(canvas: Canvas, preset_id: str, pos: QPointF) -> str:
     link, at = landing(canvas, pre.kind, pos)
     links = [Link(cid, link.target, link.kind)] if link is not None else []
     comp = pre.component(cid, round(at.x()), round(at.y()))
+    comp.name = unique_name({c.name for c in doc.design.components}, comp.name)
+    what = comp.name or pre.label
     try:
-        doc.add_components([comp], links, f"Add {pre.label}")
+        doc.add_components([comp], links, f"Add {what}")
     except DesignError as err:
         return f"Could not add {pre.label}: {err}"
     doc.set_selection([cid])
     if not links:
-        return f"Added {pre.label}"
+        return f"Added {what}"
     where = doc.name_of(links[0].target)
     verb = {"runs_on": "on", "installed_in": "in", "located_at": "at", "disk_on": "with its"
             " disk on", "storage": "reaching", "in_cluster": "in", "library_at": "at"}
-    return f"Added {pre.label} {verb.get(links[0].kind, 'to')} {where}"
+    return f"Added {what} {verb.get(links[0].kind, 'to')} {where}"
+
+
+def unique_name(taken: set[str], name: str) -> str:
+    """``name``, or the first of ``name 2``, ``name 3``, ... not in ``taken`` (a second OLTP
+    VM dropped is "OLTP VM 2"); an empty name (a generic preset, known by its id) stays
+    empty."""
+    if not name or name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"

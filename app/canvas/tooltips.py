@@ -9,6 +9,7 @@ import math
 
 from app.document.design_document import DesignDocument
 from models.analysis.baseline import provenance_lines
+from models.core.prediction import Prediction
 from models.document import numbers as fmt
 from models.document.schema import KINDS
 from models.report import wording
@@ -50,11 +51,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             host = p.vms.host[i]
             if host:
                 lines.append(f"on {html.escape(document.name_of(host))}")
-            if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
-                lines.append("storage I/O not measured")
-            else:
-                lines += [f"{_fmt(p.vms.iops[i], 'IOPS')} at {_fmt(p.vms.latency_ms[i], 'ms')}",
-                          f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}"]
+            lines += _vm_times(p, i)
             lines += [f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
                       f"CPU {_fmt(p.vms.cpu_util[i], pct=True)}"]
             if p.vms.bound_by[i]:
@@ -77,6 +74,28 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {html.escape(plain(document, top[0].explanation))}")
     return "<br>".join(lines + (provenance_html(comp) if provenance else []))
+
+
+def _vm_times(p: Prediction, i: int) -> list[str]:
+    """VM ``i``'s time figures: its storage I/O and latency, or its web response (a web
+    server's latency is its response time, not a storage latency: it read "0 IOPS at
+    33.6 ms"); nothing for a VM that does neither."""
+    v = p.vms
+    if len(v.io_not_measured) and v.io_not_measured[i]:
+        return ["storage I/O not measured"]
+    web = bool(len(v.request_driven) and v.request_driven[i])
+    lines = []
+    if v.iops[i] > 0 and web:  # its latency arrays hold the response
+        lines.append(_fmt(v.iops[i], "IOPS"))
+    elif v.iops[i] > 0:
+        lines += [f"{_fmt(v.iops[i], 'IOPS')} at {_fmt(v.latency_ms[i], 'ms')}",
+                  f"p95 {_fmt(v.p95_latency_ms[i], 'ms')}"]
+    if web:
+        saturated = len(v.saturated) and v.saturated[i]
+        lines.append("web response saturated" if saturated else
+                     f"web response {_fmt(v.latency_ms[i], 'ms')}"
+                     f" (p95 {_fmt(v.p95_latency_ms[i], 'ms')})")
+    return lines
 
 
 def provenance_html(comp: object) -> list[str]:

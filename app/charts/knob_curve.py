@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.charts.plots import log_ticks, plot_widget
+from app.charts.plots import label_axis, log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
 from app.support import theme
 from app.support.jobs import Lane, Runner, Task
@@ -142,16 +142,14 @@ class KnobCurve(QWidget):
         self.latency_plot = self.plots.addPlot(row=0, col=0)
         self.iops_plot = self.plots.addPlot(row=1, col=0)
         self.iops_plot.setXLink(self.latency_plot)
-        self.latency_plot.setLabel("left", "time (ms)")
+        label_axis(self.latency_plot, "left", "time", "ms")
         self.times: TimeFigure = latencies
         """The upper plot's figures (:func:`time_of`), chosen at each sweep."""
         self.throughput: ThroughputFigure = lambda q: q.total_iops
         """The lower plot's figure (:func:`throughput_of`), chosen at each sweep."""
-        self.iops_plot.setLabel("left", "total IOPS")
-        for plot in (self.latency_plot, self.iops_plot):
-            # no grid: grid lines belong to the axes, which then repaint with every moved
-            # point (6 ms per axis at 2,000 VMs)
-            plot.getAxis("left").enableAutoSIPrefix(False)
+        label_axis(self.iops_plot, "left", "total IOPS")
+        # no grid: grid lines belong to the axes, which then repaint with every moved point
+        # (6 ms per axis at 2,000 VMs)
         self.latency_plot.getAxis("bottom").setStyle(showValues=False)
         self.legend = self.latency_plot.addLegend(offset=(10, 5))  # top left: times rise
         blue, orange = pg.mkPen("#2e86c1", width=2), pg.mkPen("#d35400", width=2)
@@ -273,8 +271,7 @@ class KnobCurve(QWidget):
             axis.setTicks(None)
         for plot in (self.latency_plot, self.iops_plot):
             plot.setLogMode(x=k.log and k.choices is None, y=False)
-        self.iops_plot.setLabel("bottom", k.label, units=k.unit if k.unit != "fraction" else "")
-        self.iops_plot.getAxis("bottom").enableAutoSIPrefix(False)
+        label_axis(self.iops_plot, "bottom", k.label, k.unit)
         self.knob_changed.emit(path)
         self._cancel_band()
         self.clear_band()
@@ -430,7 +427,7 @@ class KnobCurve(QWidget):
         # a design without storage I/O or requests has no time to plot: the throughput
         # plot takes the whole height instead of sharing it with a flat line at 0 ms
         self.show_time_plot(figures.has_time)
-        self.latency_plot.setLabel("left", time_label)
+        label_axis(self.latency_plot, "left", time_label)
         for curve_item, name in ((self.latency_curve, names[0]), (self.p95_curve, names[1])):
             legend_label = self.legend.getLabel(curve_item)
             if legend_label is not None and legend_label.text != name:
@@ -442,8 +439,11 @@ class KnobCurve(QWidget):
         offset = (-10, 5) if falling(figures.mean) else (10, 5)
         if tuple(self.legend.opts["offset"]) != offset:
             self.legend.setOffset(offset)
-        self.iops_plot.setLabel("left", through_label)
+        label_axis(self.iops_plot, "left", through_label)
         self.iops_curve.setData(xs, figures.throughput)
+        # the point reads the figures just drawn: after a new design, the last point was read
+        # with the figures of the design before it (IOPS of a desktop design: 0)
+        self.update_point()
         self.flat = True
         for plot, ys in ((self.latency_plot, figures.mean), (self.iops_plot, figures.throughput)):
             flat = flat_range(ys)

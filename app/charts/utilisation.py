@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from app.charts.plots import plot_widget
+from app.charts.plots import label_axis, plot_widget
 from app.support import theme
 from models.core.prediction import bottleneck_text, resource_words
 from models.report.wording import plain
@@ -44,8 +44,7 @@ class UtilisationChart(QWidget):
         self.plot.invertY(True)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        self.plot.setLabel("bottom", "utilisation", units="%")
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
+        label_axis(self.plot, "bottom", "utilisation", "fraction")
         self.plot.getAxis("bottom").setTicks(
             [[(t / 100.0, f"{t}") for t in range(0, 201, 25)]])
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[], brushes=[])

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.charts.plots import plot_widget
+from app.charts.plots import label_axis, plot_widget
 from app.support import theme
 from models.calibration import Check, all_checks
 from models.calibration.crossval import stored
@@ -148,14 +148,14 @@ class EvidenceView(QWidget):
         self.split = split
         self.plots = plot_widget()
         self.plot = self.plots.addPlot()
-        self.plot.setLabel("bottom", "published")
-        self.plot.setLabel("left", "model")
+        label_axis(self.plot, "bottom", "published")
+        label_axis(self.plot, "left", "model")
         for name in ("bottom", "left"):
             self.plot.getAxis(name).setLogMode(True)
-            self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         # beside the plot, not on it: ten subsystems would cover the points of a short plot
-        self.legend = pg.LegendItem()
+        self.legend = pg.LegendItem(verSpacing=-4, labelTextSize="8pt")  # compact: the plot
+        # keeps the width
         self.plots.addItem(self.legend, row=0, col=1)
         band = pg.mkPen("#bdc3c7")
         self.band_hi = pg.PlotDataItem([], [], pen=band)
@@ -178,8 +178,10 @@ class EvidenceView(QWidget):
         split.addWidget(self.plots)
         self.details = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 2)  # beside each other, the table gets the larger part
-        split.setStretchFactor(1, 3)
+        # beside each other, nearly halves: the plot (square on log-log axes) beside its
+        # legend needs about what the table's first five columns do
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 6)
         self.table = FittedTable(self.COLUMNS)
         self.table.setAccessibleName("Calibration checks")
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)

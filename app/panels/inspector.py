@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
-from app.support import theme
+from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value, prop_label
@@ -78,6 +78,8 @@ class Field(QWidget):
                 text = fmt.choice(spec.name, c) if isinstance(c, str) else format_value(c)
                 self.combo.addItem(text, c)
             self.combo.activated.connect(self._combo_activated)
+            self.combo.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            wheel.guard(self.combo)  # a wheel over it scrolls the inspector until clicked
             row.addWidget(self.combo, 1)
         else:
             self.edit = QLineEdit(self)
@@ -207,21 +209,31 @@ class Inspector(QWidget):
         theme.tone(self.message, "error")
         self.message.setWordWrap(True)
         self.message.hide()
-        self.form_host = QWidget(self)
+        # the fields, then what the prediction says and where the figures come from, all in
+        # one scroll area under the name: in a short dock the fields keep the room (at
+        # 1366x768 the boxes above them left the fields two rows)
+        body = QWidget(self)
+        self.form_host = QWidget(body)
         self.form = QFormLayout(self.form_host)
+        self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.form_host)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.message)
+        column.addWidget(self.form_host)
+        column.addWidget(self.predicted)
+        column.addWidget(self.provenance)
+        column.addStretch(1)
+        self.fields_area = QScrollArea(self)
+        self.fields_area.setWidgetResizable(True)
+        self.fields_area.setWidget(body)
+        self.fields_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.fields_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)
         layout.addWidget(self.name_edit)
-        layout.addWidget(self.predicted)
-        layout.addWidget(self.provenance)
-        layout.addWidget(self.message)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.fields_area, 1)
         self.fields: dict[str, Field] = {}
         self.ids: list[str] = []
         self.kind = ""

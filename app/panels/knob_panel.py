@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.support import theme
+from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, selector_kind
 from models.document.knobs import Knob, default_knob, knobs_for
@@ -133,6 +133,7 @@ class KnobRow(QWidget):
         control.setAccessibleDescription(f"{spec.doc}. Study: {knob.source}")
         control.setToolTip(self.toolTip())
         control.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        wheel.guard(control)  # a wheel over it scrolls the panel until it is clicked
         self.control = control
         self.label.setBuddy(control)
         layout.addWidget(control)

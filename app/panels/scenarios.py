@@ -2,15 +2,15 @@
 
 Switching calls :meth:`DesignDocument.set_scenario` (not an undoable edit); adding and
 removing are undoable.  The comparison lists every dashboard KPI for two scenarios with the
-change between them; scenarios other than the active one and base are evaluated on demand.
+change between them, and the settings that differ (:mod:`app.panels.compare`); scenarios other
+than the active one and base are evaluated on demand.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.panels.compare import BASE, ComparePanel, fit_table
 from app.support import theme
 from models.core.prediction import Prediction
 from models.document import numbers as fmt
@@ -33,31 +34,6 @@ from models.engine.kpis import KPIS, limit_text
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
-
-BASE = "base"
-
-
-class ComparePanel(QWidget):
-    """The floating window of the comparison table; Esc closes it."""
-
-    closed = Signal()
-
-    def __init__(self, parent: QWidget):
-        super().__init__(parent, Qt.WindowType.Tool)
-        self.setWindowTitle("Compare scenarios")
-        self.setAccessibleName("Scenario comparison window")
-
-
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        super().closeEvent(event)
-        self.closed.emit()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
-        if event.key() == Qt.Key.Key_Escape:
-            self.close()
-            return
-        super().keyPressEvent(event)
-
 
 class ScenarioBar(QWidget):
     """Active-scenario switcher with add/remove and a KPI comparison of two scenarios."""
@@ -136,6 +112,8 @@ class ScenarioBar(QWidget):
             self.table.setItem(i, 0, item)
         self.table.setItem(len(KPIS), 0, QTableWidgetItem("Binding limit"))
         cp.addWidget(self.table)
+        cp.addWidget(self.compare_panel.settings_label)
+        cp.addWidget(self.compare_panel.settings)
         self.compare_panel.hide()
         self.left_combo.activated.connect(self.refresh_compare)
         self.right_combo.activated.connect(self.refresh_compare)
@@ -273,22 +251,15 @@ class ScenarioBar(QWidget):
             self._set_cell(row, col, limit_text(p.consolidation.binding) if p is not None
                            else "")
         self._set_cell(row, 3, "")
+        self.compare_panel.show_settings(self.document.design, left_name, right_name)
         if self.compare_panel.isVisible() and rows:
             self.fit_compare()
 
     def fit_compare(self) -> None:
         """Size the comparison window to its table: every shown row and column, no scroll
         bars, no empty space (within the screen)."""
-        table = self.table
-        header = table.horizontalHeader()
-        for c in range(table.columnCount()):
-            need = max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
-            table.setColumnWidth(c, need + (24 if c == table.columnCount() - 1 else 0))
-        width = table.verticalHeader().width() + 2 * table.frameWidth() + sum(
-            table.columnWidth(c) for c in range(table.columnCount()))
-        height = header.height() + 2 * table.frameWidth() + sum(
-            table.rowHeight(r) for r in range(table.rowCount()) if not table.isRowHidden(r))
-        table.setFixedSize(width, height)
+        fit_table(self.table)
+        fit_table(self.compare_panel.settings)
         panel = self.compare_panel
         panel.adjustSize()
         screen = panel.screen().availableGeometry() if panel.screen() else None

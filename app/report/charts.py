@@ -12,6 +12,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
+from app.charts.axes import axis_title
 from app.report.draw import INK, MUTED, Sheet
 from models.core.prediction import Prediction, Resource, resource_words
 from models.document import numbers as fmt
@@ -125,7 +126,8 @@ def per_vm_figures(p: Prediction) -> PerVm:
                      item="job", lower_label=_unit("MB/s"))
     if capacity_only(p):  # an estate measured without I/O: its CPU, never a 0 IOPS
         return PerVm(names, "CPU utilisation per VM", 100 * v.cpu_util, _pct,
-                     "CPU demand per VM (cores)", v.cpu_cores, lower_label=_unit("cores"))
+                     axis_title("CPU demand per VM", "cores"), v.cpu_cores,
+                     lower_label=_unit("cores"))
     return PerVm(names, "IOPS per VM", v.iops, fmt.si, "Mean / p95 storage latency per VM",
                  v.latency_ms, v.p95_latency_ms, lower_label=_unit("ms"))
 

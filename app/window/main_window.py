@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -39,7 +39,7 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.window import start_page
+from app.window import geometry, start_page
 from app.window.file_menu import FileController
 from models.core.prediction import Prediction, bottleneck_text
 from models.document import numbers as fmt
@@ -60,7 +60,8 @@ class MainWindow(QMainWindow):
             self.document.setParent(self)
         doc = self.document
         self.setObjectName("MainWindow")
-        self.resize(1600, 1000)
+        # within the screen it opens on: Qt does not shrink a window to its screen
+        self.setGeometry(geometry.first_geometry(geometry.available(self)))
         self.scene = DesignScene(doc, self)
         self.view = DesignView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -121,6 +122,10 @@ class MainWindow(QMainWindow):
         self.status_detail.setAlignment(Qt.AlignmentFlag.AlignRight
                                         | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status_detail)
+        # a message (a refused link's reason) gets the whole bar while it shows: beside the
+        # figures it was cut
+        self.statusBar().messageChanged.connect(
+            lambda text: self.status_detail.setVisible(not text))
 
         self.scene.status_message.connect(self.show_status)
         self.analysis.status_message.connect(self.show_status)
@@ -271,9 +276,11 @@ class MainWindow(QMainWindow):
         self.import_menu = menu
 
     def _install_start_page(self) -> start_page.StartStack:
+        # every bottom dock steps aside (the Calibration dock too: alone it took the page's
+        # lower half)
         stack = start_page.install(self, self.document,
-                                   (self.charts_dock, self.evidence_dock, self.analysis_dock),
-                                   self.files.recent_files)
+                                   (self.charts_dock, self.evidence_dock, self.analysis_dock,
+                                    self.calibration_dock), self.files.recent_files)
         page = stack.page
         # the lambdas look the file controller's methods up when called (tests replace them)
         page.open_chosen.connect(lambda: self.files.open())  # noqa: PLW0108
@@ -405,20 +412,28 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ layout
     def restore_layout(self) -> bool:
-        """Restore the saved geometry and dock layout; False when there was none."""
+        """Restore the saved geometry and dock layout; False when there was none, or when the
+        saved window does not fit the screen it opens on now (a layout kept from a larger
+        screen: the window keeps its first geometry, the docks their places at their default
+        sizes)."""
         settings = QSettings()
         settings.beginGroup(SETTINGS_GROUP)
-        geometry = settings.value("geometry")
+        saved = settings.value("geometry")
         state = settings.value("state")
+        rect = settings.value("rect")
         settings.endGroup()
-        if isinstance(geometry, QByteArray) and isinstance(state, QByteArray):
-            self.restoreGeometry(geometry)
-            return self.restoreState(state, STATE_VERSION)
-        return False
+        if not isinstance(saved, QByteArray) or not isinstance(state, QByteArray):
+            return False
+        if not isinstance(rect, QRect) or not geometry.fits(rect, geometry.available(self)):
+            self.restoreState(state, STATE_VERSION)
+            return False
+        self.restoreGeometry(saved)
+        return self.restoreState(state, STATE_VERSION)
 
     def default_dock_sizes(self) -> None:
         """Side columns in proportion to the window (at 1280 px: 240 and 300, so knob values
-        and two tile columns fit), the canvas gets the rest."""
+        and two tile columns fit), the canvas gets the rest; the inspector a share of its
+        column that shows about eight fields at 1366x768."""
         width = self.width()
         left = max(240, min(300, round(width * 0.19)))
         right = max(300, min(380, round(width * 0.25)))
@@ -427,7 +442,11 @@ class MainWindow(QMainWindow):
         # the knobs get most of the left column: the palette shows a screenful of presets
         self.resizeDocks([self.palette_dock, self.knob_dock],
                          [max(150, round(self.height() * 0.24)), 600], Qt.Orientation.Vertical)
-        self.resizeDocks([self.inspector_dock, self.dashboard_dock], [330, 620],
+        # a short window gives the inspector a larger share (at 768 px it showed four
+        # fields); the dashboard scrolls rather than cut a tile
+        share = 0.35 if self.height() >= 900 else 0.43
+        self.resizeDocks([self.inspector_dock, self.dashboard_dock],
+                         [round(1000 * share), round(1000 * (1 - share))],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
 
@@ -435,6 +454,7 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         settings.beginGroup(SETTINGS_GROUP)
         settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("rect", self.geometry())  # to tell whether it fits a screen later
         settings.setValue("state", self.saveState(STATE_VERSION))
         settings.endGroup()
 

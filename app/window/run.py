@@ -50,6 +50,9 @@ def run_app(path: str | None, self_test: bool = False) -> int:
             window.show()
             app.processEvents()
             print("self-test: window shown", flush=True)  # the bench times the first window
+            area = window.screen().availableGeometry()
+            print(f"self-test: window {window.width()}x{window.height()} on a screen of"
+                  f" {area.width()}x{area.height()}", flush=True)
             shown = all(window.scene.shows(c.id) for c in document.design.components)
         except Exception as err:  # report, do not crash
             print(f"self-test: {type(err).__name__}: {err}", file=sys.stderr)

@@ -66,7 +66,7 @@ class StartPage(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         body = QWidget()
         layout = QVBoxLayout(body)
-        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setContentsMargins(32, 16, 32, 16)
         layout.setSpacing(10)
         title = QLabel("Start a design")
         font = title.font()
@@ -128,7 +128,7 @@ class StartPage(QScrollArea):
             theme.tone(label, "muted")
             right.addWidget(button)
             right.addWidget(label)
-            right.addSpacing(6)
+            right.addSpacing(3)  # ten examples and their studies fit a 1280x720 window
             self.example_buttons[name] = button
         right.addStretch(1)
         layout.addStretch(1)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.charts.plots import plot_widget
+from app.charts.plots import label_axis, plot_widget
 from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
 from app.support import theme
@@ -237,8 +237,7 @@ class SensitivityTab(QWidget):
         axis.setTicks([[(float(i), t) for i, t in enumerate(labels)]])
         metrics = QFontMetrics(self.font())
         axis.setWidth(max((metrics.horizontalAdvance(t) for t in labels), default=20) + 16)
-        self.tornado.setLabel("bottom", f"{OUTPUT_LABELS.get(output, output)}"
-                              f" ({unit})")  # no units=: pyqtgraph would add SI prefixes
+        label_axis(self.tornado, "bottom", OUTPUT_LABELS.get(output, output), unit)
         if len(shown):
             pad = 0.05 * max(float(hi.max() - lo.min()), 1e-9)
             self.tornado.setRange(xRange=(float(min(lo.min(), b)) - pad,

@@ -45,3 +45,21 @@ def test_cut_is_one_undo_step(qtbot: QtBot, nic_example: Design) -> None:
     assert doc.component("v5") is not None and "v6" in scene.host_item("h1").vm_ids  # type: ignore[union-attr]
     doc.undo_stack.redo()
     assert doc.component("v5") is None
+
+
+def test_a_pasted_copy_gets_names_of_its_own_a_cut_keeps_them(qtbot: QtBot,
+                                                              nic_example: Design) -> None:
+    doc, _, _ = make(qtbot, nic_example)
+    original = doc.name_of("v1")
+    doc.set_selection(["v1"])
+    copy_selection(doc)
+    paste(doc)
+    paste(doc)
+    names = [c.name for c in doc.design.components]
+    assert names[-2:] == [f"{original} 2", f"{original} 3"]
+    assert len(set(names)) == len(names)
+    doc.set_selection(["v2"])
+    moved = doc.name_of("v2")
+    cut_selection(doc)
+    paste(doc)
+    assert doc.design.components[-1].name == moved

@@ -29,10 +29,10 @@ def test_drop_host_then_vm_onto_it_links_runs_on(qtbot: QtBot, nic_example: Desi
     n = len(doc.design.components)
     with qtbot.waitSignal(scene.status_message) as said:
         drop(view, from_palette(qtbot, "dell-r720"), QPoint(80, 80))
-    assert said.args == ["Added Dell R720"]
+    assert said.args == ["Added Dell R720 2"]  # the example has a Dell R720 already
     assert len(doc.design.components) == n + 1
     host = doc.design.components[-1]
-    assert (host.kind, host.name) == ("host", "Dell R720")
+    assert (host.kind, host.name) == ("host", "Dell R720 2")
     assert scene.item(host.id) is not None
     assert overlapping_vms(doc.design) == 0  # put where it overlaps nothing
     with qtbot.waitSignal(scene.status_message) as said:
@@ -96,3 +96,22 @@ def test_drop_ignores_foreign_data(qtbot: QtBot, nic_example: Design) -> None:
     QApplication.sendEvent(view.viewport(), enter)
     assert not enter.isAccepted()
     assert doc.undo_stack.count() == 0
+
+
+def test_a_preset_dropped_twice_gets_a_name_of_its_own(qtbot: QtBot) -> None:
+    """The second OLTP VM is "OLTP VM 2" (it was a second "OLTP VM"); undo frees the name."""
+    doc, scene, view = make(qtbot, Design())
+    names = []
+    for x in (60, 260, 460):
+        with qtbot.waitSignal(scene.status_message) as said:
+            drop(view, from_palette(qtbot, "oltp-vm"), QPoint(x, 80))
+        names.append(doc.design.components[-1].name)
+        assert said.args == [f"Added {names[-1]}"]
+    assert names == ["OLTP VM", "OLTP VM 2", "OLTP VM 3"]
+    assert doc.undo_stack.undoText() == "Add OLTP VM 3"
+    undo_key(qtbot, view)
+    drop(view, from_palette(qtbot, "oltp-vm"), QPoint(460, 80))
+    assert doc.design.components[-1].name == "OLTP VM 3"
+    drop(view, from_palette(qtbot, "host"), QPoint(60, 300))
+    drop(view, from_palette(qtbot, "host"), QPoint(460, 300))
+    assert [c.name for c in doc.design.of_kind("host")] == ["", ""]  # known by their ids

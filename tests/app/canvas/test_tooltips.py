@@ -5,6 +5,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from app.canvas.tooltips import component_tooltip
+from models.document import numbers as fmt
 from models.document.design import Design
 from models.examples import bundled as examples
 from tests.app.canvas.drive import make
@@ -30,3 +31,19 @@ def test_library_tooltip_and_inspector_say_how_long_its_job_takes(qtbot: QtBot) 
     qtbot.addWidget(inspector)
     doc.set_selection(["deploy"])
     assert "deploy of 4 items" in inspector.predicted.text()
+
+
+def test_a_web_server_reads_its_response_not_a_storage_latency(qtbot: QtBot) -> None:
+    """A web VM's latency is its response time: it read "0 IOPS at 33.6 ms"."""
+    doc, _, _ = make(qtbot, examples.load("dense-web-farm"))
+    vm = doc.design.of_kind("vm")[0].id
+    p = doc.prediction
+    assert p is not None
+    i = p.vms.ids.index(vm)
+    text = component_tooltip(doc, vm)
+    assert "IOPS" not in text
+    assert f"web response {fmt.with_unit(float(p.vms.latency_ms[i]), 'ms')}" in text
+    assert f"(p95 {fmt.with_unit(float(p.vms.p95_latency_ms[i]), 'ms')})" in text
+    storage, _, _ = make(qtbot, examples.load("vaio-scaling"))
+    io_vm = component_tooltip(storage, "v1")
+    assert "IOPS at" in io_vm and "web response" not in io_vm

@@ -42,7 +42,7 @@ def _text(path: Path, page: int | None = None) -> str:
     pages = ["-f", str(page), "-l", str(page)] if page else []
     out = subprocess.run([PDFTOTEXT, *pages, "-layout", str(path), "-"], check=True,
                          capture_output=True, text=True)
-    return unicodedata.normalize("NFKC", out.stdout)  # the 'ffi' ligature reads as 'ﬃ'
+    return unicodedata.normalize("NFKC", out.stdout)
 
 
 @cache
@@ -164,6 +164,19 @@ def test_pdf_is_vector_with_embedded_fonts(pdfs: Path) -> None:
                              text=True).stdout
         rows = out.splitlines()[2:]
         assert rows and all(r.split()[-5] == "yes" for r in rows), out  # the 'emb' column
+
+
+@needs_pdftotext
+def test_the_text_sets_no_ligatures_so_a_search_finds_it(pdfs: Path) -> None:
+    """The report's words as a PDF reader extracts them, unnormalised: the fonts once set
+    ligatures, so the text read "ioﬁlter" and a search for "iofilter" found nothing."""
+    assert PDFTOTEXT is not None
+    pdf = _example_pdf("vaio-scaling", pdfs)
+    raw = subprocess.run([PDFTOTEXT, str(pdf), "-"], check=True, capture_output=True,
+                         text=True).stdout
+    assert "iofilter" in raw and "VAIO I/O filter" in raw
+    ligatures = {c for c in raw if "LIGATURE" in unicodedata.name(c, "")}
+    assert not ligatures
 
 
 def test_cli_report_headless_pdf_and_png(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ or tile figure is cut, and the toolbar stays where it is while the user edits.""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
@@ -16,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.window.main_window import MainWindow
+from models.document.words import no_link_text
 from models.examples import bundled as examples
 
 
@@ -92,3 +94,34 @@ def test_the_toolbar_stays_put_while_editing(qtbot: QtBot) -> None:
     QApplication.processEvents()
     assert doc.value("vm", "workload.io_oio") != 16 and window.toolbar_redo.isEnabled()
     assert geometry() == before
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)])
+def test_a_selected_vm_shows_most_of_its_fields_and_every_tile(qtbot: QtBot,
+                                                              size: tuple[int, int]) -> None:
+    """The inspector showed about four fields at 1366x768 (two once a VM's predicted figures
+    and their sources stood above them); the dashboard keeps every tile in view."""
+    window = window_at(qtbot, "vaio-scaling", *size)
+    window.document.set_selection(["v1"])
+    QApplication.processEvents()
+    inspector = window.inspector
+    viewport = inspector.fields_area.viewport()
+    shown = [f for f in inspector.fields.values()
+             if viewport.rect().contains(QRect(f.mapTo(viewport, QPoint(0, 0)), f.size()))]
+    assert len(shown) >= 7, [f.prop for f in shown]
+    dashboard = window.dashboard
+    tiles = [t for t in dashboard.tiles.values() if t.isVisible()]
+    assert tiles and all(t.visibleRegion().boundingRect().size() == t.size() for t in tiles)
+
+
+def test_a_status_message_gets_the_whole_bar(qtbot: QtBot) -> None:
+    """A refused link's reason was cut beside the figures; while a message shows, the
+    figures step aside, and they come back after it."""
+    window = window_at(qtbot, "vaio-scaling")
+    reason = ("Link refused: " + no_link_text("vm", "site"))
+    window.show_status(reason)
+    bar = window.statusBar()
+    assert not window.status_detail.isVisible()
+    assert bar.fontMetrics().horizontalAdvance(reason) < bar.width() - 24
+    bar.clearMessage()
+    assert window.status_detail.isVisible()

@@ -114,3 +114,24 @@ def test_the_page_knows_no_window(qtbot: QtBot) -> None:
     with qtbot.waitSignal(page.import_chosen) as blocker:
         qtbot.mouseClick(page.import_buttons["vcenter"], Qt.MouseButton.LeftButton)
     assert blocker.args == ["vcenter"]
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)])
+def test_the_page_fits_a_laptop_with_every_bottom_dock_folded(qtbot: QtBot,
+                                                              size: tuple[int, int]) -> None:
+    """Every bottom dock steps aside (the Calibration dock once stayed and took the page's
+    lower half, the Import buttons below the fold), and the page needs no scrolling."""
+    window = make(qtbot)
+    window.resize(*size)
+    window.files.action_new.trigger()
+    qtbot.waitUntil(lambda: window.start.page.viewport().height() > 400)
+    for dock in (window.charts_dock, window.evidence_dock, window.analysis_dock,
+                 window.calibration_dock):
+        assert not dock.isVisible(), dock.objectName()
+    page = window.start.page
+    assert page.verticalScrollBar().maximum() == 0
+    viewport = page.viewport()
+    for button in [*page.import_buttons.values(), *page.example_buttons.values()]:
+        assert viewport.rect().contains(button.mapTo(viewport, button.rect().bottomRight()))
+    qtbot.mouseClick(page.blank_button, Qt.MouseButton.LeftButton)
+    assert window.calibration_dock.toggleViewAction().isChecked()  # back as it was
