@@ -102,16 +102,13 @@ class StartPage(QScrollArea):
         self.open_button.clicked.connect(self.open_chosen)
 
         left.addWidget(self._heading("Import an estate"))
-        row = QHBoxLayout()
         self.import_buttons: dict[str, QPushButton] = {}
-        for importer in registry.importers(DESIGN):
+        for importer in registry.importers(DESIGN):  # one under the other: a list that grows
             button = QPushButton(f"{importer.title}…")
             button.setToolTip(importer.tip)
             button.clicked.connect(lambda _=False, i=importer.id: self.import_chosen.emit(i))
-            row.addWidget(button)
+            left.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
             self.import_buttons[importer.id] = button
-        row.addStretch(1)
-        left.addLayout(row)
         left.addStretch(1)
 
         right.addWidget(self._heading("Open an example: a published testbed"))
