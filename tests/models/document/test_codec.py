@@ -43,3 +43,40 @@ def test_deeply_nested_json_is_a_clear_error(text: str) -> None:
     with pytest.raises(DesignError) as info:
         loads(text)
     assert "nested too deeply" in str(info.value)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("name", 0, "'name' must be a string, got 0"),
+    ("name", False, "'name' must be a string"),
+    ("x", True, "'x' must be a number"),
+    ("y", "3", "'y' must be a number"),
+    ("tags", None, "'tags' must be a list of strings"),
+    ("tags", ["web", 3], "'tags' must be a list of strings"),
+    ("id", " ", "'id' must be a non-empty string"),
+    ("colour", "red", "unknown field 'colour'"),
+])
+def test_a_component_that_looks_valid_is_checked_field_by_field(
+        field: str, value: object, message: str) -> None:
+    """A component is read on a fast path only when every field is of its type; anything
+    else is refused naming the field, as before the fast path."""
+    bad = doc()
+    bad["components"][0][field] = value
+    with pytest.raises(DesignError) as info:
+        parse_design(bad)
+    assert any(message in i.message for i in info.value.issues), info.value.issues
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"to": None}, "'from' and 'to' must be component ids"),
+    ({"kind": "runs_on", "to": "v1"}, "a link cannot join a component to itself"),
+    ({"kind": "disk_on"}, "a disk_on link goes from a vm to a storage_array"),
+    ({"weight": 2}, "unknown field 'weight'"),
+])
+def test_a_link_that_looks_valid_is_checked_field_by_field(
+        change: dict[str, object], message: str) -> None:
+    bad = doc()
+    runs_on = next(lk for lk in bad["links"] if lk["kind"] == "runs_on")
+    runs_on.update(change)
+    with pytest.raises(DesignError) as info:
+        parse_design(bad)
+    assert any(message in i.message for i in info.value.issues), info.value.issues
