@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.charts.plots import label_axis, log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.support import theme
+from app.support import first_paint, theme
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -384,7 +384,7 @@ class KnobCurve(QWidget):
             # after the window has painted: a worker holding the interpreter meanwhile would
             # slow the first paint of a large design by a second
             self._pending_sweep = job
-            self._background_timer.start()
+            first_paint.later(self._background_timer.start)
             return
         started = time.perf_counter()
         try:

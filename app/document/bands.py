@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.support import first_paint
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -64,8 +65,8 @@ class BandTracker(QObject):
         document.prediction_updated.connect(self._schedule)
         document.design_replaced.connect(self._clear)
         document.scenario_changed.connect(self._clear)
-        if document.prediction is not None:
-            self._schedule()
+        if document.prediction is not None:  # a worker would slow the window's first paint
+            first_paint.later(self._schedule)
 
     def _schedule(self, *_: object) -> None:
         self._timer.start()  # restarts: a burst of predictions leads to one computation

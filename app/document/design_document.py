@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document.commands import EditCommand
-from app.support import gc_guard
+from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override
 from models.document.edits import Change, Edit
@@ -71,7 +71,8 @@ class DesignDocument(QObject):
         self._timer.timeout.connect(self._try_evaluate)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self._try_evaluate()
-        gc_guard.settle(len(self.session.design.components))
+        # a collection over the whole design: after the window has painted
+        first_paint.later(lambda: gc_guard.settle(len(self.session.design.components)))
 
     # ------------------------------------------------------------------ state
     @property
