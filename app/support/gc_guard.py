@@ -21,6 +21,8 @@ import gc
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer
 
+from app.support import first_paint
+
 INTERVAL_MS = 200
 """How often the GUI thread checks the collector's counts (cheap: three integers)."""
 
@@ -41,7 +43,11 @@ class GuiThreadCollector(QObject):
         self.timer.start()
 
     def check(self) -> None:
-        """Collect the oldest generation whose count is past its threshold, if any."""
+        """Collect the oldest generation whose count is past its threshold, if any (not
+        before the first window has painted: a design just read would be walked whole, and
+        it is settled after that paint)."""
+        if first_paint.awaiting():
+            return
         counts = gc.get_count()
         for generation in (2, 1, 0):
             threshold = self.thresholds[generation]

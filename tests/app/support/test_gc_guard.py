@@ -73,3 +73,23 @@ def test_a_large_design_is_settled_and_a_small_one_is_not(
     assert frozen == []
     assert gc_guard.settle(gc_guard.LARGE + 1)
     assert frozen == [True]
+
+
+def test_nothing_is_collected_before_the_first_window_has_painted(qapp: QApplication) -> None:
+    """Opening a large design, a collection before the first paint walked the whole design
+    just read (it is settled after that paint instead)."""
+    from app.support import first_paint  # noqa: PLC0415
+
+    guard = gc_guard.install()
+    assert guard is not None
+    junk = [Node() for _ in range(5 * guard.thresholds[0])]
+    del junk
+    first_paint.expect()
+    try:
+        before = guard.collections
+        guard.check()
+        assert guard.collections == before
+    finally:
+        first_paint.flush()
+    guard.check()
+    assert guard.collections == before + 1
