@@ -66,7 +66,9 @@ class DesignScene(HookedScene):
         self._hosts: dict[str, HostItem] = {}
         self._boxes: dict[str, ContainerItem] = {}
         self.lines = Lines(self)
-        self._by_cid: dict[str, list[Link]] = {}
+        self._by_cid: dict[str, list[Link]] | None = None
+        """The design's links by the components they touch; made when first asked (a pass
+        over 100,000 links of an estate that opening need not wait for)."""
         self._slot: dict[str, int] = {}
         self.holdings = Holdings({}, {}, {}, {}, {})
         self.levels = Levels()
@@ -116,7 +118,15 @@ class DesignScene(HookedScene):
 
     def links_of(self, cid: str) -> list[Link]:
         """The design's links touching ``cid`` (kept per component: no pass over all)."""
-        return self._by_cid.get(cid, [])
+        return self._links_by_cid().get(cid, [])
+
+    def _links_by_cid(self) -> dict[str, list[Link]]:
+        if self._by_cid is None:
+            self._by_cid = {}
+            for lk in self.document.design.links:
+                self._by_cid.setdefault(lk.source, []).append(lk)
+                self._by_cid.setdefault(lk.target, []).append(lk)
+        return self._by_cid
 
     def host_items(self) -> dict[str, HostItem]:
         return self._hosts
@@ -190,16 +200,14 @@ class DesignScene(HookedScene):
         self._syncing = True
         self.clear()
         self.unplaced.reset()
-        for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
+        for d in (self._items, self._hosts, self._boxes, self._slot):
             d.clear()
+        self._by_cid = None
         self.levels.clear()
         self.badge.worn = []
         design = self.document.design
         self.holdings = holdings(design)
         self.lines.clear()
-        for lk in design.links:
-            self._by_cid.setdefault(lk.source, []).append(lk)
-            self._by_cid.setdefault(lk.target, []).append(lk)
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
                 self._add_top(comp)
@@ -302,7 +310,7 @@ class DesignScene(HookedScene):
         self._items[cid] = item
         if cid in self.document.selection:
             item.setSelected(True)
-            for lk in self._by_cid.get(cid, ()):
+            for lk in self.links_of(cid):
                 self.lines.show(lk)
         self._syncing = syncing
         if self.badge.on(cid):
@@ -399,8 +407,9 @@ class DesignScene(HookedScene):
         self.lines.traffic = None
         if lk.kind == "runs_on":
             self.unplaced.schedule()
-        self._by_cid.setdefault(lk.source, []).append(lk)
-        self._by_cid.setdefault(lk.target, []).append(lk)
+        if self._by_cid is not None:
+            self._by_cid.setdefault(lk.source, []).append(lk)
+            self._by_cid.setdefault(lk.target, []).append(lk)
         h = self.holdings
         if (lk.kind in DOCK_LINKS and lk.target in self._hosts and lk.source not in h.host_of
                 and (comp := self.document.component(lk.source)) is not None
@@ -419,8 +428,8 @@ class DesignScene(HookedScene):
         if lk.kind == "runs_on":
             self.unplaced.schedule()
         for end in (lk.source, lk.target):
-            lst = self._by_cid.get(end)
-            if lst is not None:
+            lst = self._by_cid.get(end) if self._by_cid is not None else None
+            if self._by_cid is not None and lst is not None:
                 self._by_cid[end] = [x for x in lst if link_key(x) != link_key(lk)]
         h = self.holdings
         if lk.kind in DOCK_LINKS and h.host_of.get(lk.source) == lk.target:
@@ -464,7 +473,7 @@ class DesignScene(HookedScene):
         comp = self.document.component(cid)
         if comp is not None:
             self._add_top(comp)
-            for lk in self._by_cid.get(cid, ()):
+            for lk in self.links_of(cid):
                 self.lines.show(lk)
         self._shown_timer.start()
 
