@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from app.charts.plots import label_axis, log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
 from app.support import first_paint, theme
-from app.support.jobs import Lane, Runner, Task
+from app.support.jobs import Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
@@ -53,7 +53,7 @@ from models.engine.metrics import (
     throughput_of,
     time_of,
 )
-from models.engine.sweep import KnobScale, curve_values, sweep, sweep_bands, zoom_values
+from models.engine.sweep import KnobScale, curve_values, iter_sweep, sweep_bands, zoom_values
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -76,8 +76,6 @@ Changed = Literal["nothing", "own", "other"]
 stands: the sweep sets that knob itself), or anything else (sweep again)."""
 
 
-CURVE_LANE = Lane("knob-curve", workers=1)
-"""The curves of large designs are swept here, one at a time (the newest wins)."""
 BACKGROUND_COMPONENTS = 5000
 """A design with more components than this sweeps its curve off the GUI thread."""
 BACKGROUND_DELAY_MS = 300
@@ -92,11 +90,12 @@ def curve(design: Design, scenario: str, k: Knob, values: list[Value], times: Ti
     """The curve of knob ``k`` over ``values`` (zoomed to where it saturates, when it does
     early): Qt-free, so it runs on the GUI thread or in a job (``check`` raises when the
     job is cancelled)."""
-    figures = series(sweep(design, scenario, k.path, values, check=check), times, throughput)
+    figures = series(iter_sweep(design, scenario, k.path, values, check=check), times,
+                     throughput)
     zoomed = zoom_values(k, values, figures.mean)
     if zoomed:  # saturates early: draw the range that leads up to it instead
         values = zoomed
-        figures = series(sweep(design, scenario, k.path, zoomed, check=check), times,
+        figures = series(iter_sweep(design, scenario, k.path, zoomed, check=check), times,
                          throughput)
     return values, figures
 
@@ -199,7 +198,9 @@ class KnobCurve(QWidget):
         self._background_timer.setSingleShot(True)
         self._background_timer.setInterval(BACKGROUND_DELAY_MS)
         self._background_timer.timeout.connect(self._start_background_sweep)
-        self._sweep_jobs = Runner(self, lane=CURVE_LANE)
+        # the bands' lane: a large design's curve and bands each hold an engine of their own,
+        # and side by side they took a 50,000-VM window past 1 GB
+        self._sweep_jobs = Runner(self, lane=LANE)
         self._sweep_jobs.finished.connect(self._on_sweep)
         self._sweep_jobs.failed.connect(self._on_sweep_failed)
         self._band_jobs = Runner(self, lane=LANE)

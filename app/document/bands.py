@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 LANE = Lane("bands", workers=1)
 """One background thread for every band computation (the tracker's and the knob curve's band
-sweep): jobs run one after the other, and a superseded job still waiting never starts (two band
-jobs at a time would only compete with the GUI thread for the interpreter on a small machine)."""
+sweep) and a large design's knob curve: jobs run one after the other, and a superseded job
+still waiting never starts (two at a time would only compete with the GUI thread for the
+interpreter on a small machine, and each holds an engine of its own: memory)."""
 
 
 class BandTracker(QObject):
