@@ -129,8 +129,11 @@ def _expect(obj: dict[str, Any], key: str, types: tuple[type, ...], where: str,
     return val
 
 
-def parse_design(obj: Any) -> Design:
-    """Build a :class:`Design` from a decoded JSON document, or raise :class:`DesignError`."""
+def parse_design(obj: Any, consume: bool = False) -> Design:
+    """Build a :class:`Design` from a decoded JSON document, or raise :class:`DesignError`.
+    ``consume``: drop each component and link of ``obj`` once read (the caller's document is
+    left with None in their places), so the decoded document and the design it becomes are
+    not held whole at once (a 50,000-VM file's peak was both: 175 MB)."""
     col = _Collector()
     if not isinstance(obj, dict):
         raise DesignError([Issue("document", f"expected a JSON object, got {describe_value(obj)}")])
@@ -168,6 +171,8 @@ def parse_design(obj: Any) -> Design:
         components = []
     seen: dict[str, Component] = {}
     for i, raw in enumerate(components):
+        if consume:
+            components[i] = None
         comp = _parse_component(raw, i, col)
         if comp is None:
             continue
@@ -183,6 +188,8 @@ def parse_design(obj: Any) -> Design:
         col.add("links", f"expected a list, got {describe_value(links)}")
         links = []
     for i, raw in enumerate(links):
+        if consume:
+            links[i] = None
         link = _parse_link(raw, i, seen, col)
         if link is not None:
             design.links.append(link)
@@ -445,7 +452,7 @@ def loads(text: str) -> Design:
         repairs: list[Issue] = []
         if _SURROGATE_ESCAPE.search(text):  # the only way a lone surrogate gets in
             obj = repair_strings(obj, "document", "", repairs)
-        design = parse_design(obj)
+        design = parse_design(obj, consume=True)  # obj is this function's own
     except RecursionError:
         raise DesignError([Issue("document", "nested too deeply to be a design")]) from None
     design.repairs = repairs

@@ -80,3 +80,13 @@ def test_a_link_that_looks_valid_is_checked_field_by_field(
     with pytest.raises(DesignError) as info:
         parse_design(bad)
     assert any(message in i.message for i in info.value.issues), info.value.issues
+
+
+def test_a_consumed_document_gives_the_same_design_and_keeps_none_of_its_parts() -> None:
+    """loads reads its own decoded document consuming it: each component and link is
+    dropped once read, so the document and the design are not held whole at once."""
+    kept, eaten = doc(), doc()
+    assert parse_design(eaten, consume=True) == parse_design(kept)
+    assert eaten["components"] == [None] * len(kept["components"])
+    assert eaten["links"] == [None] * len(kept["links"])
+    assert kept == doc()  # without consume the caller's document is untouched
