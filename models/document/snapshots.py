@@ -55,9 +55,8 @@ def read(design: Design, selects: Sequence[str], prop: str,
                     found.append(t)
     ids = tuple(t.id for t in found if isinstance(t, Component))
     if any(is_field(s, prop) for s in selects):
-        column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
-                       for t in found)
-        return Snapshot(tuple(found), None, column, None, ids)
+        names = tuple(t.name if isinstance(t, Component) else None for t in found)
+        return Snapshot(tuple(found), held=names, ids=ids)
     present = bool(found) and prop in found[0].props
     first = found[0].props.get(prop) if found else None
     # one pass over the values (a kind-wide edit of 50,000 VMs reads them all): uniform when
@@ -66,10 +65,12 @@ def read(design: Design, selects: Sequence[str], prop: str,
     lead = values[0] if values else _ABSENT
     kind = type(lead)
     if values.count(lead) == len(values) and all(type(v) is kind for v in values):
-        return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
-    column = tuple(OldValue(False, None) if v is _ABSENT else OldValue(True, cast(Value, v))
-                   for v in values)
-    return Snapshot(tuple(found), None, column, None, ids)
+        return Snapshot(tuple(found), OldValue(present, first), ids=ids)
+    absent = frozenset(i for i, v in enumerate(values) if v is _ABSENT) \
+        if _ABSENT in values else frozenset()
+    held = tuple(None if v is _ABSENT else cast(Value, v) for v in values) if absent \
+        else cast(tuple[Value, ...], tuple(values))
+    return Snapshot(tuple(found), held=held, absent=absent, ids=ids)
 
 
 def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
@@ -91,11 +92,13 @@ def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
             for t in snapshot.targets:
                 t.props.pop(prop, None)
     else:
-        for t, old in zip(snapshot.targets, snapshot.column or (), strict=True):
-            if old.present:
-                t.props[prop] = old.value
-            else:
+        absent = snapshot.absent
+        for i, (t, value) in enumerate(zip(snapshot.targets, snapshot.held or (),
+                                           strict=True)):
+            if i in absent:
                 t.props.pop(prop, None)
+            else:
+                t.props[prop] = value
 
 
 def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
