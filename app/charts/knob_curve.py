@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.charts.plots import label_axis, log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.support import first_paint, theme
+from app.support import first_paint, gc_guard, theme
 from app.support.jobs import Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -376,7 +376,9 @@ class KnobCurve(QWidget):
         labels = (time_label, names, through_label)
         times, throughput = self.times, self.throughput
         if self._in_background():  # a large design: the window never waits for its curve
-            design, scenario = self.document.design.copy(), self.document.scenario
+            design = gc_guard.aside(self.document.design.copy,
+                                    len(self.document.design.components))
+            scenario = self.document.scenario
 
             def job(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
                 return (*curve(design, scenario, k, values, times, throughput, task.check),
@@ -499,7 +501,8 @@ class KnobCurve(QWidget):
             return
         self._set_skipped(False)
         self._band_values = band_values
-        design, scenario, path = self.document.design.copy(), self.document.scenario, k.path
+        design = gc_guard.aside(self.document.design.copy, len(self.document.design.components))
+        scenario, path = self.document.scenario, k.path
 
         def job(task: Task) -> list[Bands]:
             done = []

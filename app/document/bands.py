@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.support import first_paint
+from app.support import first_paint, gc_guard
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -93,7 +93,8 @@ class BandTracker(QObject):
             self.jobs.cancel()
             self._on_result((None, 0.0))
             return
-        design, scenario = doc.design.copy(), doc.scenario
+        design, scenario = gc_guard.aside(doc.design.copy, len(doc.design.components)), \
+            doc.scenario
 
         def job(_task: Task) -> tuple[Bands, float]:
             started = time.perf_counter()

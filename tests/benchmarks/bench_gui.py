@@ -37,13 +37,16 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     from app.document.design_document import DesignDocument  # noqa: PLC0415
     from app.panels.dashboard import Dashboard  # noqa: PLC0415
     from app.panels.knob_panel import KnobPanel  # noqa: PLC0415
-    from app.support import qt_fixes  # noqa: PLC0415
+    from app.support import first_paint, gc_guard, qt_fixes  # noqa: PLC0415
     from models.core.prediction import Prediction  # noqa: PLC0415
     from models.engine.evaluation import Engine  # noqa: PLC0415
     from models.examples.synth import large_design  # noqa: PLC0415
 
     qt_fixes.install()  # before the first Qt object, as run_app does
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    gc_guard.install()  # as run_app does: collections on the GUI thread, by its timer
+    if main_window:  # as run_app does: what the first picture does not need waits for it
+        first_paint.expect()
     doc = DesignDocument(large_design(n_vms, n_hosts))
     window: QWidget
     if main_window:
@@ -77,6 +80,7 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     settle = time.perf_counter() + 2.0  # what runs once after opening (the uncertainty
     while time.perf_counter() < settle:  # band's first sweep) is done before the drag
         app.processEvents()
+    first_paint.flush()  # (painted by now; a window that did not paint runs it here)
     slider = panel.row(OIO).slider
     assert slider is not None
     state: dict[str, Any] = {"updated": False, "engine": 0.0, "at": 0.0}
