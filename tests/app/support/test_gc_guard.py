@@ -93,3 +93,21 @@ def test_nothing_is_collected_before_the_first_window_has_painted(qapp: QApplica
         first_paint.flush()
     guard.check()
     assert guard.collections == before + 1
+
+
+def test_a_large_designs_copy_for_a_worker_is_kept_out_of_collections(
+        qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of a large design made for a background job goes into the permanent
+    generation (after a collection, so no garbage goes with it); a small one is just made."""
+    calls: list[str] = []
+
+    def called(what: str) -> str:
+        calls.append(what)
+        return what
+
+    monkeypatch.setattr(gc, "freeze", lambda: called("freeze"))
+    monkeypatch.setattr(gc, "collect", lambda *_: len(called("collect")))
+    assert gc_guard.aside(lambda: "copy", gc_guard.LARGE) == "copy"
+    assert calls == []
+    assert gc_guard.aside(lambda: called("make"), gc_guard.LARGE + 1) == "make"
+    assert calls == ["collect", "make", "freeze"]
