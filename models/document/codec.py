@@ -146,8 +146,8 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
                     f" ({VERSION}); update Headroom")
         else:
             col.add("document", f"'version' must be {VERSION}, got {describe_value(version)}")
-    known_top = {"format", "version", "name", "notes", "policy", "components", "links",
-                 "scenarios"}
+    known_top = {"format", "version", "name", "notes", "report", "policy", "components",
+                 "links", "scenarios"}
     for key in obj:
         if key not in known_top:
             col.add("document", f"unknown top-level field '{key}' (known: "
@@ -155,6 +155,7 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
     design = Design()
     design.name = _expect(obj, "name", (str,), "document", col, "a string") or design.name
     design.notes = _expect(obj, "notes", (str,), "document", col, "a string") or ""
+    _parse_report(obj.get("report"), design, col)
 
     policy = obj.get("policy")
     if policy is not None:
@@ -214,6 +215,24 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
     if col.issues:
         raise DesignError(col.issues)
     return design
+
+
+REPORT_FIELDS = ("title", "notes")
+"""The fields of a design's ``report`` object (its title page: ``report_title`` and
+``report_notes`` of :class:`Design`)."""
+
+
+def _parse_report(raw: Any, design: Design, col: _Collector) -> None:
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        col.add("report", f"expected an object, got {describe_value(raw)}")
+        return
+    for key in raw:
+        if key not in REPORT_FIELDS:
+            col.add("report", f"unknown field '{key}' (known: {', '.join(REPORT_FIELDS)})")
+    design.report_title = _expect(raw, "title", (str,), "report", col, "a string") or ""
+    design.report_notes = _expect(raw, "notes", (str,), "report", col, "a string") or ""
 
 
 _COMPONENT_FIELDS = frozenset(("id", "kind", "name", "x", "y", "tags", "props"))
@@ -374,6 +393,9 @@ def design_to_dict(design: Design) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": design.name}
     if design.notes:
         doc["notes"] = design.notes
+    if design.report_title or design.report_notes:
+        doc["report"] = {k: v for k, v in (("title", design.report_title),
+                                           ("notes", design.report_notes)) if v}
     if design.policy:
         doc["policy"] = dict(design.policy)
     comps = []

@@ -135,6 +135,11 @@ class Design:
     components: list[Component] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    report_title: str = ""
+    """The report's title: the customer or project it is for (the title page leads with it;
+    empty: the design's name)."""
+    report_notes: str = ""
+    """The architect's notes for the report's title page."""
     repairs: list[Issue] = field(default_factory=list, compare=False, repr=False)
     """What was repaired while reading the design (text that was not valid Unicode): not part
     of the document; whoever loaded it shows these as warnings."""
@@ -170,7 +175,8 @@ class Design:
             components=[Component(c.id, c.kind, c.name, c.x, c.y, list(c.tags), dict(c.props))
                         for c in self.components],
             links=[Link(lk.source, lk.target, lk.kind, dict(lk.props)) for lk in self.links],
-            scenarios=[Scenario(s.name, list(s.overrides)) for s in self.scenarios])
+            scenarios=[Scenario(s.name, list(s.overrides)) for s in self.scenarios],
+            report_title=self.report_title, report_notes=self.report_notes)
 
 
 # --------------------------------------------------------------------------- values

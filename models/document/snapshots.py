@@ -18,8 +18,20 @@ from models.document.schema import Value
 COMPONENT_FIELDS = ("name",)
 """Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
 the base design."""
-DESIGN_FIELDS = ("name", "notes")
-"""Fields of the design itself settable as ``'design', 'name'|'notes'``."""
+DESIGN_FIELDS = ("name", "notes", "report.title", "report.notes")
+"""Fields of the design itself settable as ``'design', 'name'|'notes'|'report.title'|...``."""
+
+_ATTRIBUTES = {"report.title": "report_title", "report.notes": "report_notes"}
+"""The :class:`Design` attribute of a field whose name is not its own."""
+
+
+def design_field(design: Design, prop: str) -> str:
+    """The value of field ``prop`` (one of :data:`DESIGN_FIELDS`) of ``design``."""
+    return str(getattr(design, _ATTRIBUTES.get(prop, prop)))
+
+
+def set_design_field(design: Design, prop: str, value: object) -> None:
+    setattr(design, _ATTRIBUTES.get(prop, prop), "" if value is None else str(value))
 
 
 _ABSENT = object()
@@ -40,7 +52,7 @@ def read(design: Design, selects: Sequence[str], prop: str,
     target holds the same value (``targets_of`` finds a selector's targets)."""
     if "design" in selects:
         if prop in DESIGN_FIELDS:
-            return Snapshot(design=OldValue(True, getattr(design, prop)))
+            return Snapshot(design=OldValue(True, design_field(design, prop)))
         key = prop.removeprefix("policy.")
         return Snapshot(design=OldValue(key in design.policy, design.policy.get(key)))
     found: list[Component | Link]
@@ -103,7 +115,7 @@ def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
 
 def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
     if prop in DESIGN_FIELDS:
-        setattr(design, prop, old.value)
+        set_design_field(design, prop, old.value)
         return
     key = prop.removeprefix("policy.")
     if old.present:

@@ -54,8 +54,8 @@ from models.document.edits import (
 )
 from models.document.numbers import counted
 from models.document.rules import component_issues, link_problem
-from models.document.schema import KINDS, LINKS, Value
-from models.document.snapshots import DESIGN_FIELDS, is_field
+from models.document.schema import KINDS, LINKS, Value, prop_label
+from models.document.snapshots import DESIGN_FIELDS, design_field, is_field
 from models.document.words import link_refusal, link_text, set_text
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
@@ -143,7 +143,7 @@ class Editor:
         overrides = self.overrides()
         if select == "design":
             if prop in DESIGN_FIELDS:
-                return str(getattr(self.design, prop))
+                return design_field(self.design, prop)
             return effective_policy(self.design, overrides, prop.removeprefix("policy."))
         found = self._targets(select)
         if not found:
@@ -327,7 +327,7 @@ class Editor:
         first = selects[0]
         if is_field(first, prop):
             return f"Rename {self.name_of(first[3:])}" if first != "design" else \
-                f"Edit the design's {prop}"
+                f"Edit the design's {prop_label('design', prop).lower()}"
         if all(s.startswith("id:") for s in selects):
             comp = self.component(first[3:])
             return set_text(comp.kind if comp else None, prop, len(selects),

@@ -90,3 +90,25 @@ def test_a_consumed_document_gives_the_same_design_and_keeps_none_of_its_parts()
     assert eaten["components"] == [None] * len(kept["components"])
     assert eaten["links"] == [None] * len(kept["links"])
     assert kept == doc()  # without consume the caller's document is untouched
+
+
+def test_the_reports_title_and_notes_round_trip_and_are_left_out_when_empty() -> None:
+    design = parse_design(doc(report={"title": "Contoso Ltd", "notes": "Refresh of 2027."}))
+    assert (design.report_title, design.report_notes) == ("Contoso Ltd", "Refresh of 2027.")
+    out = design_to_dict(design)
+    assert out["report"] == {"title": "Contoso Ltd", "notes": "Refresh of 2027."}
+    assert parse_design(out) == design
+    assert "report" not in design_to_dict(parse_design(doc()))
+    assert design.copy().report_title == "Contoso Ltd"
+
+
+@pytest.mark.parametrize(("report", "message"), [
+    ("Contoso", "expected an object"),
+    ({"title": 3}, "'title' must be a string"),
+    ({"customer": "Contoso"}, "unknown field 'customer' (known: title, notes)"),
+])
+def test_a_bad_report_object_is_named(report: object, message: str) -> None:
+    with pytest.raises(DesignError) as info:
+        parse_design(doc(report=report))
+    assert [i.where for i in info.value.issues] == ["report"]
+    assert message in info.value.issues[0].message

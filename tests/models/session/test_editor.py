@@ -223,6 +223,8 @@ def test_equal_values_of_other_types_are_restored_as_they_were(session: Editor,
 @pytest.mark.parametrize(("select", "prop", "value", "read"), [
     ("design", "name", "Renamed", lambda d: d.name),
     ("design", "notes", "a note", lambda d: d.notes),
+    ("design", "report.title", "Contoso Ltd", lambda d: d.report_title),
+    ("design", "report.notes", "For the 2027 refresh", lambda d: d.report_notes),
     ("design", "policy.cpu_util_max", 0.8, lambda d: d.policy_value("cpu_util_max")),
     ("id:h1", "name", "esx-01", lambda d: d.component("h1").name),
     ("tag:iometer", "vcpus", 2, lambda d: d.of_kind("vm")[0].get("vcpus")),
