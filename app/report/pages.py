@@ -106,6 +106,8 @@ def build_pages(r: Report) -> list[Page]:
     if has_baseline(r.design):
         pages.append(partial(baseline_page, r=r))
     ev = c.evidence
+    if not ev.checks and not ev.error:  # no study's figure is used (an estate measured for
+        return pages                     # CPU and memory): no appendix
     names = [in_sentence(t) for t in ev.titles]
     titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
         if names else ""
