@@ -22,9 +22,9 @@ from app.document.commands import EditCommand
 from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override
-from models.document.edits import Change, Edit
-from models.document.schema import Value
-from models.document.snapshots import is_field
+from models.document.edits import Batch, Change, Edit
+from models.document.schema import Value, prop_label
+from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
 from models.session.session import Session
 
@@ -192,6 +192,20 @@ class DesignDocument(QObject):
         step; with a ``merge_key`` a drag over the selection stays one step too."""
         if selects:
             self._push(self.session.set_values(selects, prop, value), merge_key)
+
+    def set_report_details(self, title: str, notes: str) -> bool:
+        """Set the report's title and notes (the design's ``report.title`` and
+        ``report.notes``) as ONE undo step; False when neither changes."""
+        wanted = {REPORT_TITLE: title, REPORT_NOTES: notes}
+        edits: list[Edit] = [self.session.set_values(["design"], prop, value)
+                             for prop, value in wanted.items()
+                             if self.session.value("design", prop) != value]
+        if not edits:
+            return False
+        words = " and ".join(prop_label("design", p).lower() for p in wanted
+                             if self.session.value("design", p) != wanted[p])
+        self._push(edits[0] if len(edits) == 1 else Batch(f"Edit the {words}", tuple(edits)))
+        return True
 
     def replace_contents(self, design: Design, text: str) -> None:
         """Take ``design``'s components and links as ONE undo step (a goal-seek answer that

@@ -18,10 +18,12 @@ from models.document.schema import Value
 COMPONENT_FIELDS = ("name",)
 """Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
 the base design."""
-DESIGN_FIELDS = ("name", "notes", "report.title", "report.notes")
+REPORT_TITLE, REPORT_NOTES = "report.title", "report.notes"
+"""The report's title and notes, fields of the design (``Design.report_title``, ...)."""
+DESIGN_FIELDS = ("name", "notes", REPORT_TITLE, REPORT_NOTES)
 """Fields of the design itself settable as ``'design', 'name'|'notes'|'report.title'|...``."""
 
-_ATTRIBUTES = {"report.title": "report_title", "report.notes": "report_notes"}
+_ATTRIBUTES = {REPORT_TITLE: "report_title", REPORT_NOTES: "report_notes"}
 """The :class:`Design` attribute of a field whose name is not its own."""
 
 
