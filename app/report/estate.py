@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from app.report.document import Report
-from app.report.draw import MUTED, Column, util_color
+from app.report.draw import MUTED, Column, Sheet, util_color
 from app.report.tables import Block, table_blocks, text_block, title_block
 from models.document import numbers as fmt
 from models.report.inventory import ArrayRow, Group, HostRow, Inventory, inventory
@@ -101,7 +101,14 @@ def _group_blocks(group: Group, keep: int, size: float, row_h: float) -> list[Bl
                       f"up to {fmt.percent(mem, 3)}" if mem is not None else ""])
         tints.append([MUTED] * len(HOST_COLUMNS))
     head = title_block(title, size + 3)
-    return [head, text_block(facts, size, MUTED, gap=6),
+    line = text_block(facts, size, MUTED, gap=6)
+
+    def draw(s: Sheet, y: float) -> None:
+        head.draw(s, y)
+        line.draw(s, y + head.height)
+
+    # the title and its line never stay at a page's foot without the first host
+    return [Block(head.height + line.height, draw, keep=True),
             *table_blocks(HOST_COLUMNS, cells, tints, size=size, row_h=row_h),
             Block(14, lambda s, y: None)]
 
