@@ -193,7 +193,7 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
-        self._pending_sweep: Callable[[Task], object] | None = None
+        self._pending_sweep: Callable[[], Callable[[Task], object]] | None = None
         self._background_timer = QTimer(self)
         self._background_timer.setSingleShot(True)
         self._background_timer.setInterval(BACKGROUND_DELAY_MS)
@@ -376,13 +376,18 @@ class KnobCurve(QWidget):
         labels = (time_label, names, through_label)
         times, throughput = self.times, self.throughput
         if self._in_background():  # a large design: the window never waits for its curve
-            design = gc_guard.aside(self.document.design.copy,
-                                    len(self.document.design.components))
-            scenario = self.document.scenario
+            def job() -> Callable[[Task], object]:
+                """The sweep, over a copy of the design made when it starts (on the GUI
+                thread: not while a new window waits for its first paint)."""
+                doc = self.document
+                design = gc_guard.aside(doc.design.copy, len(doc.design.components))
+                scenario = doc.scenario
 
-            def job(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
-                return (*curve(design, scenario, k, values, times, throughput, task.check),
-                        labels)
+                def sweep(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
+                    return (*curve(design, scenario, k, values, times, throughput,
+                                   task.check), labels)
+
+                return sweep
 
             # after the window has painted: a worker holding the interpreter meanwhile would
             # slow the first paint of a large design by a second
@@ -408,7 +413,7 @@ class KnobCurve(QWidget):
     def _start_background_sweep(self) -> None:
         job, self._pending_sweep = self._pending_sweep, None
         if job is not None:
-            self._sweep_jobs.submit(job)
+            self._sweep_jobs.submit(job())
 
     def _on_sweep(self, result: object) -> None:
         if not isinstance(result, tuple) or self.knob is None:
