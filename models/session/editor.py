@@ -174,8 +174,8 @@ class Editor:
         if col is None or not len(col) or col.dtype == object:
             return None
         first = col[0]
-        if col.dtype.kind == "f" and np.isnan(first):
-            return None
+        if col.dtype.kind == "f" and np.isnan(first):  # unset (None) on the first target
+            return bool(np.isnan(col).all())
         return bool((col == first).all())
 
     def validate(self, select: str, prop: str, value: Value) -> Value:
