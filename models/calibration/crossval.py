@@ -1,10 +1,11 @@
-"""Cross-validation: refit each model without a case, predict what was left out.
+"""Cross-validation: refit without a study, predict what was left out.
 
-For every calibration module and every fold of its published figures (one case by default;
-``by="study"`` leaves out a whole study), the module's coefficients are refitted from the
-priors on the other cases (:func:`models.calibration.fit.fit_subsystem`), the module's checks
-are evaluated with those values, and the left-out figures are compared with what the model
-now predicts.  That error, not the fitted one, is the accuracy the README quotes.
+For every fold of the published figures (one study by default: every case of it at once;
+``by="case"`` leaves out one case), the whole fit is rerun from the priors on the other cases
+(:func:`models.calibration.fit.fit_all`: a coefficient two studies share is refitted from the
+other one), the checks are evaluated with those values, and the left-out figures are compared
+with what the model now predicts.  That error, leaving whole studies out, not the fitted one,
+is the accuracy the README, the Evidence panel and the report quote.
 
 A figure whose coefficient only the left-out case pins cannot be predicted: its coefficient
 falls back to its prior, and when the figure moves with that coefficient it is marked
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from models.calibration import Check, cases, module
-from models.calibration.fit import FitResult, Row, fit_all, fit_subsystem
+from models.calibration.fit import FitResult, Row, fit_all
 from models.core import coefficients
 from models.core.registry import FIT_ORDER, SUBSYSTEMS
 from models.document.resources import RESOURCES
@@ -133,56 +134,58 @@ def _numeric_checks(checks: Iterable[Check]) -> list[Check]:
     return [c for c in checks if c.role in ("fit", "check")]
 
 
-def cross_validate(by: Literal["case", "study"] = "case",
+def cross_validate(by: Literal["case", "study"] = "study",
                    modules: tuple[str, ...] = FIT_ORDER,
                    full: FitResult | None = None) -> CvReport:
-    """Leave-one-out cross-validation of every module in ``modules`` (see the module doc)."""
+    """Leave-one-out cross-validation of the figures of ``modules`` (see the module doc): per
+    fold, the whole fit (:func:`~models.calibration.fit.fit_all`) rerun without the fold's
+    cases, so a coefficient two studies share is refitted from the other one."""
     full = full or fit_all()
     pinned_by: dict[str, set[str]] = {}
     for row in full.rows:
         if not row.method.startswith("prior"):
             for cid in row.cases:
                 pinned_by.setdefault(cid, set()).add(row.name)
+    fitted: dict[str, list[Check]] = {}
+    folds: dict[str, list[tuple[str, int]]] = {}
+    with coefficients.using(full.values):
+        for name in modules:
+            fitted[name] = _numeric_checks(module(name).checks())
+            for i, ch in enumerate(fitted[name]):
+                folds.setdefault(_fold_key(ch, by), []).append((name, i))
     report = CvReport(by)
-    for name in modules:
-        checks = module(name).checks
-        with coefficients.using(full.values):
-            fitted = _numeric_checks(checks())
-        folds: dict[str, list[int]] = {}
-        for i, ch in enumerate(fitted):
-            folds.setdefault(_fold_key(ch, by), []).append(i)
-        for key, idx in folds.items():
-            left_out = ({key} if by == "case"
-                        else {cid for cid, c in cases().items()
-                              if named(str(c["study"])).title == key})
-            touched = set().union(*(pinned_by.get(cid, set()) for cid in left_out))
-            if not touched:  # no coefficient was fitted to it: the prediction is the fit's
-                report.comparisons += [CvComparison(fitted[i], name, key, fitted[i].model)
-                                       for i in idx]
-                continue
-            values = dict(full.values)
-            mine = [r.name for r in full.rows if r.subsystem == name]
-            for n in mine:
-                values[n] = coefficients.DECLARED[n].prior
-            f = fit_subsystem(name, values, frozenset(cases()) - left_out)
-            with coefficients.using(values):
-                predicted = _numeric_checks(checks())
-            lost = sorted(u for u in f.unpinned | f.underdetermined if u in touched)
-            moved: set[int] = set()
-            for u in lost:
-                for factor in (1.25, 0.8):
-                    with coefficients.using({**values, u: values[u] * factor}):
-                        shifted = _numeric_checks(checks())
-                    for i in idx:
-                        a, b = predicted[i].model, shifted[i].model
-                        if abs(b - a) > SENSITIVITY * max(abs(a), 1e-12):
-                            moved.add(i)
-            for i in idx:
-                if predicted[i].quantity != fitted[i].quantity:
-                    raise AssertionError(f"{name}: checks changed order under a refit")
-                report.comparisons.append(CvComparison(
-                    fitted[i], name, key, None if i in moved else predicted[i].model,
-                    tuple(lost) if i in moved else ()))
+    for key, items in folds.items():
+        left_out = ({key} if by == "case"
+                    else {cid for cid, c in cases().items()
+                          if named(str(c["study"])).title == key})
+        touched = set().union(*(pinned_by.get(cid, set()) for cid in left_out))
+        if not touched:  # no coefficient was fitted to it: the prediction is the fit's
+            report.comparisons += [CvComparison(fitted[m][i], m, key, fitted[m][i].model)
+                                   for m, i in items]
+            continue
+        refit = fit_all(frozenset(cases()) - left_out, full, frozenset(left_out))
+        names = list(dict.fromkeys(m for m, _ in items))
+        with coefficients.using(refit.values):
+            predicted = {m: _numeric_checks(module(m).checks()) for m in names}
+        lost = sorted(u for u in refit.unpinned | refit.underdetermined if u in touched)
+        moved: set[tuple[str, int]] = set()
+        for u in lost:
+            for factor in (1.25, 0.8):
+                with coefficients.using({**refit.values, u: refit.values[u] * factor}):
+                    shifted = {m: _numeric_checks(module(m).checks()) for m in names}
+                for m, i in items:
+                    a, b = predicted[m][i].model, shifted[m][i].model
+                    if abs(b - a) > SENSITIVITY * max(abs(a), 1e-12):
+                        moved.add((m, i))
+        for m, i in items:
+            if predicted[m][i].quantity != fitted[m][i].quantity:
+                raise AssertionError(f"{m}: checks changed order under a refit")
+            gone = (m, i) in moved
+            report.comparisons.append(CvComparison(
+                fitted[m][i], m, key, None if gone else predicted[m][i].model,
+                tuple(lost) if gone else ()))
+    order = {m: k for k, m in enumerate(modules)}
+    report.comparisons.sort(key=lambda c: order[c.module])
     return report
 
 
@@ -196,7 +199,7 @@ models.calibration``): the Evidence panel and the report read it instead of refi
 
 
 def write_stored(report: CvReport | None = None) -> dict[str, Any]:
-    """Cross-validate (leave one case out) and write :data:`STORED_PATH`."""
+    """Cross-validate (leave one study out) and write :data:`STORED_PATH`."""
     doc = (report or cross_validate()).to_dict()
     for row in doc["comparisons"]:  # what the views need; the rest is in --cv --json
         for key in ("quote", "study", "modelability"):

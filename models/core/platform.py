@@ -97,6 +97,15 @@ def _per_core(model: str) -> tuple[float, float] | None:
     return proc.specrate_per_core, float(proc.ghz or 0.0)
 
 
+def processor_speed(model: str) -> float:
+    """Per-core speed of processor ``model`` at its base clock, relative to the reference core
+    (a catalogue's processor; LookupError when the catalogue lacks it)."""
+    found = _per_core(model)
+    if found is None:
+        raise LookupError(f"{model} is missing from the processor catalogue")
+    return found[0] / reference_specrate()
+
+
 def _compute(c: Compiled) -> Compute:
     host = c.host.cols
     n = len(c.host)
