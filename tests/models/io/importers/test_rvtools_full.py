@@ -76,12 +76,30 @@ def test_odd_rows_are_named_and_never_imported(tmp_path: Path) -> None:
     reasons = {s.name: s.reason for s in report.skipped}
     assert reasons["tmpl-w2019"].startswith("template")
     assert reasons["old-orphan"].startswith("orphaned")
-    assert reasons["empty-cells"] == "bad value: CPUs is empty"
     assert sum("totals row" in s.reason for s in report.skipped) == 2  # vInfo and vHost
     names = {v.name for v in design.of_kind("vm")}
-    assert not names & {"tmpl-w2019", "old-orphan", "empty-cells"}
-    assert report.coverage.dropped == 2  # the orphan and the empty cells
-    assert json.loads(json.dumps(report.to_dict()))["coverage"]["dropped"] == 2
+    assert not names & {"tmpl-w2019", "old-orphan"}
+    assert report.coverage.dropped == 1  # the orphan
+    assert json.loads(json.dumps(report.to_dict()))["coverage"]["dropped"] == 1
+    # empty CPUs and Memory cells that no other sheet fills: imported unsized, and named
+    empty = next(v for v in design.of_kind("vm") if v.name == "empty-cells")
+    assert "unsized" in empty.tags and "vcpus" not in empty.props
+    assert any("imported unsized" in n and "'empty-cells'" in n for n in report.notes)
+
+
+def test_empty_size_cells_are_taken_from_the_vcpu_and_vmemory_rows(tmp_path: Path) -> None:
+    e = estate(4, 40, seed=4, unsized=3)
+    design, report = import_rvtools(write_xlsx(tmp_path / "e.xlsx", e.sheets))
+    assert report.coverage.dropped == 0
+    vinfo = e.sheets["vInfo"]
+    blank = [r[0] for r in vinfo[1:] if r[vinfo[0].index("CPUs")] == ""]
+    assert len(blank) == 3
+    vcpu = {r[0]: r for r in e.sheets["vCPU"][1:]}
+    for name in blank:
+        vm = next(v for v in design.of_kind("vm") if v.name == name)
+        assert vm.props["vcpus"] == vcpu[name][e.sheets["vCPU"][0].index("CPUs")]
+        assert float(str(vm.props["memory_gb"])) > 0 and "unsized" not in vm.tags
+    assert any("3 VMs with empty CPUs or Memory cells" in n for n in report.notes)
 
 
 def test_a_million_row_dimension_claim_reads_the_rows_there_are(tmp_path: Path) -> None:
@@ -101,11 +119,13 @@ def test_vms_whose_host_is_missing_fall_back_to_their_cluster_or_are_unplaced(
     assert len(report.placement) == cov.runnable
     runs_on = {lk.source for lk in design.links if lk.kind == "runs_on"}
     assert runs_on == {v.id for v in design.of_kind("vm")}
-    # no cluster either: imported unplaced, counted in demand, placed by seek
-    vinfo = e.sheets["vInfo"]
-    col = vinfo[0].index("Cluster")
-    for row in vinfo[1:]:
-        row[col] = ""
+    # no cluster either (in no sheet: vCPU and vMemory fill in what vInfo leaves empty):
+    # imported unplaced, counted in demand, placed by seek
+    for sheet in ("vInfo", "vCPU", "vMemory"):
+        rows = e.sheets[sheet]
+        col = rows[0].index("Cluster")
+        for row in rows[1:]:
+            row[col] = ""
     design, report = import_rvtools(write_xlsx(tmp_path / "none.xlsx", e.sheets))
     assert report.coverage.unplaced == report.coverage.runnable
     assert all("unplaced" in v.tags for v in design.of_kind("vm"))
@@ -149,3 +169,19 @@ def test_baseline_matches_what_the_export_recorded(tmp_path: Path, hosts: int, v
     # nor on the arrays: theirs read "not measured" too (null in JSON), not 0 IOPS at 0 ms
     assert len(p.arrays.ids) and p.arrays.io_not_measured.all()
     assert all(a["iops"] is None and a["latency_ms"] is None for a in p.to_dict()["arrays"])
+
+
+def test_hosts_keep_their_recorded_vm_count_and_the_vms_the_export_lists(tmp_path: Path
+                                                                          ) -> None:
+    """vHost's # VMs total (powered-off VMs too) against every vInfo row naming the host: a
+    filter that leaves VMs out makes the host partial, and the coverage counts it."""
+    e = estate(8, 120, seed=21, filtered=0.15)
+    design, report = import_rvtools(write_xlsx(tmp_path / "e.xlsx", e.sheets))
+    assert e.truth.partial and report.coverage.partial_hosts == len(e.truth.partial)
+    for h in design.of_kind("host"):
+        recorded, listed = e.truth.partial.get(h.name, (h.props["measured.vms"],) * 2)
+        assert (h.props["measured.vms"], h.props["measured.vms_listed"]) == (recorded, listed)
+    assert f"{len(e.truth.partial)} hosts partial" in report.coverage.line()
+    whole, _ = import_rvtools(write_xlsx(tmp_path / "w.xlsx", estate(4, 40, seed=21).sheets))
+    assert all(h.props["measured.vms"] == h.props["measured.vms_listed"]
+               for h in whole.of_kind("host"))
