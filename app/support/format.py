@@ -256,12 +256,15 @@ def kpi_detail(key: str, p: Prediction | None, value: object = ...,
     if p is None:
         return ""
     kpi = KPI_BY_KEY[key]
+    util = p.hosts.cpu_util if key == "host_cpu_pct" else p.hosts.memory_util
+    if key in ("host_cpu_pct", "host_memory_pct") and len(util) \
+            and not np.isfinite(util).any():
+        return "not measured"  # NaN: nothing measured the hosts' figure (never 0)
     if kpi.absent and (kpi.value(p) if value is ... else value) is None:
         return kpi.absent
     c = p.consolidation
     if key in ("host_cpu_pct", "host_memory_pct"):
-        util = p.hosts.cpu_util if key == "host_cpu_pct" else p.hosts.memory_util
-        i = int(np.argmax(util))
+        i = int(np.nanargmax(util))
         if len(util) == 1:  # the mean is that host's own figure
             return name(p.hosts.ids[i])
         return f"busiest {name(p.hosts.ids[i])} at {_unbroken(percent(float(util[i])))}"

@@ -116,8 +116,10 @@ def change_unit(unit: str) -> str:
 
 
 def mean_pct(util: np.ndarray) -> float | None:
-    """Mean of a per-host utilisation, in per cent; None without hosts."""
-    return float(np.mean(util)) * 100.0 if len(util) else None
+    """Mean of a per-host utilisation over the hosts something measured, in per cent; None
+    without hosts or when nothing measured any (NaN: "not measured", never 0)."""
+    known = util[np.isfinite(util)]
+    return float(np.mean(known)) * 100.0 if len(known) else None
 
 
 def p95_response(p: Prediction) -> float | None:
@@ -172,12 +174,14 @@ KPIS: tuple[Kpi, ...] = (
         absent="no library transfers"),
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
-        " paths and the hypervisor's cost per event, against cores x clock (hyperthreads"
-        " counted as 1.15 cores)", absent="no hosts"),
+        " paths and the hypervisor's cost per event and the hosts' background load, against"
+        " cores x clock (hyperthreads counted as 1.15 cores); hosts whose CPU nothing"
+        " measured are left out", absent="no hosts"),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
-        " (consumed where measured, else configured), FT secondaries included, against"
-        " installed memory",
+        " (consumed where measured, else configured), FT secondaries included, and the"
+        " hosts' background load, against installed memory; hosts whose memory nothing"
+        " measured are left out",
         absent="no hosts"),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, cite(DENSE),
         "VMs per host in the design as placed"),

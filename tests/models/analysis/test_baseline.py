@@ -59,12 +59,18 @@ def test_solved_baseline_reproduces_the_measured_vm_and_host() -> None:
     assert pred.vms.io_not_measured.tolist() == [False, True]
     assert pred.to_dict()["vms"][1]["iops"] is None
     assert pred.hosts.cpu_util[0] == pytest.approx(0.15, abs=1e-6)
-    # memory: 10% of 256 GB recorded, 12 held by v1; v2 takes the rest up to its 8 GB
+    # memory: 10% of 256 GB recorded, 12 held by v1; v2 takes the rest up to its 8 GB; what
+    # the VMs do not hold (the vmkernel's own) is the host's background: the record is met
     assert v2.props["workload.memory_gb"] == 8.0
-    assert pred.hosts.memory_util[0] == pytest.approx(20.0 / 256.0)
+    h1 = d.component("h1")
+    assert h1 is not None and h1.props["background.memory_gb"] == pytest.approx(25.6 - 20.0)
+    assert "background.cpu_cores" not in h1.props  # its VMs explain all its CPU
+    assert str(h1.props["provenance.background"]).startswith("solved: host esx01's recorded")
+    assert pred.hosts.memory_util[0] == pytest.approx(0.10)
     h = result.hosts[0]
     assert h.cpu_residual == pytest.approx(0.0, abs=1e-4)
-    assert h.memory_residual == pytest.approx(20.0 / 2.56 - 10.0)
+    assert h.memory_residual == pytest.approx(0.0, abs=1e-4)
+    assert h.background_memory == pytest.approx(100.0 * 5.6 / 256.0)
     assert result.vms_without_io == 1 and result.vms_total == 2
     assert result.vms[0].iops_recorded == 500.0 and result.vms[0].latency_recorded == 4.0
     json.dumps(result.to_dict(), allow_nan=False)

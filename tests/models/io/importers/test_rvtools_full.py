@@ -152,16 +152,24 @@ def test_baseline_matches_what_the_export_recorded(tmp_path: Path, hosts: int, v
         assert float(s["median"] or 0) <= baseline.TARGET_MEDIAN
         assert float(s["p90"] or 0) <= baseline.TARGET_P90
     assert any("baseline check" in line for line in report.calibration)
+    # each host within 3 points of what it recorded (issue 22): its background is what its
+    # VMs do not explain (the hypervisor's own worlds, samples a moment apart)
+    assert all(abs(r) <= 3.0 for h in check.hosts
+               for r in (h.cpu_residual, h.memory_residual) if r is not None)
     # every measured VM's predicted CPU is its measured MHz (the solver's job), but for the
     # few busier than the model's ceiling of one core-equivalent per vCPU: held there, and
-    # their residual shows
+    # their residual shows; and but for those on a host whose VMs' samples add up to more
+    # than the host recorded a moment apart: scaled to the record, and said so
     solved = {v.id: float(str(v.props["workload.cpu_pct"])) for v in design.of_kind("vm")}
-    rows = [(float(v.cpu_mhz_predicted or 0), v.cpu_mhz_recorded, solved[v.id])
-            for v in check.vms if v.cpu_mhz_recorded]
-    free = np.array([(p, r) for p, r, pct in rows if pct < 100.0])
+    rows = [(float(v.cpu_mhz_predicted or 0), v.cpu_mhz_recorded, solved[v.id],
+             baseline.SCALED in v.provenance["cpu"]) for v in check.vms if v.cpu_mhz_recorded]
+    free = np.array([(p, r) for p, r, pct, scaled in rows if pct < 100.0 and not scaled])
     assert np.allclose(free[:, 0], free[:, 1], rtol=1e-5, atol=0.05)
-    held = [(p, r) for p, r, pct in rows if pct >= 100.0]
+    held = [(p, r) for p, r, pct, scaled in rows if pct >= 100.0]
     assert len(held) <= 0.02 * len(rows) and all(p < r for p, r in held)
+    scaled = [(p, r) for p, r, _, s in rows if s]
+    assert all(0.8 * r < p <= r + 0.05 for p, r in scaled)  # sampling: a few points
+    assert bool(scaled) == bool(check.scaled)
     # and no I/O was invented: the estate's storage figures are "not measured"
     p = evaluate(design)
     assert np.isnan(p.vms.iops).all() and p.total_iops == 0.0
