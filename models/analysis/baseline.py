@@ -348,10 +348,10 @@ class _Solve:
             mem = _left(self.mem_rec[j], memory[j])
             ch: dict[str, Value] = dict.fromkeys(BACKGROUND)
             if cpu is not None or mem is not None:
-                ch["background.cpu_cores"] = None if cpu is None else round(cpu, 4)
+                ch["background.cpu_cores"] = None if cpu is None else round(cpu, 6)
                 ch["background.cpu_ghz"] = None if cpu is None else round(float(self.clock[j]),
                                                                           6)
-                ch["background.memory_gb"] = None if mem is None else round(mem, 4)
+                ch["background.memory_gb"] = None if mem is None else round(mem, 6)
                 ch["provenance.background"] = self._why_background(j)
             if any(comp.get(k) is not None for k in BACKGROUND) or any(
                     v is not None for v in ch.values()):

@@ -154,3 +154,133 @@ def test_stats_and_target_verdict() -> None:
     hosts[0].cpu_predicted = 40.0
     assert check.stats("cpu")["p90"] == pytest.approx(11.1)
     assert check.within_target is False
+
+
+# --------------------------------------------------------------------------- issue 22
+
+
+def partial_host(**host: Any) -> Design:
+    """esx01 runs 10 VMs by its inventory; the export lists 2 (v1 measured, v2 not)."""
+    d = estate(host={"measured.cpu_pct": 40.0, "measured.memory_pct": 50.0,
+                     "measured.vms": 10, "measured.vms_listed": 2, **host})
+    d.component("v1").props.pop("measured.iops")  # type: ignore[union-attr]
+    return d
+
+
+def test_a_partial_hosts_unlisted_vms_are_its_background_and_the_record_is_met() -> None:
+    d = partial_host()
+    result = baseline.calibrate(d)
+    h1, v2 = d.component("h1"), d.component("v2")
+    assert h1 is not None and v2 is not None
+    pred = evaluate(d)
+    # the record is met: the VMs the export does not list are the host's background
+    assert pred.hosts.cpu_util[0] == pytest.approx(0.40, abs=1e-6)
+    assert pred.hosts.memory_util[0] == pytest.approx(0.50, abs=1e-6)
+    cap = CORES * 1.15
+    v1_cores = 4000.0 / (GHZ * 1000.0) * 1.15
+    # v2 (2 vCPUs, nothing measured) shares what v1 leaves with the 8 unlisted VMs, each of
+    # the host's mean size (3 vCPUs): 2 / (2 + 24) of it
+    left = 0.40 * cap - v1_cores
+    assert pred.vms.cpu_cores[1] == pytest.approx(left * 2 / 26, rel=1e-6)
+    assert "the 8 VMs the export does not list" in str(v2.props["provenance.cpu"])
+    assert float(str(h1.props["background.cpu_cores"])) == pytest.approx(
+        left * 24 / 26, rel=1e-4)
+    assert h1.props["background.cpu_ghz"] == GHZ
+    assert "the 8 of its 10 VMs the export does not list" in str(
+        h1.props["provenance.background"])
+    # the check names the host and the count; its residual is nil
+    h = result.hosts[0]
+    assert h.partial and h.cpu_residual == pytest.approx(0.0, abs=1e-4)
+    assert result.partial == [h]
+    text = "\n".join(result.lines())
+    assert "1 partial hosts" in text and "esx01: 10 VMs recorded, 2 in the export" in text
+    doc = result.to_dict()
+    assert doc["summary"]["partial_hosts"] == 1 and doc["hosts"][0]["partial"] is True
+    # a what-if on that host starts from the record: v1 leaves, the rest stays
+    d.links = [lk for lk in d.links if not (lk.source == "v1" and lk.kind == "runs_on")]
+    assert evaluate(d).hosts.cpu_util[0] == pytest.approx(0.40 - v1_cores / cap, abs=1e-6)
+
+
+def test_solving_again_gives_the_same_baseline() -> None:
+    d = partial_host(**{"measured.cpu_pct": 20.0})
+    d.component("v1").props["measured.cpu_mhz"] = 12000.0  # type: ignore[union-attr]
+    baseline.calibrate(d)
+    first = design_state(d)
+    assert baseline.solve(d) and baseline.calibrate(d).within_target
+    assert design_state(d) == first  # nothing appended twice, no background on background
+
+
+def design_state(d: Design) -> dict[str, dict[str, Any]]:
+    return {c.id: dict(c.props) for c in d.components}
+
+
+def test_vms_measured_over_their_hosts_record_are_scaled_to_it() -> None:
+    """vCenter counts a VM's usage per hyperthread and the host's per core: on a busy host
+    the VMs' MHz add up to more than the host recorded. The record is the host's total."""
+    d = estate(vm1={"measured.cpu_mhz": 3000.0, "vcpus": 8},
+               host={"measured.cpu_pct": 5.0})
+    d.component("v2").props.update({"measured.cpu_mhz": 1000.0})  # type: ignore[union-attr]
+    d.component("v1").props.pop("measured.iops")  # type: ignore[union-attr]
+    result = baseline.calibrate(d)
+    pred = evaluate(d)
+    assert pred.hosts.cpu_util[0] == pytest.approx(0.05, abs=1e-6)  # not 10%
+    factor = 0.05 * 40000.0 / 4000.0
+    assert pred.vms.cpu_cores[0] == pytest.approx(1.5 * 1.15 * factor, rel=1e-6)
+    v1 = d.component("v1")
+    assert v1 is not None
+    assert str(v1.props["provenance.cpu"]) == (
+        "measured: test; scaled x0.50 to host esx01's recorded CPU usage 5%: its VMs' MHz add"
+        " up to more (vCenter counts a VM's usage per hyperthread, the host's per core;"
+        " samples a moment apart)")
+    assert result.scaled == {"h1": 0.5}
+    assert result.hosts[0].cpu_residual == pytest.approx(0.0, abs=1e-4)
+    assert result.vms[0].cpu_mhz_predicted == pytest.approx(1500.0)  # the VM residual shows
+    assert any("1 hosts whose VMs' measured CPU adds up to more" in line
+               for line in result.lines())
+    assert "background.cpu_cores" not in d.component("h1").props  # type: ignore[union-attr]
+
+
+def test_a_measured_mhz_below_what_the_engine_adds_for_its_io_is_not_counted_twice() -> None:
+    """The I/O path and the hypervisor's cost per event are part of a VM's measured MHz: a VM
+    measured below them runs its I/O with an idle guest, never MHz plus I/O path."""
+    d = estate(vm1={"measured.cpu_mhz": 1.0, "measured.iops": 20000.0},
+               host={"measured.cpu_pct": None, "measured.memory_pct": None})
+    baseline.calibrate(d)
+    v1 = d.component("v1")
+    assert v1 is not None and v1.props["workload.cpu_pct"] == 0.0
+    c0 = evaluate(d).vms.cpu_cores[0]
+    v1.props["workload.cpu_pct"] = 0.0
+    v1.props["measured.cpu_mhz"] = 500.0
+    assert evaluate(d).vms.cpu_cores[0] == pytest.approx(c0)  # the intercept alone
+
+
+def test_the_background_keeps_the_clock_it_was_measured_at() -> None:
+    d = partial_host()
+    baseline.calibrate(d)
+    before = evaluate(d)
+    h1 = d.component("h1")
+    assert h1 is not None
+    bg = float(str(h1.props["background.cpu_cores"]))
+    h1.props["ghz"] = 3.0  # faster cores: the unlisted VMs' work takes fewer of them
+    after = evaluate(d)
+    cap = CORES * 1.15
+    assert (before.hosts.cpu_util[0] - after.hosts.cpu_util[0]) * cap == pytest.approx(
+        (bg + (before.vms.cpu_cores - after.vms.cpu_cores).sum()) - bg * GHZ / 3.0,
+        rel=1e-6)
+
+
+def test_a_host_nothing_measured_reads_not_measured_never_zero() -> None:
+    d = estate(host={"measured.cpu_pct": None, "measured.memory_pct": None})
+    d.component("v1").props.pop("measured.cpu_mhz")  # type: ignore[union-attr]
+    d.component("v1").props["provenance.cpu"] = "not measured"  # type: ignore[union-attr]
+    result = baseline.calibrate(d)
+    pred = evaluate(d)
+    assert math.isnan(pred.hosts.cpu_util[0])
+    assert pred.to_dict()["hosts"][0]["cpu_util"] is None
+    assert result.hosts[0].cpu_predicted is None and len(result.not_measured) == 1
+    assert any("1 hosts' CPU not measured" in line for line in result.lines())
+    # its memory is measured (v1's consumed): a figure
+    assert math.isfinite(pred.hosts.memory_util[0])
+    # set one VM's CPU by hand: the host has a basis again
+    d.component("v2").props["workload.cpu_pct"] = 30.0  # type: ignore[union-attr]
+    assert math.isfinite(evaluate(d).hosts.cpu_util[0])
