@@ -226,8 +226,8 @@ class BaselineCheck:
                " load, their recorded usage less the listed VMs', is their background load"]
         out += [f"    {h.partial_line()}" for h in partial[:limit]]
         if len(partial) > limit:
-            out.append(f"    ... and {len(partial) - limit:,} more partial hosts (--json"
-                       " lists all)")
+            out.append(f"    ... and {len(partial) - limit:,} more partial hosts (headroom"
+                       " calibrate DESIGN --check --json lists all)")
         return out
 
     def _added_lines(self) -> list[str]:

@@ -200,9 +200,11 @@ def _fill_in(vm: VmRecord, sheet: Sheet, row: Row, key: str, attr: str) -> None:
         if value is not None:
             setattr(vm, attr, value)
             vm.sized_from = ", ".join(filter(None, (vm.sized_from, sheet.name)))
-    for field, col in (("host", "Host"), ("cluster", "Cluster"), ("datacenter", "Datacenter")):
-        if not getattr(vm, field):
-            setattr(vm, field, text(row, sheet.col(col)))
+    if not vm.host:  # a row that names no host: where this sheet says it runs
+        for field, col in (("host", "Host"), ("cluster", "Cluster"),
+                           ("datacenter", "Datacenter")):
+            if not getattr(vm, field):
+                setattr(vm, field, text(row, sheet.col(col)))
 
 
 def _read_cpu(sheet: Sheet, vms: dict[str, VmRecord], when: str,
