@@ -129,8 +129,9 @@ def _row(header: list[str], values: dict[str, Any]) -> list[Any]:
 def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
            odd_rows: bool = False, anonymise_hosts: bool = False, filtered: float = 0.0,
            ht_charge: float | None = None, unmeasured: float = 0.0, unsized: int = 0,
-           host_usage: bool = True) -> Estate:
-    """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs."""
+           host_usage: bool = True, load: float = 1.0) -> Estate:
+    """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs (``load``
+    times as busy as usual: each VM's CPU use scaled, up to 95% of its vCPUs)."""
     rnd = random.Random(seed)
     odd = random.Random(seed + 7919)  # the export's defects: the estate stays the same
     old = generation == "3x"
@@ -201,7 +202,7 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
                  + x["vm_mem_mib"] / (x["mem_gb"] * 1024) + rnd.random() * 0.3)
         name = f"{rnd.choice(('app', 'web', 'sql', 'dc', 'file', 'citrix', 'util'))}-{i:05d}"
         powered = rnd.random() > 0.08
-        util = min(rnd.lognormvariate(-2.6, 0.9), 0.95) if powered else 0.0
+        util = min(rnd.lognormvariate(-2.6, 0.9) * load, 0.95) if powered else 0.0
         use_mhz = round(util * vcpus * ho["mhz"])
         consumed = round(mem_gb * 1024 * min(rnd.uniform(0.35, 1.0), 1.0)) if powered else 0
         overhead = round(25 + 12 * vcpus + mem_gb * 2.5) if powered else 0

@@ -191,3 +191,26 @@ def test_hosts_keep_their_recorded_vm_count_and_the_vms_the_export_lists(tmp_pat
     whole, _ = import_rvtools(write_xlsx(tmp_path / "w.xlsx", estate(4, 40, seed=21).sheets))
     assert all(h.props["measured.vms"] == h.props["measured.vms_listed"]
                for h in whole.of_kind("host"))
+
+
+def test_the_23_host_571_vm_estate_of_issue_22_meets_its_record(tmp_path: Path) -> None:
+    """Busy hyperthreaded hosts, an export filtered to 90% of the VMs: vCenter's VM usage
+    counts each hyperthread, the host's each core, so the VMs' MHz add up to more than the
+    hosts recorded (the baseline ran up to 18 points over, 92% against 73%, and the missing
+    VMs should have pushed it below). Now every host is within 3 points: the over-counted
+    VMs are scaled to their host's record, the missing ones are their host's background."""
+    e = estate(23, 571, seed=22, filtered=0.1, ht_charge=1.0, load=3.0)
+    design, report = import_rvtools(write_xlsx(tmp_path / "e.xlsx", e.sheets))
+    check = baseline.check(design)
+    assert all(abs(r) <= 3.0 for h in check.hosts
+               for r in (h.cpu_residual, h.memory_residual) if r is not None)
+    assert check.scaled and all(0.5 < f < 1.0 for f in check.scaled.values())
+    assert {h.name for h in check.partial} == set(e.truth.partial)
+    assert report.coverage.partial_hosts == len(e.truth.partial)
+    # what-ifs start from the record: every host's predicted CPU is what it recorded
+    pred = evaluate(design)
+    for i, hid in enumerate(pred.hosts.ids):
+        h = design.component(hid)
+        assert h is not None
+        assert 100.0 * pred.hosts.cpu_util[i] == pytest.approx(
+            float(str(h.props["measured.cpu_pct"])), abs=3.0)
