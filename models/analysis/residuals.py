@@ -136,12 +136,12 @@ class BaselineCheck:
                                         for h in self.hosts) if r is not None])
 
     def background_stats(self, what: str) -> dict[str, float | int | None]:
-        """The same over the hosts' background load (points of the host), where recorded."""
-        return _stats([b for b in ((h.background_cpu if what == "cpu" else
-                                    h.background_memory) if (h.cpu_recorded if what == "cpu"
-                                                            else h.memory_recorded)
-                                   is not None else None for h in self.hosts)
-                       if b is not None])
+        """The same over the hosts' background load (points of the host; 0 where none) on
+        the hosts that recorded ``what``."""
+        cpu = what == "cpu"
+        return _stats([(h.background_cpu if cpu else h.background_memory) or 0.0
+                       for h in self.hosts
+                       if (h.cpu_recorded if cpu else h.memory_recorded) is not None])
 
     @property
     def partial(self) -> list[HostResidual]:

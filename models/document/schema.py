@@ -150,18 +150,16 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
       " Memory usage %)", 0, 1000, nullable=True),
     P("provenance.measured", "str", "", doc="where the recorded host figures come from"),
     # issue 22: a partial host (the export lists fewer VMs than it runs) and its background
-    P("measured.vms", "int", None, "VMs", "VMs the host runs by the inventory (RVTools vHost"
-      " # VMs total or # VMs, the vCenter host's VMs)", 0, 1.0e6, nullable=True),
-    P("measured.vms_listed", "int", None, "VMs", "VMs the export lists on the host (every"
-      " vInfo row naming it); fewer than measured.vms: the host is partial", 0, 1.0e6,
+    P("measured.vms", "int", None, "VMs", "VMs the host runs by the inventory (vHost # VMs)",
+      0, 1.0e6, nullable=True),
+    P("measured.vms_listed", "int", None, "VMs", "VMs the export lists on the host", 0, 1.0e6,
       nullable=True),
-    P("background.cpu_cores", "float", None, "cores", "recorded CPU the design's VMs do not"
-      " explain (VMs the export does not list, the hypervisor's own), in core-equivalents at"
-      " background.cpu_ghz", 0, 1.0e5, nullable=True),
-    P("background.cpu_ghz", "float", None, "GHz", "the core clock background.cpu_cores was"
-      " measured at (null: any clock)", 0.5, 6.0, nullable=True),
-    P("background.memory_gb", "float", None, "GB", "recorded memory the design's VMs do not"
-      " hold (VMs the export does not list, the vmkernel's own)", 0, 24576, nullable=True),
+    P("background.cpu_cores", "float", None, "cores", "recorded CPU its VMs do not explain"
+      " (unlisted VMs, the hypervisor's own) at background.cpu_ghz", 0, 1.0e5, nullable=True),
+    P("background.cpu_ghz", "float", None, "GHz", "the clock background.cpu_cores was measured"
+      " at", 0.5, 6.0, nullable=True),
+    P("background.memory_gb", "float", None, "GB", "recorded memory its VMs do not hold",
+      0, 24576, nullable=True),
     P("provenance.background", "str", "", doc="where the host's background load comes from"),
 )
 MEASURED_NIC: tuple[PropSpec, ...] = (

@@ -11,7 +11,10 @@ Mechanism
   host of the group; the memory its VMs hold over an average host's memory; the VM count over
   the p95 limit where web VMs set one.  The largest count binds.  With DRS off a cluster's
   VMs stay where they are, so its busiest host binds: the CPU count is scaled by the busiest
-  host's utilisation over the cluster's mean.
+  host's utilisation over the cluster's mean.  The hosts' background load (the VMs an export
+  does not list, the hypervisor's own) counts as that many more VMs of the group's mix: its
+  CPU over ``cpu_util_max`` of the reference host adds to the CPU and p95 counts, its memory
+  to the memory count; a group of background alone needs the hosts that hold it.
 * **HA admission control** (vSphere Availability): *failover hosts* keeps ``failover_hosts``
   hosts' worth of capacity free, so that many hosts are added to the count; *percentage*
   keeps ``cpu_failover_pct`` / ``memory_failover_pct`` of the cluster free, so each count is

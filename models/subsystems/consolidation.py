@@ -13,6 +13,11 @@ Mechanism
   path of web VMs, which the fitted per-request cost already contains (the study measured
   total host CPU).  An FT secondary uses as much CPU and memory as its primary, on its
   ``ft_secondary_on`` host (case ft-secondary-doubles-cpu-memory).
+* **Background load**: a host's ``background.*`` (what it recorded beyond its VMs in the
+  design: VMs an export does not list, the hypervisor's own; :mod:`models.analysis.baseline`)
+  joins its CPU demand (scaled by its clock as measured work is) and its memory.  A host whose
+  CPU or memory nothing measured (its VMs imported without the figure, no record, no
+  background) reads NaN, "not measured", never 0.
 * **Virtualisation** (:mod:`models.subsystems.cpu_virt`): containers and remote NUMA memory scale a
 VM's
   CPU per unit of work; on ESXi the hypervisor's cost per guest interrupt and context switch
