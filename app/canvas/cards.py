@@ -34,6 +34,7 @@ from app.canvas.items import (
     paint_badge,
 )
 from app.support import theme
+from models.document import numbers as fmt
 from models.document.design import Component
 from models.io.placement import (
     BOXES,
@@ -248,7 +249,7 @@ class HostItem(ComponentItem):
             big = label_font(label_px(13.0, lod, area.height() * 0.75), bold=True)
             room = area.adjusted(inset, 0, -inset, 0)
             metrics = QFontMetricsF(big)
-            fits = [t for t in (text, f"{len(self.vm_ids):,} VMs", f"{len(self.vm_ids):,}")
+            fits = [t for t in (text, fmt.count(len(self.vm_ids), "VM"), f"{len(self.vm_ids):,}")
                     if metrics.horizontalAdvance(t + "  ") <= room.width() * 0.6]
             text = fits[0] if fits else text  # "40 VMs · 3 selected", "40 VMs" or "40"
             used = min(metrics.horizontalAdvance(text + "  "), room.width() * 0.6)

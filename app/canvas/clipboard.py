@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.document.codec import design_to_dict, loads
 from models.document.design import Design, DesignError
 from models.io.arrange import free_spot, top_level_rects

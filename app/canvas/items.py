@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.support import theme
+from models.document import numbers as fmt
 from models.document.design import Component, Link
 from models.document.schema import Value
 from models.io.placement import SIZES
@@ -480,20 +481,22 @@ def describe(comp: Component) -> str:
     """A one-line hardware summary for the item's second line."""
     if comp.kind == "host":
         cores = int(comp.get("sockets") or 0) * int(comp.get("cores_per_socket") or 0)
-        return f"{cores} cores · {comp.get('ghz')} GHz · {_num(comp.get('memory_gb'))} GB"
+        return " · ".join((fmt.count(cores, "core"), fmt.value(comp.get("ghz"), "GHz"),
+                           fmt.value(comp.get("memory_gb"), "GB")))
     if comp.kind == "storage_array":
-        return f"{comp.get('disks')} × {comp.get('media')} · {comp.get('raid')}"
+        media, raid = fmt.value(comp.get("media")), fmt.value(comp.get("raid"))
+        return f"{comp.get('disks')} × {media} · {raid}"
     if comp.kind == "nic":
         return f"{_num(comp.get('speed_gbps'))} GbE"
     if comp.kind == "vm":
-        return str(comp.get("workload.profile"))
+        return fmt.value(comp.get("workload.profile"))
     if comp.kind == "cluster":
         if not comp.get("ha_enabled"):
             ha = "HA off"
         elif comp.get("admission_control") == "failover_hosts":
             ha = f"HA N+{comp.get('failover_hosts')}"
         elif comp.get("admission_control") == "percentage":
-            ha = f"HA {_num(comp.get('cpu_failover_pct'))}% reserved"
+            ha = f"HA {fmt.value(comp.get('cpu_failover_pct'), '%')} reserved"
         else:
             ha = "HA, no admission control"
         return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"

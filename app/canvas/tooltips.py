@@ -1,38 +1,30 @@
 """Tooltips for canvas items: what the latest prediction says about the component, in the
-user's words: components by their names (:func:`plain`), kinds by their labels."""
+user's words: components by their names (:func:`plain`), kinds by their labels, figures in
+the one format (:mod:`models.document.numbers`)."""
 
 from __future__ import annotations
 
 import html
 import math
-import re
 
 from app.document.design_document import DesignDocument
 from models.analysis.baseline import provenance_lines
+from models.document import numbers as fmt
 from models.document.schema import KINDS
+from models.report import wording
 from models.subsystems import content_library
-
-_TOKEN = re.compile(r"[\w.~-]+")
 
 
 def plain(document: DesignDocument, text: str) -> str:
     """``text`` with every component id in it replaced by the component's name
     ("storage_array a1: 100% busy" reads "array EMC VNX5700: 100% busy")."""
-    def name(m: re.Match[str]) -> str:
-        comp = document.component(m.group(0))
-        return (comp.name or comp.id) if comp is not None else m.group(0)
-
-    text = text.replace("storage_array ", "array ")
-    return _TOKEN.sub(name, text)
+    return wording.plain(text.replace("storage_array ", "array "), document.design)
 
 
 def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
-    f = float(v)
-    if math.isnan(f):
+    if math.isnan(float(v)):
         return "n/a"
-    if pct:
-        return f"{f * 100:.0f}%"
-    return f"{f:,.1f}{unit}" if f < 100 else f"{f:,.0f}{unit}"
+    return fmt.percent(float(v)) if pct else fmt.with_unit(float(v), unit.strip())
 
 
 def _measured(util: float) -> str:
@@ -47,10 +39,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
     if comp is None:
         return ""
     kind = KINDS[comp.kind].label if comp.kind in KINDS else comp.kind
-    where = [f"<i>{html.escape(kind)}</i>"]
-    if comp.name and comp.name != comp.id:
-        where.append(f"<i>id {html.escape(comp.id)}</i>")
-    lines = [f"<b>{html.escape(comp.name or comp.id)}</b> · " + " · ".join(where)]
+    lines = [f"<b>{html.escape(comp.name or comp.id)}</b> · <i>{html.escape(kind)}</i>"]
 
     p = document.prediction
     if p is not None:
@@ -58,7 +47,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             i = p.hosts.ids.index(cid)
             lines += [f"CPU {_measured(p.hosts.cpu_util[i])}",
                       f"memory {_measured(p.hosts.memory_util[i])}",
-                      f"{int(p.hosts.vms[i])} VMs"]
+                      fmt.count(int(p.hosts.vms[i]), "VM")]
         elif comp.kind == "vm" and cid in p.vms.ids and p.vms.host[p.vms.ids.index(cid)] is None:
             lines.append("not placed: on no host, so no figures (drop it on a host)")
         elif comp.kind == "vm" and cid in p.vms.ids:
@@ -69,7 +58,7 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             if len(p.vms.io_not_measured) and p.vms.io_not_measured[i]:
                 lines.append("storage I/O not measured")
             else:
-                lines += [f"{_fmt(p.vms.iops[i])} IOPS at {_fmt(p.vms.latency_ms[i], ' ms')}",
+                lines += [f"{_fmt(p.vms.iops[i], 'IOPS')} at {_fmt(p.vms.latency_ms[i], 'ms')}",
                           f"p95 {_fmt(p.vms.p95_latency_ms[i], ' ms')}"]
             lines += [f"network {_fmt(p.vms.net_gbps[i], ' Gbit/s')}",
                       f"CPU {_fmt(p.vms.cpu_util[i], pct=True)}"]
@@ -80,8 +69,8 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
             if not p.arrays.measured(i):
                 lines.append("storage I/O not measured (no VM on it has I/O data)")
             else:
-                lines += [f"{_fmt(p.arrays.iops[i])} IOPS at"
-                          f" {_fmt(p.arrays.latency_ms[i], ' ms')}",
+                lines += [f"{_fmt(p.arrays.iops[i], 'IOPS')} at"
+                          f" {_fmt(p.arrays.latency_ms[i], 'ms')}",
                           f"busy {_fmt(p.arrays.util[i], pct=True)}"]
         elif comp.kind == "nic" and cid in p.nics.ids:
             i = p.nics.ids.index(cid)

@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
 
 from app.charts.plots import log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.support import format as fmt
 from app.support import theme
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
+from models.document import numbers as fmt
 from models.document.design import Design, selector_kind
 from models.document.knobs import Knob, default_knob, knob, knobs_for
 from models.document.schema import Value

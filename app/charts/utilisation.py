@@ -15,8 +15,9 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.charts.plots import plot_widget
-from app.support import format as fmt
 from app.support import theme
+from models.core.prediction import bottleneck_text, resource_words
+from models.report.wording import plain
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -86,7 +87,7 @@ class UtilisationChart(QWidget):
         utils = [max(0.0, r.util) for r in top]
         self.bars.setOpts(x0=[0.0] * n, y=list(range(n)), height=0.6, width=utils,
                           brushes=[pg.mkBrush(level_colour(u)) for u in utils])
-        labels = [f"{self._name(r.component)} · {fmt.resource_text(r.resource)}" for r in top]
+        labels = [f"{self._name(r.component)} · {resource_words(r.resource).word}" for r in top]
         if labels != self._labels:  # re-laying out an axis costs more than the bars
             self._labels = labels
             axis = self.plot.getAxis("left")
@@ -107,8 +108,8 @@ class UtilisationChart(QWidget):
         if top:
             r = top[0]
             names = {r.component: self._name(r.component)}  # what its explanation cites
-            self.detail.setText(f"Top bottleneck: {fmt.bottleneck(r, self._name)}."
-                                f" {fmt.plain(r.explanation, names, fmt.case_ids())}"
+            self.detail.setText(f"Top bottleneck: {bottleneck_text(r, self._name)}."
+                                f" {plain(r.explanation, names)}"
                                 f" (study: {r.source})")
         else:
             self.detail.setText("")

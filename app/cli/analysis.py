@@ -7,7 +7,9 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, analysis_design, emit
-from models.document.words import counted
+from models.document import numbers as fmt
+from models.document.numbers import counted
+from models.engine.kpis import limit_text
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -26,18 +28,19 @@ def cmd_seek(args: argparse.Namespace) -> int:
         emit(doc)
         return 0
     what = {"hosts": "fewest hosts", "oio": "largest OIO per VM",
-            "vms": "most VMs per host"}[r.goal]
-    from app.support import format as fmt  # noqa: PLC0415 (Qt-free
-
-    binding = fmt.LIMIT_WORDS.get(r.binding, r.binding)
+            "iops": "largest growth of the I/O", "vms": "most VMs per host"}[r.goal]
+    binding = limit_text(r.binding)
     print(f"{design.name} [{doc['scenario']}]: {what} meeting policy")
     if r.value is None:
         print(f"  answer     none in {r.search[0]}..{r.search[1]}: {binding} fails")
     else:
         extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                  if r.goal == "hosts" else "")
+        if r.goal == "iops":
+            extra = (f" ({r.extra['iops_at_answer']:,.0f} IOPS over"
+                     f" {counted(r.extra['vms_with_io'], 'VM')})")
         print(f"  answer     {fmt.with_unit(r.value, r.unit)}{extra}   (design:"
-              f" {r.current:g})")
+              f" {fmt.with_unit(r.current, r.unit)})")
         print(f"  binding    {binding}")
     for b in r.binding_detail[:3]:
         print(f"             {b.describe()}")
@@ -61,8 +64,8 @@ def cmd_failure(args: argparse.Namespace) -> int:
         emit(doc)
         return 0
     pol = rep.policy
-    print(f"{design.name} [{doc['scenario']}]: host failure, policy CPU <= "
-          f"{pol['cpu_util_max']:.0%}, p95 <= {pol['p95_ms_max']:g} ms")
+    print(f"{design.name} [{doc['scenario']}]: host failure, policy CPU <="
+          f" {fmt.percent(pol['cpu_util_max'])}, p95 <= {fmt.with_unit(pol['p95_ms_max'], 'ms')}")
     if rep.baseline:
         print(f"  already over policy before any failure: {len(rep.baseline)}")
     names = {c.id: c.name or c.id for c in base.components}
@@ -103,7 +106,6 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     if args.json:
         emit(doc)
         return 0
-    from app.support import format as fmt  # noqa: PLC0415 (Qt-free
     from models.engine.kpis import KPI_BY_KEY, SUMMARY_FIGURES  # noqa: PLC0415
 
     kpi = KPI_BY_KEY.get(s.output)
@@ -125,12 +127,14 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Subcommands) -> None:
-    p = sub.add_parser("seek", help="goal seek: fewest hosts, largest OIO or VMs per host "
-                       "that meets the design's policy")
+    from models.analysis.seek import GOALS  # noqa: PLC0415
+
+    p = sub.add_parser("seek", help="goal seek: fewest hosts, largest OIO, largest growth of"
+                       " the measured I/O or most VMs per host that meets the design's policy")
     p.add_argument("file")
-    p.add_argument("--goal", required=True, choices=("hosts", "oio", "vms"))
+    p.add_argument("--goal", required=True, choices=GOALS)
     p.add_argument("--max", type=int, help="search limit (default: one host per VM, the OIO "
-                   "knob's maximum 256, 1024 VMs per host)")
+                   "knob's maximum 256, 10000%% of today's I/O, 1024 VMs per host)")
     add_eval_opts(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_seek)

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.document.design import DesignError, Issue
+from models.engine.kpis import limit_text
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS, MIN_COVERAGE
 from models.io.importers.measurements import STATS
@@ -67,7 +68,8 @@ def check_coverage(args: argparse.Namespace, report: Any) -> None:
     if cov.ratio >= MIN_COVERAGE or getattr(args, "allow_partial", False):
         return
     sys.stderr.write("\n".join(report.lines(limit=20)) + "\n")
-    raise DesignError([Issue(args.command, f"only {cov.on_their_host} of {cov.runnable} VMs"
+    raise DesignError([Issue(args.command, f"only {cov.on_their_host:,} of"
+                             f" {fmt.count(cov.runnable, 'VM')}"
                              f" ({cov.ratio:.0%}) are on a host of the export (below"
                              f" {MIN_COVERAGE:.0%}): nothing written; --allow-partial writes"
                              " the design with the others placed in their cluster or"
@@ -95,7 +97,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
         meas = read_performance(args.source, args.stat)
         rep = apply_measurements(design, meas)
-        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+        if rep.vms_matched == 0 and rep.hosts_matched == 0 and rep.clusters_matched == 0:
             named = ", ".join((rep.unmatched_vms + rep.unmatched_hosts)[:5]) or "nothing"
             raise DesignError([Issue("calibrate", f"no VM or host of {Path(args.source).name}"
                                      f" matches the design by name (the file names {named}):"
@@ -161,7 +163,7 @@ def capacity_lines(pred: Prediction) -> list[str]:
         ratio = f", vCPU:core {cl.vcpu_per_core:.1f}" if cl.vcpu_per_core is not None else ""
         out.append(f"  cluster {cl.name}: {fmt.count(cl.hosts, 'host')},"
                    f" {cl.hosts_needed if cl.hosts_needed is not None else 'none'} needed"
-                   f" ({fmt.LIMIT_WORDS.get(cl.binding or '', cl.binding or 'none')};"
+                   f" ({limit_text(cl.binding)};"
                    f" {cl.admission_control})"
                    f"{short}{ratio}")
     if cap.vcpu_per_core is not None:
@@ -170,9 +172,10 @@ def capacity_lines(pred: Prediction) -> list[str]:
                    f" {cap.memory_overcommit or 0:.2f}")
     st = cap.storage
     if st.arrays:
-        out.append(f"  {'Storage capacity':<20}{st.needed_gb / 1024:,.1f} TiB needed with"
-                   f" {st.growth_pct:g}% growth of {st.capacity_gb / 1024:,.1f} TiB"
-                   + (f" (short {st.short_gb / 1024:,.1f} TiB)" if st.short_gb else ""))
+        out.append(f"  {'Storage capacity':<20}{fmt.with_unit(st.needed_gb, 'GB')} needed"
+                   f" with {fmt.with_unit(st.growth_pct, '%')} growth of"
+                   f" {fmt.with_unit(st.capacity_gb, 'GB')}"
+                   + (f" (short {fmt.with_unit(st.short_gb, 'GB')})" if st.short_gb else ""))
     if cap.unplaced_vms:
         out.append(f"  {'Unplaced':<20}{fmt.count(cap.unplaced_vms, 'VM')} on no host (counted"
                    " in hosts needed; headroom place FILE puts them where there is room)")

@@ -11,14 +11,14 @@ import numpy as np
 
 from app.cli.calibrate import capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
-from app.support import format as fmt
-from models.core.prediction import Prediction
+from models.core.prediction import Prediction, bottleneck_text
 from models.core.uncertainty import Bands
+from models.document import numbers as fmt
 from models.document.design import Design, DesignError, apply_scenario, parse_assignment
 from models.document.knobs import knob_at, knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
-from models.engine.kpis import KPIS
+from models.engine.kpis import KPIS, NOT_MEASURED, limit_text
 from models.engine.metrics import series, throughput_of, time_of
 from models.engine.sweep import (
     MAX_STEPS,
@@ -27,6 +27,7 @@ from models.engine.sweep import (
     run_steps,
     sweep_overrides,
 )
+from models.report.wording import plain
 from models.subsystems import content_library
 
 if TYPE_CHECKING:
@@ -53,11 +54,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-BINDING_WORDS = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory",
-                 "ft": "the FT secondary's own host"}
-"""How the binding limit of consolidation reads."""
-
-
 def _not_measured(pred: Prediction, key: str) -> int:
     """Hosts whose CPU (``host_cpu_pct``) or memory nothing measured (NaN); 0 otherwise."""
     util = {"host_cpu_pct": pred.hosts.cpu_util, "host_memory_pct": pred.hosts.memory_util}
@@ -78,20 +74,20 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
              and (k.value(pred) is not None or _not_measured(pred, k.key))]
     for k in shown:
         missing = _not_measured(pred, k.key)
-        text = fmt.kpi_text(k, pred) if k.value(pred) is not None else "not measured"
+        text = k.figure(pred) if k.value(pred) is not None else NOT_MEASURED
         if missing and k.value(pred) is not None:
-            text += f" ({fmt.count(missing, 'host')} not measured)"
+            text += f" ({fmt.counted(missing, 'host')} not measured)"
         out.append(f"  {k.title:<20}{text}")
         if k.key == "p95_response_ms":
             out.append(f"  {'Mean response':<20}{fmt.with_unit(pred.mean_response_ms, 'ms')}")
     c = pred.consolidation
-    limits = [f"{fmt.number(v)} by {w}" for v, w in ((c.max_vms_per_host_by_cpu, "CPU"),
-                                                     (c.max_vms_per_host_by_p95, "p95"))
+    limits = [f"{v:,} by {w}" for v, w in ((c.max_vms_per_host_by_cpu, "CPU"),
+                                           (c.max_vms_per_host_by_p95, "p95"))
               if v is not None]
     parts = [f"at most {', '.join(limits)}"] if limits else []
     if c.hosts_needed is not None:
         parts.append(f"{fmt.count(c.hosts_needed, 'host')} needed, limited by"
-                     f" {BINDING_WORDS.get(c.binding or '', c.binding or 'nothing')}")
+                     f" {limit_text(c.binding, phrase=True)}")
     out.append(f"  {'VMs per host':<20}{fmt.number(c.vms_per_host)}"
                + (f" ({'; '.join(parts)})" if parts else ""))
     out += capacity_lines(pred)
@@ -99,11 +95,9 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
     for j in jobs:
         out.append(f"  library {j.name or j.id}: "
                    + "; ".join(content_library.describe(jobs, j.id)))
-    ids = fmt.case_ids()
     for r in pred.bottlenecks():
-        out.append(f"  bottleneck: {fmt.bottleneck(r, name)}: "
-                   + fmt.plain(r.explanation, names, ids))
-    out += [f"  warning: {fmt.plain(w, names, ids)}" for w in pred.warnings]
+        out.append(f"  bottleneck: {bottleneck_text(r, name)}: {plain(r.explanation, names)}")
+    out += [f"  warning: {plain(w, names)}" for w in pred.warnings]
     return out
 
 
@@ -184,10 +178,10 @@ def cmd_knobs(args: argparse.Namespace) -> int:
         emit({"format": "headroom-knobs", "version": 1, "design": design.name,
               "knobs": [k.to_dict() for k in ks]})
     else:
-        for k in ks:
+        for k in ks:  # choices and ranges as --set takes them, in the schema's unit
             rng = (", ".join(map(str, k.choices)) if k.choices
                    else f"{k.min:g} .. {k.max:g}")
-            print(f"{k.path:36} {k.label} [{rng}] {k.unit}  ({k.source})")
+            print(f"{k.path:36} {k.label} [{rng}] {fmt.field_unit(k.unit)}  ({k.source})")
     return 0
 
 

@@ -7,6 +7,7 @@ import statistics
 from typing import TYPE_CHECKING
 
 from app.cli.common import emit
+from models.document.numbers import counted, plural
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -60,7 +61,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                   f"{r['model']:>11.4g} {r['error']:>+8.1%} {mark}")
     by_role = ", ".join(f"{r} {v:.1%}" for r, v in by_role_error.items() if v is not None)
     print(f"\n{summary['passed']} of {summary['comparisons']} comparisons within tolerance over "
-          f"{summary['cases']} cases; median |error| {summary['median_abs_error']:.1%} "
+          f"{counted(int(str(summary['cases'])), 'case')}; median |error|"
+          f" {summary['median_abs_error']:.1%} "
           f"({by_role})")
     return 0
 
@@ -103,7 +105,7 @@ def _cross_validate(args: argparse.Namespace) -> int:
     by = args.cv_by
     print(f"\n{s['figures']} published figures: median |error| fitted {_pct(s['fitted_median'])},"
           f" cross-validated {_pct(s['cv_median'])} over the {s['cv_figures']} that the other"
-          f" {by}s can predict ({s['reproduced_only']} reproduced only: only their own {by}"
+          f" {plural(by)} can predict ({s['reproduced_only']} reproduced only: only their own {by}"
           f" pins their coefficients); bounds held when left out: {s['bounds_held_cv']} of"
           f" {s['bounds'] - s['bounds_reproduced_only']}")
     return 0

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.support import format as fmt
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
+from models.document import numbers as fmt
 from models.engine.evaluation import Engine, evaluate_bands
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def tracker_for(document: DesignDocument) -> BandTracker:
 
 
 def band_text(bands: Bands | None, value: Callable[[Prediction], float | None],
-              unit: str = "", short: bool = False) -> str:
+              unit: str = "") -> str:
     """``"1.21–1.40 ms"`` (or ``"±3 %"`` when the band is symmetric about the figure), or ""
     when there is no band or it has no width."""
     if bands is None or not bands.runs:
@@ -131,7 +131,6 @@ def band_text(bands: Bands | None, value: Callable[[Prediction], float | None],
     lo, hi = span
     if nominal and math.isclose(hi - nominal, nominal - lo, rel_tol=0.05):
         return f"±{fmt.number((hi - nominal) / abs(nominal) * 100.0, 2)} %"
-    del short  # one format per quantity (app/support/format.py), short or not
     return fmt.span(lo, hi, unit)
 
 

@@ -1,10 +1,12 @@
 """The Calibration view: does the baseline match what the estate recorded?
 
-Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, esxtop, Aria
-Operations) recorded, with the residual, and the VMs the export lists of those the host runs
-(a partial host, named in the summary with its background load); per VM the IOPS, latency and
-CPU MHz where recorded; a summary against the target (median within 5 points, 90th
-percentile within 10).  It follows
+Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, Live Optics,
+esxtop, Aria Operations) recorded, with the residual, the VMs the export lists of those the
+host runs (a partial host, named in the summary with its background load) and the host's IOPS
+where recorded (Live Optics); per cluster the same where an Aria Operations cluster view
+recorded it; CPU demand, contention and ready as recorded; per VM the IOPS, latency and CPU MHz
+where recorded; a summary against the target (median within 5 points, 90th percentile within
+10).  It follows
 the document's base prediction (``baseline_updated``), recomputed 0.3 s after the last change
 and only while it is shown.  Its buttons change the design as one undo step each: calibrate
 from a performance file (esxtop, Aria Operations, RVTools), solve the baseline again from the
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.support.file_filters import file_filter
 from models.analysis import baseline
+from models.document import numbers as fmt
 from models.document.design import DesignError
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS
@@ -46,7 +49,14 @@ if TYPE_CHECKING:
 VM_ROWS = 500
 """VM rows shown at most (the largest residuals first)."""
 HOST_HEADERS = ("Host", "CPU\npredicted", "CPU\nrecorded", "CPU\nresidual", "Memory\npredicted",
-                "Memory\nrecorded", "Memory\nresidual", "VMs\nlisted")
+                "Memory\nrecorded", "Memory\nresidual", "VMs\nlisted", "IOPS\npredicted",
+                "IOPS\nrecorded", "Also\nrecorded")
+"""Hosts, then the clusters that recorded their utilisation; the VMs the export lists (of
+those the host runs); the IOPS columns (a Live Optics collection's host IOPS) and what was
+recorded without a prediction (CPU demand, contention, ready: Aria Operations) show only where
+a host or cluster has them."""
+IOPS_COLUMNS = (8, 9)
+ALSO_COLUMN = 10
 VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms)",
               "Latency\nrecorded (ms)", "CPU\npredicted (MHz)", "CPU\nrecorded (MHz)", "I/O from")
 """Two-line headers: the figures' columns as narrow as their numbers, the names get the rest."""
@@ -67,7 +77,8 @@ def _listed(h: baseline.HostResidual) -> QTableWidgetItem:
     if h.partial:
         item.setForeground(QColor("#b9770e"))
         item.setToolTip(f"Partial: the export lists {h.vms_listed:,} of the"
-                        f" {h.vms_recorded:,} VMs the host runs; the others' load is its"
+                        f" {fmt.counted(h.vms_recorded, 'VM')} the host runs; the others' load"
+                        " is its"
                         f" background (CPU {_pct(h.background_cpu)}, memory"
                         f" {_pct(h.background_memory)} of the host)")
     return item
@@ -199,19 +210,30 @@ class CalibrationPanel(QWidget):
     def _fill_hosts(self, check: baseline.BaselineCheck) -> None:
         rows = sorted(check.hosts, key=lambda h: -max(abs(h.cpu_residual or 0),
                                                       abs(h.memory_residual or 0)))
+        rows += check.clusters
         t = self.hosts
         t.setSortingEnabled(False)
         t.setRowCount(len(rows))
+        clusters = {c.id for c in check.clusters}
         for r, h in enumerate(rows):
-            name = QTableWidgetItem(h.name)
+            name = QTableWidgetItem(f"{h.name} (cluster)" if h.id in clusters else h.name)
             name.setData(Qt.ItemDataRole.UserRole + 1, h.id)
+            also = ", ".join(f"{label} {v:.1f}%" for label, v in h.recorded.items())
             for c, item in enumerate((name, _predicted(h.cpu_predicted),
                                       QTableWidgetItem(_pct(h.cpu_recorded)),
                                       _residual_item(h.cpu_residual),
                                       _predicted(h.memory_predicted),
                                       QTableWidgetItem(_pct(h.memory_recorded)),
-                                      _residual_item(h.memory_residual), _listed(h))):
+                                      _residual_item(h.memory_residual), _listed(h),
+                                      QTableWidgetItem(_num(h.iops_predicted
+                                                            if h.iops_recorded is not None
+                                                            else None)),
+                                      QTableWidgetItem(_num(h.iops_recorded)),
+                                      QTableWidgetItem(also))):
                 t.setItem(r, c, item)
+        for c in IOPS_COLUMNS:
+            t.setColumnHidden(c, all(h.iops_recorded is None for h in rows))
+        t.setColumnHidden(ALSO_COLUMN, not any(h.recorded for h in rows))
 
     def _fill_vms(self, check: baseline.BaselineCheck) -> None:
         def off(v: baseline.VmResidual) -> float:
@@ -267,7 +289,7 @@ class CalibrationPanel(QWidget):
             self.status_message.emit(f"Cannot calibrate: {err}")
             return False
         rep = apply_measurements(design, meas)
-        if rep.vms_matched == 0 and rep.hosts_matched == 0:
+        if rep.vms_matched == 0 and rep.hosts_matched == 0 and rep.clusters_matched == 0:
             self.status_message.emit(f"Cannot calibrate: no VM or host of {Path(path).name}"
                                      " matches the design by name")
             return False

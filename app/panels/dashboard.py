@@ -3,7 +3,8 @@
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
 :data:`models.engine.kpis.KPIS` (the scenario comparison lists them too), as
-:func:`app.support.format.kpi_value` writes them.  Under a figure that rests on a coefficient
+:meth:`~models.engine.kpis.Kpi.text` writes them (the line under each,
+:meth:`~models.engine.kpis.Kpi.note`).  Under a figure that rests on a coefficient
 published
 as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the document's
 :class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
@@ -20,11 +21,12 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLay
 
 from app.document.bands import band_text, sources_text, tracker_for
 from app.panels.fixes import Fix, fixes_for
-from app.support import format as fmt
 from app.support import theme
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
+from models.document import numbers as fmt
 from models.engine.kpis import KPIS, Kpi
+from models.report.wording import plain
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -121,7 +123,7 @@ class KpiTile(QFrame):
 
     def update_band(self, bands: Bands | None) -> None:
         """Show the figure's band over the published ranges (hidden when it has no width)."""
-        text = band_text(bands, self.kpi.value, self.kpi.unit, self.kpi.short)
+        text = band_text(bands, self.kpi.value, self.kpi.unit)
         self.band_label.setText(f"range {text}" if text else "")
         self.band_label.setVisible(bool(text))
         tip = self.tooltip
@@ -137,8 +139,8 @@ class KpiTile(QFrame):
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
-        self.value_label.setText(fmt.kpi_value(self.kpi, new))
-        self.detail_label.setText(fmt.kpi_detail(self.kpi.key, p, new, name))
+        self.value_label.setText(self.kpi.text(new))
+        self.detail_label.setText(self.kpi.note(p, name, new))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)
@@ -272,7 +274,7 @@ class Dashboard(QWidget):
         """A warning in words (kept: the same warnings come back at every knob step)."""
         text = self._plain_cache.get(warning)
         if text is None:
-            text = fmt.plain(warning, self.names(), fmt.case_ids())
+            text = plain(warning, self.names())
             if len(self._plain_cache) > 200:
                 self._plain_cache.clear()
             self._plain_cache[warning] = text
@@ -336,14 +338,14 @@ class Dashboard(QWidget):
         if p is not None:
             missing = int(p.vms.io_not_measured.sum()) if len(p.vms.io_not_measured) else 0
             if missing:
-                parts.append(f"{missing:,} of {len(p.vms.ids):,} VMs lack I/O data: their storage"
-                             " figures read 'not measured' (assign a profile or calibrate"
-                             " from esxtop or Aria Operations data)")
+                parts.append(f"{missing:,} of {fmt.count(len(p.vms.ids), 'VM')} lack I/O data:"
+                             " their storage figures read 'not measured' (assign a profile or"
+                             " calibrate from esxtop or Aria Operations data)")
             cap = p.sections.capacity
             unplaced = cap.unplaced_vms if cap is not None else 0
             if unplaced:
-                parts.append(f"{unplaced:,} VMs are on no host (the Unplaced area): counted in"
-                             " hosts needed")
+                parts.append(f"{fmt.count(unplaced, 'VM is', 'VMs are')} on no host (the"
+                             " Unplaced area): counted in hosts needed")
         self.measured_label.setText("\n".join(parts))
         self.measured_label.setVisible(bool(parts))
 

@@ -32,11 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts.plots import plot_widget
-from app.support import format as fmt
 from app.support import theme
 from models.calibration import Check, all_checks
 from models.calibration.crossval import stored
 from models.core.registry import SUBSYSTEMS, subsystem
+from models.document import numbers as fmt
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -300,7 +300,7 @@ class EvidenceView(QWidget):
         checks = [ev.checks[i] for i in visible]
         ok = sum(c.ok for c in checks)
         honest = [abs(c.error) for c in checks if c.role == "check" and math.isfinite(c.error)]
-        text = (f"{len(checks)} checks, {ok} within tolerance"
+        text = (f"{fmt.count(len(checks), 'check')}, {ok} within tolerance"
                 f" ({sum(c.role == 'fit' for c in checks)} fit,"
                 f" {sum(c.role == 'check' for c in checks)} check,"
                 f" {sum(c.role == 'rule' for c in checks)} rule)")

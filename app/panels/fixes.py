@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.document.design import Design, Link
 from models.document.words import link_text
 

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 
 from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
-from app.support import format as fmt
 from app.support import theme
+from models.document import numbers as fmt
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value, prop_label
 
@@ -86,8 +86,8 @@ class Field(QWidget):
             self.edit.textEdited.connect(self._validate)
             self.edit.editingFinished.connect(self._commit_text)
             row.addWidget(self.edit, 1)
-        if spec.unit:
-            unit = QLabel(spec.unit, self)
+        if fmt.field_unit(spec.unit):
+            unit = QLabel(fmt.field_unit(spec.unit), self)
             unit.setMinimumWidth(10)
             row.addWidget(unit)
         outer = QVBoxLayout(self)
@@ -243,8 +243,8 @@ class Inspector(QWidget):
         self.message.hide()
         if len(kinds) > 1:
             ids = []
-            self.title.setText(f"{len(self.document.selection)} components of different"
-                               " kinds selected")
+            self.title.setText(f"{fmt.count(len(self.document.selection), 'component')} of"
+                               " different kinds selected")
         kind = kinds.pop() if len(kinds) == 1 else ""
         if kind != self.kind or not ids:
             self._clear_fields()
@@ -307,7 +307,6 @@ class Inspector(QWidget):
             assert comp is not None
             scen = "" if doc.scenario == "base" else f" · scenario '{doc.scenario}'"
             self.title.setText(f"{label}: {comp.name or comp.id}{scen}")
-            self.title.setToolTip(f"id {comp.id}")
             if not self.name_edit.hasFocus():
                 self.name_edit.setText(comp.name)
         else:

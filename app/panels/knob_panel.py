@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.support import format as fmt
 from app.support import theme
+from models.document import numbers as fmt
 from models.document.design import DesignError, selector_kind
 from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.schema import Value

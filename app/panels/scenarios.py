@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.support import format as fmt
 from app.support import theme
 from models.core.prediction import Prediction
+from models.document import numbers as fmt
 from models.document.design import DesignError
 from models.engine.evaluation import evaluate
-from models.engine.kpis import KPIS
+from models.engine.kpis import KPIS, limit_text
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -263,16 +263,15 @@ class ScenarioBar(QWidget):
         for i, kpi in enumerate(KPIS):
             a = kpi.value(left) if left is not None else None
             b = kpi.value(right) if right is not None else None
-            cells = (fmt.kpi_value(kpi, a), fmt.kpi_value(kpi, b), fmt.delta(b, a, kpi.unit))
+            cells = (kpi.text(a), kpi.text(b), fmt.delta(b, a, kpi.unit))
             for col, text in enumerate(cells, start=1):
                 self._set_cell(i, col, text)
             # a figure neither scenario has (FT logging without FT VMs) is not a row
             self.table.setRowHidden(i, a is None and b is None)
         row = len(KPIS)
-        self._set_cell(row, 1, fmt.kpi_detail("hosts_needed", left).removeprefix(
-            "binding limit: "))
-        self._set_cell(row, 2, fmt.kpi_detail("hosts_needed", right).removeprefix(
-            "binding limit: "))
+        for col, p in ((1, left), (2, right)):
+            self._set_cell(row, col, limit_text(p.consolidation.binding) if p is not None
+                           else "")
         self._set_cell(row, 3, "")
         if self.compare_panel.isVisible() and rows:
             self.fit_compare()

@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from app.report.document import Report
 from app.report.draw import BAD, GOOD, MARGIN, MUTED, Column, Sheet
 from models.analysis import baseline
+from models.document import numbers as fmt
 from models.document.design import Design
 
 RIGHT = Qt.AlignmentFlag.AlignRight
@@ -63,7 +64,8 @@ def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
             return "–" if x is None else f"{x:+.1f}"
 
         def name(h: baseline.HostResidual) -> str:  # a partial host: how many it lists
-            return f"{h.name} ({h.vms_listed} of {h.vms_recorded} VMs)" if h.partial \
+            return f"{h.name} ({h.vms_listed} of {fmt.counted(h.vms_recorded or 0, 'VM')})" \
+                if h.partial \
                 else h.name
 
         table = [[name(h), pct(h.cpu_predicted, "not measured"), pct(h.cpu_recorded),

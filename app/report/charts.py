@@ -13,11 +13,12 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app.report.draw import INK, MUTED, Sheet
-from app.support import format as fmt
-from models.core.prediction import Prediction, Resource
+from models.core.prediction import Prediction, Resource, resource_words
+from models.document import numbers as fmt
 from models.document.design import Design
+from models.document.words import kind_count
 from models.engine.metrics import capacity_only
-from models.report.wording import noun, quantity, resource_label
+from models.report.wording import resource_label
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 
@@ -33,11 +34,6 @@ def _finite(x: float) -> float:
 
 
 # --------------------------------------------------------------------------- utilisation
-
-RESOURCE_KIND = {"vcpu_io": "vm", "host_cpu": "host", "host_memory": "host", "hba": "host",
-                 "ft_logging_nic": "host", "multicast_replication": "host",
-                 "array": "storage_array", "nic": "nic", "pcie": "nic", "wan": "wan"}
-
 
 def utilisation_groups(p: Prediction, n: int) -> list[tuple[Resource, int]]:
     """The ``n`` busiest resources, each with how many of the same type are as busy (one
@@ -58,9 +54,9 @@ def utilisation_groups(p: Prediction, n: int) -> list[tuple[Resource, int]]:
 def group_label(design: Design, r: Resource, count: int) -> str:
     label = resource_label(design, r.component, r.resource)
     if count > 1:
-        kind = RESOURCE_KIND.get(r.resource)
-        more = f"{count - 1} more {noun(kind, count - 1)}" if kind else f"{count - 1} more"
-        label += f" and {more}"
+        kind = resource_words(r.resource).kind
+        label += f" and {kind_count(kind, count - 1, 'more')}" if kind else \
+            f" and {count - 1:,} more"
     return label
 
 
@@ -135,11 +131,11 @@ def per_vm_figures(p: Prediction) -> PerVm:
 
 
 def _unit(unit: str) -> Callable[[float], str]:
-    return lambda x: quantity(fmt, x, unit)
+    return lambda x: fmt.with_unit(x, unit)
 
 
 def _pct(x: float) -> str:
-    return fmt.number(x) + " %"
+    return fmt.with_unit(x, "%")
 
 
 @dataclass(frozen=True)
@@ -167,7 +163,7 @@ def grouped(names: Sequence[str], values: np.ndarray, marks: np.ndarray | None =
         elif len(idx) == 2:
             label = f"{names[idx[0]]} and {names[idx[1]]}"
         else:
-            label = f"{len(idx):,} {item}s: {names[idx[0]]} … {names[idx[-1]]}"
+            label = f"{fmt.count(len(idx), item)}: {names[idx[0]]} … {names[idx[-1]]}"
         bars.append(Bar(label, _finite(float(values[first])),
                         _finite(float(marks[first])) if marks is not None else None, len(idx)))
     return sorted(bars, key=lambda b: -b.value)
@@ -197,13 +193,13 @@ def figure_chart(s: Sheet, rect: QRectF, title: str, names: Sequence[str], value
     are more distinct values than :data:`MAX_BARS`."""
     if not len(names):
         s.text(QRectF(rect.x(), rect.y(), rect.width(), 22), title, 15, True)
-        s.text(QRectF(rect.x(), rect.y() + 30, rect.width(), 22), f"no {item}s", 12,
+        s.text(QRectF(rect.x(), rect.y() + 30, rect.width(), 22), f"no {fmt.plural(item)}", 12,
                color=MUTED)
         return
     bars = grouped(names, values, marks, item)
     if len(bars) > MAX_BARS:
         bars = histogram(values, label, item)
-        bar_chart(s, rect, f"{title}: {item}s in each range",
+        bar_chart(s, rect, f"{title}: {fmt.plural(item)} in each range",
                   bars, lambda c: fmt.count(int(c), item), color)
         return
     bar_chart(s, rect, title, bars, label, color)

@@ -16,10 +16,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 from app.report.draw import INK, MUTED, RULE, Sheet, util_color
-from app.support import format as fmt
 from app.support import theme
 from models.core.prediction import Prediction
+from models.document import numbers as fmt
 from models.document.design import Component, Design
+from models.document.words import kind_count, kind_text
 
 KIND_COLORS = {
     "host": QColor("#dce8f7"),
@@ -29,8 +30,6 @@ KIND_COLORS = {
     "vm": QColor("#fdf6d8"),
     "content_library": QColor("#e3f1f4"),
 }
-KIND_LABELS = {"host": "host", "nic": "NIC", "storage_array": "storage array",
-               "site": "site", "vm": "VM", "content_library": "library"}
 LINK_PENS = {
     "runs_on": (QColor("#8a94a3"), 1.0, Qt.PenStyle.SolidLine),
     "ft_secondary_on": (QColor("#d9731b"), 1.6, Qt.PenStyle.DashLine),
@@ -106,7 +105,8 @@ def draw_diagram(sheet: Sheet, rect: QRectF, design: Design,
         [c for c in design.components if c.kind != "vm" and c.id not in nic_host]
     unplaced = sum(1 for c in design.of_kind("vm")) - sum(on_host.values())
     if mode == "hosts" and unplaced > 0:
-        comps = [*comps, Component("(unplaced VMs)", "vm", f"{unplaced:,} VMs not on a host",
+        comps = [*comps, Component("(unplaced VMs)", "vm",
+                                   f"{fmt.count(unplaced, 'VM')} not on a host",
                                    x=max((c.x for c in comps), default=0.0) + 200,
                                    y=min((c.y for c in comps), default=0.0))]
     badges = None
@@ -188,7 +188,7 @@ def _tiles(sheet: Sheet, rect: QRectF, design: Design, prediction: Prediction | 
     on_host = Counter(lk.target for lk in design.links if lk.kind == "runs_on")
     metrics = component_metrics(prediction)
     others = Counter(c.kind for c in design.components if c.kind not in ("host", "vm"))
-    head = ", ".join(fmt.count(n, KIND_LABELS.get(k, k)) for k, n in others.items())
+    head = ", ".join(kind_count(k, n) for k, n in others.items())
     top = rect.y() + 12
     if head:
         sheet.text(QRectF(rect.x() + 16, top, rect.width() - 32, 22), f"Also: {head}", 12,
@@ -212,7 +212,7 @@ def _tiles(sheet: Sheet, rect: QRectF, design: Design, prediction: Prediction | 
 
 def _sub(c: Component, metrics: dict[str, tuple[str, float]]) -> str:
     figure = metrics.get(c.id, ("", math.nan))[0]
-    return KIND_LABELS.get(c.kind, c.kind) + (f" · {figure}" if figure else "")
+    return kind_text(c.kind) + (f" · {figure}" if figure else "")
 
 
 def _widths(sheet: Sheet, comps: list[Component], pos: dict[str, QPointF],
@@ -244,7 +244,7 @@ def _legend(sheet: Sheet, rect: QRectF, design: Design, mode: str) -> None:
     for kind in kinds:
         sheet.box(QRectF(x, rect.y() + 8, 16, 12), KIND_COLORS.get(kind, QColor("#eee")),
                   INK, 2)
-        sheet.text(QRectF(x + 20, rect.y(), 110, rect.height()), KIND_LABELS.get(kind, kind),
+        sheet.text(QRectF(x + 20, rect.y(), 110, rect.height()), kind_text(kind),
                    11, color=MUTED)
         x += 120
     if mode != "full":

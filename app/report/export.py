@@ -41,7 +41,6 @@ from app.report.pages import (
     kpi_tiles,
     scenario_strip,
 )
-from app.support import format as fmt
 from app.support import qt_fixes
 from models.core.prediction import Prediction
 from models.document.design import Design, DesignError, Issue
@@ -87,7 +86,7 @@ def prepare(design: Design, scenario: str, prediction: Prediction | None = None,
             with_checks: bool = True, progress: Progress | None = None) -> Report:
     """What the report says (Qt-free work: every scenario evaluated, levers tried, checks
     run); safe in a worker thread."""
-    content = build(design, scenario, fmt, prediction, progress, with_checks)
+    content = build(design, scenario, prediction, progress, with_checks)
     return Report(content, _version(), datetime.now(UTC))
 
 

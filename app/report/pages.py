@@ -52,10 +52,11 @@ from app.report.tables import (
     paginate,
     text_block,
 )
-from app.support import format as fmt
 from models.core.prediction import Prediction
+from models.document import numbers as fmt
 from models.document.design import Design
-from models.engine.kpis import KPI_BY_KEY, KPIS, busiest
+from models.document.words import kind_count
+from models.engine.kpis import KPI_BY_KEY, KPIS, limit_text
 from models.report.content import Content
 from models.report.levers import headline
 from models.report.summary import cell_text
@@ -63,8 +64,6 @@ from models.report.wording import (
     component_name,
     explanation,
     in_sentence,
-    kpi_text,
-    noun,
     plain,
     resource_label,
     resource_name,
@@ -168,40 +167,26 @@ HEADLINE = ("total_iops", "mean_latency_ms", "p95_response_ms", "network_gbps", 
 
 def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
     """Four headline (label, value, note) tiles: up to three of :data:`HEADLINE` that the
-    design measures, hosts needed and the busiest resource filling in, then consolidation."""
+    design measures, hosts needed and the busiest resource filling in, then consolidation.
+    A tile's note is the dashboard's (:meth:`models.engine.kpis.Kpi.note`) with the
+    components named."""
     keys = [k for k in HEADLINE if KPI_BY_KEY[k].value(p) is not None][:3]
     if len(keys) < 3:
         keys.append("hosts_needed")
-    n = len(p.vms.ids)
-    p95 = kpi_text(fmt, KPI_BY_KEY["p95_latency_ms"], p.p95_latency_ms)
-    notes = {"total_iops": fmt.count(n, "VM"), "mean_latency_ms": f"p95 {p95}",
-             "ft_logging_mbps": "adds "
-             + kpi_text(fmt, KPI_BY_KEY["ft_latency_add_ms"], p.ft_latency_add_ms)}
-    tiles = [(KPI_BY_KEY[k].title, kpi_text(fmt, KPI_BY_KEY[k], KPI_BY_KEY[k].value(p)),
-              notes[k] if k in notes else tile_note(k, p, design)) for k in keys]
+
+    def name(cid: str) -> str:
+        return component_name(design, cid)
+
+    tiles = [(kpi.title, kpi.figure(p), plain(kpi.note(p, name), design))
+             for kpi in (KPI_BY_KEY[k] for k in keys)]
     busy = p.bottlenecks(1)
     if len(tiles) < 3 and busy:
         r = busy[0]
         tiles.append(("Busiest resource", fmt.percent(r.util, 3),
                       resource_label(design, r.component, r.resource)))
     c = p.consolidation
-    limit = {"cpu": "CPU", "p95": "p95", "memory": "memory",
-             "ft": "FT secondary"}.get(c.binding or "", "none")
-    return [*tiles, ("Consolidation", f"{fmt.number(c.vms_per_host)} VMs/host",
-                     f"binding limit: {limit}")]
-
-
-def tile_note(key: str, p: Prediction, design: Design) -> str:
-    """The line under a tile: the dashboard's (:func:`app.support.format.kpi_detail`) with the
-    components named and the limits in words."""
-    if key == "network_gbps" and KPI_BY_KEY[key].value(p) is not None:
-        nic = busiest(p, "nic")
-        return f"busiest NIC {component_name(design, nic.component)} {fmt.percent(nic.util)}" \
-            if nic is not None else "no NIC in the design"
-    if key == "hosts_needed":
-        limit = {"cpu": "CPU", "p95": "p95", "memory": "memory", "ft": "FT secondary"}
-        return f"binding limit: {limit.get(p.consolidation.binding or '', 'none')}"
-    return plain(design, fmt.kpi_detail(key, p))
+    return [*tiles, ("Consolidation", fmt.with_unit(c.vms_per_host, "VMs per host"),
+                     f"binding limit: {limit_text(c.binding)}")]
 
 
 def summary_page(s: Sheet, number: int, total: int, r: Report) -> None:
@@ -237,8 +222,8 @@ def summary_page(s: Sheet, number: int, total: int, r: Report) -> None:
 
 
 def counts_text(design: Design) -> str:
-    counts = [f"{n:,} {noun(k, n)}" for k in ("host", "vm", "storage_array", "nic", "site",
-                                              "content_library")
+    counts = [kind_count(k, n) for k in ("host", "vm", "storage_array", "nic", "site", "cluster",
+                                         "content_library")
               if (n := len(design.of_kind(k)))]
     return ", ".join(counts) or "no components"
 
@@ -253,8 +238,8 @@ def design_page(s: Sheet, number: int, total: int, r: Report) -> None:
            " at their canvas positions; outlines show predicted utilisation")
     if mode_of(d) != "full":
         sub = (f"{fmt.count(len(d.components), 'component')} at their canvas positions, the"
-               f" {vms:,} VMs and the NICs counted on their hosts; outlines show predicted"
-               " utilisation")
+               f" {fmt.count(vms, 'VM')} and the NICs counted on their hosts; outlines show"
+               " predicted utilisation")
     y = s.heading(HEADINGS[3], sub)
     w = s.width - 2 * MARGIN
     if d.notes:
@@ -293,10 +278,10 @@ def limits_page(s: Sheet, number: int, total: int, r: Report) -> None:
             explanation(design, res.component, res.explanation) or "no explanation")
         yy += s.wrapped(x + 12, yy, half - 12, label, 12) + 2
         if res.source:
-            yy += s.wrapped(x + 12, yy, half - 12, f"Study: {plain(design, res.source)}", 10.5,
+            yy += s.wrapped(x + 12, yy, half - 12, f"Study: {plain(res.source, design)}", 10.5,
                             MUTED)
         yy += 14
-    warnings = [plain(design, t) for t in p.warnings]
+    warnings = [plain(t, design) for t in p.warnings]
     if warnings and yy < BODY_BOTTOM - 60:
         s.text(QRectF(x, yy, half, 22), "Warnings", 15, True)
         yy += 28
@@ -352,10 +337,10 @@ def figure_rows(c: Content) -> list[list[str]]:
         if v is None:
             continue
         span = bands.span(kpi.value) if bands is not None else None
-        lo, hi = (kpi_text(fmt, kpi, span[0]), kpi_text(fmt, kpi, span[1])) \
+        lo, hi = (kpi.text(span[0]), kpi.text(span[1])) \
             if span is not None else ("", "")
         rng = f"{lo} – {hi}" if lo != hi else ""  # equal as printed: no range to show
-        rows.append([kpi.title, kpi_text(fmt, kpi, v), rng])
+        rows.append([kpi.title, kpi.text(v), rng])
     return rows
 
 
@@ -398,7 +383,7 @@ def _arrays_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
         if not a.measured(i):  # no VM on it has measured I/O: nothing to report, not 0 IOPS
             return [name, "not measured", "", ""]
         return [name, fmt.si(float(a.iops[i])),
-                kpi_text(fmt, KPI_BY_KEY["mean_latency_ms"], float(a.latency_ms[i])),
+                KPI_BY_KEY["mean_latency_ms"].text(float(a.latency_ms[i])),
                 fmt.percent(float(a.util[i]), 3)]
 
     rows = [row(i) for i in range(min(len(a.ids), ARRAY_ROWS))]
@@ -432,8 +417,8 @@ def scenario_strip(s: Sheet, rect: QRectF, r: Report) -> None:
         if cell.value is not None:
             s.box(QRectF(rect.x() + lw, y + 3, max(bw * cell.value / top, 0.5), h - 8),
                   color, None, 2)
-        text = kpi_text(fmt, kpi, cell.value)
-        change = cell_text(fmt, kpi, cell) if col.name != "base" else ""
+        text = kpi.text(cell.value)
+        change = cell_text(kpi, cell) if col.name != "base" else ""
         s.text(QRectF(rect.right() - 166, y, 86, h - 2), text, 11,
                align=RIGHT)
         s.text(QRectF(rect.right() - 76, y, 76, h - 2), change, 10.5,

@@ -30,14 +30,14 @@ from app.report.draw import (
     row_height,
     wrapped_height,
 )
-from app.support import format as fmt
 from models.calibration import Check
 from models.core.registry import of_cases
+from models.document import numbers as fmt
 from models.report.compare import Cell, Comparison, Row
 from models.report.content import Content
 from models.report.settings import KnobRow, scenario_text, setting_text
 from models.report.summary import cell_text
-from models.report.wording import changes_text, kpi_text, plain, study_title, value_text
+from models.report.wording import changes_text, plain, study_title
 
 RIGHT = Qt.AlignmentFlag.AlignRight
 WIDTH = PAGE_W - 2 * MARGIN
@@ -140,7 +140,7 @@ def comparison_blocks(c: Content, compact: bool = False) -> list[Block]:
         if k + 1 < chunks:
             out.append(Block(16, lambda s, y: None))
     if same and n:
-        values = "; ".join(f"{r.kpi.title} {kpi_text(fmt, r.kpi, r.cells[0].value)}"
+        values = "; ".join(f"{r.kpi.title} {r.kpi.text(r.cells[0].value)}"
                            for r in same)
         out.append(text_block(f"The same in every scenario: {values}.",
                               11.5 if compact else 12.5, gap=6))
@@ -164,9 +164,9 @@ def _comparison_table(c: Content, cmp: Comparison, shown: list[Row], idx: list[i
         tints: list[QColor | None] = [None]
         for i in idx:
             cell: Cell = row.cells[i]
-            value = kpi_text(fmt, kpi, cell.value)
+            value = kpi.text(cell.value)
             if i:
-                change = cell_text(fmt, kpi, cell)
+                change = cell_text(kpi, cell)
                 value += f"\n{change}" if change else ""
             cells.append(value)
             tints.append(CHANGE_COLORS.get(cell.change) if i else None)
@@ -199,7 +199,7 @@ def changes_blocks(c: Content, compact: bool = False) -> list[Block]:
     design = c.design
     out = [title_block("What each scenario changes")]
     for sc in design.scenarios:
-        text = f"‘{sc.name}’ — " + (changes_text(design, fmt, sc.overrides) or "no changes")
+        text = f"‘{sc.name}’ — " + (changes_text(design, sc.overrides) or "no changes")
         out.append(text_block(text, 11.5 if compact else 12.5, gap=4 if compact else 6))
     return out
 
@@ -209,9 +209,9 @@ def changes_blocks(c: Content, compact: bool = False) -> list[Block]:
 
 def knob_table_rows(rows: Sequence[KnobRow]) -> list[list[str]]:
     return [[r.knob.label, r.knob.group,
-             value_text(fmt, r.knob.kind, r.knob.prop, r.default),
-             setting_text(fmt, r.knob, r.base),
-             scenario_text(fmt, r) or "–"] for r in rows]
+             fmt.prop_value(r.knob.kind, r.knob.prop, r.default),
+             setting_text(r.knob, r.base),
+             scenario_text(r) or "–"] for r in rows]
 
 
 def knob_blocks(c: Content, compact: bool = False) -> list[Block]:
@@ -297,7 +297,7 @@ def evidence_blocks(c: Content, compact: bool = False) -> list[Block]:
         msg = ev.error or "The design's figures rest on no calibrated model (nothing to list)."
         return [text_block(msg, 13, MUTED)]
     columns, rows, colors, bold = evidence_table(ev.checks, ev.cross_validated)
-    rows = [[plain(c.design, cell) for cell in row] for row in rows]
+    rows = [[plain(cell, c.design) for cell in row] for row in rows]
     return [evidence_note(), *table_blocks(columns, rows, colors, bold,
                                            size=10 if compact else 11,
                                            row_h=17 if compact else 20)]

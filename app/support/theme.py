@@ -40,6 +40,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from models.document.numbers import percent
+
 
 def dark_palette() -> QPalette:
     p = QPalette()
@@ -255,9 +257,9 @@ def util_colour(util: float) -> QColor:
 
 def util_legend() -> list[tuple[str, Load]]:
     """Legend entries, lowest class first: ``("< 70 %", Load.OK)``, ..."""
-    warn, hot = round(UTIL_WARN * 100), round(UTIL_HOT * 100)
-    return [(f"< {warn} %", Load.OK), (f"{warn}-{hot} %", Load.WARN),
-            (f"≥ {hot} %", Load.HOT)]
+    warn, hot = percent(UTIL_WARN), percent(UTIL_HOT)
+    return [(f"< {warn}", Load.OK), (f"{warn.removesuffix(' %')}-{hot}", Load.WARN),
+            (f"≥ {hot}", Load.HOT)]
 
 
 _STEP = 0.05

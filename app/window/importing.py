@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.support.file_filters import file_filter
 from app.support.jobs import Lane, Runner, Task, describe_error
+from models.document import numbers as fmt
 from models.document.design import Design, DesignError
 from models.io.importers import ImportCancelledError, ImportReport, Progress, registry
 from models.io.importers.importer import DESIGN, MIN_COVERAGE, Importer, Option, Options, Value
@@ -140,17 +141,17 @@ class ImportJob(QObject):
         design, report = result
         self.report = report
         self.document.replace_design(design, modified=True)  # in no file yet: ask on close
-        lines = report.lines(limit=10_000)
+        lines = report.lines(limit=10_000, dialog=True)
         head = [lines[0], report.coverage.line()]
         head += [f"provenance: {p}" for p in report.provenance]
         head += [line.strip() for line in report.calibration[1:4]]
         icon = QMessageBox.Icon.Information
         if report.coverage.ratio < MIN_COVERAGE:  # the command line refuses it
             icon = QMessageBox.Icon.Warning
-            head.insert(0, f"Only {report.coverage.ratio:.0%} of the VMs are on a host of the"
-                        " export: the others are placed in their cluster or, with neither, in"
-                        " the Unplaced area (the command line refuses such an export unless"
-                        " --allow-partial).")
+            head.insert(0, f"Only {fmt.percent(report.coverage.ratio)} of the VMs are on a"
+                        " host of the export: the others are placed in their cluster or, with"
+                        " neither, in the Unplaced area (an anonymised or partial export:"
+                        " check the figures of the hosts that lack their VMs).")
         self._show(icon, "Import report", "\n".join(head) + (
             "\n\nDetails list every skipped or moved VM, where each figure comes from and"
             " the baseline check." if len(lines) > len(head) else ""), "\n".join(lines))

@@ -39,10 +39,10 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
-from app.support import format as fmt
 from app.window import start_page
 from app.window.file_menu import FileController
-from models.core.prediction import Prediction
+from models.core.prediction import Prediction, bottleneck_text
+from models.document import numbers as fmt
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS
 
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
         top = p.bottlenecks(1)
         name = self.document.session.name_of
-        neck = f" · bottleneck: {fmt.bottleneck(top[0], name)}" if top else ""
+        neck = f" · bottleneck: {bottleneck_text(top[0], name)}" if top else ""
         text = f"{scen}{status_summary(p)}{neck}"
         # the label keeps its size (see __init__): a long name is elided, whole in the tip
         self.status_detail.setToolTip(text)
@@ -388,8 +388,10 @@ class MainWindow(QMainWindow):
     def _hint_overlaps(self) -> None:
         n = overlapping_vms(self.document.design)
         if n:
-            self.show_status(f"{n} hosts, arrays or libraries overlap: View > Arrange Design"
-                             " (Ctrl+Shift+A) lays the design out")
+            overlap = fmt.count(n, "host, array or library overlaps",
+                                "hosts, arrays or libraries overlap")
+            self.show_status(f"{overlap}: View > Arrange Design (Ctrl+Shift+A) lays the design"
+                             " out")
 
     # ------------------------------------------------------------------ help
     def show_gestures(self) -> None:
@@ -476,8 +478,9 @@ def scrolled(widget: QWidget) -> QScrollArea:
 
 GESTURES = """Canvas gestures
 - Drag a preset from the palette onto the canvas to add it; drop a VM or NIC onto a host's
-  card to place it there (runs_on / installed_in), a host into a site's box (located_at).
-  What is not placed on a card goes to the nearest free spot.
+  card to place it there (the VM runs on the host, the NIC is installed in it), a host into
+  a site's box to place it at that site. What is not placed on a card goes to the nearest
+  free spot.
 - A host is a card holding its NICs and VMs; a site is a box around its hosts. Drag a site
   by its name or edge to move all it holds; let a host go inside another site's box to move
   it there (one undo step).

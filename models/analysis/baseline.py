@@ -12,7 +12,7 @@ figures the engine reads, per VM:
 * **CPU**: ``workload.cpu_pct`` such that the VM's whole demand on its host - guest work plus
   the I/O path and the hypervisor's cost that the engine adds for its I/O - equals the
   measured MHz.  vCenter's usage MHz is a share of the host's cores x clock; the model's
-  host capacity counts a hyperthreaded core as ``HT_THROUGHPUT`` (1.15) cores, so a measured
+  host capacity counts a hyperthreaded core as ``HT_THROUGHPUT`` (1.22) cores, so a measured
   MHz is taken as the same share of that capacity.  The demand is linear in ``cpu_pct``
   below the VM's vCPUs, so two evaluations (at 0 and 100%) give each VM's intercept and
   slope (the intercept is what the engine adds whatever the guest does: a measured MHz
@@ -33,14 +33,21 @@ vCenter host's quickStats or performance history):
   *partial* host (``measured.vms`` over ``measured.vms_listed``: the export lists only some
   of its VMs) the VMs it does not list take their share too, as many VMs as are missing of
   the host's mean size; the provenance says ``solved: ...``.
-* **The background**: what the host recorded beyond what its VMs in the design then demand -
-  the VMs the export does not list, the hypervisor's own worlds, the vmkernel's memory - is
-  the host's background load (``background.cpu_cores`` at ``background.cpu_ghz``,
+* **The background of a partial host**: on a host that runs VMs the export does not list,
+  what it recorded beyond what its listed VMs then demand (their measured figures, and the
+  shares of those without one) is the unlisted VMs' load - with the hypervisor's own worlds
+  and the vmkernel's memory, which a partial record cannot tell apart from them.  It is kept
+  as the host's background load (``background.cpu_cores`` at ``background.cpu_ghz``,
   ``background.memory_gb``, ``provenance.background``), which the engine adds to the host's
-  demand and the capacity model counts, so what-ifs on that host start from the record.
+  demand and the capacity model counts as that many more VMs, so what-ifs on that host start
+  from the record.
 
-A host that recorded nothing gets no background; its VMs without a measurement are idle and
-say so, and where nothing measured its CPU at all the engine reads it "not measured".
+A host whose export lists every VM it runs (or whose VM count nobody recorded) gets no
+background: what its record and its VMs disagree by is the model's error (the hypervisor's
+own work, a conversion, samples a moment apart) and stays in the check's residual, which is
+what the check is for.  A host that recorded nothing gets none either; its VMs without a
+measurement are idle and say so, and where nothing measured its CPU at all the engine reads
+it "not measured".
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ from models.analysis.residuals import (
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import HT_THROUGHPUT, compute
 from models.document.design import Component, Design, Value
+from models.document.numbers import counted
 from models.document.schema import VM
 from models.engine.evaluation import run
 
@@ -298,8 +306,8 @@ class _Solve:
             if math.isnan(record[j]) or weights[j] <= 0:
                 continue
             left = max(float(record[j]) - float(explained[j]), 0.0)
-            with_unlisted = (f" and the {int(self.unlisted[j]):,} VMs the export does not"
-                             " list" if self.unlisted[j] else "")
+            with_unlisted = (f" and the {counted(int(self.unlisted[j]), 'VM')} the export"
+                             " does not list" if self.unlisted[j] else "")
             out[k] = (left * float(weight[k]) / float(weights[j] + missing[j]),
                       f"solved: share by {basis} of host {self.name(j)}'s recorded {label}"
                       f" {pct[j]:.0f}% not explained by its measured VMs{with_unlisted}"
@@ -336,17 +344,20 @@ class _Solve:
 
     # ------------------------------------------------------------------ background
     def background(self, solved: Compiled) -> Changes:
-        """Each host's background load: what it recorded beyond what its VMs in the solved
-        design demand (``solved``, compiled without any background)."""
+        """Each partial host's background load: what it recorded beyond what its listed VMs
+        demand in the solved design (``solved``, compiled without any background): the VMs
+        the export does not list.  A complete host gets none (and loses an older one)."""
         cores = self.per_host(run(solved).vms.cpu_cores) if len(solved.vm) \
             else np.zeros(len(solved.host))
         held = solved.vm.cols["workload.memory_gb"]
         memory = self.per_host(np.where(np.isnan(held), solved.vm.cols["memory_gb"], held))
         out: Changes = {}
         for j, comp in enumerate(self.hosts):
-            cpu = _left(self.cpu_rec[j], cores[j])
-            mem = _left(self.mem_rec[j], memory[j])
             ch: dict[str, Value] = dict.fromkeys(BACKGROUND)
+            cpu = mem = None
+            if self.unlisted[j]:  # only the VMs the export leaves out are background
+                cpu = _left(self.cpu_rec[j], cores[j])
+                mem = _left(self.mem_rec[j], memory[j])
             if cpu is not None or mem is not None:
                 ch["background.cpu_cores"] = None if cpu is None else round(cpu, 6)
                 ch["background.cpu_ghz"] = None if cpu is None else round(float(self.clock[j]),
@@ -362,13 +373,12 @@ class _Solve:
         recorded = [f"{label} usage {v:.0f}%" for label, v in (
             ("CPU", self.c.host.cols["measured.cpu_pct"][j]),
             ("memory", self.c.host.cols["measured.memory_pct"][j])) if math.isfinite(v)]
-        comp = self.hosts[j]
-        what = (f"the {int(self.unlisted[j]):,} of its {comp.get('measured.vms'):,} VMs the"
-                " export does not list, the hypervisor's own" if self.unlisted[j]
-                else "the hypervisor's own worlds and memory, what samples a moment apart"
-                     " missed")
+        runs = self.hosts[j].get("measured.vms")
         return (f"solved: host {self.name(j)}'s recorded {' and '.join(recorded)} less what"
-                f" its VMs in the design demand: {what}" + self.source(j))
+                f" its listed VMs demand: the {int(self.unlisted[j]):,} of its"
+                f" {counted(int(runs) if isinstance(runs, int) else 0, 'VM')} the export does"
+                " not list (with the hypervisor's own, which a partial record cannot tell"
+                " apart)" + self.source(j))
 
 
 def _left(record: float, explained: float) -> float | None:

@@ -27,6 +27,7 @@ from models.document.design import (
     Issue,
     Link,
 )
+from models.document.numbers import percent, with_unit
 from models.document.words import counted
 from models.engine import evaluation as engine_mod
 
@@ -72,11 +73,11 @@ class Breach:
             return f"VM {who}: FT cannot place a new secondary (unprotected)"
         if self.resource == "p95":
             value = apart(self.value, self.limit, lambda x, d: f"{x:.{d + 2}g} ms")
-            return f"VM {who}: p95 {value}, over the {self.limit:g} ms ceiling"
+            return f"VM {who}: p95 {value}, over the {with_unit(self.limit, 'ms')} ceiling"
         what = {"cpu": "host CPU", "memory": "host memory", "array": "array",
                 "nic": "NIC"}.get(self.resource, self.resource)
         value = apart(self.value * 100, self.limit * 100, lambda x, d: f"{x:.{d - 1}f} %")
-        return f"{what} {who}: {value}, over {self.limit * 100:g} %"
+        return f"{what} {who}: {value}, over {percent(self.limit)}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"component": self.component, "resource": self.resource,

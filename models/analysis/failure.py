@@ -194,16 +194,17 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
 def _restart_background(host: Component, out: Design, survivors: list[str],
                         res: FailureResult) -> None:
     """A partial host's background load is mostly VMs the export does not list: HA restarts
-    them too, spread evenly over the survivors (a whole host's is its own hypervisor's,
-    gone with it)."""
+    them too, spread evenly over the survivors (a whole host has none from the baseline; one
+    set on it by hand goes down with it)."""
     recorded, listed = host.get("measured.vms"), host.get("measured.vms_listed")
     work, memory = background_of([host])
     if not (isinstance(recorded, int) and isinstance(listed, int) and recorded > listed) \
             or not (work or memory):
         return
     if not survivors:
-        res.notes.append(f"the background load of {host.name or host.id} ({recorded - listed}"
-                         " VMs the export does not list) stays down with it")
+        res.notes.append(f"the background load of {host.name or host.id}"
+                         f" ({counted(recorded - listed, 'VM')} the export does not list) stays"
+                         " down with it")
         return
     share = 1.0 / len(survivors)
     for i, comp in enumerate(out.components):
@@ -213,8 +214,9 @@ def _restart_background(host: Component, out: Design, survivors: list[str],
                 comp, own_work + work * share, own_memory + memory * share,
                 str(comp.get("provenance.background") or "")
                 + f"; a share of failed host {host.name or host.id}'s")
-    res.notes.append(f"the background load of {host.name or host.id} ({recorded - listed} VMs"
-                     f" the export does not list) restarts spread over"
+    res.notes.append(f"the background load of {host.name or host.id}"
+                     f" ({counted(recorded - listed, 'VM')} the export does not list) restarts"
+                     " spread over"
                      f" {counted(len(survivors), 'host')}")
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from models.core.compiled import compile_design
 from models.core.platform import compute
 from models.document.design import Design, Link
+from models.document.words import kind_count
 from models.engine.evaluation import run
 
 
@@ -46,8 +47,8 @@ class PlacementResult:
         if not self.placed:
             return ["no unplaced VMs"]
         bad = [p for p in self.placed if not p.fits]
-        out = [f"placed {len(self.placed)} VMs" + (f", {len(bad)} over policy where they"
-                                                    " went" if bad else "")]
+        out = [f"placed {kind_count('vm', len(self.placed))}"
+               + (f", {len(bad)} over policy where they went" if bad else "")]
         for p in self.placed:
             out.append(f"  {p.vm} -> {p.host}: host CPU {p.cpu_util:.0%}, memory"
                        f" {p.memory_util:.0%}" + ("" if p.fits else "  (over policy)"))

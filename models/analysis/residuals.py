@@ -3,12 +3,15 @@ design's figures come from.
 
 :func:`check` compares the design's base prediction with what the estate recorded: per host
 the CPU and memory utilisation (percentage points; "not measured" stays None, never 0), per
-VM the IOPS, latency and CPU MHz.  It names what the baseline had to add or take away to meet
-the record, so that nothing is hidden: the *partial* hosts (they run more VMs than the export
-lists on them: ``measured.vms`` over ``measured.vms_listed``), each host's *background* load
-(the recorded usage its VMs in the design do not explain, ``background.*``) and the hosts
-whose measured VMs add up to more than the host recorded (their CPU scaled to the record).
-The target on real exports is a median absolute host residual within 5 points and a 90th
+VM the IOPS, latency and CPU MHz; a host's IOPS and a cluster's CPU and memory where they were
+recorded (:mod:`models.analysis.recorded`).  It names what the baseline had to add or take away
+to meet the record, so that nothing is hidden: the *partial* hosts (they run more VMs than the
+export lists on them: ``measured.vms`` over ``measured.vms_listed``) and their *background*
+load (the unlisted VMs' load: the recorded usage the listed VMs do not explain,
+``background.*``), and the hosts whose measured VMs add up to more than the host recorded
+(their CPU scaled to the record).  A host the export lists completely has no background: what
+its record and its VMs disagree by is the model's error, and its residual shows it.  The
+target on real exports is a median absolute host residual within 5 points and a 90th
 percentile within 10 (issue 15).
 """
 
@@ -20,10 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from models.analysis import recorded
 from models.core.compiled import compile_design
-from models.core.platform import HT_THROUGHPUT
+from models.core.platform import HT_THROUGHPUT, REF_GHZ, host_speed
 from models.core.prediction import Prediction
 from models.document.design import Component, Design
+from models.document.numbers import counted
+from models.document.words import kind_count
 from models.engine.evaluation import run
 
 TARGET_MEDIAN = 5.0
@@ -51,6 +57,10 @@ class HostResidual:
     vms_recorded: int | None = None
     vms_listed: int | None = None
     """VMs the host runs by the inventory, and those the export lists on it."""
+    iops_predicted: float | None = None
+    iops_recorded: float | None = None
+    recorded: dict[str, float] = field(default_factory=dict)
+    """Recorded figures without a prediction (CPU demand, contention, ready: %)."""
 
     @property
     def cpu_residual(self) -> float | None:
@@ -75,12 +85,14 @@ class HostResidual:
                 "background_cpu_pct": self.background_cpu,
                 "background_memory_pct": self.background_memory,
                 "vms_recorded": self.vms_recorded, "vms_listed": self.vms_listed,
-                "partial": self.partial}
+                "partial": self.partial, "iops_predicted": self.iops_predicted,
+                "iops_recorded": self.iops_recorded, "recorded": dict(self.recorded)}
 
     def partial_line(self) -> str:
         """``esx01: 39 VMs recorded, 36 in the export; background CPU 12.0%, memory 8.1%``."""
-        return (f"{self.name}: {self.vms_recorded:,} VMs recorded, {self.vms_listed:,} in the"
-                f" export; background CPU {_pct(self.background_cpu).strip()}, memory"
+        return (f"{self.name}: {counted(self.vms_recorded or 0, 'VM')} recorded,"
+                f" {self.vms_listed or 0:,} in the export; background CPU"
+                f" {_pct(self.background_cpu).strip()}, memory"
                 f" {_pct(self.background_memory).strip()}")
 
 
@@ -128,6 +140,8 @@ class BaselineCheck:
     vms_total: int
     scaled: dict[str, float] = field(default_factory=dict)
     """Host id -> the factor its measured VMs' CPU was scaled by to meet its record."""
+    clusters: list[HostResidual] = field(default_factory=list)
+    """Clusters that recorded their utilisation (an Aria Operations cluster view)."""
 
     def stats(self, what: str) -> dict[str, float | int | None]:
         """Median, 90th percentile and largest absolute residual of ``cpu`` or ``memory``
@@ -136,11 +150,11 @@ class BaselineCheck:
                                         for h in self.hosts) if r is not None])
 
     def background_stats(self, what: str) -> dict[str, float | int | None]:
-        """The same over the hosts' background load (points of the host; 0 where none) on
-        the hosts that recorded ``what``."""
+        """The same over the partial hosts' background load (points of the host; 0 where
+        none) on the partial hosts that recorded ``what`` (a complete host has none)."""
         cpu = what == "cpu"
         return _stats([(h.background_cpu if cpu else h.background_memory) or 0.0
-                       for h in self.hosts
+                       for h in self.partial
                        if (h.cpu_recorded if cpu else h.memory_recorded) is not None])
 
     @property
@@ -187,9 +201,13 @@ class BaselineCheck:
             s = self.stats(what)
             if s["hosts"]:
                 out.append(f"  {label:<12} median {s['median']:.1f}  p90 {s['p90']:.1f}  max"
-                           f" {s['max']:.1f} over {s['hosts']} hosts")
+                           f" {s['max']:.1f} over {kind_count('host', int(s['hosts']))}")
             else:
                 out.append(f"  {label:<12} nothing recorded to compare with")
+        iops = [(h.iops_predicted, h.iops_recorded) for h in self.hosts
+                if h.iops_predicted is not None and h.iops_recorded is not None]
+        if iops:
+            out.append(recorded.iops_line(iops))
         verdict = self.within_target
         if verdict is not None:
             out.append(f"  target (median <= {TARGET_MEDIAN:g}, p90 <= {TARGET_P90:g}):"
@@ -199,34 +217,41 @@ class BaselineCheck:
                        key=lambda h: -max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0)))
         for h in worst[:limit]:
             out.append(f"  {h.name:<24} CPU {_pct(h.cpu_predicted)} vs {_pct(h.cpu_recorded)}"
-                       f"  memory {_pct(h.memory_predicted)} vs {_pct(h.memory_recorded)}")
+                       f"  memory {_pct(h.memory_predicted)} vs {_pct(h.memory_recorded)}"
+                       + _more(h))
+        for h in self.clusters:
+            out.append(f"  cluster {h.name:<16} CPU {_pct(h.cpu_predicted)} vs"
+                       f" {_pct(h.cpu_recorded)}  memory {_pct(h.memory_predicted)} vs"
+                       f" {_pct(h.memory_recorded)}" + _more(h))
         out += self._partial_lines(partial_limit)
         out += self._added_lines()
         v = self.vm_stats()
         if v["vms_iops"]:
             out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
-                       f" {v['vms_iops']:,} VMs")
+                       f" {kind_count('vm', int(v['vms_iops']))}")
         if v["vms_latency"]:
             out.append(f"  VM latency   median {float(v['latency_median_ms'] or 0):.2f} ms off"
-                       f" over {v['vms_latency']:,} VMs (the model's array, not a fit)")
+                       f" over {kind_count('vm', int(v['vms_latency']))} (the model's array, not a"
+                       " fit)")
         if self.vms_without_io:
-            out.append(f"  {self.vms_without_io:,} of {self.vms_total:,} VMs lack I/O data:"
+            out.append(f"  {self.vms_without_io:,} of {kind_count('vm', self.vms_total)} lack"
+                       " I/O data:"
                        " their storage figures read 'not measured'")
         if self.vms_without_cpu:
-            out.append(f"  {self.vms_without_cpu:,} of {self.vms_total:,} VMs have no measured"
-                       " CPU (shared from their host's record where there is one)")
+            out.append(f"  {self.vms_without_cpu:,} of {kind_count('vm', self.vms_total)} have"
+                       " no measured CPU (shared from their host's record where there is one)")
         return out
 
     def _partial_lines(self, limit: int) -> list[str]:
         partial = self.partial
         if not partial:
             return []
-        out = [f"  {len(partial):,} partial hosts: they run VMs the export does not list"
+        out = [f"  {counted(len(partial), 'partial host')}: they run VMs the export does not list"
                " (a filter, or host names that differ between sheets); the unlisted VMs'"
                " load, their recorded usage less the listed VMs', is their background load"]
         out += [f"    {h.partial_line()}" for h in partial[:limit]]
         if len(partial) > limit:
-            out.append(f"    ... and {len(partial) - limit:,} more partial hosts (headroom"
+            out.append(f"    ... and {counted(len(partial) - limit, 'more partial host')} (headroom"
                        " calibrate DESIGN --check --json lists all)")
         return out
 
@@ -235,19 +260,22 @@ class BaselineCheck:
         for what, label in (("cpu", "CPU"), ("memory", "memory")):
             s = self.background_stats(what)
             if s["hosts"]:
-                out.append(f"  background {label} (recorded, not explained by the hosts' VMs):"
+                out.append(f"  background {label} (the unlisted VMs' load):"
                            f" median {s['median']:.1f}  p90 {s['p90']:.1f}  max"
-                           f" {s['max']:.1f} points of the host over {s['hosts']} hosts")
+                           f" {s['max']:.1f} points of the host over"
+                           f" {counted(int(s['hosts']), 'partial host')}")
         if self.scaled:
             low, high = min(self.scaled.values()), max(self.scaled.values())
             by = f"x{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"x{low:.2f} to x{high:.2f}"
-            out.append(f"  {len(self.scaled):,} hosts whose VMs' measured CPU adds up to more"
-                       f" than the host recorded (VM usage counts each hyperthread, the host's"
-                       f" each core; samples a moment apart): their VMs scaled to it ({by})")
+            out.append(f"  {counted(len(self.scaled), 'host')} whose VMs' measured CPU adds up"
+                       " to more than the host recorded (VM usage counts each hyperthread, the"
+                       f" host's each core; samples a moment apart): their VMs scaled to it"
+                       f" ({by})")
         unknown = self.not_measured
         if unknown:
-            out.append(f"  {len(unknown):,} hosts' CPU not measured (no VM on them measured"
-                       " any, nor did the host record its usage)")
+            hosts = counted(len(unknown), "host's", "hosts'")
+            out.append(f"  {hosts} CPU not measured (no VM on them measured any, nor did the"
+                       " host record its usage)")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -264,11 +292,21 @@ class BaselineCheck:
                             "scaled_hosts": {k: round(v, 4) for k, v in self.scaled.items()},
                             "hosts_not_measured": len(self.not_measured)},
                 "hosts": [h.to_dict() for h in self.hosts],
+                "clusters": [h.to_dict() for h in self.clusters],
                 "vms": [v.to_dict() for v in self.vms]}
 
 
 def _pct(x: float | None) -> str:
     return "  -  " if x is None else f"{x:5.1f}%"
+
+
+def _more(h: HostResidual) -> str:
+    """A check line's recorded IOPS and the figures without a prediction."""
+    parts = []
+    if h.iops_recorded is not None:
+        parts.append(f"IOPS {h.iops_predicted or 0:,.0f} vs {h.iops_recorded:,.0f}")
+    parts += [f"{label} {v:.1f}%" for label, v in h.recorded.items()]
+    return ("  " + ", ".join(parts)) if parts else ""
 
 
 def background_pct(comp: Component) -> tuple[float | None, float | None]:
@@ -277,11 +315,14 @@ def background_pct(comp: Component) -> tuple[float | None, float | None]:
     memory = _num(comp.get("background.memory_gb"))
     cpu = None
     if cores is not None:
-        ghz = _num(comp.get("ghz")) or 2.4
-        clock = _num(comp.get("background.cpu_ghz")) or ghz
+        ghz = _num(comp.get("ghz")) or REF_GHZ
+        speed = host_speed(ghz, _num(comp.get("specrate_per_core")) or math.nan,
+                           str(comp.get("cpu_model") or ""))
+        own = speed * REF_GHZ if speed is not None else ghz  # the clock its speed stands for
+        clock = _num(comp.get("background.cpu_ghz")) or own
         cap = float(comp.get("sockets") or 0) * float(comp.get("cores_per_socket") or 0) * (
             HT_THROUGHPUT if comp.get("hyperthreading") else 1.0)
-        cpu = cores * clock / ghz / cap * 100.0 if cap > 0 else None
+        cpu = cores * clock / own / cap * 100.0 if cap > 0 else None
     installed = _num(comp.get("memory_gb"))
     mem = memory / installed * 100.0 if memory is not None and installed else None
     return cpu, mem
@@ -295,18 +336,22 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
     ghz: dict[str, float] = {}
     ht: dict[str, float] = {}
     n_hosts = max(len(pred.hosts.ids), 1)
+    iops = recorded.host_iops(design, pred)
     for i, hid in enumerate(pred.hosts.ids):
         comp = by_id[hid]
         ghz[hid] = _num(comp.get("ghz")) or 2.4
         ht[hid] = HT_THROUGHPUT if comp.get("hyperthreading") else 1.0
         cpu_rec, mem_rec = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")
         bg_cpu, bg_mem = background_pct(comp)
-        recorded, listed = comp.get("measured.vms"), comp.get("measured.vms_listed")
+        runs, listed = comp.get("measured.vms"), comp.get("measured.vms_listed")
         hosts.append(HostResidual(
             hid, pred.hosts.names[i], _finite(pred.hosts.cpu_util[i] * 100.0),
             _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec),
-            bg_cpu, bg_mem, recorded if isinstance(recorded, int) else None,
-            listed if isinstance(listed, int) else None))
+            bg_cpu, bg_mem, runs if isinstance(runs, int) else None,
+            listed if isinstance(listed, int) else None,
+            iops_predicted=iops[hid][0] if hid in iops else None,
+            iops_recorded=iops[hid][1] if hid in iops else None,
+            recorded=recorded.extras(comp)))
     # an unplaced VM's MHz convert at the hosts' mean clock, as solve() converted them
     mean = (sum(ghz.values()) / n_hosts if ghz else 2.4, sum(ht.values()) / n_hosts
             if ht else 1.0)
@@ -333,7 +378,10 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
             _finite(v.latency_ms[i]) if comp.get("measured.latency_ms") is not None else None,
             _num(comp.get("measured.latency_ms")), _finite(cores / f * g * 1000.0),
             mhz_rec, {k: str(comp.get(f"provenance.{k}")) for k in ("cpu", "memory", "io")}))
-    return BaselineCheck(hosts, vms, without_io, without_cpu, total, scaled)
+    clusters = [HostResidual(f.id, f.name, f.cpu_predicted, f.cpu_recorded,
+                             f.memory_predicted, f.memory_recorded, recorded=f.extras)
+                for f in recorded.clusters(design, pred)]
+    return BaselineCheck(hosts, vms, without_io, without_cpu, total, scaled, clusters)
 
 
 def _scale_of(text: str) -> float:
@@ -402,7 +450,8 @@ def _host_lines(comp: Any) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     recorded, listed = comp.get("measured.vms"), comp.get("measured.vms_listed")
     if isinstance(recorded, int) and isinstance(listed, int) and recorded > listed:
-        out.append(("VMs", f"partial: {recorded:,} VMs recorded, {listed:,} in the export"))
+        out.append(("VMs", f"partial: {counted(recorded, 'VM')} recorded, {listed:,} in the"
+                            " export"))
     cpu, mem = background_pct(comp)
     if cpu is not None or mem is not None:
         figures = ", ".join(f"{label} {v:.1f}%" for label, v in (("CPU", cpu), ("memory", mem))

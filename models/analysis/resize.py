@@ -79,7 +79,7 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
             host = make(tpl, r)
             if work or memory:
                 host = with_background(host, work / n, memory / n, "spread evenly over the"
-                                       f" cluster's {n} hosts from "
+                                       f" cluster's {counted(n, 'host')} from "
                                        + str(tpl.get("provenance.background") or "the record"))
             made.append(host.id)
             out.components.append(host)

@@ -1,5 +1,5 @@
-"""Goal seek: the fewest hosts, the largest OIO or the most VMs per host that meet the
-design's policy (doubling, then bisection over the engine)."""
+"""Goal seek: the fewest hosts, the largest OIO, the largest growth of the measured I/O or the
+most VMs per host that meet the design's policy (doubling, then bisection over the engine)."""
 
 from __future__ import annotations
 
@@ -22,13 +22,15 @@ from models.analysis.common import (
     rebuild,
     storage_p95_breaches,
 )
-from models.core.compiled import compile_design
+from models.core.compiled import Compiled, compile_design
 from models.document.design import (
     Design,
     DesignError,
     Issue,
     Override,
 )
+from models.document.numbers import with_unit
+from models.subsystems.storage import NO_IO_PROFILES
 
 # =========================================================================== goal seek
 
@@ -144,7 +146,9 @@ def smallest_ok(ok: Callable[[int], bool], lo: int, hi: int, start: int) -> int 
     return _narrow(ok, good, bad)
 
 
-GOALS = ("hosts", "oio", "vms")
+GOALS = ("hosts", "oio", "iops", "vms")
+IOPS_LIMIT = 10_000
+"""Search limit of ``--goal iops``: 100 times the measured I/O (in percent)."""
 
 
 def seek(design: Design, goal: str, *, limit: int | None = None,
@@ -154,9 +158,13 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
     ``hosts``: the fewest hosts meeting policy, plus ``policy.ha_spare_hosts`` (see
     :func:`rebuild` for how hosts are added or removed).  ``oio``: the largest
     ``workload.io_oio`` given to every VM that keeps the p95 latency of every VM doing I/O
-    within ``p95_ms_max`` (:func:`storage_p95_breaches`).  ``vms``: the largest number of
-    VMs per host (same mix, spread evenly) meeting policy.  ``limit`` caps the search
-    (defaults: as many hosts as VMs, the OIO knob's maximum, 1,024 VMs per host).
+    within ``p95_ms_max`` (:func:`storage_p95_breaches`); it needs VMs that keep outstanding
+    I/Os of their own (a closed loop).  ``iops``: the largest growth of the I/O rates
+    (``workload.io_iops``: an imported estate's measured I/O), in percent of today's, that
+    keeps every I/O VM's p95 within ``p95_ms_max`` and every array below 100% busy.
+    ``vms``: the largest number of VMs per host (same mix, spread evenly) meeting policy.
+    ``limit`` caps the search (defaults: as many hosts as VMs, the OIO knob's maximum,
+    :data:`IOPS_LIMIT` percent, 1,024 VMs per host).
     """
     ev = evaluate or _run
     if goal not in GOALS:
@@ -177,8 +185,12 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
     if goal == "hosts":
         return _hosts(design, ev, len(hosts))
 
+    if goal == "iops":
+        return _iops(design, ev, limit)
+
     if goal == "oio":
         cc = compile_design(_light_copy(design))
+        _closed_loop_or_say(cc)
         lo, hi = 1, limit if limit is not None else 256
         current = float(np.median(cc.vm.cols["workload.io_oio"]))
 
@@ -223,6 +235,75 @@ def seek(design: Design, goal: str, *, limit: int | None = None,
                     "engine_max_vms_per_host_by_p95": con.max_vms_per_host_by_p95,
                     "total_vms": None if best is None else best * len(hosts)}
     return result
+
+
+def _closed_loop_or_say(c: Compiled) -> None:
+    """Refuse the OIO goal where no VM keeps outstanding I/Os of its own: an estate's VMs
+    run at their measured rates, which outstanding I/Os do not move."""
+    profiles = c.vm.specs["workload.profile"].choices or ()
+    no_io = np.array([p in NO_IO_PROFILES for p in profiles])[c.vm.cols["workload.profile"]]
+    rate = c.vm.cols["workload.io_iops"]
+    closed = (c.vm_array >= 0) & ~no_io & np.isnan(rate)
+    measured = (c.vm_array >= 0) & ~np.isnan(rate) & c.vm.is_("workload.profile", "measured")
+    if measured.any() and not closed.any():
+        raise DesignError([Issue("seek", "no VM keeps outstanding I/Os of its own (the VMs"
+                                 " run at their measured I/O rates, which outstanding I/Os"
+                                 " do not move): --goal iops seeks how far their I/O can"
+                                 " grow")])
+
+
+def _iops(design: Design, ev: Evaluate, limit: int | None) -> SeekResult:
+    """The largest growth of every I/O rate (percent of today's) within policy."""
+    if limit is not None and limit < 100:
+        raise DesignError([Issue("seek", f"--max for the I/O growth is a percentage of today's"
+                                 f" I/O, at least 100, got {limit}")])
+    cc = compile_design(_light_copy(design))
+    col = cc.vm.cols["workload.io_iops"]
+    today = col.copy()
+    io = ~np.isnan(today) & (cc.vm_array >= 0) & (today > 0)
+    if not io.any():
+        raise DesignError([Issue("seek", "no VM has an I/O rate to grow (workload.io_iops):"
+                                 " import an estate's I/O (import-liveoptics, calibrate --from"
+                                 " an esxtop file or Aria Operations view)")])
+    key = ("vm", "workload.io_iops")
+
+    def fn(pct: int) -> list[Breach]:
+        col[io] = today[io] * pct / 100.0
+        cc.versions[key] = cc.versions.get(key, 0) + 1  # as a patch: the models read it again
+        pred = ev(cc)
+        arrays = [b for b in policy_breaches(pred, cc.policy) if b.resource == "array"]
+        return storage_p95_breaches(pred, cc.policy) + arrays + _unserved(cc, pred, io)
+
+    hi = limit if limit is not None else IOPS_LIMIT
+    probe = _Probe(fn)
+    best = largest_ok(probe, 1, hi, 100)
+    result = _result("iops", best, "% of today's I/O", probe,
+                     None if best is None else best + 1, (1, hi), 100.0, "",
+                     f"I/O growth search limit {with_unit(hi, '%')}", [])
+    result.method = ("largest growth of every VM's I/O rate (workload.io_iops, the measured"
+                     " IOPS of an imported estate), in percent of today's, that keeps every I/O"
+                     " VM's p95 within policy and every array below 100% busy: galloping then"
+                     " bisection on one compiled design")
+    result.extra = {"vms_with_io": int(io.sum()), "iops_today": float(np.sum(today[io])),
+                    "iops_at_answer": None if best is None
+                    else float(np.sum(today[io]) * best / 100.0)}
+    return result
+
+
+def _unserved(c: Compiled, pred: Any, io: np.ndarray) -> list[Breach]:
+    """Arrays whose VMs offer more I/O than their path serves (the engine caps an open loop at
+    saturation, where its latency stops growing): the offered load over the served, per
+    array."""
+    served = np.nan_to_num(np.asarray(pred.vms.iops, dtype=float))
+    offered = np.nan_to_num(c.vm.cols["workload.io_iops"])
+    short = io & (served < 0.99 * offered)
+    worst: dict[int, float] = {}
+    for k in np.flatnonzero(short).tolist():
+        a = int(c.vm_array[k])
+        worst[a] = max(worst.get(a, 0.0), offered[k] / max(served[k], 1e-9))
+    names = {a.id: a.name for a in c.design.of_kind("storage_array")}
+    return [Breach(c.array.ids[a], "array", ratio, 1.0, name=names.get(c.array.ids[a], ""))
+            for a, ratio in worst.items()]
 
 
 def _hosts(design: Design, ev: Evaluate, current: int) -> SeekResult:

@@ -116,3 +116,15 @@ def all_checks(subsystems: tuple[str, ...] = NAMES) -> list[Check]:
 
 def covered_cases(checks: list[Check]) -> set[str]:
     return {c.case_id for c in checks}
+
+
+def speed_of_host(host: dict[str, Any]) -> float:
+    """Per-core speed of a testbed host (its processor against the reference core,
+    :mod:`models.core.platform`): a closed-form fit turns a cost measured on the testbed's
+    cores into the reference core's time by multiplying by it."""
+    from models.core.compiled import compile_design  # noqa: PLC0415
+    from models.core.platform import compute  # noqa: PLC0415
+    from models.document.design import Component, Design  # noqa: PLC0415
+
+    d = Design(components=[Component("h", "host", props=dict(host))])
+    return float(compute(compile_design(d)).speed[0])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from models.calibration import Check, middle, published
 from models.calibration.fit import Fitter, Target
+from models.core.platform import HT_THROUGHPUT
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, Override, Scenario
 from models.document.schema import Value
@@ -27,6 +28,7 @@ ORACLE_HOST: Props = {"sockets": 4, "cores_per_socket": 18, "ghz": 2.5, "hyperth
                       "memory_gb": 512.0, "esxi_version": "6.0"}
 """The study's '72-pCPU' host with '72 logical CPUs': read as 4 x 18 cores, HT off."""
 WESTMERE_HOST: Props = {"sockets": 4, "cores_per_socket": 8, "ghz": 2.4, "hyperthreading": True,
+                        "cpu_model": "Intel Xeon E7-4870",
                         "memory_gb": 512.0, "esxi_version": "5.1"}
 """ESXi 5.1 testbed as the text gives it: 4 sockets, 32 cores / 64 threads (E7-4870)."""
 # --- the Oracle Order-Entry study's figures, read from the cases
@@ -97,7 +99,7 @@ def _native_guest_cores() -> float:
 
 def _vm51() -> Prediction:
     """ESXi 5.1 on the Westmere host at 77% CPU, the same events per transaction."""
-    cap51 = 32 * 1.15  # core-equivalents (consolidation.HT_THROUGHPUT)
+    cap51 = 32 * HT_THROUGHPUT  # core-equivalents
     d_native = ESX51_NATIVE_UTIL * cap51 / ESX51_NATIVE_TPS
     tps51 = ESX51_RATIO * ESX51_NATIVE_TPS * ESX51_UTIL / ESX51_NATIVE_UTIL
     return evaluate(oracle_testbed(tps51, d_native * tps51, "esxi", WESTMERE_HOST))
@@ -223,6 +225,7 @@ def _docker_checks() -> list[Check]:
 
 
 R820: Props = {"sockets": 4, "cores_per_socket": 8, "ghz": 2.3, "hyperthreading": True,
+               "cpu_model": "Intel Xeon E5-4650",
                "memory_gb": 512.0, "esxi_version": "6.0"}
 """CloudStone server: Dell PowerEdge R820, 4 x 8-core Xeon E5-4650 2.3 GHz, HT, 512 GB."""
 

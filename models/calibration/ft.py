@@ -27,6 +27,7 @@ from models.subsystems import ft
 Props = dict[str, Value]
 
 PE2950: Props = {"sockets": 2, "cores_per_socket": 4, "ghz": 2.83, "hyperthreading": False,
+                 "cpu_model": "Intel Xeon E5440",
                  "memory_gb": 8.0, "esxi_version": "4.0"}
 GIGABIT: Props = {"speed_gbps": 1.0, "ports": 1, "pcie_gen": 1, "pcie_lanes": 4, "lro": False}
 """The paper's Gigabit NICs; no LRO: ESX 4.0's guests of the time (SLES 10's 2.6.16 kernel,
@@ -74,7 +75,8 @@ def _vm(vcpus: int = 1, mem: float = 4.0, **extra: Value) -> Props:
 
 
 def _limit_checks() -> list[Check]:
-    six: Props = dict(PE2950, esxi_version="6.0", memory_gb=256.0, cores_per_socket=8)
+    six: Props = dict(PE2950, esxi_version="6.0", memory_gb=256.0, cores_per_socket=8,
+                      cpu_model="")  # the vSphere 6 study does not name its processor
     four = PE2950
 
     def one(host: Props, vm: Props) -> Design:

@@ -56,8 +56,10 @@ def make_testbed(host: Props, nics: list[Props], vms: list[Props], n_hosts: int 
 
 
 LRO_HOST: Props = {"sockets": 2, "cores_per_socket": 6, "ghz": 2.9, "esxi_version": "6.0",
+                   "cpu_model": "Intel Xeon E5-2667",
                    "memory_gb": 64.0}
 FEDEX_HOST: Props = {"sockets": 2, "cores_per_socket": 4, "ghz": 2.8, "hyperthreading": True,
+                     "cpu_model": "Intel Xeon X5560",
                      "aes_ni": False,
                      "memory_gb": 24.0, "esxi_version": "4.0"}
 TEN_G: Props = {"speed_gbps": 10.0, "ports": 1, "pcie_gen": 1, "pcie_lanes": 8}

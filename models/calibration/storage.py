@@ -39,6 +39,7 @@ def build_testbed(name: str, host: dict[str, Any], array: dict[str, Any], vm: di
 
 
 VAIO_HOST: dict[str, Any] = {"sockets": 2, "cores_per_socket": 8, "ghz": 2.4,
+                             "cpu_model": "Intel Xeon E5-2665",
                              "memory_gb": 128, "esxi_version": "6.0", "hba_count": 1}
 VAIO_SSD: dict[str, Any] = {"media": "ssd", "disks": 1, "raid": "none", "protocol": "sas",
                             "fabric_gbps": 6.0}
@@ -56,6 +57,7 @@ def vaio(n_vms: int = 1, filt: str = "none", **vm: Any) -> Prediction:
 
 
 FLASH_HOST: dict[str, Any] = {"sockets": 2, "cores_per_socket": 8, "ghz": 2.9,
+                              "cpu_model": "Intel Xeon E5-2690",
                               "hyperthreading": False, "memory_gb": 256,
                               "esxi_version": "5.1", "hba_count": 10}
 VIOLIN: dict[str, Any] = {"media": "ssd", "disks": 128, "raid": "none", "protocol": "fc",
@@ -108,7 +110,8 @@ def checks() -> list[Check]:
     out.append(Check("storage-vsphere51-flash-1m-iops-vm", "IOPS, one 8-vCPU VM, 4K read",
                      1.0e6, _total_iops(flash), 0.1, "fit", "gt", note="fits ISSUE_US['fc']"))
     # vSphere 5.0: 300K from one VM, a million+ from one host
-    host50 = dict(FLASH_HOST, esxi_version="5.0", sockets=4, hba_count=16)
+    # the million-IOPS host: its processor is not stated (its clock alone)
+    host50 = dict(FLASH_HOST, esxi_version="5.0", sockets=4, hba_count=16, cpu_model="")
     one = evaluate(build_testbed("1M host, 1 VM", host50, VIOLIN, FLASH_VM))
     out.append(Check("storage-300k-iops-single-vm", "IOPS, one VM, ESXi 5.0", 300000.0,
                      _total_iops(one), 0.1, "fit", note="fits VM_WORLD_IOPS_LEGACY"))

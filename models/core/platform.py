@@ -4,31 +4,60 @@ Every subsystem that turns work into host CPU reads these columns, computed once
 (and again only when a knob moves a column they read):
 
 * ``cores``: physical cores, ``sockets x cores_per_socket``;
-* ``capacity``: core-equivalents, the cores times :data:`HT_THROUGHPUT` when hyperthreading is
-  on (a second thread adds about 15% throughput to a busy core);
-* ``speed``: what one core does per second, relative to the reference core (1.0): the core
-  at :data:`REF_GHZ`.  Work per event is written in reference-core time; on a host it takes
-  that time over ``speed``.  Today the speed follows the clock alone; a host's processor
-  will set it (SPEC's published per-core results).
+* ``speed``: what one thread, alone on a core, does per second relative to the *reference
+  core* (1.0): a core of the Xeon E5-2665 at 2.4 GHz (2012; the VAIO study's processor).
+  A host's processor sets it (``cpu_model`` matched to the processor catalogue, or
+  ``specrate_per_core`` where the catalogue lacks it): SPECrate2017_int_base per core over the
+  reference's, scaled by the host's clock over the processor's base clock (a clock what-if).
+  A processor the catalogue does not know falls back to its clock: ``ghz / 2.4``, a core of
+  the reference's generation at that clock, and the prediction says so;
+* ``capacity``: the host's own core-equivalents: cores, times :data:`HT_THROUGHPUT` with
+  hyperthreading on.
+
+Work per event (per I/O, packet, byte, request, ...) is written once, in microseconds of the
+reference core; on a host it takes that time over ``speed``, in the host's own cores, which its
+capacity holds.
+
+SPECrate already includes SMT: nearly all rate results ran two threads per core, so a per-core
+figure is what a core does with hyperthreading on.  A host with hyperthreading off delivers
+that figure over :data:`HT_THROUGHPUT` (the rule, measured on SPEC's results of the same
+processors with hyperthreading on and off).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from models.core.compiled import Compiled
+from models.document.catalogue import processors
 
 REF_GHZ = 2.4
-"""The clock of the reference core: per-core ``speed`` 1.0."""
+"""The reference core's clock: a processor the catalogue does not know runs at ``ghz / REF_GHZ``
+of it."""
 
-HT_THROUGHPUT = 1.15
-"""A hyperthreaded core's throughput over a plain core: "an application running on one logical
-processor of a busy core can expect slightly more than half of the throughput" (vSphere
-Resource Management Guide, Hyperthreading) -> 2 x ~0.575.  Not fitted to a case here: the
-dense-mode testbed's utilisation is over its 40 cores (case notes), so it is modelled with
-hyperthreading off."""
+REFERENCE_PROCESSOR = "Intel Xeon E5-2665"
+"""The reference core (speed 1.0): the VAIO study's Dell R720 processor, 8 cores at 2.4 GHz."""
+
+HT_THROUGHPUT = 1.22
+"""A core's throughput with its second hardware thread busy over one thread alone: the median
+over the 13 processors SPEC has CPU2017 integer rate results of with both one and two threads
+per core (1.13-1.26: Platinum 8176 1.13, Gold 6148 1.18, Gold 5120 1.23, Silver 4116 1.23,
+Platinum 8568Y+ 1.26, EPYC 7702P 1.16; a second group near 2.0, whose one-thread results count
+threads as cores, is left out).  VMware's own rule of thumb, "slightly more than half the
+throughput" per thread of a busy core (vSphere Resource Management Guide, Hyperthreading),
+says 1.15."""
+
+
+@cache
+def reference_specrate() -> float:
+    """SPECrate2017_int_base per core of the reference core (the catalogue's figure)."""
+    ref = processors.find(REFERENCE_PROCESSOR)
+    if ref is None:
+        raise LookupError(f"{REFERENCE_PROCESSOR} is missing from the processor catalogue")
+    return ref.specrate_per_core
 
 
 @dataclass(frozen=True)
@@ -38,9 +67,13 @@ class Compute:
     cores: np.ndarray
     """Physical cores."""
     capacity: np.ndarray
-    """Core-equivalents the host's CPUs deliver (hyperthreads counted)."""
+    """The host's core-equivalents (its cores, hyperthreads counted)."""
     speed: np.ndarray
-    """Per-core speed relative to the reference core."""
+    """Per-thread speed relative to the reference core."""
+    known: np.ndarray
+    """bool: the speed comes from the host's processor (else from its clock alone)."""
+    unknown_models: tuple[str, ...] = ()
+    """Processor strings the catalogue does not know (their hosts fall back to the clock)."""
 
     @property
     def clock_ghz(self) -> np.ndarray:
@@ -55,11 +88,49 @@ def compute(c: Compiled) -> Compute:
     return c.memo("platform.compute", lambda: _compute(c))
 
 
+@cache
+def _per_core(model: str) -> tuple[float, float] | None:
+    """(SPECrate per core, base GHz) of a processor string; None when unknown."""
+    proc = processors.match(model) if model.strip() else None
+    if proc is None:
+        return None
+    return proc.specrate_per_core, float(proc.ghz or 0.0)
+
+
+def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | None:
+    """One host's per-core speed from its processor (``specrate_per_core`` where stated - NaN
+    where not -, else ``cpu_model`` matched to the catalogue); None when neither says it (the
+    host then runs at ``ghz / REF_GHZ``)."""
+    if not np.isnan(specrate_per_core):  # stated for this host, at its own clock
+        return specrate_per_core / reference_specrate()
+    found = _per_core(cpu_model)
+    if found is None:
+        return None
+    spc, base = found
+    return spc / reference_specrate() * (ghz / base if base > 0 else 1.0)
+
+
 def _compute(c: Compiled) -> Compute:
     host = c.host.cols
+    n = len(c.host)
     cores = (host["sockets"] * host["cores_per_socket"]).astype(np.float64)
+    ghz = host["ghz"].astype(np.float64)
+    speed = ghz / REF_GHZ
+    known = np.zeros(n, bool)
+    unknown: list[str] = []
+    given = host["specrate_per_core"]
+    models = host["cpu_model"]
+    for j in range(n):
+        text = str(models[j] or "")
+        found = host_speed(float(ghz[j]), float(given[j]), text)
+        if found is None:
+            if text.strip() and text not in unknown:
+                unknown.append(text)
+            continue
+        speed[j], known[j] = found, True
     capacity = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
-    return Compute(cores=cores, capacity=capacity, speed=host["ghz"] / REF_GHZ)
+    return Compute(cores=cores, capacity=capacity, speed=speed, known=known,
+                   unknown_models=tuple(unknown))
 
 
 def speed_of(c: Compiled, host: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from typing import Any, overload
 import numpy as np
 
 from models.core.sections import LibraryJob, Sections
+from models.document.numbers import Names, percent
 
 FORMAT = "headroom-prediction"
 VERSION = 1
@@ -72,6 +73,56 @@ class Resource:
     util: float
     explanation: str
     source: str
+
+
+@dataclass(frozen=True)
+class ResourceWords:
+    """How a resource type of the bottleneck list reads."""
+
+    word: str
+    """After its component's name: ``esx01 CPU``, ``Intel S3700 drives``."""
+    name: str
+    """On its own, as a label: ``host CPU``, ``storage array``."""
+    phrase: str
+    """In a sentence, ``{}`` its component's name: ``the CPU of host {}``."""
+    kind: str
+    """The kind of component it belongs to (``host``; empty when it varies)."""
+
+
+RESOURCE_WORDS: dict[str, ResourceWords] = {
+    "host_cpu": ResourceWords("CPU", "host CPU", "the CPU of host {}", "host"),
+    "host_memory": ResourceWords("memory", "host memory", "the memory of host {}", "host"),
+    "nic": ResourceWords("NIC", "NIC", "the NIC {}", "nic"),
+    "ft_logging_nic": ResourceWords("FT logging NIC", "FT logging NIC",
+                                    "the FT logging network of host {}", "host"),
+    "hba": ResourceWords("HBA ports", "storage HBA ports", "the storage HBA ports of host {}",
+                         "host"),
+    "array": ResourceWords("drives", "storage array", "the storage array {}", "storage_array"),
+    "vcpu_io": ResourceWords("vCPU I/O issue", "vCPU I/O issue",
+                             "the vCPU I/O issue path of VM {}", "vm"),
+    "wan": ResourceWords("WAN link", "WAN link", "the WAN link {}", "wan"),
+    "pcie": ResourceWords("PCIe slot", "PCIe slot", "the PCIe slot of NIC {}", "nic"),
+    "multicast_replication": ResourceWords("multicast replication", "multicast replication",
+                                           "multicast replication on host {}", "host"),
+}
+"""The engine's resource types in words (the one table the dashboard, the charts, the command
+line and the report read); Content Library stages are words already."""
+
+
+def resource_words(resource: str) -> ResourceWords:
+    """:data:`RESOURCE_WORDS`' entry for ``resource``; a Content Library stage (``WAN``,
+    ``vCenter``) reads as itself."""
+    found = RESOURCE_WORDS.get(resource)
+    if found is not None:
+        return found
+    word = resource.replace("_", " ")
+    return ResourceWords(word, word, f"the {word} of {{}}", "")
+
+
+def bottleneck_text(r: Resource, name: Names) -> str:
+    """``Intel S3700 SSD drives at 100 %``: a resource of the bottleneck list in words
+    (``name`` gives its component its name)."""
+    return f"{name(r.component)} {resource_words(r.resource).word} at {percent(r.util)}"
 
 
 @dataclass

@@ -2,8 +2,11 @@
 
 A knob is a property of a kind (``vm.workload.io_oio``) or of the design
 (``design.policy.cpu_util_max``) or of a link kind (``wan.rtt_ms``) with a slider range that is
-usually narrower than what validation accepts, a label, and the study that justifies its
-effect.  Type, unit and choices come from :mod:`models.document.schema`; nothing is declared twice.
+usually narrower than what validation accepts, and the study that justifies its effect.  Type,
+unit, choices and label come from :mod:`models.document.schema`; nothing is declared twice.  A
+knob gives its own label only where the property's would be ambiguous without the component
+kind around it (the knob panel lists every kind's knobs together): "Host memory" and "VM
+memory" are both the property "Memory" (:data:`LABEL_OVERRIDES`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from models.document.design import Design, selector_kind, split_path
-from models.document.schema import KINDS, LINKS, PropSpec, prop_spec
+from models.document.schema import KINDS, LINKS, PropSpec, prop_label, prop_spec
 from models.document.studies import (
     BEST_PRACTICES_4,
     CL_DEPLOY,
@@ -45,7 +48,6 @@ from models.document.studies import (
 class Knob:
     path: str
     """``<kind>.<prop>``: kind is a component kind, a link kind or ``design``."""
-    label: str
     source: str
     """The study (and case ids) behind the knob's effect."""
     min: float | None = None
@@ -53,6 +55,14 @@ class Knob:
     step: float | None = None
     log: bool = False
     group: str = ""
+    override: str = ""
+    """The knob's own label, where the property's needs its kind to be understood
+    ("Host memory" for the property "Memory"); empty: the property's label."""
+
+    @property
+    def label(self) -> str:
+        """How the knob reads: its override, else its property's label (the schema's)."""
+        return self.override or prop_label(self.kind, self.prop)
 
     @property
     def kind(self) -> str:
@@ -96,133 +106,112 @@ CAPACITY = "Storage capacity: space in use grown by the plan's growth"
 
 KNOBS: tuple[Knob, ...] = (
     # storage
-    Knob("vm.workload.io_oio", "Outstanding I/Os", VAIO.title, 1, 256, 1, log=True,
-         group="Storage"),
-    Knob("vm.workload.io_block_kb", "I/O size", FLASH51.title, 0.5, 1024, None, log=True,
-         group="Storage"),
-    Knob("vm.workload.io_read_pct", "Read share", RAIDPOOL.title, 0, 100, 5, group="Storage"),
-    Knob("vm.vscsi", "Virtual SCSI adapter", PVSCSI.title, group="Storage"),
-    Knob("vm.vaio_filter", "VAIO I/O filter", VAIO.title, group="Storage"),
-    Knob("storage_array.raid", "RAID level", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.layout", "RAID group or pool", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.media", "Drive media", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.disks", "Drives", RAIDPOOL.title, 1, 500, 1, log=True, group="Storage"),
-    Knob("storage_array.sioc", "Storage I/O Control", SIOC.title, group="Storage"),
+    Knob("vm.workload.io_oio", VAIO.title, 1, 256, 1, log=True, group="Storage"),
+    Knob("vm.workload.io_block_kb", FLASH51.title, 0.5, 1024, None, log=True, group="Storage"),
+    Knob("vm.workload.io_read_pct", RAIDPOOL.title, 0, 100, 5, group="Storage"),
+    Knob("vm.vscsi", PVSCSI.title, group="Storage"),
+    Knob("vm.vaio_filter", VAIO.title, group="Storage"),
+    Knob("storage_array.raid", RAIDPOOL.title, group="Storage"),
+    Knob("storage_array.layout", RAIDPOOL.title, group="Storage"),
+    Knob("storage_array.media", RAIDPOOL.title, group="Storage"),
+    Knob("storage_array.disks", RAIDPOOL.title, 1, 500, 1, log=True, group="Storage"),
+    Knob("storage_array.sioc", SIOC.title, group="Storage"),
     # network
-    Knob("nic.speed_gbps", "NIC speed", FEDEX.title, group="Network"),
-    Knob("nic.pcie_gen", "PCIe generation", FEDEX.title, 1, 5, 1, group="Network"),
-    Knob("nic.pcie_lanes", "PCIe lanes", FEDEX.title, group="Network"),
-    Knob("nic.lro", "Large receive offload", LRO.title, group="Network"),
-    Knob("nic.vmdq", "NetQueue / VMDq", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_peer", "Network partner (pNIC or a VM on the same host)", LRO.title,
-         group="Network"),
-    Knob("vm.vnic", "Virtual NIC", LRO.title, group="Network"),
-    Knob("vm.workload.net_msg_bytes", "Message size", LRO.title, 64, 65536, None, log=True,
-         group="Network"),
-    Knob("vm.workload.net_streams", "Parallel streams", FEDEX.title, 1, 64, 1, log=True,
-         group="Network"),
-    Knob("vm.workload.net_tool", "Transfer tool", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_crypto", "Transfer encryption", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_cipher", "Transfer cipher", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_mac", "Transfer MAC", FEDEX.title, group="Network"),
-    Knob("host.aes_ni", "AES-NI instructions", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_rtt_ms", "Transfer round trip", FEDEX.title, 0.05, 200, None, log=True,
-         group="Network"),
-    Knob("vm.workload.multicast_pps", "Multicast packet rate", MCAST.title, 0, 100000, 1000,
-         group="Network"),
-    Knob("vm.split_rx", "splitRxMode", MCAST.title, group="Network"),
-    Knob("vm.workload.pcoip_codec", "PCoIP lossless codec", PCOIP.title, group="VDI"),
-    Knob("vm.workload.pcoip_client_cache", "PCoIP client cache", PCOIP.title, group="VDI"),
-    Knob("vm.workload.pcoip_build_to_lossless", "PCoIP build to lossless", PCOIP.title,
-         group="VDI"),
-    Knob("vm.workload.pcoip_kbps", "PCoIP bandwidth (View 4.x settings)", PCOIP.title, 10, 5000,
-         None, log=True, group="VDI"),
-    Knob("vm.workload.net_rx_mbps", "Offered receive load", FT4.title, 0, 100000, None,
-         group="Network"),
+    Knob("nic.speed_gbps", FEDEX.title, group="Network", override="NIC speed"),
+    Knob("nic.pcie_gen", FEDEX.title, 1, 5, 1, group="Network"),
+    Knob("nic.pcie_lanes", FEDEX.title, group="Network"),
+    Knob("nic.lro", LRO.title, group="Network"),
+    Knob("nic.vmdq", FEDEX.title, group="Network"),
+    Knob("vm.workload.net_peer", LRO.title, group="Network"),
+    Knob("vm.vnic", LRO.title, group="Network"),
+    Knob("vm.workload.net_msg_bytes", LRO.title, 64, 65536, None, log=True, group="Network"),
+    Knob("vm.workload.net_streams", FEDEX.title, 1, 64, 1, log=True, group="Network"),
+    Knob("vm.workload.net_tool", FEDEX.title, group="Network"),
+    Knob("vm.workload.net_crypto", FEDEX.title, group="Network"),
+    Knob("vm.workload.net_cipher", FEDEX.title, group="Network"),
+    Knob("vm.workload.net_mac", FEDEX.title, group="Network"),
+    Knob("host.aes_ni", FEDEX.title, group="Network"),
+    Knob("vm.workload.net_rtt_ms", FEDEX.title, 0.05, 200, None, log=True, group="Network"),
+    Knob("vm.workload.multicast_pps", MCAST.title, 0, 100000, 1000, group="Network"),
+    Knob("vm.split_rx", MCAST.title, group="Network"),
+    Knob("vm.workload.pcoip_codec", PCOIP.title, group="VDI"),
+    Knob("vm.workload.pcoip_client_cache", PCOIP.title, group="VDI"),
+    Knob("vm.workload.pcoip_build_to_lossless", PCOIP.title, group="VDI"),
+    Knob("vm.workload.pcoip_kbps", PCOIP.title, 10, 5000, None, log=True, group="VDI"),
+    Knob("vm.workload.net_rx_mbps", FT4.title, 0, 100000, None, group="Network"),
     # fault tolerance
-    Knob("vm.ft", "Fault Tolerance", FT4.title, group="Fault Tolerance"),
-    Knob("vm.vcpus", "vCPUs", FT6.title, 1, 128, 1, log=True, group="Fault Tolerance"),
-    Knob("ft_secondary_on.rtt_ms", "FT link round trip", FT4.title, 0.05, 5, None, log=True,
-         group="Fault Tolerance"),
-    Knob("host.esxi_version", "ESXi version (FT generation, hypervisor overhead)",
-         cite(FT6, ORACLE), group="Fault Tolerance"),
+    Knob("vm.ft", FT4.title, group="Fault Tolerance"),
+    Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Fault Tolerance"),
+    Knob("ft_secondary_on.rtt_ms", FT4.title, 0.05, 5, None, log=True, group="Fault Tolerance",
+         override="FT link round trip"),
+    Knob("host.esxi_version", cite(FT6, ORACLE), group="Fault Tolerance"),
     # consolidation
-    Knob("host.dense_mode", "Dense mode", DENSE.title, group="Consolidation"),
-    Knob("host.hyperthreading", "Hyperthreading",
-         f"{HYPERTHREADING.title} (a busy core's thread gets slightly"
+    Knob("host.dense_mode", DENSE.title, group="Consolidation"),
+    Knob("host.hyperthreading", f"{HYPERTHREADING.title} (a busy core's thread gets slightly"
          " more than half its throughput)", group="Consolidation"),
-    Knob("host.cores_per_socket", "Cores per socket", DENSE.title, 1, 64, 1, group="Consolidation"),
-    Knob("host.ghz", "Core clock", DENSE.title, 1.0, 4.0, 0.1, group="Consolidation"),
-    Knob("host.memory_gb", "Host memory", BEST_PRACTICES_4.title,
-         32, 4096, None, log=True,
-         group="Consolidation"),
-    Knob("vm.memory_gb", "VM memory", BEST_PRACTICES_4.title, 0.5,
-         256, None, log=True, group="Consolidation"),
-    Knob("vm.latency_sensitivity", "Latency sensitivity", DOCKER_WEB.title, group="Consolidation"),
-    Knob("vm.workload.req_per_s", "Requests per second", DENSE.title, 0, 2000, None,
-         group="Consolidation"),
-    Knob("vm.workload.cpu_pct", "Guest CPU demand", DOCKER_WEB.title, 0, 100, 1,
-         group="Consolidation"),
-    Knob("design.policy.cpu_util_max", "CPU utilisation ceiling", DENSE.title, 0.5, 1.0, 0.01,
-         group="Policy"),
-    Knob("design.policy.p95_ms_max", "p95 response-time ceiling", DENSE.title, 1, 1000, None,
-         log=True, group="Policy"),
-    Knob("design.policy.ha_spare_hosts", "HA spare hosts", DENSE.title, 0, 8, 1, group="Policy"),
-    Knob("design.policy.storage_growth_pct", "Storage growth to plan for", CAPACITY, 0, 200, 5,
-         group="Policy"),
-    Knob("cluster.ha_enabled", "vSphere HA", HA.title, group="Policy"),
-    Knob("cluster.admission_control", "HA admission control", HA.title, group="Policy"),
-    Knob("cluster.failover_hosts", "Host failures the cluster tolerates", HA.title, 0, 4, 1,
-         group="Policy"),
-    Knob("cluster.cpu_failover_pct", "CPU reserved for failover", HA.title, 0, 50, 1,
-         group="Policy"),
-    Knob("cluster.memory_failover_pct", "Memory reserved for failover", HA.title, 0, 50, 1,
-         group="Policy"),
-    Knob("cluster.drs_enabled", "DRS", DRS.title, group="Policy"),
+    Knob("host.cores_per_socket", DENSE.title, 1, 64, 1, group="Consolidation"),
+    Knob("host.ghz", DENSE.title, 1.0, 4.0, 0.1, group="Consolidation"),
+    Knob("host.memory_gb", BEST_PRACTICES_4.title, 32, 4096, None, log=True,
+         group="Consolidation", override="Host memory"),
+    Knob("vm.memory_gb", BEST_PRACTICES_4.title, 0.5, 256, None, log=True,
+         group="Consolidation", override="VM memory"),
+    Knob("vm.latency_sensitivity", DOCKER_WEB.title, group="Consolidation"),
+    Knob("vm.workload.req_per_s", DENSE.title, 0, 2000, None, group="Consolidation"),
+    Knob("vm.workload.cpu_pct", DOCKER_WEB.title, 0, 100, 1, group="Consolidation"),
+    Knob("design.policy.cpu_util_max", DENSE.title, 0.5, 1.0, 0.01, group="Policy"),
+    Knob("design.policy.p95_ms_max", DENSE.title, 1, 1000, None, log=True, group="Policy"),
+    Knob("design.policy.ha_spare_hosts", DENSE.title, 0, 8, 1, group="Policy"),
+    Knob("design.policy.storage_growth_pct", CAPACITY, 0, 200, 5, group="Policy"),
+    Knob("cluster.ha_enabled", HA.title, group="Policy"),
+    Knob("cluster.admission_control", HA.title, group="Policy"),
+    Knob("cluster.failover_hosts", HA.title, 0, 4, 1, group="Policy"),
+    Knob("cluster.cpu_failover_pct", HA.title, 0, 50, 1, group="Policy"),
+    Knob("cluster.memory_failover_pct", HA.title, 0, 50, 1, group="Policy"),
+    Knob("cluster.drs_enabled", DRS.title, group="Policy"),
     # CPU virtualisation
-    Knob("host.platform", "ESXi or native (bare metal)", ORACLE.title, group="CPU virtualisation"),
-    Knob("vm.containers", "Docker containers in the VM", DOCKER_TX.title, 0, 32, 1,
-         group="CPU virtualisation"),
-    Knob("vm.numa_aware", "NUMA-local memory (vNUMA / pinned)", DOCKER_TX.title,
-         group="CPU virtualisation"),
+    Knob("host.platform", ORACLE.title, group="CPU virtualisation"),
+    Knob("vm.containers", DOCKER_TX.title, 0, 32, 1, group="CPU virtualisation"),
+    Knob("vm.numa_aware", DOCKER_TX.title, group="CPU virtualisation"),
     # an application in its own terms (issue 16)
-    Knob("vm.workload.app_users", "Application users", VSAN.title, 1, 10000, 1, log=True,
+    Knob("vm.workload.app_users", VSAN.title, 1, 10000, 1, log=True, group="Application"),
+    Knob("vm.workload.app_think_ms", VSAN.title, 0, 10000, None, group="Application"),
+    Knob("vm.workload.app_cpu_ms", ORACLE.title, 0.01, 1000, None, log=True,
          group="Application"),
-    Knob("vm.workload.app_think_ms", "Think time", VSAN.title, 0, 10000, None, group="Application"),
-    Knob("vm.workload.app_cpu_ms", "CPU per transaction", ORACLE.title, 0.01, 1000, None, log=True,
+    Knob("vm.workload.app_ios_per_txn", ORACLE.title, 0.1, 1000, None, log=True,
          group="Application"),
-    Knob("vm.workload.app_ios_per_txn", "I/Os per transaction", ORACLE.title, 0.1, 1000, None,
-         log=True, group="Application"),
     # stretched cluster
-    Knob("wan.rtt_ms", "Inter-site latency", VSAN.title, 0, 10, 0.1, group="Stretched cluster"),
-    Knob("storage_array.vsan_write_round_trips", "Round trips per write", VSAN.title, 1,
-         4, 1, group="Stretched cluster"),
-    Knob("wan.gbps", "Inter-site bandwidth", VSAN.title, 0.1, 100, None, log=True,
+    Knob("wan.rtt_ms", VSAN.title, 0, 10, 0.1, group="Stretched cluster",
+         override="Inter-site latency"),
+    Knob("storage_array.vsan_write_round_trips", VSAN.title, 1, 4, 1,
          group="Stretched cluster"),
+    Knob("wan.gbps", VSAN.title, 0.1, 100, None, log=True, group="Stretched cluster",
+         override="Inter-site bandwidth"),
     # content library
-    Knob("content_library.operation", "Library operation", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.backing", "Library backing", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.enhanced_linked_mode", "Enhanced Linked Mode", CL_SYNC.title,
+    Knob("content_library.operation", CL_SYNC.title, group="Content Library",
+         override="Library operation"),
+    Knob("content_library.backing", CL_SYNC.title, group="Content Library",
+         override="Library backing"),
+    Knob("content_library.enhanced_linked_mode", CL_SYNC.title, group="Content Library"),
+    Knob("content_library.network_gbps", CL_SYNC.title, group="Content Library",
+         override="Library network"),
+    Knob("content_library.https", CL_SYNC.title, group="Content Library"),
+    Knob("content_library.rhttpproxy", CL_SYNC.title, group="Content Library"),
+    Knob("content_library.deploy_path", CL_DEPLOY.title, group="Content Library"),
+    Knob("content_library.import_source", CL_SYNC.title, group="Content Library"),
+    Knob("content_library.items", CL_SYNC.title, 1, 100, 1, log=True, group="Content Library"),
+    Knob("content_library.item_gb", CL_DEPLOY.title, 1, 1000, None, log=True,
          group="Content Library"),
-    Knob("content_library.network_gbps", "Library network", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.https", "HTTPS transfers", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.rhttpproxy", "rhttpproxy", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.deploy_path", "Deploy data path", CL_DEPLOY.title,
+    Knob("content_library.max_concurrent_transfers", CL_TUNING.title, 1, 100, 1,
          group="Content Library"),
-    Knob("content_library.import_source", "Import source", CL_SYNC.title, group="Content Library"),
-    Knob("content_library.items", "Items at once", CL_SYNC.title, 1, 100, 1, log=True,
+    Knob("content_library.max_concurrent_sync_items", CL_TUNING.title, 1, 50, 1,
          group="Content Library"),
-    Knob("content_library.item_gb", "Item size", CL_DEPLOY.title, 1, 1000, None, log=True,
+    Knob("content_library.max_bandwidth_mbps", CL_TUNING.title, 0, 10000, 50,
          group="Content Library"),
-    Knob("content_library.max_concurrent_transfers", "Maximum concurrent transfers",
-         CL_TUNING.title, 1, 100, 1, group="Content Library"),
-    Knob("content_library.max_concurrent_sync_items", "Maximum concurrent sync items",
-         CL_TUNING.title, 1, 50, 1, group="Content Library"),
-    Knob("content_library.max_bandwidth_mbps", "Maximum bandwidth consumption (0 = unlimited)",
-         CL_TUNING.title, 0, 10000, 50, group="Content Library"),
-    Knob("content_library.mirror_server", "Mirror server at the subscriber's site", CL_TUNING.title,
-         group="Content Library"),
+    Knob("content_library.mirror_server", CL_TUNING.title, group="Content Library"),
 )
+"""Every knob, in the knob panel's order.  Nine give their own label (:attr:`Knob.override`):
+memory, NIC speed, the FT link's and the WAN's round trip and bandwidth, and a library's
+operation, backing and network, which read the same for every kind in the property's words."""
 
 _BY_PATH = {k.path: k for k in KNOBS}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from models.document.design import Component, Design, Issue, Link, check_value, normalise
+from models.document.numbers import counted
 from models.document.schema import KINDS, LINKS, PropSpec
 
 OTHER_HOST_LINK = {"runs_on": "ft_secondary_on", "ft_secondary_on": "runs_on"}
@@ -71,7 +72,7 @@ def duplicate_link(link: Link) -> str:
 
 def too_many_links(kind: str, source: str, targets: list[str]) -> str:
     listed = ", ".join(f"'{t}'" for t in targets)
-    return (f"'{source}' has {len(targets)} {kind} links ({listed});"
+    return (f"'{source}' has {counted(len(targets), f'{kind} link')} ({listed});"
             " at most one is allowed")
 
 

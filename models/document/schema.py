@@ -98,6 +98,8 @@ P = PropSpec
 # ``provenance.*`` says where each workload figure comes from: ``measured: <source>``,
 # ``solved: <how>`` (a calibration derived it from a measurement), ``assumed: <what>`` or
 # ``not measured``; empty means the profile's default (designs drawn by hand).
+CONTENTION = P("measured.cpu_contention_pct", "float", None, "%", "recorded CPU contention"
+               " (Aria Operations)", 0, 1.0e5, nullable=True)  # VMs, hosts, clusters (issue 24)
 MEASURED_VM: tuple[PropSpec, ...] = (
     P("provenance.cpu", "str", "", doc="where the VM's CPU figure comes from"),
     P("provenance.memory", "str", "", doc="where the VM's memory figure comes from"),
@@ -128,12 +130,13 @@ MEASURED_VM: tuple[PropSpec, ...] = (
     P("measured.oio", "float", None, "I/Os", "measured outstanding I/Os (active + queued"
       " commands)", 0, 1.0e6, nullable=True),
     P("measured.net_mbps", "float", None, "Mbit/s", "measured network throughput (received +"
-      " sent)", 0, 1.0e7, nullable=True),
+      " sent)", 0, 1.0e7, nullable=True), CONTENTION,
     P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
       " (consumed); null means its configured memory", 0, 24576, nullable=True),
-    P("workload.cpu_ghz", "float", None, "GHz", "core clock cpu_pct was measured at: the same"
-      " work takes that share x this clock / its host's clock; null: a share at any clock",
-      0.1, 10, nullable=True),
+    P("workload.cpu_ghz", "float", None, "GHz", "the speed cpu_pct was measured at, as the clock"
+      " of a reference core (a core of the Xeon E5-2665) that fast: the same work takes that"
+      " share x this clock / its host's (per-core speed x 2.4 GHz); null: a share at any"
+      " speed", 0.1, 10, nullable=True),
     P("disk.provisioned_gb", "float", None, "GB", "storage provisioned for the VM (RVTools"
       " vInfo Provisioned)", 0, 1.0e8, nullable=True),
     P("disk.used_gb", "float", None, "GB", "storage the VM uses on its datastores (vInfo In"
@@ -154,13 +157,25 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
       0, 1.0e6, nullable=True),
     P("measured.vms_listed", "int", None, "VMs", "VMs the export lists on the host", 0, 1.0e6,
       nullable=True),
-    P("background.cpu_cores", "float", None, "cores", "recorded CPU its VMs do not explain"
-      " (unlisted VMs, the hypervisor's own) at background.cpu_ghz", 0, 1.0e5, nullable=True),
+    P("background.cpu_cores", "float", None, "cores", "a partial host's recorded CPU its listed"
+      " VMs do not explain (the VMs the export does not list) at background.cpu_ghz", 0, 1.0e5,
+      nullable=True),
     P("background.cpu_ghz", "float", None, "GHz", "the clock background.cpu_cores was measured"
       " at", 0.5, 6.0, nullable=True),
-    P("background.memory_gb", "float", None, "GB", "recorded memory its VMs do not hold",
+    P("background.memory_gb", "float", None, "GB", "a partial host's recorded memory its listed"
+      " VMs do not hold (the VMs the export does not list)",
       0, 24576, nullable=True),
     P("provenance.background", "str", "", doc="where the host's background load comes from"),
+)
+# Recorded by Aria Operations and Live Optics (issue 24), on hosts and clusters (contention on
+# VMs too); a cluster also keeps its recorded CPU and memory usage and their source.
+RECORDED: tuple[PropSpec, ...] = (
+    P("measured.iops", "float", None, "IOPS", "recorded IOPS (Live Optics)", 0, 1.0e9,
+      nullable=True),
+    P("measured.cpu_demand_pct", "float", None, "%", "recorded CPU demand (Aria Operations)",
+      0, 1000, nullable=True), CONTENTION,
+    P("measured.cpu_ready_pct", "float", None, "%", "recorded CPU ready (Aria Operations)",
+      0, 1.0e5, nullable=True),
 )
 MEASURED_NIC: tuple[PropSpec, ...] = (
     P("measured.mbps", "float", None, "Mbit/s", "measured traffic (received + sent; esxtop"
@@ -192,6 +207,13 @@ HOST = KindSpec(
         P("sockets", "int", 2, "sockets", "CPU sockets", 1, 16),
         P("cores_per_socket", "int", 16, "cores", "physical cores per socket", 1, 256),
         P("ghz", "float", 2.4, "GHz", "nominal core clock", 0.5, 6.0),
+        P("cpu_model", "str", "", doc="the processor as vCenter and RVTools print it ('Intel(R)"
+          " Xeon(R) Gold 6140 CPU @ 2.30GHz'): its per-core performance comes from SPEC's"
+          " published results (the processor catalogue, matched by model number); empty or"
+          " unknown: the core clock alone"),
+        P("specrate_per_core", "float", None, "SPECrate2017_int_base per core", "per-core"
+          " performance of a processor the catalogue lacks (overrides the catalogue's)", 0.5,
+          50.0, nullable=True),
         P("hyperthreading", "bool", True, doc="hyperthreading enabled (two threads per core)"),
         P("memory_gb", "float", 256.0, "GB", "installed memory", 1, 24576),
         P("dense_mode", "bool", False, doc="Net.NetTuneHostMode = dense"),
@@ -199,7 +221,7 @@ HOST = KindSpec(
         # --- issue 16
         P("aes_ni", "bool", True, doc="the CPUs have AES-NI instructions (Intel Westmere, 2010,"
           " and later): AES costs a fraction of its software cycles per byte"),
-        *MEASURED_HOST,
+        *MEASURED_HOST, *RECORDED,
     ),
 )
 
@@ -419,6 +441,12 @@ CLUSTER = KindSpec(
         P("drs_automation", "enum", "fully_automated",
           choices=("manual", "partially_automated", "fully_automated"),
           doc="DRS automation level"),
+        P("measured.cpu_pct", "float", None, "%", "recorded cluster CPU usage (Aria"
+          " Operations)", 0, 1000, nullable=True),
+        P("measured.memory_pct", "float", None, "%", "recorded cluster memory utilisation"
+          " (Aria Operations)", 0, 1000, nullable=True),
+        P("provenance.measured", "str", "", doc="where the recorded figures come from"),
+        *RECORDED,
     ),
 )
 
@@ -483,7 +511,7 @@ def prop_spec(kind: str, prop: str) -> PropSpec | None:
 
 PROP_LABELS: dict[str, str] = {
     # imported estates: what was measured and where it came from (issue 15)
-    "host.aes_ni": "AES-NI", "storage_array.vsan_write_round_trips":
+    "host.aes_ni": "AES-NI instructions", "storage_array.vsan_write_round_trips":
     "Inter-site round trips per vSAN write",
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
     "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
@@ -492,14 +520,19 @@ PROP_LABELS: dict[str, str] = {
     " CPU", "background.memory_gb": "Background memory", "provenance.background":
     "Source of the background load",
     "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
+    "measured.cpu_pct": "Recorded CPU usage", "measured.memory_pct": "Recorded memory usage",
+    "host.measured.iops": "Recorded IOPS", "cluster.measured.iops": "Recorded IOPS",
+    "measured.cpu_demand_pct": "Recorded CPU demand", "measured.cpu_contention_pct":
+    "CPU contention", "host.measured.cpu_ready_pct": "Recorded CPU ready",
     "capacity_gb": "Capacity", "provisioned_gb": "Provisioned", "used_gb": "Used",
     "thin": "Thin provisioned", "address": "Address (NAA or NFS server)",
     "datastores": "Datastores",
     "workload.app_users": "Application users", "workload.app_think_ms": "Think time",
     "workload.app_cpu_ms": "CPU per transaction", "workload.app_ios_per_txn":
     "I/Os per transaction", "workload.app_rx_kb_per_txn": "KB received per transaction",
-    "workload.app_tx_kb_per_txn": "KB sent per transaction", "workload.net_cipher": "Cipher",
-    "workload.net_mac": "MAC", "workload.net_peer": "Traffic peer",
+    "workload.app_tx_kb_per_txn": "KB sent per transaction",
+    "workload.net_cipher": "Transfer cipher", "workload.net_mac": "Transfer MAC",
+    "workload.net_peer": "Network partner",
     "workload.net_window_kb": "Socket window", "guest_timer_hz": "Guest timer rate",
     "provenance.cpu": "Source of the CPU figure", "provenance.memory":
     "Source of the memory figure", "provenance.io": "Source of the I/O figures",
@@ -515,22 +548,24 @@ PROP_LABELS: dict[str, str] = {
     "workload.cpu_ghz": "Clock of the measured CPU demand",
     "disk.provisioned_gb": "Disk provisioned", "disk.used_gb": "Disk used",
     "disk.guest_capacity_gb": "Guest disk capacity", "disk.guest_used_gb": "Guest disk used",
-    "ha_enabled": "HA", "admission_control": "Admission control",
-    "failover_hosts": "Failover hosts", "cpu_failover_pct": "CPU reserved for failover",
+    "ha_enabled": "vSphere HA", "admission_control": "HA admission control",
+    "failover_hosts": "Host failures the cluster tolerates",
+    "cpu_failover_pct": "CPU reserved for failover",
     "memory_failover_pct": "Memory reserved for failover", "drs_enabled": "DRS",
-    "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth",
+    "drs_automation": "DRS automation", "policy.storage_growth_pct": "Storage growth to plan for",
     # host
     "platform": "Platform", "esxi_version": "ESXi version", "sockets": "CPU sockets",
-    "cores_per_socket": "Cores per socket", "ghz": "Core clock",
+    "cores_per_socket": "Cores per socket", "ghz": "Core clock", "cpu_model": "Processor",
+    "specrate_per_core": "Per-core SPECrate",
     "hyperthreading": "Hyperthreading", "memory_gb": "Memory", "dense_mode": "Dense mode",
     "hba_count": "Storage HBA ports",
     # nic
     "speed_gbps": "Speed", "ports": "Ports", "pcie_gen": "PCIe generation",
     "pcie_lanes": "PCIe lanes", "vmdq": "NetQueue / VMDq", "lro": "Large receive offload",
-    "role": "Traffic", "cabling": "Cabling",
+    "role": "Traffic carried", "cabling": "Cabling",
     # storage array
     "media": "Drive media", "disks": "Drives", "disk_iops": "IOPS per drive",
-    "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Protocol",
+    "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Storage protocol",
     "fabric_gbps": "Fabric speed", "vaai": "VAAI offloads", "sioc": "Storage I/O Control",
     # vm
     "vcpus": "vCPUs", "guest_os": "Guest OS", "vnic": "Virtual NIC",
@@ -555,18 +590,18 @@ PROP_LABELS: dict[str, str] = {
     # content library
     "backing": "Backing", "operation": "Operation",
     "enhanced_linked_mode": "Enhanced Linked Mode", "network_gbps": "Network",
-    "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput", "https": "HTTPS",
-    "rhttpproxy": "Reverse HTTP proxy", "max_concurrent_transfers": "Concurrent transfers",
-    "max_concurrent_sync_items": "Concurrent sync items",
-    "max_bandwidth_mbps": "Bandwidth limit", "item_gb": "Item size",
+    "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput",
+    "https": "HTTPS transfers", "rhttpproxy": "Reverse HTTP proxy",
+    "max_concurrent_transfers": "Maximum concurrent transfers",
+    "max_concurrent_sync_items": "Maximum concurrent sync items",
+    "max_bandwidth_mbps": "Maximum bandwidth (0 = unlimited)", "item_gb": "Item size",
     "compression_ratio": "Compression ratio", "items": "Items at once",
     "deploy_path": "Deploy data path", "import_source": "Import source",
-    "mirror_server": "Mirror server",
+    "mirror_server": "Mirror server at the subscriber's site",
     # links and the design
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
-    "vm.memory_gb": "Memory", "host.memory_gb": "Memory",
 }
 """How a property reads on screen (inspector, undo texts, warnings), by property name or
 ``kind.prop`` where one kind needs its own words."""

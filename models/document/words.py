@@ -3,13 +3,16 @@
 
 The session (:mod:`models.session.session`) names its edits with these; the canvas says a
 refusal with them.  Components are named by the caller (their names, else their ids);
-properties by the knob registry's label, else the schema's (:func:`prop_text`).
+properties by the knob registry's label, else the schema's (:func:`prop_text`); kinds and
+their counts by :data:`KIND_WORDS` (:func:`kind_count`, through the one counting function,
+:func:`models.document.numbers.counted`).
 """
 
 from __future__ import annotations
 
 from models.document.design import Link
 from models.document.knobs import knob
+from models.document.numbers import counted, plural
 from models.document.rules import SELF_LINK, duplicate_link, same_host
 from models.document.schema import KINDS, LINKS, prop_label
 
@@ -31,22 +34,28 @@ LINK_TEXTS: dict[str, tuple[str, str, str]] = {
 }
 """Per link kind: the undo text of adding it, of removing it, and the fact it states."""
 
-KIND_WORDS = {"host": ("host", "hosts"), "vm": ("VM", "VMs"), "nic": ("physical NIC",
-              "physical NICs"), "storage_array": ("storage array", "storage arrays"),
-              "site": ("site", "sites"), "content_library": ("content library",
-                                                             "content libraries"),
-              "wan": ("WAN link", "WAN links"), "ft_secondary_on": ("FT link", "FT links")}
-"""Component and link kinds in words, singular and plural."""
-
-
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """``1 VM``, ``9,203 VMs``: a count and its noun, plural unless it is one."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "host": ("host", "hosts"), "vm": ("VM", "VMs"), "nic": ("NIC", "NICs"),
+    "storage_array": ("storage array", "storage arrays"), "site": ("site", "sites"),
+    "cluster": ("cluster", "clusters"), "content_library": ("library", "libraries"),
+    "wan": ("WAN link", "WAN links"), "ft_secondary_on": ("FT link", "FT links"),
+    "design": ("policy", "policy"),
+}
+"""Component and link kinds as a sentence names them, singular and plural (the one table:
+undo texts, refusals, the report and the import summary read it)."""
 
 
 def kind_text(kind: str, n: int = 1) -> str:
-    one, many = KIND_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))
+    """``kind`` as a noun agreeing with ``n``: ``host``, ``storage arrays``."""
+    one, many = KIND_WORDS.get(kind, (kind.replace("_", " "), plural(kind.replace("_", " "))))
     return one if n == 1 else many
+
+
+def kind_count(kind: str, n: int, adjective: str = "") -> str:
+    """``1 host``, ``3 storage arrays``, ``2 more VMs``: a count of components of ``kind``
+    (``adjective`` between the count and the noun)."""
+    first = f"{adjective} " if adjective else ""
+    return counted(n, first + kind_text(kind), first + kind_text(kind, 2))
 
 
 def link_text(kind: str, a: str, b: str, which: int = 0) -> str:
@@ -113,7 +122,5 @@ def set_text(kind: str | None, prop: str, targets: int, one: str = "") -> str:
     label = prop_text(kind, prop)
     if targets == 1 and one:
         return f"Set {label} on {one}"
-    if kind in LINKS:
-        return f"Set {label} on {targets} {kind_text(kind, targets)}"
-    return f"Set {label} on {targets:,} {kind_text(kind, targets)}" if kind in KINDS \
+    return f"Set {label} on {kind_count(kind, targets)}" if kind in KINDS or kind in LINKS \
         else f"Set {label}"

@@ -3,8 +3,10 @@
 :data:`KPIS` is the one table of headline figures: the dashboard's tiles, the scenario
 comparison, the report's title page and the sensitivity outputs' names all read it.  Each
 figure is None where the design has nothing to measure (storage latency on a web farm, FT
-figures without FT VMs), never a 0 that would claim an excellent result.  How a figure reads
-on screen is :mod:`app.support.format`'s business.
+figures without FT VMs), never a 0 that would claim an excellent result.  Each KPI also says
+how it reads (:meth:`Kpi.text`, through :mod:`models.document.numbers`) and the line under it
+(:meth:`Kpi.note`: the busiest host, the binding limit in :data:`LIMITS`' words, ...); the
+dashboard, the report and the command line all read them here.
 
 :data:`SUMMARY_FIGURES` names the prediction JSON's summary outputs (what a band is computed
 for) as people read them.
@@ -20,6 +22,14 @@ import numpy as np
 
 from models.core.prediction import Prediction, Resource
 from models.core.sections import LibraryJob
+from models.document.numbers import (
+    SATURATED,
+    Names,
+    counted,
+    percent,
+    unbroken,
+    with_unit,
+)
 from models.document.studies import (
     CL_DEPLOY,
     CL_SYNC,
@@ -40,6 +50,13 @@ from models.document.studies import (
 
 Figure = Callable[[Prediction], float | None]
 """A KPI's value in a prediction; None when the design has nothing to measure."""
+Detail = Callable[[Prediction, Names], str]
+"""The line under a KPI's figure in a prediction, components named by the given function."""
+
+
+NOT_MEASURED = "not measured"
+"""The line of a host utilisation KPI whose hosts nothing measured (NaN, never 0 %)."""
+HOST_UTIL = ("host_cpu_pct", "host_memory_pct")
 
 
 @dataclass(frozen=True)
@@ -53,10 +70,32 @@ class Kpi:
     doc: str
     higher_is_better: bool | None = None
     """Colours the delta (None: neither direction is better)."""
-    short: bool = False
-    """Shorten large counts with k/M."""
     absent: str = ""
     """What is missing when the design has nothing to measure (the value is None)."""
+    detail: Detail | None = None
+    """The line under the figure (what it is made of, where it peaks, what binds it)."""
+
+    def text(self, v: float | None) -> str:
+        """A value of this KPI as a tile, a table cell, a report and the command line show it
+        (an unbounded time reads :data:`~models.document.numbers.SATURATED`)."""
+        if v is not None and math.isinf(v):
+            return SATURATED
+        return with_unit(v, self.unit)
+
+    def figure(self, p: Prediction | None) -> str:
+        """This KPI's figure in prediction ``p`` as a tile shows it."""
+        return self.text(self.value(p) if p is not None else None)
+
+    def note(self, p: Prediction | None, name: Names = str, value: object = ...) -> str:
+        """The line under the figure: :attr:`absent` when there is nothing to measure, else
+        :attr:`detail`'s; ``value``, when the caller has it already, saves computing the
+        figure again; ``name`` gives components their names."""
+        if p is None:
+            return ""
+        v = self.value(p) if value is ... else value
+        if v is None:
+            return NOT_MEASURED if self.key in HOST_UTIL and len(p.hosts.ids) else self.absent
+        return self.detail(p, name) if self.detail is not None else ""
 
 
 def cpu_per_kiops(p: Prediction) -> float | None:
@@ -109,12 +148,6 @@ def slowest_library_job(p: Prediction) -> LibraryJob | None:
 NO_IO = "no storage I/O"
 
 
-def change_unit(unit: str) -> str:
-    """The unit a change of a figure reads in: points for a percentage (41.5 % to 43.2 % is
-    +1.7 points)."""
-    return "points" if unit == "%" else unit
-
-
 def mean_pct(util: np.ndarray) -> float | None:
     """Mean of a per-host utilisation over the hosts something measured, in per cent; None
     without hosts or when nothing measured any (NaN: "not measured", never 0)."""
@@ -135,14 +168,116 @@ def hosts_needed(p: Prediction) -> float | None:
     return float(h) if h is not None else None
 
 
+# --------------------------------------------------------------------------- binding limits
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A limit that binds how many VMs a host takes (or how far a goal seek goes), in words."""
+
+    word: str
+    """After "binding limit:" on a tile or in a table: ``CPU``."""
+    phrase: str
+    """In a sentence, after "limited by": ``host CPU``."""
+
+
+LIMITS: dict[str, Limit] = {
+    "cpu": Limit("CPU", "host CPU"),
+    "p95": Limit("p95 response", "the p95 response time"),
+    "memory": Limit("memory", "host memory"),
+    "ft": Limit("FT secondary", "the FT secondary's own host"),
+    "array": Limit("storage array", "a storage array"),
+    "nic": Limit("NIC", "a NIC"),
+    "restart": Limit("HA restart", "a VM no surviving host can restart"),
+}
+"""The consolidation's binding limits (``Consolidation.binding``, a cluster's ``binding``) and
+the policy checks a goal seek reports failing (``cpu+memory``), in words."""
+
+NO_LIMIT = Limit("none", "nothing")
+"""What binds when nothing does (no hosts or no VMs)."""
+
+
+def limit_text(binding: str | None, phrase: bool = False) -> str:
+    """``binding`` in words: ``CPU`` (``host CPU`` as a ``phrase``), ``CPU and memory`` for
+    ``cpu+memory``, ``none`` for None; a text that names no limit is kept as it is."""
+    if not binding:
+        return NO_LIMIT.phrase if phrase else NO_LIMIT.word
+    parts = binding.split("+")
+    if not all(b in LIMITS for b in parts):
+        return binding
+    words = [LIMITS[b].phrase if phrase else LIMITS[b].word for b in parts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --------------------------------------------------------------------------- detail lines
+
+
+def _busiest_host(util_of: Callable[[Prediction], np.ndarray]) -> Detail:
+    def detail(p: Prediction, name: Names) -> str:
+        util = util_of(p)
+        i = int(np.nanargmax(util))  # hosts nothing measured (NaN) are not the busiest
+        if len(util) == 1:  # the mean is that host's own figure
+            return name(p.hosts.ids[i])
+        return f"busiest {name(p.hosts.ids[i])} at {unbroken(percent(float(util[i])))}"
+    return detail
+
+
+def _vms_doing_io(p: Prediction, name: Names) -> str:
+    return counted(int(np.count_nonzero(np.nan_to_num(p.vms.iops) > 0)), "VM") + " doing I/O"
+
+
+def _highest_p95(p: Prediction, name: Names) -> str:
+    return f"highest VM p95 {KPI_BY_KEY['p95_latency_ms'].figure(p)}"
+
+
+def _busiest_nic(p: Prediction, name: Names) -> str:
+    nic = busiest(p, "nic")
+    if nic is None:
+        return "no NIC in the design"
+    return f"busiest NIC {name(nic.component)} at {unbroken(percent(nic.util))}"
+
+
+def _mean_response(p: Prediction, name: Names) -> str:
+    return f"mean {with_unit(p.mean_response_ms, 'ms')}"
+
+
+def _ft_vms(p: Prediction, name: Names) -> str:
+    return counted(int(p.vms.ft.sum()), "FT-protected VM")
+
+
+def _wan(p: Prediction, name: Names) -> str:
+    wan = busiest_wan(p)
+    return wan.explanation if wan is not None else ""
+
+
+def _library_job(p: Prediction, name: Names) -> str:
+    t = slowest_library_job(p)
+    if t is None:
+        return ""
+    bound = f", bound by {t.bound_by}" if t.bound_by else ""
+    return f"{t.name or name(t.id)} ({t.operation}){bound}"
+
+
+def _per_host_limits(p: Prediction, name: Names) -> str:
+    c = p.consolidation
+    limits = [f"{v:,} by {w}" for v, w in ((c.max_vms_per_host_by_cpu, "CPU"),
+                                             (c.max_vms_per_host_by_p95, "p95"))
+              if v is not None]
+    return f"max {', '.join(limits)}" if limits else ""
+
+
+def _binding(p: Prediction, name: Names) -> str:
+    return f"binding limit: {limit_text(p.consolidation.binding)}"
+
+
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         cite(VAIO, MILLION, RAIDPOOL),
-        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, True,
-        NO_IO),
+        "Sum of every VM's predicted IOPS (closed loop on outstanding I/Os)", True, NO_IO,
+        _vms_doing_io),
     Kpi("mean_latency_ms", "Mean latency", "ms", _if_io(lambda p: p.mean_latency_ms),
         cite(VAIO, MILLION, RAIDPOOL),
-        "IOPS-weighted mean storage latency over VMs that do I/O", False, absent=NO_IO),
+        "IOPS-weighted mean storage latency over VMs that do I/O", False, NO_IO, _highest_p95),
     Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
         cite(RAIDPOOL, VAIO), "Highest per-VM 95th-percentile storage latency", False,
         absent=NO_IO),
@@ -152,13 +287,14 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("network_gbps", "Network", "Gbit/s", network_gbps, cite(FEDEX, LRO),
         "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
         " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
-        absent="no network traffic"),
+        "no network traffic", _busiest_nic),
     Kpi("p95_response_ms", "p95 response", "ms", p95_response, cite(DENSE),
         "Highest 95th-percentile response time of a request-driven (web) VM: M/M/c per host",
-        False, absent="no request-driven VMs"),
+        False, "no request-driven VMs", _mean_response),
     Kpi("ft_logging_mbps", "FT logging", "Mbit/s",
         lambda p: p.ft_logging_mbps if p.vms.ft.any() else None,
-        cite(FT4, FT6), "Fault Tolerance logging traffic summed over hosts", False),
+        cite(FT4, FT6), "Fault Tolerance logging traffic summed over hosts", False,
+        "no FT-protected VMs", _ft_vms),
     Kpi("ft_latency_add_ms", "FT added latency", "ms",
         lambda p: p.ft_latency_add_ms if p.vms.ft.any() else None,
         cite(FT4, FT6), "Largest latency FT adds to a protected VM", False,
@@ -166,27 +302,28 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("wan_pct", "Busiest WAN link", "%", _wan_percent, cite(PCOIP, VSAN, CL_SYNC),
         "Utilisation of the busiest inter-site link: PCoIP desktops at a branch, vSAN"
         " replication between sites, Content Library syncs while they run", False,
-        absent="no WAN links"),
+        "no WAN links", _wan),
     Kpi("library_min", "Slowest library job", "min", library_minutes,
         cite(CL_DEPLOY, CL_SYNC, CL_TUNING),
         "Longest Content Library deploy, sync, import or export: its items through the slowest"
         " stage of the data path, queued behind the concurrency limits", False,
-        absent="no library transfers"),
+        "no library transfers", _library_job),
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
         " paths and the hypervisor's cost per event and the hosts' background load, against"
-        " cores x clock (hyperthreads counted as 1.15 cores); hosts whose CPU nothing"
-        " measured are left out", absent="no hosts"),
+        " cores x clock (hyperthreads counted as 1.22 cores); hosts whose CPU nothing"
+        " measured are left out", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
         " (consumed where measured, else configured), FT secondaries included, and the"
         " hosts' background load, against installed memory; hosts whose memory nothing"
-        " measured are left out",
-        absent="no hosts"),
+        " measured are left out", None, "no hosts",
+        _busiest_host(lambda p: p.hosts.memory_util)),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, cite(DENSE),
-        "VMs per host in the design as placed"),
+        "VMs per host in the design as placed", detail=_per_host_limits),
     Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),
-        "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False),
+        "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False,
+        detail=_binding),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}

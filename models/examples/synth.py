@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from models.document.design import Component, Design, Link
 from models.document.schema import Value
+from models.document.words import kind_count
 
 PROFILES = ("oltp", "iometer", "web", "cpu_bound", "netperf")
 
@@ -11,7 +12,7 @@ PROFILES = ("oltp", "iometer", "web", "cpu_bound", "netperf")
 def large_design(n_vms: int = 2000, n_hosts: int = 50, n_arrays: int = 10) -> Design:
     """A mixed estate: hosts with two NICs each, arrays shared by all hosts, VMs spread evenly
     with a rotating mix of workload profiles (a few FT-protected)."""
-    d = Design(name=f"Synthetic {n_vms} VMs / {n_hosts} hosts")
+    d = Design(name=f"Synthetic {kind_count('vm', n_vms)} / {kind_count('host', n_hosts)}")
     for a in range(n_arrays):
         d.components.append(Component(f"a{a}", "storage_array", f"Array {a}", x=a * 160.0,
                                       y=-300.0, props={"disks": 24, "media": "ssd"}))

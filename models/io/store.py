@@ -41,6 +41,7 @@ from pathlib import Path
 
 from models.document.codec import design_to_dict, document_json, loads, raise_invalid_text
 from models.document.design import Design, DesignError, Issue
+from models.document.numbers import with_unit
 from models.io import migrations
 from models.io.atomic import fsync_dir, mode_for
 from models.io.paths import require_regular_file
@@ -119,8 +120,8 @@ def _check_header(path: Path) -> int:
     if size == 0:
         raise _err(path, "the file is empty (0 bytes), not a Headroom design")
     if size > MAX_FILE_BYTES:
-        raise _err(path, f"the file is {size / 2**20:.0f} MB; Headroom designs are at most "
-                         f"{MAX_FILE_BYTES // 2**20} MB")
+        raise _err(path, f"the file is {with_unit(size, 'bytes')}; Headroom designs are at"
+                         f" most {with_unit(MAX_FILE_BYTES, 'bytes')}")
     if not head.startswith(_HEADER):
         raise _err(path, "not a Headroom design file (not an SQLite database); "
                          "JSON designs must end in .json")

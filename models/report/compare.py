@@ -2,7 +2,9 @@
 
 A change is judged against the base design with the KPI's direction
 (:attr:`~models.engine.kpis.Kpi.higher_is_better`): ``better``, ``worse``, ``changed`` (a
-KPI with no better side) or ``same`` when the difference is below :data:`RESOLUTION`.
+KPI with no better side) or ``same`` when the difference is below
+:data:`~models.document.numbers.RESOLUTION` (what the models resolve; the dashboard's "no
+change" is the same).
 """
 
 from __future__ import annotations
@@ -14,16 +16,11 @@ from typing import Literal
 
 from models.core.prediction import Prediction
 from models.document.design import Design, DesignError
+from models.document.numbers import RESOLUTION
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS, Kpi
 
 BASE = "base"
-
-RESOLUTION = 1e-3
-"""Relative differences below this are "no change": the studies' figures carry two or three
-significant digits and the fitted models sit about 1 % from them (median error), so a
-difference under 0.1 % is below what the model can tell apart (the solvers themselves stop
-at 1e-7 or finer)."""
 
 Change = Literal["same", "better", "worse", "changed", "appears", "gone", "none"]
 """How a value stands against the base design's: ``appears``/``gone`` when only one of them

@@ -17,7 +17,6 @@ from models.report.evidence import Evidence, gather, relevant_subsystems
 from models.report.levers import Remedy, relieve
 from models.report.settings import KnobRow, knob_rows
 from models.report.summary import Summary, summarise
-from models.report.wording import Numbers
 
 
 @dataclass
@@ -42,7 +41,7 @@ class Content:
             return self.design
 
 
-def build(design: Design, scenario: str, numbers: Numbers, prediction: Prediction | None = None,
+def build(design: Design, scenario: str, prediction: Prediction | None = None,
           progress: Progress | None = None, checks: bool = True) -> Content:
     """What the report of ``design`` in ``scenario`` says.  ``prediction`` is that
     scenario's prediction when the caller has it (the app's, so the report shows what the
@@ -83,6 +82,6 @@ def build(design: Design, scenario: str, numbers: Numbers, prediction: Predictio
     subsystems = relevant_subsystems(design, [(c.name, c.prediction) for c in
                                               comparison.columns if c.prediction is not None])
     evidence = gather(subsystems) if checks else Evidence(subsystems)
-    summary = summarise(design, scenario, prediction, comparison, remedy, numbers)
+    summary = summarise(design, scenario, prediction, comparison, remedy)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
                    summary, evidence, bands)

@@ -18,10 +18,11 @@ from models.core.prediction import Prediction, Resource
 from models.document.design import Component, Design, Link, Override, apply_overrides, make_override
 from models.document.design import targets as targets_of
 from models.document.knobs import Knob, knob
+from models.document.numbers import RESOLUTION
 from models.document.schema import Value
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPI_BY_KEY, Kpi
-from models.report.compare import RESOLUTION, judge
+from models.report.compare import judge
 
 Target = Literal["self", "all", "host_vms", "host_nics", "host_ft_nics"]
 Move = Literal["double", "next", "step", "set"]

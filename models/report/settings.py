@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from models.document.design import Design, DesignError, apply_scenario
 from models.document.knobs import Knob, knobs_for
+from models.document.numbers import counted, prop_value
 from models.document.schema import Value
-from models.report.wording import Numbers, noun, value_text
+from models.document.words import kind_count
 
 
 @dataclass(frozen=True)
@@ -77,26 +78,25 @@ def knob_rows(design: Design) -> list[KnobRow]:
     return rows
 
 
-def setting_text(numbers: Numbers, k: Knob, s: Setting, limit: int = 3) -> str:
+def setting_text(k: Knob, s: Setting, limit: int = 3) -> str:
     """``32 I/Os`` when every component agrees, else ``128 I/Os on 15 VMs, 0 I/Os on 1 VM``
     (the ``limit`` most common values, then how many more)."""
     if not s.values:
         return "–"
     if s.uniform:
-        return value_text(numbers, k.kind, k.prop, s.values[0][0])
-    parts = [f"{value_text(numbers, k.kind, k.prop, v)} on {n:,} {noun(k.kind, n)}"
+        return prop_value(k.kind, k.prop, s.values[0][0])
+    parts = [f"{prop_value(k.kind, k.prop, v)} on {kind_count(k.kind, n)}"
              for v, n in s.values[:limit]]
     more = len(s.values) - limit
-    return ", ".join(parts) + (f" and {more:,} other values" if more > 1 else
-                               " and 1 other value" if more == 1 else "")
+    return ", ".join(parts) + (f" and {counted(more, 'other value')}" if more > 0 else "")
 
 
-def scenario_text(numbers: Numbers, row: KnobRow) -> str:
+def scenario_text(row: KnobRow) -> str:
     """The scenarios that change the knob, grouped by the value they give it:
     ``caching filter in iofilter, oio 32, iofilter``."""
     groups: dict[str, list[str]] = {}
     for name, s in row.scenarios:
-        groups.setdefault(setting_text(numbers, row.knob, s, limit=2), []).append(name)
+        groups.setdefault(setting_text(row.knob, s, limit=2), []).append(name)
     return "; ".join(f"{text} in {quoted(names)}" for text, names in groups.items())
 
 

@@ -10,10 +10,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.analysis.common import Breach, policy_breaches
-from models.core.prediction import Prediction, Resource
+from models.core.prediction import Prediction, Resource, resource_words
 from models.document.design import Design, DesignError, apply_scenario
-from models.engine.kpis import KPI_BY_KEY, Kpi, change_unit
-from models.report.compare import BASE, RESOLUTION, Cell, Comparison, judge
+from models.document.numbers import (
+    RESOLUTION,
+    SINGULAR,
+    change_unit,
+    counted,
+    percent,
+    prop_value,
+    signed_percent,
+    with_unit,
+)
+from models.document.words import kind_count, prop_text
+from models.engine.kpis import KPI_BY_KEY, Kpi, limit_text
+from models.report.compare import BASE, Cell, Comparison, judge
 from models.report.levers import (
     BUSY,
     Remedy,
@@ -24,20 +35,13 @@ from models.report.levers import (
 )
 from models.report.settings import quoted
 from models.report.wording import (
-    COUNT_UNITS,
-    Numbers,
     component_name,
     explanation,
     in_sentence,
-    kpi_text,
-    noun,
     plain,
-    prop_label,
     resource_name,
     resource_phrase,
-    saturated,
     target_text,
-    value_text,
 )
 
 SATURATED = 0.995
@@ -76,27 +80,18 @@ class Summary:
         return [(h, t) for h, t in parts if t]
 
 
-def rel_text(numbers: Numbers, rel: float | None) -> str:
-    """A relative change as ``+60 %`` or ``−9.4 %``."""
-    if rel is None or not math.isfinite(rel):
-        return ""
-    sign = "+" if rel > 0 else "−" if rel < 0 else ""
-    return f"{sign}{numbers.number(abs(rel) * 100.0, 2)} %"
-
-
-def cell_text(numbers: Numbers, kpi: Kpi, cell: Cell) -> str:
+def cell_text(kpi: Kpi, cell: Cell) -> str:
     """A comparison cell's change in words: ``no change``, ``+60 %``, ``+3 hosts``."""
     if cell.change == "same":
         return "no change"
-    if saturated(kpi, cell.value):
+    if cell.value is not None and math.isinf(cell.value):
         return "saturates"
     if cell.change in ("none", "appears", "gone") or cell.delta is None:
         return {"appears": "new", "gone": "not measured"}.get(cell.change, "")
     if cell.rel is not None and kpi.key not in ("hosts_needed", "wan_pct"):
-        return rel_text(numbers, cell.rel)
+        return signed_percent(cell.rel)
     sign = "+" if cell.delta > 0 else "−"
-    unit = change_unit(kpi.unit)
-    return f"{sign}{numbers.number(abs(cell.delta))}" + (f" {unit}" if unit else "")
+    return sign + with_unit(abs(cell.delta), change_unit(kpi.unit))
 
 
 # --------------------------------------------------------------------------- achieves
@@ -107,11 +102,11 @@ def _counts(p: Prediction) -> str:
     vms, hosts = len(p.vms.ids), len(p.hosts.ids)
     if not vms:
         return ""
-    where = f" on {hosts:,} {noun('host', hosts)}" if hosts else ""
-    return ("VM" if vms == 1 else f"{vms:,} VMs") + where
+    where = f" on {kind_count('host', hosts)}" if hosts else ""
+    return ("VM" if vms == 1 else kind_count("vm", vms)) + where
 
 
-def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
+def _does(design: Design, p: Prediction) -> list[str]:
     """What the VMs do, as verb phrases agreeing with how many VMs there are."""
     out = []
     one = len(p.vms.ids) == 1
@@ -121,7 +116,7 @@ def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
 
     def k(key: str) -> str:
         kpi = KPI_BY_KEY[key]
-        return kpi_text(numbers, kpi, kpi.value(p))
+        return kpi.text(kpi.value(p))
 
     if p.total_iops > 0:
         out.append(f"{verb('deliver')} {k('total_iops')} at a mean storage latency of"
@@ -131,14 +126,14 @@ def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
             out.append(f"{verb('get')} more web requests than the hosts can answer: the"
                        " response time grows without bound")
         else:
-            mean = kpi_text(numbers, KPI_BY_KEY["p95_response_ms"], p.mean_response_ms)
+            mean = KPI_BY_KEY["p95_response_ms"].text(p.mean_response_ms)
             out.append(f"{verb('answer')} web requests within {k('p95_response_ms')} at the"
                        f" 95th percentile (mean {mean})")
     vdi = p.sections.vdi
     for name, link in list(vdi.wan.items())[:1] if vdi is not None else []:
         out.append(f"{verb('run')} {int(link.desktops):,} PCoIP desktops over the WAN link"
                    f" {component_name(design, name)}, which carries"
-                   f" {numbers.percent(link.util)} of its capacity (room for"
+                   f" {percent(link.util)} of its capacity (room for"
                    f" {link.max_desktops:,} such desktops)")
     if p.total_net_gbps > 0 and p.total_iops == 0 and not p.vms.request_driven.any() \
             and vdi is None:
@@ -146,7 +141,7 @@ def _does(design: Design, p: Prediction, numbers: Numbers) -> list[str]:
     return out
 
 
-def _library(design: Design, p: Prediction, numbers: Numbers) -> str:
+def _library(design: Design, p: Prediction) -> str:
     jobs = p.library_transfers
     if not jobs:
         return ""
@@ -156,17 +151,17 @@ def _library(design: Design, p: Prediction, numbers: Numbers) -> str:
     others = f" of {len(jobs)} Content Library jobs" if len(jobs) > 1 else ""
     return (f"The slowest{others}, the {slow.operation} of"
             f" {slow.name or component_name(design, slow.id)}, takes"
-            f" {kpi_text(numbers, kpi, kpi.value(p))}{bound}.")
+            f" {kpi.text(kpi.value(p))}{bound}.")
 
 
-def _ft(p: Prediction, numbers: Numbers) -> str:
+def _ft(p: Prediction) -> str:
     n = int(p.vms.ft.sum())
     if not n:
         return ""
     log, add = KPI_BY_KEY["ft_logging_mbps"], KPI_BY_KEY["ft_latency_add_ms"]
-    return (f"Fault Tolerance protects {n:,} {noun('vm', n)}: its logging needs"
-            f" {kpi_text(numbers, log, log.value(p))} and adds up to"
-            f" {kpi_text(numbers, add, add.value(p))} of latency.")
+    return (f"Fault Tolerance protects {kind_count('vm', n)}: its logging needs"
+            f" {log.text(log.value(p))} and adds up to"
+            f" {add.text(add.value(p))} of latency.")
 
 
 def _policy(design: Design) -> dict[str, float]:
@@ -174,15 +169,13 @@ def _policy(design: Design) -> dict[str, float]:
                                                                   "p95_ms_max")}
 
 
-def _consolidation(design: Design, p: Prediction, numbers: Numbers) -> str:
+def _consolidation(design: Design, p: Prediction) -> str:
     c = p.consolidation
     hosts = len(p.hosts.ids)
     if c.hosts_needed is None or not len(p.vms.ids) or not hosts:
         return ""
     pol = _policy(design)
-    limit = {"cpu": "host CPU", "p95": "the p95 response time", "memory": "host memory",
-             "ft": "the FT secondary, which runs on a host of its own"}
-    why = f", limited by {limit.get(c.binding, c.binding)}" if c.binding else ""
+    why = f", limited by {limit_text(c.binding, phrase=True)}" if c.binding else ""
     need = c.hosts_needed
     gap = ""
     if need > hosts:
@@ -190,14 +183,14 @@ def _consolidation(design: Design, p: Prediction, numbers: Numbers) -> str:
     elif need < hosts:
         gap = f", {hosts - need:,} fewer than it has"
     vms = "the VM needs" if len(p.vms.ids) == 1 else "the VMs need"
-    return (f"Under its policy (host CPU up to {numbers.percent(pol['cpu_util_max'])}, p95"
-            f" up to {numbers.with_unit(pol['p95_ms_max'], 'ms')}) {vms}"
-            f" {need:,} {noun('host', need)}{gap}{why}.")
+    return (f"Under its policy (host CPU up to {percent(pol['cpu_util_max'])}, p95"
+            f" up to {with_unit(pol['p95_ms_max'], 'ms')}) {vms}"
+            f" {kind_count('host', need)}{gap}{why}.")
 
 
-def achieves(design: Design, scenario: str, p: Prediction, numbers: Numbers) -> str:
+def achieves(design: Design, scenario: str, p: Prediction) -> str:
     where = "" if scenario == BASE else f"In the scenario ‘{scenario}’, "
-    does = _does(design, p, numbers)
+    does = _does(design, p)
     sentences = []
     who = _counts(p)
     if does and who:
@@ -210,11 +203,11 @@ def achieves(design: Design, scenario: str, p: Prediction, numbers: Numbers) -> 
         sentences.append(f"{where}the design places {who}." if where else
                          f"The design places {who}.")
         where = ""
-    lib = _library(design, p, numbers)
+    lib = _library(design, p)
     if lib:
         sentences.append(where + (lib[0].lower() + lib[1:] if where else lib))
         where = ""
-    sentences += [s for s in (_ft(p, numbers), _consolidation(design, p, numbers)) if s]
+    sentences += [s for s in (_ft(p), _consolidation(design, p)) if s]
     if not sentences:
         return "The design has no VMs or Content Library jobs to predict a figure for."
     text = " ".join(sentences)
@@ -224,7 +217,7 @@ def achieves(design: Design, scenario: str, p: Prediction, numbers: Numbers) -> 
 # --------------------------------------------------------------------------- binds
 
 
-def _breaches(design: Design, p: Prediction, numbers: Numbers) -> str:
+def _breaches(design: Design, p: Prediction) -> str:
     found = [b for b in policy_breaches(p, _policy(design))
              if b.value > b.limit * (1 + RESOLUTION)]  # not a breach the model can tell
     if not found:
@@ -236,22 +229,22 @@ def _breaches(design: Design, p: Prediction, numbers: Numbers) -> str:
     for res, items in by.items():
         worst = max(items, key=lambda b: b.value / b.limit if b.limit else math.inf)
         name = component_name(design, worst.component)
-        many = f"{len(items):,} {noun('vm' if res == 'p95' else 'host', len(items))}"
+        many = kind_count("vm" if res == "p95" else "host", len(items))
         if res == "cpu":
             head = f"host CPU on {many}" if len(items) > 1 else f"the CPU of host {name}"
-            parts.append(f"{head} at {numbers.percent(worst.value)}, over the"
-                         f" {numbers.percent(worst.limit)} ceiling")
+            parts.append(f"{head} at {percent(worst.value)}, over the"
+                         f" {percent(worst.limit)} ceiling")
         elif res == "p95":
             head = f"the p95 response of {many}" if len(items) > 1 else \
                 f"the p95 response of VM {name}"
-            parts.append(f"{head} at up to {numbers.with_unit(worst.value, 'ms')}, over the"
-                         f" {numbers.with_unit(worst.limit, 'ms')} ceiling")
+            parts.append(f"{head} at up to {with_unit(worst.value, 'ms')}, over the"
+                         f" {with_unit(worst.limit, 'ms')} ceiling")
         elif res == "memory":
             parts.append(f"the memory of host {name} over-committed"
-                         f" ({numbers.percent(worst.value)})")
+                         f" ({percent(worst.value)})")
         else:
             parts.append(f"{resource_phrase(design, worst.component, res)} past 100 %"
-                         f" ({numbers.percent(worst.value)})")
+                         f" ({percent(worst.value)})")
     return "It breaks its policy: " + "; ".join(parts) + "."
 
 
@@ -260,18 +253,18 @@ def _alike(p: Prediction, r: Resource) -> str:
     n = len(alike(p, r)) - 1
     if n <= 0:
         return ""
-    kind = {"vcpu_io": "vm", "host_cpu": "host", "host_memory": "host", "hba": "host",
-            "ft_logging_nic": "host", "multicast_replication": "host", "array": "storage_array",
-            "nic": "nic", "pcie": "nic", "wan": "wan"}.get(r.resource, "")
-    return f" (and {n:,} more {noun(kind, n) if kind else 'alike'}{' alike' if kind else ''})"
+    kind = resource_words(r.resource).kind
+    if not kind:
+        return f" (and {n:,} more alike)"
+    return f" (and {kind_count(kind, n, 'more')} alike)"
 
 
-def binds(design: Design, p: Prediction, numbers: Numbers) -> str:
+def binds(design: Design, p: Prediction) -> str:
     sentences = []
     refusals = [w.removeprefix("error:").strip() for w in p.warnings if w.startswith("error:")]
     if refusals:
         sentences.append("The design cannot run as it stands: "
-                         + plain(design, refusals[0]).rstrip(".") + ".")
+                         + plain(refusals[0], design).rstrip(".") + ".")
     r = binding_resource(p)
     if r is None:
         sentences.append("No resource is reported busy.")
@@ -284,11 +277,11 @@ def binds(design: Design, p: Prediction, numbers: Numbers) -> str:
         if r.util >= SATURATED:
             sentences.append(f"{what} is saturated{why}.")
         elif r.util >= BUSY:
-            sentences.append(f"{what} binds first, at {numbers.percent(r.util)} busy{why}.")
+            sentences.append(f"{what} binds first, at {percent(r.util)} busy{why}.")
         else:
             sentences.append(f"Nothing is near its limit: the busiest resource, {low}, is"
-                             f" {numbers.percent(r.util)} busy.")
-    breach = _breaches(design, p, numbers)
+                             f" {percent(r.util)} busy.")
+    breach = _breaches(design, p)
     if breach:
         sentences.append(breach)
     return " ".join(sentences)
@@ -297,30 +290,30 @@ def binds(design: Design, p: Prediction, numbers: Numbers) -> str:
 # --------------------------------------------------------------------------- action
 
 
-def _change(design: Design, p: Prediction, numbers: Numbers, remedy: Remedy) -> str:
+def _change(design: Design, p: Prediction, remedy: Remedy) -> str:
     k = remedy.lever.knob
-    lower = in_sentence(prop_label(k.kind, k.prop))
+    lower = in_sentence(prop_text(k.kind, k.prop))
     sel = [o.select for o in remedy.overrides]
     if len(sel) == 1:
         where = target_text(design, sel[0])
     else:
         hosts = len(alike(p, remedy.resource))
         host = component_name(design, remedy.resource.component)
-        of = f" of host {host}" if hosts == 1 else f" of the {hosts:,} hosts"
-        where = f"the {len(sel):,} {noun(k.kind, len(sel))}" + (
+        of = f" of host {host}" if hosts == 1 else f" of the {kind_count('host', hosts)}"
+        where = f"the {kind_count(k.kind, len(sel))}" + (
             of if remedy.lever.target.startswith("host_") else "")
-    after = value_text(numbers, k.kind, k.prop, remedy.after)
-    before = value_text(numbers, k.kind, k.prop, remedy.before)
+    after = prop_value(k.kind, k.prop, remedy.after)
+    before = prop_value(k.kind, k.prop, remedy.before)
     if isinstance(remedy.after, bool):
         return f"turning {'on' if remedy.after else 'off'} {lower} on {where}"
     if isinstance(remedy.after, str):
         return f"setting {lower} to {after} on {where}"
-    if k.unit in COUNT_UNITS and lower.split()[-1].startswith(k.unit.removesuffix("s")):
+    if k.unit in SINGULAR and lower.split()[-1].startswith(SINGULAR[k.unit]):
         return f"giving {where} {after} instead of {before}"  # drives, vCPUs
     return f"raising {lower} on {where} from {before} to {after}"
 
 
-def _effect(design: Design, numbers: Numbers, remedy: Remedy) -> str:
+def _effect(design: Design, remedy: Remedy) -> str:
     r = remedy.resource
     what = resource_phrase(design, r.component, r.resource)
     util = remedy.util_after
@@ -329,27 +322,27 @@ def _effect(design: Design, numbers: Numbers, remedy: Remedy) -> str:
     elif util >= SATURATED:
         relief = f"{what} would still be the limit"
     else:
-        relief = f"bring {what} to {numbers.percent(util)} busy"
+        relief = f"bring {what} to {percent(util)} busy"
     kpi = remedy.kpi
     if kpi is not None:
         cell = judge(kpi, remedy.kpi_after, remedy.kpi_before)
         if cell.change == "better":
             verb = "raise" if (cell.delta or 0) > 0 else "lower"
             return (f"{verb} {kpi_phrase(kpi)} from"
-                    f" {kpi_text(numbers, kpi, remedy.kpi_before)} to"
-                    f" {kpi_text(numbers, kpi, remedy.kpi_after)}"
-                    f" ({rel_text(numbers, cell.rel)})"
+                    f" {kpi.text(remedy.kpi_before)} to"
+                    f" {kpi.text(remedy.kpi_after)}"
+                    f" ({signed_percent(cell.rel)})"
                     + (f"; {relief}" if relief.endswith("limit") else f" and {relief}"))
     return relief
 
 
-def action(design: Design, p: Prediction, remedy: Remedy | None, numbers: Numbers) -> str:
+def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
     if remedy is not None:
-        return (f"Headroom computes that {_change(design, p, numbers, remedy)} would"
-                f" {_effect(design, numbers, remedy)}.")
+        return (f"Headroom computes that {_change(design, p, remedy)} would"
+                f" {_effect(design, remedy)}.")
     r = binding_resource(p)
     if r is not None and r.util >= BUSY:
-        tried = sorted({prop_label(lv.knob.kind, lv.knob.prop).lower()
+        tried = sorted({in_sentence(lv.knob.label)
                         for lv in tried_levers(r.resource) if lv.knob.applies_to(design)})
         name = resource_name(r.resource)
         if tried:
@@ -369,7 +362,7 @@ def action(design: Design, p: Prediction, remedy: Remedy | None, numbers: Number
 # --------------------------------------------------------------------------- scenarios
 
 
-def scenarios(design: Design, cmp: Comparison, numbers: Numbers) -> str:
+def scenarios(design: Design, cmp: Comparison) -> str:
     names = [c.name for c in cmp.columns[1:]]
     if not names:
         return ""
@@ -386,43 +379,46 @@ def scenarios(design: Design, cmp: Comparison, numbers: Numbers) -> str:
         if good:
             n, c = max(good, key=lambda nc: sign * (nc[1].delta or 0.0))
             sentences.append(f"Against the base design, ‘{n}’ improves {title} most: "
-                             f"{kpi_text(numbers, kpi, c.value)} ({cell_text(numbers, kpi, c)}).")
+                             f"{kpi.text(c.value)} ({cell_text(kpi, c)}).")
         if bad:
             n, c = min(bad, key=lambda nc: sign * (nc[1].delta or 0.0))
-            if saturated(kpi, c.value):
+            if c.value is not None and math.isinf(c.value):
                 sentences.append(f"‘{n}’ costs most: {title} saturates (the demand is past"
                                  " what the hosts can serve).")
             else:
-                sentences.append(f"‘{n}’ costs most: {kpi_text(numbers, kpi, c.value)}"
-                                 f" ({cell_text(numbers, kpi, c)}).")
+                sentences.append(f"‘{n}’ costs most: {kpi.text(c.value)}"
+                                 f" ({cell_text(kpi, c)}).")
         same = [n for n, c in cells if c.change == "same"]
         if same and len(same) < len(cells):
             sentences.append(f"{quoted(same)} leave{'s' if len(same) == 1 else ''} it"
                              " unchanged.")
         elif same:
-            sentences.append(f"None of the {len(cells)} scenarios changes {title}.")
+            sentences.append(f"None of the {counted(len(cells), 'scenario')} changes {title}."
+                             if len(cells) > 1 else f"The scenario leaves {title} unchanged.")
     changed = sum(1 for i in range(1, len(cmp.columns))
                   if any(r.cells[i].change not in ("same", "none") for r in cmp.rows))
     if changed < len(names):
         idle = len(names) - changed
-        sentences.append(f"{idle} of the {len(names)} scenarios change{'s' if idle == 1 else ''}"
-                         " none of the figures compared.")
+        sentences.append(f"{idle:,} of the {counted(len(names), 'scenario')}"
+                         f" change{'s' if idle == 1 else ''} none of the figures compared."
+                         if len(names) > 1 else
+                         "The scenario changes none of the figures compared.")
     for col in cmp.columns[1:]:
         if col.error:
             sentences.append(f"‘{col.name}’ could not be evaluated: {col.error}.")
         elif col.refusals:
-            why = plain(design, col.refusals[0].removeprefix("error:").strip()).rstrip(".")
+            why = plain(col.refusals[0].removeprefix("error:").strip(), design).rstrip(".")
             sentences.append(f"‘{col.name}’ cannot run: {why}.")
     return " ".join(sentences)
 
 
 def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
-              remedy: Remedy | None, numbers: Numbers) -> Summary:
+              remedy: Remedy | None) -> Summary:
     """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``)."""
     try:
         effective = apply_scenario(design, scenario)
     except DesignError:  # a scenario renamed away: name components as the base design does
         effective = design
-    return Summary(achieves(effective, scenario, p, numbers), binds(effective, p, numbers),
-                   action(effective, p, remedy, numbers), scenarios(design, cmp, numbers))
+    return Summary(achieves(effective, scenario, p), binds(effective, p),
+                   action(effective, p, remedy), scenarios(design, cmp))
 

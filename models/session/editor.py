@@ -52,6 +52,7 @@ from models.document.edits import (
     Snapshot,
     Structure,
 )
+from models.document.numbers import counted
 from models.document.rules import component_issues, link_problem
 from models.document.schema import KINDS, LINKS, Value
 from models.document.snapshots import DESIGN_FIELDS, is_field
@@ -210,8 +211,8 @@ class Editor:
             trial.links.append(lk)
         if label is None:
             label = (f"Add {comps[0].name or comps[0].id}" if len(comps) == 1
-                     else f"Add {len(comps)} components" if comps
-                     else _count(len(links), "link", "Add "))
+                     else f"Add {counted(len(comps), 'component')}" if comps
+                     else f"Add {counted(len(links), 'link')}")
         return Structure(label, add_components=tuple((c, -1) for c in comps),
                          add_links=tuple((lk, -1) for lk in links))
 
@@ -228,9 +229,9 @@ class Editor:
         if len(present) == 1 and not extra:
             label = f"Delete {self.name_of(present[0])}"
         elif extra and not present:
-            label = ("Delete link" if len(extra) == 1 else f"Delete {len(extra)} links")
+            label = ("Delete link" if len(extra) == 1 else f"Delete {counted(len(extra), 'link')}")
         else:
-            label = f"Delete {len(present) + len(extra)} items"
+            label = f"Delete {counted(len(present) + len(extra), 'item')}"
         return Structure(label, remove_links=extra, remove_ids=present)
 
     def add_link(self, link: Link) -> Structure:
@@ -290,11 +291,11 @@ class Editor:
         placed = [lk for lk in taken if lk.kind == "runs_on" and lk.source not in hosted]
         names = ", ".join(dict.fromkeys(self.name_of(lk.target) for lk in taken))
         if len(placed) == len(taken):
-            label = f"Place {_count(len(placed), 'VM')} on a host"
+            label = f"Place {counted(len(placed), 'VM')} on a host"
         elif len(taken) == 1:
             label = f"Move {self.name_of(taken[0].source)} to {names}"
         else:
-            label = f"Move {len(taken)} components to {names}"
+            label = f"Move {counted(len(taken), 'component')} to {names}"
         return Batch(label, tuple(parts)), refused
 
     def set_values(self, selects: Sequence[str], prop: str, value: Value,
@@ -583,7 +584,3 @@ def _patch_is_exact(overrides: list[Override], patch: Override) -> bool:
     """True when applying ``patch`` last gives the same result as the override list: no other
     override of the same property could win over it."""
     return all(ov.prop != patch.prop or ov.select == patch.select for ov in overrides)
-
-
-def _count(n: int, noun: str, prefix: str = "") -> str:
-    return f"{prefix}{n} {noun}" + ("" if n == 1 else "s")

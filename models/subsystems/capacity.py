@@ -42,6 +42,7 @@ from models.core.platform import compute
 from models.core.prediction import Consolidation
 from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
+from models.document.numbers import counted
 from models.document.studies import DRS, HA
 from models.subsystems.consolidation import background, density, fewest_hosts
 from models.subsystems.limits import limits_for
@@ -166,7 +167,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             memory_overcommit=(g["memory"] / float(mem_installed[hs].sum())) if len(hs)
             else None))
         if g["cluster"] is not None and len(hs) and needed is not None and needed > len(hs):
-            warnings.append(f"cluster {g['id']}: {len(hs)} hosts, {needed} needed to run its"
+            warnings.append(f"cluster {g['id']}: {counted(len(hs), 'host')}, {needed} needed to"
+                            " run its"
                             f" VMs within policy with its admission control ({policy})")
     if complete and len(c.vm):
         # the binding of the group that needs most hosts (one a VM fits in no host of first)

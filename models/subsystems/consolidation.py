@@ -62,6 +62,7 @@ from models.core.results import (
     NetworkResult,
     StorageResult,
 )
+from models.document.numbers import with_unit
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
 from models.subsystems import cpu_virt
@@ -254,6 +255,12 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     if c.detail:  # not read by a summary-only run (a sweep)
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
+    if c.detail:
+        for model in compute(c).unknown_models:
+            res.warnings.append(f"processor '{model}' is not in the processor catalogue: its"
+                                " hosts' per-core performance follows their clock alone (a"
+                                " core of 2012's Xeon E5-2665 at that clock); set"
+                                " host.specrate_per_core where SPEC's figure is known")
     res.cpu_virtualization = cv.section
 
     # consolidation figures for the reference host: how many VMs of the design's mix one
@@ -327,7 +334,8 @@ class _Static:
         self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)
         self.mem_util = self.mem / host["memory_gb"]
         self.ref = int(np.argmax(np.bincount(c.vm_host[placed], minlength=h))) if n else 0
-        self.memory_resources = _memory_resources(c, self.mem_util, self.mem)
+        self.memory_resources = _memory_resources(c, self.mem_util, self.mem,
+                                                  np.bincount(sidx, w_sec, minlength=h))
         self.web_p = web_p = web & placed
         self.web_hosts = np.flatnonzero(np.bincount(hidx[web_p], minlength=h))
         # per VM, FT secondaries included (the per-host limits count the mix with them)
@@ -351,7 +359,7 @@ def _web_response(res: ConsolidationResult, c: Compiled, web_p: np.ndarray, hidx
                   cost: np.ndarray, want: np.ndarray, vcpus: np.ndarray,
                   exclusive: np.ndarray | None = None) -> None:
     """Response times of the web VMs ``web_p``; ``hosts`` are the hosts they run on and
-    ``cost`` each host's CPU per request (core-ms at 2.4 GHz)."""
+    ``cost`` each host's CPU per request (core-ms of the reference core)."""
     s_ms = WALL_PER_CPU.value * cost[hosts] * ghz_scale[hosts]
     r = rho[hosts]
     ok = r < 1.0
@@ -471,14 +479,15 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
 
 
 def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
-                      top: int = 8) -> list[Resource]:
+                      secondaries: np.ndarray, top: int = 8) -> list[Resource]:
     """host_memory Resources for the hosts with the most memory configured (no knob that
-    moves load changes them)."""
+    moves load changes them); ``secondaries``: the FT secondaries on each host."""
     ids = c.host.ids
     installed = c.host.cols["memory_gb"]
     unknown = not_measured(c)[1]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
-                     f"{ids[i]}: VMs (FT secondaries included) hold"
-                     f" {mem[i]:.0f} of {installed[i]:.0f} GB", BEST_PRACTICES_4.title)
+                     f"{ids[i]}: VMs" + (" (FT secondaries included)" if secondaries[i] else "")
+                     + f" hold {with_unit(float(mem[i]), 'GB')} of"
+                     f" {with_unit(float(installed[i]), 'GB')}", BEST_PRACTICES_4.title)
             for i in [i for i in np.argsort(-mem_util, kind="stable")
                       if not unknown[i]][:min(top, len(ids))]]

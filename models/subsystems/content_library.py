@@ -37,6 +37,7 @@ from models.core.compiled import Compiled, Table
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import LibraryJob, finite
+from models.document.numbers import counted, with_unit
 from models.document.studies import CL_DEPLOY, CL_SYNC, CL_TUNING
 
 DEPLOY = CL_DEPLOY.title
@@ -421,7 +422,8 @@ def solve(c: Compiled) -> ContentLibraryResult:
         limit = "Library Maximum Concurrent SyncItems" if op == "sync" else \
             "Maximum Number of Concurrent Transfers"
         if queued > 0:
-            out.warnings.append(f"content library '{lid}': {queued} of {items} {op} transfers"
+            out.warnings.append(f"content library '{lid}': {queued} of"
+                                f" {counted(items, f'{op} transfer')}"
                                 f" queue behind {limit} ({k})")
         for s, u in tr.stages:
             if u > 0 and math.isfinite(u):
@@ -473,7 +475,7 @@ def _wan_stage(rows: list[dict[str, Any]], i: int, pub: int, subscribers: dict[i
     if rows[i]["mirror_server"]:
         mb = mb / max(1, sum(1 for j in subscribers[pub] if int(site[j]) == s
                              and rows[j]["mirror_server"]))
-    return [Stage("cl_wan", f"WAN {gbps:g} Gbit/s", mb, INF, link_mbps(gbps),
+    return [Stage("cl_wan", f"WAN {with_unit(gbps, 'Gbit/s')}", mb, INF, link_mbps(gbps),
                   max(1, sum(copies.values())), source=TUNING)]
 
 

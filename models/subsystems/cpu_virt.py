@@ -50,6 +50,7 @@ from models.core.compiled import Compiled
 from models.core.platform import compute
 from models.core.results import NetworkResult, StorageResult
 from models.core.sections import CpuVirtualization
+from models.document.numbers import with_unit
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import DOCKER_WEB, MAXIMUMS
 
@@ -216,7 +217,9 @@ def solve(c: Compiled, hidx: np.ndarray, placed: np.ndarray, cap: np.ndarray,
     taxed = esxi & ~request_costed
     overhead = np.zeros(n)
     if taxed.any():
-        cost_h = event_us_by_code()[st.ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+        # reference-core microseconds per event, on this host's cores (models.core.platform)
+        cost_h = (event_us_by_code()[st.ver_h] * 1e-6 * cap / np.maximum(pcpus, 1.0)
+                  / compute(c).speed)
         overhead = np.where(taxed, taxed_events(iops) * cost_h[hidx], 0.0)
     work = guest * factor
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -289,11 +292,12 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
     too_big = [i for i in bad if vcpus[i] > limit_h[hidx[i]]]
     wider = [i for i in bad if vcpus[i] <= limit_h[hidx[i]]]
     for i in too_big[:5]:
-        warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs exceed ESXi"
+        warn.append(f"error: vm {ids[i]}: {with_unit(vcpus[i], 'vCPUs')} exceed ESXi"
                     f" {ESXI_VERSIONS[ver_h[hidx[i]]]}'s maximum of {limit_h[hidx[i]]:.0f} per"
                     f" VM; it cannot power on ({MAXIMUMS.title})")
     for i in wider[:5]:
-        warn.append(f"error: vm {ids[i]}: {vcpus[i]:.0f} vCPUs on host {host_ids[hidx[i]]}"
+        warn.append(f"error: vm {ids[i]}: {with_unit(vcpus[i], 'vCPUs')} on host"
+                    f" {host_ids[hidx[i]]}"
                     f" with {pcpus[hidx[i]]:.0f} logical CPUs; ESXi cannot power on a VM"
                     " wider than its host")
     if len(bad) > 10:
@@ -314,8 +318,9 @@ def _rules(cv: CpuVirt, c: Compiled, hidx: np.ndarray, placed: np.ndarray, esxi:
     ls_vcpus = np.bincount(hidx[lat], vcpus[lat], minlength=h)
     over = ls_vcpus > cores
     for j in np.flatnonzero(over):
-        warn.append(f"error: host {host_ids[j]}: latency-sensitive VMs have {ls_vcpus[j]:.0f}"
-                    f" vCPUs on {cores[j]:.0f} physical cores; each vCPU needs exclusive"
+        warn.append(f"error: host {host_ids[j]}: latency-sensitive VMs have"
+                    f" {with_unit(ls_vcpus[j], 'vCPUs')} on {cores[j]:.0f} physical cores; each"
+                    " vCPU needs exclusive"
                     f" access to a core, so the feature cannot be used when they are"
                     f" over-committed ({DOCKER_WEB.title})")
     cv.exclusive = lat & ~over[hidx] & placed

@@ -31,6 +31,7 @@ from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import FtResult, NetworkResult, StorageResult
 from models.core.sections import FtDetail, FtVm
+from models.document.numbers import counted, with_unit
 from models.document.schema import KINDS
 from models.document.studies import FT4, FT_LIMITS
 from models.subsystems.cpu_virt import guest_timer_hz
@@ -309,11 +310,10 @@ def _warn_vms(c: Compiled, warnings: list[str], f: np.ndarray, paired: np.ndarra
         _, max_vcpus, max_mem, why = _LIMITS[int(lim[j])]
         if vcpus[j] > max_vcpus:
             warnings.append(f"FT on a {int(vcpus[j])}-vCPU VM ({v}): vSphere {name} FT"
-                                f" supports at most {max_vcpus} vCPU"
-                                f"{'s' if max_vcpus > 1 else ''} ({why})")
+                                f" supports at most {counted(max_vcpus, 'vCPU')} ({why})")
         if max_mem is not None and mem[j] > max_mem:
-            warnings.append(f"FT on a {mem[j]:g} GB VM ({v}): vSphere {name} FT supports"
-                                f" at most {max_mem:g} GB ({why})")
+            warnings.append(f"FT on a {with_unit(mem[j], 'GB')} VM ({v}): vSphere {name} FT"
+                                f" supports at most {with_unit(max_mem, 'GB')} ({why})")
         if vm["latency_sensitivity"][i] == _HIGH:
             warnings.append(f"FT on latency-sensitive VM {v}: every transmit waits for the"
                                 " secondary; FT is not recommended for VOIP or trading"
@@ -326,8 +326,9 @@ def _warn_vms(c: Compiled, warnings: list[str], f: np.ndarray, paired: np.ndarra
                                 " so FT logging and latency are not modelled")
             continue
         if rtt[j] > RTT_MAX_MS:
-            warnings.append(f"FT VM {v}: primary-secondary round trip {rtt[j]:g} ms"
-                                f" exceeds the recommended {RTT_MAX_MS:g} ms"
+            warnings.append(f"FT VM {v}: primary-secondary round trip"
+                                f" {with_unit(rtt[j], 'ms')} exceeds the recommended"
+                                f" {with_unit(RTT_MAX_MS, 'ms')}"
                                 " (ft4-link-rtt-and-host-homogeneity)")
         if dmhz[j] > CPU_MHZ_DIFF_MAX:
             warnings.append(f"FT VM {v}: its primary and secondary hosts' clocks differ by"

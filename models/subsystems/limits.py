@@ -36,17 +36,19 @@ from models.subsystems.queueing import (
 )
 
 WEB_BASE_MS = coefficients.declare(
-    "consolidation.web_base_ms", "core-ms per request at 2.4 GHz", 2.5,
+    "consolidation.web_base_ms", "core-ms per request of the reference core", 1.75,
     "Host CPU per web request (~100 KB served from memory) but for context switching: packets,"
     " copies, the server's own work.  Fitted with WEB_CS_MS on the 90% CPU counts: dense mode,"
     " which takes the context-switch part away, holds 495 VMs where the default holds 465"
-    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2.5 ms.")
+    " (consol-dense-mode-medium-cpu90-consolidation).  Prior: 2.5 ms of the study's Xeon"
+    " E7-4870 cores, 1.75 ms of the reference core.")
 WEB_CS_MS = coefficients.declare(
-    "consolidation.web_cs_ms", "core-ms per request per VM per PCPU at 2.4 GHz", 0.01,
+    "consolidation.web_cs_ms", "core-ms per request per VM per PCPU of the reference core", 0.007,
     "Context-switch CPU per request, per VM per PCPU on the host: vCPUs, device-emulation"
     " threads and vmkernel threads wake one another for every interrupt batch, and the more"
     " contexts share a core the more each switch costs (cache and TLB refills) - 'the benefit"
-    " follows contexts per core' (same case).  Prior: 0.01 ms.")
+    " follows contexts per core' (same case).  Prior: 0.01 ms of the study's cores, 0.007 ms"
+    " of the reference core.")
 WALL_PER_CPU = coefficients.declare(
     "consolidation.wall_per_cpu", "x CPU time", 5.0,
     "A web request's wall-clock service time over its CPU time (it waits for packets and ACKs"
@@ -58,8 +60,9 @@ DENSE_MIN_UTIL = 0.50  # same case: total PCPU utilisation >= 50%
 
 
 def request_core_ms(contexts: np.ndarray, dense: np.ndarray) -> np.ndarray:
-    """CPU per web request (core-ms at 2.4 GHz) on hosts with ``contexts`` VMs per PCPU: the
-    base plus the context-switch part, which dense mode (where ``dense``) takes away."""
+    """CPU per web request (core-ms of the reference core) on hosts with ``contexts`` VMs per
+    PCPU: the base plus the context-switch part, which dense mode (where ``dense``) takes
+    away."""
     removed = uncertainty.value("consolidation.dense_saving", dense)  # band: 2/3 .. all
     return WEB_BASE_MS.value + WEB_CS_MS.value * contexts * np.where(dense, 1.0 - removed, 1.0)
 

@@ -18,7 +18,7 @@ Each receiver's guest spends :data:`GUEST_US_PER_PKT` of its vCPU per packet del
 in the packet rate, mcast-receiver-cpu-per-pps).  What the contexts deliver must also find CPU:
 a receiver whose vCPUs cannot keep up, or a host whose cores the copies and the receivers
 together exceed, drops the rest ('until host CPU, including the receivers' own, binds').  Costs
-scale with 2.67 / host GHz.
+are microseconds of the reference core (models.core.platform), over the host's speed.
 """
 
 from __future__ import annotations
@@ -32,19 +32,18 @@ from models.core.compiled import Compiled
 from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.sections import Multicast, MulticastHost
+from models.document.numbers import counted
 from models.document.studies import MCAST
 
-REF_GHZ = 2.67
-"""The study's Intel Xeon E7-8837 (Dell R810)."""
 GUEST_US_PER_PKT = coefficients.declare(
-    "multicast.guest_us_per_pkt", "us per packet at 2.67 GHz", 10.0,
+    "multicast.guest_us_per_pkt", "us per packet of the reference core", 10.0,
     "Receiver vCPU time per multicast packet: '10-15% of its CPU for 10K packets per second'"
     " (mcast-receiver-cpu-per-pps); linearity in the packet rate is the check.  Prior: 10 us,"
     " a guest UDP receive.")
 QUEUE_PACKETS = 256
 """Packets the replication context can hold waiting (a 256-entry receive ring); assumed."""
 T_COPY_US = coefficients.declare(
-    "multicast.t_copy_us", "us per copy at 2.67 GHz", 1.0,
+    "multicast.t_copy_us", "us per copy of the reference core", 1.0,
     "Host time per copy of one packet to one receiver: the default context loses < 0.01% at"
     " 20 receivers x 40 Kpps and more at 21 (mcast-default-max-vms-40kpps: 'up to 20 VMs').  Prior:"
     " 1 us, a copy of an 800-byte packet and its vNIC descriptor.")
@@ -92,7 +91,7 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
     if not recv.any():
         return res
     hv = np.maximum(h, 0)
-    scale = REF_GHZ / compute(c).clock_ghz[hv]
+    scale = 1.0 / compute(c).speed[hv]  # reference-core time on this host's cores
     split = vm["split_rx"] & vmxnet3 & recv
     t_copy = T_COPY_US.value * 1e-6 * scale * np.where(split, SPLIT_COST, 1.0)
     busy = np.where(recv, pps * t_copy, 0.0)
@@ -130,8 +129,9 @@ def solve(c: Compiled, pps: np.ndarray, vmxnet3: np.ndarray) -> MulticastResult:
                                  copies_per_s=float(pps[mine].sum()),
                                  worst_loss=float(loss[mine].max()))
         what = (f"one context copies {float(pps[mine & ~split].sum()) / 1e3:.0f} Kpps to"
-                f" {int((mine & ~split).sum())} receivers" if nsplit == 0 else
-                f"{nsplit} receivers in their own splitRxMode contexts, the busiest context at"
+                f" {counted(int((mine & ~split).sum()), 'receiver')}" if nsplit == 0 else
+                f"{counted(nsplit, 'receiver')} in their own splitRxMode contexts, the busiest"
+                " context at"
                 f" {worst:.0%}")
         res.resources.append(Resource(hid, "multicast_replication", min(worst, 1.0),
                                       f"{what}; loss {float(loss[mine].max()):.3%}",

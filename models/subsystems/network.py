@@ -33,9 +33,9 @@ from models.core.platform import compute
 from models.core.prediction import Resource
 from models.core.results import NetworkResult
 from models.core.sections import Cabling, NetworkDetail
+from models.document.numbers import counted, with_unit
 from models.document.schema import KINDS
 from models.document.studies import FEDEX, LRO, cite
-from models.document.words import counted
 from models.subsystems import multicast, transfer, vdi
 
 MSS_BYTES = 1448.0
@@ -51,15 +51,13 @@ PCIE_EFFICIENCY = coefficients.declare(
     " (net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then carry one 10G port and a"
     " dual-port card needs Gen2 x8 (net-pcie-slot-rules).  Prior: 0.8 (TLP headers on 256-byte"
     " payloads).")
-REF_GHZ = 2.9
-"""Per-packet and per-message costs are stated at the LRO study's 2.9 GHz Xeon E5-2667."""
 T_PKT_NS = coefficients.declare(
-    "network.t_pkt_ns", "ns per packet at 2.9 GHz", 1000.0,
+    "network.t_pkt_ns", "ns per packet of the reference core", 1000.0,
     "Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3).  Bounded by"
     " net-lro-native-to-vm-packet-rate: the path carried 815 Kpps (<= 1.23 us a packet).  Prior:"
     " 1 us.")
 T_MSG_NS = coefficients.declare(
-    "network.t_msg_ns", "ns per message at 2.9 GHz", 2000.0,
+    "network.t_msg_ns", "ns per message of the reference core", 2000.0,
     "Per-message cost on the stream's guest thread: 256-byte messages without LRO reach"
     " 0.6 Gbit/s (net-lro-native-to-vm-throughput, 256B off).  Prior: 2 us (a socket call).")
 ESX4_PKT_FACTOR = coefficients.declare(
@@ -79,12 +77,12 @@ LRO_SEGMENTS = coefficients.declare(
     " (net-lro-native-to-vm-packet-rate).  Prior: 4.")
 TSO_BYTES = 65536.0
 CPU_BYTE_NS = coefficients.declare(
-    "network.cpu_byte_ns", "ns per byte at 2.9 GHz", 1.0,
+    "network.cpu_byte_ns", "ns per byte of the reference core", 1.0,
     "CPU per byte (copies, checksums), fitted with CPU_MSG_NS to LRO's CPU efficiency gains,"
     " +33% at 64 KB and +86% at 256 B (net-lro-native-to-vm-cpu-efficiency); 16 KB is the"
     " check.  Prior: 1 ns (a copy at a few GB/s).")
 CPU_MSG_NS = coefficients.declare(
-    "network.cpu_msg_ns", "ns per message at 2.9 GHz", 500.0,
+    "network.cpu_msg_ns", "ns per message of the reference core", 500.0,
     "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
 
 VSWITCH_COPY_SHARE = 1.0 / 3.0
@@ -99,12 +97,14 @@ receive path (T_PKT_NS); assumed, not fitted (no case gives VM-to-VM figures).""
 
 
 def vswitch_copy_ns() -> float:
-    """ns per byte (at 2.9 GHz) the virtual switch copies between two VMs on one host."""
+    """ns per byte (of the reference core) the virtual switch copies between two VMs on one
+    host."""
     return VSWITCH_COPY_SHARE * CPU_BYTE_NS.value
 
 
 def vswitch_segment_ns() -> float:
-    """ns (at 2.9 GHz) to cut one MSS segment off a large packet for a vNIC without LRO."""
+    """ns (of the reference core) to cut one MSS segment off a large packet for a vNIC
+    without LRO."""
     return VSWITCH_SEGMENT_SHARE * T_PKT_NS.value
 
 
@@ -196,9 +196,11 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     has_nic = (use >= 0) | local
     native = (pt >= 0) | (host["platform"][hv] == _NATIVE)
 
-    # VMs without a host have no NIC: their values do not matter
-    ghz = compute(c).clock_ghz[hv] if len(c.host) else np.full(len(hv), PLATFORM_GHZ)
-    scale = REF_GHZ / ghz
+    # VMs without a host have no NIC: their values do not matter.  Costs are reference-core
+    # time (models.core.platform); the transfer tools count cycles of a reference-core clock
+    cpu_speed = compute(c).speed[hv] if len(c.host) else np.ones(len(hv))
+    ghz = cpu_speed * PLATFORM_GHZ
+    scale = 1.0 / cpu_speed
     ver = host["esxi_version"][hv]
     esx4 = ver <= _V41
     vnic = vm["vnic"]
@@ -413,7 +415,7 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
     gb = f"{mbps / 1000.0:.1f} Gbit/s"
     vm = c.vm.cols
     if code == _LINE:
-        return (f"nic {c.nic.ids[comp]}: {speed[comp]:g} Gbit/s line rate"
+        return (f"nic {c.nic.ids[comp]}: {with_unit(speed[comp], 'Gbit/s')} line rate"
                 f" ({speed[comp] * GOODPUT:.2f} Gbit/s TCP goodput)")
     if code == _PCIE:
         gen = int(c.nic.cols["pcie_gen"][comp])
@@ -430,8 +432,8 @@ def _phrase(c: Compiled, code: int, comp: int, i: int, mbps: float, speed: np.nd
         vnic = c.vm.specs["vnic"].choices[int(vm["vnic"][i])]  # type: ignore[index]
         return (f"vm {c.vm.ids[i]}: per-packet/per-message cost of the {vnic} path ({gb})")
     if code == _WINDOW:
-        return (f"vm {c.vm.ids[i]}: {vm['workload.net_window_kb'][i]:g} KB window per round"
-                f" trip ({gb})")
+        return (f"vm {c.vm.ids[i]}: {with_unit(vm['workload.net_window_kb'][i], 'KB')} window"
+                f" per round trip ({gb})")
     hid = c.host.ids[comp] if comp >= 0 else "?"
     if code == _SHARE:
         return f"host {hid}: vm NICs shared by its VMs ({gb} for this VM)"
@@ -464,7 +466,7 @@ def _resources(c: Compiled, res: NetworkResult, speed: np.ndarray, pcie: np.ndar
         else:
             res.resources.append(Resource(
                 nid, "nic", util_l[j],
-                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {speed_l[j]:g} Gbit/s"
+                f"{gbps_l[j]:.2f} Gbit/s on {int(ports[j])} x {with_unit(speed_l[j], 'Gbit/s')}"
                 f" ({line_total:.2f} Gbit/s TCP goodput per direction)",
                 cite(FEDEX, LRO)))
 
@@ -504,7 +506,7 @@ def _warnings(c: Compiled, res: NetworkResult, pt_nics: np.ndarray, speed: np.nd
         ports = int(c.nic.cols["ports"][j])
         res.warnings.append(
             f"nic {c.nic.ids[j]}: PCIe Gen{gen} x{lanes} slot ({pcie[j]:.1f} Gbit/s) is"
-            f" narrower than {ports} x {speed[j]:g} Gbit/s"
+            f" narrower than {ports} x {with_unit(speed[j], 'Gbit/s')}"
             f" {'port needs' if ports == 1 else 'ports need'}; one 10G port needs Gen1 x8 or"
             " Gen2 x4, two need twice that (FedEx case study)")
     stranded = demanded & ~has_nic & (h >= 0)

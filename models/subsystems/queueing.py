@@ -115,6 +115,8 @@ def p95_exact(servers: int, rho: float, s_ms: float) -> float:
     points): Erlang-B recursion, then Newton on the log of the exact tail."""
     if rho <= 0.0:
         return _LN20 * s_ms
+    if rho >= 1.0:  # no steady state: the queue grows without bound
+        return math.inf
     a, b = rho * servers, 1.0
     for k in range(1, servers + 1):
         b = a * b / (k + a * b)

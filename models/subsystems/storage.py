@@ -66,12 +66,12 @@ PVSCSI_CUT = coefficients.declare(
     " by 10%-30%' (storage-pvscsi-cpio-reduction, the middle); LSI's emulation cost follows."
     "  Prior: 15%.")
 ISSUE_SAS_US = coefficients.declare(
-    "storage.issue_us_sas", "us per I/O at 2.4 GHz", 15.0,
+    "storage.issue_us_sas", "us per I/O of the reference core", 15.0,
     "vmkernel synchronous issue path per I/O through a SAS RAID controller (LSI MegaRAID), in"
     " the issuing vCPU's context: a 1-vCPU VM gains 80% IOPS when a VAIO filter's context takes"
     " part of it over (storage-vaio-single-vm-iops-plus80).  Prior: 15 us.")
 ISSUE_FC_US = coefficients.declare(
-    "storage.issue_us_fc", "us per I/O at 2.4 GHz", 4.0,
+    "storage.issue_us_fc", "us per I/O of the reference core", 4.0,
     "vmkernel synchronous issue path per I/O through a FC HBA: one 8-vCPU VM drives over 1M"
     " IOPS (storage-vsphere51-flash-1m-iops-vm, a bound).  Prior: 4 us.")
 SOFTWARE_INITIATOR = 2.0
@@ -118,7 +118,7 @@ measured (NaN, ``null`` in JSON), never invented."""
 
 
 def issue_us() -> dict[str, float]:
-    """vmkernel issue path per I/O by protocol (us at 2.4 GHz)."""
+    """vmkernel issue path per I/O by protocol (us of the reference core)."""
     fc = ISSUE_FC_US.value
     return {"sas": ISSUE_SAS_US.value, "fc": fc, "iscsi": SOFTWARE_INITIATOR * fc,
             "nfs": SOFTWARE_INITIATOR * fc, "vsan": SOFTWARE_INITIATOR * fc}

@@ -25,6 +25,7 @@ from models.core import coefficients
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import StretchedResult
+from models.document.numbers import with_unit
 from models.document.studies import SIZING, VXRAIL
 
 WRITE_RTT_SHARE = coefficients.declare(
@@ -108,10 +109,11 @@ def solve(c: Compiled) -> StretchedResult:
     for li in np.unique(link_of_array[link_of_array >= 0]):
         name = f"{site_ids[wan.cols['src'][li]]}-{site_ids[wan.cols['dst'][li]]}"
         if rtt[li] > SITE_MAX_RTT_MS:
-            warnings.append(f"wan {name}: {rtt[li]:g} ms RTT exceeds the 5 ms site-to-site"
+            warnings.append(f"wan {name}: {with_unit(rtt[li], 'ms')} RTT exceeds the 5 ms"
+                            " site-to-site"
                             " maximum for vSAN stretched clusters")
         if wan.cols["gbps"][li] < SITE_MIN_GBPS:
-            warnings.append(f"wan {name}: {wan.cols['gbps'][li]:g} Gbit/s is below the"
+            warnings.append(f"wan {name}: {with_unit(wan.cols['gbps'][li], 'Gbit/s')} is below the"
                             " 10 Gbit/s site-to-site minimum for vSAN stretched clusters")
     stretched_vms = int((vm_link >= 0).sum())
     hosts_per_site = np.bincount(c.host_site[c.host_site >= 0], minlength=len(site_ids))
@@ -129,8 +131,8 @@ def solve(c: Compiled) -> StretchedResult:
         if util > 1.0:
             warnings.append(f"wan {name}: witness link needs {need:.1f} Mbit/s")
         if rtt[li] > witness_max_rtt_ms(per_site):
-            warnings.append(f"wan {name}: witness RTT {rtt[li]:g} ms exceeds"
-                            f" {witness_max_rtt_ms(per_site):g} ms")
+            warnings.append(f"wan {name}: witness RTT {with_unit(rtt[li], 'ms')} exceeds"
+                            f" {with_unit(witness_max_rtt_ms(per_site), 'ms')}")
     return StretchedResult(vm_write_delay_ms=delay, resources=resources, warnings=warnings,
                            witness_required_mbps=witness_need)
 

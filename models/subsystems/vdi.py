@@ -29,6 +29,7 @@ from models.core.compiled import Compiled
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import Vdi, VdiLink
+from models.document.numbers import counted
 from models.document.schema import KINDS
 from models.document.studies import PCOIP
 
@@ -113,9 +114,10 @@ def solve(c: Compiled, vm_tx_mbps: np.ndarray) -> VdiResult:
                                   max_desktops=int(cap // per) if per > 0 else 0)
             res.resources.append(Resource(
                 name, "wan", float(min(util, 1.0)),
-                f"PCoIP of {count[li]:g} desktops at {per * 1000.0:.0f} kbit/s each:"
+                f"PCoIP of {counted(int(count[li]), 'desktop')} at {per * 1000.0:.0f} kbit/s"
+                " each:"
                 f" {mbps[li]:.1f} of {cap:.0f} Mbit/s; the link carries"
-                f" {links[name].max_desktops} such desktops", PCOIP.title))
+                f" {counted(links[name].max_desktops, 'such desktop')}", PCOIP.title))
             if util > 1.0:
                 res.warnings.append(
                     f"wan {name}: PCoIP needs {mbps[li]:.0f} Mbit/s, more than the link's"

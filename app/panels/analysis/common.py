@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from app.canvas.layout import arrange_vms
 from app.document.design_document import DesignDocument
-from app.support import format as fmt
 from app.support.jobs import Lane, Task
 from models.analysis import Evaluate
 from models.core.compiled import Compiled
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link, apply_scenario
 from models.engine.evaluation import run
+from models.report import wording
 
 LANE = Lane("analysis", workers=3)
 """Goal seek, the tornado and host failure run here: one thread per tab, so each tab's job
@@ -54,5 +54,4 @@ def place_rebuilt(old: Design, new: Design) -> None:
 
 def plain(doc: DesignDocument, text: str) -> str:
     """A model's text about ``doc``'s components with their names for their ids."""
-    names = {c.id: c.name for c in doc.design.components if c.name}
-    return fmt.plain(text, names, fmt.case_ids())
+    return wording.plain(text, doc.design)

@@ -1,6 +1,7 @@
-"""The Goal seek tab: the fewest hosts, the largest outstanding I/Os or the most VMs per host
-that meet the design's policy (:func:`models.analysis.seek`), searched in the background with
-a busy bar and Cancel; "Apply" changes the design to the answer as ONE undo step."""
+"""The Goal seek tab: the fewest hosts, the largest outstanding I/Os, the largest growth of the
+measured I/O (an imported estate) or the most VMs per host that meet the design's policy
+(:func:`models.analysis.seek`), searched in the background with a busy bar and Cancel;
+"Apply" changes the design to the answer as ONE undo step."""
 
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ from app.panels.analysis.common import LANE, analysis_copy, place_rebuilt, plain
 from app.support.jobs import Runner
 from models.analysis import SeekResult, rebuild, seek
 from models.analysis.resize import resize
+from models.document import numbers as fmt
+from models.engine.kpis import limit_text
 
 GOAL_LABELS = {"hosts": "Fewest hosts that meet policy",
                "oio": "Largest outstanding I/Os per VM that meets policy",
+               "iops": "Largest growth of the measured I/O that meets policy (p95 latency)",
                "vms": "Most VMs per host that meet policy"}
 
 
@@ -121,13 +125,17 @@ class GoalSeekTab(QWidget):
         self.seek_result = r = result
         if r.value is None:
             self.seek_answer.setText(f"No setting in {r.search[0]}..{r.search[1]} meets"
-                                     f" policy ({plain(self.document, r.binding)} fails).")
+                                     f" policy ({limit_text(r.binding)} fails).")
         else:
             extra = (f" ({r.extra['active_hosts']} + {r.extra['ha_spare_hosts']} HA spare)"
                      if r.goal == "hosts" else "")
-            current = "" if r.current is None else f"; the design has {r.current:g}"
-            self.seek_answer.setText(f"{r.value} {r.unit}{extra}{current}")
-        lines = [f"Binding: {plain(self.document, r.binding)}"] if r.binding else []
+            current = "" if r.current is None else \
+                f"; the design has {fmt.with_unit(r.current, r.unit)}"
+            if r.goal == "iops":  # today's I/O is 100%
+                extra = f" ({fmt.with_unit(r.extra['iops_at_answer'], 'IOPS')})"
+                current = f"; today {fmt.with_unit(r.extra['iops_today'], 'IOPS')}"
+            self.seek_answer.setText(f"{fmt.with_unit(r.value, r.unit)}{extra}{current}")
+        lines = [f"Binding: {limit_text(r.binding)}"] if r.binding else []
         lines += [f"  {plain(self.document, b.describe())}" for b in r.binding_detail[:3]]
         clusters = [c for c in r.extra.get("clusters", []) if c["id"]]
         lines += [f"  {c['name']}: {c['hosts_needed']} of {c['hosts']}"
@@ -151,6 +159,10 @@ class GoalSeekTab(QWidget):
     def _can_apply(self, r: SeekResult) -> bool:
         if r.goal == "oio":
             return True
+        if r.goal == "iops":  # an answer about the estate, not a change to it
+            self.apply_button.setToolTip("The I/O growth the design takes is an answer, not a"
+                                         " change: nothing to apply")
+            return False
         ok = self.document.scenario == "base"
         if not ok:
             self.apply_button.setToolTip("Hosts and VM counts change the base design: switch"
@@ -173,10 +185,10 @@ class GoalSeekTab(QWidget):
                 new, _ = resize(base, {c["id"]: int(c["hosts_needed"])
                                        for c in r.extra["clusters"]
                                        if c["hosts_needed"] is not None})
-                text = f"Goal seek: {r.value} hosts"
+                text = f"Goal seek: {fmt.count(int(r.value), 'host')}"
             else:
                 new, _ = rebuild(base, vms_per_host=int(r.value))
-                text = f"Goal seek: {r.value} VMs per host"
+                text = f"Goal seek: {fmt.count(int(r.value), 'VM per host')}"
             place_rebuilt(doc.design, new)
             doc.replace_contents(new, text)
         self.apply_button.setEnabled(False)

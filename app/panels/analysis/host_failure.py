@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 
 from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, plain, stoppable
-from app.support import format as fmt
 from app.support import theme
 from app.support.jobs import Runner
 from models.analysis import FailureReport, host_failure
+from models.document import numbers as fmt
 
 
 class HostFailureTab(QWidget):
@@ -104,7 +104,7 @@ class HostFailureTab(QWidget):
             worst = "; ".join(plain(self.document, b.describe()) for b in new[:3]) + (
                 f" (+{len(new) - 3} more)" if len(new) > 3 else "")
             if f.not_restarted:
-                worst = f"{len(f.not_restarted)} VMs cannot restart. " + worst
+                worst = f"{fmt.count(len(f.not_restarted), 'VM')} cannot restart. " + worst
             cells: list[Any] = [self._name(f.host), len(f.restarted), took, len(new),
                                 worst or "nothing new breaks"]
             for j, value in enumerate(cells):
@@ -116,14 +116,15 @@ class HostFailureTab(QWidget):
                     item.setForeground(QColor(theme.tones().error))
                 self.failure_table.setItem(i, j, item)
         pol = report.policy
-        already = (f" {len(report.baseline)} breaches already before any failure."
+        already = (f" {fmt.count(len(report.baseline), 'breach', 'breaches')} already before"
+                   " any failure."
                    if report.baseline else "")
         self.failure_summary.setText(
             ("Survives any single host failure." if report.survives else
-             f"Does NOT survive: {sum(bool(f.new_breaches) for f in rows)} of {len(rows)}"
-             " host failures break policy.")
+             f"Does NOT survive: {sum(bool(f.new_breaches) for f in rows)} of"
+             f" {fmt.count(len(rows), 'host failure')} break policy.")
             + f" Policy: CPU <= {fmt.percent(pol.get('cpu_util_max', math.nan))},"
-            f" p95 <= {pol.get('p95_ms_max', math.nan):g} ms.{already}")
+            f" p95 <= {fmt.with_unit(pol.get('p95_ms_max', math.nan), 'ms')}.{already}")
         self.failure_finished.emit(report)
 
     def _failure_failed(self, message: str) -> None:

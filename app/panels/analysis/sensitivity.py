@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
 from app.charts.plots import plot_widget
 from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
-from app.support import format as fmt
 from app.support import theme
 from app.support.jobs import Runner, Task, Work
 from models.analysis import OUTPUTS, KnobSwing, Sensitivity, sensitivity
+from models.document import numbers as fmt
 from models.document.design import Design
 from models.document.knobs import Knob, knobs_for
 
@@ -186,7 +186,7 @@ class SensitivityTab(QWidget):
         self.sens_progress.setValue(0)
         self.sens_progress.show()
         self.sens_cancel.setEnabled(True)
-        self.sens_status.setText(f"Computing: {len(knobs)} knobs...")
+        self.sens_status.setText(f"Computing: {fmt.count(len(knobs), 'knob')}...")
         self.runner.submit(ranking(design, self.output, str(self.band_combo.currentData()),
                                    knobs))
 

@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from models.document.design import Design, describe_value, repair_text
+from models.document.numbers import counted
 from models.document.rules import prop_problem
 from models.document.schema import ESXI_VERSIONS, KINDS, LINKS, NIC
+from models.document.words import kind_count
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``; it may raise :class:`ImportCancelledError` to stop."""
@@ -65,6 +67,8 @@ class HostRecord:
     cpu_usage_pct: float | None = None
     """Recorded host CPU usage (% of cores x MHz), e.g. RVTools vHost CPU usage %."""
     memory_usage_pct: float | None = None
+    iops: float | None = None
+    """Recorded host IOPS (Live Optics ESX Performance)."""
     measured_by: str = ""
     """Where the recorded usage comes from (provenance text)."""
     vms_recorded: int | None = None
@@ -79,6 +83,7 @@ class Measured:
     cpu_mhz: float | None = None
     cpu_max_mhz: float | None = None
     cpu_ready_pct: float | None = None
+    cpu_contention_pct: float | None = None
     memory_active_mib: float | None = None
     memory_consumed_mib: float | None = None
     memory_ballooned_mib: float | None = None
@@ -203,7 +208,7 @@ class Coverage:
         return self.on_their_host / self.runnable if self.runnable else 1.0
 
     def line(self) -> str:
-        parts = [f"{self.on_their_host:,} of {self.runnable:,} VMs on their host"
+        parts = [f"{self.on_their_host:,} of {kind_count('vm', self.runnable)} on their host"
                  f" ({self.ratio:.0%})"]
         if self.by_cluster:
             parts.append(f"{self.by_cluster:,} placed in their cluster (host not in the"
@@ -213,11 +218,11 @@ class Coverage:
         if self.dropped:
             parts.append(f"{self.dropped:,} not imported")
         if self.partial_hosts:
-            parts.append(f"{self.partial_hosts:,} hosts partial (they run VMs the export does"
-                         " not list)")
+            parts.append(f"{counted(self.partial_hosts, 'host')} partial (they run VMs the"
+                         " export does not list)")
         n = max(self.runnable - self.dropped, 0)
         measured = (f"measured: CPU {self.measured_cpu:,}, memory {self.measured_memory:,},"
-                    f" storage I/O {self.measured_io:,} of {n:,} VMs")
+                    f" storage I/O {self.measured_io:,} of {kind_count('vm', n)}")
         return "coverage: " + ", ".join(parts) + "; " + measured
 
     def to_dict(self) -> dict[str, Any]:
@@ -250,21 +255,31 @@ class ImportReport:
 
     def summary(self) -> str:
         c = self.counts
-        return (f"imported {self.source}: {c.get('vms', 0)} VMs on {c.get('hosts', 0)} hosts in "
-                f"{c.get('clusters', 0)} clusters at {c.get('sites', 0)} sites, "
-                f"{c.get('storage_arrays', 0)} storage arrays, {c.get('nics', 0)} NICs "
-                f"({self.seconds:.1f} s)")
 
-    def lines(self, limit: int = 40) -> list[str]:
+        def n(kind: str, key: str) -> str:
+            return kind_count(kind, c.get(key, 0))
+
+        return (f"imported {self.source}: {n('vm', 'vms')} on {n('host', 'hosts')} in"
+                f" {n('cluster', 'clusters')} at {n('site', 'sites')},"
+                f" {n('storage_array', 'storage_arrays')}, {n('nic', 'nics')}"
+                f" ({self.seconds:.1f} s)")
+
+    def lines(self, limit: int = 40, dialog: bool = False) -> list[str]:
         """The report as text lines: summary, coverage, what was left out, then each
-        skipped row."""
+        skipped row.  ``dialog``: for the app's import dialog, which names its options by
+        their labels, not by the command line's flags."""
         out = [self.summary(), "  " + self.coverage.line()]
         c = self.counts
-        left = [f"{c[k]} {label}" for k, label in (
-            ("powered_off_skipped", "powered-off VMs (--include-powered-off imports them)"),
-            ("powered_off_imported", "powered-off VMs imported idle, tagged powered-off"),
-            ("templates", "templates (they do not run)"),
-            ("ft_secondaries", "FT secondaries (became ft_secondary_on links)"),
+        powered_off = "the import's option “Import powered-off VMs too”" if dialog else \
+            "--include-powered-off"
+        left = [counted(c[k], one, many) for k, one, many in (
+            ("powered_off_skipped", f"powered-off VM ({powered_off} imports it)",
+             f"powered-off VMs ({powered_off} imports them)"),
+            ("powered_off_imported", "powered-off VM imported idle, tagged powered-off",
+             "powered-off VMs imported idle, tagged powered-off"),
+            ("templates", "template (templates do not run)", "templates (they do not run)"),
+            ("ft_secondaries", "FT secondary (became the FT VM's secondary link)",
+             "FT secondaries (became their FT VMs' secondary links)"),
         ) if c.get(k)]
         if left:
             out.append("  not imported as VMs / imported specially: " + ", ".join(left))
@@ -279,8 +294,8 @@ class ImportReport:
         for s in self.placement[:limit]:
             out.append(f"  placed {s}")
         if len(self.placement) > limit:
-            out.append(f"  ... and {len(self.placement) - limit} more VMs placed by cluster or"
-                       " unplaced (--json lists all)")
+            out.append(f"  ... and {kind_count('vm', len(self.placement) - limit, 'more')}"
+                       " placed by cluster or unplaced (--json lists all)")
         out.extend(f"  provenance: {n}" for n in self.provenance)
         out.extend(f"  note: {n}" for n in self.notes)
         out.extend(f"  {n}" for n in self.calibration)

@@ -1,22 +1,23 @@
-"""Read an Aria Operations (vRealize Operations) view exported as CSV.
+"""Read an Aria Operations (vRealize Operations) view or report exported as CSV: VM, host and
+cluster views, as Aria writes them (:mod:`models.io.importers.aria_columns` reads the headers,
+their units and the cells).
 
-A list view of virtual machines, one row per VM (or per VM and time for a trend view), with
-the columns a capacity view carries.  Columns are recognised by what their header says, so
-renamed views still read (``CPU|Demand (MHz)``, ``CPU Demand (MHz)``, ``Virtual Disk:Aggregate of
-all Instances|Commands per second``, ``Total IOPS``, ``Memory|Consumed (GB)`` ...):
+A file is one row per object (``Name``), or per object and interval (``Interval Breakdown``,
+"12:00 AM 21 July 2026"; a ``Time`` column of older views): an object's intervals are reduced
+by ``--stat`` (p95, mean or max).  Where a metric comes as several transformations, the stat
+picks its column: ``max`` the interval maxima (``|Max``), the others the interval averages
+(``|Avg``).  What is read:
 
-============== =====================================================================
-name           Name, Object Name, Virtual Machine, VM Name
-time           a Time / Timestamp column: several rows per VM, reduced by --stat
-CPU            CPU demand in MHz or GHz (usage MHz when the view has no demand)
-memory         consumed (KB, MB or GB), active / demand memory
-IOPS           total IOPS or commands per second (else reads + writes per second)
-read share     read IOPS over total
-I/O size       read + write rate (KBps) over IOPS
-latency        total latency (ms), else read and write latency weighted by their IOPS
-OIO            outstanding I/Os
-network        usage rate (KBps or Mbps)
-============== =====================================================================
+=========== ===============================================================================
+VM view     CPU demand (usage where the view has no demand) in MHz, ready and contention
+            (%), memory consumed and active, IOPS (or reads + writes per second), read
+            share, I/O size (read + write rate over IOPS), latency, outstanding I/Os,
+            network usage
+host view   CPU usage and demand (MHz, or %), contention and ready (%), memory utilisation
+            (MB, or %), onto the host's recorded figures (a percentage of its cores x clock
+            and memory where the view gives MHz and MB)
+cluster     the same onto the cluster (a percentage of its hosts' capacity)
+=========== ===============================================================================
 
 Export lines before the header (the view's name, "Generated on ...") are skipped.  A file
 without a name column, or without any column above, is refused with the headers found.
@@ -25,56 +26,26 @@ without a name column, or without any column above, is refused with the headers 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from models.document.design import DesignError, Issue
+from models.document.numbers import counted
+from models.document.words import kind_text
 from models.io.importers import Measured
+from models.io.importers.aria_columns import FIGURES, Column, factor, number, parse
 from models.io.importers.importer import Importer, Option
-from models.io.importers.measurements import STATS, Measurements, statistic, unit_scale
+from models.io.importers.measurements import STATS, HostMeasured, Measurements, statistic
 from models.io.importers.workbook import Row, csv_rows, head_rows
 
 NAME = re.compile(r"^(name|object name|virtual machine( name)?|vm( name)?|object)$")
-
-Matcher = Callable[[str], bool]
-
-
-def _has(*words: str) -> Matcher:
-    return lambda h: all(w in h for w in words)
-
-
-def _any_of(*ms: Matcher) -> Matcher:
-    return lambda h: any(m(h) for m in ms)
-
-
-def _not(m: Matcher, *words: str) -> Matcher:
-    return lambda h: m(h) and not any(w in h for w in words)
-
-
-COLUMNS: dict[str, Matcher] = {
-    "cpu_demand": _any_of(_has("cpu", "demand", "mhz"), _has("cpu", "demand", "ghz")),
-    "cpu_usage": _any_of(_has("cpu", "usage", "mhz"), _has("cpu", "usage", "ghz")),
-    "mem_consumed": _has("mem", "consumed"),
-    "mem_active": _any_of(_has("mem", "active"), _not(_has("mem", "demand"), "%")),
-    "iops": _not(_any_of(_has("iops"), _has("commands per second"), _has("commands/s"),
-                         _has("number of commands")), "read", "write"),
-    "read_iops": _any_of(_has("read", "iops"), _has("reads per second"),
-                         _has("read requests"), _has("read", "per second")),
-    "write_iops": _any_of(_has("write", "iops"), _has("writes per second"),
-                          _has("write requests"), _has("write", "per second")),
-    "latency": _not(_any_of(_has("latency"), _has("response time")), "read", "write",
-                    "network", "cpu", "mem"),
-    "read_latency": _has("read", "latency"),
-    "write_latency": _has("write", "latency"),
-    "read_kbps": _has("read", "rate"),
-    "write_kbps": _has("write", "rate"),
-    "oio": _any_of(_has("outstanding"), _has("oio")),
-    "net": _any_of(_has("network", "usage"), _has("network", "throughput"),
-                   _has("net", "usage rate")),
-}
-"""Figure -> test on the lower-case header; the first column that passes is used."""
+TIME = ("time", "timestamp", "date", "date/time", "collection time", "interval breakdown",
+        "interval")
+UNIT_WORDS = {"mhz": "MHz", "mb": "MB", "kb": "KB", "kbps": "KBps"}
+SUMMARY = {"summary", "total", "totals", "aggregate"}
+"""Names of the summary row a view adds when asked to (one more "object")."""
 
 
 def _header_index(rows: list[Row]) -> int:
@@ -85,22 +56,53 @@ def _header_index(rows: list[Row]) -> int:
     return -1
 
 
-def _number(v: object) -> float:
-    s = str(v).strip().replace("\u00a0", "").replace(" ", "")
-    if not s or s.lower() in ("-", "n/a", "na", "none", "null"):
-        return float("nan")
-    m = re.match(r"^-?[\d.,]+", s)
-    if not m:
-        return float("nan")
-    t = m.group(0)
-    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", t):
-        t = t.replace(",", "")
-    else:
-        t = t.replace(",", ".")
-    try:
-        return float(t)
-    except ValueError:
-        return float("nan")
+class _View:
+    """The header of a view: its name and time columns and each figure's column (or, for a
+    figure exported as several transformations, the one the statistic reads)."""
+
+    def __init__(self, header: list[str], stat: str) -> None:
+        low = [c.lower() for c in header]
+        self.header = header
+        self.name = next(i for i, c in enumerate(low) if NAME.match(c))
+        self.time = next((i for i, c in enumerate(low) if c in TIME), None)
+        columns = [parse(i, h) for i, h in enumerate(header) if i not in (self.name, self.time)]
+        objects = Counter(c.object for c in columns if c.object)
+        self.object = objects.most_common(1)[0][0] if objects else "vm"
+        self.mixed = len(objects) > 1
+        want = ("max", "maximum") if stat == "max" else ("avg", "average", "")
+        self.found: dict[str, Column] = {}
+        taken: set[int] = set()
+        for fig in FIGURES:
+            fits = [c for c in columns if c.index not in taken and fig.match(c)
+                    and (not c.object or c.object == self.object)]
+            if not fits:
+                continue
+            best = next((c for c in fits if c.transform in want), fits[0])
+            same = [c for c in fits if c.key == best.key and c.unit == best.unit]
+            taken.update(c.index for c in same)  # its other transformations are not others
+            self.found[fig.name] = best
+        self.kinds = {f.name: f for f in FIGURES}
+
+    def guessed(self, figure: str) -> bool:
+        c = self.found.get(figure)
+        return c is not None and not c.unit
+
+    def values(self, figure: str, rows: list[Row]) -> np.ndarray | None:
+        c = self.found.get(figure)
+        if c is None:
+            return None
+        fig = self.kinds[figure]
+        scale = factor(c.unit or fig.default, fig.kind)
+        if scale is None:
+            scale = factor(fig.default, fig.kind) or 1.0
+        i = c.index
+        return np.array([number(r[i] if i < len(r) else None, fig.kind, scale) for r in rows])
+
+    def used(self) -> str:
+        def unit(fig: str, c: Column) -> str:
+            default = self.kinds[fig].default
+            return "" if c.unit or not default else f" (in {UNIT_WORDS.get(default, default)})"
+        return "; ".join(f"{fig} = '{c.header}'{unit(fig, c)}" for fig, c in self.found.items())
 
 
 def read(path: Path, stat: str = "p95") -> Measurements:
@@ -114,69 +116,91 @@ def read(path: Path, stat: str = "p95") -> Measurements:
         raise DesignError([Issue(str(path), "not an Aria Operations view export: no 'Name'"
                                  " (or 'Object Name', 'Virtual Machine') column"
                                  f" (found: {first})")])
-    header = [str(c).strip() for c in rows[h]]
-    low = [c.lower() for c in header]
-    name_col = next(i for i, c in enumerate(low) if NAME.match(c))
-    time_col = next((i for i, c in enumerate(low) if c in ("time", "timestamp", "date",
-                                                            "date/time", "collection time")),
-                    None)
-    found: dict[str, int] = {}
-    for fig, match in COLUMNS.items():
-        for i, c in enumerate(low):
-            if i not in (name_col, time_col) and i not in found.values() and match(c):
-                found[fig] = i
-                break
-    if not found:
-        raise DesignError([Issue(str(path), "no column this import reads (CPU demand MHz,"
-                                 " memory consumed, IOPS, latency, ...): found "
-                                 + ", ".join(header[:12]))])
-    per_vm: dict[str, list[Row]] = {}
+    view = _View([str(c).strip() for c in rows[h]], stat)
+    if not view.found:
+        raise DesignError([Issue(str(path), "no column this import reads (CPU demand or"
+                                 " usage, memory consumed or utilisation, IOPS, latency,"
+                                 " contention, ...): found " + ", ".join(view.header[:12]))])
+    per_object: dict[str, list[Row]] = {}
     for r in rows[h + 1:]:
-        name = str(r[name_col]).strip() if name_col < len(r) else ""
-        if name:
-            per_vm.setdefault(name, []).append(r)
-    if not per_vm:
-        raise DesignError([Issue(str(path), "the view lists no VMs under its header")])
-    samples = max(len(v) for v in per_vm.values())
-    how = f"{stat} of up to {samples} rows per VM" if time_col is not None or samples > 1 \
-        else "one row per VM"
-    src = f"Aria Operations view {path.name}, {how}"
+        name = str(r[view.name]).strip() if view.name < len(r) else ""
+        if name and name.lower() not in SUMMARY:
+            per_object.setdefault(name, []).append(r)
+    what = {"vm": "VM", "host": "host", "cluster": "cluster"}[view.object]
+    if not per_object:
+        raise DesignError([Issue(str(path), f"the view lists no {kind_text(view.object, 2)}"
+                                 " under its header")])
+    samples = max(len(v) for v in per_object.values())
+    how = (f"{stat} of up to {counted(samples, 'interval')} per {what}"
+           if view.time is not None or samples > 1 else f"one row per {what}")
+    src = f"Aria Operations {what} view {path.name}, {how}"
     meas = Measurements(source=src)
-    used = [f"{fig} = '{header[i]}'" for fig, i in found.items()]
-    meas.notes.append("columns read: " + "; ".join(used))
-    for name, vm_rows in per_vm.items():
-        m = _vm(vm_rows, found, header, stat, src)
-        if m.sources:
-            meas.vms[name] = m
+    meas.notes.append("columns read: " + view.used())
+    if view.mixed:
+        meas.notes.append(f"the view mixes objects: its {what} columns are read")
+    for name, obj_rows in per_object.items():
+        if view.object == "vm":
+            m = _vm(view, obj_rows, stat, src)
+            if m.sources:
+                meas.vms[name] = m
+        else:
+            hm = _host(view, obj_rows, stat)
+            if hm is not None:
+                (meas.hosts if view.object == "host" else meas.clusters)[name] = hm
+    if view.object != "vm" and "cpu_usage" not in view.found \
+            and "cpu_usage_pct" not in view.found and ("cpu_demand" in view.found
+                                                       or "cpu_demand_pct" in view.found):
+        meas.notes.append(f"the view has CPU demand but no usage: each {what}'s recorded CPU"
+                          " is its demand (demand includes what ready and contention held"
+                          " back)")
     return meas
 
 
-def _vm(rows: list[Row], found: dict[str, int], header: list[str], stat: str,
-        src: str) -> Measured:
-    def col(fig: str, kind: str | None = None) -> np.ndarray | None:
-        i = found.get(fig)
-        if i is None:
-            return None
-        scale = unit_scale(header[i], kind) if kind else 1.0
-        return np.array([_number(r[i]) if i < len(r) else np.nan for r in rows]) * scale
+def _stat(view: _View, figure: str, rows: list[Row], stat: str) -> float | None:
+    values = view.values(figure, rows)
+    return None if values is None else statistic(values, stat)
+
+
+def _host(view: _View, rows: list[Row], stat: str) -> HostMeasured | None:
+    """A host's or cluster's figures (absolute ones turned into percentages when applied)."""
+    hm = HostMeasured(
+        cpu_pct=_stat(view, "cpu_usage_pct", rows, stat),
+        memory_pct=_stat(view, "mem_usage_pct", rows, stat),
+        cpu_mhz=_stat(view, "cpu_usage", rows, stat),
+        cpu_demand_mhz=_stat(view, "cpu_demand", rows, stat),
+        cpu_demand_pct=_stat(view, "cpu_demand_pct", rows, stat),
+        cpu_contention_pct=_stat(view, "cpu_contention", rows, stat),
+        cpu_ready_pct=_stat(view, "cpu_ready", rows, stat),
+        memory_mib=_stat(view, "mem_util", rows, stat),
+        memory_unit_guessed=view.guessed("mem_util"),
+        cpu_capacity_mhz=_stat(view, "cpu_capacity", rows, "max"),
+        memory_capacity_mib=_stat(view, "mem_capacity", rows, "max"))
+    figures = (hm.cpu_pct, hm.memory_pct, hm.cpu_mhz, hm.cpu_demand_mhz, hm.cpu_demand_pct,
+               hm.cpu_contention_pct, hm.cpu_ready_pct, hm.memory_mib)
+    return hm if any(v is not None for v in figures) else None
+
+
+def _vm(view: _View, rows: list[Row], stat: str, src: str) -> Measured:
+    def col(fig: str) -> np.ndarray | None:
+        return view.values(fig, rows)
 
     m = Measured()
-    cpu = col("cpu_demand", "mhz")
+    cpu = col("cpu_demand")
     what = "CPU demand"
     if cpu is None:
-        cpu, what = col("cpu_usage", "mhz"), "CPU usage"
+        cpu, what = col("cpu_usage"), "CPU usage"
     if cpu is not None and (v := statistic(cpu, stat)) is not None:
         m.cpu_mhz = v
         m.sources["cpu"] = f"{src}: {what} MHz"
-    consumed = col("mem_consumed", "mib")
-    if consumed is not None and (v := statistic(_kb_default(consumed, header,
-                                                            found["mem_consumed"]),
-                                                stat)) is not None:
+    m.cpu_ready_pct = _stat(view, "cpu_ready", rows, stat)
+    m.cpu_contention_pct = _stat(view, "cpu_contention", rows, stat)
+    consumed = col("mem_consumed")
+    if consumed is not None and (v := statistic(consumed, stat)) is not None:
         m.memory_consumed_mib = v
         m.sources["memory"] = f"{src}: memory consumed"
-    active = col("mem_active", "mib")
+    active = col("mem_active")
     if active is not None:
-        m.memory_active_mib = statistic(_kb_default(active, header, found["mem_active"]), stat)
+        m.memory_active_mib = statistic(active, stat)
     reads, writes = col("read_iops"), col("write_iops")
     iops = col("iops")
     if iops is None and reads is not None and writes is not None:
@@ -185,37 +209,35 @@ def _vm(rows: list[Row], found: dict[str, int], header: list[str], stat: str,
     if iops is not None and (v := statistic(iops, stat)) is not None:
         m.iops = v
         m.sources["io"] = f"{src}: IOPS"
-        if reads is not None and writes is not None:
-            total = np.nansum(reads) + np.nansum(writes)
-            if total > 0:
-                m.read_pct = float(np.nansum(reads) / total * 100.0)
-        rk, wk = col("read_kbps", "kbps"), col("write_kbps", "kbps")
-        if rk is not None and wk is not None and np.nansum(iops) > 0:
-            m.io_kb = float((np.nansum(rk) + np.nansum(wk)) / np.nansum(iops))
-        lat = col("latency")
-        rl, wl = col("read_latency"), col("write_latency")
-        if lat is None and rl is not None and wl is not None and reads is not None \
-                and writes is not None:
-            w = np.nan_to_num(reads) + np.nan_to_num(writes)
-            lat = (np.nan_to_num(rl) * np.nan_to_num(reads)
-                   + np.nan_to_num(wl) * np.nan_to_num(writes)) / np.where(w > 0, w, np.nan)
-        if lat is not None:
-            m.latency_ms = statistic(lat, stat)
-        oio = col("oio")
-        if oio is not None:
-            m.oio = statistic(oio, stat)
-    net = col("net", "mbps")
+        _io(m, view, rows, stat, iops, reads, writes)
+    net = col("net")
     if net is not None and (v := statistic(net, stat)) is not None:
         m.net_mbps = v
         m.sources["net"] = f"{src}: network usage"
     return m
 
 
-def _kb_default(values: np.ndarray, header: list[str], i: int) -> np.ndarray:
-    """Aria reports memory in KB unless its header names a unit."""
-    if re.search(r"\((k|m|g|t)i?b\)", header[i].lower()):
-        return values
-    return values / 1024.0
+def _io(m: Measured, view: _View, rows: list[Row], stat: str, iops: np.ndarray,
+        reads: np.ndarray | None, writes: np.ndarray | None) -> None:
+    if reads is not None and writes is not None:
+        total = np.nansum(reads) + np.nansum(writes)
+        if total > 0:
+            m.read_pct = float(np.nansum(reads) / total * 100.0)
+    rk, wk = view.values("read_kbps", rows), view.values("write_kbps", rows)
+    if rk is not None and wk is not None and np.nansum(iops) > 0:
+        m.io_kb = float((np.nansum(rk) + np.nansum(wk)) / np.nansum(iops))
+    lat = view.values("latency", rows)
+    rl, wl = view.values("read_latency", rows), view.values("write_latency", rows)
+    if lat is None and rl is not None and wl is not None and reads is not None \
+            and writes is not None:
+        w = np.nan_to_num(reads) + np.nan_to_num(writes)
+        lat = (np.nan_to_num(rl) * np.nan_to_num(reads)
+               + np.nan_to_num(wl) * np.nan_to_num(writes)) / np.where(w > 0, w, np.nan)
+    if lat is not None:
+        m.latency_ms = statistic(lat, stat)
+    oio = view.values("oio", rows)
+    if oio is not None:
+        m.oio = statistic(oio, stat)
 
 
 SUFFIXES = (".csv", ".txt", ".tsv")
@@ -229,7 +251,7 @@ def is_aria_view(path: Path) -> bool:
 
 IMPORTER = Importer(
     id="aria", name="Aria Operations", title="Aria Operations CSV view",
-    description="an Aria Operations CSV view export",
+    description="an Aria Operations CSV view or report (VMs, hosts or clusters)",
     source=Option("source", "path", help="the view exported as CSV"), command="calibrate",
     patterns=("*.csv",), suffixes=SUFFIXES, sniff=is_aria_view, read_measurements=read,
 )

@@ -55,7 +55,7 @@ def protocol(ds_type: str) -> str | None:
         return "nfs"
     if "vsan" in t:
         return "vsan"
-    return None
+    return t if t in ("fc", "iscsi", "sas") else None  # a LUN's protocol, when known
 
 
 def _nfs_server(address: str) -> str | None:

@@ -22,8 +22,11 @@ import re
 from collections import Counter
 from typing import Any
 
+from models.document.catalogue import processors
 from models.document.design import Component, Design, Link
-from models.document.schema import HOST, VM
+from models.document.numbers import counted, prop_value, with_unit
+from models.document.schema import HOST, VM, choice_label, prop_label
+from models.document.words import kind_count
 from models.io.arrange import arrange_in_place
 from models.io.importers import (
     ClusterRecord,
@@ -116,6 +119,7 @@ class _Builder:
     def hosts(self, hosts: list[HostRecord]) -> None:
         design, report = self.design, self.report
         versions: Counter[tuple[str, str]] = Counter()
+        unknown_cpus: dict[str, list[str]] = {}
         for h in hosts:
             if h.name in self.host_ids:
                 report.skip(h.where, h.name, "duplicate host: the first row with this name is"
@@ -128,7 +132,7 @@ class _Builder:
             self.host_cluster[h.name] = h.cluster
             if h.cluster:
                 self.cluster_hosts.setdefault(h.cluster, []).append(hid)
-            props = _host_props(h, report, versions)
+            props = _host_props(h, report, versions, unknown_cpus)
             if h.vms_recorded is not None:  # a partial host runs VMs the export omits
                 props["measured.vms"] = h.vms_recorded
                 props["measured.vms_listed"] = self.listed[h.name]
@@ -148,7 +152,13 @@ class _Builder:
                 design.links.append(Link(nid, hid, "installed_in"))
                 self.counts["nics"] += 1
         for (raw, mapped), n in sorted(versions.items()):
-            report.notes.append(f"ESXi version '{raw}' mapped to {mapped} ({n} hosts)")
+            report.notes.append(f"ESXi version '{raw}' mapped to {mapped}"
+                                f" ({kind_count('host', n)})")
+        for cpu, names in unknown_cpus.items():
+            whose = "its" if len(names) == 1 else "their"
+            report.notes.append(f"processor '{cpu}' is not in the processor catalogue: its"
+                                f" {kind_count('host', len(names))} run at {whose} clock alone"
+                                " (set host.specrate_per_core where it is known)")
 
     def clusters(self, records: list[ClusterRecord], hosts: list[HostRecord]) -> None:
         """A cluster component for every cluster the hosts name (and every vCluster row),
@@ -173,10 +183,10 @@ class _Builder:
                 self.design.links.append(Link(hid, cid, "in_cluster"))
         if assumed:
             self.report.notes.append(
-                f"{len(assumed)} clusters without a recorded HA/DRS policy ("
+                f"{kind_count('cluster', len(assumed))} without a recorded HA/DRS policy ("
                 + ", ".join(assumed[:5]) + (", ..." if len(assumed) > 5 else "")
                 + "): assumed HA on with 1 failover host and DRS on; set the cluster's"
-                " admission_control to what it is")
+                f" {prop_label('cluster', 'admission_control')} to what it is")
 
     # ------------------------------------------------------------------ storage
     def arrays(self, estate: Estate) -> None:
@@ -221,13 +231,14 @@ class _Builder:
                         design.links.append(Link(self.host_ids[hname], aid, "storage"))
         if self.array_disks:
             report.notes.append(
-                f"storage arrays come from {len(unique)} datastores (" + ", ".join(
+                f"storage arrays come from {counted(len(unique), 'datastore')} (" + ", ".join(
                     f"{p}: {n}" for p, n in protocols.most_common())
                 + "); media, drive count and RAID are not in the inventory: schema defaults"
                 " used")
         if grouped:
-            report.notes.append(f"{len(grouped)} arrays hold several datastores (LUNs by NAA"
-                                " prefix, exports by NFS server): " + "; ".join(grouped[:8]))
+            report.notes.append(f"{counted(len(grouped), 'array holds', 'arrays hold')} several"
+                                " datastores (LUNs by NAA prefix, exports by NFS server): "
+                                + "; ".join(grouped[:8]))
 
     # ------------------------------------------------------------------ VMs
     def vms(self, vms: list[VmRecord], include_powered_off: bool,
@@ -249,8 +260,7 @@ class _Builder:
                 continue
             if not vm.powered_on and not include_powered_off:
                 counts["powered_off_skipped"] += 1
-                report.skip(vm.where, vm.name, "powered off: not imported"
-                            " (--include-powered-off imports it idle)")
+                report.skip(vm.where, vm.name, "powered off: not imported")
                 continue
             cov.runnable += 1
             problem = _vm_problem(vm)
@@ -345,13 +355,15 @@ class _Builder:
     def finish(self) -> None:
         counts, report = self.counts, self.report
         if counts["sized_from"]:
-            report.notes.append(f"{counts.pop('sized_from')} VMs with empty CPUs or Memory"
-                                " cells in the VM list sized from their vCPU and vMemory rows")
+            report.notes.append(f"{counted(counts.pop('sized_from'), 'VM')} with empty CPUs or"
+                                " Memory cells in the VM list sized from their vCPU and vMemory"
+                                " rows")
         if self.unsized:
             report.notes.append(
-                f"{len(self.unsized)} VMs imported unsized (no CPUs or Memory in any sheet:"
-                f" the default {VM.props['vcpus'].default} vCPUs and"
-                f" {VM.props['memory_gb'].default:g} GB, tagged unsized; set their size): "
+                f"{counted(len(self.unsized), 'VM')} imported unsized (no CPUs or Memory in any"
+                f" sheet: the default {counted(int(VM.props['vcpus'].default or 1), 'vCPU')} and"
+                f" {with_unit(float(VM.props['memory_gb'].default or 0), 'GB')}, tagged unsized;"
+                " set their size): "
                 + ", ".join(self.unsized[:10]) + (", ..." if len(self.unsized) > 10 else ""))
         for aid, (thin, disks) in self.array_disks.items():
             if disks and thin * 2 > disks:
@@ -359,11 +371,13 @@ class _Builder:
                 if comp is not None:
                     comp.props["thin"] = True
         if counts["unknown_datastore"]:
-            report.notes.append(f"{counts.pop('unknown_datastore')} VMs are on datastores"
-                                " missing from the datastore list: no disk_on link for them")
+            report.notes.append(f"{counted(counts.pop('unknown_datastore'), 'VM is', 'VMs are')}"
+                                " on datastores missing from the datastore list: their disks"
+                                " are on no storage array")
         if counts["nics"]:
-            report.notes.append("NIC roles are not in the inventory: every NIC has role 'vm';"
-                                " mark the FT logging and vMotion uplinks")
+            report.notes.append("NIC roles are not in the inventory: every NIC carries"
+                                f" {choice_label('vm')}; mark the FT logging and vMotion"
+                                " uplinks")
         counts["hosts"] = len(self.host_ids)
         counts["sites"] = len(self.sites)
         counts["clusters"] = len(self.cluster_ids)
@@ -401,8 +415,8 @@ def _cluster_props(rec: ClusterRecord) -> dict[str, Any]:
     return props
 
 
-def _host_props(h: HostRecord, report: ImportReport,
-                versions: Counter[tuple[str, str]]) -> dict[str, Any]:
+def _host_props(h: HostRecord, report: ImportReport, versions: Counter[tuple[str, str]],
+                unknown_cpus: dict[str, list[str]]) -> dict[str, Any]:
     props: dict[str, Any] = {}
     spec = HOST.props
     sockets = h.sockets
@@ -421,8 +435,13 @@ def _host_props(h: HostRecord, report: ImportReport,
         if _in_range("ghz", ghz, spec):
             props["ghz"] = ghz
         else:
-            report.notes.append(f"host '{h.name}': CPU speed {h.mhz:g} MHz out of range; "
-                                f"default {spec['ghz'].default} GHz used")
+            report.notes.append(f"host '{h.name}': CPU speed {with_unit(h.mhz, 'MHz')} out of"
+                                f" range; default {prop_value('host', 'ghz', spec['ghz'].default)}"
+                                " used")
+    if h.cpu_model.strip():
+        props["cpu_model"] = h.cpu_model.strip()
+        if processors.match(h.cpu_model) is None:
+            unknown_cpus.setdefault(h.cpu_model.strip(), []).append(h.name)
     if h.hyperthreading is not None:
         props["hyperthreading"] = h.hyperthreading
     if h.memory_mib is not None:
@@ -430,8 +449,8 @@ def _host_props(h: HostRecord, report: ImportReport,
         if _in_range("memory_gb", gb, spec):
             props["memory_gb"] = gb
         else:
-            report.notes.append(f"host '{h.name}': memory {h.memory_mib:g} MiB out of range;"
-                                " default used")
+            report.notes.append(f"host '{h.name}': memory {with_unit(h.memory_mib, 'MiB')} out"
+                                " of range; default used")
     mapped = nearest_esxi(h.version) if h.version else None
     if mapped is None:
         report.notes.append(f"host '{h.name}': ESXi version unknown ('{h.version}'); "
@@ -440,11 +459,14 @@ def _host_props(h: HostRecord, report: ImportReport,
         props["esxi_version"] = mapped
         versions[(_short_version(h.version), mapped)] += 1
     for key, usage in (("measured.cpu_pct", h.cpu_usage_pct),
-                       ("measured.memory_pct", h.memory_usage_pct)):
+                       ("measured.memory_pct", h.memory_usage_pct), ("measured.iops", h.iops)):
         if usage is not None and _in_range(key, usage, spec):
             props[key] = round(float(usage), 3)
-    if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None):
+    if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None
+                          or h.iops is not None):
         props["provenance.measured"] = h.measured_by
+    if h.cpu_model and "cpu_model" in spec:  # the processor, where the schema keeps it
+        props["cpu_model"] = h.cpu_model
     return props
 
 
@@ -459,10 +481,10 @@ def _vm_problem(vm: VmRecord) -> str | None:
     if vm.orphaned:
         return "orphaned: vCenter has lost the VM (its host or files are gone)"
     if vm.vcpus is not None and not _in_range("vcpus", vm.vcpus, VM.props):
-        return f"bad value: {vm.vcpus} vCPUs is out of range 1..768"
+        return f"bad value: {with_unit(vm.vcpus, 'vCPUs')} is out of range 1..768"
     if vm.memory_mib is not None and vm.memory_mib / MIB_PER_GB > (VM.props["memory_gb"].max
                                                                   or 0):
-        return f"bad value: memory {vm.memory_mib:g} MiB is out of range"
+        return f"bad value: memory {with_unit(vm.memory_mib, 'MiB')} is out of range"
     return None
 
 
@@ -536,6 +558,7 @@ def measured_props(vm: VmRecord) -> dict[str, Any]:
     for key, value, scale in (
             ("measured.cpu_mhz", m.cpu_mhz, 1.0), ("measured.cpu_max_mhz", m.cpu_max_mhz, 1.0),
             ("measured.cpu_ready_pct", m.cpu_ready_pct, 1.0),
+            ("measured.cpu_contention_pct", m.cpu_contention_pct, 1.0),
             ("measured.memory_active_gb", m.memory_active_mib, gb),
             ("measured.memory_consumed_gb", m.memory_consumed_mib, gb),
             ("measured.memory_ballooned_gb", m.memory_ballooned_mib, gb),
@@ -566,27 +589,30 @@ def _notes(report: ImportReport, others: Counter[str], controllers: Counter[str]
            counts: Counter[str]) -> None:
     raised = others.pop("\x00memory", 0)
     if raised:
-        report.notes.append(f"{raised} VMs have less memory than the smallest the model takes:"
-                            f" raised to {VM.props['memory_gb'].min} GB")
+        report.notes.append(f"{counted(raised, 'VM has', 'VMs have')} less memory than the"
+                            " smallest the model takes: raised to"
+                            f" {with_unit(VM.props['memory_gb'].min or 0.0, 'GB')}")
     for os_name, n in others.most_common():
-        report.notes.append(f"{n} VMs with guest OS '{os_name}' imported as guest_os linux")
+        report.notes.append(f"{kind_count('vm', n)} with guest OS '{os_name}' imported as"
+                            f" {choice_label('linux')}")
     if controllers:
         names = {"pvscsi": "PVSCSI", "lsi_sas": "LSI Logic SAS", "lsi_parallel":
                  "LSI Logic / BusLogic parallel (modelled as LSI Logic SAS)",
                  "nvme": "NVMe (modelled as PVSCSI, both paravirtual)",
                  "sata_ide": "SATA/IDE (modelled as LSI Logic SAS, both emulated)"}
         report.notes.append("virtual SCSI adapters from the VMs' disks: " + ", ".join(
-            f"{names[k]} on {n} VMs" for k, n in controllers.most_common()))
+            f"{names[k]} on {kind_count('vm', n)}" for k, n in controllers.most_common()))
     cov = report.coverage
     running = counts["vms"] - counts["powered_off_imported"]
     if running and cov.measured_io < running:
         report.notes.append(
-            f"{running - cov.measured_io} of {running} running VMs have no measured storage"
-            " I/O: their IOPS and latency read 'not measured' (nothing is invented) until you"
-            " assign a workload profile (vm.workload.profile) or import I/O data (headroom"
-            " calibrate DESIGN --from esxtop.csv or an Aria Operations view, or"
-            " import-vcenter --perf DAYS)")
+            f"no measured storage I/O on {running - cov.measured_io:,} of"
+            f" {counted(running, 'running VM')}: their IOPS and latency read 'not measured'"
+            " (nothing is invented) until you assign a workload profile or import I/O data"
+            " (an esxtop or Aria Operations file to calibrate from, or a vCenter import with"
+            " performance history)")
     if running and cov.measured_cpu < running:
         report.notes.append(
-            f"{running - cov.measured_cpu} of {running} running VMs have no measured CPU: the"
-            " baseline shares their hosts' recorded CPU usage among them where it is recorded")
+            f"no measured CPU on {running - cov.measured_cpu:,} of"
+            f" {counted(running, 'running VM')}: the baseline shares their hosts' recorded CPU"
+            " usage among them where it is recorded")

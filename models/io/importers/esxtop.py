@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from models.document.design import DesignError, Issue
+from models.document.numbers import counted
+from models.document.words import kind_count
 from models.io.importers import Measured
 from models.io.importers.importer import Importer, Option
 from models.io.importers.measurements import (
@@ -111,7 +113,7 @@ def read(path: Path, stat: str = "p95") -> Measurements:
                                  " in the header")])
     times = [str(r[0]) for r in rows]
     span = f"{times[0]} to {times[-1]}" if len(times) > 1 else times[0]
-    src = f"esxtop batch {path.name}, {stat} of {len(rows)} samples ({span})"
+    src = f"esxtop batch {path.name}, {stat} of {counted(len(rows), 'sample')} ({span})"
     meas = Measurements(source=src)
     vms: dict[str, Measured] = {}
 
@@ -178,7 +180,8 @@ def read(path: Path, stat: str = "p95") -> Measurements:
         _disks(vm(name), name, keys, cols, rows, stat, src)
     meas.vms = {k: v for k, v in vms.items() if v.sources}
     if len(hosts) > 1:
-        meas.notes.append(f"the file holds {len(hosts)} hosts: " + ", ".join(sorted(hosts)))
+        meas.notes.append(f"the file holds {kind_count('host', len(hosts))}: "
+                          + ", ".join(sorted(hosts)))
     if not meas.vms and not meas.hosts:
         raise DesignError([Issue(str(path), "esxtop file without VM or host counters this"
                                  " import reads (Group Cpu, Virtual Disk, Physical Cpu, ...)")])

@@ -40,8 +40,55 @@ def statistic(values: list[float] | np.ndarray, stat: str) -> float | None:
 
 @dataclass
 class HostMeasured:
+    """What a file recorded for a host (or a cluster): percentages, or absolute figures that
+    :func:`apply_measurements` turns into percentages of the design's capacity (or of the
+    capacity the file gives)."""
+
     cpu_pct: float | None = None
     memory_pct: float | None = None
+    iops: float | None = None
+    """Recorded IOPS (Live Optics ESX Performance)."""
+    cpu_mhz: float | None = None
+    """CPU usage in MHz (Aria Operations CPU|Usage)."""
+    cpu_demand_mhz: float | None = None
+    cpu_demand_pct: float | None = None
+    cpu_contention_pct: float | None = None
+    cpu_ready_pct: float | None = None
+    memory_mib: float | None = None
+    """Memory in use (Aria Operations Memory|Utilization), MiB."""
+    memory_unit_guessed: bool = False
+    """The file did not say :attr:`memory_mib`'s unit (MB taken): checked against capacity."""
+    cpu_capacity_mhz: float | None = None
+    memory_capacity_mib: float | None = None
+
+    def percentages(self, cap_mhz: float, mem_mib: float, name: str,
+                    notes: list[str]) -> None:
+        """Fill the percentages from the absolute figures, against the file's capacity where
+        it gives one, else ``cap_mhz`` (cores x clock) and ``mem_mib``."""
+        cpu_cap = self.cpu_capacity_mhz or cap_mhz
+        if cpu_cap > 0:
+            if self.cpu_pct is None and self.cpu_mhz is not None:
+                self.cpu_pct = self.cpu_mhz / cpu_cap * 100.0
+            if self.cpu_demand_pct is None and self.cpu_demand_mhz is not None:
+                self.cpu_demand_pct = self.cpu_demand_mhz / cpu_cap * 100.0
+            if self.cpu_pct is None and self.cpu_demand_pct is not None:
+                self.cpu_pct = self.cpu_demand_pct  # a view with demand only: the closest
+        mem_cap = self.memory_capacity_mib or mem_mib
+        if self.memory_pct is None and self.memory_mib is not None and mem_cap > 0:
+            pct = self.memory_mib / mem_cap * 100.0
+            if self.memory_unit_guessed and not 0.5 <= pct <= 150.0:
+                for unit, f in (("KB", 1 / 1024), ("GB", 1024.0)):
+                    if 0.5 <= pct * f <= 150.0:
+                        notes.append(f"{name}: memory read in {unit} (the header gives no"
+                                     f" unit and MB would be {pct:,.0f}% of its memory)")
+                        pct *= f
+                        break
+            self.memory_pct = pct
+
+
+RECORDED_KEYS = ("measured.cpu_pct", "measured.memory_pct", "measured.iops",
+                 "measured.cpu_demand_pct", "measured.cpu_contention_pct",
+                 "measured.cpu_ready_pct")
 
 
 @dataclass
@@ -58,6 +105,7 @@ class Measurements:
     """Provenance of the VM figures, e.g. ``esxtop batch esx01.csv, p95 of 60 samples``."""
     vms: dict[str, Measured] = field(default_factory=dict)
     hosts: dict[str, HostMeasured] = field(default_factory=dict)
+    clusters: dict[str, HostMeasured] = field(default_factory=dict)
     nics: dict[tuple[str, str], NicMeasured] = field(default_factory=dict)
     """(host, vmnic) -> traffic."""
     cpu_used_pct: dict[str, float] = field(default_factory=dict)
@@ -72,6 +120,7 @@ class ApplyReport:
     vms_matched: int = 0
     vms_in_design: int = 0
     hosts_matched: int = 0
+    clusters_matched: int = 0
     nics_matched: int = 0
     unmatched_vms: list[str] = field(default_factory=list)
     unmatched_hosts: list[str] = field(default_factory=list)
@@ -82,7 +131,9 @@ class ApplyReport:
     def lines(self, limit: int = 20) -> list[str]:
         out = [f"calibrated from {self.source}: {self.vms_matched:,} of"
                f" {counted(self.vms_in_design, 'VM')} matched,"
-               f" {counted(self.hosts_matched, 'host')}, {counted(self.nics_matched, 'NIC')}"]
+               f" {counted(self.hosts_matched, 'host')}, {counted(self.nics_matched, 'NIC')}"
+               + (f", {counted(self.clusters_matched, 'cluster')}" if self.clusters_matched
+                  else "")]
         if self.unmatched_vms:
             n = len(self.unmatched_vms)
             out.append(f"  {counted(n, 'VM')} in the file {'is' if n == 1 else 'are'} not in"
@@ -103,7 +154,8 @@ class ApplyReport:
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "vms_matched": self.vms_matched,
                 "vms_in_design": self.vms_in_design, "hosts_matched": self.hosts_matched,
-                "nics_matched": self.nics_matched, "unmatched_vms": self.unmatched_vms,
+                "nics_matched": self.nics_matched,
+                "clusters_matched": self.clusters_matched, "unmatched_vms": self.unmatched_vms,
                 "unmatched_hosts": self.unmatched_hosts,
                 "switched_profiles": self.switched_profiles, "notes": self.notes}
 
@@ -160,12 +212,22 @@ def apply_measurements(design: Design, meas: Measurements) -> ApplyReport:
             rep.unmatched_hosts.append(name)
             continue
         rep.hosts_matched += 1
-        for key, value in (("measured.cpu_pct", hm.cpu_pct),
-                           ("measured.memory_pct", hm.memory_pct)):
-            if value is not None:
-                spec = HOST.props[key]
-                comp.props[key] = round(min(max(value, 0.0), float(spec.max or 1000)), 3)
-        comp.props["provenance.measured"] = meas.source
+        hm.percentages(*_capacity([comp]), f"host {comp.name}", rep.notes)
+        _record(comp, hm, meas.source)
+    clusters = _Index(design.of_kind("cluster"))
+    members: dict[str, list[Component]] = {}
+    by_id = {c.id: c for c in design.of_kind("host")}
+    for lk in design.links:
+        if lk.kind == "in_cluster" and lk.source in by_id:
+            members.setdefault(lk.target, []).append(by_id[lk.source])
+    for name, cm in meas.clusters.items():
+        comp = clusters.find(name)
+        if comp is None:
+            rep.notes.append(f"cluster '{name}' of the file is not in the design")
+            continue
+        rep.clusters_matched += 1
+        cm.percentages(*_capacity(members.get(comp.id, [])), f"cluster {comp.name}", rep.notes)
+        _record(comp, cm, meas.source)
     nics = {(lk.target, c.name.rsplit(" ", 1)[-1].lower()): c
             for c in design.of_kind("nic") for lk in design.links
             if lk.kind == "installed_in" and lk.source == c.id}
@@ -182,6 +244,33 @@ def apply_measurements(design: Design, meas: Measurements) -> ApplyReport:
         comp.props["provenance.measured"] = meas.source
     drop_invalid_values(design, rep.notes.append)
     return rep
+
+
+def _capacity(hosts: list[Component]) -> tuple[float, float]:
+    """CPU (cores x clock, MHz) and memory (MiB) of hosts, as the design has them."""
+    spec = HOST.props
+    cpu = mem = 0.0
+    for h in hosts:
+        def get(key: str, c: Component = h) -> float:
+            v = c.get(key)
+            return float(v) if isinstance(v, (int, float)) else float(spec[key].default or 0)
+        cpu += get("sockets") * get("cores_per_socket") * get("ghz") * 1000.0
+        mem += get("memory_gb") * 1024.0
+    return cpu, mem
+
+
+def _record(comp: Component, hm: HostMeasured, source: str) -> None:
+    """A host's or cluster's recorded figures onto it (each within its property's range)."""
+    specs = HOST.props
+    wrote = False
+    for key in RECORDED_KEYS:
+        value = getattr(hm, key.removeprefix("measured."), None)
+        if value is not None:
+            top = float(specs[key].max or 1000)
+            comp.props[key] = round(min(max(float(value), 0.0), top), 3)
+            wrote = True
+    if wrote:
+        comp.props["provenance.measured"] = source
 
 
 def _apply_vm(comp: Component, m: Measured, rep: ApplyReport) -> None:
@@ -207,7 +296,8 @@ def _apply_vm(comp: Component, m: Measured, rep: ApplyReport) -> None:
 
 
 _GROUPS: dict[str, tuple[str, ...]] = {
-    "cpu": ("measured.cpu_mhz", "measured.cpu_max_mhz", "measured.cpu_ready_pct"),
+    "cpu": ("measured.cpu_mhz", "measured.cpu_max_mhz", "measured.cpu_ready_pct",
+            "measured.cpu_contention_pct"),
     "memory": ("measured.memory_active_gb", "measured.memory_consumed_gb",
                "measured.memory_ballooned_gb", "measured.memory_swapped_gb"),
     "io": ("measured.iops", "measured.read_pct", "measured.io_kb", "measured.latency_ms",

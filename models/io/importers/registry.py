@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from models.document.design import DesignError, Issue
-from models.io.importers import aria, esxtop, rvtools, vcenter
+from models.io.importers import aria, esxtop, liveoptics, rvtools, vcenter
 from models.io.importers.importer import Importer, Product
 
 IMPORTERS: list[Importer] = [
     rvtools.IMPORTER,
     vcenter.IMPORTER,
+    liveoptics.IMPORTER,
     esxtop.IMPORTER,
     aria.IMPORTER,
 ]

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from models.document.design import Design, DesignError, Issue
+from models.document.numbers import counted
 from models.io.importers import (
     ClusterRecord,
     DatastoreRecord,
@@ -182,8 +183,8 @@ def _per_vm(sheet: Sheet, read: Callable[[Row], None], report: ImportReport) -> 
             bad += 1
             first = first or f"row {n}: {err}"
     if bad:
-        report.notes.append(f"sheet {sheet.name}: {bad} rows with unusable cells left out"
-                            f" (first: {first})")
+        report.notes.append(f"sheet {sheet.name}: {counted(bad, 'row')} with unusable cells left"
+                            f" out (first: {first})")
 
 
 def _vm_col(sheet: Sheet) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from models.document.design import Design, DesignError, Issue
+from models.document.words import kind_count
 from models.io.importers import (
     ClusterRecord,
     DatastoreRecord,
@@ -84,8 +85,8 @@ def parse_server(text: str, default_port: int = 443) -> tuple[str, int]:
     parts = urlsplit(raw if "//" in raw else "//" + raw)
     if parts.username or parts.password:
         raise DesignError([Issue("vCenter address", "do not put credentials in the address;"
-                                 f" use --user and the {PASSWORD_ENV} variable or"
-                                 " the prompt")])
+                                 " give the user and the password on their own (the user"
+                                 f" option and the {PASSWORD_ENV} variable or the prompt)")])
     if not parts.hostname:
         raise DesignError([Issue("vCenter address", f"'{text}' names no host")])
     try:
@@ -111,8 +112,8 @@ def _connect(conn: Connection) -> Any:
             from None
     except ssl.SSLCertVerificationError as err:
         raise DesignError([Issue(where, f"the server's TLS certificate is not trusted"
-                                 f" ({err.verify_message}); use --insecure only for a lab or"
-                                 " test server")]) from None
+                                 f" ({err.verify_message}); turn its verification off only"
+                                 " for a lab or test server")]) from None
     except OSError as err:
         raise DesignError([Issue(where, f"cannot connect: {err}")]) from None
     except Exception as err:  # pyVmomi raises faults of many types
@@ -408,8 +409,9 @@ def _perf(si: Any, estate: Estate, objs: dict[str, tuple[str, dict[str, Any]]],
         if hm is not None and (hm.cpu_pct is not None or hm.memory_pct is not None):
             h.cpu_usage_pct, h.memory_usage_pct = hm.cpu_pct, hm.memory_pct
             h.measured_by = res.source.format(counter="cpu.usagemhz and mem.consumed")
-    report.provenance.append(res.source.format(counter="<counter>") + f": {len(res.vms)} VMs,"
-                             f" {len(res.hosts)} hosts")
+    report.provenance.append(res.source.format(counter="<counter>")
+                             + f": {kind_count('vm', len(res.vms))},"
+                             f" {kind_count('host', len(res.hosts))}")
     report.notes.extend(res.notes)
 
 

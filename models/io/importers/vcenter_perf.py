@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from models.document.words import kind_count
 from models.io.importers import Measured, Progress
 from models.io.importers.measurements import HostMeasured, statistic
 
@@ -108,7 +109,7 @@ def read_perf(si: Any, vms: dict[str, Any], hosts: dict[str, tuple[Any, float, f
                 if mem is not None and mib else None)
     no_io = sum(1 for m in res.vms.values() if m.iops is None)
     if no_io:
-        res.notes.append(f"{no_io} VMs without virtual-disk counters in this interval"
+        res.notes.append(f"{kind_count('vm', no_io)} without virtual-disk counters in this interval"
                          " (statistics level): their I/O is not measured")
     return res
 

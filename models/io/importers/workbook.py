@@ -47,6 +47,7 @@ class Sheet:
 
     def __init__(self, name: str, header: Row, rows: Iterator[Row]) -> None:
         self.name = name
+        self.header = header
         self.index: dict[str, int] = {}
         for i, h in enumerate(header):
             self.index.setdefault(norm(h), i)
@@ -274,6 +275,11 @@ def sheet_names(path: Path) -> list[str]:
             return list(_workbook_sheets(z))
     except Exception:  # a damaged or foreign zip: many kinds of failure
         return []
+
+
+def workbook_sheets(z: zipfile.ZipFile) -> list[str]:
+    """The sheet names of an opened ``.xlsx`` (a workbook inside another zip, too)."""
+    return list(_workbook_sheets(z))
 
 
 def _workbook_sheets(z: zipfile.ZipFile) -> dict[str, str]:

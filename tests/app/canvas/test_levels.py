@@ -60,7 +60,7 @@ def test_badge_grades_with_the_bottlenecks_utilisation(qtbot: QtBot) -> None:
     item = scene.item(top.component)
     assert item is not None and item.badge and item.badge_style[1] == "i"
     with qtbot.waitSignal(doc.prediction_updated):
-        doc.set_value("vm", "workload.req_per_s", 2500.0)  # the host busy (about 80%)
+        doc.set_value("vm", "workload.req_per_s", 3200.0)  # the host busy (about 80%)
     item = scene.item(doc.prediction.bottlenecks(1)[0].component)  # type: ignore[union-attr]
     assert item is not None and item.badge and item.badge_style[1] == "!"
     assert badge_style(1.2)[0] != badge_style(0.8)[0] != badge_style(0.1)[0]

@@ -95,7 +95,7 @@ def test_kind_wide_edits_refresh_labels_only_when_the_label_shows_the_property(
     item = scene.item(vm.id)
     assert item is not None
     doc.set_value("vm", "workload.profile", "web")
-    assert item.subtitle == "web"  # the label shows the profile: refreshed
+    assert item.subtitle == "web server"  # the label shows the profile: refreshed
     item.subtitle = "stale"
     doc.set_value("vm", "workload.io_oio", 3)
     assert item.subtitle == "stale"  # OIO is not on the label: the 2,000 refreshes skipped

@@ -342,3 +342,24 @@ def test_an_imported_estate_opens_on_its_hosts_cores(qtbot: QtBot, tmp_path: Pat
     io = KnobCurve(make_doc())
     qtbot.addWidget(io)
     assert io.legend.opts["offset"][0] > 0  # latencies rise: top left
+
+
+def test_an_estate_with_measured_io_opens_on_its_drives_and_plots_that_io(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """A Live Optics estate's VMs do their measured I/O: the curve opens on the arrays'
+    drives and its IOPS are what was measured, not 0 or 'not measured'."""
+    from models.io.importers.liveoptics import import_liveoptics  # noqa: PLC0415
+    from tests.liveoptics import workbook, write  # noqa: PLC0415
+
+    design, _ = import_liveoptics(write(tmp_path / "lo.xlsx", workbook(4, 24, seed=3).sheets),
+                                  stat="average")
+    doc = DesignDocument(design)
+    curve = KnobCurve(doc)
+    qtbot.addWidget(curve)
+    assert curve.knob is not None and curve.knob.path == "storage_array.disks"
+    qtbot.waitUntil(lambda: n_points(curve.iops_curve) > 1, timeout=10_000)
+    iops = [float(y) for y in curve.iops_curve.yData]
+    assert doc.prediction is not None and doc.prediction.total_iops > 0
+    assert max(iops) == pytest.approx(doc.prediction.total_iops, rel=0.01)
+    assert all(math.isfinite(y) for y in curve.latency_curve.yData)
+    doc.undo_stack.setClean()

@@ -132,7 +132,8 @@ def test_evaluate_bands_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
                 "summary.ft_logging_mbps", "summary.consolidation.vms_per_host"):
         lo, hi = bands[key]
         assert 0 <= lo <= hi
-    lo, hi = bands["summary.consolidation.max_vms_per_host_by_cpu"]
+    host = doc["hosts"][0]["id"]
+    lo, hi = bands["hosts"][host]["cpu_util"]
     assert lo < hi  # the filter's 10-20% extra CPU per 1K IOPS
     assert [s["case_id"] for s in bands["sources"]] == ["storage-vaio-cpu-per-kiops-overhead"]
     vm = doc["vms"][0]["id"]

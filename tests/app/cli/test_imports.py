@@ -70,3 +70,23 @@ def test_a_secret_is_never_an_argument(monkeypatch: pytest.MonkeyPatch,
     assert main(["import-vcenter", "https://root:pw@vc.lab/sdk", "--user", "u",
                  "-o", str(tmp_path / "x.json")]) == 2
     assert "credentials" in capsys.readouterr().err  # checked before the password is asked
+
+
+def test_import_liveoptics_prints_coverage_and_the_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.liveoptics import workbook, write  # noqa: PLC0415
+
+    src = write(tmp_path / "LiveOptics_1_VMWARE_06_01_2026.xlsx", workbook(4, 24, seed=3).sheets)
+    out = tmp_path / "estate.headroom"
+    assert main(["import-liveoptics", str(src), "-o", str(out), "--stat", "average"]) == 0
+    text = capsys.readouterr().out
+    assert "coverage: 21 of 21 VMs on their host" in text and "storage I/O 21 of 21" in text
+    assert "host IOPS" in text and "(--stat average)" in text and f"wrote {out}" in text
+    vm = load_design(out).of_kind("vm")[0]
+    assert str(vm.props["provenance.io"]).startswith("measured: Live Optics VM Performance")
+    assert main(["calibrate", str(out), "--check", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert all(h["iops_recorded"] is not None for h in doc["hosts"])
+    assert doc["summary"]["vms_without_io"] == 0
+    assert main(["import-liveoptics", str(src), "-o", str(out), "--stat", "p95"]) == 2
+    assert "invalid choice: 'p95'" in capsys.readouterr().err

@@ -119,13 +119,12 @@ def test_an_edit_cancels_a_band_sweep_under_way(qtbot: QtBot,
 
 def test_report_kpi_table_lists_the_bands() -> None:
     from app.report.pages import figure_rows  # noqa: PLC0415
-    from app.support import format as fmt  # noqa: PLC0415 (report only
     from models.report.content import build  # noqa: PLC0415
     design = examples.load("dense-web-farm")
     for scenario, expect in (("dense mode", True), ("base", False)):
-        rows = figure_rows(build(design, scenario, fmt, checks=False))
+        rows = figure_rows(build(design, scenario, checks=False))
         assert any(row[2] for row in rows) == expect
-    rows = figure_rows(build(design, "dense mode", fmt, checks=False))
+    rows = figure_rows(build(design, "dense mode", checks=False))
     p95 = next(row for row in rows if row[0] == "p95 response")
     assert "–" in p95[2] and p95[2].endswith("ms")
 

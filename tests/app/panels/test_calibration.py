@@ -19,6 +19,7 @@ from app.panels.dashboard import Dashboard
 from app.panels.inspector import Inspector
 from app.report.baseline import baseline_page
 from app.report.pages import build_pages
+from models.document import numbers as fmt
 from models.document.design import Design
 from models.engine.kpis import KPI_BY_KEY
 from models.io.importers.rvtools import import_rvtools
@@ -203,7 +204,7 @@ def test_the_calibration_view_names_the_partial_hosts(
     rows = {item.text(): r for r in range(panel.hosts.rowCount())
             if (item := panel.hosts.item(r, 0)) is not None}
     host, (recorded, listed) = next(iter(partial.items()))
-    cell = panel.hosts.item(rows[host], len(HOST_HEADERS) - 1)
+    cell = panel.hosts.item(rows[host], HOST_HEADERS.index("VMs\nlisted"))
     assert cell is not None and cell.text() == f"{listed} of {recorded}"
     assert "background" in cell.toolTip()
     residual = panel.hosts.item(rows[host], 3)
@@ -212,8 +213,6 @@ def test_the_calibration_view_names_the_partial_hosts(
 
 def test_a_host_nothing_measured_reads_not_measured_in_the_view_and_tooltips(
         qtbot: QtBot, tmp_path: Path) -> None:
-    from app.support import format as fmt  # noqa: PLC0415
-
     e = estate(2, 12, seed=17, generation="3x", host_usage=False)
     design, _ = import_rvtools(write_xlsx(tmp_path / "n.xlsx", e.sheets))
     doc = DesignDocument(design)
@@ -228,8 +227,9 @@ def test_a_host_nothing_measured_reads_not_measured_in_the_view_and_tooltips(
         doc.request_evaluation()
     host = design.of_kind("host")[0]
     assert "CPU not measured" in component_tooltip(doc, host.id)
-    assert fmt.kpi_detail("host_cpu_pct", doc.prediction) == "not measured"
-    assert fmt.kpi_text(KPI_BY_KEY["host_cpu_pct"], doc.prediction) == fmt.NONE  # never 0 %
+    kpi = KPI_BY_KEY["host_cpu_pct"]
+    assert kpi.note(doc.prediction) == "not measured"
+    assert kpi.figure(doc.prediction) == fmt.NONE  # never 0 %
 
 
 def test_the_reports_baseline_page_names_the_partial_hosts(
@@ -247,3 +247,25 @@ def test_the_reports_baseline_page_names_the_partial_hosts(
     assert f"{len(partial)} partial hosts" in text
     host, (recorded, listed) = next(iter(partial.items()))
     assert f"{host}: {recorded} VMs recorded, {listed} in the export" in text
+def test_recorded_figures_and_clusters_show_in_the_view(qtbot: QtBot, tmp_path: Path) -> None:
+    """An Aria Operations cluster view onto an estate: the cluster's row, what it recorded
+    without a prediction (demand, contention) in its own column; no IOPS columns."""
+    from app.panels.calibration import ALSO_COLUMN, IOPS_COLUMNS  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import estate as aria_estate  # noqa: PLC0415
+    from tests.models.io.importers.test_aria import write as write_view  # noqa: PLC0415
+
+    doc = DesignDocument(aria_estate())
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    view = write_view(tmp_path / "cluster.csv", ["Name", "Cluster|CPU|Demand|Avg",
+                                                 "Cluster|CPU|Contention (%)|Avg"],
+                      [["Prod", "76,800", "2.5"]])
+    assert panel.calibrate_from(str(view))
+    qtbot.waitUntil(lambda: panel.check is not None and panel.hosts.rowCount() == 3)
+    names = [item.text() for r in range(3) if (item := panel.hosts.item(r, 0)) is not None]
+    assert names[-1] == "Prod (cluster)"
+    also = panel.hosts.item(2, ALSO_COLUMN)
+    assert also is not None and also.text() == "CPU demand 50.0%, contention 2.5%"
+    assert not panel.hosts.isColumnHidden(ALSO_COLUMN)
+    assert all(panel.hosts.isColumnHidden(c) for c in IOPS_COLUMNS)

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.document.design import Component, Design, Link
 from models.document.studies import FT4, VAIO
 from models.engine.kpis import KPI_BY_KEY, KPIS
@@ -32,8 +32,8 @@ def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
     assert [k.key for k in KPIS] == list(dash.tiles)
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == fmt.kpi_text(kpi, p)
-        assert tile.detail_label.text() == fmt.kpi_detail(kpi.key, p, name=dash.name_of)
+        assert tile.value_label.text() == kpi.figure(p)
+        assert tile.detail_label.text() == kpi.note(p, dash.name_of)
         assert not tile.delta_label.isVisibleTo(dash)
     c = p.consolidation
     assert c.binding == "cpu"
@@ -57,7 +57,7 @@ def test_tiles_update_in_place(qtbot: QtBot) -> None:
     assert doc.prediction is not None
     for key, tile in dash.tiles.items():
         assert tile.value_label is labels[key]
-        assert tile.value_label.text() == fmt.kpi_text(KPI_BY_KEY[key], doc.prediction)
+        assert tile.value_label.text() == KPI_BY_KEY[key].figure(doc.prediction)
 
 
 def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
@@ -70,7 +70,7 @@ def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
     assert p is not None and base is not None and p is not base
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == fmt.kpi_text(kpi, p)
+        assert tile.value_label.text() == kpi.figure(p)
         if kpi.value(p) is None and kpi.value(base) is None:  # nothing to compare
             assert not tile.delta_label.isVisibleTo(dash), kpi.key
             continue
@@ -151,7 +151,7 @@ def test_library_tile_names_the_slowest_job(qtbot: QtBot) -> None:
     assert p is not None
     tile = dash.tiles["library_min"]
     assert tile.value_label.text() == fmt.with_unit(p.library_slowest_s / 60, "min") == "89.9 min"
-    assert tile.detail_label.text() == "Branch 1 library 1 (sync), bound by WAN 0.1 Gbit/s"
+    assert tile.detail_label.text() == "Branch 1 library 1 (sync), bound by WAN 100 Mbit/s"
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_value("content_library", "mirror_server", True)  # one WAN copy per site
     assert "vs base" not in tile.delta_label.text()  # an edit of base, not a scenario
@@ -198,7 +198,7 @@ def test_delta_formatting() -> None:
     assert fmt.percent(0.873) == "87.3 %"
     assert fmt.value(None) == fmt.MIXED
     assert fmt.value(True) == "on"
-    assert fmt.value(0.9, "fraction") == "0.9"
+    assert fmt.value(0.9, "fraction") == "90 %"  # a CPU ceiling, not "0.9"
     assert fmt.with_unit(float("nan"), "ms") == fmt.NONE
 
 
@@ -277,10 +277,10 @@ def test_host_tiles_show_the_mean_and_name_the_busiest_host() -> None:
     assert mem.value(p) == pytest.approx(float(p.hosts.memory_util.mean()) * 100)
     busy = int(p.hosts.cpu_util.argmax())
     names = {h: f"esx-{h}" for h in p.hosts.ids}
-    assert fmt.kpi_detail("host_cpu_pct", p, name=names.__getitem__) == (
+    assert KPI_BY_KEY["host_cpu_pct"].note(p, names.__getitem__) == (
         f"busiest esx-{p.hosts.ids[busy]} at"
         f" {fmt.percent(float(p.hosts.cpu_util[busy])).replace(' ', chr(0xA0))}")
     one = evaluate(examples.load("vaio-scaling"))
-    assert fmt.kpi_detail("host_cpu_pct", one, name=lambda h: "Dell R720") == "Dell R720"
+    assert KPI_BY_KEY["host_cpu_pct"].note(one, lambda h: "Dell R720") == "Dell R720"
     assert cpu.value(evaluate(Design(name="empty"))) is None
-    assert fmt.kpi_detail("host_cpu_pct", evaluate(Design(name="empty"))) == "no hosts"
+    assert KPI_BY_KEY["host_cpu_pct"].note(evaluate(Design(name="empty"))) == "no hosts"

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
 from app.panels.knob_panel import KnobPanel, KnobRow
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.document.knobs import knob, knobs_for
 from models.engine.kpis import KPI_BY_KEY
 from models.examples import bundled as examples
@@ -86,9 +86,9 @@ def test_slider_move_reaches_the_latency_tile_and_undo_restores_it(qtbot: QtBot)
         slider.setValue(start // 4)
     assert doc.value("vm", "workload.io_oio") != before_value
     assert doc.prediction is not None
-    assert tile.value_label.text() == fmt.kpi_text(KPI_BY_KEY["mean_latency_ms"], doc.prediction)
+    assert tile.value_label.text() == KPI_BY_KEY["mean_latency_ms"].figure(doc.prediction)
     assert dash.tiles["total_iops"].value_label.text() == \
-        fmt.kpi_text(KPI_BY_KEY["total_iops"], doc.prediction)
+        KPI_BY_KEY["total_iops"].figure(doc.prediction)
     assert panel.row(OIO).value_label.text() == \
         fmt.value(doc.value("vm", "workload.io_oio"), "I/Os")
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 from app.document.design_document import DesignDocument
 from app.panels.dashboard import Dashboard
 from app.panels.scenarios import ScenarioBar
-from app.support import format as fmt
+from models.document import numbers as fmt
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPIS
 from models.examples import bundled as examples
@@ -105,15 +105,15 @@ def test_compare_table_lists_kpis_with_changes(qtbot: QtBot) -> None:
     assert base is not None and active is not None
     for row, kpi in enumerate(KPIS):
         assert cell(bar, row, 0) == kpi.title
-        assert cell(bar, row, 1) == fmt.kpi_text(kpi, base)
-        assert cell(bar, row, 2) == fmt.kpi_text(kpi, active)
+        assert cell(bar, row, 1) == kpi.figure(base)
+        assert cell(bar, row, 2) == kpi.figure(active)
         assert cell(bar, row, 3) == fmt.delta(kpi.value(active), kpi.value(base), kpi.unit)
     # two named scenarios, neither of them active
     left = bar.left_combo.findText("iofilter")
     bar.left_combo.setCurrentIndex(left)
     bar.left_combo.activated.emit(left)
     other = evaluate(doc.design, "iofilter")
-    assert cell(bar, 0, 1) == fmt.kpi_text(KPIS[0], other)
+    assert cell(bar, 0, 1) == KPIS[0].figure(other)
     header = bar.table.horizontalHeaderItem(1)
     assert header is not None and header.text() == "iofilter"
 
@@ -126,7 +126,7 @@ def test_compare_follows_edits(qtbot: QtBot) -> None:
         doc.set_value("vm", "workload.io_oio", 4)
     qtbot.waitUntil(lambda: not bar._compare_timer.isActive(), timeout=5000)
     assert doc.prediction is not None
-    assert cell(bar, 1, 2) == fmt.kpi_text(KPIS[1], doc.prediction)
+    assert cell(bar, 1, 2) == KPIS[1].figure(doc.prediction)
 
 
 def test_closing_the_compare_window_releases_the_button(qtbot: QtBot) -> None:

@@ -303,10 +303,15 @@ def test_summary_tiles_lead_with_what_the_design_measures() -> None:
 
     web = tiles("dense-web-farm")
     assert [t[0] for t in web] == ["p95 response", "Network", "Hosts needed", "Consolidation"]
-    assert web[1][2] == "busiest NIC Intel X520 #1 34.1 %" and web[2][2] == "binding limit: CPU"
+    # the line under a tile is the dashboard's (the KPI table's), components named
+    assert web[1][2] == "busiest NIC Intel X520 #1 at 34.1\u00a0%"
+    assert web[2][2] == "binding limit: CPU"
     io = tiles("vaio-scaling")
     assert [t[0] for t in io] == ["Total IOPS", "Mean latency", "Hosts needed", "Consolidation"]
-    assert io[0][1:] == ("75,000 IOPS", "16 VMs")
+    assert io[0][1:] == ("75,000 IOPS", "16 VMs doing I/O")
+    ft = tiles("ft-netperf")
+    assert ft[-1][1:] == ("1 VM per host", "binding limit: FT secondary")  # not "1 VMs/host"
+    assert ft[-1][2] != "binding limit: ft"
     # no tile of dashes: the busiest resource fills in where the design has few figures
     mc = tiles("multicast-receivers")
     assert [t[0] for t in mc] == ["Network", "Hosts needed", "Busiest resource",

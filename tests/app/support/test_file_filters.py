@@ -11,5 +11,6 @@ def test_one_filter_per_format_then_all_files() -> None:
     assert file_filter([registry.get("rvtools"), registry.get("vcenter")]) == (
         "RVTools export (*.xlsx *.csv);;All files (*)")  # vCenter reads no file
     assert file_filter(registry.importers(MEASUREMENTS), "Performance data") == (
-        "Performance data (*.xlsx *.csv);;RVTools export (*.xlsx *.csv);;"
-        "esxtop batch CSV (*.csv);;Aria Operations CSV view (*.csv);;All files (*)")
+        "Performance data (*.xlsx *.csv *.zip);;RVTools export (*.xlsx *.csv);;"
+        "Live Optics workbook (*.xlsx *.zip);;esxtop batch CSV (*.csv);;"
+        "Aria Operations CSV view (*.csv);;All files (*)")

@@ -252,11 +252,11 @@ def test_import_lists_the_registrys_design_sources(qtbot: QtBot, example: Design
     ctrl = FileController(window, DesignDocument(example, window), recovery=False)
     acts = ctrl.import_menu.actions()
     assert [a.text() for a in acts] == ["&RVTools Export...", "Live &vCenter...",
-                                        "&Fake Inventory..."]
-    assert acts[2].statusTip() == "Import a fake inventory"
+                                        "&Live Optics Workbook...", "&Fake Inventory..."]
+    assert acts[3].statusTip() == "Import a fake inventory"
     assert ctrl.import_menu.menuAction() in ctrl.menu.actions()
     started: list[Importer] = []
     monkeypatch.setattr("app.window.importing.start_import",
                         lambda w, d, importer: started.append(importer))
-    acts[2].trigger()
+    acts[3].trigger()
     assert started == [fake_importer]

@@ -223,3 +223,30 @@ def test_one_csv_of_an_rvtools_folder_imports_the_folder(qtbot: QtBot, tmp_path:
         assert job is not None
     assert len(doc.design.of_kind("host")) == 4
     assert job.report is not None and job.report.source == "RVTools export"
+
+
+def test_live_optics_import_fills_the_calibration_view(qtbot: QtBot, tmp_path: Path) -> None:
+    """File > Import a Live Optics workbook: its stat is a field of the dialog, the import
+    runs in the background, and the Calibration view shows the hosts' recorded IOPS."""
+    from app.panels.calibration import IOPS_COLUMNS, CalibrationPanel  # noqa: PLC0415
+    from tests.liveoptics import workbook, write  # noqa: PLC0415
+
+    imp = registry.get("liveoptics")
+    path = write(tmp_path / "LiveOptics_1_VMWARE_06_01_2026.xlsx", workbook(4, 24).sheets)
+    assert registry.detect(path) is imp
+    dialog = ImportDialog(None, imp)
+    qtbot.addWidget(dialog)
+    assert dialog.values()["stat"] == "peak"  # the default: what storage is sized to
+    doc = DesignDocument()
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    with qtbot.waitSignal(doc.design_replaced, timeout=60_000):
+        job = start_import(None, doc, imp, str(path), {**imp.defaults(), "stat": "average"})
+        assert job is not None
+    assert job.report is not None and job.report.coverage.measured_io == 21
+    qtbot.waitUntil(lambda: panel.check is not None and panel.hosts.rowCount() == 4)
+    assert "host IOPS" in panel.summary.text()
+    assert not any(panel.hosts.isColumnHidden(c) for c in IOPS_COLUMNS)
+    item = panel.hosts.item(0, IOPS_COLUMNS[1])
+    assert item is not None and item.text() not in ("", "–")

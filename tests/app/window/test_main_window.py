@@ -174,7 +174,7 @@ def test_import_asks_to_save_unsaved_work_first(qtbot: QtBot, nic_example: Desig
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     window = make(qtbot, nic_example)
     texts = [a.text() for a in window.import_menu.actions()]
-    assert texts == ["&RVTools Export...", "Live &vCenter...", "",
+    assert texts == ["&RVTools Export...", "Live &vCenter...", "&Live Optics Workbook...", "",
                      "&Calibrate from Performance Data..."]
     assert window.import_menu.menuAction() in window.files.menu.actions()
     window.document.set_value("vm", "workload.io_oio", 3)

@@ -90,7 +90,7 @@ def test_every_design_source_has_its_button(qtbot: QtBot, fake_importer: Importe
     window.files.action_new.trigger()
     buttons = window.start.page.import_buttons
     assert [b.text() for b in buttons.values()] == ["RVTools export…", "Live vCenter…",
-                                                    "Fake inventory…"]
+                                                    "Live Optics workbook…", "Fake inventory…"]
     assert buttons["fake"].toolTip() == "Import a fake inventory"
     called: list[str] = []
     monkeypatch.setattr(window.files, "import_from", called.append)

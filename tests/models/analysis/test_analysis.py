@@ -5,6 +5,7 @@ invariants that hold whatever the subsystem models return."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -431,3 +432,28 @@ def test_failure_on_examples_accounts_for_every_vm(name: str) -> None:
     for f in rep.failures:
         assert sum(f.vms_after.values()) + len(f.not_restarted) == placed
         assert all(f.vms_after[h] >= f.vms_before[h] for h in f.vms_after)
+
+
+def test_seek_iops_grows_an_estates_measured_io_until_latency_binds(tmp_path: Path) -> None:
+    """An imported estate's VMs run at their measured I/O rates: the latency goal is how far
+    that I/O can grow, and outstanding I/Os (which do not move them) are refused."""
+    from models.io.importers.liveoptics import import_liveoptics  # noqa: PLC0415
+    from tests.liveoptics import workbook, write  # noqa: PLC0415
+
+    design, _ = import_liveoptics(write(tmp_path / "lo.xlsx", workbook(4, 24, seed=3).sheets),
+                                  stat="average")
+    for a in design.of_kind("storage_array"):  # arrays of slower drives: they bind
+        a.props.update({"media": "hdd15k", "disks": 24})
+    r = analysis.seek(design, "iops")
+    assert r.feasible and r.value is not None and r.value > 100 and r.current == 100
+    assert r.binding in ("p95", "array", "p95+array", "array+p95")
+    assert r.extra["iops_at_answer"] == pytest.approx(r.extra["iops_today"] * r.value / 100)
+    assert r.extra["vms_with_io"] == 21
+    assert any(not t.ok for t in r.trials) and any(t.ok and t.value == r.value
+                                                   for t in r.trials)
+    with pytest.raises(DesignError, match="no VM keeps outstanding I/Os"):
+        analysis.seek(design, "oio")
+    with pytest.raises(DesignError, match="at least 100"):
+        analysis.seek(design, "iops", limit=50)
+    with pytest.raises(DesignError, match="no VM has an I/O rate to grow"):
+        analysis.seek(toy_design(), "iops", evaluate=toy_run)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from models.core.compiled import compile_design
-from models.core.platform import HT_THROUGHPUT, REF_GHZ, compute, speed_of
+from models.core.platform import HT_THROUGHPUT, REF_GHZ, compute, reference_specrate, speed_of
 from models.document.design import Component, Design, Override
+from models.engine.evaluation import evaluate
 
 
 def two_hosts() -> Design:
@@ -38,3 +39,38 @@ def test_a_patched_clock_moves_the_speed() -> None:
 def test_a_vm_on_no_host_runs_at_the_reference_speed() -> None:
     c = compile_design(two_hosts())
     assert speed_of(c, np.array([1, -1, 0])).tolist() == pytest.approx([1.5, 1.0, 1.0])
+
+
+def test_a_processor_sets_the_speed_and_its_clock_scales_it() -> None:
+    d = two_hosts()
+    h1 = d.component("h1")
+    assert h1 is not None
+    h1.props.update(cpu_model="Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz", ghz=2.1)
+    hc = compute(compile_design(d))
+    gold = 4.99  # SPECrate2017_int_base per core of the Gold 6130 (the catalogue's median)
+    assert hc.known.tolist() == [True, False]
+    assert hc.speed[0] == pytest.approx(gold / reference_specrate(), rel=0.01)
+    h1.props["ghz"] = 4.2  # a clock what-if on the same processor: twice as fast
+    assert compute(compile_design(d)).speed[0] == pytest.approx(2 * hc.speed[0])
+
+
+def test_the_reference_core_runs_at_one() -> None:
+    d = two_hosts()
+    h1 = d.component("h1")
+    assert h1 is not None
+    h1.props["cpu_model"] = "Intel(R) Xeon(R) CPU E5-2665 0 @ 2.40GHz"
+    assert compute(compile_design(d)).speed[0] == pytest.approx(1.0)
+
+
+def test_a_stated_figure_wins_and_an_unknown_processor_falls_back_to_its_clock() -> None:
+    d = two_hosts()
+    h1, h2 = d.component("h1"), d.component("h2")
+    assert h1 is not None and h2 is not None
+    h1.props.update(cpu_model="Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz",
+                    specrate_per_core=2 * reference_specrate())
+    h2.props["cpu_model"] = "Acme Quantum 9000"
+    hc = compute(compile_design(d))
+    assert hc.speed.tolist() == pytest.approx([2.0, 1.5])
+    assert hc.unknown_models == ("Acme Quantum 9000",)
+    warnings = evaluate(d).warnings
+    assert any("'Acme Quantum 9000' is not in the processor catalogue" in w for w in warnings)

@@ -68,7 +68,7 @@ def test_every_property_has_words() -> None:
     for kind, prop in props:
         label = prop_label(kind, prop)
         assert "_" not in label and not re.search(r"[a-z]\.[a-z]", label), label
-        assert label[0].isupper() or label[:2] in ("vC", "sp", "p9"), label
+        assert label[0].isupper() or label[:2] in ("vC", "vS", "sp", "p9"), label
     assert prop_label("vm", "vcpus") == "vCPUs"
     assert prop_label("host", "memory_gb") == "Memory"
     assert prop_label("vm", "new_thing_x") == "New thing x"  # a new property still reads

@@ -13,9 +13,11 @@ from models.engine.evaluation import evaluate
 from models.engine.kpis import (
     KPI_BY_KEY,
     KPIS,
+    LIMITS,
     SUMMARY_FIGURES,
     busiest,
     busiest_wan,
+    limit_text,
     mean_pct,
     slowest_library_job,
 )
@@ -79,3 +81,61 @@ def test_host_figures_average_the_hosts_something_measured() -> None:
     assert mean_pct(np.array([0.2, np.nan, 0.4])) == pytest.approx(30.0)
     assert mean_pct(np.array([np.nan, np.nan])) is None
     assert mean_pct(np.zeros(0)) is None
+def test_every_kpi_of_every_example_reads_in_one_format() -> None:
+    """The same figure reads the same in a tile, a table and a range: no '75k' beside
+    '7,263', no '0.0091 Gbit/s'."""
+    for name in examples.names():
+        p = evaluate(examples.load(name))
+        for kpi in KPIS:
+            text = kpi.figure(p)
+            assert "k " not in text and not text.startswith("0.00"), (name, kpi.key, text)
+
+
+def test_binding_limits_read_in_words_on_the_kpi_table() -> None:
+    """The dashboard, the report and the command line read a binding limit from one table:
+    'FT secondary', never 'ft'."""
+    assert limit_text("ft") == "FT secondary"
+    assert limit_text("ft", phrase=True).startswith("the FT secondary")
+    assert limit_text("cpu") == "CPU" and limit_text("cpu", phrase=True) == "host CPU"
+    assert limit_text("cpu+memory") == "CPU and memory"
+    assert limit_text(None) == "none" and limit_text(None, phrase=True) == "nothing"
+    assert limit_text("one host") == "one host"  # a goal seek's own words stay
+    ft = evaluate(examples.load("ft-netperf"))
+    assert ft.consolidation.binding == "ft"
+    assert KPI_BY_KEY["hosts_needed"].note(ft) == "binding limit: FT secondary"
+
+
+def test_every_limit_the_models_report_has_words() -> None:
+    """Each binding the consolidation models, the cluster capacity, a goal seek's policy
+    checks and a host failure can report is in :data:`LIMITS`."""
+    from models.analysis.common import policy_breaches  # noqa: PLC0415
+
+    given = {"cpu", "p95", "memory", "ft", "restart"}  # consolidation, capacity, failure
+    for name in examples.names():
+        p = evaluate(examples.load(name))
+        given |= {b.resource for b in policy_breaches(p, {"cpu_util_max": 0.0,
+                                                            "p95_ms_max": 0.0})}
+        if p.consolidation.binding:
+            given.add(p.consolidation.binding)
+    assert given <= set(LIMITS), given - set(LIMITS)
+
+
+def test_each_kpi_says_its_own_detail_line() -> None:
+    """The line under a figure comes from its KPI (one detail function each), names the
+    components through the caller's function and says what is missing when nothing is."""
+    vaio = evaluate(examples.load("vaio-scaling"))
+    web = evaluate(examples.load("dense-web-farm"))
+    ft = evaluate(examples.load("ft-netperf"))
+    assert KPI_BY_KEY["total_iops"].note(vaio) == f"{len(vaio.vms.ids)} VMs doing I/O"
+    assert KPI_BY_KEY["mean_latency_ms"].note(vaio) == \
+        f"highest VM p95 {KPI_BY_KEY['p95_latency_ms'].figure(vaio)}"
+    assert KPI_BY_KEY["total_iops"].note(web) == "no storage I/O"
+    assert KPI_BY_KEY["ft_logging_mbps"].note(ft) == "1 FT-protected VM"
+    assert KPI_BY_KEY["ft_logging_mbps"].note(web) == "no FT-protected VMs"
+    assert KPI_BY_KEY["p95_response_ms"].note(web).startswith("mean ")
+    assert KPI_BY_KEY["network_gbps"].note(web, lambda cid: f"<{cid}>").startswith(
+        "busiest NIC <")
+    by_cpu = ft.consolidation.max_vms_per_host_by_cpu
+    assert KPI_BY_KEY["vms_per_host"].note(ft) == f"max {by_cpu} by CPU"  # no "– by p95"
+    assert KPI_BY_KEY["hosts_needed"].note(web) == "binding limit: CPU"
+    assert KPI_BY_KEY["total_iops"].note(None) == ""

@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from app.support import format as fmt
 from models.calibration import cases
 from models.document.design import Design, apply_scenario
 from models.engine.evaluation import evaluate
@@ -21,7 +20,7 @@ def _summary(name: str, scenario: str = "base", design: Design | None = None) ->
     d = design or examples.load(name)
     eff = apply_scenario(d, scenario)
     p = evaluate(eff)
-    return summarise(d, scenario, p, compare(d, {scenario: p}), relieve(eff, p), fmt)
+    return summarise(d, scenario, p, compare(d, {scenario: p}), relieve(eff, p))
 
 
 def test_storage_testbed() -> None:

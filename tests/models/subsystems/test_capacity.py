@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from models.analysis.failure import fail_host, host_failure
+from models.core.platform import HT_THROUGHPUT
 from models.document.design import Component, Design, Link
 from models.engine.evaluation import evaluate
 
-CAP = 16 * 1.15  # a 2 x 8-core hyperthreaded host, in core-equivalents
+CAP = 16 * HT_THROUGHPUT  # a 2 x 8-core hyperthreaded host, in core-equivalents
 
 
 def farm(n_hosts: int = 4, n_vms: int = 8, cluster: dict[str, Any] | None = None,

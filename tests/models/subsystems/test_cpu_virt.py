@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+from models.calibration import speed_of_host
+from models.calibration.cpu_virtualization import ORACLE_HOST, WESTMERE_HOST
 from models.core.compiled import Compiled, compile_design
 from models.core.results import NetworkResult, StorageResult
 from models.document.design import Component, Design, Link
@@ -57,7 +59,11 @@ def solve(d: Design, iops: float = 0.0, pps: float = 0.0) -> cpu_virt.CpuVirt:
 
 # ------------------------------------------------------------------ hypervisor cost
 def test_fitted_costs_order_as_the_studies_ratios() -> None:
-    assert cpu_virt.EVENT_US_51.value > 3 * cpu_virt.EVENT_US_60.value  # 70% vs 90% of native
+    """70% vs 90% of native: on each study's own cores, an ESXi 5.1 event costs over three
+    times a 6.0 one (the costs are kept in reference-core time, the testbeds' cores differ)."""
+    own_51 = cpu_virt.EVENT_US_51.value / speed_of_host(WESTMERE_HOST)
+    own_60 = cpu_virt.EVENT_US_60.value / speed_of_host(ORACLE_HOST)
+    assert own_51 > 3 * own_60
 
 
 def test_cost_per_event_never_rises_with_the_release() -> None:

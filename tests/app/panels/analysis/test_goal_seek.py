@@ -3,6 +3,8 @@ restores), an edit after the seek disables Apply, Cancel drops the answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
@@ -93,3 +95,23 @@ def test_a_failing_seek_says_why(qtbot: QtBot) -> None:
         tab.run_seek("oio")
     assert tab.seek_answer.text() == "Goal seek failed."
     assert "no VMs" in tab.seek_detail.text() and tab.seek_button.isEnabled()
+
+
+def test_seek_the_growth_of_an_estates_measured_io(qtbot: QtBot, tmp_path: Path) -> None:
+    from app.document.design_document import DesignDocument  # noqa: PLC0415
+    from app.panels.analysis.goal_seek import GoalSeekTab  # noqa: PLC0415
+    from models.io.importers.liveoptics import import_liveoptics  # noqa: PLC0415
+    from tests.liveoptics import workbook, write  # noqa: PLC0415
+
+    design, _ = import_liveoptics(write(tmp_path / "lo.xlsx", workbook(4, 24, seed=3).sheets),
+                                  stat="average")
+    doc = DesignDocument(design)
+    tab = GoalSeekTab(doc)
+    qtbot.addWidget(tab)
+    with qtbot.waitSignal(tab.seek_finished, timeout=SLOW_MS) as blocker:
+        tab.run_seek("iops")
+    result = blocker.args[0]
+    assert isinstance(result, SeekResult) and result.value is not None and result.value > 100
+    assert "% of today's I/O" in tab.seek_answer.text() and "IOPS" in tab.seek_answer.text()
+    assert not tab.apply_button.isEnabled()  # an answer, not a change
+    doc.undo_stack.setClean()

@@ -151,7 +151,7 @@ def test_aria_view_with_units_and_a_trend(tmp_path: Path) -> None:
     assert sql.latency_ms == pytest.approx(3.5)
     assert sql.net_mbps == pytest.approx(8.0)
     assert meas.vms["web01"].iops is None and meas.vms["web01"].cpu_mhz == 500.0
-    assert "max of up to 5 rows per VM" in meas.source
+    assert "max of up to 5 intervals per VM" in meas.source
     d = design()
     apply_measurements(d, meas)
     assert d.component("v2").props["provenance.io"] == "not measured"  # type: ignore[union-attr]

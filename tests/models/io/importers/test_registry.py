@@ -14,6 +14,8 @@ from models.io.importers.importer import DESIGN, MEASUREMENTS, Importer
 from models.io.importers.perfdata import read_performance
 from tests.conftest import FAKE_SIGNATURE
 from tests.estates import estate, write_csv_folder, write_xlsx
+from tests.liveoptics import workbook
+from tests.liveoptics import write as write_liveoptics
 from tests.models.io.importers.test_perfdata import write_aria, write_esxtop
 
 
@@ -25,6 +27,7 @@ def _aria(path: Path) -> Path:
 
 SAMPLES: dict[str, Callable[[Path], Path]] = {
     "rvtools": lambda p: write_xlsx(p.with_suffix(".xlsx"), estate(2, 6, seed=4).sheets),
+    "liveoptics": lambda p: write_liveoptics(p.with_suffix(".xlsx"), workbook(2, 6, seed=4).sheets),
     "esxtop": lambda p: write_esxtop(p.with_suffix(".csv")),
     "aria": _aria,
 }

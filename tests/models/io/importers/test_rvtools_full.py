@@ -150,10 +150,13 @@ def test_baseline_matches_what_the_export_recorded(tmp_path: Path, hosts: int, v
         assert float(s["median"] or 0) <= baseline.TARGET_MEDIAN
         assert float(s["p90"] or 0) <= baseline.TARGET_P90
     assert any("baseline check" in line for line in report.calibration)
-    # each host within 3 points of what it recorded (issue 22): its background is what its
-    # VMs do not explain (the hypervisor's own worlds, samples a moment apart)
-    assert all(abs(r) <= 3.0 for h in check.hosts
-               for r in (h.cpu_residual, h.memory_residual) if r is not None)
+    # the export lists every VM: no host gets a background, so what the record and the VMs
+    # disagree by (the hypervisor's own worlds, the vmkernel's memory, samples a moment
+    # apart) is the model's error and the check shows it, never absorbed
+    assert not check.partial
+    assert all(h.background_cpu is None and h.background_memory is None for h in check.hosts)
+    for what in ("cpu", "memory"):
+        assert float(check.stats(what)["max"] or 0) > 0.5
     # every measured VM's predicted CPU is its measured MHz (the solver's job), but for the
     # few busier than the model's ceiling of one core-equivalent per vCPU: held there, and
     # their residual shows; and but for those on a host whose VMs' samples add up to more

@@ -1,14 +1,11 @@
-"""One format per quantity: units per magnitude, counts with their plural, changes below the
-models' resolution as "no change", and ids and case ids out of the sentences."""
+"""One format per quantity: units per magnitude, counts with their plural, fractions as
+percentages, and changes below the models' resolution as "no change"."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.support import format as fmt
-from models.engine.evaluation import evaluate
-from models.engine.kpis import KPIS
-from models.examples import bundled as examples
+from models.document import numbers as fmt
 
 
 @pytest.mark.parametrize(("x", "unit", "text"), [
@@ -56,6 +53,29 @@ def test_every_counted_unit_of_the_schema_has_a_singular() -> None:
     assert counted and counted <= set(fmt.SINGULAR)
 
 
+def test_one_scaling_rule_for_the_report_too() -> None:
+    """The report reads figures as the dashboard does (it had a second rule that read
+    1,500 ms as 1.5 s while a tile read it 1,500 ms)."""
+    assert fmt.with_unit(1500.0, "ms") == "1,500 ms"
+    assert fmt.with_unit(15_000.0, "ms") == "15 s"
+    assert fmt.with_unit(0.173, "ms") == "0.173 ms"
+    assert fmt.with_unit(300.0, "min") == "5 h"
+    assert fmt.with_unit(1.0, "vCPUs") == "1 vCPU" and fmt.with_unit(2.0, "vCPUs") == "2 vCPUs"
+    assert fmt.with_unit(1.0, "requests/s") == "1 request/s"
+
+
+def test_a_property_value_reads_in_its_words() -> None:
+    assert fmt.prop_value("nic", "pcie_gen", 2) == "Gen2"  # not "2 generation"
+    assert fmt.value(2, "generation") == "Gen2"
+    assert fmt.field_unit("generation") == "" and fmt.field_unit("GB") == "GB"  # inspector
+    assert fmt.prop_value("vm", "vscsi", "lsi_sas") == "LSI Logic SAS"
+    assert fmt.prop_value("design", "policy.cpu_util_max", 0.8) == "80 %"  # not "0.8"
+    assert fmt.prop_value("design", "policy.cpu_util_max", 0.9) == "90 %"
+    assert fmt.prop_value("vm", "workload.io_iops", None) == "auto"
+    assert fmt.prop_value("content_library", "compression_ratio", 2.78) == "2.78x"
+    assert fmt.prop_value("host", "memory_gb", 766.658) == "767 GB"  # not "766.658 GB"
+
+
 def test_changes_below_the_resolution_read_no_change() -> None:
     assert fmt.delta(74_983.0 - 2.28, 74_983.0, "IOPS") == fmt.NO_CHANGE
     assert fmt.delta(30.0, 30.0 * (1 + 0.9 * fmt.RESOLUTION), "ms") == fmt.NO_CHANGE
@@ -64,35 +84,10 @@ def test_changes_below_the_resolution_read_no_change() -> None:
     assert fmt.delta(None, 1.0) == fmt.NONE
 
 
-def test_every_kpi_of_every_example_reads_in_one_format() -> None:
-    """The same figure reads the same in a tile, a table and a range: no '75k' beside
-    '7,263', no '0.0091 Gbit/s'."""
-    for name in examples.names():
-        p = evaluate(examples.load(name))
-        for kpi in KPIS:
-            text = fmt.kpi_text(kpi, p)
-            assert "k " not in text and not text.startswith("0.00"), (name, kpi.key, text)
-
-
 def test_choices_read_as_words() -> None:
     assert fmt.value("raid5") == "RAID 5"
     assert fmt.value("lsi_sas") == "LSI Logic SAS"
     assert fmt.choice("vaio_filter", "null") == "null filter (pass-through)"
-
-
-def test_ids_and_case_ids_leave_the_sentences() -> None:
-    names = {"h1": "esx-01", "a1": "array-1", "export": "Export to admins"}
-    text = fmt.plain("host h1: FT logging NIC below 10 Gbit/s (ft6-network-10gbps-ms-latency)",
-                     names, fmt.case_ids())
-    assert text == "host esx-01: FT logging NIC below 10 Gbit/s"
-    assert fmt.plain("h1: VMs demand 7.6 of 18.4 core-equivalents", names) == \
-        "esx-01: VMs demand 7.6 of 18.4 core-equivalents"
-    # a library called "export" leaves the word export alone
-    assert fmt.plain("100% busy during the export (streaming)", names) == \
-        "100% busy during the export (streaming)"
-    assert fmt.plain("vm v2 uses DirectPath NIC n2", {"v2": "bbcp"}) == \
-        "VM bbcp uses DirectPath NIC n2"
-    assert "ft6-network-10gbps-ms-latency" in fmt.case_ids()
 
 
 def test_relative_errors_read_in_two_digits_and_rounding_as_zero() -> None:

@@ -1,0 +1,150 @@
+"""The server catalogue: the rack servers architects buy and run, with their processor,
+memory and NIC options (``resources/catalogue/servers.json``, curated, and
+``server_options.json``, which the build derives from SPEC's results).
+
+Each :class:`Server` says where its figures come from (:attr:`Server.sources`); a figure no
+document stated is None, never a guess.  Read once, when first asked.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from models.document.catalogue import processors as cat
+from models.document.catalogue.processors import Processor
+from models.document.numbers import with_unit
+from models.document.resources import RESOURCES
+
+FOLDER = RESOURCES / "catalogue"
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """A memory configuration a SPEC result ran the server with."""
+
+    total_gb: int
+    dimms: int
+    dimm_gb: int
+    kind: str
+    """"DDR4" or "DDR5"."""
+    results: int
+    """How many of the server's results ran with it."""
+
+    @property
+    def text(self) -> str:
+        return (f"{with_unit(self.total_gb, 'GB')} ({self.dimms} x"
+                f" {with_unit(self.dimm_gb, 'GB')} {self.kind})")
+
+
+@dataclass(frozen=True)
+class Server:
+    """One server model."""
+
+    id: str
+    vendor: str
+    name: str
+    generation: str
+    form_factor: str
+    """"1U" or "2U"."""
+    sockets: int
+    dimm_slots: int | None
+    """None where no cited document states it."""
+    max_memory_gb: int | None
+    memory_type: str | None
+    nic_options: tuple[str, ...]
+    """NIC options a cited document names; empty where none was found."""
+    processor_results: dict[str, int] = field(default_factory=dict)
+    """Processor model to the number of SPEC CPU2017 results the server ran with it."""
+    memory_configs: tuple[MemoryConfig, ...] = ()
+    spec_sockets: int | None = None
+    spec_hw_avail_from: str | None = None
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Source ids (:func:`sources`) by field: ``memory``, ``nics``."""
+    notes: str = ""
+
+    @property
+    def processor_options(self) -> tuple[Processor, ...]:
+        """The processors SPEC's results ran the server with, fastest per core first."""
+        found = [p for m in self.processor_results if (p := cat.find(m)) is not None]
+        return tuple(sorted(found, key=lambda p: (-p.specrate_per_core, p.model)))
+
+    @property
+    def title(self) -> str:
+        return f"{self.vendor} {self.name}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "vendor": self.vendor, "name": self.name,
+                "generation": self.generation, "form_factor": self.form_factor,
+                "sockets": self.sockets, "dimm_slots": self.dimm_slots,
+                "max_memory_gb": self.max_memory_gb, "memory_type": self.memory_type,
+                "nic_options": list(self.nic_options),
+                "processors": [p.model for p in self.processor_options],
+                "memory_configs": [m.text for m in self.memory_configs],
+                "spec_results": sum(self.processor_results.values()),
+                "spec_hw_avail_from": self.spec_hw_avail_from,
+                "sources": {k: list(v) for k, v in self.sources.items()},
+                "notes": self.notes}
+
+
+def _memory(text: str, results: int) -> MemoryConfig:
+    total, rest = text.split(" GB (", 1)
+    dimms, _, size, _, kind = rest.rstrip(")").split()
+    return MemoryConfig(int(total), int(dimms), int(size), kind, results)
+
+
+@cache
+def _documents() -> tuple[dict[str, Any], dict[str, Any]]:
+    curated = json.loads((FOLDER / "servers.json").read_text(encoding="utf-8"))
+    derived = json.loads((FOLDER / "server_options.json").read_text(encoding="utf-8"))
+    return curated, derived
+
+
+@cache
+def servers() -> tuple[Server, ...]:
+    """Every server, in the curated order (vendor, then newest generation first)."""
+    curated, derived = _documents()
+    out = []
+    for s in curated["servers"]:
+        spec = derived["servers"].get(s["id"], {})
+        out.append(Server(
+            id=s["id"], vendor=s["vendor"], name=s["name"], generation=s["generation"],
+            form_factor=s["form_factor"], sockets=s["sockets"],
+            dimm_slots=s["memory"]["dimm_slots"], max_memory_gb=s["memory"]["max_gb"],
+            memory_type=s["memory"].get("type"), nic_options=tuple(s["nics"]["options"]),
+            processor_results=dict(spec.get("processors", {})),
+            memory_configs=tuple(_memory(t, n) for t, n in spec.get("memory", {}).items()),
+            spec_sockets=spec.get("sockets"), spec_hw_avail_from=spec.get("spec_hw_avail_from"),
+            sources={"memory": tuple(s["memory"]["sources"]),
+                     "nics": tuple(s["nics"]["sources"])},
+            notes=s.get("notes", "")))
+    return tuple(out)
+
+
+def sources() -> dict[str, dict[str, str]]:
+    """The documents the curated figures cite, by id: title and address."""
+    return dict(_documents()[0]["sources"])
+
+
+def provenance() -> dict[str, str]:
+    """What came from where, in words."""
+    return dict(_documents()[0]["provenance"])
+
+
+def search(text: str = "") -> list[Server]:
+    """The servers whose vendor, name or generation contain every word of ``text``."""
+    words = text.lower().split()
+    return [s for s in servers()
+            if all(w in f"{s.vendor} {s.name} {s.generation} {s.id}".lower() for w in words)]
+
+
+def find(name: str) -> Server | None:
+    """The server of an id ("dell-r660") or name ("PowerEdge R660", "Dell PowerEdge R660"),
+    any case."""
+    n = " ".join(name.lower().split())
+    for s in servers():
+        if n in (s.id, s.name.lower(), s.title.lower()):
+            return s
+    return None
