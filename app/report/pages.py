@@ -10,6 +10,7 @@ them).  What the pages say is :mod:`models.report`'s; how it is laid out is here
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 
@@ -349,17 +350,23 @@ def _figures_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     return s.wrapped_table(x, y, w, cols, figure_rows(r.content), 11.5, 21)
 
 
+def measured_percent(util: float) -> str:
+    """A host's utilisation as the report prints it: "not measured" where nothing measured
+    it (NaN), never 0."""
+    return fmt.percent(util, 3) if math.isfinite(util) else "not measured"
+
+
 def _hosts_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     h = r.prediction.hosts
     if not len(h.ids):
         return y
-    order = np.argsort(-np.nan_to_num(h.cpu_util), kind="stable")
-    rows = [[h.names[i] or h.ids[i], fmt.percent(float(h.cpu_util[i]), 3),
-             fmt.percent(float(h.memory_util[i]), 3), f"{int(h.vms[i]):,}"]
+    order = np.argsort(-np.nan_to_num(h.cpu_util, nan=-1.0), kind="stable")
+    rows = [[h.names[i] or h.ids[i], measured_percent(float(h.cpu_util[i])),
+             measured_percent(float(h.memory_util[i])), f"{int(h.vms[i]):,}"]
             for i in order[:HOST_ROWS].tolist()]
     if len(h.ids) > HOST_ROWS:
         rest = order[HOST_ROWS:]
-        top = fmt.percent(float(np.nanmax(h.cpu_util[rest])), 3)
+        top = measured_percent(float(np.nanmax(h.cpu_util[rest], initial=-np.inf)))
         rows.append([f"… {len(rest)} more hosts", f"up to {top}", "",
                      f"{int(h.vms[rest].sum()):,}"])
     cols = [Column("Host", 0.46), Column("CPU", 0.18, RIGHT), Column("Memory", 0.2, RIGHT),

@@ -202,6 +202,42 @@ def _mix_key(vm: Component) -> tuple[str, float, float, str]:
             float(vm.get("memory_gb") or 0), rest)
 
 
+BACKGROUND = ("background.cpu_cores", "background.cpu_ghz", "background.memory_gb",
+              "provenance.background")
+"""A host's background load (:mod:`models.analysis.baseline` solves it)."""
+
+
+def background_of(hosts: list[Component]) -> tuple[float, float]:
+    """The hosts' background load summed: CPU as work (core-equivalents x the clock they
+    were measured at, GHz; the same work at another clock is that many of its cores) and
+    memory (GB)."""
+    work = memory = 0.0
+    for h in hosts:
+        cores, ghz = h.get("background.cpu_cores"), h.get("background.cpu_ghz")
+        if isinstance(cores, (int, float)):
+            clock = ghz if isinstance(ghz, (int, float)) else h.get("ghz")
+            work += float(cores) * float(clock if isinstance(clock, (int, float)) else 2.4)
+        mem = h.get("background.memory_gb")
+        memory += float(mem) if isinstance(mem, (int, float)) else 0.0
+    return work, memory
+
+
+def with_background(host: Component, work: float, memory: float, why: str) -> Component:
+    """A copy of ``host`` whose background load is ``work`` (GHz x core-equivalents, at its
+    own clock) and ``memory`` GB (none where both are zero)."""
+    props = {k: v for k, v in host.props.items() if k not in BACKGROUND}
+    if work > 0 or memory > 0:
+        ghz = host.get("ghz")
+        clock = float(ghz) if isinstance(ghz, (int, float)) else 2.4
+        if work > 0:
+            props["background.cpu_cores"] = round(work / clock, 6)
+            props["background.cpu_ghz"] = clock
+        if memory > 0:
+            props["background.memory_gb"] = round(memory, 6)
+        props["provenance.background"] = why
+    return Component(host.id, host.kind, host.name, host.x, host.y, list(host.tags), props)
+
+
 def _replica(comp: Component, r: int) -> Component:
     if r == 0:
         return comp

@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.analysis.common import _EPS, Breach, Evaluate, _run, _topology, _worst, policy_breaches
+from models.analysis.common import (
+    _EPS,
+    Breach,
+    Evaluate,
+    _run,
+    _topology,
+    _worst,
+    background_of,
+    policy_breaches,
+    with_background,
+)
 from models.core.compiled import compile_design
 from models.core.prediction import Prediction
 from models.document.design import (
@@ -160,6 +170,7 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     out = Design(name=design.name, notes=design.notes, policy=dict(design.policy),
                  scenarios=[])
     out.components = [c for c in design.components if c.id not in gone]
+    _restart_background(host, out, survivors if not ha_off else [], res)
     dropped = 0
     for lk in design.links:
         if lk.kind in ("runs_on", "ft_secondary_on"):
@@ -178,6 +189,35 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     if comp is not None:
         res.notes.append(_cluster_note(comp, len(survivors), ha_off))
     return out, res
+
+
+def _restart_background(host: Component, out: Design, survivors: list[str],
+                        res: FailureResult) -> None:
+    """A partial host's background load is mostly VMs the export does not list: HA restarts
+    them too, spread evenly over the survivors (a whole host has none from the baseline; one
+    set on it by hand goes down with it)."""
+    recorded, listed = host.get("measured.vms"), host.get("measured.vms_listed")
+    work, memory = background_of([host])
+    if not (isinstance(recorded, int) and isinstance(listed, int) and recorded > listed) \
+            or not (work or memory):
+        return
+    if not survivors:
+        res.notes.append(f"the background load of {host.name or host.id}"
+                         f" ({counted(recorded - listed, 'VM')} the export does not list) stays"
+                         " down with it")
+        return
+    share = 1.0 / len(survivors)
+    for i, comp in enumerate(out.components):
+        if comp.id in survivors:
+            own_work, own_memory = background_of([comp])
+            out.components[i] = with_background(
+                comp, own_work + work * share, own_memory + memory * share,
+                str(comp.get("provenance.background") or "")
+                + f"; a share of failed host {host.name or host.id}'s")
+    res.notes.append(f"the background load of {host.name or host.id}"
+                     f" ({counted(recorded - listed, 'VM')} the export does not list) restarts"
+                     " spread over"
+                     f" {counted(len(survivors), 'host')}")
 
 
 def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:

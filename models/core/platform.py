@@ -106,6 +106,19 @@ def processor_speed(model: str) -> float:
     return found[0] / reference_specrate()
 
 
+def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | None:
+    """One host's per-core speed from its processor (``specrate_per_core`` where stated - NaN
+    where not -, else ``cpu_model`` matched to the catalogue); None when neither says it (the
+    host then runs at ``ghz / REF_GHZ``)."""
+    if not np.isnan(specrate_per_core):  # stated for this host, at its own clock
+        return specrate_per_core / reference_specrate()
+    found = _per_core(cpu_model)
+    if found is None:
+        return None
+    spc, base = found
+    return spc / reference_specrate() * (ghz / base if base > 0 else 1.0)
+
+
 def _compute(c: Compiled) -> Compute:
     host = c.host.cols
     n = len(c.host)
@@ -116,20 +129,14 @@ def _compute(c: Compiled) -> Compute:
     unknown: list[str] = []
     given = host["specrate_per_core"]
     models = host["cpu_model"]
-    ref = reference_specrate() if n else 1.0
     for j in range(n):
-        if not np.isnan(given[j]):  # stated for this host, at its own clock
-            speed[j], known[j] = float(given[j]) / ref, True
-            continue
         text = str(models[j] or "")
-        found = _per_core(text)
+        found = host_speed(float(ghz[j]), float(given[j]), text)
         if found is None:
             if text.strip() and text not in unknown:
                 unknown.append(text)
             continue
-        spc, base = found
-        speed[j] = spc / ref * (ghz[j] / base if base > 0 else 1.0)
-        known[j] = True
+        speed[j], known[j] = found, True
     capacity = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
     return Compute(cores=cores, capacity=capacity, speed=speed, known=known,
                    unknown_models=tuple(unknown))

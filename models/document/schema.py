@@ -152,6 +152,20 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
     P("measured.memory_pct", "float", None, "%", "recorded host memory usage (RVTools vHost"
       " Memory usage %)", 0, 1000, nullable=True),
     P("provenance.measured", "str", "", doc="where the recorded host figures come from"),
+    # issue 22: a partial host (the export lists fewer VMs than it runs) and its background
+    P("measured.vms", "int", None, "VMs", "VMs the host runs by the inventory (vHost # VMs)",
+      0, 1.0e6, nullable=True),
+    P("measured.vms_listed", "int", None, "VMs", "VMs the export lists on the host", 0, 1.0e6,
+      nullable=True),
+    P("background.cpu_cores", "float", None, "cores", "a partial host's recorded CPU its listed"
+      " VMs do not explain (the VMs the export does not list) at background.cpu_ghz", 0, 1.0e5,
+      nullable=True),
+    P("background.cpu_ghz", "float", None, "GHz", "the clock background.cpu_cores was measured"
+      " at", 0.5, 6.0, nullable=True),
+    P("background.memory_gb", "float", None, "GB", "a partial host's recorded memory its listed"
+      " VMs do not hold (the VMs the export does not list)",
+      0, 24576, nullable=True),
+    P("provenance.background", "str", "", doc="where the host's background load comes from"),
 )
 # Recorded by Aria Operations and Live Optics (issue 24), on hosts and clusters (contention on
 # VMs too); a cluster also keeps its recorded CPU and memory usage and their source.
@@ -501,6 +515,10 @@ PROP_LABELS: dict[str, str] = {
     "Inter-site round trips per vSAN write",
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
     "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
+    "measured.vms": "Recorded VMs", "measured.vms_listed": "VMs in the export",
+    "background.cpu_cores": "Background CPU", "background.cpu_ghz": "Clock of the background"
+    " CPU", "background.memory_gb": "Background memory", "provenance.background":
+    "Source of the background load",
     "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
     "measured.cpu_pct": "Recorded CPU usage", "measured.memory_pct": "Recorded memory usage",
     "host.measured.iops": "Recorded IOPS", "cluster.measured.iops": "Recorded IOPS",

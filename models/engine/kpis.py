@@ -54,6 +54,11 @@ Detail = Callable[[Prediction, Names], str]
 """The line under a KPI's figure in a prediction, components named by the given function."""
 
 
+NOT_MEASURED = "not measured"
+"""The line of a host utilisation KPI whose hosts nothing measured (NaN, never 0 %)."""
+HOST_UTIL = ("host_cpu_pct", "host_memory_pct")
+
+
 @dataclass(frozen=True)
 class Kpi:
     key: str
@@ -89,7 +94,7 @@ class Kpi:
             return ""
         v = self.value(p) if value is ... else value
         if v is None:
-            return self.absent
+            return NOT_MEASURED if self.key in HOST_UTIL and len(p.hosts.ids) else self.absent
         return self.detail(p, name) if self.detail is not None else ""
 
 
@@ -144,8 +149,10 @@ NO_IO = "no storage I/O"
 
 
 def mean_pct(util: np.ndarray) -> float | None:
-    """Mean of a per-host utilisation, in per cent; None without hosts."""
-    return float(np.mean(util)) * 100.0 if len(util) else None
+    """Mean of a per-host utilisation over the hosts something measured, in per cent; None
+    without hosts or when nothing measured any (NaN: "not measured", never 0)."""
+    known = util[np.isfinite(util)]
+    return float(np.mean(known)) * 100.0 if len(known) else None
 
 
 def p95_response(p: Prediction) -> float | None:
@@ -208,7 +215,7 @@ def limit_text(binding: str | None, phrase: bool = False) -> str:
 def _busiest_host(util_of: Callable[[Prediction], np.ndarray]) -> Detail:
     def detail(p: Prediction, name: Names) -> str:
         util = util_of(p)
-        i = int(np.argmax(util))
+        i = int(np.nanargmax(util))  # hosts nothing measured (NaN) are not the busiest
         if len(util) == 1:  # the mean is that host's own figure
             return name(p.hosts.ids[i])
         return f"busiest {name(p.hosts.ids[i])} at {unbroken(percent(float(util[i])))}"
@@ -303,12 +310,15 @@ KPIS: tuple[Kpi, ...] = (
         "no library transfers", _library_job),
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
-        " paths and the hypervisor's cost per event, against cores x clock (hyperthreads"
-        " counted as 1.22 cores)", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
+        " paths and the hypervisor's cost per event and the hosts' background load, against"
+        " cores x clock (hyperthreads counted as 1.22 cores); hosts whose CPU nothing"
+        " measured are left out", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
-        " (consumed where measured, else configured), FT secondaries included, against"
-        " installed memory", None, "no hosts", _busiest_host(lambda p: p.hosts.memory_util)),
+        " (consumed where measured, else configured), FT secondaries included, and the"
+        " hosts' background load, against installed memory; hosts whose memory nothing"
+        " measured are left out", None, "no hosts",
+        _busiest_host(lambda p: p.hosts.memory_util)),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, cite(DENSE),
         "VMs per host in the design as placed", detail=_per_host_limits),
     Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),

@@ -3,6 +3,7 @@ where the design has nothing to measure."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from models.analysis import OUTPUTS
@@ -17,6 +18,7 @@ from models.engine.kpis import (
     busiest,
     busiest_wan,
     limit_text,
+    mean_pct,
     slowest_library_job,
 )
 from models.examples import bundled as examples
@@ -73,6 +75,12 @@ def test_wan_and_library_figures_pick_the_busiest_and_slowest() -> None:
     assert slowest_library_job(io) is None and KPI_BY_KEY["wan_pct"].value(io) is None
 
 
+def test_host_figures_average_the_hosts_something_measured() -> None:
+    """A host whose CPU nothing measured is NaN ("not measured"): the mean leaves it out,
+    and is None when no host was measured, never 0."""
+    assert mean_pct(np.array([0.2, np.nan, 0.4])) == pytest.approx(30.0)
+    assert mean_pct(np.array([np.nan, np.nan])) is None
+    assert mean_pct(np.zeros(0)) is None
 def test_every_kpi_of_every_example_reads_in_one_format() -> None:
     """The same figure reads the same in a tile, a table and a range: no '75k' beside
     '7,263', no '0.0091 Gbit/s'."""
