@@ -248,18 +248,22 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
         path_rx = np.where(local, np.minimum(path_rx, sender), path_rx)
         path_tx = np.where(local, np.minimum(path_tx, np.minimum(sender, path_rx)), path_tx)
     line = np.where(local, np.inf, line_port[use] * 1000.0)  # use = -1: zeroed below
+    # a path that never leaves the host has no wire: its round trip is a packet through the
+    # sender's and the receiver's paths and back, not the LAN's net_rtt_ms
+    path_rtt_ms = np.where(local, 2.0 * (t_pkt + T_MSG_NS.value * scale) * 1e-6,
+                           vm["workload.net_rtt_ms"])
     tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
     cipher, mac = vm["workload.net_cipher"], vm["workload.net_mac"]
     aes_ni = host["aes_ni"][hv]
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
-                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"],
+                                        vm["vcpus"], ghz, line, path_rtt_ms,
                                         cipher, mac, aes_ni,
                                         host["hyperthreading"][hv] & native)
     # streams that fill the wire to within 0.5% are bound by the line, not the tool
     tool_cap = np.where(tool_cap >= 0.995 * line, np.maximum(tool_cap, line), tool_cap)
     slot = np.where(local, np.inf, pcie[use] * 1000.0)
     # a stream keeps one window in flight per round trip (plus FT's output commit)
-    rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
+    rtt_ms = path_rtt_ms + (hold_ms if hold_ms is not None else 0.0)
     window = np.where(np.isnan(vm["workload.net_window_kb"]), np.inf,
                       vm["workload.net_window_kb"] * 8.192e-3 * vm["workload.net_streams"]
                       / np.maximum(rtt_ms, 1e-6) * 1000.0)
