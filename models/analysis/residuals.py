@@ -25,7 +25,7 @@ import numpy as np
 
 from models.analysis import recorded
 from models.core.compiled import compile_design
-from models.core.platform import HT_THROUGHPUT, REF_GHZ, host_speed
+from models.core.platform import HT_THROUGHPUT, REF_GHZ, host_speed, processor_text
 from models.core.prediction import Prediction
 from models.document.design import Component, Design
 from models.document.numbers import counted
@@ -406,7 +406,7 @@ def _finite(x: float) -> float | None:
 def provenance_lines(comp: Any) -> list[tuple[str, str]]:
     """Where a component's workload figures come from, as (figure, text) pairs for the
     inspector, tooltips and reports: a VM's CPU, memory, storage I/O and network, a host's
-    recorded utilisation, its VM count and background load.  Empty for kinds without
+    processor, recorded utilisation, its VM count and background load.  Empty for kinds without
     measured figures."""
     out: list[tuple[str, str]] = []
     if comp.kind == "vm":
@@ -429,6 +429,9 @@ def provenance_lines(comp: Any) -> list[tuple[str, str]]:
             out.append((label, (f"{figure}, " if figure and text.startswith("measured")
                                 else "") + (text or "not measured")))
     elif comp.kind in ("host", "nic"):
+        if comp.kind == "host":  # what its cores are worth, and where that comes from
+            out.append(("processor", processor_text(
+                {k: comp.get(k) for k in ("ghz", "cpu_model", "specrate_per_core")})))
         text = str(comp.get("provenance.measured") or "")
         if comp.kind == "host":
             cpu, mem = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")

@@ -26,12 +26,16 @@ processors with hyperthreading on and off).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from models.core.compiled import Compiled
+from models.document import numbers
 from models.document.catalogue import processors
 
 REF_GHZ = 2.4
@@ -117,6 +121,35 @@ def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | 
         return None
     spc, base = found
     return spc / reference_specrate() * (ghz / base if base > 0 else 1.0)
+
+
+def processor_text(props: Mapping[str, Any]) -> str:
+    """What a host's processor is worth per core and where the figure comes from, in words
+    (the Inspector and the host's tooltip): its catalogue entry, a per-core figure stated on
+    the host, or its clock alone."""
+    ghz = float(props.get("ghz") or REF_GHZ)
+    given = props.get("specrate_per_core")
+    model = str(props.get("cpu_model") or "").strip()
+    ref = reference_specrate()
+    if isinstance(given, (int, float)) and not math.isnan(float(given)):
+        return (f"{numbers.number(float(given) / ref)} x the reference core per core:"
+                f" SPECrate2017_int_base {numbers.number(float(given))} per core, stated on the"
+                " host")
+    proc = processors.match(model) if model else None
+    if proc is None:
+        what = f"{model}: not in the processor catalogue" if model else "no processor given"
+        return (f"{numbers.number(ghz / REF_GHZ)} x the reference core per core: {what}, so"
+                f" from its {numbers.with_unit(ghz, 'GHz')} clock alone")
+    speed = proc.specrate_per_core / ref * (ghz / proc.ghz if proc.ghz else 1.0)
+    source = (f"estimated from {numbers.counted(proc.submissions, 'CPU2006 result')}"
+              if proc.estimate else
+              f"median of {numbers.counted(proc.submissions, 'SPEC CPU2017 result')}")
+    clock = ("" if not proc.ghz or abs(ghz - proc.ghz) < 1e-9 else
+             f", at {numbers.with_unit(ghz, 'GHz')} against its base"
+             f" {numbers.with_unit(proc.ghz, 'GHz')}")
+    return (f"{numbers.number(speed)} x the reference core per core: {proc.model},"
+            f" SPECrate2017_int_base {numbers.number(proc.specrate_per_core)} per core"
+            f" ({source}){clock}")
 
 
 def _compute(c: Compiled) -> Compute:

@@ -179,3 +179,23 @@ def test_the_canvas_tooltip_of_a_vm_on_no_host_says_so(qtbot: QtBot) -> None:
     doc.evaluate_now()
     tip = component_tooltip(doc, "v1")
     assert "not placed" in tip and "CPU" not in tip
+
+
+def test_a_hosts_processor_and_its_per_core_figure_show_with_their_source(
+        qtbot: QtBot, nic_example: Design) -> None:
+    """Typing a processor into the host's cpu_model changes what the Inspector says its cores
+    are worth, with the SPEC figure and how many results it is the median of; undo restores
+    the clock-only figure."""
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["h1"])
+    f = insp.field("cpu_model")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "AMD EPYC 9354 32-Core Processor")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    text = insp.provenance.text()
+    assert "AMD EPYC 9354, SPECrate2017_int_base" in text
+    assert "SPEC CPU2017 results" in text and "x the reference core per core" in text
+    doc.undo_stack.undo()
+    assert "AMD EPYC 9354" not in insp.provenance.text()
