@@ -58,6 +58,7 @@ from models.document.design import Design
 from models.document.words import kind_count
 from models.engine.kpis import KPI_BY_KEY, KPIS, limit_text
 from models.report.content import Content
+from models.report.evidence import Evidence
 from models.report.levers import headline
 from models.report.summary import cell_text
 from models.report.wording import (
@@ -112,10 +113,19 @@ def build_pages(r: Report) -> list[Page]:
         if names else ""
     sub = (f"{fmt.count(len(ev.checks), 'published figure')} behind the {titles} models, each"
            f" beside the model's value; {sum(ch.ok for ch in ev.checks)} within tolerance"
-           if ev.checks else "The published figures the models were fitted to and checked"
-           " against")
+           + _predicted(ev) if ev.checks else
+           "The published figures the models were fitted to and checked against")
     return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
                            max(1, MAX_PAGES - len(pages)))
+
+
+def _predicted(ev: Evidence) -> str:
+    """What leaving each study out says of these figures (the accuracy quoted)."""
+    n, median = ev.predicted()
+    if not n or median is None:
+        return "; no other study predicts any of them"
+    return (f"; with each study left out, the others predict {n} of them at a median"
+            f" |error| of {fmt.percent(median)}")
 
 
 AVAIL = BODY_BOTTOM - BODY_TOP

@@ -279,8 +279,9 @@ def evidence_table(checks: Sequence[Check],
 
 
 def cv_text(chk: Check, row: Mapping[str, Any] | None) -> str:
-    """The cross-validated error of a check: the error with its subsystem refitted without
-    it; "reproduced only" when only this case pins what it depends on; a dash for a rule."""
+    """The cross-validated error of a check: the error with the model refitted without its
+    whole study; "reproduced only" when only its study pins what it depends on; a dash for a
+    rule."""
     if chk.role == "rule":
         return fmt.NONE
     if row is None:
@@ -307,7 +308,8 @@ def evidence_note() -> Block:
     return text_block("Role: fitted = a coefficient of the model was fitted to this figure;"
                       " checked = not used in fitting (the honest test); rule = the study's"
                       " rule as stated. Error = (model − published) / published."
-                      " Cross-validated = the same error with the model refitted without this"
-                      " figure (headroom validate --cv); reproduced only = only this figure"
-                      " pins what it depends on, so no independent check is possible.", 10.5,
+                      " Cross-validated = the same error with the model refitted without the"
+                      " figure's whole study (headroom validate --cv); reproduced only = only"
+                      " its own study pins what it depends on, so no other study can check"
+                      " it.", 10.5,
                       MUTED, gap=8)

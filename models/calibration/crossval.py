@@ -33,6 +33,13 @@ SENSITIVITY = 0.005
 or 20% down is 'reproduced only' in that fold."""
 
 
+TARGET_MEDIAN = 0.15
+"""What a study's figures, predicted with the study left out, should stay within: median
+|error|."""
+TARGET_MAX = 0.30
+"""... and largest |error|."""
+
+
 @dataclass(frozen=True)
 class CvComparison:
     """One published figure: the fitted model's value and the cross-validated prediction."""
@@ -72,18 +79,20 @@ class CvReport:
     by: str
     comparisons: list[CvComparison] = field(default_factory=list)
 
-    def _numeric(self, subsystem: str | None = None) -> list[CvComparison]:
-        return [c for c in self.comparisons if c.check.bound == "eq"
-                and (subsystem is None or c.check.case()["subsystem"] == subsystem)]
+    def _mine(self, subsystem: str | None, study: str | None) -> list[CvComparison]:
+        return [c for c in self.comparisons
+                if (subsystem is None or c.check.case()["subsystem"] == subsystem)
+                and (study is None or c.check.study.title == study)]
 
-    def stats(self, subsystem: str | None = None) -> dict[str, Any]:
+    def stats(self, subsystem: str | None = None, study: str | None = None) -> dict[str, Any]:
         """Median and largest |error|, fitted and cross-validated, over the figures with a
-        published value (bounds are counted as held or broken)."""
-        num = self._numeric(subsystem)
+        published value (bounds are counted as held or broken), of one subsystem or study or
+        of all."""
+        mine = self._mine(subsystem, study)
+        num = [c for c in mine if c.check.bound == "eq"]
         fitted = [abs(c.check.error) for c in num]
         cv = [abs(e) for c in num if (e := c.cv_error) is not None]
-        bounds = [c for c in self.comparisons if c.check.bound != "eq"
-                  and (subsystem is None or c.check.case()["subsystem"] == subsystem)]
+        bounds = [c for c in mine if c.check.bound != "eq"]
         return {"figures": len(num), "fitted_median": _med(fitted), "fitted_max": _max(fitted),
                 "cv_median": _med(cv), "cv_max": _max(cv), "cv_figures": len(cv),
                 "reproduced_only": sum(c.reproduced_only for c in num),
@@ -97,6 +106,12 @@ class CvReport:
         present = {c.check.case()["subsystem"] for c in self.comparisons}
         return {s: self.stats(s) for s in sorted(present, key=lambda s: (
             rank.get(s, len(rank)), s))}
+
+    def by_study(self) -> dict[str, dict[str, Any]]:
+        """Per study (its title), in the order their figures come, with its targets."""
+        titles = dict.fromkeys(c.check.study.title for c in self.comparisons)
+        return {t: {**self.stats(study=t), "target_median": TARGET_MEDIAN,
+                    "target_max": TARGET_MAX} for t in titles}
 
     def by_case(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -114,6 +129,7 @@ class CvReport:
     def to_dict(self) -> dict[str, Any]:
         return {"format": "headroom-cross-validation", "version": 1, "by": self.by,
                 "summary": self.stats(), "subsystems": self.by_subsystem(),
+                "studies": self.by_study(),
                 "cases": self.by_case(),
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
@@ -222,4 +238,5 @@ def stored_summary() -> dict[str, Any]:
     if not STORED_PATH.exists():
         return {}
     doc = json.loads(STORED_PATH.read_text(encoding="utf-8"))
-    return {"summary": doc["summary"], "subsystems": doc["subsystems"]}
+    return {"summary": doc["summary"], "subsystems": doc["subsystems"],
+            "studies": doc.get("studies", {}), "by": doc.get("by", "case")}

@@ -4,6 +4,7 @@ checks only (a storage design has no use for the Content Library or PCoIP studie
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,15 @@ class Evidence:
     @property
     def titles(self) -> list[str]:
         return [subsystem(s).title for s in self.subsystems]
+
+    def predicted(self) -> tuple[int, float | None]:
+        """How many of the figures (a single published value, fitted or checked) the other
+        studies predict with the figure's own study left out, and their median |error|."""
+        errs = [abs(float(e)) for ch in self.checks
+                if ch.bound == "eq" and ch.role != "rule"
+                and (e := (self.cross_validated.get((ch.case_id, ch.quantity)) or {})
+                     .get("cv_error")) is not None]
+        return len(errs), (statistics.median(errs) if errs else None)
 
 
 def gather(subsystems: tuple[str, ...]) -> Evidence:

@@ -55,3 +55,14 @@ def test_a_bug_in_a_check_module_is_not_swallowed(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(evidence, "all_checks", bug)
     with pytest.raises(TypeError):
         evidence.gather(("storage",))
+
+
+def test_the_report_quotes_what_the_other_studies_predict() -> None:
+    """The figures behind a file-transfer design: the FedEx runs are predicted with the FedEx
+    study left out (the stored cross-validation), so the report can say how many and how
+    close; a design resting on figures no other study predicts says none."""
+    ft = gather(("file_transfer",))
+    n, median = ft.predicted()
+    assert n >= 6 and median is not None and 0.0 < median <= 0.15
+    vdi = gather(("vdi",))
+    assert vdi.predicted() == (0, None)
