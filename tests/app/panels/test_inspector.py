@@ -199,3 +199,26 @@ def test_a_hosts_processor_and_its_per_core_figure_show_with_their_source(
     assert "SPEC CPU2017 results" in text and "x the reference core per core" in text
     doc.undo_stack.undo()
     assert "AMD EPYC 9354" not in insp.provenance.text()
+
+
+def test_what_an_import_recorded_shows_only_where_it_did(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    """A drawn host has no recorded usage, background or sources: those rows stay out of its
+    form; a host an import recorded shows them, and selecting the drawn one hides them again."""
+    nic_example.components.append(Component("h9", "host", "esx09", props={
+        "measured.cpu_pct": 41.0, "provenance.measured": "vHost, RVTools"}))
+    doc, insp = make(qtbot, nic_example)
+
+    def shown(prop: str) -> bool:
+        qtbot.wait(1)  # a row added to a shown form is shown by the event loop
+        return insp.field(prop).isVisibleTo(insp)
+
+    doc.set_selection(["h1"])
+    assert not shown("measured.cpu_pct")
+    assert shown("cpu_model")
+    doc.set_selection(["h9"])
+    assert shown("measured.cpu_pct")
+    assert insp.field("measured.cpu_pct").edit.text() == "41"  # type: ignore[union-attr]
+    assert not shown("background.cpu_cores")
+    doc.set_selection(["h1"])
+    assert not shown("measured.cpu_pct")
