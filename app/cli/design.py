@@ -65,7 +65,9 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
     shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed")
              and k.value(pred) is not None]
     for k in shown:
-        out.append(f"  {k.title:<20}{k.figure(pred)}")
+        note = f" ({k.note(pred, name)})" if k.key in ("licensed_cores", "licence_cost") \
+            and k.note(pred, name) else ""
+        out.append(f"  {k.title:<20}{k.figure(pred)}{note}")
         if k.key == "p95_response_ms":
             out.append(f"  {'Mean response':<20}{fmt.with_unit(pred.mean_response_ms, 'ms')}")
     c = pred.consolidation

@@ -31,6 +31,7 @@ from models.document.studies import (
     FT6,
     HA,
     HYPERTHREADING,
+    LICENSING,
     LRO,
     MCAST,
     ORACLE,
@@ -168,6 +169,11 @@ KNOBS: tuple[Knob, ...] = (
     Knob("cluster.cpu_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.memory_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.drs_enabled", DRS.title, group="Policy"),
+    # licensing
+    Knob("design.policy.licence_edition", LICENSING.title, group="Licensing"),
+    Knob("design.policy.licence_price_per_core", LICENSING.title, 0, 1000, 5,
+         group="Licensing"),
+    Knob("design.policy.licence_order_minimum", LICENSING.title, group="Licensing"),
     # CPU virtualisation
     Knob("host.platform", ORACLE.title, group="CPU virtualisation"),
     Knob("vm.containers", DOCKER_TX.title, 0, 32, 1, group="CPU virtualisation"),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.core.prediction import Prediction, Resource
-from models.core.sections import LibraryJob
+from models.core.sections import LibraryJob, Licensing
 from models.document.numbers import (
     SATURATED,
     Names,
@@ -38,6 +38,7 @@ from models.document.studies import (
     FEDEX,
     FT4,
     FT6,
+    LICENSING,
     LRO,
     MILLION,
     PCOIP,
@@ -69,6 +70,9 @@ class Kpi:
     """What is missing when the design has nothing to measure (the value is None)."""
     detail: Detail | None = None
     """The line under the figure (what it is made of, where it peaks, what binds it)."""
+    optional: bool = False
+    """A figure the user asks for (a licence price): where it is absent the dashboard does
+    not list it among the figures the design has nothing to measure for."""
 
     def text(self, v: float | None) -> str:
         """A value of this KPI as a tile, a table cell, a report and the command line show it
@@ -154,6 +158,32 @@ def p95_response(p: Prediction) -> float | None:
     if not p.vms.request_driven.any():
         return None
     return math.inf if p.response_saturated else p.p95_response_ms
+
+
+def licensing_of(p: Prediction) -> Licensing | None:
+    """The prediction's licensing (licensed cores under the per-core rules), if any."""
+    cap = p.sections.capacity
+    return cap.licensing if cap is not None else None
+
+
+def licensed_cores(p: Prediction) -> float | None:
+    """Licensed cores, None without ESXi hosts."""
+    lic = licensing_of(p)
+    return float(lic.licensed_cores) if lic is not None and lic.hosts else None
+
+
+def licence_cost(p: Prediction) -> float | None:
+    """Their yearly cost, None without a price per core."""
+    lic = licensing_of(p)
+    return lic.cost_per_year if lic is not None and lic.hosts else None
+
+
+def licence_rule_text(lic: Licensing) -> str:
+    """How the count was made, in words: ``each CPU at least 16; 448 physical cores``."""
+    text = f"each CPU at least {counted(lic.min_cores_per_cpu, 'core')}"
+    if lic.order_minimum_cores is not None:
+        text += f", an order at least {counted(lic.order_minimum_cores, 'core')}"
+    return f"{text}; {counted(lic.physical_cores, 'physical core')}"
 
 
 def hosts_needed(p: Prediction) -> float | None:
@@ -263,6 +293,18 @@ def _binding(p: Prediction, name: Names) -> str:
     return f"binding limit: {limit_text(p.consolidation.binding)}"
 
 
+def _licence_rule(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    return licence_rule_text(lic) if lic is not None else ""
+
+
+def _licence_price(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    if lic is None or lic.price_per_core is None:
+        return ""
+    return f"{lic.edition_name} at {with_unit(lic.price_per_core, 'per core per year')}"
+
+
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         cite(VAIO, MILLION, RAIDPOOL),
@@ -314,6 +356,13 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),
         "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False,
         detail=_binding),
+    Kpi("licensed_cores", "Licensed cores", "cores", licensed_cores, cite(LICENSING),
+        "Cores the ESXi hosts license under per-core subscription rules: physical cores (not"
+        " hyperthreads), each CPU counting at least 16 (VMware by Broadcom, 2024)", False,
+        "no ESXi hosts", _licence_rule),
+    Kpi("licence_cost", "Licence cost", "per year", licence_cost, cite(LICENSING),
+        "Licensed cores times the policy's price per core per year (Licence price per core)",
+        False, "no licence price per core", _licence_price, optional=True),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}
