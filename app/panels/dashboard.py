@@ -25,6 +25,7 @@ from app.support import theme
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
+from models.document.design import every_component
 from models.engine.kpis import KPIS, Kpi
 from models.report.wording import plain
 
@@ -267,7 +268,8 @@ class Dashboard(QWidget):
         """Component id -> name, for the ids a model's text cites (kept until the
         structure or a name changes)."""
         if self._names is None:
-            self._names = {c.id: c.name for c in self.document.design.components if c.name}
+            self._names = {c.id: c.name for c in every_component(self.document.design)
+                           if c.name}
         return self._names
 
     def _plain(self, warning: str) -> str:

@@ -32,7 +32,9 @@ from models.document.design import (
     Issue,
     Link,
     Override,
+    Rebuild,
     Scenario,
+    apply_scenario,
     effective_policy,
     effective_values,
     make_override,
@@ -105,14 +107,20 @@ class Editor:
         return self._index_map().get(cid)
 
     def name_of(self, cid: str) -> str:
-        """How the user knows a component: its name, else its id."""
+        """How the user knows a component: its name, else its id (a host a scenario's
+        rebuild adds is known by its name too)."""
         comp = self.component(cid)
+        if comp is None:
+            comp = next((c for sc in self.design.scenarios if sc.rebuild is not None
+                         for c in sc.rebuild.components if c.id == cid), None)
         return (comp.name or comp.id) if comp is not None else cid
 
     def new_id(self, kind: str, taken: set[str] | None = None) -> str:
         """A fresh id for ``kind`` (``h3``, ``v12``, ...), also avoiding ``taken``."""
         prefix = ID_PREFIX.get(kind, kind[:1])
-        used = {c.id for c in self.design.components} | (taken or set())
+        used = {c.id for c in self.design.components} | (taken or set()) | {
+            c.id for sc in self.design.scenarios if sc.rebuild is not None
+            for c in sc.rebuild.components}
         n = sum(1 for c in self.design.components if c.kind == kind) + 1
         while f"{prefix}{n}" in used:
             n += 1
@@ -130,6 +138,13 @@ class Editor:
                 return sc.overrides
         return []
 
+    def rebuild(self) -> Rebuild | None:
+        """The active scenario's rebuild of the hardware (a refresh), if it has one."""
+        if self.scenario == "base":
+            return None
+        return next((sc.rebuild for sc in self.design.scenarios if sc.name == self.scenario),
+                    None)
+
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when the targets differ or
         nothing matches."""
@@ -145,6 +160,15 @@ class Editor:
             if prop in DESIGN_FIELDS:
                 return str(getattr(self.design, prop))
             return effective_policy(self.design, overrides, prop.removeprefix("policy."))
+        if self.rebuild() is not None and not is_field(select, prop):
+            # the scenario's own hosts: read from its design (overrides applied); a component
+            # it took out reads as the base design has it
+            effective = self._memo.get(f"scenario:{self.scenario}", self.edits,
+                                       lambda: apply_scenario(self.design, self.scenario))
+            there = targets(effective, select)
+            if there:
+                first = there[0].get(prop)
+                return first if all(t.get(prop) == first for t in there[1:]) else None
         found = self._targets(select)
         if not found:
             return None
