@@ -57,6 +57,9 @@ from models.engine.kpis import limit_text
 HARDWARE = ("sockets", "cores_per_socket", "ghz", "cpu_model", "specrate_per_core",
             "hyperthreading", "memory_gb", "esxi_version")
 """Host properties a refresh replaces (the rest stay as the old host had them)."""
+ROW_STEP = 400.0
+"""Canvas units between rows of new hosts where there are more than the old (a card's
+height with a VM grid, and a gap)."""
 MAX_ROUNDS = 12
 """Resize-and-evaluate rounds before a count that has not settled is taken as it stands."""
 
@@ -204,25 +207,7 @@ class RefreshResult:
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(figure, before, after) in words: what a table of the refresh shows."""
-        b, a = self.before, self.after
-        out = [("Hosts", f"{b.hosts:,}", f"{a.hosts:,}"),
-               ("Hosts needed", _count(b.hosts_needed), _count(a.hosts_needed)),
-               ("Host CPU (mean)", percent(b.cpu_util_mean), percent(a.cpu_util_mean)),
-               ("Host memory (mean)", percent(b.memory_util_mean),
-                percent(a.memory_util_mean)),
-               ("Binding limit", limit_text(b.binding), limit_text(a.binding)),
-               ("Licensed cores", _count(b.licensed_cores), _count(a.licensed_cores)),
-               ("Physical cores", f"{b.physical_cores:,}", f"{a.physical_cores:,}")]
-        if b.licence_cost_per_year is not None or a.licence_cost_per_year is not None:
-            out.append(("Licence cost", with_unit(b.licence_cost_per_year, "per year"),
-                        with_unit(a.licence_cost_per_year, "per year")))
-        if b.p95_latency_ms is not None or a.p95_latency_ms is not None:
-            out.append(("p95 storage latency", with_unit(b.p95_latency_ms, "ms"),
-                        with_unit(a.p95_latency_ms, "ms")))
-        if b.p95_response_ms is not None or a.p95_response_ms is not None:
-            out.append(("p95 web response", with_unit(b.p95_response_ms, "ms"),
-                        with_unit(a.p95_response_ms, "ms")))
-        return out
+        return rows(self.before, self.after)
 
     def cluster_lines(self) -> list[str]:
         """Per refreshed cluster: hosts, hosts needed and what binds, licensed cores."""
@@ -316,6 +301,29 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
                          rounds, side(before_p), after, rebuilt(design, rb), rb, p, notes)
 
 
+def rows(b: Side, a: Side) -> list[tuple[str, str, str]]:
+    """(figure, before, after) in words: hosts, hosts needed, mean host CPU and memory, the
+    binding limit, licensed and physical cores, the yearly licence cost where priced, the
+    p95 storage latency and web response where there are any."""
+    out = [("Hosts", f"{b.hosts:,}", f"{a.hosts:,}"),
+           ("Hosts needed", _count(b.hosts_needed), _count(a.hosts_needed)),
+           ("Host CPU (mean)", percent(b.cpu_util_mean), percent(a.cpu_util_mean)),
+           ("Host memory (mean)", percent(b.memory_util_mean), percent(a.memory_util_mean)),
+           ("Binding limit", limit_text(b.binding), limit_text(a.binding)),
+           ("Licensed cores", _count(b.licensed_cores), _count(a.licensed_cores)),
+           ("Physical cores", f"{b.physical_cores:,}", f"{a.physical_cores:,}")]
+    if b.licence_cost_per_year is not None or a.licence_cost_per_year is not None:
+        out.append(("Licence cost", with_unit(b.licence_cost_per_year, "per year"),
+                    with_unit(a.licence_cost_per_year, "per year")))
+    if b.p95_latency_ms is not None or a.p95_latency_ms is not None:
+        out.append(("p95 storage latency", with_unit(b.p95_latency_ms, "ms"),
+                    with_unit(a.p95_latency_ms, "ms")))
+    if b.p95_response_ms is not None or a.p95_response_ms is not None:
+        out.append(("p95 web response", with_unit(b.p95_response_ms, "ms"),
+                    with_unit(a.p95_response_ms, "ms")))
+    return out
+
+
 def _count(n: int | None) -> str:
     return NONE if n is None else f"{n:,}"
 
@@ -383,14 +391,20 @@ def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, s
     comps: list[Component] = []
     for g in chosen:
         label = names[g] if g else "host"
+        old = found[g][0] or new_groups[g][0]
+        below = max((h.y for h in old), default=0.0) + ROW_STEP
         for k, h in enumerate(new_groups[g][0], start=1):
             hid = f"{_slug(label)}-{to.server.id}-{k:02d}"
             while hid in taken:
                 hid += "~"
             taken.add(hid)
             rename[h.id] = hid
-            comps.append(Component(hid, "host", f"{label} {to.server.name} {k:02d}", h.x,
-                                   h.y, list(h.tags), dict(h.props)))
+            # where the old hosts were; more hosts than that in rows below them
+            at = old[(k - 1) % len(old)]
+            row = (k - 1) // len(old)
+            x, y = at.x, (at.y if not row else below + (row - 1) * ROW_STEP)
+            comps.append(Component(hid, "host", f"{label} {to.server.name} {k:02d}", x, y,
+                                   list(h.tags), dict(h.props)))
     by_id = {c.id: c for c in new.components}
     nic_count: dict[str, int] = {}
     for lk in new.links:
