@@ -225,7 +225,7 @@ class Dashboard(QWidget):
         self._structure_timer.timeout.connect(self._structure_changed)
         for signal in (document.design_replaced, document.component_added,
                        document.component_removed, document.link_added,
-                       document.link_removed):
+                       document.link_removed, document.scenarios_changed):
             signal.connect(self._schedule_structure)
         document.component_changed.connect(self._on_component_changed)
         document.values_changed.connect(self._on_values_changed)

@@ -371,12 +371,15 @@ class Editor:
         """Take ``design``'s components and links (scenarios, policy and name stay)."""
         return Contents(label, tuple(design.components), tuple(design.links))
 
-    def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> AddScenario:
+    def add_scenario(self, name: str, overrides: Sequence[Override] = (),
+                     rebuild: Rebuild | None = None) -> AddScenario:
+        """A new scenario of overrides, and of a rebuild of the hardware (a refresh)."""
         name = name.strip()
         if not name or name == "base" or any(s.name == name for s in self.design.scenarios):
             raise DesignError([Issue(f"scenario '{name}'", "the name is empty, 'base' or"
                                      " already used")])
-        return AddScenario(f"Add scenario {name}", Scenario(name, list(overrides)))
+        label = f"Add scenario {name}" if rebuild is None else f"Add the refresh {name}"
+        return AddScenario(label, Scenario(name, list(overrides), rebuild))
 
     def remove_scenario(self, name: str) -> RemoveScenario:
         self.design.scenario(name)  # raises DesignError naming the known scenarios
