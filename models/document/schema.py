@@ -480,6 +480,11 @@ DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
     P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
       " (on the space in use)", 0, 1000),
+    P("policy.vcpu_per_core_max", "float", 0.0, "vCPUs per core", "highest acceptable vCPUs"
+      " per physical core on a host (0: no ceiling); hosts needed honour it", 0, 64),
+    P("policy.memory_overcommit_max", "float", 0.0, "x", "highest acceptable configured VM"
+      " memory per installed memory on a host (0: no ceiling); hosts needed honour it", 0,
+      16),
     P("policy.licence_edition", "enum", licensing.edition_ids()[0],
       choices=licensing.edition_ids(), doc="the per-core subscription a licence price is"
       " for (resources/licensing.json); every edition counts cores the same way"),
@@ -593,6 +598,8 @@ PROP_LABELS: dict[str, str] = {
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
+    "policy.vcpu_per_core_max": "vCPU:core ceiling",
+    "policy.memory_overcommit_max": "Memory overcommit ceiling",
     "policy.licence_edition": "Licence edition",
     "policy.licence_price_per_core": "Licence price per core",
     "policy.licence_order_minimum": "Licence minimum per order",

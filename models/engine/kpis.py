@@ -208,6 +208,8 @@ LIMITS: dict[str, Limit] = {
     "cpu": Limit("CPU", "host CPU"),
     "p95": Limit("p95 response", "the p95 response time"),
     "memory": Limit("memory", "host memory"),
+    "vcpu": Limit("vCPU:core", "the vCPU:core ceiling"),
+    "overcommit": Limit("memory overcommit", "the memory overcommit ceiling"),
     "ft": Limit("FT secondary", "the FT secondary's own host"),
     "array": Limit("storage array", "a storage array"),
     "nic": Limit("NIC", "a NIC"),

@@ -341,6 +341,15 @@ class Editor:
             raise DesignError([Issue(f"select '{selects[0]}'", "cannot mix field and"
                                      " property edits in one step", prop)])
         scenario = "base" if fields == {True} else self.scenario
+        rb = self.rebuild() if scenario != "base" else None
+        if rb is not None:  # the hosts it took out (and their NICs) are not in it
+            gone = set(rb.removed) | {lk.source for lk in self.design.links
+                                      if lk.kind == "installed_in" and lk.target in rb.removed}
+            out = [sel for sel in selects if sel.startswith("id:") and sel[3:] in gone]
+            if out:
+                raise DesignError([Issue(f"scenario '{scenario}'", f"{self.name_of(out[0][3:])}"
+                                         " is not in it (its hardware was replaced): edit it"
+                                         " in the base design", prop)])
         if label is None:
             label = self._set_label(selects, prop)
         return SetValues(label, scenario, selects, prop, next(iter(checked.values())))

@@ -123,3 +123,20 @@ def test_the_805_vm_sample_refreshed_to_r760s_matches_the_arithmetic() -> None:
     assert r.before.hosts == 34 and r.after.hosts < r.before.hosts
     after = {c["id"]: c for c in r.after.clusters}
     assert all(after[g]["hosts"] == after[g]["hosts_needed"] for g in r.groups)
+
+
+@pytest.mark.parametrize(("policy", "binding"), [({"vcpu_per_core_max": 2.0}, "vcpu"),
+                                                 ({"memory_overcommit_max": 0.5},
+                                                  "overcommit")])
+def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
+                                                       binding: str) -> None:
+    d = estate()
+    d.policy.update(policy)
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    # 2 x 32 cores at 2 vCPUs per core hold 32 VMs of 4 vCPUs; 1 TB at 0.5 holds 32 of 16 GB:
+    # prod's 40 VMs need 2 hosts, and HA's failover host makes 3
+    assert r.counts["prod"] == 3
+    after = {c["id"]: c for c in r.after.clusters}
+    assert after["prod"]["binding"] == binding and after["prod"]["hosts_needed"] == 3
+    rows = dict((label, a) for label, _, a in r.rows())
+    assert rows["Binding limit"] in ("vCPU:core", "memory overcommit")

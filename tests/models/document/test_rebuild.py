@@ -112,3 +112,18 @@ def test_the_editor_reads_the_scenarios_own_hosts_and_knows_their_names() -> Non
     assert ed.value("id:h1", "sockets") == 2  # a host it took out reads as the base has it
     assert ed.name_of("r1") == "new-1"
     assert ed.new_id("host") not in {"r1", "h1", "h2"}
+
+
+def test_a_host_the_scenario_took_out_cannot_be_edited_in_it() -> None:
+    d = base()
+    d.scenarios.append(Scenario("new", [], refresh()))
+    ed = Editor(d)
+    ed.set_scenario("new")
+    with pytest.raises(DesignError, match="old-1 is not in it"):
+        ed.set_values(["id:h1"], "memory_gb", 512.0)
+    with pytest.raises(DesignError, match="is not in it"):
+        ed.set_values(["id:n1"], "speed_gbps", 25.0)
+    edit = ed.set_values(["host"], "memory_gb", 512.0)  # every host of the scenario
+    ed.apply(edit)
+    assert loads(design_to_json(d)).scenario("new").overrides == [
+        Override("host", "memory_gb", 512.0)]

@@ -115,3 +115,16 @@ def test_n_plus_1_restarts_within_the_cluster_and_not_at_all_with_ha_off() -> No
     assert any("HA is off" in n for n in res.notes)
     report = host_failure(d, ["h0"])
     assert not report.survives
+
+
+def test_the_policys_overcommit_ceilings_count_when_set() -> None:
+    """Off by default; a vCPU:core or memory overcommit ceiling holds fewer VMs per host."""
+    assert evaluate(farm(n_vms=40)).consolidation.binding == "cpu"
+    d = farm(n_vms=40)
+    d.policy["vcpu_per_core_max"] = 1.0  # 16 cores: 4 VMs of 4 vCPUs per host
+    cons = evaluate(d).consolidation
+    assert cons.binding == "vcpu" and cons.hosts_needed == 10
+    d = farm(n_vms=40)
+    d.policy["memory_overcommit_max"] = 0.25  # 32 of 128 GB: 4 VMs of 8 GB per host
+    cons = evaluate(d).consolidation
+    assert cons.binding == "overcommit" and cons.hosts_needed == 10
