@@ -335,8 +335,7 @@ def _rebuild_of(raw: Any, where: str, design: Design, col: _Collector) -> Rebuil
             col.add(where, f"'remove' names '{r}', which is no host of the design")
     rb = Rebuild(removed=list(removed),
                  label=_expect(raw, "label", (str,), where, col, "a string") or "")
-    gone = set(removed) | {lk.source for lk in design.links
-                           if lk.kind == "installed_in" and lk.target in removed}
+    gone = rb.gone(design)
     seen = {c.id: c for c in design.components if c.id not in gone}
     comps, links = raw.get("components", []), raw.get("links", [])
     if not isinstance(comps, list) or not isinstance(links, list):

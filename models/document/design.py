@@ -135,6 +135,12 @@ class Rebuild:
     label: str = ""
     """What it does, in words ("34 hosts replaced by 9 Dell PowerEdge R760 ...")."""
 
+    def gone(self, design: Design) -> set[str]:
+        """The ids it takes out of ``design``: its hosts and the NICs installed in them."""
+        hosts = set(self.removed)
+        return hosts | {lk.source for lk in design.links
+                        if lk.kind == "installed_in" and lk.target in hosts}
+
     def copy(self) -> Rebuild:
         return Rebuild(list(self.removed),
                        [Component(c.id, c.kind, c.name, c.x, c.y, list(c.tags), dict(c.props))
@@ -452,9 +458,7 @@ def rebuilt(design: Design, rebuild: Rebuild) -> Design:
     """``design`` with ``rebuild``'s hardware in place of the hosts it removes (see
     :class:`Rebuild`); the VMs keep their order, so per-VM arrays line up with the base
     design's.  The input is never changed."""
-    hosts = set(rebuild.removed)
-    gone = hosts | {lk.source for lk in design.links
-                    if lk.kind == "installed_in" and lk.target in hosts}
+    gone = rebuild.gone(design)
     kept = [c for c in design.components if c.id not in gone]
     ids = {c.id for c in kept}
     added = [c for c in rebuild.components if c.id not in ids]
