@@ -49,7 +49,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     for label, before, after in r.rows():
         print(f"  {label:<22}{before:>14}{after:>14}")
     for line in r.cluster_lines():
-        print(f"  cluster {line}")
+        print(f"  {line}")
     print(f"  method     {r.method()}")
     for n in r.notes:
         print(f"  note: {n}")

@@ -174,6 +174,7 @@ class Dashboard(QWidget):
         outer.setContentsMargins(4, 4, 4, 4)
         self.scenario_label = QLabel()
         self.scenario_label.setAccessibleName("Dashboard scenario")
+        self.scenario_label.setWordWrap(True)  # a refresh's name is long
         outer.addWidget(self.scenario_label)
         self.grid = QGridLayout()
         self.grid.setSpacing(6)

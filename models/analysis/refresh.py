@@ -218,7 +218,8 @@ class RefreshResult:
             b, a = before.get(g), after.get(g)
             if b is None or a is None:
                 continue
-            out.append(f"{self.names[g]}: {counted(b['hosts'], 'host')} ->"
+            who = f"cluster {self.names[g]}" if g else "hosts in no cluster"
+            out.append(f"{who}: {counted(b['hosts'], 'host')} ->"
                        f" {counted(a['hosts'], 'host')} (needed {_count(b['hosts_needed'])}"
                        f" -> {_count(a['hosts_needed'])}, {limit_text(a['binding'], True)}"
                        f" binds; {a['admission_control']}), CPU"
@@ -423,7 +424,8 @@ def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, s
                   lk.kind, dict(lk.props))
              for lk in new.links if lk.source in rename or lk.target in rename]
     n_new = sum(1 for c in comps if c.kind == "host")
-    where = ", ".join(names[g] for g in chosen)
-    label = (f"{counted(len(removed), 'host')} of {where} replaced by"
+    named = ", ".join(names[g] for g in chosen if g)
+    where = " and ".join([f"of {named}"] * bool(named) + ["in no cluster"] * ("" in chosen))
+    label = (f"{counted(len(removed), 'host')} {where} replaced by"
              f" {counted(n_new, 'host')} of {to.text}")
     return Rebuild(removed, comps, links, label)

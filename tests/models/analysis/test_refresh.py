@@ -140,3 +140,13 @@ def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
     assert after["prod"]["binding"] == binding and after["prod"]["hosts_needed"] == 3
     rows = dict((label, a) for label, _, a in r.rows())
     assert rows["Binding limit"] in ("vCPU:core", "memory overcommit")
+
+
+def test_hosts_in_no_cluster_are_refreshed_and_said_so() -> None:
+    d = estate()
+    d.links = [lk for lk in d.links if not (lk.kind == "in_cluster" and lk.target == "dmz")]
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    assert r.groups == ["prod", ""]
+    assert r.rebuild.label.startswith("6 hosts of prod and in no cluster replaced by")
+    assert any(line.startswith("hosts in no cluster: 2 hosts -> ") for line in
+               r.cluster_lines())
