@@ -330,10 +330,12 @@ def _rebuild_of(raw: Any, where: str, design: Design, col: _Collector) -> Rebuil
     if not isinstance(removed, list) or not all(isinstance(r, str) for r in removed):
         col.add(where, "'remove' must be a list of host ids")
         removed = []
+    ids = {c.id for c in design.components}
     for r in removed:
-        if r not in hosts:
+        if r in ids and r not in hosts:
             col.add(where, f"'remove' names '{r}', which is no host of the design")
-    rb = Rebuild(removed=list(removed),
+    # a host or VM deleted from the base design since: left out, as rebuilt() leaves it
+    rb = Rebuild(removed=[r for r in removed if r in hosts],
                  label=_expect(raw, "label", (str,), where, col, "a string") or "")
     gone = rb.gone(design)
     seen = {c.id: c for c in design.components if c.id not in gone}
@@ -351,6 +353,10 @@ def _rebuild_of(raw: Any, where: str, design: Design, col: _Collector) -> Rebuil
         seen[comp.id] = comp
         rb.components.append(comp)
     for i, item in enumerate(links):
+        ends = (item.get("from"), item.get("to")) if isinstance(item, dict) else ()
+        if any(isinstance(e, str) and e not in seen and (e in gone or e not in ids)
+               for e in ends):
+            continue
         link = _parse_link(item, i, seen, col)
         if link is not None:
             rb.links.append(link)

@@ -85,8 +85,8 @@ def test_the_file_keeps_a_rebuild_and_reads_it_back() -> None:
     (lambda rb: rb.update(remove=["v1"]), "'remove' names 'v1', which is no host"),
     (lambda rb: rb["components"].append({"id": "a1", "kind": "host"}),
      "component 'a1' is already in the design"),
-    (lambda rb: rb["links"].append({"from": "v1", "to": "h1", "kind": "runs_on"}),
-     "'h1'"),
+    (lambda rb: rb["links"].append({"from": "v1", "to": "a1", "kind": "runs_on"}),
+     "'a1'"),
     (lambda rb: rb["links"].append({"from": "v1", "to": "r1", "kind": "disk_on"}),
      "disk_on"),
     (lambda rb: rb.update(colour="red"), "unknown field 'colour'"),
@@ -127,3 +127,20 @@ def test_a_host_the_scenario_took_out_cannot_be_edited_in_it() -> None:
     ed.apply(edit)
     assert loads(design_to_json(d)).scenario("new").overrides == [
         Override("host", "memory_gb", 512.0)]
+
+
+def test_a_rebuild_outlives_the_base_designs_deletions() -> None:
+    """A host it removes or a VM it places, deleted from the base design since, is left out
+    when the file is read again (as applying it leaves it out)."""
+    d = base()
+    d.scenarios.append(Scenario("new", [], refresh()))
+    gone = {"h2", "v1"}
+    d.components = [c for c in d.components if c.id not in gone]
+    d.links = [lk for lk in d.links if not {lk.source, lk.target} & gone]
+    again = loads(design_to_json(d))
+    rb = again.scenario("new").rebuild
+    assert rb is not None and rb.removed == ["h1"]
+    assert all("v1" not in (lk.source, lk.target) for lk in rb.links)
+    s = apply_scenario(again, "new")
+    assert [c.id for c in s.of_kind("host")] == ["r1"]
+    assert [lk.source for lk in s.links if lk.kind == "runs_on"] == ["v2"]
