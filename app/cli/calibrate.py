@@ -161,11 +161,12 @@ def capacity_lines(pred: Prediction) -> list[str]:
             continue
         short = f", short by {cl.short_by_hosts}" if cl.short_by_hosts else ""
         ratio = f", vCPU:core {cl.vcpu_per_core:.1f}" if cl.vcpu_per_core is not None else ""
+        lic = f", {fmt.count(cl.licensed_cores, 'licensed core')}" if cl.licensed_cores else ""
         out.append(f"  cluster {cl.name}: {fmt.count(cl.hosts, 'host')},"
                    f" {cl.hosts_needed if cl.hosts_needed is not None else 'none'} needed"
                    f" ({limit_text(cl.binding)};"
                    f" {cl.admission_control})"
-                   f"{short}{ratio}")
+                   f"{short}{ratio}{lic}")
     if cap.vcpu_per_core is not None:
         out.append(f"  {'Overcommit':<20}vCPU:core {cap.vcpu_per_core:.2f} (busiest host"
                    f" {cap.max_vcpu_per_core_host or 0:.2f}), memory configured/installed"

@@ -14,7 +14,13 @@ from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.core.prediction import Prediction, bottleneck_text
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
-from models.document.design import Design, DesignError, apply_scenario, parse_assignment
+from models.document.design import (
+    Design,
+    DesignError,
+    apply_scenario,
+    every_component,
+    parse_assignment,
+)
 from models.document.knobs import knob_at, knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
@@ -64,7 +70,7 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
     """The prediction in plain words: each figure the design measures (the KPI table's titles
     and formats), consolidation with its binding limit, capacity, library jobs, then the
     bottlenecks and warnings with components by name and no case ids."""
-    names = {c.id: c.name for c in design.components if c.name}
+    names = {c.id: c.name for c in every_component(design) if c.name}
 
     def name(cid: str) -> str:
         return names.get(cid, cid)
@@ -77,6 +83,8 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
         text = k.figure(pred) if k.value(pred) is not None else NOT_MEASURED
         if missing and k.value(pred) is not None:
             text += f" ({fmt.counted(missing, 'host')} not measured)"
+        if k.key in ("licensed_cores", "licence_cost") and (note := k.note(pred, name)):
+            text += f" ({note})"
         out.append(f"  {k.title:<20}{text}")
         if k.key == "p95_response_ms":
             out.append(f"  {'Mean response':<20}{fmt.with_unit(pred.mean_response_ms, 'ms')}")

@@ -25,6 +25,7 @@ from app.support import theme
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
+from models.document.design import every_component
 from models.engine.kpis import KPIS, Kpi
 from models.report.wording import plain
 
@@ -94,8 +95,8 @@ class KpiTile(QFrame):
         self.setAccessibleName(f"{kpi.title} tile")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(2)
+        layout.setContentsMargins(8, 4, 8, 4)  # five rows of tiles fit a 1366x768 dock
+        layout.setSpacing(1)
         self.title_label = QLabel(kpi.title)
         theme.tone(self.title_label, "muted")
         self.value_label = FitLabel(fmt.NONE)
@@ -173,9 +174,10 @@ class Dashboard(QWidget):
         outer.setContentsMargins(4, 4, 4, 4)
         self.scenario_label = QLabel()
         self.scenario_label.setAccessibleName("Dashboard scenario")
+        self.scenario_label.setWordWrap(True)  # a refresh's name is long
         outer.addWidget(self.scenario_label)
         self.grid = QGridLayout()
-        self.grid.setSpacing(6)
+        self.grid.setSpacing(4)
         self.columns = 0
         self.hidden: set[str] = set()
         """Tiles with nothing to measure in the design (no value in the scenario or base)."""
@@ -224,7 +226,7 @@ class Dashboard(QWidget):
         self._structure_timer.timeout.connect(self._structure_changed)
         for signal in (document.design_replaced, document.component_added,
                        document.component_removed, document.link_added,
-                       document.link_removed):
+                       document.link_removed, document.scenarios_changed):
             signal.connect(self._schedule_structure)
         document.component_changed.connect(self._on_component_changed)
         document.values_changed.connect(self._on_values_changed)
@@ -267,7 +269,8 @@ class Dashboard(QWidget):
         """Component id -> name, for the ids a model's text cites (kept until the
         structure or a name changes)."""
         if self._names is None:
-            self._names = {c.id: c.name for c in self.document.design.components if c.name}
+            self._names = {c.id: c.name for c in every_component(self.document.design)
+                           if c.name}
         return self._names
 
     def _plain(self, warning: str) -> str:
@@ -326,7 +329,7 @@ class Dashboard(QWidget):
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [] if empty else [k.title for k in KPIS if k.key in hidden]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden and not k.optional]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))

@@ -50,6 +50,7 @@ from app.report.tables import (
     evidence_blocks,
     knob_blocks,
     paginate,
+    refresh_blocks,
     text_block,
 )
 from models.core.prediction import Prediction
@@ -98,7 +99,8 @@ def build_pages(r: Report) -> list[Page]:
                          " the base in green (better) or red (worse), “no change” below 0.1 %",
                          lambda tight: [*comparison_blocks(c, tight),
                                         Block(14, lambda s, y: None),
-                                        *changes_blocks(c, tight)])
+                                        *changes_blocks(c, tight),
+                                        *refresh_blocks(c, tight)])
     knobs = (f"The {fmt.count(len(c.knobs), 'knob')} set away from their defaults or changed"
              " by a scenario; every other knob is at its default") if c.knobs else \
         "No knob is set away from its default"
@@ -242,7 +244,9 @@ def counts_text(design: Design) -> str:
 
 
 def design_page(s: Sheet, number: int, total: int, r: Report) -> None:
-    d = r.design
+    rebuilds = any(sc.name == r.scenario and sc.rebuild is not None
+                   for sc in r.design.scenarios)
+    d = r.content.effective if rebuilds else r.design  # a refresh's own hosts
     vms = len(d.of_kind("vm"))
     sub = (f"{fmt.count(len(d.components), 'component')} and {fmt.count(len(d.links), 'link')}"
            " at their canvas positions; outlines show predicted utilisation")

@@ -31,6 +31,7 @@ from models.document.studies import (
     FT6,
     HA,
     HYPERTHREADING,
+    LICENSING,
     LRO,
     MCAST,
     ORACLE,
@@ -104,6 +105,9 @@ class Knob:
 CAPACITY = "Storage capacity: space in use grown by the plan's growth"
 """The storage-growth knob's source: Headroom's own arithmetic, no study."""
 
+OVERCOMMIT = "Overcommit ceilings: the architect's own policy (vCPUs per core, memory)"
+"""The overcommit ceilings' source: a design policy, no study."""
+
 KNOBS: tuple[Knob, ...] = (
     # storage
     Knob("vm.workload.io_oio", VAIO.title, 1, 256, 1, log=True, group="Storage"),
@@ -162,12 +166,19 @@ KNOBS: tuple[Knob, ...] = (
     Knob("design.policy.p95_ms_max", DENSE.title, 1, 1000, None, log=True, group="Policy"),
     Knob("design.policy.ha_spare_hosts", DENSE.title, 0, 8, 1, group="Policy"),
     Knob("design.policy.storage_growth_pct", CAPACITY, 0, 200, 5, group="Policy"),
+    Knob("design.policy.vcpu_per_core_max", OVERCOMMIT, 0, 16, 0.5, group="Policy"),
+    Knob("design.policy.memory_overcommit_max", OVERCOMMIT, 0, 3, 0.1, group="Policy"),
     Knob("cluster.ha_enabled", HA.title, group="Policy"),
     Knob("cluster.admission_control", HA.title, group="Policy"),
     Knob("cluster.failover_hosts", HA.title, 0, 4, 1, group="Policy"),
     Knob("cluster.cpu_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.memory_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.drs_enabled", DRS.title, group="Policy"),
+    # licensing
+    Knob("design.policy.licence_edition", LICENSING.title, group="Licensing"),
+    Knob("design.policy.licence_price_per_core", LICENSING.title, 0, 1000, 5,
+         group="Licensing"),
+    Knob("design.policy.licence_order_minimum", LICENSING.title, group="Licensing"),
     # CPU virtualisation
     Knob("host.platform", ORACLE.title, group="CPU virtualisation"),
     Knob("vm.containers", DOCKER_TX.title, 0, 32, 1, group="CPU virtualisation"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from models.document import licensing
+
 PropType = Literal["int", "float", "bool", "enum", "str"]
 Value = bool | int | float | str | None
 
@@ -492,6 +494,18 @@ DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
     P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
       " (on the space in use)", 0, 1000),
+    P("policy.vcpu_per_core_max", "float", 0.0, "vCPUs per core", "highest acceptable vCPUs"
+      " per physical core on a host (0: no ceiling); hosts needed honour it", 0, 64),
+    P("policy.memory_overcommit_max", "float", 0.0, "x", "highest acceptable configured VM"
+      " memory per installed memory on a host (0: no ceiling); hosts needed honour it", 0,
+      16),
+    P("policy.licence_edition", "enum", licensing.edition_ids()[0],
+      choices=licensing.edition_ids(), doc="the per-core subscription a licence price is"
+      " for (resources/licensing.json); every edition counts cores the same way"),
+    P("policy.licence_price_per_core", "float", 0.0, "per core per year", "price of one"
+      " licensed core for a year, in any currency; 0: no price, no yearly cost", 0, 1.0e6),
+    P("policy.licence_order_minimum", "bool", False, doc="count the minimum of cores per"
+      " order announced in 2025 (72; disputed, so off unless turned on)"),
 )
 """Properties of the design itself, selected with ``design`` in overrides and knobs."""
 
@@ -602,6 +616,11 @@ PROP_LABELS: dict[str, str] = {
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
+    "policy.vcpu_per_core_max": "vCPU:core ceiling",
+    "policy.memory_overcommit_max": "Memory overcommit ceiling",
+    "policy.licence_edition": "Licence edition",
+    "policy.licence_price_per_core": "Licence price per core",
+    "policy.licence_order_minimum": "Licence minimum per order",
 }
 """How a property reads on screen (inspector, undo texts, warnings), by property name or
 ``kind.prop`` where one kind needs its own words."""
@@ -629,6 +648,7 @@ CHOICE_LABELS: dict[str, str] = {
     "export": "export", "vaai": "VAAI copy in the array", "same_host": "through one host",
     "cross_host": "between two hosts", "upload_client": "uploaded from a client",
     "web_server": "pulled from a web server",
+    **{e.id: e.short for e in licensing.rules().editions},
 }
 """How a choice reads on screen (``raid5`` is "RAID 5"); the design file keeps the name."""
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.core.prediction import Prediction, Resource
-from models.core.sections import LibraryJob
+from models.core.sections import LibraryJob, Licensing
 from models.document.numbers import (
     SATURATED,
     Names,
@@ -38,6 +38,7 @@ from models.document.studies import (
     FEDEX,
     FT4,
     FT6,
+    LICENSING,
     LRO,
     MILLION,
     PCOIP,
@@ -74,6 +75,9 @@ class Kpi:
     """What is missing when the design has nothing to measure (the value is None)."""
     detail: Detail | None = None
     """The line under the figure (what it is made of, where it peaks, what binds it)."""
+    optional: bool = False
+    """A figure the user asks for (a licence price): where it is absent the dashboard does
+    not list it among the figures the design has nothing to measure for."""
 
     def text(self, v: float | None) -> str:
         """A value of this KPI as a tile, a table cell, a report and the command line show it
@@ -163,6 +167,33 @@ def p95_response(p: Prediction) -> float | None:
     return math.inf if p.response_saturated else p.p95_response_ms
 
 
+def licensing_of(p: Prediction) -> Licensing | None:
+    """The prediction's licensing (licensed cores under the per-core rules), if any."""
+    cap = p.sections.capacity
+    return cap.licensing if cap is not None else None
+
+
+def licensed_cores(p: Prediction) -> float | None:
+    """Licensed cores, None without ESXi hosts."""
+    lic = licensing_of(p)
+    return float(lic.licensed_cores) if lic is not None and lic.hosts else None
+
+
+def licence_cost(p: Prediction) -> float | None:
+    """Their yearly cost, None without a price per core."""
+    lic = licensing_of(p)
+    return lic.cost_per_year if lic is not None and lic.hosts else None
+
+
+def licence_rule_text(lic: Licensing) -> str:
+    """How the count was made, in words short enough for a tile's line: ``min 16 per CPU;
+    448 physical``."""
+    text = f"min {lic.min_cores_per_cpu} per CPU"
+    if lic.order_minimum_cores is not None:
+        text += f", {lic.order_minimum_cores} an order"
+    return f"{text}; {lic.physical_cores:,} physical"
+
+
 def hosts_needed(p: Prediction) -> float | None:
     h = p.consolidation.hosts_needed
     return float(h) if h is not None else None
@@ -185,6 +216,8 @@ LIMITS: dict[str, Limit] = {
     "cpu": Limit("CPU", "host CPU"),
     "p95": Limit("p95 response", "the p95 response time"),
     "memory": Limit("memory", "host memory"),
+    "vcpu": Limit("vCPU:core", "the vCPU:core ceiling"),
+    "overcommit": Limit("memory overcommit", "the memory overcommit ceiling"),
     "ft": Limit("FT secondary", "the FT secondary's own host"),
     "array": Limit("storage array", "a storage array"),
     "nic": Limit("NIC", "a NIC"),
@@ -270,6 +303,18 @@ def _binding(p: Prediction, name: Names) -> str:
     return f"binding limit: {limit_text(p.consolidation.binding)}"
 
 
+def _licence_rule(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    return licence_rule_text(lic) if lic is not None else ""
+
+
+def _licence_price(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    if lic is None or lic.price_per_core is None:
+        return ""
+    return f"{lic.edition_name} at {with_unit(lic.price_per_core, 'per core per year')}"
+
+
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         cite(VAIO, MILLION, RAIDPOOL),
@@ -324,6 +369,13 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),
         "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False,
         detail=_binding),
+    Kpi("licensed_cores", "Licensed cores", "cores", licensed_cores, cite(LICENSING),
+        "Cores the ESXi hosts license under per-core subscription rules: physical cores (not"
+        " hyperthreads), each CPU counting at least 16 (VMware by Broadcom, 2024)", False,
+        "no ESXi hosts", _licence_rule),
+    Kpi("licence_cost", "Licence cost", "per year", licence_cost, cite(LICENSING),
+        "Licensed cores times the policy's price per core per year (Licence price per core)",
+        False, "no licence price per core", _licence_price, optional=True),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}

@@ -44,6 +44,7 @@ from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
 from models.document.numbers import counted
 from models.document.studies import DRS, HA
+from models.subsystems import licensing
 from models.subsystems.consolidation import background, density, fewest_hosts
 from models.subsystems.limits import limits_for
 
@@ -71,6 +72,7 @@ class _Static:
         self.vcpus, self.memory = vm["vcpus"], vm["memory_gb"]
         self.groups = groups = _groups(c)
         bg_cpu, bg_memory = background(c)
+        self.physical, self.licensed = licensing.host_cores(c)
         for g in groups:  # what each group's VMs need whatever the load
             vms = g["vms"]
             on = vms[placed[vms]]
@@ -165,7 +167,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             else None,
             vcpu_per_core=(g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
             memory_overcommit=(g["memory"] / float(mem_installed[hs].sum())) if len(hs)
-            else None))
+            else None, physical_cores=round(float(st.physical[hs].sum())),
+            licensed_cores=round(float(st.licensed[hs].sum()))))
         if g["cluster"] is not None and len(hs) and needed is not None and needed > len(hs):
             warnings.append(f"cluster {g['id']}: {counted(len(hs), 'host')}, {needed} needed to"
                             " run its"
@@ -177,7 +180,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     capacity = Capacity(clusters=out, vcpu_per_core=st.vcpu_per_core,
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
-                        unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title])
+                        unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title],
+                        licensing=licensing.section(c, st.physical, st.licensed))
     return CapacityResult(cons, capacity, warnings)
 
 

@@ -99,8 +99,9 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     # tiles with nothing to measure step aside, so that the design's own figures lead
     assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
                            "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
-                           "wan_pct", "library_min"}
+                           "wan_pct", "library_min", "licence_cost"}
     assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
+    assert "Licence cost" not in dash.hidden_label.text()  # asked for, not missing
     first: Any = dash.grid.getItemPosition(dash.grid.indexOf(dash.tiles["network_gbps"]))
     assert tuple(first[:2]) == (0, 0)
     assert dash.hidden_label.isVisibleTo(dash)

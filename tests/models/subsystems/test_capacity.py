@@ -169,3 +169,16 @@ def test_a_failed_partial_hosts_unlisted_vms_restart_on_the_survivors() -> None:
     d.component("h0").props["measured.vms"] = 2  # type: ignore[union-attr]
     failed, _ = fail_host(d, "h0")
     assert "background.cpu_cores" not in failed.component("h1").props  # type: ignore[union-attr]
+
+
+def test_the_policys_overcommit_ceilings_count_when_set() -> None:
+    """Off by default; a vCPU:core or memory overcommit ceiling holds fewer VMs per host."""
+    assert evaluate(farm(n_vms=40)).consolidation.binding == "cpu"
+    d = farm(n_vms=40)
+    d.policy["vcpu_per_core_max"] = 1.0  # 16 cores: 4 VMs of 4 vCPUs per host
+    cons = evaluate(d).consolidation
+    assert cons.binding == "vcpu" and cons.hosts_needed == 10
+    d = farm(n_vms=40)
+    d.policy["memory_overcommit_max"] = 0.25  # 32 of 128 GB: 4 VMs of 8 GB per host
+    cons = evaluate(d).consolidation
+    assert cons.binding == "overcommit" and cons.hosts_needed == 10
