@@ -468,14 +468,21 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
     ids = c.host.ids
     k = min(top, len(ids))
     unknown = not_measured(c)[0]  # nothing measured: no figure to rank
+    bg = background(c)[0]
     for i in [i for i in np.argsort(-np.round(rho, 6), kind="stable")  # ties within the MVA
               if not unknown[i]][:k]:  # tolerance
         dense = "; dense mode active" if active[i] else ""
         res.resources.append(Resource(
             ids[i], "host_cpu", float(rho[i]),
-            f"{ids[i]}: VMs demand {host_demand[i]:.1f} of {cap[i]:.1f} core-equivalents"
-            f" ({rho[i]:.0%}){dense}", DENSE.title))
+            f"{ids[i]}: {_load(bg[i])} demand {host_demand[i]:.1f} of {cap[i]:.1f}"
+            f" core-equivalents ({rho[i]:.0%}){dense}", DENSE.title))
     res.resources.extend(memory)
+
+
+def _load(background: float) -> str:
+    """Who holds a host's load, in a bottleneck's words: its VMs, and where the export left
+    some out, their background too."""
+    return "VMs and the unlisted VMs' background" if background > 0 else "VMs"
 
 
 def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
@@ -485,8 +492,10 @@ def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
     ids = c.host.ids
     installed = c.host.cols["memory_gb"]
     unknown = not_measured(c)[1]
+    bg = background(c)[1]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
-                     f"{ids[i]}: VMs" + (" (FT secondaries included)" if secondaries[i] else "")
+                     f"{ids[i]}: {_load(bg[i])}"
+                     + (" (FT secondaries included)" if secondaries[i] else "")
                      + f" hold {with_unit(float(mem[i]), 'GB')} of"
                      f" {with_unit(float(installed[i]), 'GB')}", BEST_PRACTICES_4.title)
             for i in [i for i in np.argsort(-mem_util, kind="stable")

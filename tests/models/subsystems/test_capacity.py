@@ -134,6 +134,12 @@ def test_a_hosts_background_load_counts_as_demand_and_in_hosts_needed() -> None:
     assert after.consolidation.hosts_needed == 3  # a host's worth of CPU at 80% more
     cl = after.sections.to_json()["capacity"]["clusters"][0]
     assert cl["cpu_demand_cores"] == pytest.approx(16.0 + 0.8 * CAP)
+    # the bottleneck list says the load is not the listed VMs' alone
+    said = {(r.component, r.resource): r.explanation for r in after.resources}
+    assert "VMs and the unlisted VMs' background hold" in said[("h0", "host_memory")]
+    assert "h0: VMs and the unlisted VMs' background demand" in said[("h0", "host_cpu")]
+    assert ": VMs hold" in {(r.component, r.resource): r.explanation
+                            for r in before.resources}[("h0", "host_memory")]
     # measured at another clock, the same work on these 2.4 GHz cores
     h0.props["background.cpu_ghz"] = 1.2
     assert evaluate(d).hosts.cpu_util[0] == pytest.approx(before.hosts.cpu_util[0] + 0.2)
