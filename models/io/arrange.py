@@ -143,12 +143,14 @@ def layout_styles(design: Design, held: Holdings | None = None,
     """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
     contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
     first guess of the zoom at which it fits from the area its cards cover, then the zoom
-    of a layout made with that guess.  A design without boxes or groups of arrays keeps
-    :data:`~models.io.placement.BOXES` (nothing to lay out twice)."""
+    of a layout made with that guess.  A design without boxes keeps the guess (its groups of
+    arrays at most), or :data:`~models.io.placement.BOXES` without groups either: nothing
+    to lay out twice (a 50,000-VM design opens without a second layout)."""
     held = held or holdings(design)
     cs = cs if cs is not None else cards(design, held)
-    if not held.containers and not array_groups(design, held):
-        return dict(BOXES)
+    if not held.containers:  # no box: a group of arrays at most, which the guess sizes
+        return box_styles(fit_zoom(covered_area(design, cs))) \
+            if array_groups(design, held) else dict(BOXES)
     guess = box_styles(fit_zoom(covered_area(design, cs)))
     out = _arranged(design, held, cs, guess, docked=False)
     return box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))

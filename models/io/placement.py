@@ -316,27 +316,30 @@ def group_title(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
 
 def array_groups(design: Design, held: Holdings | None = None) -> list[ArrayGroup]:
     """The groups of :data:`GROUP_ARRAYS`-or-more arrays' designs: each set of arrays that
-    the same clusters reach (a host's ``storage`` links, and the hosts of the VMs whose disks
-    are on them), in design order; an array alone in its set is no group."""
+    the same clusters reach (a host's ``storage`` links; for an array no host links to, the
+    hosts of the VMs whose disks are on it), in design order; an array alone in its set is
+    no group."""
     arrays = [c.id for c in design.components if c.kind == "storage_array"]
     if len(arrays) <= GROUP_ARRAYS:
         return []
     held = held or holdings(design)
-    kind = {c.id: c.kind for c in design.components}
-    cluster_of = {m: next((b for b in boxes if kind.get(b) == "cluster"), NO_CLUSTER)
+    clusters = {c.id: i for i, c in enumerate(design.components) if c.kind == "cluster"}
+    cluster_of = {m: next((b for b in boxes if b in clusters), NO_CLUSTER)
                   for m, boxes in held.member_of.items()}
     reach: dict[str, set[str]] = {a: set() for a in arrays}
+    hosts = held.vms  # every host, by id
     for lk in design.links:
-        if lk.target not in reach:
-            continue
-        host = lk.source if lk.kind == "storage" else \
-            held.host_of.get(lk.source) if lk.kind == "disk_on" else None
-        if host is not None and kind.get(host) == "host":
-            reach[lk.target].add(cluster_of.get(host, NO_CLUSTER))
-    order = {cid: i for i, cid in enumerate(c.id for c in design.components)}
+        if lk.kind == "storage" and lk.target in reach and lk.source in hosts:
+            reach[lk.target].add(cluster_of.get(lk.source, NO_CLUSTER))
+    unreached = {a for a, r in reach.items() if not r}
+    if unreached:  # no storage links drawn to them: the hosts of the VMs with disks there
+        for lk in design.links:
+            if lk.kind == "disk_on" and lk.target in unreached \
+                    and (host := held.host_of.get(lk.source)) is not None:
+                reach[lk.target].add(cluster_of.get(host, NO_CLUSTER))
     by_reach: dict[tuple[str, ...], list[str]] = {}
     for a in arrays:
-        key = tuple(sorted(reach[a], key=lambda k: order.get(k, -1)))
+        key = tuple(sorted(reach[a], key=lambda k: clusters.get(k, -1)))
         by_reach.setdefault(key, []).append(a)
     return [ArrayGroup("group:" + ("+".join(k or "no cluster" for k in key) or "unreached"),
                        tuple(members), key)
