@@ -115,3 +115,12 @@ def test_n_plus_1_restarts_within_the_cluster_and_not_at_all_with_ha_off() -> No
     assert any("HA is off" in n for n in res.notes)
     report = host_failure(d, ["h0"])
     assert not report.survives
+
+
+def test_a_memory_ceiling_keeps_memory_free_on_every_host() -> None:
+    d = farm(n_hosts=4, n_vms=48, vm_pct=2.0)  # 384 GB of VMs on 128 GB hosts: memory binds
+    full = evaluate(d).consolidation
+    d.policy["memory_util_max"] = 0.75
+    capped = evaluate(d).consolidation
+    assert full.binding == capped.binding == "memory"
+    assert full.hosts_needed == 3 and capped.hosts_needed == 4  # 96 of 128 GB a host
