@@ -7,7 +7,7 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
-from app.cli.calibrate import capacity_lines
+from app.cli.calibrate import CAPACITY_TILES, capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.core.prediction import Prediction, bottleneck_text
 from models.core.uncertainty import Bands
@@ -62,8 +62,8 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
         return names.get(cid, cid)
 
     out = [f"{doc['design']} [{doc['scenario']}]"]
-    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed")
-             and k.value(pred) is not None]
+    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed", *CAPACITY_TILES)
+             and k.value(pred) is not None]  # capacity: after the clusters, with its lines
     for k in shown:
         out.append(f"  {k.title:<20}{k.figure(pred)}")
         if k.key == "p95_response_ms":

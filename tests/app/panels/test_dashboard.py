@@ -99,7 +99,7 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     # tiles with nothing to measure step aside, so that the design's own figures lead
     assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
                            "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
-                           "wan_pct", "library_min"}
+                           "wan_pct", "library_min", "cluster_headroom", "storage_used_pct"}
     assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
     first: Any = dash.grid.getItemPosition(dash.grid.indexOf(dash.tiles["network_gbps"]))
     assert tuple(first[:2]) == (0, 0)
@@ -284,3 +284,29 @@ def test_host_tiles_show_the_mean_and_name_the_busiest_host() -> None:
     assert KPI_BY_KEY["host_cpu_pct"].note(one, lambda h: "Dell R720") == "Dell R720"
     assert cpu.value(evaluate(Design(name="empty"))) is None
     assert KPI_BY_KEY["host_cpu_pct"].note(evaluate(Design(name="empty"))) == "no hosts"
+
+
+def test_an_estate_shows_its_capacity_and_says_what_was_not_measured(qtbot: QtBot) -> None:
+    from tests.models.engine.test_kpis import capacity_estate  # noqa: PLC0415
+
+    doc = DesignDocument(capacity_estate(None))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    p = doc.prediction
+    cap = p.sections.capacity if p is not None else None
+    assert p is not None and cap is not None
+    for key in ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct"):
+        assert key not in dash.hidden and dash.tiles[key].isVisibleTo(dash)
+        assert dash.tiles[key].value_label.text() == KPI_BY_KEY[key].figure(p)
+    assert dash.tiles["vcpu_per_core"].value_label.text() == fmt.number(cap.vcpu_per_core)
+    storage = dash.tiles["storage_used_pct"]
+    assert storage.value_label.text() == fmt.NOT_MEASURED != "0 %"
+    assert "capacity not measured" in storage.detail_label.text()
+    assert "Storage capacity" not in dash.hidden_label.text()
+    before = dash.tiles["memory_overcommit"].value_label.text()
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("host", "memory_gb", 512.0)  # twice the memory installed
+    assert dash.tiles["memory_overcommit"].value_label.text() == fmt.number(800 / 2048)
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.undo_stack.undo()
+    assert dash.tiles["memory_overcommit"].value_label.text() == before
