@@ -286,16 +286,25 @@ def _capacity(p: Prediction) -> Capacity | None:
     return p.sections.capacity
 
 
-def vcpu_per_core(p: Prediction) -> float | None:
-    """vCPUs of the placed VMs per physical core (the capacity section's)."""
+def _estate(p: Prediction) -> Capacity | None:
+    """The capacity section of a design sized as an estate is (one with clusters: a
+    testbed's VMs per host say what these would), else None."""
     cap = _capacity(p)
-    return cap.vcpu_per_core if cap is not None and len(p.vms.ids) else None
+    return cap if cap is not None and len(p.vms.ids) and any(c.id for c in cap.clusters) \
+        else None
+
+
+def vcpu_per_core(p: Prediction) -> float | None:
+    """vCPUs of the placed VMs per physical core (the capacity section's), for an estate."""
+    cap = _estate(p)
+    return cap.vcpu_per_core if cap is not None else None
 
 
 def memory_overcommit(p: Prediction) -> float | None:
-    """Configured VM memory per installed memory (the capacity section's)."""
-    cap = _capacity(p)
-    return cap.memory_overcommit if cap is not None and len(p.vms.ids) else None
+    """Configured VM memory per installed memory (the capacity section's), for an
+    estate."""
+    cap = _estate(p)
+    return cap.memory_overcommit if cap is not None else None
 
 
 def storage_used_pct(p: Prediction) -> float | None:
@@ -437,12 +446,12 @@ KPIS: tuple[Kpi, ...] = (
         " admission control keeps for failover (negative: short); each cluster's hosts and"
         " hosts needed below, the tightest first", True, "no clusters", _clusters_detail),
     Kpi("vcpu_per_core", "vCPU:core", "", vcpu_per_core, cite(BEST_PRACTICES_4),
-        "vCPUs of the placed VMs per physical core (the busiest host's below)", False,
-        "no VMs on hosts", _busiest_vcpus),
+        "vCPUs of the placed VMs per physical core (the busiest host's below), in a design"
+        " of clusters", False, "no clusters", _busiest_vcpus),
     Kpi("memory_overcommit", "Memory overcommit", "", memory_overcommit,
         cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
-        " installed in the hosts (above 1: the hosts rely on reclamation)", False,
-        "no VMs on hosts", _memory_detail),
+        " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
+        " clusters", False, "no clusters", _memory_detail),
     Kpi("storage_used_pct", "Storage capacity", "%", storage_used_pct, CAPACITY,
         "Space in use over the capacity of the arrays (datastores) whose capacity is known;"
         " below it the space used, provisioned and needed with the planned growth"
