@@ -53,6 +53,7 @@ from models.io.placement import (
     Holdings,
     array_groups,
     box_around,
+    group_band,
     group_title,
 )
 
@@ -67,11 +68,13 @@ _EDGE = QColor("#8c6bb1")
 class ArrayGroupItem(QGraphicsItem):
     """One group of arrays: a labelled panel far out, a frame round its arrays zoomed in."""
 
-    def __init__(self, group: ArrayGroup, title: str, style: BoxStyle,
+    def __init__(self, group: ArrayGroup, title: str, band_text: str, style: BoxStyle,
                  select: Callable[[list[str]], None]):
         super().__init__()
         self.array_group = group
         self.title = title
+        self.band_text = band_text
+        """What its width is kept for (:func:`models.io.placement.group_band`)."""
         self.style = style
         self.select = select
         self.count = kind_count("storage_array", len(group.arrays))
@@ -241,7 +244,8 @@ class StorageGroups:
               select: Callable[[list[str]], None]) -> None:
         self.clear()
         for g in groups:
-            item = ArrayGroupItem(g, group_title(g, name_of), style, select)
+            item = ArrayGroupItem(g, group_title(g, name_of), group_band(g, name_of), style,
+                                  select)
             item.set_collapsed(self.collapsed)
             self._add(item)
             self.items[g.id] = item
@@ -278,7 +282,7 @@ class StorageGroups:
             bodies = [it.scene_body() for a in item.array_group.arrays
                       if (it := item_of(a)) is not None]
             rect = box_around(((b.x(), b.y(), b.width(), b.height()) for b in bodies),
-                              "cluster", item.style, item.style.width_for(item.title,
+                              "cluster", item.style, item.style.width_for(item.band_text,
                                                                           "cluster"))
             if rect is not None:
                 item.set_rect(QRectF(*rect))

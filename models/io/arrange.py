@@ -40,7 +40,7 @@ from models.io.placement import (
     docked_positions,
     extent_zoom,
     fit_zoom,
-    group_title,
+    group_band,
     holdings,
     rect_of,
     size_of,
@@ -229,7 +229,7 @@ def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[floa
     blocks: list[tuple[float, _Block]] = []
     for g in groups:
         xs = [x for a in g.arrays for x in reach[a]]
-        width = style.width_for(group_title(g, lambda k: names.get(k, k)), "cluster")
+        width = style.width_for(group_band(g, lambda k: names.get(k, k)), "cluster")
         blocks.append((float(np.mean(xs)) if xs else body.w / 2,
                        _array_block(list(g.arrays), style, width)))
     for a in arrays:

@@ -25,6 +25,7 @@ import numpy as np
 
 from models.document.design import Component, Design
 from models.document.numbers import counted
+from models.document.words import kind_count
 
 VM_W, VM_H = 140.0, 20.0
 VM_PITCH_X, VM_PITCH_Y = 146.0, 26.0
@@ -302,6 +303,15 @@ class ArrayGroup:
     reach: tuple[str, ...]
     """The clusters whose hosts reach them (design order; :data:`NO_CLUSTER` for hosts in no
     cluster); empty when no host does."""
+
+
+def group_band(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
+    """What a group's box is kept wide enough for: its title, and its count where it serves
+    many clusters (one such group stands alone above them, too small for a count inside)."""
+    title = group_title(group, name_of)
+    if len(group.reach) <= 2:
+        return title
+    return f"{title} · {kind_count('storage_array', len(group.arrays))}"
 
 
 def group_title(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
