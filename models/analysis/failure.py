@@ -71,12 +71,14 @@ class FailureResult:
     (NaN where nothing measured it)."""
 
     def busiest_after(self) -> tuple[str, float, float] | None:
-        """(host, CPU, memory) of the surviving host with the highest CPU after the
-        restarts (then memory); None when none survives."""
-        ok = [(h, c, m) for h, (c, m) in self.util_after.items()]
+        """(host, CPU, memory) of the busiest host after the restarts (the higher of its CPU
+        and memory utilisation) among those that took VMs (among all survivors when none
+        did); None when none survives."""
+        took = {h for h in self.vms_after if self.vms_after[h] > self.vms_before[h]}
+        ok = [(h, c, m) for h, (c, m) in self.util_after.items() if not took or h in took]
         if not ok:
             return None
-        return max(ok, key=lambda t: (_or_low(t[1]), _or_low(t[2])))
+        return max(ok, key=lambda t: max(_or_low(t[1]), _or_low(t[2])))
 
     @property
     def ok(self) -> bool:

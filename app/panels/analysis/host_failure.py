@@ -31,8 +31,11 @@ from app.support.jobs import Runner
 from models.analysis import FailureReport, host_failure
 from models.document import numbers as fmt
 
-COLUMNS = ["Fails", "VMs restarted", "FT fail-overs", "New breaches", "Busiest host after",
+COLUMNS = ["Fails", "Restarted", "FT fail-overs", "New breaches", "Busiest host after",
            "What breaks"]
+"""The failure table's columns: what fails, the VMs HA restarts, the FT VMs that fail over
+to their secondary, breaches that were not there before, the busiest host that took VMs
+(CPU and memory after), and what breaks (whole in each cell's tooltip)."""
 HOST_COLUMNS = ["Host", "VMs", "CPU", "Memory"]
 
 
@@ -74,7 +77,7 @@ class HostFailureTab(QWidget):
         self.failure_table.setAccessibleName("Host failure table")
         self.failure_table.setHorizontalHeaderLabels(COLUMNS)
         header = self.failure_table.horizontalHeader()
-        for j in (0, 4):  # names whole: the table exists to name them
+        for j in range(len(COLUMNS) - 1):  # names whole: the table exists to name them
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         self.failure_table.verticalHeader().hide()
@@ -83,6 +86,7 @@ class HostFailureTab(QWidget):
         self.failure_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.failure_table.itemSelectionChanged.connect(self._show_hosts)
         self.hosts_label = QLabel("")
+        self.hosts_label.setWordWrap(True)  # what breaks, whole (the table's cell is short)
         self.hosts_label.setAccessibleName("Hosts after the failure")
         self.hosts_table = QTableWidget(0, len(HOST_COLUMNS))
         self.hosts_table.setAccessibleName("Host utilisation after the failure")
@@ -190,7 +194,9 @@ class HostFailureTab(QWidget):
             return
         f = report.failures[rows[0].row()]
         what = f"site {self._name(f.host)}" if f.site else self._name(f.host)
-        self.hosts_label.setText(f"After {what} fails: each surviving host, before → after")
+        breaks = self.failure_table.item(rows[0].row(), len(COLUMNS) - 1)
+        self.hosts_label.setText(f"After {what} fails: {breaks.text() if breaks else ''}."
+                                 " Each surviving host, before → after:")
         order = sorted(f.vms_after, key=lambda h: (
             f.vms_after[h] == f.vms_before[h],
             -(f.util_after.get(h, (0.0, 0.0))[0] if math.isfinite(

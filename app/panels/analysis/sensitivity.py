@@ -45,8 +45,9 @@ MAX_BARS = 10
 PREFERRED = ("total_iops", "hosts_needed")
 """The output the tornado opens on: the first of these the design has (an estate without
 I/O data: hosts needed), else the first it has."""
-BANDS = {"around": "-50 % to +100 % of each value (choices either side)",
-         "range": "over each knob's range", "step": "one slider step either way"}
+BANDS = {"around": "-50 % to +100 %", "range": "each knob's whole range",
+         "step": "one slider step either way"}
+"""The bands in the chooser (its tooltip says what the first means)."""
 LOW, HIGH = "#2e86c1", "#d35400"
 """The bars of a knob's low setting and of its high setting (the caption says so)."""
 
@@ -113,6 +114,8 @@ class SensitivityTab(QWidget):
         self.band_combo.setAccessibleName("Tornado band")
         for key, text in BANDS.items():
             self.band_combo.addItem(text, key)
+        self.band_combo.setToolTip("-50 % to +100 %: each value halved and doubled, a choice's"
+                                   " neighbours either side (a switch: its other position)")
         self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.band_combo)
         v.addLayout(row)
