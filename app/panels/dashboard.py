@@ -332,7 +332,7 @@ class Dashboard(QWidget):
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [] if empty else [k.title for k in KPIS if k.key in hidden]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden and not k.estate]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))

@@ -78,6 +78,8 @@ class Kpi:
     unmeasured: Callable[[Prediction], bool] | None = None
     """Whether a figure with no value is one the design's data lacks (it reads
     :data:`~models.document.numbers.NOT_MEASURED`), rather than one it has nothing for."""
+    estate: bool = False
+    """A figure an estate is sized by: a testbed without it does not list it as missing."""
 
     def text(self, v: float | None) -> str:
         """A value of this KPI as a tile, a table cell, a report and the command line show it
@@ -444,19 +446,20 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("cluster_headroom", "Cluster headroom", "hosts", cluster_headroom, cite(HA, DRS),
         "Hosts the tightest cluster has beyond what its VMs need under the policy and its HA"
         " admission control keeps for failover (negative: short); each cluster's hosts and"
-        " hosts needed below, the tightest first", True, "no clusters", _clusters_detail),
+        " hosts needed below, the tightest first", True, "no clusters", _clusters_detail,
+        estate=True),
     Kpi("vcpu_per_core", "vCPU:core", "", vcpu_per_core, cite(BEST_PRACTICES_4),
         "vCPUs of the placed VMs per physical core (the busiest host's below), in a design"
-        " of clusters", False, "no clusters", _busiest_vcpus),
+        " of clusters", False, "no clusters", _busiest_vcpus, estate=True),
     Kpi("memory_overcommit", "Memory overcommit", "", memory_overcommit,
         cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
         " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
-        " clusters", False, "no clusters", _memory_detail),
+        " clusters", False, "no clusters", _memory_detail, estate=True),
     Kpi("storage_used_pct", "Storage capacity", "%", storage_used_pct, CAPACITY,
         "Space in use over the capacity of the arrays (datastores) whose capacity is known;"
         " below it the space used, provisioned and needed with the planned growth"
         " (policy.storage_growth_pct)", False, "no storage capacity data", _storage_detail,
-        storage_unmeasured),
+        storage_unmeasured, estate=True),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}
