@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.cli.calibrate import capacity_lines
+from app.cli.calibrate import CAPACITY_TILES, capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.core.prediction import Prediction, bottleneck_text
 from models.core.uncertainty import Bands
@@ -76,7 +76,7 @@ def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> l
         return names.get(cid, cid)
 
     out = [f"{doc['design']} [{doc['scenario']}]"]
-    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed")
+    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed", *CAPACITY_TILES)
              and (k.value(pred) is not None or _not_measured(pred, k.key))]
     for k in shown:
         missing = _not_measured(pred, k.key)

@@ -1,4 +1,6 @@
-"""The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base.
+"""The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base
+(an estate's capacity among them: cluster headroom, vCPU:core, memory overcommit, storage;
+a figure its data lacks reads "not measured", never 0).
 
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
@@ -113,6 +115,8 @@ class KpiTile(QFrame):
         self.values: tuple[float | None, float | None] = (None, None)
         """The figure in the shown prediction and in base (None: nothing to measure, or no
         comparison), as the last update computed them."""
+        self.unmeasured = False
+        """The design's data lacks the figure: the tile says not measured (and stays)."""
         self.delta_label = QLabel()
         self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
         # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
@@ -140,7 +144,8 @@ class KpiTile(QFrame):
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
-        self.value_label.setText(self.kpi.text(new))
+        self.unmeasured = new is None and self.kpi.not_measured(p)
+        self.value_label.setText(fmt.NOT_MEASURED if self.unmeasured else self.kpi.text(new))
         self.detail_label.setText(self.kpi.note(p, name, new))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
@@ -324,12 +329,14 @@ class Dashboard(QWidget):
         lead; a design without VMs shows no tile but a line saying how to begin."""
         empty = p is None or not len(p.vms.ids)
         hidden = set(self.tiles) if empty else \
-            {key for key, t in self.tiles.items() if t.values == (None, None)}
+            {key for key, t in self.tiles.items() if t.values == (None, None)
+             and not t.unmeasured}
         self.empty_label.setVisible(empty)
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [] if empty else [k.title for k in KPIS if k.key in hidden and not k.optional]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden
+                                  and not k.optional and not k.estate]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))

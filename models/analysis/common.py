@@ -5,8 +5,9 @@ default :func:`models.engine.evaluation.run`) so that its search and bookkeeping
 a small stand-in model, whatever the subsystem models currently return.
 
 Policy (``design.policy``): a design *meets policy* when no host is over ``cpu_util_max`` or
-past 100% memory, no VM's p95 response time is over ``p95_ms_max``, and no storage array or
-NIC is past 100% busy.  ``ha_spare_hosts`` is added on top of the hosts the load needs.
+``memory_util_max`` (100% memory by default), no VM's p95 response time is over
+``p95_ms_max``, and no storage array or NIC is past 100% busy.  ``ha_spare_hosts`` is added
+on top of the hosts the load needs.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def policy_breaches(pred: Prediction, policy: dict[str, float]) -> list[Breach]:
     cpu_max, p95_max = policy["cpu_util_max"], policy["p95_ms_max"]
     checks: tuple[tuple[str, Any, np.ndarray, float], ...] = (
         ("cpu", pred.hosts, pred.hosts.cpu_util, cpu_max),
-        ("memory", pred.hosts, pred.hosts.memory_util, 1.0),
+        ("memory", pred.hosts, pred.hosts.memory_util, policy.get("memory_util_max", 1.0)),
         ("p95", pred.vms, pred.vms.p95_latency_ms, p95_max),
         ("array", pred.arrays, pred.arrays.util, 1.0),
         ("nic", pred.nics, pred.nics.util, 1.0),

@@ -486,11 +486,19 @@ LINKS: dict[str, LinkSpec] = {
     )
 }
 
+NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
+                  "measured")
+"""Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
+measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
+measured (NaN, ``null`` in JSON), never invented."""
+
 DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.cpu_util_max", "float", 0.9, "fraction", "highest acceptable host CPU"
       " utilisation", 0.05, 1.0),
     P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
       0.001, 1.0e6),
+    P("policy.memory_util_max", "float", 1.0, "fraction", "highest acceptable host memory"
+      " utilisation (the memory the VMs hold over installed memory)", 0.05, 1.0),
     P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
     P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
       " (on the space in use)", 0, 1000),
@@ -615,6 +623,7 @@ PROP_LABELS: dict[str, str] = {
     # links and the design
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
+    "policy.memory_util_max": "Memory utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
     "policy.vcpu_per_core_max": "vCPU:core ceiling",
     "policy.memory_overcommit_max": "Memory overcommit ceiling",

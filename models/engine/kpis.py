@@ -21,23 +21,29 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.core.prediction import Prediction, Resource
-from models.core.sections import LibraryJob, Licensing
+from models.core.sections import Capacity, ClusterCapacity, LibraryJob, Licensing
+from models.document.knobs import CAPACITY
 from models.document.numbers import (
+    NOT_MEASURED,
     SATURATED,
     Names,
     counted,
+    number,
     percent,
     unbroken,
     with_unit,
 )
 from models.document.studies import (
+    BEST_PRACTICES_4,
     CL_DEPLOY,
     CL_SYNC,
     CL_TUNING,
     DENSE,
+    DRS,
     FEDEX,
     FT4,
     FT6,
+    HA,
     LICENSING,
     LRO,
     MILLION,
@@ -55,8 +61,6 @@ Detail = Callable[[Prediction, Names], str]
 """The line under a KPI's figure in a prediction, components named by the given function."""
 
 
-NOT_MEASURED = "not measured"
-"""The line of a host utilisation KPI whose hosts nothing measured (NaN, never 0 %)."""
 HOST_UTIL = ("host_cpu_pct", "host_memory_pct")
 
 
@@ -75,6 +79,11 @@ class Kpi:
     """What is missing when the design has nothing to measure (the value is None)."""
     detail: Detail | None = None
     """The line under the figure (what it is made of, where it peaks, what binds it)."""
+    unmeasured: Callable[[Prediction], bool] | None = None
+    """Whether a figure with no value is one the design's data lacks (it reads
+    :data:`~models.document.numbers.NOT_MEASURED`), rather than one it has nothing for."""
+    estate: bool = False
+    """A figure an estate is sized by: a testbed without it does not list it as missing."""
     optional: bool = False
     """A figure the user asks for (a licence price): where it is absent the dashboard does
     not list it among the figures the design has nothing to measure for."""
@@ -88,7 +97,14 @@ class Kpi:
 
     def figure(self, p: Prediction | None) -> str:
         """This KPI's figure in prediction ``p`` as a tile shows it."""
-        return self.text(self.value(p) if p is not None else None)
+        v = self.value(p) if p is not None else None
+        return NOT_MEASURED if v is None and self.not_measured(p) else self.text(v)
+
+    def not_measured(self, p: Prediction | None) -> bool:
+        """Whether ``p`` lacks the data for this figure (shown as not measured, not left
+        out)."""
+        return p is not None and self.unmeasured is not None and self.value(p) is None \
+            and self.unmeasured(p)
 
     def note(self, p: Prediction | None, name: Names = str, value: object = ...) -> str:
         """The line under the figure: :attr:`absent` when there is nothing to measure, else
@@ -97,8 +113,10 @@ class Kpi:
         if p is None:
             return ""
         v = self.value(p) if value is ... else value
-        if v is None:
-            return NOT_MEASURED if self.key in HOST_UTIL and len(p.hosts.ids) else self.absent
+        if v is None and self.key in HOST_UTIL and len(p.hosts.ids):
+            return NOT_MEASURED
+        if v is None and not self.not_measured(p):
+            return self.absent
         return self.detail(p, name) if self.detail is not None else ""
 
 
@@ -315,6 +333,117 @@ def _licence_price(p: Prediction, name: Names) -> str:
     return f"{lic.edition_name} at {with_unit(lic.price_per_core, 'per core per year')}"
 
 
+# --------------------------------------------------------------------------- capacity
+
+
+def _capacity(p: Prediction) -> Capacity | None:
+    return p.sections.capacity
+
+
+def _estate(p: Prediction) -> Capacity | None:
+    """The capacity section of a design sized as an estate is (one with clusters: a
+    testbed's VMs per host say what these would), else None."""
+    cap = _capacity(p)
+    return cap if cap is not None and len(p.vms.ids) and any(c.id for c in cap.clusters) \
+        else None
+
+
+def vcpu_per_core(p: Prediction) -> float | None:
+    """vCPUs of the placed VMs per physical core (the capacity section's), for an estate."""
+    cap = _estate(p)
+    return cap.vcpu_per_core if cap is not None else None
+
+
+def memory_overcommit(p: Prediction) -> float | None:
+    """Configured VM memory per installed memory (the capacity section's), for an
+    estate."""
+    cap = _estate(p)
+    return cap.memory_overcommit if cap is not None else None
+
+
+def storage_used_pct(p: Prediction) -> float | None:
+    """Space in use over the capacity of the arrays whose capacity is known, per cent; None
+    where none is (:func:`storage_unmeasured` tells whether the data lacks it)."""
+    cap = _capacity(p)
+    if cap is None:
+        return None
+    sized = [a for a in cap.storage.arrays if a.capacity_gb]
+    total = sum(a.capacity_gb or 0.0 for a in sized)
+    return 100.0 * sum(a.used_gb for a in sized) / total if total > 0 else None
+
+
+def storage_unmeasured(p: Prediction) -> bool:
+    """The design knows space its VMs use but no capacity to hold it (an RVTools export
+    without its datastores): its storage capacity is not measured."""
+    cap = _capacity(p)
+    return cap is not None and cap.storage.needed_gb > 0
+
+
+def clusters_of(p: Prediction) -> list[ClusterCapacity]:
+    """The clusters with hosts and VMs, the tightest first (fewest spare hosts after HA)."""
+    cap = _capacity(p)
+    rows = [c for c in (cap.clusters if cap is not None else []) if c.id and c.hosts and c.vms]
+    return sorted(rows, key=lambda c: (_spare(c), c.name))
+
+
+def _spare(c: ClusterCapacity) -> float:
+    """Hosts a cluster has beyond what its VMs and its HA admission control need."""
+    return c.hosts - c.hosts_needed if c.hosts_needed is not None else -math.inf
+
+
+def cluster_headroom(p: Prediction) -> float | None:
+    """Spare hosts after HA in the tightest cluster (negative: short); None without
+    clusters."""
+    rows = clusters_of(p)
+    if not rows:
+        return None
+    spare = _spare(rows[0])
+    return spare if math.isfinite(spare) else None
+
+
+def _busiest_vcpus(p: Prediction, name: Names) -> str:
+    cap = _capacity(p)
+    if cap is None or cap.max_vcpu_per_core_host is None:
+        return ""
+    return f"busiest host {number(cap.max_vcpu_per_core_host)}"
+
+
+def _memory_detail(p: Prediction, name: Names) -> str:
+    rows = [c for c in clusters_of(p) if c.memory_overcommit is not None]
+    if len(rows) < 2:
+        return "configured over installed"
+    top = max(rows, key=lambda c: c.memory_overcommit or 0.0)
+    return f"highest {top.name} {number(top.memory_overcommit)}"
+
+
+def _storage_detail(p: Prediction, name: Names) -> str:
+    cap = _capacity(p)
+    if cap is None:
+        return ""
+    st = cap.storage
+    sized = [a for a in st.arrays if a.capacity_gb]
+    growth = (f"; with {with_unit(st.growth_pct, '%')} growth"
+              f" {with_unit(st.needed_gb, 'GB')}" if st.growth_pct else "")
+    if not sized:
+        used = sum(a.used_gb for a in st.arrays) + st.vms_without_array_gb
+        return f"used {with_unit(used, 'GB')}, capacity {NOT_MEASURED}{growth}"
+    used = sum(a.used_gb for a in sized)
+    prov = sum(a.provisioned_gb for a in sized)
+    thin = f", provisioned {with_unit(prov, 'GB')}" if prov > used else ""
+    short = f", short {with_unit(st.short_gb, 'GB')}" if st.short_gb else ""
+    return (f"used {with_unit(used, 'GB')} of {with_unit(st.capacity_gb, 'GB')}{thin}"
+            f"{growth}{short}")
+
+
+def _clusters_detail(p: Prediction, name: Names) -> str:
+    rows = clusters_of(p)
+    shown = [f"{c.name} {counted(c.hosts, 'host')}, {c.hosts_needed} needed"
+             if c.hosts_needed is not None else f"{c.name}: a VM fits on no host"
+             for c in rows[:3]]
+    more = f"; {counted(len(rows) - 3, 'more cluster')}" if len(rows) > 3 else ""
+    return "; ".join(shown) + more
+
+
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         cite(VAIO, MILLION, RAIDPOOL),
@@ -376,6 +505,23 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("licence_cost", "Licence cost", "per year", licence_cost, cite(LICENSING),
         "Licensed cores times the policy's price per core per year (Licence price per core)",
         False, "no licence price per core", _licence_price, optional=True),
+    Kpi("cluster_headroom", "Cluster headroom", "hosts", cluster_headroom, cite(HA, DRS),
+        "Hosts the tightest cluster has beyond what its VMs need under the policy and its HA"
+        " admission control keeps for failover (negative: short); each cluster's hosts and"
+        " hosts needed below, the tightest first", True, "no clusters", _clusters_detail,
+        estate=True),
+    Kpi("vcpu_per_core", "vCPU:core", "", vcpu_per_core, cite(BEST_PRACTICES_4),
+        "vCPUs of the placed VMs per physical core (the busiest host's below), in a design"
+        " of clusters", False, "no clusters", _busiest_vcpus, estate=True),
+    Kpi("memory_overcommit", "Memory overcommit", "", memory_overcommit,
+        cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
+        " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
+        " clusters", False, "no clusters", _memory_detail, estate=True),
+    Kpi("storage_used_pct", "Storage capacity", "%", storage_used_pct, CAPACITY,
+        "Space in use over the capacity of the arrays (datastores) whose capacity is known;"
+        " below it the space used, provisioned and needed with the planned growth"
+        " (policy.storage_growth_pct)", False, "no storage capacity data", _storage_detail,
+        storage_unmeasured, estate=True),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}

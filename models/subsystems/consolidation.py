@@ -414,10 +414,14 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
     ids = c.host.ids
     warn = res.warnings
     cpu_over = _worst(rho, 1.0)
+    web_on = np.zeros(len(ids), bool)  # the hosts whose web responses saturate with them
+    web_on[c.vm_host[web_p]] = True
     for i in cpu_over[:_NAMED]:
+        web = (f" and web responses saturate (reported as {SATURATED_MS:.0f} ms)"
+               if web_on[i] else "")
         warn.append(f"host {ids[i]}: CPU over-committed - VMs demand {rho[i]:.0%} of its"
-                    f" {cap[i]:.1f} core-equivalents; every VM is slowed in proportion and"
-                    f" web responses saturate (reported as {SATURATED_MS:.0f} ms)")
+                    f" {cap[i]:.1f} core-equivalents; every VM is slowed in"
+                    f" proportion{web}")
     if len(cpu_over) > _NAMED:
         warn.append(f"... and {len(cpu_over) - _NAMED} more hosts with CPU over-committed"
                     f" ({_span(rho[cpu_over[_NAMED:]])} of their core-equivalents)")

@@ -110,7 +110,8 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
                ) -> Limits:
     """VMs of the mix of ``vms`` (indices) one host like ``ref`` holds before passing
     ``policy.cpu_util_max`` of ``cpu_share`` of its CPU, ``policy.p95_ms_max``, or
-    ``memory_share`` of its memory (HA admission control's percentages keep the rest free).
+    ``policy.memory_util_max`` of ``memory_share`` of its memory (HA admission control's
+    percentages keep the rest free).
     ``vms_per_host``: the mix's density as placed (the request cost's starting point);
     ``key`` tells apart the warm starts of different groups."""
     mult = d.mult[vms]
@@ -167,7 +168,8 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     by_cpu: int | None = None
     if d_def > 0:
         by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
-    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) * memory_share / m_per) \
+    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) * memory_share
+                    * c.policy["memory_util_max"] / m_per) \
         if n and m_per > 0 else None
     by_p95: int | None = None
     if web.any() and d_def > 0:

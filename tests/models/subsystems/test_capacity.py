@@ -188,3 +188,12 @@ def test_the_policys_overcommit_ceilings_count_when_set() -> None:
     d.policy["memory_overcommit_max"] = 0.25  # 32 of 128 GB: 4 VMs of 8 GB per host
     cons = evaluate(d).consolidation
     assert cons.binding == "overcommit" and cons.hosts_needed == 10
+
+
+def test_a_memory_ceiling_keeps_memory_free_on_every_host() -> None:
+    d = farm(n_hosts=4, n_vms=48, vm_pct=2.0)  # 384 GB of VMs on 128 GB hosts: memory binds
+    full = evaluate(d).consolidation
+    d.policy["memory_util_max"] = 0.75
+    capped = evaluate(d).consolidation
+    assert full.binding == capped.binding == "memory"
+    assert full.hosts_needed == 3 and capped.hosts_needed == 4  # 96 of 128 GB a host
