@@ -28,6 +28,7 @@ from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
 from models.document.design import every_component
+from models.document.words import common_suffix, short_name
 from models.engine.kpis import KPIS, Kpi
 from models.report.wording import plain
 
@@ -274,8 +275,12 @@ class Dashboard(QWidget):
         """Component id -> name, for the ids a model's text cites (kept until the
         structure or a name changes)."""
         if self._names is None:
-            self._names = {c.id: c.name for c in every_component(self.document.design)
-                           if c.name}
+            comps = [c for c in every_component(self.document.design) if c.name]
+            # the hosts' shared domain left off, as the canvas does ('esx031', not
+            # 'esx031.corp.local'): the tiles' lines are short
+            suffix = common_suffix([c.name for c in comps if c.kind == "host"])
+            self._names = {c.id: short_name(c.name, suffix) if c.kind == "host" else c.name
+                           for c in comps}
         return self._names
 
     def _plain(self, warning: str) -> str:

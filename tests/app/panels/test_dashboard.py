@@ -314,3 +314,18 @@ def test_an_estate_shows_its_capacity_and_says_what_was_not_measured(qtbot: QtBo
     with qtbot.waitSignal(doc.prediction_updated):
         doc.undo_stack.undo()
     assert dash.tiles["memory_overcommit"].value_label.text() == before
+
+
+def test_the_busiest_host_is_named_without_the_domain_every_host_shares(qtbot: QtBot) -> None:
+    """'busiest esx1 at ...', as the canvas names it, not 'esx1.corp.local'."""
+    from models.examples import synth  # noqa: PLC0415
+
+    d = synth.large_design(40, 2)
+    for i, h in enumerate(d.of_kind("host")):
+        h.name = f"esx{i}.corp.local"
+    doc = DesignDocument(d)
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    line = dash.tiles["host_cpu_pct"].detail_label.text()
+    assert line.startswith("busiest esx") and "corp.local" not in line
+    assert dash.name_of(d.of_kind("host")[0].id) == "esx0"
