@@ -13,6 +13,20 @@ servers.  What vCenter would record is derived from that truth the way it is mea
   of the host) over installed memory, rounded;
 - vDisk controllers mostly LSI Logic SAS (as in the field), some PVSCSI.
 
+What real exports do to that record is added on request (the mechanisms issue 22 met):
+
+- ``filtered``: a share of the VMs left out of every per-VM sheet, as an export filtered by
+  folder or permission is; vHost's ``# VMs`` still counts them (their hosts are partial);
+- ``ht_charge``: vCenter's VM usage counts a vCPU's run time at the core's clock, ``ht_charge``
+  of it while the sibling hyperthread runs too, but the host's usage counts a core once when
+  either of its threads runs: on busy hyperthreaded hosts the VMs' MHz add up to more than the
+  host recorded (1.0: no discount, up to twice the host at full load; vSphere's own discount
+  is assumed to lie between 0.5 and 1);
+- ``unmeasured``: a share of the running VMs without a vCPU row (nothing measured their CPU);
+- ``unsized``: that many running VMs whose vInfo CPUs and Memory cells are empty (their vCPU
+  and vMemory rows keep the size);
+- ``host_usage=False``: vHost without CPU usage % and Memory usage % (nothing recorded).
+
 ``generation="3x"`` writes the older RVTools 3.x header set (MB columns; no vCPU, vMemory or
 vMetaData sheets, as in ``shared/reference/rvtools-headers.txt``).  The odd rows of real
 exports are added on request: templates, powered-off VMs, an orphaned VM, a user's =SUM row,
@@ -96,6 +110,9 @@ class Truth:
     vm_host: dict[str, str] = field(default_factory=dict)
     arrays: dict[str, str] = field(default_factory=dict)
     """Datastore -> the array (NAA prefix or NFS server) it lives on."""
+    partial: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Host -> (VMs it runs, VMs the export lists on it), for the hosts a filter left
+    partial."""
 
 
 @dataclass
@@ -110,9 +127,13 @@ def _row(header: list[str], values: dict[str, Any]) -> list[Any]:
 
 
 def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
-           odd_rows: bool = False, anonymise_hosts: bool = False) -> Estate:
-    """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs."""
+           odd_rows: bool = False, anonymise_hosts: bool = False, filtered: float = 0.0,
+           ht_charge: float | None = None, unmeasured: float = 0.0, unsized: int = 0,
+           host_usage: bool = True, load: float = 1.0) -> Estate:
+    """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs (``load``
+    times as busy as usual: each VM's CPU use scaled, up to 95% of its vCPUs)."""
     rnd = random.Random(seed)
+    odd = random.Random(seed + 7919)  # the export's defects: the estate stays the same
     old = generation == "3x"
     truth = Truth()
     # ---- clusters and hosts
@@ -166,6 +187,7 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
     for ho in hosts:
         cluster_hosts.setdefault(ho["cluster"], []).append(ho)
     cnames = list(cluster_hosts)
+    charged: list[tuple[list[Any], dict[str, Any], str]] = []
     for i in range(n_vms):
         cname = cnames[i % len(cnames)] if rnd.random() < 0.7 else rnd.choice(cnames)
         vcpus = rnd.choices((1, 2, 4, 8, 16), (15, 45, 28, 10, 2))[0]
@@ -180,7 +202,7 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
                  + x["vm_mem_mib"] / (x["mem_gb"] * 1024) + rnd.random() * 0.3)
         name = f"{rnd.choice(('app', 'web', 'sql', 'dc', 'file', 'citrix', 'util'))}-{i:05d}"
         powered = rnd.random() > 0.08
-        util = min(rnd.lognormvariate(-2.6, 0.9), 0.95) if powered else 0.0
+        util = min(rnd.lognormvariate(-2.6, 0.9) * load, 0.95) if powered else 0.0
         use_mhz = round(util * vcpus * ho["mhz"])
         consumed = round(mem_gb * 1024 * min(rnd.uniform(0.35, 1.0), 1.0)) if powered else 0
         overhead = round(25 + 12 * vcpus + mem_gb * 2.5) if powered else 0
@@ -218,6 +240,8 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
         vcpu.append(_row(VCPU, {**common, "CPUs": vcpus, "Sockets": vcpus,
                                 "Cores p/s": 1, "Max": vcpus * ho["mhz"], "Overall": use_mhz,
                                 "Shares": vcpus * 1000, "Limit": -1}))
+        if powered:
+            charged.append((vcpu[-1], ho, name))
         vmem.append(_row(VMEMORY, {**common, "Size MiB": mem_gb * 1024, "Overhead": overhead,
                                    "Max": mem_gb * 1024, "Consumed": consumed,
                                    "Consumed Overhead": overhead, "Swapped": 0,
@@ -238,12 +262,22 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
         vnet.append(_row(VNETWORK, {**common, "NIC label": "Network adapter 1",
                                     "Adapter": "Vmxnet3" if rnd.random() < 0.9 else "E1000E",
                                     "Connected": "True"}))
+    busy = {ho["name"]: float(ho["vm_mhz"]) for ho in hosts}
+    if ht_charge is not None:  # usage as vCenter counts it on busy hyperthreaded cores
+        overall = VCPU.index("Overall")
+        for ho in hosts:
+            u = min(ho["vm_mhz"] / (4 * ho["cores"] * ho["mhz"]), 1.0)  # of the threads
+            busy[ho["name"]] = (2 * u - u * u) * 2 * ho["cores"] * ho["mhz"]  # cores busy
+        for row, ho, name in charged:
+            u = min(ho["vm_mhz"] / (4 * ho["cores"] * ho["mhz"]), 1.0)
+            row[overall] = truth.vm_mhz[name] = round(row[overall]
+                                                      * (1.0 - (1.0 - ht_charge) * u))
     # ---- what vCenter recorded for the hosts
     vhost, vnic = [], []
     for ho in hosts:
         cap_mhz = 2 * ho["cores"] * ho["mhz"]
         system = cap_mhz * rnd.uniform(0.01, 0.03)
-        cpu_pct = (ho["vm_mhz"] + system) / cap_mhz * 100.0 + rnd.gauss(0.0, 1.5)
+        cpu_pct = (busy[ho["name"]] + system) / cap_mhz * 100.0 + rnd.gauss(0.0, 1.5)
         cpu_pct = min(max(round(cpu_pct), 0), 100)
         installed = ho["mem_gb"] * 1024
         vmkernel = 2048 + 0.01 * installed
@@ -257,7 +291,9 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
             "Speed": ho["mhz"], "HT Available": "True", "HT Active": "True", "# CPU": 2,
             "Cores per CPU": ho["cores"], "# Cores": 2 * ho["cores"], "CPU usage %": cpu_pct,
             "# Memory": installed, "Memory usage %": mem_pct, "# NICs": 2,
-            "# VMs": len(ho["vms"]), "# vCPUs": ho["vcpus"],
+            "# VMs total": len(ho["vms"]),
+            "# VMs": len(ho["vms"]) if old else sum(v in truth.vm_mhz for v in ho["vms"]),
+            "# vCPUs": ho["vcpus"],
             "ESX Version": rnd.choice(("VMware ESXi 7.0.3 build-21930508",
                                        "VMware ESXi 8.0.2 build-22380479",
                                        "VMware ESXi 6.7.0 build-17700523"))}))
@@ -277,6 +313,13 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
             "Free MiB": max(store["cap_mib"] - round(store["used"]), 0), "SIOC enabled": "False",
             "# Hosts": len(hosts_on), "Hosts": ", ".join(hosts_on)}))
     vinfo_h = VINFO_3 if old else VINFO_4
+    sheets_of_vms = (vinfo, vcpu, vmem, vdisk, vpart, vnet)
+    _defects(odd, truth, hosts, sheets_of_vms, vinfo_h, filtered, unmeasured, unsized,
+             anonymise_hosts)
+    if not host_usage:
+        header = VHOST_3 if old else VHOST_4
+        for row in vhost:
+            row[header.index("CPU usage %")] = row[header.index("Memory usage %")] = ""
     if odd_rows:
         _odd_rows(vinfo, vinfo_h, vhost, VHOST_3 if old else VHOST_4, hosts[0])
     sheets: dict[str, list[list[Any]]] = {
@@ -291,6 +334,29 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
         sheets["vMemory"] = [VMEMORY, *vmem]
         sheets["vMetaData"] = [VMETA, [4, "4.7.1.4", "2024-05-02 08:14:55", "vc01.corp.local"]]
     return Estate(sheets, truth)
+
+
+def _defects(rnd: random.Random, truth: Truth, hosts: list[dict[str, Any]],
+             sheets: tuple[list[list[Any]], ...], vinfo_header: list[str], filtered: float,
+             unmeasured: float, unsized: int, renamed: bool) -> None:
+    """What a filter, a missing vCPU row or an empty vInfo cell do to an export (in place):
+    the VM column is the first of every per-VM sheet."""
+    gone = {n for n in truth.vm_host if filtered and rnd.random() < filtered}
+    vinfo, vcpu = sheets[0], sheets[1]
+    running = [n for n in truth.vm_mhz if n not in gone]
+    unseen = {n for n in running if unmeasured and rnd.random() < unmeasured}
+    for rows in sheets:
+        rows[:] = [r for r in rows if r[0] not in gone
+                   and not (rows is vcpu and r[0] in unseen)]
+    blank = set(rnd.sample(sorted(set(running) - unseen), min(unsized, len(running))))
+    cpus, memory = vinfo_header.index("CPUs"), vinfo_header.index("Memory")
+    for row in vinfo:
+        if row[0] in blank:
+            row[cpus] = row[memory] = ""
+    for ho in hosts:
+        listed = 0 if renamed else sum(v not in gone for v in ho["vms"])
+        if listed < len(ho["vms"]):
+            truth.partial[ho["name"]] = (len(ho["vms"]), listed)
 
 
 def _odd_rows(vinfo: list[list[Any]], header: list[str], vhost: list[list[Any]],

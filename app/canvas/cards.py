@@ -22,6 +22,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.items import (
+    MIN_TITLE_PX,
     NO_DATA,
     SELECTED,
     ComponentItem,
@@ -35,17 +36,29 @@ from app.canvas.items import (
 )
 from app.support import theme
 from models.document import numbers as fmt
-from models.document.design import Component
+from models.document.design import Component, Design
+from models.document.words import common_suffix, short_name
 from models.io.placement import (
     BOXES,
+    CAPTION_PX,
+    COUNT_PX,
+    COUNT_SHARE,
     HEAD_H,
+    NIC_H,
+    NIC_W,
     SIZES,
+    TITLE_SHARE,
     VM_H,
     VM_W,
+    BoxStyle,
     Card,
     card,
 )
 
+FAR_ZOOM = 0.3
+"""Below this zoom nothing on a card reads but its name: a card draws its NICs itself (their
+items hide, so they never cover the name) and each group of storage arrays is one item
+(:mod:`app.canvas.storage`)."""
 DETAIL_ZOOM = 0.55
 """From this zoom a VM's name can be read on its pill: the scene shows VMs as items.  Below
 it each host card draws its VMs as one aggregate."""
@@ -63,7 +76,13 @@ def tally_colour(column: int) -> QColor:
 class HostItem(ComponentItem):
     """A host's card: header, NIC chips, VM grid or aggregate."""
 
-    def __init__(self, comp: Component, level_of: Callable[[str, str], int]):
+    ELIDE = Qt.TextElideMode.ElideMiddle
+
+    def __init__(self, comp: Component, level_of: Callable[[str, str], int],
+                 suffix: str = ""):
+        self.suffix = suffix
+        """The domain every host's name ends in (:func:`models.document.words.common_suffix`):
+        left out of the name shown, which the tooltip has whole."""
         self.card: Card = card(0, 0)
         self.vm_ids: list[str] = []
         self.nic_ids: list[str] = []
@@ -77,6 +96,14 @@ class HostItem(ComponentItem):
         super().__init__(comp)
         self.setCacheMode(QGraphicsItem.CacheMode.NoCache)  # a card can be screens large
         self.set_children([], [])
+
+    def name_of(self, comp: Component) -> str:
+        return short_name(comp.name or comp.id, self.suffix)
+
+    def set_suffix(self, suffix: str, comp: Component) -> None:
+        if suffix != self.suffix:
+            self.suffix = suffix
+            self.set_component(comp)
 
     def set_children(self, nics: list[str], vms: list[str]) -> bool:
         """Hold ``nics`` and ``vms`` (in order); True when the card's size changed."""
@@ -118,10 +145,27 @@ class HostItem(ComponentItem):
         over the whole card instead, in front of the VMs' grades."""
         return HEAD_H * lod < 12.0 and self._rect.height() > HEAD_H + 8
 
+    def title_font(self, lod: float) -> QFont:
+        font = super().title_font(lod)
+        if self.tiny(lod):  # the overview: semi-condensed, so "vmprod3-06" fits its card
+            font.setStretch(QFont.Stretch.SemiCondensed)
+        return font
+
+    def title_layout(self, lod: float) -> tuple[QFont, list[str], QFont | None]:
+        if not self.tiny(lod):
+            return super().title_layout(lod)
+        font = self.title_font(lod)  # far out: the name alone, on one line
+        return font, [elided(self.title, font, self.title_rect(lod).width(), self.ELIDE)], None
+
+    def shown_title(self, lod: float) -> str:
+        if self.tiny(lod) and not self.title_reads(lod):
+            return ""  # far out, a name too small to read is not drawn (the tooltip has it)
+        return super().shown_title(lod)
+
     def title_rect(self, lod: float) -> QRectF:
         r = self._rect
-        if self.tiny(lod):
-            return r.adjusted(4, r.height() * 0.2, -4, -r.height() * 0.2)
+        if self.tiny(lod):  # the whole card: a low card's name reads too
+            return r.adjusted(4, 4, -4, -4)
         return QRectF(r.left() + 8, r.top(), r.width() - 16, HEAD_H)
 
     def aggregate_text(self) -> str:
@@ -163,6 +207,8 @@ class HostItem(ComponentItem):
         tiny = self.tiny(lod)
         if not tiny:
             self._paint_text(painter, lod)
+        if lod < FAR_ZOOM and self.nic_ids:  # far out the card draws its NICs
+            self._paint_nics(painter)
         if self.vm_ids:
             if lod < DETAIL_ZOOM and self.aggregate_reads(lod) and not tiny:
                 self._paint_aggregate(painter, lod, widget)  # wears the VM badge itself
@@ -175,7 +221,7 @@ class HostItem(ComponentItem):
                     area = self.aggregate_rect()
                     paint_badge(painter, QPointF(area.right() - 2, area.top() + 2),
                                 self.vm_badge, lod)
-        if tiny:  # the name on a light backing, over the card
+        if tiny and self.title_reads(lod):  # the name on a light backing, over the card
             font, lines, _ = self.title_layout(lod)
             width = max(QFontMetricsF(font).horizontalAdvance(t) for t in lines)
             back = QRectF(0, 0, width + 6 / lod, QFontMetricsF(font).height() * len(lines))
@@ -215,6 +261,14 @@ class HostItem(ComponentItem):
         if not total:
             painter.setBrush(QBrush(level_colour(NO_DATA, "vm")))
             painter.drawRect(strip)
+
+    def _paint_nics(self, painter: QPainter) -> None:
+        """Far out: a plain chip in each NIC's slot, coloured by its grade."""
+        painter.setPen(Qt.PenStyle.NoPen)
+        for i, nid in enumerate(self.nic_ids):
+            x, y = self.card.nic_offset(i)
+            painter.setBrush(QBrush(level_colour(self.level_of(nid, "nic"), "nic")))
+            painter.drawRect(QRectF(x - NIC_W / 2, y - NIC_H / 2, NIC_W, NIC_H))
 
     def _paint_pills(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
         """Zoomed in: a plain pill in each VM's slot (the scene's items lie on top, with
@@ -313,6 +367,18 @@ class HostItem(ComponentItem):
             paint_badge(painter, QPointF(area.right() - 2, area.top() + 2), self.vm_badge, lod)
 
 
+def rename_hosts(hosts: dict[str, HostItem], design: Design, suffix: str) -> str:
+    """Give ``hosts`` the domain every host of ``design`` shares now (they had ``suffix``);
+    returns it."""
+    now = common_suffix([c.name for c in design.of_kind("host")])
+    if now != suffix:
+        for hid, host in hosts.items():
+            comp = design.component(hid)
+            if comp is not None:
+                host.set_suffix(now, comp)
+    return now
+
+
 class ContainerItem(ComponentItem):
     """A site's or cluster's box around the cards it holds (its default size, at its own
     position, while it holds nothing)."""
@@ -320,12 +386,13 @@ class ContainerItem(ComponentItem):
     BAND = 14.0
     """Width of the edge that can be grabbed (the inside is the canvas: rubber band)."""
 
-    def __init__(self, comp: Component):
+    def __init__(self, comp: Component, style: BoxStyle | None = None):
         super().__init__(comp)
         self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
         self.setZValue(-3.0 if comp.kind == "site" else -2.5)
         self.members = 0
-        self.style = BOXES.get(comp.kind, BOXES["cluster"])
+        self.style = style or BOXES.get(comp.kind, BOXES["cluster"])
+        """Its margins and name band (:func:`models.io.placement.box_styles`)."""
 
     def set_box(self, box: QRectF | None, at: QPointF, members: int) -> None:
         """Draw around ``box`` (scene units), or at ``at`` with the default size."""
@@ -350,7 +417,9 @@ class ContainerItem(ComponentItem):
 
     def title_font(self, lod: float) -> QFont:
         base = 15.0 if self.kind == "site" else 13.0
-        return label_font(label_px(base, lod, self.title_rect(lod).height() * 0.8), bold=True)
+        least = CAPTION_PX.get(self.kind, MIN_TITLE_PX) if self.style.fit else MIN_TITLE_PX
+        return label_font(label_px(base, lod, self.title_rect(lod).height() * TITLE_SHARE,
+                                   least), bold=True)  # an estate's: larger than its hosts'
 
     def title_layout(self, lod: float) -> tuple[QFont, list[str], QFont | None]:
         font = self.title_font(lod)
@@ -402,14 +471,16 @@ class ContainerItem(ComponentItem):
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         used = painter.fontMetrics().horizontalAdvance(title + "   ")
         if self.members and used < box.width():
-            small = label_font(label_px(11.0, lod, box.height() * 0.6))
+            small = label_font(label_px(COUNT_PX, lod, box.height() * COUNT_SHARE))
             painter.setFont(small)
             muted = ink(widget)
             muted.setAlphaF(0.6)
             painter.setPen(muted)
-            painter.drawText(box.adjusted(used, 0, 0, 0),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             elided(count, small, box.width() - used))
+            count = elided(count, small, box.width() - used)
+            if count != "…":  # a lone "…" says nothing
+                painter.drawText(box.adjusted(used, 0, 0, 0),
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 count)
         if self.badge:
             paint_badge(painter, QPointF(self._rect.right() - 4, self._rect.top() + 4),
                         self.badge_style, lod)

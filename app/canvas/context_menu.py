@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QGraphicsSceneContextMenuEvent, QMenu
@@ -14,9 +16,13 @@ from models.document.words import link_text
 MAX_LISTED = 30
 """Links listed under "Remove link" (a host of 470 VMs has 470)."""
 
+Extra = Callable[[ComponentItem, QMenu], None]
+"""Adds the window's own actions for a component to its menu (Refresh this cluster...)."""
 
-def build_menu(canvas: Canvas, pos: QPointF) -> QMenu | None:
-    """The menu for a right-click at ``pos`` (scene units); None over empty canvas."""
+
+def build_menu(canvas: Canvas, pos: QPointF, extras: Sequence[Extra] = ()) -> QMenu | None:
+    """The menu for a right-click at ``pos`` (scene units); None over empty canvas.
+    ``extras`` add their actions for the component under the mouse."""
     doc = canvas.document
     name = doc.name_of
     hit = canvas.pick(pos)
@@ -41,6 +47,8 @@ def build_menu(canvas: Canvas, pos: QPointF) -> QMenu | None:
         if len(linked) > MAX_LISTED:
             more = unlink.addAction(f"… and {len(linked) - MAX_LISTED:,} more")
             more.setEnabled(False)
+        for extra in extras:
+            extra(hit, menu)
         menu.addSeparator()
         delete = QAction(f"Delete {len(doc.selection)} component(s)", menu)
         delete.triggered.connect(lambda: delete_selection(canvas))
@@ -59,9 +67,11 @@ class ContextMenu(Interaction):
 
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
+        self.extras: list[Extra] = []
+        """Actions the window adds for a component (:data:`Extra`)."""
 
     def context_menu(self, event: QGraphicsSceneContextMenuEvent) -> bool:
-        menu = build_menu(self.canvas, event.scenePos())
+        menu = build_menu(self.canvas, event.scenePos(), self.extras)
         if menu is None:
             return False
         menu.exec(event.screenPos())

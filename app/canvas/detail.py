@@ -1,7 +1,9 @@
 """Level of detail: which VMs on host cards get an item of their own (a card's few NICs
 always have theirs).
 
-A VM on a host card is an item only while it can be read (the view at :data:`DETAIL_ZOOM` or
+Far out (below :data:`~app.canvas.cards.FAR_ZOOM`) each group of storage arrays is one item
+(:mod:`app.canvas.storage`) and a card draws its NICs itself.  A VM on a host card is an item only
+while it can be read (the view at :data:`DETAIL_ZOOM` or
 closer, its slot near the visible part of the canvas) or while it is selected (at most
 :data:`MAX_SELECTED` of them); otherwise its host card draws it.  The view installs it and
 reports what it shows (:meth:`Detail.set_view`) after each zoom, scroll or resize; the scene
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF
 
-from app.canvas.cards import DETAIL_ZOOM
+from app.canvas.cards import DETAIL_ZOOM, FAR_ZOOM
 from app.canvas.protocol import Canvas, Interaction
 
 MAX_SELECTED = 200
@@ -35,6 +37,7 @@ class Detail(Interaction):
     def set_view(self, rect: QRectF, zoom: float) -> None:
         """The view now shows ``rect`` (scene units) at ``zoom``."""
         self.rect, self.zoom = QRectF(rect), zoom
+        self.canvas.set_far(zoom < FAR_ZOOM)
         self.refresh()
 
     def wanted(self) -> set[str]:

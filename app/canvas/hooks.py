@@ -7,7 +7,9 @@ extends it with the mirror of the document.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSceneContextMenuEvent,
@@ -15,6 +17,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.protocol import Interaction
+
+
+def next_turn(parent: QObject, slot: Callable[[], None]) -> QTimer:
+    """A timer that runs ``slot`` once on the next event-loop turn however often started."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    return timer
 
 
 class HookedScene(QGraphicsScene):

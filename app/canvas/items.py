@@ -36,12 +36,13 @@ from app.support import theme
 from models.document.design import Component, Link
 from models.document.schema import Value
 from models.document.words import component_summary as describe
-from models.io.placement import SIZES
+from models.io.placement import LEAST_PX, SIZES
 
 __all__ = ["SIZES", "ComponentItem", "LinkItem", "describe"]
 
-MIN_TITLE_PX = 11.0
-"""A name's type is at least this many pixels high on screen, at any zoom."""
+MIN_TITLE_PX = LEAST_PX
+"""A name's type is at least this many pixels high on screen, at any zoom (the layout sizes
+boxes' name bands by it too)."""
 MIN_SMALL_PX = 9.0
 """The same for the small labels (VM and NIC names, hardware lines)."""
 NO_DATA = theme.NO_GRADE
@@ -167,17 +168,26 @@ def label_font(px: float, bold: bool = False) -> QFont:
     return font
 
 
-def elided(text: str, font: QFont, width: float) -> str:
-    """``text`` cut with "…" to ``width`` scene units in ``font`` (whole when it fits)."""
-    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, width))
+def elided(text: str, font: QFont, width: float,
+           mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> str:
+    """``text`` cut with "…" to ``width`` scene units in ``font`` (whole when it fits); at its
+    end, or in its ``mode``'s place (a host's name in the middle: "vmp…3-06" keeps the
+    number that tells it from its neighbours; where that leaves under three of its last
+    characters, at its start: "…-06")."""
+    metrics = QFontMetricsF(font)
+    out = metrics.elidedText(text, mode, max(0.0, width))
+    if mode == Qt.TextElideMode.ElideMiddle and len(out.rpartition("…")[2]) < min(3, len(text)):
+        out = metrics.elidedText(text, Qt.TextElideMode.ElideLeft, max(0.0, width))
+    return out
 
 
-def wrapped(text: str, font: QFont, width: float, max_lines: int) -> list[str]:
+def wrapped(text: str, font: QFont, width: float, max_lines: int,
+            mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> list[str]:
     """``text`` in at most ``max_lines`` lines of ``width``, broken between words; the last
-    line elided with "…" when the rest does not fit."""
+    line elided with "…" (where ``mode`` says) when the rest does not fit."""
     metrics = QFontMetricsF(font)
     if max_lines <= 1 or metrics.horizontalAdvance(text) <= width:
-        return [elided(text, font, width)]
+        return [elided(text, font, width, mode)]
     words, line = text.split(), ""
     lines: list[str] = []
     while words and len(lines) < max_lines - 1:
@@ -191,7 +201,7 @@ def wrapped(text: str, font: QFont, width: float, max_lines: int) -> list[str]:
     rest = " ".join([line, *words]).strip() if line or words else ""
     lines = [elided(x, font, width) for x in lines]
     if rest:
-        lines.append(elided(rest, font, width))
+        lines.append(elided(rest, font, width, mode))
     return lines
 
 
@@ -227,6 +237,8 @@ class ComponentItem(QGraphicsItem):
 
     TITLE_PX = 14.0
     SUB_PX = 10.5
+    ELIDE = Qt.TextElideMode.ElideRight
+    """Where a name too long for the item is cut (a host's: in the middle)."""
 
     def __init__(self, comp: Component):
         super().__init__()
@@ -256,11 +268,15 @@ class ComponentItem(QGraphicsItem):
     # ------------------------------------------------------------------ state
     def set_component(self, comp: Component) -> None:
         """Refresh the label from the component (after a rename or a property edit)."""
-        title = comp.name or comp.id
+        title = self.name_of(comp)
         subtitle = describe(comp)
         if (title, subtitle) != (self.title, self.subtitle):
             self.title, self.subtitle = title, subtitle
             self.update()
+
+    def name_of(self, comp: Component) -> str:
+        """The name the item shows (its name, else its id)."""
+        return comp.name or comp.id
 
     def set_level(self, level: int) -> None:
         if level != self.level:
@@ -311,22 +327,31 @@ class ComponentItem(QGraphicsItem):
         line_h = QFontMetricsF(font).height()
         if self.kind in ("vm", "nic") or not self.subtitle:
             sub = None
-            lines = wrapped(self.title, font, box.width(), int(box.height() // line_h))
+            lines = wrapped(self.title, font, box.width(), int(box.height() // line_h),
+                            self.ELIDE)
         else:
             sub = label_font(label_px(self.SUB_PX, lod, box.height(), MIN_SMALL_PX))
             sub_h = QFontMetricsF(sub).height()
             room = int((box.height() - sub_h) // line_h)
             alone = int(box.height() // line_h)
-            lines = wrapped(self.title, font, box.width(), max(1, min(2, room)))
-            if room < 1 or (lines[-1].endswith("…") and min(2, alone) > room):
+            lines = wrapped(self.title, font, box.width(), max(1, min(2, room)), self.ELIDE)
+            if room < 1 or ("…" in lines[-1] and min(2, alone) > room):
                 sub = None  # the whole name matters more than the hardware line
-                lines = wrapped(self.title, font, box.width(), max(1, min(2, alone)))
+                lines = wrapped(self.title, font, box.width(), max(1, min(2, alone)),
+                                self.ELIDE)
         return font, lines, sub
 
     def shown_title(self, lod: float) -> str:
         """The name as painted at level of detail ``lod`` (its lines joined; elided with
-        "…" only when it does not fit, and the tooltip then has it whole)."""
+        "…" only when it does not fit, and the tooltip then has it whole; "" when it is not
+        painted because it would not read)."""
         return " ".join(self.title_layout(lod)[1])
+
+    def title_reads(self, lod: float) -> bool:
+        """Whether the name's type is at least :data:`MIN_TITLE_PX` (:data:`MIN_SMALL_PX` for
+        VMs and NICs) on screen at ``lod``."""
+        least = MIN_SMALL_PX if self.kind in ("vm", "nic") else MIN_TITLE_PX
+        return self.title_font(lod).pixelSize() * lod >= least - 0.5
 
     # ------------------------------------------------------------------ QGraphicsItem
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt)

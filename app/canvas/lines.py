@@ -17,7 +17,7 @@ from app.canvas.items import LinkItem
 from app.canvas.levels import LinkTraffic, apply_widths, link_traffic
 from models.core.prediction import Prediction
 from models.document.design import Link
-from models.io.placement import DOCK_LINKS, MEMBER_LINKS
+from models.io.placement import DOCK_LINKS, GROUP_ARRAYS, MEMBER_LINKS
 
 if TYPE_CHECKING:
     from app.canvas.protocol import Canvas
@@ -27,8 +27,10 @@ BUNDLED = ("disk_on", "ft_secondary_on")
 """Links of a VM on a card that a bundle stands for while the VM is not selected."""
 STORAGE_BUDGET = 1500
 """More host-to-array paths than this (an estate whose every host mounts every datastore:
-1,250 hosts x 10 arrays) and they are drawn only for the selected hosts and arrays: a line
-per path would be a hairball, and thousands of items."""
+1,250 hosts x 10 arrays), or arrays enough to be grouped
+(:data:`models.io.placement.GROUP_ARRAYS`; a group draws a line to each cluster it serves),
+and they are drawn only for the selected hosts and arrays: a line per path would be a
+hairball, and thousands of items."""
 
 
 def link_key(link: Link) -> LinkKey:
@@ -62,7 +64,9 @@ class Lines:
             host_of = self.canvas.holdings.host_of
             paths.update((host_of.get(lk.source, ""), lk.target) for lk in links
                          if lk.kind == "disk_on")
-        self.sparse = len(paths) > STORAGE_BUDGET
+        arrays = sum(1 for c in self.canvas.document.design.components
+                     if c.kind == "storage_array")
+        self.sparse = len(paths) > STORAGE_BUDGET or arrays > GROUP_ARRAYS
 
     def touching(self, cid: str) -> list[LinkItem]:
         return self.adjacent.get(cid, [])
@@ -88,8 +92,8 @@ class Lines:
             return False
         if src.docked or dst.docked:  # a VM's own link: while it is selected
             return (src.docked and src.isSelected()) or (dst.docked and dst.isSelected())
-        if self.sparse and lk.kind == "storage":
-            return src.isSelected() or dst.isSelected()
+        if self.sparse and lk.kind == "storage":  # by the selection (a grouped array is
+            return lk.source in self.lit or lk.target in self.lit  # hidden, not selected)
         return True
 
     def show(self, lk: Link) -> None:
@@ -128,14 +132,14 @@ class Lines:
         lit = {c for c in selection if (it := item(c)) is not None
                and (it.docked or (self.sparse and it.kind in ("host", "storage_array")))}
         before = len(self.links)
-        for cid in self.lit - lit:
+        old, self.lit = self.lit, lit
+        for cid in old - lit:
             for lk in links_of(cid):
                 if not self.wants_line(lk):
                     self.hide(lk)
-        for cid in lit - self.lit:
+        for cid in lit - old:
             for lk in links_of(cid):
                 self.show(lk)
-        self.lit = lit
         return len(self.links) != before
 
     def _touch(self, item: LinkItem, *ends: str) -> None:

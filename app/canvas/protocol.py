@@ -118,6 +118,11 @@ class Canvas(Protocol):
         """Say ``message`` on the status bar."""
         ...
 
+    def set_far(self, far: bool) -> None:
+        """The view is far out (nothing on a card reads but its name): each group of
+        storage arrays as one item, NICs drawn by their cards; or not."""
+        ...
+
     def addItem(self, item: QGraphicsItem, /) -> None: ...  # noqa: N802 (Qt)
     def removeItem(self, item: QGraphicsItem, /) -> None: ...  # noqa: N802 (Qt)
 

@@ -10,47 +10,44 @@ its NICs and VMs, a site or cluster a box around the cards it holds; those links
 holding, not lines.  A VM or NIC on a card is an item only while it can be read or is
 selected (the view's :mod:`app.canvas.detail` asks for it); its other links (disk, FT
 secondary) are drawn from its item while it is selected, and otherwise as one *bundle* per
-host and place they reach.
-A new prediction recolours what is shown (:mod:`app.canvas.levels`).
+host and place they reach.  An estate's cards name their hosts without the domain they
+all share, its boxes have name bands sized for the zoom at which it fits
+(:func:`models.io.arrange.layout_styles`), and its arrays are grouped
+(:mod:`app.canvas.storage`); far out (:meth:`DesignScene.set_far`) a group is one item.
+A new prediction recolours what is shown (:mod:`app.canvas.levels`).  The lookups are
+:class:`app.canvas.index.ItemIndex`'s.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsScene,
     QGraphicsSceneHelpEvent,
     QToolTip,
     QWidget,
 )
 
 from app.canvas import tooltips
-from app.canvas.cards import ContainerItem, HostItem
-from app.canvas.hooks import HookedScene
-from app.canvas.items import ComponentItem, LinkItem, label_props
+from app.canvas.cards import ContainerItem, HostItem, rename_hosts
+from app.canvas.hooks import next_turn
+from app.canvas.index import ItemIndex
+from app.canvas.items import ComponentItem, label_props
 from app.canvas.levels import Badge, Levels, Tallies, recolour
 from app.canvas.lines import Lines, link_key
+from app.canvas.storage import StorageGroups
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from models.core.prediction import Prediction
 from models.document.design import Component, Link
-from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, Holdings, box_around, holdings
+from models.document.words import common_suffix
+from models.io.arrange import layout_styles
+from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, box_around, holdings
 
 
-def next_turn(parent: QObject, slot: Callable[[], None]) -> QTimer:
-    """A timer that runs ``slot`` once on the next event-loop turn however often started."""
-    timer = QTimer(parent)
-    timer.setSingleShot(True)
-    timer.setInterval(0)
-    timer.timeout.connect(slot)
-    return timer
-
-
-class DesignScene(HookedScene):
+class DesignScene(ItemIndex):
     """Items for the components and links of ``document``, kept in step with it."""
 
     status_message = Signal(str)
@@ -59,26 +56,24 @@ class DesignScene(HookedScene):
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
-        # no BSP tree: a few thousand items, many of them long lines, which a BSP tree files
-        # in every cell they cross (700 MB for an estate of 50,000 VMs)
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        self._items: dict[str, ComponentItem] = {}
-        self._hosts: dict[str, HostItem] = {}
-        self._boxes: dict[str, ContainerItem] = {}
         self.lines = Lines(self)
-        self._by_cid: dict[str, list[Link]] | None = None
-        """The design's links by the components they touch; made when first asked (a pass
-        over 100,000 links of an estate that opening need not wait for)."""
-        self._slot: dict[str, int] = {}
-        self.holdings = Holdings({}, {}, {}, {}, {})
         self.levels = Levels()
         self.badge = Badge()
         self.tallies = Tallies()
         self.unplaced = UnplacedArea(self, self)
+        self.groups = StorageGroups(self.addItem, self.removeItem)
         self._shape = 0  # counts changes of what holds what: caches follow it
+        self.host_suffix = ""
+        """The domain every host's name ends in, left out of the names on the cards."""
+        self.far = False
+        """Far out (:meth:`set_far`)."""
+        self.box_styles = dict(BOXES)
+        """Each box kind's margins and name band, for the design's size (its names read at
+        fit: :func:`models.io.placement.box_styles`)."""
         self._syncing = False
         self._bundle_timer = next_turn(self, self._refresh_bundles)
         self._shown_timer = next_turn(self, self.shown_changed)
+        self._group_timer = next_turn(self, self._regroup)
         document.design_replaced.connect(self.rebuild)
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
@@ -95,109 +90,15 @@ class DesignScene(HookedScene):
         """Say ``message`` on the status bar (:attr:`status_message`)."""
         self.status_message.emit(message)
 
-    # ------------------------------------------------------------------ lookup
-    def item(self, cid: str) -> ComponentItem | None:
-        """The item of ``cid``; None for a VM or NIC its card draws (or an unknown id)."""
-        return self._items.get(cid)
-
-    def host_item(self, cid: str) -> HostItem | None:
-        return self._hosts.get(cid)
-
-    def box_item(self, cid: str) -> ContainerItem | None:
-        return self._boxes.get(cid)
-
-    def shows(self, cid: str) -> bool:
-        """Whether component ``cid`` is on the canvas: its own item, or a VM drawn by its
-        host's card."""
-        return cid in self._items or self.holder(cid) is not None
-
-    def holder(self, cid: str) -> HostItem | None:
-        """The card ``cid`` (a VM or NIC) sits on, if any."""
-        host = self.holdings.host_of.get(cid)
-        return self._hosts.get(host) if host is not None else None
-
-    def links_of(self, cid: str) -> list[Link]:
-        """The design's links touching ``cid`` (kept per component: no pass over all)."""
-        return self._links_by_cid().get(cid, [])
-
-    def _links_by_cid(self) -> dict[str, list[Link]]:
-        if self._by_cid is None:
-            self._by_cid = {}
-            for lk in self.document.design.links:
-                self._by_cid.setdefault(lk.source, []).append(lk)
-                self._by_cid.setdefault(lk.target, []).append(lk)
-        return self._by_cid
-
-    def host_items(self) -> dict[str, HostItem]:
-        return self._hosts
-
-    def link_item(self, link: Link) -> LinkItem | None:
-        return self.lines.links.get(link_key(link))
-
-    def bundle_items(self) -> list[LinkItem]:
-        return list(self.lines.bundles.values())
-
-    def container_items(self) -> list[ContainerItem]:
-        return list(self._boxes.values())
-
-    def component_items(self) -> list[ComponentItem]:
-        return list(self._items.values())
-
-    def link_items(self) -> list[LinkItem]:
-        return list(self.lines.links.values())
-
-    def component_at(self, pos: QPointF, exclude: QGraphicsItem | None = None
-                     ) -> ComponentItem | None:
-        for it in self.items(pos):
-            if isinstance(it, ComponentItem) and it is not exclude:
-                return it
-        return None
-
-    def pick(self, pos: QPointF) -> ComponentItem | LinkItem | None:
-        """The topmost component or line (not a bundle) at ``pos``."""
-        for it in self.items(pos):
-            if isinstance(it, ComponentItem) or (isinstance(it, LinkItem) and not it.bundle):
-                return it
-        return None
-
-    def hosts_in(self, rect: QRectF) -> list[HostItem]:
-        """The host cards whose bounds meet ``rect``."""
-        return [it for it in self.items(rect, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
-                if isinstance(it, HostItem)]
-
-    def target_at(self, pos: QPointF, exclude: ComponentItem | None = None
-                  ) -> ComponentItem | None:
-        """What a drop or a link at ``pos`` lands on: a VM or NIC counts as its host (a VM
-        dropped on a NIC chip lands on the host), and the inside of a box counts as the box
-        (the smallest when boxes nest)."""
-        hit = self.component_at(pos, exclude)
-        if hit is not None and hit.docked:
-            hit = self.holder(hit.cid) or hit
-        if hit is not None and hit is not exclude:
-            return hit
-        inside = [b for b in self._boxes.values()
-                  if b is not exclude and b.scene_body().contains(pos)]
-        return min(inside, key=lambda b: b.rect().width() * b.rect().height(), default=None)
-
-    def selected_components(self) -> list[ComponentItem]:
-        return [it for it in self.selectedItems() if isinstance(it, ComponentItem)]
-
-    def selected_links(self) -> list[Link]:
-        return [it.link for it in self.selectedItems()
-                if isinstance(it, LinkItem) and not it.bundle]
-
-    def child_pos(self, cid: str) -> QPointF | None:
-        """Where docked ``cid`` sits on its host's card (scene units)."""
-        host = self.holder(cid)
-        if host is None:
-            return None
-        return host.pos() + host.child_offset(cid, self._slot.get(cid, 0))
+    def design_links(self) -> list[Link]:
+        return self.document.design.links
 
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
         """Recreate every item from the document (only on design_replaced)."""
         self._shape += 1
         self._syncing = True
+        self.groups.clear()
         self.clear()
         self.unplaced.reset()
         for d in (self._items, self._hosts, self._boxes, self._slot):
@@ -207,6 +108,8 @@ class DesignScene(HookedScene):
         self.badge.worn = []
         design = self.document.design
         self.holdings = holdings(design)
+        self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
+        self.box_styles = layout_styles(design, self.holdings)
         self.lines.clear()
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
@@ -220,6 +123,7 @@ class DesignScene(HookedScene):
             if lk.source in items and lk.target in items:
                 self.lines.show(lk)
         self.lines.refresh_bundles()
+        self._regroup()
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
@@ -228,9 +132,9 @@ class DesignScene(HookedScene):
     def _add_top(self, comp: Component) -> ComponentItem:
         item: ComponentItem
         if comp.kind == "host":
-            item = self._hosts[comp.id] = HostItem(comp, self.levels.level)
+            item = self._hosts[comp.id] = HostItem(comp, self.levels.level, self.host_suffix)
         elif comp.kind in BOXES:
-            item = self._boxes[comp.id] = ContainerItem(comp)
+            item = self._boxes[comp.id] = ContainerItem(comp, self.box_styles.get(comp.kind))
         else:
             item = ComponentItem(comp)
         item.setPos(comp.x, comp.y)
@@ -280,7 +184,8 @@ class DesignScene(HookedScene):
             bodies += [self._boxes[k].scene_body() for k in dict.fromkeys(
                 k for m in inside for k in held.member_of.get(m, ()) if k in self._boxes
                 and self._boxes[k].kind != "site" and set(held.containers.get(k, [])) <= inside)]
-        rect = box_around(((r.x(), r.y(), r.width(), r.height()) for r in bodies), box.kind)
+        rect = box_around(((r.x(), r.y(), r.width(), r.height()) for r in bodies), box.kind,
+                          box.style, box.style.width_for(comp.name, box.kind))
         box.set_box(QRectF(*rect) if rect is not None else None, QPointF(comp.x, comp.y),
                     sum(1 for m in members if m.kind == "host"))
         self.lines.adjust(bid)
@@ -305,6 +210,7 @@ class DesignScene(HookedScene):
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
         item.set_level(self.levels.level(cid, comp.kind))
+        item.setVisible(not (self.far and comp.kind == "nic"))  # far out its card draws it
         syncing, self._syncing = self._syncing, True
         self.addItem(item)
         self._items[cid] = item
@@ -341,16 +247,42 @@ class DesignScene(HookedScene):
         return max((v.transform().m11() for v in self.views()), default=1.0)
 
     # ------------------------------------------------------------------ document -> items
+    # ------------------------------------------------------------------ array groups
+    def _regroup(self) -> None:
+        """Group the arrays again (:mod:`app.canvas.storage`)."""
+        self._group_timer.stop()
+        doc = self.document
+        self.groups.regroup(doc.design, self.holdings, doc.name_of, self.box_styles["cluster"],
+                            doc.set_selection, self.item, self.box_item)
+        self.groups.apply(self.levels)
+        self.groups.select(set(doc.selection))
+
+    def set_far(self, far: bool) -> None:
+        """Far out: each group of arrays as one item, each card drawing its NICs (their
+        items hidden, so that they never cover its name); zoomed in, the items."""
+        if far == self.far:
+            return
+        self.far = far
+        self.groups.set_collapsed(far, self.item)
+        for host in self._hosts.values():
+            for nid in host.nic_ids:
+                if (item := self._items.get(nid)) is not None:
+                    item.setVisible(not far)
+        self._select_ids(self.document.selection)  # items shown again: selected again
+
     def _component_added(self, cid: str) -> None:
         self._shape += 1
         comp = self.document.component(cid)
         if comp is None or cid in self._items:
             return
+        if comp.kind == "storage_array":
+            self._group_timer.start()
         self.lines.traffic = None
         self._add_top(comp)
         if comp.kind == "vm":
             self.unplaced.schedule()
         if comp.kind == "host":
+            self._rename_hosts()
             self.holdings.vms.setdefault(cid, [])
             self.holdings.nics.setdefault(cid, [])
             self._set_children(cid)
@@ -376,6 +308,10 @@ class DesignScene(HookedScene):
         self.lines.traffic = None
         if item.kind == "vm":
             self.unplaced.schedule()
+        if item.kind == "host":
+            self._rename_hosts()
+        if item.kind == "storage_array":
+            self._group_timer.start()
         if item in self.badge.worn:
             self.badge.worn.remove(item)
 
@@ -392,6 +328,12 @@ class DesignScene(HookedScene):
             item.setPos(comp.x, comp.y)
             self.item_moved(item)
         item.set_component(comp)
+        if prop == "name" and comp.kind == "host":
+            self._rename_hosts()
+
+    def _rename_hosts(self) -> None:
+        """The hosts' common domain again (a host came, went or was renamed)."""
+        self.host_suffix = rename_hosts(self._hosts, self.document.design, self.host_suffix)
 
     def _components_changed(self, ids: list[str], prop: str) -> None:
         if prop and ids:  # a property edit of many (a kind-wide slider step): skip the
@@ -405,6 +347,8 @@ class DesignScene(HookedScene):
 
     def _link_added(self, lk: Link) -> None:
         self.lines.traffic = None
+        if lk.kind == "storage" and self.groups.items:
+            self._group_timer.start()
         if lk.kind == "runs_on":
             self.unplaced.schedule()
         if self._by_cid is not None:
@@ -425,6 +369,8 @@ class DesignScene(HookedScene):
 
     def _link_removed(self, lk: Link) -> None:
         self.lines.traffic = None
+        if lk.kind == "storage" and self.groups.items:
+            self._group_timer.start()
         if lk.kind == "runs_on":
             self.unplaced.schedule()
         for end in (lk.source, lk.target):
@@ -487,6 +433,8 @@ class DesignScene(HookedScene):
         self._refit_around(item.cid)
         if item.kind == "vm" and self.unplaced.count:
             self.unplaced.schedule()
+        if self.groups.items and item.kind != "vm":
+            self.groups.refit(self.item, self.box_item)
 
     def adjust_lines(self, cid: str) -> None:
         self.lines.adjust(cid)
@@ -536,6 +484,7 @@ class DesignScene(HookedScene):
                          and (comp := doc.component(c)) is not None and comp.kind == "vm")
         for hid, host in self._hosts.items():
             host.set_selected_vms(counts.get(hid, 0))
+        self.groups.select(set(doc.selection))
 
     # ------------------------------------------------------------------ prediction
     def apply_prediction(self, prediction: Prediction) -> None:
@@ -544,6 +493,7 @@ class DesignScene(HookedScene):
         p = prediction
         recolour(self.levels, self._items, p)
         self.tallies.apply(self._hosts, self.holdings.host_of, self.levels, self._shape)
+        self.groups.apply(self.levels)
         self.lines.apply(p, self.lod())
         top = p.bottlenecks(1)
         self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
@@ -557,9 +507,8 @@ class DesignScene(HookedScene):
     # ------------------------------------------------------------------ events
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802 (Qt)
         item = self.component_at(event.scenePos())
-        if item is None:
-            QToolTip.hideText()
-            event.ignore()
+        if item is None:  # a group of arrays, the Unplaced area: their own tooltips
+            super().helpEvent(event)
             return
         text = tooltips.component_tooltip(self.document, item.cid)
         if isinstance(item, HostItem) and item.vm_badge is not None and self.badge.target:

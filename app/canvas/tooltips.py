@@ -28,6 +28,11 @@ def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
     return fmt.percent(float(v)) if pct else fmt.with_unit(float(v), unit.strip())
 
 
+def _measured(util: float) -> str:
+    """A host's utilisation; "not measured" where nothing measured it (NaN), never 0."""
+    return "not measured" if math.isnan(float(util)) else _fmt(util, pct=True)
+
+
 def component_tooltip(document: DesignDocument, cid: str, provenance: bool = True) -> str:
     """Rich text: name, kind and the predicted figures of component ``cid``, then (unless
     ``provenance`` is False) where its measured or assumed figures come from."""
@@ -41,8 +46,8 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
     if p is not None:
         if comp.kind == "host" and cid in p.hosts.ids:
             i = p.hosts.ids.index(cid)
-            lines += [f"CPU {_fmt(p.hosts.cpu_util[i], pct=True)}",
-                      f"memory {_fmt(p.hosts.memory_util[i], pct=True)}",
+            lines += [f"CPU {_measured(p.hosts.cpu_util[i])}",
+                      f"memory {_measured(p.hosts.memory_util[i])}",
                       fmt.count(int(p.hosts.vms[i]), "VM")]
         elif comp.kind == "vm" and cid in p.vms.ids and p.vms.host[p.vms.ids.index(cid)] is None:
             lines.append("not placed: on no host, so no figures (drop it on a host)")

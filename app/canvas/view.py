@@ -18,10 +18,11 @@ from PySide6.QtGui import (
     QKeySequence,
     QMouseEvent,
     QPainter,
+    QPalette,
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QWidget
+from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
 from app.canvas.cards import DETAIL_ZOOM
 from app.canvas.context_menu import ContextMenu
@@ -74,6 +75,39 @@ class DesignView(QGraphicsView):
         self.find_action.triggered.connect(self.focus_finder)
         self.addAction(self.find_action)
         self._place_finder()
+        self.banner = QLabel(self)
+        """Says, in a scenario that rebuilds the hosts (a refresh), that the canvas shows the
+        base design's."""
+        self.banner.setAccessibleName("Canvas note")
+        self.banner.setWordWrap(True)
+        self.banner.setAutoFillBackground(True)
+        self.banner.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
+        self.banner.setForegroundRole(QPalette.ColorRole.ToolTipText)
+        self.banner.setContentsMargins(8, 4, 8, 4)
+        self.banner.hide()
+        doc = scene.document
+        for signal in (doc.scenario_changed, doc.scenarios_changed, doc.design_replaced):
+            signal.connect(self._update_banner)
+        self._update_banner()
+
+    def _update_banner(self, *_: object) -> None:
+        rb = self.design_scene.document.rebuild()
+        if rb is None:
+            self.banner.hide()
+            return
+        self.banner.setText(f"‘{self.design_scene.document.scenario}’: {rb.label}. The canvas"
+                            " shows the base design; the dashboard, the charts, Compare and"
+                            " the report show the scenario's hosts.")
+        self._place_banner()
+        self.banner.show()
+
+    def _place_banner(self) -> None:
+        box = self.viewport().geometry()
+        width = max(200, min(box.width() - 20, 640))
+        self.banner.setFixedWidth(width)
+        self.banner.adjustSize()
+        self.banner.move(box.left() + 10, box.bottom() - self.banner.height() - 10)
+        self.banner.raise_()
 
     def focus_finder(self) -> None:
         self.finder.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -101,6 +135,8 @@ class DesignView(QGraphicsView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
         super().resizeEvent(event)
         self._place_finder()
+        if self.banner.isVisible():
+            self._place_banner()
         self._detail_timer.start()
 
     def reveal(self, cid: str) -> bool:

@@ -39,15 +39,17 @@ from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
 from models.document.design import Design, selector_kind
-from models.document.knobs import Knob, default_knob, knob, knobs_for
+from models.document.knobs import WORKLOAD_PROPS, Knob, default_knob, knob, knobs_for
 from models.document.schema import Value
 from models.document.words import kind_text
 from models.engine.metrics import (
+    HOSTS_NEEDED,
     Series,
     ThroughputFigure,
     TimeFigure,
     falling,
     flat_range,
+    focus,
     latencies,
     series,
     throughput_of,
@@ -187,6 +189,8 @@ class KnobCurve(QWidget):
         """The knob values of the drawn curve (the band is swept at some of them)."""
         self.flat = False
         """Whether neither plotted figure moves across the knob's range."""
+        self.focused: tuple[float, float] | None = None
+        """The y range the hosts-needed plot is held to (round today's count), if any."""
         self.saturated_from: float | None = None
         """The first x where the response time has no steady value (the line breaks)."""
         self.band_sweeps = 0
@@ -316,6 +320,8 @@ class KnobCurve(QWidget):
     def _on_values_changed(self, select: str, prop: str) -> None:
         """A value changed (a knob moved, an inspector edit, an undo): the curve follows the
         knob it belongs to; any other change sweeps the curve again at the next prediction."""
+        if prop in WORKLOAD_PROPS:  # the knobs that apply may be others
+            self._on_structure()
         kind = selector_kind(self.document.design, select)
         moved = knob(f"{kind}.{prop}") if kind is not None else None
         if moved is not None and moved != self.knob and self.follow.isChecked():
@@ -460,6 +466,12 @@ class KnobCurve(QWidget):
                 self.flat = False
             else:
                 plot.setYRange(*flat, padding=0)
+        p = self.document.prediction
+        near = focus(figures.throughput, self.throughput(p)) \
+            if through_label == HOSTS_NEEDED and p is not None else None
+        self.focused = near  # the hosts an estate needs: round today's count, not 0-600
+        if near is not None:
+            self.iops_plot.setYRange(*near, padding=0)
         self.saturated_from = next((float(x) for x, m in zip(xs, figures.mean, strict=True)
                                     if math.isnan(m)), None)
         self._show_status()

@@ -4,6 +4,7 @@ knob moves an output most (:mod:`models.analysis`)."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, analysis_design, emit
@@ -57,7 +58,7 @@ def cmd_failure(args: argparse.Namespace) -> int:
     from models.analysis import host_failure  # noqa: PLC0415
 
     design, base = analysis_design(args)
-    rep = host_failure(base, args.host)
+    rep = host_failure(base, args.host, sites=args.site)
     doc = {"format": "headroom-failure", "version": 1, "design": design.name,
            "scenario": args.scenario or "base", **rep.to_dict()}
     if args.json:
@@ -78,11 +79,21 @@ def cmd_failure(args: argparse.Namespace) -> int:
                           if f.vms_after[h] > f.vms_before[h])
         took = sum(x.lost == "primary" for x in f.ft)
         back = len(f.restarted)
-        print(f"  {name(f.host)} fails: {counted(back, 'VM')} restart{'s' if back == 1 else ''}"
+        what = (f"site {name(f.host)} ({counted(len(f.failed), 'host')})" if f.site
+                else name(f.host))
+        if f.not_restarted:
+            moved = f"{counted(len(f.not_restarted), 'VM')} cannot restart; " + (
+                moved or "no host gains VMs")
+        print(f"  {what} fails: {counted(back, 'VM')} restart{'s' if back == 1 else ''}"
               + (f", {counted(took, 'FT VM')} fail{'s' if took == 1 else ''} over to the"
                  " secondary" if took else "")
               + f" ({moved or 'no host gains VMs'})"
               + ("" if f.new_breaches else ": nothing new breaks"))
+        busiest = f.busiest_after()
+        if busiest is not None:
+            h, cpu, mem = busiest
+            print(f"    busiest after the restarts: {name(h)}, CPU {fmt.percent(cpu)},"
+                  f" memory {fmt.percent(mem)}")
         for x in f.ft:
             print(f"    FT {name(x.vm)} loses its {x.lost}: runs on {name(x.primary)},"
                   f" secondary {name(x.secondary) or 'none (unprotected)'}")
@@ -93,6 +104,9 @@ def cmd_failure(args: argparse.Namespace) -> int:
         for n in f.notes:
             print(f"    note: {n}")
     print("  survives a single host failure: " + ("yes" if rep.survives else "no"))
+    if rep.sites:
+        print("  survives a site failure: " + ("yes" if all(
+            not f.new_breaches for f in rep.sites) else "no"))
     return 0
 
 
@@ -119,8 +133,13 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
           f" {s.elapsed_ms:,.0f} ms")
     for k in s.knobs[:args.top]:
         rng = f"{fmt.value(k.low, k.unit)} .. {fmt.value(k.high, k.unit)}"
-        print(f"  {k.label:34} {rng:>24}  {out(k.output_low):>14} .. {out(k.output_high):<14}"
-              f" swing {out(k.swing)}")
+        outs = f"{out(k.output_low):>14} .. {out(k.output_high):<14}"
+        if not math.isfinite(k.output_low) or not math.isfinite(k.output_high):
+            one = k.high if math.isfinite(k.output_high) else k.low  # a switch's other side
+            rng = fmt.value(one, k.unit)
+            outs = f"{out(k.output_high if math.isfinite(k.output_high) else k.output_low):>14}"
+            outs = f"{outs}{'':18}"
+        print(f"  {k.label:34} {rng:>24}  {outs} swing {out(k.swing)}")
     for n in s.notes:
         print(f"  note: {n}")
     return 0
@@ -144,6 +163,10 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument("file")
     p.add_argument("--host", action="append", metavar="ID",
                    help="the host that fails (repeatable; default: each host in turn)")
+    p.add_argument("--site", action="append", metavar="ID",
+                   help="the site that fails, every host there at once (repeatable; default:"
+                        " each site in turn where the design has two or more, unless --host"
+                        " is given)")
     add_eval_opts(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_failure)
@@ -151,11 +174,13 @@ def add_commands(sub: Subcommands) -> None:
     p = sub.add_parser("sensitivity", help="which knob moves an output most (tornado)")
     p.add_argument("file")
     p.add_argument("--output", required=True,
-                   choices=("total_iops", "mean_latency_ms", "p95_latency_ms",
-                            "ft_logging_mbps", "vms_per_host", "hosts_needed"))
-    p.add_argument("--band", choices=("range", "step"), default="range",
-                   help="range: each knob from its slider min to max (default); step: one "
-                        "slider step down and up from each component's value")
+                   help="total_iops, mean_latency_ms, p95_latency_ms, ft_logging_mbps,"
+                        " vms_per_host, hosts_needed, host_cpu_pct or host_memory_pct"
+                        " (an unknown one is an error that lists them)")
+    p.add_argument("--band", default="around",
+                   help="around: each component's value halved and doubled, a choice's "
+                        "neighbours (default); range: each knob from its slider min to max; "
+                        "step: one slider step down and up from each component's value")
     p.add_argument("--top", type=int, default=15, help="rows to print (text output)")
     add_eval_opts(p)
     p.add_argument("--json", action="store_true")

@@ -25,7 +25,7 @@ import numpy as np
 
 from models.document import numbers as fmt
 from models.document.design import DesignError, Issue
-from models.engine.kpis import limit_text
+from models.engine.kpis import KPI_BY_KEY, limit_text
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS, MIN_COVERAGE
 from models.io.importers.measurements import STATS
@@ -144,9 +144,14 @@ def cmd_place(args: argparse.Namespace) -> int:
     return 0
 
 
+CAPACITY_TILES = ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct")
+"""The dashboard's capacity figures, which ``evaluate`` prints in the tiles' words."""
+
+
 def capacity_lines(pred: Prediction) -> list[str]:
     """The evaluate command's lines for what was not measured, clusters, overcommit and
-    storage capacity (the prediction's capacity section)."""
+    storage capacity (the prediction's capacity section, overcommit and storage as the
+    dashboard's tiles read them: :data:`models.engine.kpis.KPIS`)."""
     out: list[str] = []
     v = pred.vms
     missing = int(np.count_nonzero(v.io_not_measured)) if len(v.io_not_measured) else 0
@@ -161,21 +166,18 @@ def capacity_lines(pred: Prediction) -> list[str]:
             continue
         short = f", short by {cl.short_by_hosts}" if cl.short_by_hosts else ""
         ratio = f", vCPU:core {cl.vcpu_per_core:.1f}" if cl.vcpu_per_core is not None else ""
+        lic = f", {fmt.count(cl.licensed_cores, 'licensed core')}" if cl.licensed_cores else ""
         out.append(f"  cluster {cl.name}: {fmt.count(cl.hosts, 'host')},"
                    f" {cl.hosts_needed if cl.hosts_needed is not None else 'none'} needed"
                    f" ({limit_text(cl.binding)};"
                    f" {cl.admission_control})"
-                   f"{short}{ratio}")
-    if cap.vcpu_per_core is not None:
-        out.append(f"  {'Overcommit':<20}vCPU:core {cap.vcpu_per_core:.2f} (busiest host"
-                   f" {cap.max_vcpu_per_core_host or 0:.2f}), memory configured/installed"
-                   f" {cap.memory_overcommit or 0:.2f}")
-    st = cap.storage
-    if st.arrays:
-        out.append(f"  {'Storage capacity':<20}{fmt.with_unit(st.needed_gb, 'GB')} needed"
-                   f" with {fmt.with_unit(st.growth_pct, '%')} growth of"
-                   f" {fmt.with_unit(st.capacity_gb, 'GB')}"
-                   + (f" (short {fmt.with_unit(st.short_gb, 'GB')})" if st.short_gb else ""))
+                   f"{short}{ratio}{lic}")
+    for key in CAPACITY_TILES:  # as the dashboard's tiles read them
+        kpi = KPI_BY_KEY[key]
+        figure = kpi.value(pred)
+        if figure is not None or kpi.not_measured(pred):
+            note = kpi.note(pred, lambda c: c, figure)
+            out.append(f"  {kpi.title:<20}{kpi.figure(pred)}" + (f" ({note})" if note else ""))
     if cap.unplaced_vms:
         out.append(f"  {'Unplaced':<20}{fmt.count(cap.unplaced_vms, 'VM')} on no host (counted"
                    " in hosts needed; headroom place FILE puts them where there is room)")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.common import Parser, emit
 from models.document.catalogue import processors, servers
+from models.document.numbers import counted
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -39,8 +40,8 @@ def cmd_processors(args: argparse.Namespace) -> int:
               f"{_number(p.ghz, '{:.2f}'):>5} {_number(p.year):>4}{mark}")
     cat = processors.catalogue()
     b = cat.bridge
-    print(f"\n{len(found)} processors. Per core: SPECrate2017_int_base / cores, the median of "
-          f"the results. An estimate is CPU2006 x {b.factor} (measured on "
+    print(f"\n{counted(len(found), 'processor')}. Per core: SPECrate2017_int_base / cores,"
+          f" the median of the results. An estimate is CPU2006 x {b.factor} (measured on "
           f"{len(b.measured_on)} Xeon Scalable gen 1 processors, p10-p90 {b.p10}-{b.p90}).")
     print(cat.attribution)
     return 0
@@ -60,8 +61,8 @@ def cmd_servers(args: argparse.Namespace) -> int:
               f"{len(s.processor_results):>4}  {memory}")
         if s.nic_options:
             print(f"{'':72}NICs: {', '.join(s.nic_options)}")
-    print(f"\n{len(found)} servers. CPUs: the processors SPEC's CPU2017 results ran each "
-          "with (--json lists them); DIMMs, max GB and NICs only where a cited document "
+    print(f"\n{counted(len(found), 'server')}. CPUs: the processors SPEC's CPU2017 results ran"
+          " each with (--json lists them); DIMMs, max GB and NICs only where a cited document "
           "states them (- elsewhere).")
     print(processors.catalogue().attribution)
     return 0

@@ -7,16 +7,24 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
-from app.cli.calibrate import capacity_lines
+import numpy as np
+
+from app.cli.calibrate import CAPACITY_TILES, capacity_lines
 from app.cli.common import UserError, add_eval_opts, emit, engine_for, load
 from models.core.prediction import Prediction, bottleneck_text
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
-from models.document.design import Design, DesignError, apply_scenario, parse_assignment
+from models.document.design import (
+    Design,
+    DesignError,
+    apply_scenario,
+    every_component,
+    parse_assignment,
+)
 from models.document.knobs import knob_at, knobs_for
 from models.document.schema import Value
 from models.engine.evaluation import evaluate_bands
-from models.engine.kpis import KPIS, limit_text
+from models.engine.kpis import KPIS, NOT_MEASURED, limit_text
 from models.engine.metrics import series, throughput_of, time_of
 from models.engine.sweep import (
     MAX_STEPS,
@@ -52,20 +60,32 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _not_measured(pred: Prediction, key: str) -> int:
+    """Hosts whose CPU (``host_cpu_pct``) or memory nothing measured (NaN); 0 otherwise."""
+    util = {"host_cpu_pct": pred.hosts.cpu_util, "host_memory_pct": pred.hosts.memory_util}
+    return int(np.count_nonzero(np.isnan(util[key]))) if key in util else 0
+
+
 def prediction_lines(design: Design, pred: Prediction, doc: dict[str, Any]) -> list[str]:
     """The prediction in plain words: each figure the design measures (the KPI table's titles
     and formats), consolidation with its binding limit, capacity, library jobs, then the
     bottlenecks and warnings with components by name and no case ids."""
-    names = {c.id: c.name for c in design.components if c.name}
+    names = {c.id: c.name for c in every_component(design) if c.name}
 
     def name(cid: str) -> str:
         return names.get(cid, cid)
 
     out = [f"{doc['design']} [{doc['scenario']}]"]
-    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed")
-             and k.value(pred) is not None]
+    shown = [k for k in KPIS if k.key not in ("vms_per_host", "hosts_needed", *CAPACITY_TILES)
+             and (k.value(pred) is not None or _not_measured(pred, k.key))]
     for k in shown:
-        out.append(f"  {k.title:<20}{k.figure(pred)}")
+        missing = _not_measured(pred, k.key)
+        text = k.figure(pred) if k.value(pred) is not None else NOT_MEASURED
+        if missing and k.value(pred) is not None:
+            text += f" ({fmt.counted(missing, 'host')} not measured)"
+        if k.key in ("licensed_cores", "licence_cost") and (note := k.note(pred, name)):
+            text += f" ({note})"
+        out.append(f"  {k.title:<20}{text}")
         if k.key == "p95_response_ms":
             out.append(f"  {'Mean response':<20}{fmt.with_unit(pred.mean_response_ms, 'ms')}")
     c = pred.consolidation

@@ -10,12 +10,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from app.cli import analysis, calibrate, catalogue, design, files, imports, report, validate
+from app.cli import (
+    analysis,
+    calibrate,
+    catalogue,
+    design,
+    files,
+    imports,
+    refresh,
+    report,
+    validate,
+)
 from app.cli.common import PROG, Parser, UserError, fail
 from app.cli.gui import run_gui
 from models.document.design import DesignError
 
-COMMAND_MODULES = (design, validate, files, report, analysis, imports, calibrate, catalogue)
+COMMAND_MODULES = (design, validate, files, report, analysis, refresh, imports, calibrate,
+                   catalogue)
 """Each adds its subcommands to the parser, in the order ``--help`` lists them (the import
 commands, one per design source of the importer registry, before calibrate)."""
 

@@ -17,6 +17,7 @@ COMMANDS = ("validate",)
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from models.calibration import all_checks  # noqa: PLC0415
+    from models.core import coefficients  # noqa: PLC0415
 
     if args.refit:
         from models.calibration import crossval  # noqa: PLC0415
@@ -37,6 +38,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         errs = [abs(c.error) for c in checks if c.bound == "eq" and c.role == role]
         by_role_error[role] = statistics.median(errs) if errs else None
     summary = {"cases": len({c.case_id for c in checks}), "comparisons": len(checks),
+               "figures": len(numeric), "coefficients": coefficients.free(),
                "passed": sum(c.ok for c in checks), "failed": sum(not c.ok for c in checks),
                "median_abs_error": statistics.median(numeric) if numeric else 0.0,
                "median_abs_error_by_role": by_role_error,
@@ -64,7 +66,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
           f"{counted(int(str(summary['cases'])), 'case')}; median |error|"
           f" {summary['median_abs_error']:.1%} "
           f"({by_role})")
+    print(_counts(summary["coefficients"], summary["figures"]))
     return 0
+
+
+def _counts(free: object, figures: object) -> str:
+    """The fit's degrees of freedom against what it must match."""
+    return (f"{counted(int(str(free)), 'coefficient')} fitted, by code, for"
+            f" {counted(int(str(figures)), 'published figure')} (bounds and rules aside)")
 
 
 def _pct(x: float | None, sign: bool = False) -> str:
@@ -78,15 +87,15 @@ def _cross_validate(args: argparse.Namespace) -> int:
     from models.calibration.crossval import cross_validate  # noqa: PLC0415
 
     report = cross_validate(args.cv_by)
-    if args.refit and args.cv_by == "case":
+    if args.refit and args.cv_by == "study":
         from models.calibration.crossval import write_stored  # noqa: PLC0415
 
         write_stored(report)
     if args.json:
         emit(report.to_dict())
         return 0
-    print(f"Cross-validation: each subsystem refitted without one {args.cv_by} at a time, the"
-          " left-out figures predicted")
+    print(f"Cross-validation: every coefficient refitted without one {args.cv_by} at a time,"
+          " the left-out figures predicted")
     print(f"  {'case':44} {'quantity':40} {'published':>10} {'fitted':>8} {'cv':>8}")
     for c in report.comparisons:
         ch = c.check
@@ -108,6 +117,9 @@ def _cross_validate(args: argparse.Namespace) -> int:
           f" {plural(by)} can predict ({s['reproduced_only']} reproduced only: only their own {by}"
           f" pins their coefficients); bounds held when left out: {s['bounds_held_cv']} of"
           f" {s['bounds'] - s['bounds_reproduced_only']}")
+    from models.core import coefficients  # noqa: PLC0415
+
+    print(_counts(coefficients.free(), s["figures"]))
     return 0
 
 
@@ -115,9 +127,9 @@ def add_commands(sub: Subcommands) -> None:
     p = sub.add_parser("validate", help="every calibration case: model vs published")
     p.add_argument("--json", action="store_true")
     p.add_argument("--cv", action="store_true",
-                   help="cross-validate: refit each subsystem without each case and predict it")
-    p.add_argument("--cv-by", choices=("case", "study"), default="case",
-                   help="leave out one case (default) or one study at a time")
+                   help="cross-validate: refit without each study and predict its figures")
+    p.add_argument("--cv-by", choices=("case", "study"), default="study",
+                   help="leave out one study (default: the accuracy quoted) or one case at a time")
     p.add_argument("--refit", action="store_true",
                    help="rerun every fit from the cases and rewrite the fitted table first")
     p.set_defaults(func=cmd_validate)

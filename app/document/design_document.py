@@ -21,7 +21,7 @@ from PySide6.QtGui import QUndoStack
 from app.document.commands import EditCommand
 from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
-from models.document.design import Component, Design, DesignError, Link, Override
+from models.document.design import Component, Design, DesignError, Link, Override, Rebuild
 from models.document.edits import Batch, Change, Edit
 from models.document.schema import Value, prop_label
 from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
@@ -105,6 +105,10 @@ class DesignDocument(QObject):
 
     def component(self, cid: str) -> Component | None:
         return self.session.component(cid)
+
+    def rebuild(self) -> Rebuild | None:
+        """The active scenario's rebuild of the hosts (a refresh), if it has one."""
+        return self.session.rebuild()
 
     def name_of(self, cid: str) -> str:
         """How the user knows component ``cid``: its name, else its id."""
@@ -212,9 +216,11 @@ class DesignDocument(QObject):
         rebuilds hosts or VMs); the scenarios, policy, name and undo history stay."""
         self._push(self.session.replace_contents(design, text))
 
-    def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> None:
-        """Add a named scenario (one undo step); DesignError if the name is taken or empty."""
-        self._push(self.session.add_scenario(name, overrides))
+    def add_scenario(self, name: str, overrides: Sequence[Override] = (),
+                     rebuild: Rebuild | None = None) -> None:
+        """Add a named scenario (one undo step), of overrides and of a rebuild of the hosts
+        (a refresh); DesignError if the name is taken or empty."""
+        self._push(self.session.add_scenario(name, overrides, rebuild))
 
     def remove_scenario(self, name: str) -> None:
         self._push(self.session.remove_scenario(name))

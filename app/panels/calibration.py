@@ -1,10 +1,12 @@
 """The Calibration view: does the baseline match what the estate recorded?
 
 Per host the predicted CPU and memory utilisation beside what vCenter (RVTools, Live Optics,
-esxtop, Aria Operations) recorded, with the residual, and the host's IOPS where recorded (Live
-Optics); per cluster the same where an Aria Operations cluster view recorded it; CPU demand,
-contention and ready as recorded; per VM the IOPS, latency and CPU MHz where recorded;
-a summary against the target (median within 5 points, 90th percentile within 10).  It follows
+esxtop, Aria Operations) recorded, with the residual, the VMs the export lists of those the
+host runs (a partial host, named in the summary with its background load) and the host's IOPS
+where recorded (Live Optics); per cluster the same where an Aria Operations cluster view
+recorded it; CPU demand, contention and ready as recorded; per VM the IOPS, latency and CPU MHz
+where recorded; a summary against the target (median within 5 points, 90th percentile within
+10).  It follows
 the document's base prediction (``baseline_updated``), recomputed 0.3 s after the last change
 and only while it is shown.  Its buttons change the design as one undo step each: calibrate
 from a performance file (esxtop, Aria Operations, RVTools), solve the baseline again from the
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.support.file_filters import file_filter
 from models.analysis import baseline
+from models.document import numbers as fmt
 from models.document.design import DesignError
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS
@@ -46,13 +49,14 @@ if TYPE_CHECKING:
 VM_ROWS = 500
 """VM rows shown at most (the largest residuals first)."""
 HOST_HEADERS = ("Host", "CPU\npredicted", "CPU\nrecorded", "CPU\nresidual", "Memory\npredicted",
-                "Memory\nrecorded", "Memory\nresidual", "IOPS\npredicted", "IOPS\nrecorded",
-                "Also\nrecorded")
-"""Hosts, then the clusters that recorded their utilisation; the IOPS columns (a Live Optics
-collection's host IOPS) and what was recorded without a prediction (CPU demand, contention,
-ready: Aria Operations) show only where a host or cluster has them."""
-IOPS_COLUMNS = (7, 8)
-ALSO_COLUMN = 9
+                "Memory\nrecorded", "Memory\nresidual", "VMs\nlisted", "IOPS\npredicted",
+                "IOPS\nrecorded", "Also\nrecorded")
+"""Hosts, then the clusters that recorded their utilisation; the VMs the export lists (of
+those the host runs); the IOPS columns (a Live Optics collection's host IOPS) and what was
+recorded without a prediction (CPU demand, contention, ready: Aria Operations) show only where
+a host or cluster has them."""
+IOPS_COLUMNS = (8, 9)
+ALSO_COLUMN = 10
 VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms)",
               "Latency\nrecorded (ms)", "CPU\npredicted (MHz)", "CPU\nrecorded (MHz)", "I/O from")
 """Two-line headers: the figures' columns as narrow as their numbers, the names get the rest."""
@@ -60,6 +64,33 @@ VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms
 
 def _pct(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}%"
+
+
+def _listed(h: baseline.HostResidual) -> QTableWidgetItem:
+    """``36 of 39`` for a partial host (its tooltip names the background), ``39`` for a whole
+    one, a dash where the inventory did not count them."""
+    if h.vms_recorded is None or h.vms_listed is None:
+        return QTableWidgetItem("–")
+    item = QTableWidgetItem(f"{h.vms_listed:,} of {h.vms_recorded:,}" if h.partial
+                            else f"{h.vms_listed:,}")
+    item.setData(Qt.ItemDataRole.UserRole, h.vms_listed - h.vms_recorded)
+    if h.partial:
+        item.setForeground(QColor("#b9770e"))
+        item.setToolTip(f"Partial: the export lists {h.vms_listed:,} of the"
+                        f" {fmt.counted(h.vms_recorded, 'VM')} the host runs; the others' load"
+                        " is its"
+                        f" background (CPU {_pct(h.background_cpu)}, memory"
+                        f" {_pct(h.background_memory)} of the host)")
+    return item
+
+
+def _predicted(x: float | None) -> QTableWidgetItem:
+    """A predicted utilisation; "not measured" where nothing measured it (never 0)."""
+    item = QTableWidgetItem(_pct(x) if x is not None else "not measured")
+    if x is None:
+        item.setForeground(QColor("#7f8c8d"))
+        item.setToolTip("No VM on this host measured it, nor did the host record its usage")
+    return item
 
 
 def _num(x: float | None, digits: int = 0) -> str:
@@ -202,12 +233,12 @@ class CalibrationPanel(QWidget):
             name = QTableWidgetItem(f"{h.name} (cluster)" if h.id in clusters else h.name)
             name.setData(Qt.ItemDataRole.UserRole + 1, h.id)
             also = ", ".join(f"{label} {v:.1f}%" for label, v in h.recorded.items())
-            for c, item in enumerate((name, QTableWidgetItem(_pct(h.cpu_predicted)),
+            for c, item in enumerate((name, _predicted(h.cpu_predicted),
                                       QTableWidgetItem(_pct(h.cpu_recorded)),
                                       _residual_item(h.cpu_residual),
-                                      QTableWidgetItem(_pct(h.memory_predicted)),
+                                      _predicted(h.memory_predicted),
                                       QTableWidgetItem(_pct(h.memory_recorded)),
-                                      _residual_item(h.memory_residual),
+                                      _residual_item(h.memory_residual), _listed(h),
                                       QTableWidgetItem(_num(h.iops_predicted
                                                             if h.iops_recorded is not None
                                                             else None)),

@@ -1,4 +1,6 @@
-"""The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base.
+"""The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base
+(an estate's capacity among them: cluster headroom, vCPU:core, memory overcommit, storage;
+a figure its data lacks reads "not measured", never 0).
 
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
@@ -25,6 +27,8 @@ from app.support import theme
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
+from models.document.design import every_component
+from models.document.words import common_suffix, short_name
 from models.engine.kpis import KPIS, Kpi
 from models.report.wording import plain
 
@@ -94,8 +98,8 @@ class KpiTile(QFrame):
         self.setAccessibleName(f"{kpi.title} tile")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(2)
+        layout.setContentsMargins(8, 4, 8, 4)  # five rows of tiles fit a 1366x768 dock
+        layout.setSpacing(1)
         self.title_label = QLabel(kpi.title)
         theme.tone(self.title_label, "muted")
         self.value_label = FitLabel(fmt.NONE)
@@ -112,6 +116,8 @@ class KpiTile(QFrame):
         self.values: tuple[float | None, float | None] = (None, None)
         """The figure in the shown prediction and in base (None: nothing to measure, or no
         comparison), as the last update computed them."""
+        self.unmeasured = False
+        """The design's data lacks the figure: the tile says not measured (and stays)."""
         self.delta_label = QLabel()
         self.delta_label.setWordWrap(True)  # "+0.00261 ms (+0.0036 %)" on a narrow tile
         # small like the detail line, so that "vs base: −9.36 ms (−9.4 %)" fits a tile
@@ -139,7 +145,8 @@ class KpiTile(QFrame):
         old = self.kpi.value(base) if show_delta and p is not None and base is not None \
             else None
         self.values = (new, old)
-        self.value_label.setText(self.kpi.text(new))
+        self.unmeasured = new is None and self.kpi.not_measured(p)
+        self.value_label.setText(fmt.NOT_MEASURED if self.unmeasured else self.kpi.text(new))
         self.detail_label.setText(self.kpi.note(p, name, new))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
@@ -173,9 +180,10 @@ class Dashboard(QWidget):
         outer.setContentsMargins(4, 4, 4, 4)
         self.scenario_label = QLabel()
         self.scenario_label.setAccessibleName("Dashboard scenario")
+        self.scenario_label.setWordWrap(True)  # a refresh's name is long
         outer.addWidget(self.scenario_label)
         self.grid = QGridLayout()
-        self.grid.setSpacing(6)
+        self.grid.setSpacing(4)
         self.columns = 0
         self.hidden: set[str] = set()
         """Tiles with nothing to measure in the design (no value in the scenario or base)."""
@@ -224,7 +232,7 @@ class Dashboard(QWidget):
         self._structure_timer.timeout.connect(self._structure_changed)
         for signal in (document.design_replaced, document.component_added,
                        document.component_removed, document.link_added,
-                       document.link_removed):
+                       document.link_removed, document.scenarios_changed):
             signal.connect(self._schedule_structure)
         document.component_changed.connect(self._on_component_changed)
         document.values_changed.connect(self._on_values_changed)
@@ -267,7 +275,12 @@ class Dashboard(QWidget):
         """Component id -> name, for the ids a model's text cites (kept until the
         structure or a name changes)."""
         if self._names is None:
-            self._names = {c.id: c.name for c in self.document.design.components if c.name}
+            comps = [c for c in every_component(self.document.design) if c.name]
+            # the hosts' shared domain left off, as the canvas does ('esx031', not
+            # 'esx031.corp.local'): the tiles' lines are short
+            suffix = common_suffix([c.name for c in comps if c.kind == "host"])
+            self._names = {c.id: short_name(c.name, suffix) if c.kind == "host" else c.name
+                           for c in comps}
         return self._names
 
     def _plain(self, warning: str) -> str:
@@ -321,12 +334,14 @@ class Dashboard(QWidget):
         lead; a design without VMs shows no tile but a line saying how to begin."""
         empty = p is None or not len(p.vms.ids)
         hidden = set(self.tiles) if empty else \
-            {key for key, t in self.tiles.items() if t.values == (None, None)}
+            {key for key, t in self.tiles.items() if t.values == (None, None)
+             and not t.unmeasured}
         self.empty_label.setVisible(empty)
         if hidden != self.hidden:
             self.hidden = hidden
             self._reflow(self.columns or 4, force=True)
-        names = [] if empty else [k.title for k in KPIS if k.key in hidden]
+        names = [] if empty else [k.title for k in KPIS if k.key in hidden
+                                  and not k.optional and not k.estate]
         self.hidden_label.setText("Nothing to measure in this design: " + ", ".join(names)
                                   if names else "")
         self.hidden_label.setVisible(bool(names))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
 from app.charts.plots import label_axis, plot_widget
 from app.support import first_paint, theme
 from models.calibration import Check, all_checks
-from models.calibration.crossval import stored
+from models.calibration.crossval import stored, stored_summary
 from models.core.registry import SUBSYSTEMS, subsystem
 from models.document import numbers as fmt
 
@@ -189,7 +190,16 @@ class EvidenceView(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.currentCellChanged.connect(self._on_current)
-        self.details.addWidget(self.table)
+        self.studies = FittedTable(STUDY_COLUMNS)
+        self.studies.setAccessibleName("Cross-validation by study")
+        self.studies.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.studies.verticalHeader().setVisible(False)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.table, "Figures")
+        self.tabs.addTab(self.studies, "Each study left out")
+        self.tabs.currentChanged.connect(lambda _i: QTimer.singleShot(
+            0, self.studies.fit_columns))  # its width is known once shown
+        self.details.addWidget(self.tabs)
         self.quote = QTextBrowser()
         self.quote.setAccessibleName("Study quote")
         self.quote.setPlaceholderText("Select a check to read what the study says.")
@@ -236,6 +246,7 @@ class EvidenceView(QWidget):
             return
         self.evidence = evidence()
         self._fill_table()
+        self._fill_studies()
         self._apply_filter()
 
     def _visible(self) -> list[int]:
@@ -265,6 +276,24 @@ class EvidenceView(QWidget):
         self.table.fit_columns()
         self.table.setSortingEnabled(True)
         self.table.sortItems(self.table.index_of("Subsystem"), Qt.SortOrder.AscendingOrder)
+
+    def _fill_studies(self) -> None:
+        """Each study's figures as the other studies predict them (the stored
+        cross-validation, leaving whole studies out)."""
+        studies = {t: st for t, st in stored_summary().get("studies", {}).items()
+                   if st["figures"]}  # a study of bounds only has no error to show
+        self.studies.setRowCount(len(studies))
+        for row, (title, st) in enumerate(studies.items()):
+            for col, column in enumerate(STUDY_COLUMNS):
+                item = QTableWidgetItem(column.cell(title, st))
+                item.setToolTip(title)
+                if column.numeric:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if column.title.startswith("CV") and off_target(st):
+                    item.setForeground(QColor(theme.tones().error))
+                self.studies.setItem(row, col, item)
+        self.studies.fit_columns()
 
     def _apply_filter(self, *_: object) -> None:
         ev = self.evidence
@@ -349,10 +378,10 @@ class EvidenceView(QWidget):
         cv = _cv_of(c)
         cv_html = ""
         if cv == "reproduced only":
-            cv_html = (" — <i>reproduced only</i>: only this case pins the coefficients it"
-                       " depends on, so no independent check of it is possible")
+            cv_html = (" — <i>reproduced only</i>: only its own study pins the coefficients it"
+                       " depends on, so no other study can check it")
         elif cv and cv != "rule":
-            cv_html = f"; cross-validated {cv} (refitted without this case)"
+            cv_html = f"; cross-validated {cv} (refitted without its whole study)"
         self.quote.setHtml(
             f"<p><b>{study}</b> ({ROLE_WORDS.get(c.role, c.role)})</p>"
             f"<p>{html.escape(c.quantity)}: published"
@@ -369,7 +398,9 @@ class Column:
     column, the highest numbers step aside first (never a sideways scroll bar)."""
 
     title: str
-    cell: Callable[[Check, str], str]
+    cell: Callable[[Any, Any], str]
+    """(check, subsystem) in the checks table; (study title, its statistics) in the studies
+    table."""
     stretch: bool = False
     numeric: bool = False
     priority: int = 5
@@ -397,6 +428,31 @@ COLUMNS: tuple[Column, ...] = (
 )
 """The checks table, left to right (a new column goes here)."""
 EvidenceView.COLUMNS = COLUMNS
+
+
+def _pct(key: str) -> Callable[[str, dict[str, Any]], str]:
+    return lambda _t, st: "-" if st.get(key) is None else fmt.percent(st[key])
+
+
+STUDY_COLUMNS: tuple[Column, ...] = (
+    Column("Study", lambda t, _st: t, stretch=True, priority=0),
+    Column("Figures", lambda _t, st: str(st["figures"]), numeric=True, priority=2),
+    Column("Predicted", lambda _t, st: str(st["cv_figures"]), numeric=True, priority=0),
+    Column("CV median", _pct("cv_median"), numeric=True, priority=0),
+    Column("CV max", _pct("cv_max"), numeric=True, priority=1),
+    Column("Reproduced only", lambda _t, st: str(st["reproduced_only"]), numeric=True,
+           priority=1),
+    Column("Target", lambda _t, st: f"{fmt.percent(st['target_median'])} median,"
+           f" {fmt.percent(st['target_max'])} max", numeric=True, priority=3),
+)
+"""The studies table: each study left out whole, its figures predicted by the others."""
+
+
+def off_target(st: dict[str, Any]) -> bool:
+    """Whether a study's figures, predicted with it left out, miss their targets."""
+    med, top = st.get("cv_median"), st.get("cv_max")
+    return ((med is not None and med > st["target_median"])
+            or (top is not None and top > st["target_max"]))
 
 
 class FittedTable(QTableWidget):

@@ -89,7 +89,10 @@ class Field(QWidget):
             self.edit.editingFinished.connect(self._commit_text)
             row.addWidget(self.edit, 1)
         if fmt.field_unit(spec.unit):
-            unit = QLabel(fmt.field_unit(spec.unit), self)
+            text = fmt.field_unit(spec.unit)
+            unit = QLabel(text if len(text) <= UNIT_CHARS else text.split()[0][:UNIT_CHARS - 1]
+                          + "…", self)
+            unit.setToolTip(text)  # a long unit ('SPECrate2017_int_base per core') in short
             unit.setMinimumWidth(10)
             row.addWidget(unit)
         outer = QVBoxLayout(self)
@@ -177,6 +180,18 @@ class Field(QWidget):
         return not self.error.isHidden()
 
 
+UNIT_CHARS = 10
+"""A unit longer than this is cut beside its field (the whole of it in its tooltip)."""
+
+IMPORTED = ("measured.", "background.", "provenance.")
+"""Properties an import records (what vCenter measured, a host's background load, where each
+figure came from): the Inspector shows them only for components that have them."""
+
+
+def imported_only(prop: str) -> bool:
+    return prop.startswith(IMPORTED)
+
+
 class Inspector(QWidget):
     """Properties of the selected component(s)."""
 
@@ -217,6 +232,9 @@ class Inspector(QWidget):
         self.form = QFormLayout(self.form_host)
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # a label too long for its column puts its field on the line below (wrapped labels
+        # in a form were cut to half a line each)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         column = QVBoxLayout(body)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.message)
@@ -273,7 +291,6 @@ class Inspector(QWidget):
                 f.committed.connect(self._commit)
                 label = QLabel(prop_label(kind, spec.name))
                 label.setToolTip(f"{spec.doc} ({spec.name})")
-                label.setWordWrap(True)  # a long label wraps instead of widening the dock
                 self.form.addRow(label, f)
                 self.fields[spec.name] = f
         self.name_edit.setVisible(len(ids) == 1)
@@ -329,6 +346,8 @@ class Inspector(QWidget):
             mixed = any(v != values[0] for v in values[1:])
             explicit = any(prop in c.props for c in comps)
             f.set_value(values[0], mixed=mixed, explicit=explicit)
+            if imported_only(prop):  # what an import recorded: shown where it did
+                self.form.setRowVisible(f, explicit)
 
     def field(self, prop: str) -> Field:
         return self.fields[prop]

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, selector_kind
-from models.document.knobs import Knob, default_knob, knobs_for
+from models.document.knobs import WORKLOAD_PROPS, Knob, default_knob, knobs_for
 from models.document.schema import Value
 from models.engine.sweep import KnobScale
 
@@ -322,6 +322,8 @@ class KnobPanel(QWidget):
     def _on_values_changed(self, select: str, prop: str) -> None:
         """Refresh only the rows showing ``prop`` (reading a value costs a pass over the
         components, so a drag must not re-read every knob)."""
+        if prop in WORKLOAD_PROPS:  # a VM became a web server, measured I/O came: the
+            self._schedule_rebuild()  # knobs that apply may be others
         kind = selector_kind(self.document.design, select)
         for row in self.rows.values():
             if row.knob.prop == prop and row.knob.kind == kind:

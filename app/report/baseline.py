@@ -11,6 +11,7 @@ from PySide6.QtCore import QRectF, Qt
 from app.report.document import Report
 from app.report.draw import BAD, GOOD, MARGIN, MUTED, Column, Sheet
 from models.analysis import baseline
+from models.document import numbers as fmt
 from models.document.design import Design
 
 RIGHT = Qt.AlignmentFlag.AlignRight
@@ -35,7 +36,10 @@ def provenance_kind(text: str) -> str:
     counted as one row: a share of its host's record, a share of its host's peak."""
     if text.startswith("solved: share by"):
         return text.split(" of host ", 1)[0] + " of its host's record"
-    return _PER_HOST.sub(" (each host's recorded peak shared by its VMs' own peaks)", text)
+    measured, scaled, _ = text.partition(baseline.SCALED)
+    kind = _PER_HOST.sub(" (each host's recorded peak shared by its VMs' own peaks)", measured)
+    return kind + "; scaled down to its host's recorded CPU usage (its VMs' MHz add up to" \
+        " more)" if scaled else kind
 
 
 def provenance_counts(design: Design) -> list[tuple[str, str, int]]:
@@ -70,14 +74,20 @@ def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
                     or h.memory_residual is not None),
                    key=lambda h: -max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0)))
     if hosts:
-        def pct(x: float | None) -> str:
-            return "–" if x is None else f"{x:.1f} %"
+        def pct(x: float | None, missing: str = "–") -> str:
+            return missing if x is None else f"{x:.1f} %"
 
         def res(x: float | None) -> str:
             return "–" if x is None else f"{x:+.1f}"
 
-        table = [[h.name, pct(h.cpu_predicted), pct(h.cpu_recorded), res(h.cpu_residual),
-                  pct(h.memory_predicted), pct(h.memory_recorded), res(h.memory_residual)]
+        def name(h: baseline.HostResidual) -> str:  # a partial host: how many it lists
+            return f"{h.name} ({h.vms_listed} of {fmt.counted(h.vms_recorded or 0, 'VM')})" \
+                if h.partial \
+                else h.name
+
+        table = [[name(h), pct(h.cpu_predicted, "not measured"), pct(h.cpu_recorded),
+                  res(h.cpu_residual), pct(h.memory_predicted, "not measured"),
+                  pct(h.memory_recorded), res(h.memory_residual)]
                  for h in hosts[:HOST_ROWS]]
         colors = [GOOD if max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0))
                   <= baseline.TARGET_P90 else BAD for h in hosts[:HOST_ROWS]]

@@ -59,7 +59,7 @@ def component_metrics(prediction: Prediction | None) -> dict[str, tuple[str, flo
     h = prediction.hosts
     for i, hid in enumerate(h.ids):
         u = float(h.cpu_util[i])
-        out[hid] = (f"CPU {fmt.percent(u, 2)}", u)
+        out[hid] = (f"CPU {fmt.percent(u, 2)}" if math.isfinite(u) else "CPU not measured", u)
     a = prediction.arrays
     for i, aid in enumerate(a.ids):
         out[aid] = (f"{fmt.si(float(a.iops[i]))} IOPS" if a.measured(i) else "I/O not measured",

@@ -10,6 +10,7 @@ them).  What the pages say is :mod:`models.report`'s; how it is laid out is here
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 
@@ -50,6 +51,7 @@ from app.report.tables import (
     evidence_blocks,
     knob_blocks,
     paginate,
+    refresh_blocks,
     text_block,
 )
 from models.core.prediction import Prediction
@@ -58,6 +60,7 @@ from models.document.design import Design
 from models.document.words import kind_count
 from models.engine.kpis import KPI_BY_KEY, KPIS, limit_text
 from models.report.content import Content
+from models.report.evidence import Evidence
 from models.report.inventory import array_io, disks_on, inventory, listed
 from models.report.levers import headline
 from models.report.summary import cell_text
@@ -103,7 +106,8 @@ def build_pages(r: Report) -> list[Page]:
                          " the base in green (better) or red (worse), “no change” below 0.1 %",
                          lambda tight: [*comparison_blocks(c, tight),
                                         Block(14, lambda s, y: None),
-                                        *changes_blocks(c, tight)])
+                                        *changes_blocks(c, tight),
+                                        *refresh_blocks(c, tight)])
     knobs = (f"The {fmt.count(len(c.knobs), 'knob')} set away from their defaults or changed"
              " by a scenario; every other knob is at its default") if c.knobs else \
         "No knob is set away from its default"
@@ -130,10 +134,19 @@ def build_pages(r: Report) -> list[Page]:
         if names else ""
     sub = (f"{fmt.count(len(ev.checks), 'published figure')} behind the {titles} models, each"
            f" beside the model's value; {sum(ch.ok for ch in ev.checks)} within tolerance"
-           if ev.checks else "The published figures the models were fitted to and checked"
-           " against")
+           + _predicted(ev) if ev.checks else
+           "The published figures the models were fitted to and checked against")
     return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
                            max(1, MAX_PAGES - len(pages)))
+
+
+def _predicted(ev: Evidence) -> str:
+    """What leaving each study out says of these figures (the accuracy quoted)."""
+    n, median = ev.predicted()
+    if not n or median is None:
+        return "; no other study predicts any of them"
+    return (f"; with each study left out, the others predict {n} of them at a median"
+            f" |error| of {fmt.percent(median)}")
 
 
 AVAIL = BODY_BOTTOM - BODY_TOP
@@ -267,7 +280,9 @@ def counts_text(design: Design) -> str:
 
 
 def design_page(s: Sheet, number: int, total: int, r: Report) -> None:
-    d = r.design
+    rebuilds = any(sc.name == r.scenario and sc.rebuild is not None
+                   for sc in r.design.scenarios)
+    d = r.content.effective if rebuilds else r.design  # a refresh's own hosts
     vms = len(d.of_kind("vm"))
     sub = (f"{fmt.count(len(d.components), 'component')} and {fmt.count(len(d.links), 'link')}"
            " at their canvas positions; outlines show predicted utilisation")
@@ -385,17 +400,23 @@ def _figures_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     return s.wrapped_table(x, y, w, cols, figure_rows(r.content), 11.5, 21)
 
 
+def measured_percent(util: float) -> str:
+    """A host's utilisation as the report prints it: "not measured" where nothing measured
+    it (NaN), never 0."""
+    return fmt.percent(util, 3) if math.isfinite(util) else "not measured"
+
+
 def _hosts_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     h = r.prediction.hosts
     if not len(h.ids):
         return y
-    order = np.argsort(-np.nan_to_num(h.cpu_util), kind="stable")
-    rows = [[h.names[i] or h.ids[i], fmt.percent(float(h.cpu_util[i]), 3),
-             fmt.percent(float(h.memory_util[i]), 3), f"{int(h.vms[i]):,}"]
+    order = np.argsort(-np.nan_to_num(h.cpu_util, nan=-1.0), kind="stable")
+    rows = [[h.names[i] or h.ids[i], measured_percent(float(h.cpu_util[i])),
+             measured_percent(float(h.memory_util[i])), f"{int(h.vms[i]):,}"]
             for i in order[:HOST_ROWS].tolist()]
     if len(h.ids) > HOST_ROWS:
         rest = order[HOST_ROWS:]
-        top = fmt.percent(float(np.nanmax(h.cpu_util[rest])), 3)
+        top = measured_percent(float(np.nanmax(h.cpu_util[rest], initial=-np.inf)))
         rows.append([f"… {len(rest)} more hosts", f"up to {top}", "",
                      f"{int(h.vms[rest].sum()):,}"])
     cols = [Column("Host", 0.46), Column("CPU", 0.18, RIGHT), Column("Memory", 0.2, RIGHT),

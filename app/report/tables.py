@@ -203,8 +203,24 @@ def changes_blocks(c: Content, compact: bool = False) -> list[Block]:
     design = c.design
     out = [title_block("What each scenario changes")]
     for sc in design.scenarios:
-        text = f"‘{sc.name}’ — " + (changes_text(design, sc.overrides) or "no changes")
+        words = [sc.rebuild.label] if sc.rebuild is not None else []
+        words += [w for w in [changes_text(design, sc.overrides)] if w]
+        text = f"‘{sc.name}’ — " + ("; ".join(words) or "no changes")
         out.append(text_block(text, 11.5 if compact else 12.5, gap=4 if compact else 6))
+    return out
+
+
+def refresh_blocks(c: Content, compact: bool = False) -> list[Block]:
+    """Each hardware refresh kept as a scenario: the base design and the refresh side by
+    side (:mod:`models.report.refresh`), under a title that says what it replaces."""
+    out: list[Block] = []
+    for v in c.refreshes:
+        out += [Block(14, lambda s, y: None), title_block(f"The refresh ‘{v.scenario}’"),
+                text_block(v.label[:1].upper() + v.label[1:] + ".", 11.5 if compact else 12.5)]
+        columns = [Column("Figure", 0.34), Column("Base design", 0.33, RIGHT),
+                   Column(f"‘{v.scenario}’", 0.33, RIGHT)]
+        out += table_blocks(columns, [list(r) for r in v.rows], size=12 if compact else 13,
+                            row_h=22 if compact else 26, width=WIDTH * 0.6)
     return out
 
 
@@ -283,8 +299,9 @@ def evidence_table(checks: Sequence[Check],
 
 
 def cv_text(chk: Check, row: Mapping[str, Any] | None) -> str:
-    """The cross-validated error of a check: the error with its subsystem refitted without
-    it; "reproduced only" when only this case pins what it depends on; a dash for a rule."""
+    """The cross-validated error of a check: the error with the model refitted without its
+    whole study; "reproduced only" when only its study pins what it depends on; a dash for a
+    rule."""
     if chk.role == "rule":
         return fmt.NONE
     if row is None:
@@ -311,7 +328,8 @@ def evidence_note() -> Block:
     return text_block("Role: fitted = a coefficient of the model was fitted to this figure;"
                       " checked = not used in fitting (the honest test); rule = the study's"
                       " rule as stated. Error = (model − published) / published."
-                      " Cross-validated = the same error with the model refitted without this"
-                      " figure (headroom validate --cv); reproduced only = only this figure"
-                      " pins what it depends on, so no independent check is possible.", 10.5,
+                      " Cross-validated = the same error with the model refitted without the"
+                      " figure's whole study (headroom validate --cv); reproduced only = only"
+                      " its own study pins what it depends on, so no other study can check"
+                      " it.", 10.5,
                       MUTED, gap=8)

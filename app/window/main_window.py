@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QTabWidget,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.canvas import clipboard
 from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
+from app.canvas.items import ComponentItem
 from app.canvas.layout import arrange_vms, overlapping_vms
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
@@ -244,9 +246,15 @@ class MainWindow(QMainWindow):
         self.failure_action = self._action(
             "Host &Failure (N+1)", self.show_host_failure, "Ctrl+Shift+F",
             "Fail each host in turn: what breaks when HA restarts its VMs")
-        for act in (self.seek_action, self.tornado_action, self.failure_action):
+        self.refresh_action = self._action(
+            "&Refresh...", self.show_refresh, "Ctrl+Shift+R",
+            "Replace the hosts by a current server's: how many, where it binds, licensed"
+            " cores")
+        for act in (self.seek_action, self.tornado_action, self.failure_action,
+                    self.refresh_action):
             menu.addAction(act)
         self.analysis_menu = menu
+        self.view.context_menu.extras.append(self._refresh_entry)
 
     def _show_analysis(self, tab: QWidget) -> None:
         self.analysis_dock.show()
@@ -262,6 +270,20 @@ class MainWindow(QMainWindow):
         self._show_analysis(tornado)
         if not tornado.swings and not tornado.sensitivity_running:
             tornado.start_sensitivity()
+
+    def show_refresh(self, cluster: str | None = None) -> None:
+        """The Refresh tab, for ``cluster`` (its id) or every cluster."""
+        tab = self.analysis.refresh
+        self._show_analysis(tab)
+        tab.choose(cluster=cluster if isinstance(cluster, str) else None)
+        tab.server_combo.setFocus()
+
+    def _refresh_entry(self, item: ComponentItem, menu: QMenu) -> None:
+        """A cluster's context menu: Refresh this cluster."""
+        if item.kind != "cluster":
+            return
+        act = menu.addAction(f"Refresh {self.document.name_of(item.cid)}...")
+        act.triggered.connect(lambda: self.show_refresh(item.cid))
 
     def show_host_failure(self) -> None:
         failure = self.analysis.host_failure

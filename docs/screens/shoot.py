@@ -1,9 +1,14 @@
-"""Screenshots of every bundled example in light and dark, for docs/screens/.
+"""Screenshots of every bundled example and of imported estates in light and dark, for
+docs/screens/.
 
 Run from the repository root: ``QT_QPA_PLATFORM=offscreen .venv/bin/python
-docs/screens/shoot.py [WIDTH HEIGHT]`` (1366x768 by default).  Each shot is saved as a palette
-PNG of its 256 most common colours (a screenshot of flat panels loses nothing to it and
-shrinks to about a third).
+docs/screens/shoot.py [WIDTH HEIGHT]`` (1366x768 by default); ``--estates`` takes the
+estates only, ``--examples`` the examples only.  The estates are the real samples in
+``../shared/samples/`` imported through the importers (each skipped, and said so, when
+absent; never copied here) and a generated 10,000-VM RVTools export (``tests/estates.py``,
+seed 42, as ``make bench`` imports it): imported once, in a scratch folder, then shot in each
+scheme.  Each shot is saved as a palette PNG of its 256 most common colours (a screenshot of
+flat panels loses nothing to it and shrinks to about a third).
 """
 
 from __future__ import annotations
@@ -11,19 +16,30 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+SAMPLES = ROOT.parent / "shared" / "samples"
+ESTATES = (("estate-rvtools-805-vms", "rvtools-anonymised-805-vms.xlsx"),
+           ("estate-liveoptics-83-vms", "liveoptics-masked-83-vms.xlsx"),
+           ("estate-generated-10000-vms", ""))
+"""(screenshot name, sample file; "" for the generated estate)."""
+SETTLE_MS = 1500
+"""A bundled example's evaluation, curve and band."""
+ESTATE_MS = 30000
+"""At most this long for an estate's curve, swept in the background for a large design."""
 
 
-def shoot(theme: str, width: int, height: int) -> None:
-    """Every example in one scheme (a process per scheme: the palette is chosen at start)."""
+def shoot(theme: str, width: int, height: int, which: set[str], estates: Path | None) -> None:
+    """Every example and estate in one scheme (a process per scheme: the palette is chosen
+    at start)."""
     os.environ["HEADROOM_THEME"] = theme
     sys.path.insert(0, str(ROOT))
     import numpy as np  # noqa: PLC0415
-    from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: PLC0415
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer  # noqa: PLC0415
     from PySide6.QtGui import QImage  # noqa: PLC0415
     from PySide6.QtWidgets import QApplication  # noqa: PLC0415
 
@@ -35,23 +51,38 @@ def shoot(theme: str, width: int, height: int) -> None:
     from app.document.design_document import DesignDocument  # noqa: PLC0415
     from app.support.theme import apply_theme  # noqa: PLC0415
     from app.window.main_window import MainWindow  # noqa: PLC0415
+    from models.document.design import Design  # noqa: PLC0415
     from models.examples import bundled as examples  # noqa: PLC0415
+    from models.io.files import load_design  # noqa: PLC0415
 
     apply_theme(app)
-    shots = [(name, "base", width, height, HERE / f"{name}-{theme}.png")
-             for name in examples.names()]
-    if theme == "light":  # the README's two large pictures
-        shots += [(name, scenario, 1600, 1000, HERE.parent / file)
-                  for name, scenario, file in HEROES]
-    for name, scenario, w, h, out in shots:
-        doc = DesignDocument(examples.load(name))
+    shots: list[tuple[Design, str, int, int, Path, bool]] = []
+    if "examples" in which:
+        shots += [(examples.load(name), "base", width, height, HERE / f"{name}-{theme}.png",
+                   False) for name in examples.names()]
+        if theme == "light":  # the README's two large pictures
+            shots += [(examples.load(name), scenario, 1600, 1000, HERE.parent / file, False)
+                      for name, scenario, file in HEROES]
+    if "estates" in which and estates is not None:
+        shots += [(load_design(estates / f"{name}.headroom"), "base", width, height,
+                   HERE / f"{name}-{theme}.png", True)
+                  for name, _ in ESTATES if (estates / f"{name}.headroom").exists()]
+    for design, scenario, w, h, out, estate in shots:
+        doc = DesignDocument(design)
         doc.set_scenario(scenario)
         window = MainWindow(doc, remember_layout=False)
         window.resize(w, h)
         window.show()
         loop = QEventLoop()
-        QTimer.singleShot(1500, loop.quit)  # the evaluation, the curve and its band
+        QTimer.singleShot(SETTLE_MS, loop.quit)
         loop.exec()
+        if estate:  # the curve of a large design is swept in the background: wait for it
+            clock = QElapsedTimer()
+            clock.start()
+            while window.knob_curve.sweeps == 0 and clock.elapsed() < ESTATE_MS:
+                QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 100)
+            QTimer.singleShot(SETTLE_MS, loop.quit)
+            loop.exec()
         image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
         pixels = np.frombuffer(image.constBits(), dtype=np.uint32,
                                count=image.width() * image.height()).astype(np.int64)
@@ -69,6 +100,28 @@ HEROES = (("vaio-scaling", "iofilter", "main-window.png"),
 """(example, scenario, file in docs/): the pictures at the top of the README, 1600x1000."""
 
 
+def import_estates(folder: Path) -> None:
+    """Each estate of :data:`ESTATES` imported into ``folder`` as a ``.headroom`` file."""
+    sys.path.insert(0, str(ROOT))
+    from models.io.files import save_design  # noqa: PLC0415
+    from models.io.importers.liveoptics import import_liveoptics  # noqa: PLC0415
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
+    from tests.estates import estate, write_xlsx  # noqa: PLC0415
+
+    for name, sample in ESTATES:
+        if not sample:
+            path = write_xlsx(folder / "generated.xlsx", estate(250, 10000, seed=42).sheets)
+            design, _ = import_rvtools(path)
+        elif not (SAMPLES / sample).exists():
+            print(f"{name}: {SAMPLES / sample} is absent, not shot")
+            continue
+        elif sample.startswith("liveoptics"):
+            design, _ = import_liveoptics(SAMPLES / sample)
+        else:
+            design, _ = import_rvtools(SAMPLES / sample)
+        save_design(design, folder / f"{name}.headroom")
+
+
 def palette(np: Any, pixels: Any) -> list[int]:
     """256 colours for ``pixels`` (0xAARRGGBB): the most used of its colours at 5 bits a
     channel, each the mean of the pixels it stands for (anti-aliased shades of one colour
@@ -83,14 +136,24 @@ def palette(np: Any, pixels: Any) -> list[int]:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] in ("light", "dark"):
-        width, height = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 \
-            else (1366, 768)
-        shoot(sys.argv[1], width, height)
+    args = sys.argv[1:]
+    which = {"examples", "estates"}
+    for flag in ("--examples", "--estates"):
+        if flag in args:
+            args.remove(flag)
+            which = {flag.removeprefix("--")}
+    if args and args[0] in ("light", "dark"):  # a child: one scheme
+        width, height = int(args[1]), int(args[2])
+        estates = Path(args[3]) if len(args) > 3 else None
+        shoot(args[0], width, height, which, estates)
         return
-    size = sys.argv[1:3] if len(sys.argv) > 2 else ["1366", "768"]
-    for theme in ("light", "dark"):
-        subprocess.run([sys.executable, __file__, theme, *size], check=True)
+    size = args[:2] if len(args) > 1 else ["1366", "768"]
+    flags = [f"--{w}" for w in which] if len(which) == 1 else []
+    with tempfile.TemporaryDirectory() as tmp:
+        if "estates" in which:
+            import_estates(Path(tmp))
+        for theme in ("light", "dark"):
+            subprocess.run([sys.executable, __file__, *flags, theme, *size, tmp], check=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from models.analysis.sensitivity import (
     Sensitivity,
     _Column,
     band_settings,
+    has_output,
+    outputs_of,
     sensitivity,
 )
 
@@ -46,8 +48,10 @@ __all__ = [
     "_Column",
     "band_settings",
     "fail_host",
+    "has_output",
     "host_failure",
     "largest_ok",
+    "outputs_of",
     "policy_breaches",
     "rebuild",
     "seek",

@@ -1,5 +1,6 @@
-"""The baseline: solve each measured VM's free workload figures so that the design reproduces
-what the estate measured, then check predicted against recorded.
+"""The baseline: solve each measured VM's free workload figures, and each host's background
+load, so that the design reproduces what the estate measured; then check predicted against
+recorded (:mod:`models.analysis.residuals`).
 
 A VM imported from an estate runs the ``measured`` profile and keeps what was measured in
 ``measured.*`` (with ``provenance.*`` saying from where).  :func:`solve` turns that into the
@@ -14,50 +15,86 @@ figures the engine reads, per VM:
   host capacity counts a hyperthreaded core as ``HT_THROUGHPUT`` (1.22) cores, so a measured
   MHz is taken as the same share of that capacity.  The demand is linear in ``cpu_pct``
   below the VM's vCPUs, so two evaluations (at 0 and 100%) give each VM's intercept and
-  slope.
+  slope (the intercept is what the engine adds whatever the guest does: a measured MHz
+  below it leaves the guest idle, never the I/O path counted twice).  The share is solved
+  at the host's clock and kept with it (``workload.cpu_ghz``: the clock the host's per-core
+  speed stands for), so the VM's demand on its own host is its MHz at any per-core speed.
 
-VMs without a measured figure take a share of what their host recorded (RVTools vHost CPU
-usage % and Memory usage %) beyond what the measured VMs explain, in proportion to their
-vCPUs (CPU) or configured memory; their provenance says ``solved: ...``.  Whatever is not
-explained stays as the residual of :func:`check`: predicted against recorded per host (CPU
-and memory utilisation, percentage points) and per VM (IOPS, latency, CPU MHz).  The target
-on real exports is a median absolute host residual within 5 points and a 90th percentile
-within 10; the check shows the residual rather than hiding it.
+Then, per host that recorded its usage (RVTools vHost CPU usage % and Memory usage %, a
+vCenter host's quickStats or performance history):
+
+* **VMs over the record**: where the measured VMs alone demand more than the host recorded,
+  they are scaled to the record.  vCenter counts a VM's usage per hyperthread but the host's
+  per core (a core is busy when either thread runs), so on a busy hyperthreaded host the VMs'
+  MHz add up to more than the host's usage; and the two are sampled a moment apart.  Their
+  provenance says by how much (``; scaled x0.87 ...``), and the check names the hosts.
+* **VMs without a measured figure** take a share of what the host recorded beyond what the
+  measured VMs explain, in proportion to their vCPUs (CPU) or configured memory; on a
+  *partial* host (``measured.vms`` over ``measured.vms_listed``: the export lists only some
+  of its VMs) the VMs it does not list take their share too, as many VMs as are missing of
+  the host's mean size; the provenance says ``solved: ...``.
+* **The background of a partial host**: on a host that runs VMs the export does not list,
+  what it recorded beyond what its listed VMs then demand (their measured figures, and the
+  shares of those without one) is the unlisted VMs' load - with the hypervisor's own worlds
+  and the vmkernel's memory, which a partial record cannot tell apart from them.  It is kept
+  as the host's background load (``background.cpu_cores`` at ``background.cpu_ghz``,
+  ``background.memory_gb``, ``provenance.background``), which the engine adds to the host's
+  demand and the capacity model counts as that many more VMs, so what-ifs on that host start
+  from the record.
+
+A host whose export lists every VM it runs (or whose VM count nobody recorded) gets no
+background: what its record and its VMs disagree by is the model's error (the hypervisor's
+own work, a conversion, samples a moment apart) and stays in the check's residual, which is
+what the check is for.  A host that recorded nothing gets none either; its VMs without a
+measurement are idle and say so, and where nothing measured its CPU at all the engine reads
+it "not measured".
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from models.analysis import recorded
+from models.analysis.residuals import (
+    SCALED,
+    TARGET_MEDIAN,
+    TARGET_P90,
+    BaselineCheck,
+    HostResidual,
+    VmResidual,
+    check,
+    provenance_lines,
+)
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import HT_THROUGHPUT, compute
-from models.core.prediction import Prediction
-from models.document.design import Design, Value
+from models.document.design import Component, Design, Value
+from models.document.numbers import counted
 from models.document.schema import VM
-from models.document.words import kind_count
 from models.engine.evaluation import run
 
-TARGET_MEDIAN = 5.0
-"""Median absolute host residual (percentage points) the baseline aims at (issue 15)."""
-TARGET_P90 = 10.0
+__all__ = ["SCALED", "TARGET_MEDIAN", "TARGET_P90", "BaselineCheck", "Changes", "HostResidual",
+           "VmResidual", "apply", "calibrate", "calibrate_after_import", "check",
+           "provenance_lines", "solve"]
 
 Changes = dict[str, dict[str, Value]]
 """Component id -> {property: new value} (None removes an explicit value)."""
+
+BACKGROUND = ("background.cpu_cores", "background.cpu_ghz", "background.memory_gb",
+              "provenance.background")
 
 
 # =========================================================================== solve
 
 
 def solve(design: Design) -> Changes:
-    """The workload figures that reproduce the measured estate, as property changes (the
-    design is not modified: :func:`apply` or an undoable edit applies them)."""
+    """The workload figures and background loads that reproduce the measured estate, as
+    property changes (the design is not modified: :func:`apply` or an undoable edit applies
+    them)."""
     vms = [c for c in design.of_kind("vm") if c.get("workload.profile") == "measured"]
-    if not vms:
+    hosts = design.of_kind("host")
+    if not vms and not any(_unlisted(h) for h in hosts):
         return {}
     changes: Changes = {}
     work = design.copy()
@@ -65,60 +102,28 @@ def solve(design: Design) -> Changes:
     for vm in vms:
         ch = _io_and_memory(vm.props)
         changes[vm.id] = ch
-        by_id[vm.id].props.update({k: v for k, v in ch.items() if v is not None})
-        for prop, value in ch.items():
-            if value is None:
-                by_id[vm.id].props.pop(prop, None)
+        _set(by_id[vm.id], ch)
         by_id[vm.id].props.pop("workload.cpu_ghz", None)  # solved at its host's own clock
+    for host in hosts:  # solved again from the record, never on top of an older background
+        _set(by_id[host.id], dict.fromkeys(BACKGROUND))
     c = compile_design(work)
-    idx = np.array([c.vm.index[v.id] for v in vms], dtype=np.int64)
-    col = c.vm.cols["workload.cpu_pct"]
-    col[idx] = 0.0
-    cores0 = run(c).vms.cpu_cores.copy()
-    col[idx] = 100.0
-    cores100 = run(c).vms.cpu_cores.copy()
-    slope = np.maximum((cores100 - cores0) / 100.0, 1e-12)
-    host_cap = _host_cap(c)
-    ghz = c.host.cols["ghz"]
-    speed_ghz = compute(c).clock_ghz
-    ht = np.where(c.host.cols["hyperthreading"], HT_THROUGHPUT, 1.0)
-    mean_clock = (float(np.mean(ghz)), float(np.mean(ht))) if len(ghz) else (2.4, 1.0)
-    pct = np.zeros(len(c.vm))
-    measured = np.zeros(len(c.vm), bool)
-    for k, vm in zip(idx.tolist(), vms, strict=True):
-        mhz = vm.get("measured.cpu_mhz")
-        if not isinstance(mhz, (int, float)):
-            continue
-        h = int(c.vm_host[k])
-        g, f = (float(ghz[h]), float(ht[h])) if h >= 0 else mean_clock
-        target = float(mhz) / (g * 1000.0) * f
-        pct[k] = _clamp((target - cores0[k]) / slope[k])
-        measured[k] = True
-    in_scope = np.zeros(len(c.vm), bool)
-    in_scope[idx] = True
-    cpu_share = _host_share(c, design, in_scope & ~measured, cores0 + slope * pct, "cpu",
-                            host_cap)
-    for k, vm in zip(idx.tolist(), vms, strict=True):
-        if k in cpu_share:
-            target, why = cpu_share[k]
-            pct[k] = _clamp((target - cores0[k]) / slope[k])
-            changes[vm.id]["provenance.cpu"] = why
-        elif not measured[k]:
-            changes[vm.id]["provenance.cpu"] = "not measured (counted as idle)"
-        changes[vm.id]["workload.cpu_pct"] = round(float(pct[k]), 6)
+    s = _Solve(c, design, np.array([c.vm.index[v.id] for v in vms], dtype=np.int64))
+    pct, cpu_why = s.cpu(vms)
+    held, memory_why = s.memory()
+    for k, vm in zip(s.idx.tolist(), vms, strict=True):
+        ch = changes[vm.id]
+        ch["workload.cpu_pct"] = round(float(pct[k]), 6)
+        if k in cpu_why:
+            ch["provenance.cpu"] = cpu_why[k]
         # the clock that share was solved at: a what-if of another clock scales the work
         h = int(c.vm_host[k])
-        # (as a reference core's clock: the host's per-core speed x 2.4 GHz, so that a host
-        # of another processor scales the work by the speed of both)
-        changes[vm.id]["workload.cpu_ghz"] = float(speed_ghz[h]) if h >= 0 else None
-    held = c.vm.cols["workload.memory_gb"]
-    no_memory = np.isnan(held)
-    held = np.where(no_memory, c.vm.cols["memory_gb"], held)
-    shares = _host_share(c, design, in_scope & no_memory, held, "memory", host_cap)
-    configured = c.vm.cols["memory_gb"]
-    for j, (gb, why) in shares.items():  # a VM holds at most what it is configured with
-        changes[c.vm.ids[j]]["workload.memory_gb"] = round(min(gb, float(configured[j])), 4)
-        changes[c.vm.ids[j]]["provenance.memory"] = why
+        ch["workload.cpu_ghz"] = round(float(s.clock[h]), 6) if h >= 0 else None
+        if k in held:
+            ch["workload.memory_gb"] = round(held[k], 4)
+        if k in memory_why:
+            ch["provenance.memory"] = memory_why[k]
+    apply(work, changes)
+    changes.update(s.background(compile_design(work)))
     return changes
 
 
@@ -126,13 +131,16 @@ def apply(design: Design, changes: Changes) -> None:
     """Apply :func:`solve`'s changes to ``design`` in place."""
     for comp in design.components:
         ch = changes.get(comp.id)
-        if not ch:
-            continue
-        for k, v in ch.items():
-            if v is None:
-                comp.props.pop(k, None)
-            else:
-                comp.props[k] = v
+        if ch:
+            _set(comp, ch)
+
+
+def _set(comp: Component, ch: dict[str, Value]) -> None:
+    for k, v in ch.items():
+        if v is None:
+            comp.props.pop(k, None)
+        else:
+            comp.props[k] = v
 
 
 def _clamp(pct: float) -> float:
@@ -141,6 +149,24 @@ def _clamp(pct: float) -> float:
 
 def _max_memory() -> float:
     return float(VM.props["workload.memory_gb"].max or 24576)
+
+
+def _unlisted(comp: Component) -> int:
+    """VMs a host runs that the export does not list (0: whole, or not known)."""
+    recorded, listed = comp.get("measured.vms"), comp.get("measured.vms_listed")
+    if isinstance(recorded, int) and isinstance(listed, int):
+        return max(recorded - listed, 0)
+    return 0
+
+
+def _factor(x: float) -> str:
+    """A scaling factor below 1 that does not read as 1 ("0.87", "0.996")."""
+    return f"{x:.2f}" if x < 0.995 else f"{x:.3f}" if x < 0.9995 else f"{x:.4f}"
+
+
+def _measured_text(text: Value) -> str:
+    """A provenance as measured, without what an earlier solve appended to it."""
+    return str(text or "").split(SCALED, 1)[0]
 
 
 def _io_and_memory(props: dict[str, Value]) -> dict[str, Value]:
@@ -165,278 +191,207 @@ def _io_and_memory(props: dict[str, Value]) -> dict[str, Value]:
     return ch
 
 
-def _host_cap(c: Compiled) -> np.ndarray:
-    return compute(c).capacity
+class _Solve:
+    """One solve's compiled design (measured VMs ``idx``, their I/O and memory set) and what
+    its steps share: per-host sums, the hosts' records and clocks, names and sources."""
 
+    def __init__(self, c: Compiled, design: Design, idx: np.ndarray) -> None:
+        self.c, self.design, self.idx = c, design, idx
+        n = len(c.vm)
+        self.placed = c.vm_host >= 0
+        self.hidx = np.where(self.placed, c.vm_host, 0)
+        self.sec = (c.vm_secondary >= 0) & c.vm.cols["ft"]
+        self.sidx = np.where(self.sec, c.vm_secondary, 0)
+        hc = compute(c)
+        self.cap, self.clock = hc.capacity, hc.clock_ghz
+        self.ghz = c.host.cols["ghz"]
+        self.ht = np.where(c.host.cols["hyperthreading"], HT_THROUGHPUT, 1.0)
+        self.in_scope = np.zeros(n, bool)
+        self.in_scope[idx] = True
+        comps = {h.id: h for h in design.of_kind("host")}
+        self.hosts = [comps[hid] for hid in c.host.ids]
+        self.unlisted = np.array([_unlisted(h) for h in self.hosts], dtype=np.float64)
+        self.cpu_rec = c.host.cols["measured.cpu_pct"] / 100.0 * self.cap
+        self.mem_rec = c.host.cols["measured.memory_pct"] / 100.0 * c.host.cols["memory_gb"]
 
-def _host_share(c: Compiled, design: Design, todo: np.ndarray, demand: np.ndarray,
-                what: str, host_cap: np.ndarray) -> dict[int, tuple[float, str]]:
-    """For the VMs ``todo`` (no measured ``what``, cpu or memory): their share of what their
-    host recorded beyond what its other VMs explain (``demand``: core-equivalents or GB per
-    VM), by vCPUs (CPU) or configured memory.  Returns VM index -> (figure, provenance)."""
-    key = "measured.cpu_pct" if what == "cpu" else "measured.memory_pct"
-    recorded = c.host.cols[key]
-    total = host_cap if what == "cpu" else c.host.cols["memory_gb"]
-    placed = c.vm_host >= 0
-    todo = todo & placed
-    if not todo.any():
-        return {}
-    hidx = np.where(placed, c.vm_host, 0)
-    weight = c.vm.cols["vcpus"] if what == "cpu" else c.vm.cols["memory_gb"]
-    rest = placed & ~todo
-    explained = np.bincount(hidx[rest], demand[rest], minlength=len(c.host))
-    weights = np.bincount(hidx[todo], weight[todo], minlength=len(c.host))
-    names = {comp.id: comp.name or comp.id for comp in design.of_kind("host")}
-    basis = "vCPUs" if what == "cpu" else "configured memory"
-    label = "CPU usage" if what == "cpu" else "memory usage"
-    out: dict[int, tuple[float, str]] = {}
-    for k in np.flatnonzero(todo).tolist():
-        h = int(hidx[k])
-        rec = float(recorded[h])
-        if math.isnan(rec) or weights[h] <= 0:
-            continue
-        left = max(rec / 100.0 * float(total[h]) - float(explained[h]), 0.0)
-        hid = c.host.ids[h]
-        src = design.component(hid)
-        how = str(src.get("provenance.measured")) if src is not None else ""
-        out[k] = (left * float(weight[k]) / float(weights[h]),
-                  f"solved: share by {basis} of host {names.get(hid, hid)}'s recorded {label}"
-                  f" {rec:.0f}% not explained by its measured VMs"
-                  + (f" ({how})" if how else ""))
-    return out
+    def per_host(self, x: np.ndarray) -> np.ndarray:
+        """Per host sums of a per-VM figure, FT secondaries counted on their own host."""
+        h = len(self.c.host)
+        return (np.bincount(self.hidx[self.placed], x[self.placed], minlength=h)
+                + np.bincount(self.sidx[self.sec], x[self.sec], minlength=h))
 
+    def name(self, h: int) -> str:
+        comp = self.hosts[h]
+        return comp.name or comp.id
 
-# =========================================================================== check
+    def source(self, h: int) -> str:
+        how = str(self.hosts[h].get("provenance.measured") or "")
+        return f" ({how})" if how else ""
 
+    # ------------------------------------------------------------------ CPU
+    def cpu(self, vms: list[Component]) -> tuple[np.ndarray, dict[int, str]]:
+        """Each measured VM's ``workload.cpu_pct`` (by VM index) and the provenance of those
+        whose CPU was scaled or shared."""
+        c, idx = self.c, self.idx
+        col = c.vm.cols["workload.cpu_pct"]
+        col[idx] = 0.0
+        cores0 = run(c).vms.cpu_cores.copy()
+        col[idx] = 100.0
+        cores100 = run(c).vms.cpu_cores.copy() if len(idx) else cores0
+        slope = np.maximum((cores100 - cores0) / 100.0, 1e-12)
+        mean = (float(np.mean(self.ghz)), float(np.mean(self.ht))) if len(c.host) \
+            else (2.4, 1.0)
+        guest = np.zeros(len(c.vm))  # the guest's work beyond the intercept, core-equivalents
+        measured = np.zeros(len(c.vm), bool)
+        for k, vm in zip(idx.tolist(), vms, strict=True):
+            mhz = vm.get("measured.cpu_mhz")
+            if not isinstance(mhz, (int, float)):
+                continue
+            h = int(c.vm_host[k])
+            g, f = (float(self.ghz[h]), float(self.ht[h])) if h >= 0 else mean
+            guest[k] = max(float(mhz) / (g * 1000.0) * f - cores0[k], 0.0)
+            measured[k] = True
+        why: dict[int, str] = {}
+        factor = self._fit(self.cpu_rec, cores0, guest)
+        of = dict(zip(idx.tolist(), vms, strict=True))
+        for k in np.flatnonzero(measured & (factor < 1.0)).tolist():
+            h = int(self.hidx[k])
+            why[k] = (_measured_text(of[k].get("provenance.cpu"))
+                      + f"{SCALED}{_factor(factor[k])} to host {self.name(h)}'s recorded CPU usage"
+                      f" {c.host.cols['measured.cpu_pct'][h]:.0f}%: its VMs' MHz add up to"
+                      " more (vCenter counts a VM's usage per hyperthread, the host's per"
+                      " core; samples a moment apart)")
+        pct = np.array([_clamp(p) for p in guest * factor / slope])
+        todo = self.in_scope & ~measured
+        shares = self._share(todo, cores0 + slope * pct, c.vm.cols["vcpus"], self.cpu_rec,
+                             "cpu")
+        for k, (target, text) in shares.items():
+            pct[k] = _clamp((target - cores0[k]) / slope[k])
+            why[k] = text
+        for k in np.flatnonzero(todo).tolist():
+            why.setdefault(k, "not measured (counted as idle)")
+        return pct, why
 
-@dataclass
-class HostResidual:
-    id: str
-    name: str
-    cpu_predicted: float | None
-    cpu_recorded: float | None
-    memory_predicted: float | None
-    memory_recorded: float | None
-    """Percent of the host's capacity; None where not recorded."""
-    iops_predicted: float | None = None
-    iops_recorded: float | None = None
-    recorded: dict[str, float] = field(default_factory=dict)
-    """Recorded figures without a prediction (CPU demand, contention, ready: %)."""
+    def _fit(self, record: np.ndarray, fixed: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """Per VM, the factor that brings its host's measured VMs (``free``, what they add to
+        ``fixed``) down to the host's ``record`` where they pass it; 1 elsewhere."""
+        total = self.per_host(fixed + free)
+        scalable = self.per_host(free)
+        over = np.isfinite(record) & (total > record * (1.0 + 1e-9)) & (scalable > 0)
+        room = np.maximum(np.nan_to_num(record) - self.per_host(fixed), 0.0)
+        host = np.where(over, np.minimum(room / np.where(scalable > 0, scalable, 1.0), 1.0),
+                        1.0)
+        factor = np.where(self.placed, host[self.hidx], 1.0)
+        return np.where(self.sec, np.minimum(factor, host[self.sidx]), factor)
 
-    @property
-    def cpu_residual(self) -> float | None:
-        return _diff(self.cpu_predicted, self.cpu_recorded)
-
-    @property
-    def memory_residual(self) -> float | None:
-        return _diff(self.memory_predicted, self.memory_recorded)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "cpu_predicted_pct": self.cpu_predicted,
-                "cpu_recorded_pct": self.cpu_recorded, "cpu_residual": self.cpu_residual,
-                "memory_predicted_pct": self.memory_predicted,
-                "memory_recorded_pct": self.memory_recorded,
-                "memory_residual": self.memory_residual, "iops_predicted": self.iops_predicted,
-                "iops_recorded": self.iops_recorded, "recorded": dict(self.recorded)}
-
-
-@dataclass
-class VmResidual:
-    id: str
-    name: str
-    iops_predicted: float | None
-    iops_recorded: float | None
-    latency_predicted: float | None
-    latency_recorded: float | None
-    cpu_mhz_predicted: float | None
-    cpu_mhz_recorded: float | None
-    provenance: dict[str, str] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "iops_predicted": self.iops_predicted,
-                "iops_recorded": self.iops_recorded,
-                "latency_ms_predicted": self.latency_predicted,
-                "latency_ms_recorded": self.latency_recorded,
-                "cpu_mhz_predicted": self.cpu_mhz_predicted,
-                "cpu_mhz_recorded": self.cpu_mhz_recorded, "provenance": dict(self.provenance)}
-
-
-def _diff(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else a - b
-
-
-@dataclass
-class BaselineCheck:
-    """Predicted against recorded for the design's base scenario."""
-
-    hosts: list[HostResidual]
-    vms: list[VmResidual]
-    vms_without_io: int
-    vms_without_cpu: int
-    vms_total: int
-    clusters: list[HostResidual] = field(default_factory=list)
-    """Clusters that recorded their utilisation (an Aria Operations cluster view)."""
-
-    def stats(self, what: str) -> dict[str, float | int | None]:
-        """Median, 90th percentile and largest absolute residual of ``cpu`` or ``memory``
-        over the hosts that recorded it (points), and how many hosts that is."""
-        res = [abs(r) for r in (h.cpu_residual if what == "cpu" else h.memory_residual
-                                for h in self.hosts) if r is not None]
-        if not res:
-            return {"hosts": 0, "median": None, "p90": None, "max": None}
-        a = np.array(res)
-        return {"hosts": len(res), "median": float(np.median(a)),
-                "p90": float(np.percentile(a, 90)), "max": float(a.max())}
-
-    def vm_stats(self) -> dict[str, float | int | None]:
-        """Median relative IOPS residual and median latency residual (ms) over the VMs that
-        recorded them."""
-        iops = [abs(v.iops_predicted - v.iops_recorded) / max(v.iops_recorded, 1e-9)
-                for v in self.vms if v.iops_predicted is not None
-                and v.iops_recorded is not None and v.iops_recorded > 0]
-        lat = [abs(v.latency_predicted - v.latency_recorded) for v in self.vms
-               if v.latency_predicted is not None and v.latency_recorded is not None]
-        return {"vms_iops": len(iops), "iops_median_rel": float(np.median(iops)) if iops
-                else None, "vms_latency": len(lat),
-                "latency_median_ms": float(np.median(lat)) if lat else None}
-
-    @property
-    def within_target(self) -> bool | None:
-        """Whether host CPU and memory residuals meet the target (None: nothing recorded)."""
-        verdicts = []
-        for what in ("cpu", "memory"):
-            s = self.stats(what)
-            if s["hosts"]:
-                verdicts.append(float(s["median"] or 0) <= TARGET_MEDIAN
-                                and float(s["p90"] or 0) <= TARGET_P90)
-        return all(verdicts) if verdicts else None
-
-    def lines(self, limit: int = 10) -> list[str]:
-        out = ["baseline check (predicted - recorded, percentage points):"]
-        for what, label in (("cpu", "host CPU"), ("memory", "host memory")):
-            s = self.stats(what)
-            if s["hosts"]:
-                out.append(f"  {label:<12} median {s['median']:.1f}  p90 {s['p90']:.1f}  max"
-                           f" {s['max']:.1f} over {kind_count('host', int(s['hosts']))}")
-            else:
-                out.append(f"  {label:<12} nothing recorded to compare with")
-        iops = [(h.iops_predicted, h.iops_recorded) for h in self.hosts
-                if h.iops_predicted is not None and h.iops_recorded is not None]
-        if iops:
-            out.append(recorded.iops_line(iops))
-        verdict = self.within_target
-        if verdict is not None:
-            out.append(f"  target (median <= {TARGET_MEDIAN:g}, p90 <= {TARGET_P90:g}):"
-                       f" {'met' if verdict else 'not met'}")
-        worst = sorted((h for h in self.hosts if h.cpu_residual is not None
-                        or h.memory_residual is not None),
-                       key=lambda h: -max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0)))
-        for h in worst[:limit]:
-            out.append(f"  {h.name:<24} CPU {_pct(h.cpu_predicted)} vs {_pct(h.cpu_recorded)}"
-                       f"  memory {_pct(h.memory_predicted)} vs {_pct(h.memory_recorded)}"
-                       + _more(h))
-        for h in self.clusters:
-            out.append(f"  cluster {h.name:<16} CPU {_pct(h.cpu_predicted)} vs"
-                       f" {_pct(h.cpu_recorded)}  memory {_pct(h.memory_predicted)} vs"
-                       f" {_pct(h.memory_recorded)}" + _more(h))
-        v = self.vm_stats()
-        if v["vms_iops"]:
-            out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
-                       f" {kind_count('vm', int(v['vms_iops']))}")
-        if v["vms_latency"]:
-            out.append(f"  VM latency   median {float(v['latency_median_ms'] or 0):.2f} ms off"
-                       f" over {kind_count('vm', int(v['vms_latency']))} (the model's array, not a"
-                       " fit)")
-        if self.vms_without_io:
-            out.append(f"  {self.vms_without_io:,} of {kind_count('vm', self.vms_total)} lack"
-                       " I/O data:"
-                       " their storage figures read 'not measured'")
-        if self.vms_without_cpu:
-            out.append(f"  {self.vms_without_cpu:,} of {kind_count('vm', self.vms_total)} have"
-                       " no measured CPU (shared from their host's record where there is one)")
+    def _share(self, todo: np.ndarray, demand: np.ndarray, weight: np.ndarray,
+               record: np.ndarray, what: str) -> dict[int, tuple[float, str]]:
+        """For the VMs ``todo`` (no measured ``what``): their share of what their host
+        recorded beyond what its other VMs explain (``demand``: core-equivalents or GB per
+        VM), by ``weight`` (vCPUs or configured memory); the VMs a partial host runs but
+        the export does not list share it too, as many as are missing, each of the host's
+        mean weight.  Returns VM index -> (figure, provenance)."""
+        todo = todo & self.placed
+        if not todo.any():
+            return {}
+        h = len(self.c.host)
+        explained = self.per_host(np.where(todo, 0.0, demand))
+        weights = np.bincount(self.hidx[todo], weight[todo], minlength=h)
+        count = np.bincount(self.hidx[self.placed], minlength=h)
+        mean = np.bincount(self.hidx[self.placed], weight[self.placed], minlength=h) \
+            / np.maximum(count, 1)
+        mean = np.where(count > 0, mean, float(np.mean(weight)) if len(weight) else 0.0)
+        missing = self.unlisted * mean
+        basis = "vCPUs" if what == "cpu" else "configured memory"
+        label = "CPU usage" if what == "cpu" else "memory usage"
+        pct = self.c.host.cols["measured.cpu_pct" if what == "cpu" else "measured.memory_pct"]
+        out: dict[int, tuple[float, str]] = {}
+        for k in np.flatnonzero(todo).tolist():
+            j = int(self.hidx[k])
+            if math.isnan(record[j]) or weights[j] <= 0:
+                continue
+            left = max(float(record[j]) - float(explained[j]), 0.0)
+            with_unlisted = (f" and the {counted(int(self.unlisted[j]), 'VM')} the export"
+                             " does not list" if self.unlisted[j] else "")
+            out[k] = (left * float(weight[k]) / float(weights[j] + missing[j]),
+                      f"solved: share by {basis} of host {self.name(j)}'s recorded {label}"
+                      f" {pct[j]:.0f}% not explained by its measured VMs{with_unlisted}"
+                      + self.source(j))
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"format": "headroom-baseline-check", "version": 1,
-                "summary": {"cpu": self.stats("cpu"), "memory": self.stats("memory"),
-                            "vms": self.vm_stats(), "within_target": self.within_target,
-                            "target": {"median": TARGET_MEDIAN, "p90": TARGET_P90},
-                            "vms_without_io": self.vms_without_io,
-                            "vms_without_cpu": self.vms_without_cpu,
-                            "vms_measured_profile": self.vms_total},
-                "hosts": [h.to_dict() for h in self.hosts],
-                "clusters": [h.to_dict() for h in self.clusters],
-                "vms": [v.to_dict() for v in self.vms]}
+    # ------------------------------------------------------------------ memory
+    def memory(self) -> tuple[dict[int, float], dict[int, str]]:
+        """Memory held (GB) and its provenance, by VM index, for the measured VMs whose
+        consumed memory was scaled to their host's record or shared from it."""
+        c = self.c
+        configured = c.vm.cols["memory_gb"]
+        consumed = c.vm.cols["workload.memory_gb"]
+        no_memory = np.isnan(consumed)
+        scalable = self.in_scope & ~no_memory
+        held = np.where(no_memory, configured, consumed)
+        fixed = np.where(scalable | (self.in_scope & no_memory), 0.0, held)
+        factor = self._fit(self.mem_rec, fixed, np.where(scalable, held, 0.0))
+        out: dict[int, float] = {}
+        why: dict[int, str] = {}
+        comps = {v.id: v for v in self.design.of_kind("vm")}
+        for k in np.flatnonzero(scalable & (factor < 1.0)).tolist():
+            j = int(self.hidx[k])
+            out[k] = float(held[k] * factor[k])
+            why[k] = (_measured_text(comps[c.vm.ids[k]].get("provenance.memory"))
+                      + f"{SCALED}{_factor(factor[k])} to host {self.name(j)}'s recorded memory"
+                      f" usage {c.host.cols['measured.memory_pct'][j]:.0f}%")
+        held = np.where(scalable, held * factor, held)
+        for k, (gb, text) in self._share(self.in_scope & no_memory, held, configured,
+                                         self.mem_rec, "memory").items():
+            out[k] = min(gb, float(configured[k]))  # a VM holds at most its configured memory
+            why[k] = text
+        return out, why
+
+    # ------------------------------------------------------------------ background
+    def background(self, solved: Compiled) -> Changes:
+        """Each partial host's background load: what it recorded beyond what its listed VMs
+        demand in the solved design (``solved``, compiled without any background): the VMs
+        the export does not list.  A complete host gets none (and loses an older one)."""
+        cores = self.per_host(run(solved).vms.cpu_cores) if len(solved.vm) \
+            else np.zeros(len(solved.host))
+        held = solved.vm.cols["workload.memory_gb"]
+        memory = self.per_host(np.where(np.isnan(held), solved.vm.cols["memory_gb"], held))
+        out: Changes = {}
+        for j, comp in enumerate(self.hosts):
+            ch: dict[str, Value] = dict.fromkeys(BACKGROUND)
+            cpu = mem = None
+            if self.unlisted[j]:  # only the VMs the export leaves out are background
+                cpu = _left(self.cpu_rec[j], cores[j])
+                mem = _left(self.mem_rec[j], memory[j])
+            if cpu is not None or mem is not None:
+                ch["background.cpu_cores"] = None if cpu is None else round(cpu, 6)
+                ch["background.cpu_ghz"] = None if cpu is None else round(float(self.clock[j]),
+                                                                          6)
+                ch["background.memory_gb"] = None if mem is None else round(mem, 6)
+                ch["provenance.background"] = self._why_background(j)
+            if any(comp.get(k) is not None for k in BACKGROUND) or any(
+                    v is not None for v in ch.values()):
+                out[comp.id] = ch
+        return out
+
+    def _why_background(self, j: int) -> str:
+        recorded = [f"{label} usage {v:.0f}%" for label, v in (
+            ("CPU", self.c.host.cols["measured.cpu_pct"][j]),
+            ("memory", self.c.host.cols["measured.memory_pct"][j])) if math.isfinite(v)]
+        runs = self.hosts[j].get("measured.vms")
+        return (f"solved: host {self.name(j)}'s recorded {' and '.join(recorded)} less what"
+                f" its listed VMs demand: the {int(self.unlisted[j]):,} of its"
+                f" {counted(int(runs) if isinstance(runs, int) else 0, 'VM')} the export does"
+                " not list (with the hypervisor's own, which a partial record cannot tell"
+                " apart)" + self.source(j))
 
 
-def _pct(x: float | None) -> str:
-    return "  -  " if x is None else f"{x:5.1f}%"
-
-
-def _more(h: HostResidual) -> str:
-    """A check line's recorded IOPS and the figures without a prediction."""
-    parts = []
-    if h.iops_recorded is not None:
-        parts.append(f"IOPS {h.iops_predicted or 0:,.0f} vs {h.iops_recorded:,.0f}")
-    parts += [f"{label} {v:.1f}%" for label, v in h.recorded.items()]
-    return ("  " + ", ".join(parts)) if parts else ""
-
-
-def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck:
-    """Predicted against recorded, per host and per VM, for ``design``'s base scenario."""
-    pred = prediction if prediction is not None else run(compile_design(design))
-    by_id = {c.id: c for c in design.components}
-    hosts = []
-    ghz: dict[str, float] = {}
-    ht: dict[str, float] = {}
-    n_hosts = max(len(pred.hosts.ids), 1)
-    iops = recorded.host_iops(design, pred)
-    for i, hid in enumerate(pred.hosts.ids):
-        comp = by_id[hid]
-        ghz[hid] = _num(comp.get("ghz")) or 2.4
-        ht[hid] = HT_THROUGHPUT if comp.get("hyperthreading") else 1.0
-        cpu_rec, mem_rec = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")
-        hosts.append(HostResidual(
-            hid, pred.hosts.names[i], _finite(pred.hosts.cpu_util[i] * 100.0),
-            _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec),
-            iops_predicted=iops[hid][0] if hid in iops else None,
-            iops_recorded=iops[hid][1] if hid in iops else None,
-            recorded=recorded.extras(comp)))
-    # an unplaced VM's MHz convert at the hosts' mean clock, as solve() converted them
-    mean = (sum(ghz.values()) / n_hosts if ghz else 2.4, sum(ht.values()) / n_hosts
-            if ht else 1.0)
-    vms = []
-    without_io = without_cpu = total = 0
-    v = pred.vms
-    for i, vid in enumerate(v.ids):
-        comp = by_id[vid]
-        if comp.get("workload.profile") != "measured":
-            continue
-        total += 1
-        without_io += bool(v.io_not_measured[i]) if len(v.io_not_measured) else 0
-        mhz_rec = _num(comp.get("measured.cpu_mhz"))
-        without_cpu += mhz_rec is None
-        host = v.host[i]
-        g, f = (ghz[host], ht[host]) if host in ghz else mean
-        cores = float(v.cpu_cores[i]) if len(v.cpu_cores) else float("nan")
-        vms.append(VmResidual(
-            vid, v.names[i], _finite(v.iops[i]), _num(comp.get("measured.iops")),
-            _finite(v.latency_ms[i]) if comp.get("measured.latency_ms") is not None else None,
-            _num(comp.get("measured.latency_ms")), _finite(cores / f * g * 1000.0),
-            mhz_rec, {k: str(comp.get(f"provenance.{k}")) for k in ("cpu", "memory", "io")}))
-    clusters = [HostResidual(f.id, f.name, f.cpu_predicted, f.cpu_recorded,
-                             f.memory_predicted, f.memory_recorded, recorded=f.extras)
-                for f in recorded.clusters(design, pred)]
-    return BaselineCheck(hosts, vms, without_io, without_cpu, total, clusters)
-
-
-def _num(v: Any) -> float | None:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def _finite(x: float) -> float | None:
-    f = float(x)
-    return f if math.isfinite(f) else None
+def _left(record: float, explained: float) -> float | None:
+    """What a record leaves beyond what is explained (None: nothing recorded or left)."""
+    if not math.isfinite(record):
+        return None
+    left = float(record) - float(explained)
+    return left if left > 1e-6 else None
 
 
 def calibrate(design: Design) -> BaselineCheck:
@@ -451,45 +406,3 @@ def calibrate_after_import(design: Design, report: Any) -> BaselineCheck:
     result = calibrate(design)
     report.calibration = result.lines()
     return result
-
-
-# =========================================================================== provenance
-
-
-def provenance_lines(comp: Any) -> list[tuple[str, str]]:
-    """Where a component's workload figures come from, as (figure, text) pairs for the
-    inspector, tooltips and reports: a VM's CPU, memory, storage I/O and network, a host's
-    recorded utilisation.  Empty for kinds without measured figures."""
-    out: list[tuple[str, str]] = []
-    if comp.kind == "vm":
-        profile = str(comp.get("workload.profile"))
-        if profile != "measured":
-            return [("workload", f"assumed: profile {profile}"
-                     + (" (chosen)" if "workload.profile" in comp.props else " (the default)"))]
-        mhz, iops = comp.get("measured.cpu_mhz"), comp.get("measured.iops")
-        consumed = comp.get("measured.memory_consumed_gb")
-        for key, label, figure in (
-                ("cpu", "CPU", f"{mhz:,.0f} MHz" if isinstance(mhz, (int, float)) else ""),
-                ("memory", "memory", f"{consumed:,.1f} GB consumed"
-                 if isinstance(consumed, (int, float)) else ""),
-                ("io", "storage I/O", f"{iops:,.0f} IOPS" if isinstance(iops, (int, float))
-                 else ""),
-                ("net", "network", "")):
-            text = str(comp.get(f"provenance.{key}") or "")
-            if key == "net" and not text.startswith("measured"):
-                continue
-            out.append((label, (f"{figure}, " if figure and text.startswith("measured")
-                                else "") + (text or "not measured")))
-    elif comp.kind in ("host", "nic"):
-        text = str(comp.get("provenance.measured") or "")
-        if comp.kind == "host":
-            cpu, mem = comp.get("measured.cpu_pct"), comp.get("measured.memory_pct")
-            figures = ", ".join(f"{label} {v:.0f}%" for label, v in (("CPU", cpu),
-                                                                     ("memory", mem))
-                                if isinstance(v, (int, float)))
-        else:
-            mbps = comp.get("measured.mbps")
-            figures = f"{mbps:,.0f} Mbit/s" if isinstance(mbps, (int, float)) else ""
-        if figures:
-            out.append(("recorded", f"{figures} ({text})" if text else figures))
-    return out

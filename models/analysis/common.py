@@ -5,8 +5,9 @@ default :func:`models.engine.evaluation.run`) so that its search and bookkeeping
 a small stand-in model, whatever the subsystem models currently return.
 
 Policy (``design.policy``): a design *meets policy* when no host is over ``cpu_util_max`` or
-past 100% memory, no VM's p95 response time is over ``p95_ms_max``, and no storage array or
-NIC is past 100% busy.  ``ha_spare_hosts`` is added on top of the hosts the load needs.
+``memory_util_max`` (100% memory by default), no VM's p95 response time is over
+``p95_ms_max``, and no storage array or NIC is past 100% busy.  ``ha_spare_hosts`` is added
+on top of the hosts the load needs.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def policy_breaches(pred: Prediction, policy: dict[str, float]) -> list[Breach]:
     cpu_max, p95_max = policy["cpu_util_max"], policy["p95_ms_max"]
     checks: tuple[tuple[str, Any, np.ndarray, float], ...] = (
         ("cpu", pred.hosts, pred.hosts.cpu_util, cpu_max),
-        ("memory", pred.hosts, pred.hosts.memory_util, 1.0),
+        ("memory", pred.hosts, pred.hosts.memory_util, policy.get("memory_util_max", 1.0)),
         ("p95", pred.vms, pred.vms.p95_latency_ms, p95_max),
         ("array", pred.arrays, pred.arrays.util, 1.0),
         ("nic", pred.nics, pred.nics.util, 1.0),
@@ -200,6 +201,42 @@ def _mix_key(vm: Component) -> tuple[str, float, float, str]:
     rest = repr(sorted((k, repr(v)) for k, v in vm.props.items()))
     return (str(vm.get("workload.profile")), float(vm.get("vcpus") or 0),
             float(vm.get("memory_gb") or 0), rest)
+
+
+BACKGROUND = ("background.cpu_cores", "background.cpu_ghz", "background.memory_gb",
+              "provenance.background")
+"""A host's background load (:mod:`models.analysis.baseline` solves it)."""
+
+
+def background_of(hosts: list[Component]) -> tuple[float, float]:
+    """The hosts' background load summed: CPU as work (core-equivalents x the clock they
+    were measured at, GHz; the same work at another clock is that many of its cores) and
+    memory (GB)."""
+    work = memory = 0.0
+    for h in hosts:
+        cores, ghz = h.get("background.cpu_cores"), h.get("background.cpu_ghz")
+        if isinstance(cores, (int, float)):
+            clock = ghz if isinstance(ghz, (int, float)) else h.get("ghz")
+            work += float(cores) * float(clock if isinstance(clock, (int, float)) else 2.4)
+        mem = h.get("background.memory_gb")
+        memory += float(mem) if isinstance(mem, (int, float)) else 0.0
+    return work, memory
+
+
+def with_background(host: Component, work: float, memory: float, why: str) -> Component:
+    """A copy of ``host`` whose background load is ``work`` (GHz x core-equivalents, at its
+    own clock) and ``memory`` GB (none where both are zero)."""
+    props = {k: v for k, v in host.props.items() if k not in BACKGROUND}
+    if work > 0 or memory > 0:
+        ghz = host.get("ghz")
+        clock = float(ghz) if isinstance(ghz, (int, float)) else 2.4
+        if work > 0:
+            props["background.cpu_cores"] = round(work / clock, 6)
+            props["background.cpu_ghz"] = clock
+        if memory > 0:
+            props["background.memory_gb"] = round(memory, 6)
+        props["provenance.background"] = why
+    return Component(host.id, host.kind, host.name, host.x, host.y, list(host.tags), props)
 
 
 def _replica(comp: Component, r: int) -> Component:

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.analysis.common import _EPS, Breach, Evaluate, _run, _topology, _worst, policy_breaches
+from models.analysis.common import (
+    _EPS,
+    Breach,
+    Evaluate,
+    _finite,
+    _run,
+    _topology,
+    _worst,
+    background_of,
+    policy_breaches,
+    with_background,
+)
 from models.core.compiled import compile_design
 from models.core.prediction import Prediction
 from models.document.design import (
@@ -37,7 +49,8 @@ class FtImpact:
 
 @dataclass
 class FailureResult:
-    """What happens when ``host`` fails and HA restarts its VMs elsewhere."""
+    """What happens when ``host`` (a host, or a site and every host at it) fails and HA
+    restarts its VMs elsewhere."""
 
     host: str
     restarted: list[tuple[str, str]]
@@ -50,6 +63,24 @@ class FailureResult:
     vms_after: dict[str, int]
     """VMs per surviving host before and after."""
     notes: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    """The hosts that fail: ``host`` itself, or every host at the site ``host``."""
+    site: bool = False
+    """``host`` is a site: every host there fails at once."""
+    util_before: dict[str, tuple[float, float]] = field(default_factory=dict)
+    util_after: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """(CPU, memory) utilisation of each surviving host before and after the restarts
+    (NaN where nothing measured it)."""
+
+    def busiest_after(self) -> tuple[str, float, float] | None:
+        """(host, CPU, memory) of the busiest host after the restarts (the higher of its CPU
+        and memory utilisation) among those that took VMs (among all survivors when none
+        did); None when none survives."""
+        took = {h for h in self.vms_after if self.vms_after[h] > self.vms_before[h]}
+        ok = [(h, c, m) for h, (c, m) in self.util_after.items() if not took or h in took]
+        if not ok:
+            return None
+        return max(ok, key=lambda t: max(_or_low(t[1]), _or_low(t[2])))
 
     @property
     def ok(self) -> bool:
@@ -68,9 +99,23 @@ class FailureResult:
                 "ft": [f.to_dict() for f in self.ft],
                 "breaches": [b.to_dict() for b in _worst(self.breaches)],
                 "new_breaches": len(self.new_breaches),
+                "site": self.site, "failed": list(self.failed or [self.host]),
                 "hosts": [{"id": h, "vms_before": self.vms_before[h],
-                           "vms_after": self.vms_after[h]} for h in self.vms_after],
+                           "vms_after": self.vms_after[h],
+                           **_utils(self.util_before.get(h), "before"),
+                           **_utils(self.util_after.get(h), "after")}
+                          for h in self.vms_after],
                 "notes": list(self.notes)}
+
+
+def _or_low(x: float) -> float:
+    return x if math.isfinite(x) else -1.0
+
+
+def _utils(u: tuple[float, float] | None, when: str) -> dict[str, float | None]:
+    if u is None:
+        return {}
+    return {f"cpu_{when}": _finite(u[0]), f"memory_{when}": _finite(u[1])}
 
 
 @dataclass
@@ -79,16 +124,26 @@ class FailureReport:
     baseline: list[Breach]
     """Breaches of the intact design."""
     failures: list[FailureResult]
+    """Each host failed in turn, then (where the design has sites) each site."""
 
     @property
     def survives(self) -> bool:
         """True when no single host failure (of those tried) adds a breach."""
-        return all(not f.new_breaches for f in self.failures)
+        return all(not f.new_breaches for f in self.failures if not f.site)
+
+    @property
+    def sites(self) -> list[FailureResult]:
+        """The site failures tried."""
+        return [f for f in self.failures if f.site]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"policy": dict(self.policy), "survives": self.survives,
-                "baseline": [b.to_dict() for b in _worst(self.baseline)],
-                "failures": [f.to_dict() for f in self.failures]}
+        out = {"policy": dict(self.policy), "survives": self.survives,
+               "baseline": [b.to_dict() for b in _worst(self.baseline)],
+               "failures": [f.to_dict() for f in self.failures if not f.site]}
+        if self.sites:
+            out["site_failures"] = [f.to_dict() for f in self.sites]
+            out["survives_site_failure"] = all(not f.new_breaches for f in self.sites)
+        return out
 
 
 def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
@@ -107,43 +162,77 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     if host is None or host.kind != "host":
         known = ", ".join(h.id for h in design.of_kind("host")) or "none"
         raise DesignError([Issue(f"--host {host_id}", f"no host with that id (hosts: {known})")])
+    return _fail(design, host_id, [host_id], site=False)
+
+
+def fail_site(design: Design, site_id: str) -> tuple[Design, FailureResult]:
+    """``design`` without every host at ``site_id``: each one's VMs restart on the surviving
+    hosts of its cluster (a stretched cluster's other site; a cluster wholly at the site has
+    none, so its VMs stay down), as :func:`fail_host` places them."""
+    site = design.component(site_id)
+    if site is None or site.kind != "site":
+        known = ", ".join(s.id for s in design.of_kind("site")) or "none"
+        raise DesignError([Issue(f"--site {site_id}", f"no site with that id (sites: {known})")])
+    hosts = [lk.source for lk in design.links if lk.kind == "located_at"
+             and lk.target == site_id and (c := design.component(lk.source)) is not None
+             and c.kind == "host"]
+    return _fail(design, site_id, hosts, site=True)
+
+
+def sites_with_hosts(design: Design) -> list[str]:
+    """The sites that hold hosts, when there are two or more (one site failing is then a
+    question the design can answer)."""
+    held = {lk.target for lk in design.links if lk.kind == "located_at"
+            and (c := design.component(lk.source)) is not None and c.kind == "host"}
+    sites = [s.id for s in design.of_kind("site") if s.id in held]
+    return sites if len(sites) > 1 else []
+
+
+def _fail(design: Design, failed_id: str, host_ids: list[str], site: bool
+          ) -> tuple[Design, FailureResult]:
+    """``design`` without the hosts ``host_ids`` (and their NICs), their VMs restarted."""
     t = _topology(design)
-    gone = {host_id} | {n.id for n in t.nics_of[host_id]}
-    cluster = t.cluster_of.get(host_id)
-    survivors = [h.id for h in t.hosts if h.id != host_id
-                 and (cluster is None or t.cluster_of.get(h.id) == cluster)]
-    comp = design.component(cluster) if cluster is not None else None
-    ha_off = comp is not None and comp.get("ha_enabled") is False
+    failed = set(host_ids)
+    gone = failed | {n.id for h in host_ids for n in t.nics_of[h]}
+    alive = [h.id for h in t.hosts if h.id not in failed]
+    clusters = {h: t.cluster_of.get(h) for h in host_ids}
+    comps = {k: design.component(k) for k in set(clusters.values()) if k is not None}
+    ha_off = {k for k, c in comps.items() if c is not None and c.get("ha_enabled") is False}
     reach: dict[str, set[str]] = {}
     for hid, lks in t.storage_of.items():
         for lk in lks:
             reach.setdefault(lk.target, set()).add(hid)
-    count = {h: 0 for h in survivors}
+    count = {h: 0 for h in alive}
     for h in t.runs_on.values():
         if h in count:
             count[h] += 1
     before = dict(count)
 
-    def place(vm: str, avoid: str | None = None) -> str | None:
+    def place(vm: str, cluster: str | None, avoid: str | None = None) -> str | None:
         array = t.disk_on.get(vm)
-        ok = [h for h in survivors if h != avoid
+        ok = [h for h in alive if h != avoid
+              and (cluster is None or t.cluster_of.get(h) == cluster)
               and (array is None or array not in reach or h in reach[array])]
         return min(ok, key=lambda h: count[h]) if ok else None
 
     runs, second = dict(t.runs_on), dict(t.secondary)
-    res = FailureResult(host_id, [], [], [], [], before, count)
+    res = FailureResult(failed_id, [], [], [], [], before, count, failed=list(host_ids),
+                        site=site)
     for vm in (v.id for v in t.vms):
-        if runs.get(vm) == host_id:
-            if vm in second:
-                new_primary = second.pop(vm)
-                runs[vm] = new_primary
-                count[new_primary] += 1
-                new_sec = place(vm, avoid=new_primary)
+        primary, secondary = runs.get(vm), second.get(vm)
+        if primary in failed:
+            cluster = clusters[primary]
+            if secondary is not None and secondary not in failed:
+                del second[vm]
+                runs[vm] = secondary
+                count[secondary] += 1
+                new_sec = place(vm, cluster, avoid=secondary)
                 if new_sec is not None:
                     second[vm] = new_sec
-                res.ft.append(FtImpact(vm, "primary", new_primary, new_sec))
+                res.ft.append(FtImpact(vm, "primary", secondary, new_sec))
                 continue
-            target = None if ha_off else place(vm)
+            second.pop(vm, None)  # both gone (a site): HA restarts it like any VM
+            target = None if cluster in ha_off else place(vm, cluster)
             if target is None:
                 del runs[vm]
                 res.not_restarted.append(vm)
@@ -151,15 +240,21 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
             runs[vm] = target
             count[target] += 1
             res.restarted.append((vm, target))
-        elif second.get(vm) == host_id:
+        elif secondary in failed and primary is not None:
             del second[vm]
-            new_sec = place(vm, avoid=runs.get(vm))
+            new_sec = place(vm, t.cluster_of.get(primary), avoid=primary)
             if new_sec is not None:
                 second[vm] = new_sec
-            res.ft.append(FtImpact(vm, "secondary", runs[vm], new_sec))
+            res.ft.append(FtImpact(vm, "secondary", primary, new_sec))
     out = Design(name=design.name, notes=design.notes, policy=dict(design.policy),
                  scenarios=[])
     out.components = [c for c in design.components if c.id not in gone]
+    for hid in host_ids:  # each failed host's unlisted VMs restart in its own cluster
+        cluster, comp = clusters[hid], design.component(hid)
+        takers = [] if cluster in ha_off else [
+            a for a in alive if cluster is None or t.cluster_of.get(a) == cluster]
+        if comp is not None:
+            _restart_background(comp, out, takers, res)
     dropped = 0
     for lk in design.links:
         if lk.kind in ("runs_on", "ft_secondary_on"):
@@ -175,9 +270,40 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     if dropped:
         its = "loses its" if dropped == 1 else "lose their"
         res.notes.append(f"{counted(dropped, 'restarted VM')} {its} passthrough NIC")
-    if comp is not None:
-        res.notes.append(_cluster_note(comp, len(survivors), ha_off))
+    for k, comp in comps.items():
+        if comp is not None:
+            survivors = sum(1 for h in alive if t.cluster_of.get(h) == k)
+            res.notes.append(_cluster_note(comp, survivors, k in ha_off))
     return out, res
+
+
+def _restart_background(host: Component, out: Design, survivors: list[str],
+                        res: FailureResult) -> None:
+    """A partial host's background load is mostly VMs the export does not list: HA restarts
+    them too, spread evenly over the survivors (a whole host has none from the baseline; one
+    set on it by hand goes down with it)."""
+    recorded, listed = host.get("measured.vms"), host.get("measured.vms_listed")
+    work, memory = background_of([host])
+    if not (isinstance(recorded, int) and isinstance(listed, int) and recorded > listed) \
+            or not (work or memory):
+        return
+    if not survivors:
+        res.notes.append(f"the background load of {host.name or host.id}"
+                         f" ({counted(recorded - listed, 'VM')} the export does not list) stays"
+                         " down with it")
+        return
+    share = 1.0 / len(survivors)
+    for i, comp in enumerate(out.components):
+        if comp.id in survivors:
+            own_work, own_memory = background_of([comp])
+            out.components[i] = with_background(
+                comp, own_work + work * share, own_memory + memory * share,
+                str(comp.get("provenance.background") or "")
+                + f"; a share of failed host {host.name or host.id}'s")
+    res.notes.append(f"the background load of {host.name or host.id}"
+                     f" ({counted(recorded - listed, 'VM')} the export does not list) restarts"
+                     " spread over"
+                     f" {counted(len(survivors), 'host')}")
 
 
 def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:
@@ -198,24 +324,36 @@ def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:
 
 
 def host_failure(design: Design, hosts: list[str] | None = None, *,
-                 evaluate: Evaluate | None = None) -> FailureReport:
-    """Fail each host of ``hosts`` in turn (default: every host, N+1) and report what breaks:
-    hosts over ``cpu_util_max`` or 100% memory, VMs over ``p95_ms_max``, arrays and NICs past
-    100%, VMs no host can restart, FT VMs left without a secondary."""
+                 sites: list[str] | None = None, evaluate: Evaluate | None = None
+                 ) -> FailureReport:
+    """Fail each host of ``hosts`` in turn (default: every host, N+1), then each site of
+    ``sites`` (default: every site holding hosts when there are two or more, unless hosts
+    were given), and report what breaks: hosts over ``cpu_util_max`` or ``memory_util_max``,
+    VMs over ``p95_ms_max``, arrays and NICs past 100%, VMs no host can restart, FT VMs left
+    without a secondary; and each surviving host's CPU and memory after the restarts."""
     ev = evaluate or _run
     c0 = compile_design(design)
     base_pred = ev(c0)
     baseline = policy_breaches(base_pred, c0.policy)
     before = _figures(base_pred)
+    utils = _host_utils(base_pred)
     out = FailureReport(dict(c0.policy), baseline, [])
-    for hid in hosts if hosts is not None else [h.id for h in design.of_kind("host")]:
-        failed, res = fail_host(design, hid)
+    if sites is None:
+        sites = sites_with_hosts(design) if hosts is None else []
+    runs = [fail_host(design, hid) for hid in
+            (hosts if hosts is not None else [h.id for h in design.of_kind("host")])]
+    runs += [fail_site(design, sid) for sid in sites]
+    for failed, res in runs:
         breaches: list[Breach] = []
         if failed.of_kind("host"):
             c = compile_design(failed)
-            breaches = policy_breaches(ev(c), c.policy)
+            pred = ev(c)
+            breaches = policy_breaches(pred, c.policy)
+            after = _host_utils(pred)
+            res.util_after = {h: after[h] for h in res.vms_after if h in after}
         else:
             res.notes.append("no host survives: nothing is left to evaluate")
+        res.util_before = {h: utils[h] for h in res.vms_after if h in utils}
         res.breaches = [Breach(b.component, b.resource, b.value, b.limit,
                                before.get((b.resource, b.component)), b.name)
                         for b in breaches]
@@ -225,6 +363,12 @@ def host_failure(design: Design, hosts: list[str] | None = None, *,
                          for f in res.ft if f.secondary is None]
         out.failures.append(res)
     return out
+
+
+def _host_utils(pred: Prediction) -> dict[str, tuple[float, float]]:
+    """Each host's (CPU, memory) utilisation in ``pred``."""
+    return {h: (float(pred.hosts.cpu_util[i]), float(pred.hosts.memory_util[i]))
+            for i, h in enumerate(pred.hosts.ids)}
 
 
 def _figures(pred: Prediction) -> dict[tuple[str, str], float]:

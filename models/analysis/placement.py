@@ -2,10 +2,11 @@
 cluster was in the inventory) go where the design has room, like DRS's initial placement.
 
 Each unplaced VM, the largest CPU demand first, goes to the host that is least loaded after
-taking it - the larger of its CPU utilisation over ``policy.cpu_util_max`` and its memory over
-what is installed - among the hosts of its cluster (its ``cluster-<name>`` tag) when there are
-any, else among all hosts.  Demand is the baseline's: each VM's predicted core demand and the
-memory it holds (consumed where measured).  A VM that fits nowhere still goes to the least
+taking it - the larger of its CPU utilisation over ``policy.cpu_util_max`` and its memory
+utilisation over ``policy.memory_util_max`` - among the hosts of its cluster (its
+``cluster-<name>`` tag) when there are any, else among all hosts.  Demand is the
+baseline's: each VM's predicted core demand and the memory it holds (consumed where
+measured).  A VM that fits nowhere still goes to the least
 loaded host, and the result says so.
 """
 
@@ -75,7 +76,7 @@ def place_unplaced(design: Design) -> PlacementResult:
     held = np.where(np.isnan(held), c.vm.cols["memory_gb"], held)
     cpu = np.bincount(c.vm_host[placed], cores[placed], minlength=len(c.host))
     mem = np.bincount(c.vm_host[placed], held[placed], minlength=len(c.host))
-    u_max = c.policy["cpu_util_max"]
+    u_max, m_max = c.policy["cpu_util_max"], c.policy["memory_util_max"]
     comps = {comp.id: comp for comp in design.components}
     host_tags = [set(comps[h].tags) for h in c.host.ids]
     arrays_of = {(lk.source, lk.target) for lk in design.links if lk.kind == "storage"}
@@ -84,7 +85,8 @@ def place_unplaced(design: Design) -> PlacementResult:
         vid = c.vm.ids[k]
         tags = {t for t in comps[vid].tags if t.startswith("cluster-")}
         pool = [j for j in range(len(c.host)) if tags & host_tags[j]] or list(range(len(c.host)))
-        load = [max((cpu[j] + cores[k]) / cap[j] / u_max, (mem[j] + held[k]) / mem_cap[j])
+        load = [max((cpu[j] + cores[k]) / cap[j] / u_max,
+                    (mem[j] + held[k]) / mem_cap[j] / m_max)
                 for j in pool]
         j = pool[int(np.argmin(load))]
         cpu[j] += cores[k]

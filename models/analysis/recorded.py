@@ -3,7 +3,7 @@ predicts: a host's IOPS (Live Optics ESX Performance) against the IOPS of its VM
 CPU and memory (an Aria Operations cluster view) against its hosts', and the figures the
 model has no prediction of (CPU demand, contention, ready), shown as recorded.
 
-:func:`models.analysis.baseline.check` adds these to its host rows and its cluster rows.
+:func:`models.analysis.residuals.check` adds these to its host rows and its cluster rows.
 """
 
 from __future__ import annotations

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from models.analysis.common import _mix_key, _replica, _topology
+from models.analysis.common import (
+    _mix_key,
+    _replica,
+    _topology,
+    background_of,
+    with_background,
+)
 from models.document.design import Component, Design, DesignError, Issue, Link
 from models.document.words import counted
 
@@ -62,9 +68,19 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
             raise DesignError([Issue(f"cluster '{gid}'" if gid else "hosts in no cluster",
                                      "needs at least one host for its VMs")])
         made: list[str] = []
+        work, memory = background_of(members)  # what the VMs do not explain: spread evenly
+        if (work or memory) and n:
+            notes.append(f"{'cluster ' + gid if gid else 'hosts in no cluster'}: the"
+                         f" background load of its {counted(len(members), 'host')} (VMs the"
+                         f" export does not list, the hypervisor's own) spread over"
+                         f" {counted(n, 'host')}")
         for i in range(n):
             tpl, r = templates[i % len(templates)], i // len(templates)
             host = make(tpl, r)
+            if work or memory:
+                host = with_background(host, work / n, memory / n, "spread evenly over the"
+                                       f" cluster's {counted(n, 'host')} from "
+                                       + str(tpl.get("provenance.background") or "the record"))
             made.append(host.id)
             out.components.append(host)
             for nic in t.nics_of.get(tpl.id, []):

@@ -30,7 +30,7 @@ from models.document.design import (
     Override,
 )
 from models.document.numbers import with_unit
-from models.subsystems.storage import NO_IO_PROFILES
+from models.document.schema import NO_IO_PROFILES
 
 # =========================================================================== goal seek
 

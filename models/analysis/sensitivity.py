@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from models.document.design import (
 )
 from models.document.knobs import Knob, knobs_for
 from models.document.schema import Value
+from models.engine.kpis import KPI_BY_KEY
 from models.engine.metrics import needed_or_nan
 
 # =========================================================================== sensitivity
@@ -38,10 +40,35 @@ OUTPUTS: dict[str, tuple[str, Callable[[Prediction], float]]] = {
     "ft_logging_mbps": ("Mbit/s", lambda p: p.ft_logging_mbps),
     "vms_per_host": ("VMs", lambda p: p.consolidation.vms_per_host),
     "hosts_needed": ("hosts", needed_or_nan),
+    "host_cpu_pct": ("%", lambda p: _kpi(p, "host_cpu_pct")),
+    "host_memory_pct": ("%", lambda p: _kpi(p, "host_memory_pct")),
 }
-"""The outputs a sensitivity study can rank knobs by: name -> (unit, reader)."""
+"""The outputs a sensitivity study can rank knobs by: name -> (unit, reader); each is a KPI
+of :data:`models.engine.kpis.KPIS` (its title names it)."""
 
-BANDS = ("range", "step")
+
+def _kpi(p: Prediction, key: str) -> float:
+    v = KPI_BY_KEY[key].value(p)
+    return v if v is not None else math.nan
+
+
+def has_output(p: Prediction, output: str) -> bool:
+    """Whether prediction ``p`` has ``output`` to rank knobs by (an estate without I/O data
+    has no IOPS, a design without FT VMs no FT logging): its KPI has a value."""
+    return KPI_BY_KEY[output].value(p) is not None
+
+
+def outputs_of(p: Prediction | None) -> list[str]:
+    """The outputs ``p``'s design has, in :data:`OUTPUTS`' order (all of them without a
+    prediction yet)."""
+    return [o for o in OUTPUTS if p is None or has_output(p, o)]
+
+
+BANDS = ("around", "range", "step")
+"""``around``: -50 % to +100 % of each value, or the choices either side (what a design
+plausibly moves to); ``range``: each knob's slider range; ``step``: one slider step."""
+AROUND = (0.5, 2.0)
+"""The ``around`` band: each value halved and doubled (-50 %, +100 %)."""
 
 
 @dataclass
@@ -54,12 +81,14 @@ class KnobSwing:
     group: str
     low: Value
     high: Value
-    """Numeric knobs: the settings at the two ends of the band.  Enums and bools: the choices
-    giving the smallest and the largest output."""
+    """Numeric knobs, and every knob in the ``around`` band: the settings at the two ends of
+    the band (the lower, the higher).  Enums and bools over their range: the choices giving
+    the smallest and the largest output."""
     output_low: float
     output_high: float
     swing: float
-    """Largest minus smallest output over every setting tried (NaN: not modelled)."""
+    """Largest minus smallest output over every setting tried and the design as it is (NaN:
+    not modelled)."""
     points: list[tuple[Value, float]]
 
     def to_dict(self, baseline: float) -> dict[str, Any]:
@@ -149,10 +178,15 @@ def _bounds(knob: Knob) -> tuple[float | None, float | None]:
     return lo, hi
 
 
-def band_settings(knob: Knob, current: np.ndarray, band: str) -> list[Value | np.ndarray]:
+def band_settings(knob: Knob, current: np.ndarray, band: str,
+                  chosen: Value = None) -> list[Value | np.ndarray]:
     """The settings a sensitivity study tries for ``knob``.
 
-    Enums and bools: every choice.  Numbers restricted to a set (NIC speed, PCIe lanes): every
+    ``around``: each row's value halved and doubled (:data:`AROUND`), kept in what the
+    schema accepts (a value of 0: up by a twentieth of the knob's range); numbers restricted
+    to a set and choices: the ones either side of the value (``chosen``: the most common choice; a
+    switch: the other position).  Enums and bools otherwise: every choice.  Numbers
+    restricted to a set (NIC speed, PCIe lanes): every
     allowed value within the knob's range (``range``) or each row's neighbours in the set
     (``step``).  Other numbers: ``range`` tries the knob's slider min and max (the schema's
     range when the knob has none); ``step`` moves each row's own value one slider step down
@@ -160,6 +194,12 @@ def band_settings(knob: Knob, current: np.ndarray, band: str) -> list[Value | np
     A setting is a single value for every row or an array with one value per row.
     """
     spec = knob.spec
+    if band == "around" and spec.type in ("bool", "enum") and chosen is not None:
+        choices: list[Value] = [False, True] if spec.type == "bool" \
+            else list(spec.choices or ())
+        if chosen in choices:
+            i = choices.index(chosen)
+            return [choices[j] for j in (i - 1, i + 1) if 0 <= j < len(choices)]
     if spec.type == "bool":
         return [False, True]
     if spec.type == "enum" and spec.choices is not None and isinstance(spec.choices[0], str):
@@ -177,6 +217,19 @@ def band_settings(knob: Knob, current: np.ndarray, band: str) -> list[Value | np
         return []
     if band == "range":
         return [normalise(spec, lo), normalise(spec, hi)]
+    if band == "around":  # within what the schema accepts, never the other way
+        nudge = (hi - lo) / 20.0
+        s_lo = spec.min if spec.min is not None else lo
+        s_hi = spec.max if spec.max is not None else hi
+        down = np.minimum(current, np.maximum(np.where(current > 0, current * AROUND[0],
+                                                       current), s_lo))
+        up = np.maximum(current, np.minimum(np.where(current > 0, current * AROUND[1],
+                                                     current + nudge), s_hi))
+        out_: list[Value | np.ndarray] = []
+        for moved in (down, up):
+            arr = np.round(moved) if spec.type == "int" else moved
+            out_.append(np.where(np.isnan(current), current, arr))
+        return out_
     if knob.step is not None:
         down, up = current - knob.step, current + knob.step
     elif knob.log and lo > 0:
@@ -194,7 +247,7 @@ def band_settings(knob: Knob, current: np.ndarray, band: str) -> list[Value | np
     return out
 
 
-def sensitivity(design: Design, output: str, *, band: str = "range",
+def sensitivity(design: Design, output: str, *, band: str = "around",
                 knobs: list[Knob] | None = None, evaluate: Evaluate | None = None,
                 scenario: str | None = None) -> Sensitivity:
     """Rank the knobs of ``design`` by how far each moves ``output``.
@@ -224,7 +277,7 @@ def sensitivity(design: Design, output: str, *, band: str = "range",
         current = (np.array([c.policy[k.prop.removeprefix("policy.")]]) if k.kind == "design"
                    else col.values().astype(float) if k.spec.type in ("int", "float")
                    else np.zeros(0))
-        settings = band_settings(k, current, band)
+        settings = band_settings(k, current, band, _most_common(c, k))
         if not settings:
             notes.append(f"{k.path}: no range to move it over")
             continue
@@ -236,7 +289,7 @@ def sensitivity(design: Design, output: str, *, band: str = "range",
                     label: Value = normalise(k.spec, float(s[0]))
                 else:
                     col.write(s)
-                    label = _row_label(k, s, len(points))
+                    label = _row_label(k, s, len(points), band)
             else:
                 c.patch(Override(k.kind, k.prop, s))
                 label = s
@@ -248,27 +301,57 @@ def sensitivity(design: Design, output: str, *, band: str = "range",
             n_eval += 1
             points.append((label, value))
         col.restore()
-        rows.append(_swing(k, points))
+        rows.append(_swing(k, points, baseline, band, _most_common(c, k)))
     rows.sort(key=lambda r: (not math.isfinite(r.swing), -r.swing if math.isfinite(r.swing)
                              else 0.0, r.path))
     return Sensitivity(output, unit, band, baseline, rows, n_eval,
                        (time.perf_counter() - t0) * 1000.0, notes)
 
 
-def _row_label(k: Knob, values: np.ndarray, i: int) -> Value:
+def _most_common(c: Compiled, k: Knob) -> Value:
+    """The value most of ``k``'s components (or the design) have: where ``around`` starts
+    for a choice."""
+    if k.kind == "design":
+        return c.design.policy_value(k.prop.removeprefix("policy."))
+    owners = ([x for x in c.design.components if x.kind == k.kind] if k.kind in c.tables
+              else [lk for lk in c.design.links if lk.kind == k.kind])
+    values = Counter(o.get(k.prop) for o in owners)
+    return values.most_common(1)[0][0] if values else None
+
+
+def _row_label(k: Knob, values: np.ndarray, i: int, band: str) -> Value:
     finite = values[np.isfinite(values)]
     if finite.size and np.all(finite == finite[0]):
         return normalise(k.spec, float(finite[0]))
+    if band == "around":
+        return "-50 %" if i == 0 else "+100 %"
     return "-1 step" if i == 0 else "+1 step"
 
 
-def _swing(k: Knob, points: list[tuple[Value, float]]) -> KnobSwing:
+def _swing(k: Knob, points: list[tuple[Value, float]], baseline: float, band: str,
+           chosen: Value = None) -> KnobSwing:
+    """The bar of knob ``k``: its low and high settings with their outputs, and the swing
+    over them and ``baseline`` (the output as the design is: the bar is drawn from it).  A
+    choice tried on one side only (a switch's other position, the first RAID level's next)
+    has no output on the other side (NaN) and the design's ``chosen`` value there."""
+    spec = k.spec
+    if band == "around" and spec.type in ("bool", "enum") and len(points) == 1:
+        choices: list[Value] = [False, True] if spec.type == "bool" \
+            else list(spec.choices or ())
+        (value, out), = points
+        above = chosen in choices and choices.index(value) > choices.index(chosen)
+        swing = abs(out - baseline) if math.isfinite(out) and math.isfinite(baseline) \
+            else math.nan
+        low, high = (chosen, value) if above else (value, chosen)
+        return KnobSwing(k.path, k.label, spec.unit, k.group, low, high,
+                         math.nan if above else out, out if above else math.nan, swing,
+                         points)
     outs = np.array([o for _, o in points], dtype=float)
     finite = np.isfinite(outs)
-    swing = float(outs[finite].max() - outs[finite].min()) if finite.any() else math.nan
-    spec = k.spec
-    numeric = spec.type in ("int", "float")
-    if numeric or not finite.any() or swing == 0.0:
+    ends = np.append(outs[finite], baseline) if math.isfinite(baseline) else outs[finite]
+    swing = float(ends.max() - ends.min()) if finite.any() else math.nan
+    ordered = spec.type in ("int", "float") or band == "around"  # the settings low to high
+    if ordered or not finite.any() or swing == 0.0:
         lo_i, hi_i = 0, len(points) - 1
     else:
         lo_i = int(np.nanargmin(np.where(finite, outs, np.nan)))

@@ -141,7 +141,8 @@ def _export_checks() -> list[Check]:
         Check("cl-export-concurrency-rhttpproxy-cap", "10 concurrent exports, rhttpproxy,"
               " 10GbE (MB/s)", 90.0, agg(10.0, False), 0.05, "check"),
         Check("cl-export-concurrency-1gbe-link-cap", "10 concurrent exports, no rhttpproxy,"
-              " 1GbE (MB/s)", 120.0, agg(1.0, True), 0.05, "fit", note="fits LINK_EFFICIENCY"),
+              " 1GbE (MB/s)", 120.0, agg(1.0, True), 0.05, "check",
+              note="TCP's framing on the wire, not fitted"),
         Check("cl-export-concurrency-10gbe-checksum-cap", "10 concurrent exports, no"
               " rhttpproxy, 10GbE (MB/s)", 450.0, agg(10.0, True), 0.05, "fit",
               note="fits CHECKSUM_AGGREGATE_MBPS"),
@@ -277,10 +278,8 @@ def fit(f: Fitter) -> None:
     """Stage caps from the figures that show each stage binding, in the order the pipeline
     exposes them: the line rate, the aggregate caps (exports), the copy paths (deploys), the
     direct sync (setup and moved share), then the streamed stages one at a time."""
-    link1, proxy = "cl-export-concurrency-1gbe-link-cap", "cl-export-concurrency-rhttpproxy-cap"
+    proxy = "cl-export-concurrency-rhttpproxy-cap"
     check10 = "cl-export-concurrency-10gbe-checksum-cap"
-    f.closed(cl.LINK_EFFICIENCY, [link1],
-             lambda: float(published(link1, "saturation_MBps")) / 125.0)
     f.closed(cl.PROXY_AGGREGATE_MBPS, [proxy],
              lambda: float(published(proxy, "saturation_MBps_1GbE")))
     f.closed(cl.CHECKSUM_AGGREGATE_MBPS, [check10],

@@ -1,19 +1,20 @@
 """File-transfer calibration: the FedEx 10GbE case study's single- and multi-stream runs,
 rebuilt as native (bare-metal) designs and evaluated through the engine.
 
-Fitted (role ``fit``, coefficients in ``models.subsystems.transfer``): the kernel, tool and
-ssh-channel
-cycles per byte (scp and rsync without crypto, bbcp), AES-128's cycles per byte (HPN-SSH) and
-ftp's cycles per byte on FedEx's production servers (560 Mbit/s over 10GbE).  Checked, not
-fitted: scp and rsync over OpenSSH (its fixed 64 KB window at a LAN round trip), ftp over
-1GbE, bbcp's '>6x' over scp(ssh), and 8 streams without crypto reaching line rate.
+Fitted (role ``fit``): ftp's cycles per byte on FedEx's production servers (560 Mbit/s over
+10GbE; their hardware is not given).  Everything else is checked, not fitted: the kernel, tool
+and ssh-channel work are passes over each byte at the one per-pass cost the LRO study fits
+(``models.core.events``), AES-128's cost a published benchmark's, so scp and rsync without
+crypto, bbcp, HPN-SSH, scp and rsync over OpenSSH (its fixed 64 KB window at a LAN round
+trip), ftp over 1GbE, bbcp's '>6x' over scp(ssh) and 8 streams without crypto reaching line
+rate are all predictions.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from models.calibration import Check, middle, published
+from models.calibration import Check, published
 from models.calibration.fit import Fitter, Target
 from models.calibration.network import FEDEX_HOST, TEN_G, Props, make_testbed
 from models.document.design import Design
@@ -56,19 +57,19 @@ def checks() -> list[Check]:
     scp_ssh = mbps("scp", "openssh")
     for tool, val in (("scp", scp_ssh), ("rsync", mbps("rsync", "openssh"))):
         out.append(Check(ssh, f"{tool}(ssh) Mbit/s, 1 stream, OpenSSH AES-128", 475.0, val,
-                         75.0 / 475.0, "fit",
-                         note="published 400-550 (middle 475, tolerance = the range)"))
+                         0.25, "check",
+                         note="published 400-550 (middle 475)"))
     out.append(Check("ftx-native-1stream-hpnssh", "scp Gbit/s over HPN-SSH (4 cipher threads)",
-                     1.4, mbps("scp", "hpn_ssh") / 1000.0, 0.05, "fit",
-                     note="0.1 Gbit/s resolution; fitted with the other single streams"))
+                     1.4, mbps("scp", "hpn_ssh") / 1000.0, 0.25, "check",
+                     note="0.1 Gbit/s resolution; the cipher's cost is a published benchmark's"))
     nocrypto = "ftx-native-1stream-hpnssh-nocrypto"
     for tool, pub in (("scp", 2.0), ("rsync", 2.3)):
         out.append(Check(nocrypto, f"{tool} Gbit/s, HPN-SSH without bulk crypto", pub,
-                         mbps(tool) / 1000.0, 0.05, "fit"))
+                         mbps(tool) / 1000.0, 0.25, "check"))
     bb = "ftx-native-1stream-bbcp"
     bbcp = mbps("bbcp")
     out.append(Check(bb, "bbcp Gbit/s (4 threads, unencrypted bulk)", 3.6, bbcp / 1000.0,
-                     0.05, "fit"))
+                     0.25, "check"))
     out.append(Check(bb, "bbcp / scp(ssh) throughput", 6.0, bbcp / scp_ssh, 0.0, "check", "gt",
                      note="published '>6x'; scp(ssh) is itself a check"))
     line = "ftx-native-8stream-nocrypto-line-rate"
@@ -82,24 +83,8 @@ def checks() -> list[Check]:
 
 
 def fit(f: Fitter) -> None:
-    """Kernel, tool and ssh-channel cycles and AES-128's together, by least squares on every
-    single-stream run that depends on them: scp and rsync without bulk crypto, bbcp, HPN-SSH,
-    and scp and rsync over OpenSSH (the middle of the stated 400-550 Mbit/s); six figures
-    from four cases for four coefficients, so leaving any case out still pins them.  ftp's
-    cost from its 10GbE run (its 1GbE run is the check)."""
-    nocrypto, bb = "ftx-native-1stream-hpnssh-nocrypto", "ftx-native-1stream-bbcp"
-    hpn, ftp = "ftx-native-1stream-hpnssh", "ftx-ftp-1g-vs-initial-10g"
-    ssh = "ftx-native-1stream-scp-rsync-ssh"
-
-    def targets() -> list[Target]:
-        return [Target(nocrypto, mbps("scp"), 1000.0 * float(published(nocrypto, "scp"))),
-                Target(nocrypto, mbps("rsync"), 1000.0 * float(published(nocrypto, "rsync"))),
-                Target(bb, mbps("bbcp"), 1000.0 * float(published(bb, "bbcp"))),
-                Target(hpn, mbps("scp", "hpn_ssh"), 1000.0 * float(published(hpn, "hpn_ssh"))),
-                Target(ssh, mbps("scp", "openssh"), middle(ssh, "scp_ssh_and_rsync_ssh")),
-                Target(ssh, mbps("rsync", "openssh"), middle(ssh, "scp_ssh_and_rsync_ssh"))]
-
-    f.least_squares([tr.C_STREAM, tr.C_TOOL_COPY, tr.C_CHANNEL, tr.C_CIPHER], targets,
-                    note="six single-stream runs of four cases")
+    """ftp's cost on FedEx's production servers from its 10GbE run (its 1GbE run is the
+    check); the other runs have nothing of their own to fit."""
+    ftp = "ftx-ftp-1g-vs-initial-10g"
     f.least_squares([tr.C_FTP], lambda: [
         Target(ftp, mbps("ftp"), float(published(ftp, "10GbE_initial")))])

@@ -258,6 +258,12 @@ class FitResult:
     values: dict[str, float]
     rows: list[Row]
     unpinned: set[str]
+    underdetermined: set[str] = field(default_factory=set)
+
+    @property
+    def free(self) -> int:
+        """Coefficients the published figures set (fitted, not left at their priors)."""
+        return sum(not r.method.startswith("prior") for r in self.rows)
 
 
 def priors() -> dict[str, float]:
@@ -275,19 +281,43 @@ def fit_subsystem(name: str, values: dict[str, float],
     return f
 
 
-def fit_all(train: frozenset[str] | None = None) -> FitResult:
-    """Every model's fit in :data:`~models.core.registry.FIT_ORDER`, from the priors."""
+def fit_all(train: frozenset[str] | None = None, start: FitResult | None = None,
+            left_out: frozenset[str] = frozenset()) -> FitResult:
+    """One fit of every coefficient from the cases: each model's routine in
+    :data:`~models.core.registry.FIT_ORDER` from the priors (a routine may fit a coefficient
+    another model also uses, on the figures of every study it shows in, and a model fitted later
+    uses the values fitted before it).
+
+    ``start`` (the fit on every case) and ``left_out`` (the cases ``train`` lacks) let a refit
+    skip the routines that neither use a left-out case nor follow one whose values moved: they
+    would give ``start``'s values again."""
     values = priors()
     rows: list[Row] = []
     unpinned: set[str] = set()
+    under: set[str] = set()
+    moved = False
     for name in FIT_ORDER:
+        if start is not None and not moved:
+            mine = [r for r in start.rows if r.subsystem == name]
+            if not any(set(r.cases) & left_out for r in mine):
+                for r in mine:
+                    values[r.name] = start.values[r.name]
+                rows.extend(mine)
+                under |= {r.name for r in mine} & start.underdetermined
+                continue
+        before = dict(values)
         f = fit_subsystem(name, values, train)
         rows.extend(f.rows)
         unpinned |= f.unpinned
+        under |= f.underdetermined
+        if start is not None:
+            moved = moved or any(
+                not math.isclose(values[k], start.values[k], rel_tol=1e-12)
+                for k in values if values[k] != before.get(k))
     missing = sorted(set(values) - {r.name for r in rows} - unpinned)
     if missing:
         raise ValueError(f"coefficients declared but fitted by no routine: {missing}")
-    return FitResult(values, rows, unpinned)
+    return FitResult(values, rows, unpinned, under)
 
 
 def table_document(result: FitResult) -> dict[str, Any]:

@@ -79,6 +79,12 @@ def table() -> dict[str, dict[str, Any]]:
     return {row["name"]: row for row in doc["coefficients"]}
 
 
+def free() -> int:
+    """How many coefficients of the table the published figures set (its rows not left at
+    their priors)."""
+    return sum(not str(row["method"]).startswith("prior") for row in table().values())
+
+
 def value(name: str) -> float:
     """The value of coefficient ``name``: an override in effect, else the table's, else (a
     coefficient not fitted yet) its prior."""

@@ -26,12 +26,16 @@ processors with hyperthreading on and off).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from models.core.compiled import Compiled
+from models.document import numbers
 from models.document.catalogue import processors
 
 REF_GHZ = 2.4
@@ -97,6 +101,57 @@ def _per_core(model: str) -> tuple[float, float] | None:
     return proc.specrate_per_core, float(proc.ghz or 0.0)
 
 
+def processor_speed(model: str) -> float:
+    """Per-core speed of processor ``model`` at its base clock, relative to the reference core
+    (a catalogue's processor; LookupError when the catalogue lacks it)."""
+    found = _per_core(model)
+    if found is None:
+        raise LookupError(f"{model} is missing from the processor catalogue")
+    return found[0] / reference_specrate()
+
+
+def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | None:
+    """One host's per-core speed from its processor (``specrate_per_core`` where stated - NaN
+    where not -, else ``cpu_model`` matched to the catalogue); None when neither says it (the
+    host then runs at ``ghz / REF_GHZ``)."""
+    if not np.isnan(specrate_per_core):  # stated for this host, at its own clock
+        return specrate_per_core / reference_specrate()
+    found = _per_core(cpu_model)
+    if found is None:
+        return None
+    spc, base = found
+    return spc / reference_specrate() * (ghz / base if base > 0 else 1.0)
+
+
+def processor_text(props: Mapping[str, Any]) -> str:
+    """What a host's processor is worth per core and where the figure comes from, in words
+    (the Inspector and the host's tooltip): its catalogue entry, a per-core figure stated on
+    the host, or its clock alone."""
+    ghz = float(props.get("ghz") or REF_GHZ)
+    given = props.get("specrate_per_core")
+    model = str(props.get("cpu_model") or "").strip()
+    ref = reference_specrate()
+    if isinstance(given, (int, float)) and not math.isnan(float(given)):
+        return (f"{numbers.number(float(given) / ref)} x the reference core per core:"
+                f" SPECrate2017_int_base {numbers.number(float(given))} per core, stated on the"
+                " host")
+    proc = processors.match(model) if model else None
+    if proc is None:
+        what = f"{model}: not in the processor catalogue" if model else "no processor given"
+        return (f"{numbers.number(ghz / REF_GHZ)} x the reference core per core: {what}, so"
+                f" from its {numbers.with_unit(ghz, 'GHz')} clock alone")
+    speed = proc.specrate_per_core / ref * (ghz / proc.ghz if proc.ghz else 1.0)
+    source = (f"estimated from {numbers.counted(proc.submissions, 'CPU2006 result')}"
+              if proc.estimate else
+              f"median of {numbers.counted(proc.submissions, 'SPEC CPU2017 result')}")
+    clock = ("" if not proc.ghz or abs(ghz - proc.ghz) < 1e-9 else
+             f", at {numbers.with_unit(ghz, 'GHz')} against its base"
+             f" {numbers.with_unit(proc.ghz, 'GHz')}")
+    return (f"{numbers.number(speed)} x the reference core per core: {proc.model},"
+            f" SPECrate2017_int_base {numbers.number(proc.specrate_per_core)} per core"
+            f" ({source}){clock}")
+
+
 def _compute(c: Compiled) -> Compute:
     host = c.host.cols
     n = len(c.host)
@@ -107,20 +162,14 @@ def _compute(c: Compiled) -> Compute:
     unknown: list[str] = []
     given = host["specrate_per_core"]
     models = host["cpu_model"]
-    ref = reference_specrate() if n else 1.0
     for j in range(n):
-        if not np.isnan(given[j]):  # stated for this host, at its own clock
-            speed[j], known[j] = float(given[j]) / ref, True
-            continue
         text = str(models[j] or "")
-        found = _per_core(text)
+        found = host_speed(float(ghz[j]), float(given[j]), text)
         if found is None:
             if text.strip() and text not in unknown:
                 unknown.append(text)
             continue
-        spc, base = found
-        speed[j] = spc / ref * (ghz[j] / base if base > 0 else 1.0)
-        known[j] = True
+        speed[j], known[j] = found, True
     capacity = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
     return Compute(cores=cores, capacity=capacity, speed=speed, known=known,
                    unknown_models=tuple(unknown))

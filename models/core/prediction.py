@@ -306,6 +306,21 @@ class Prediction:
         """Content Library throughput summed over operations, MB/s."""
         return sum(j.throughput_mbps or 0.0 for j in self.library_transfers)
 
+    @property
+    def licensed_cores(self) -> int | None:
+        """Cores the design's hosts license under the per-core rules (None without the
+        capacity section)."""
+        cap = self.sections.capacity
+        lic = cap.licensing if cap is not None else None
+        return lic.licensed_cores if lic is not None else None
+
+    @property
+    def licence_cost_per_year(self) -> float | None:
+        """Their yearly cost at the policy's price per core (None without a price)."""
+        cap = self.sections.capacity
+        lic = cap.licensing if cap is not None else None
+        return lic.cost_per_year if lic is not None else None
+
     def bottlenecks(self, n: int = 5) -> list[Resource]:
         return sorted(self.resources, key=lambda r: -r.util)[:n]
 
@@ -377,12 +392,18 @@ class Prediction:
                 "max_vms_per_host_by_cpu": c.max_vms_per_host_by_cpu,
                 "max_vms_per_host_by_p95": c.max_vms_per_host_by_p95,
                 "binding": c.binding, "hosts_needed": c.hosts_needed},
+            "licensed_cores": self.licensed_cores,
+            "licence_cost_per_year": _opt_num(self.licence_cost_per_year),
         }
 
 
 def _opt(arr: np.ndarray, i: int) -> float | None:
     """``arr[i]`` as :func:`_num`, None when the array was not filled (an older caller)."""
     return _num(arr[i]) if len(arr) > i else None
+
+
+def _opt_num(x: float | None) -> float | None:
+    return None if x is None else _num(x)
 
 
 def _num(x: Any) -> float | None:

@@ -77,6 +77,35 @@ class ClusterCapacity:
     short_by_hosts: int | None
     vcpu_per_core: float | None
     memory_overcommit: float | None
+    physical_cores: int = 0
+    """Physical cores of the cluster's ESXi hosts."""
+    licensed_cores: int = 0
+    """Cores its hosts license under the per-core rules (:class:`Licensing`)."""
+
+
+@dataclass
+class Licensing:
+    """Licensed cores under the per-core subscription rules (``resources/licensing.json``):
+    every physical core of every ESXi host, each CPU counting at least
+    ``min_cores_per_cpu``; hosts running no hypervisor (``platform`` native) count none."""
+
+    licensed_cores: int
+    """Over the design, raised to the minimum per order where the policy turns it on."""
+    physical_cores: int
+    hosts: int
+    """ESXi hosts counted."""
+    min_cores_per_cpu: int
+    order_minimum_cores: int | None
+    """The minimum per order applied (the policy turned it on), else None."""
+    edition: str
+    edition_name: str
+    price_per_core: float | None
+    """Per core per year, in the user's currency; None where the policy gives no price."""
+    cost_per_year: float | None
+    rules: str
+    """The rules in one line, with their date."""
+    checked: str
+    sources: list[str]
 
 
 @dataclass
@@ -115,6 +144,7 @@ class Capacity:
     storage: StorageCapacity
     unplaced_vms: int
     sources: list[str]
+    licensing: Licensing | None = field(default=None, metadata=OMIT)
 
 
 # ---------------------------------------------------------------------- content library

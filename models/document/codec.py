@@ -20,11 +20,13 @@ from models.document.design import (
     DesignError,
     Issue,
     Link,
+    Rebuild,
     Scenario,
     describe_value,
     make_override,
     normalise,
     parse_json_int,
+    rebuilt,
     repair_text,
 )
 from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues, prop_problem
@@ -371,18 +373,86 @@ def _parse_scenario(raw: Any, i: int, design: Design, col: _Collector) -> Scenar
         col.add(where, f"'set' must be a list, got {describe_value(sets)}")
         return None
     sc = Scenario(raw["name"])
+    against = design
+    if "rebuild" in raw:
+        sc.rebuild = _parse_rebuild(raw["rebuild"], where, design, col)
+        if sc.rebuild is not None:
+            against = rebuilt(design, sc.rebuild)
     for j, item in enumerate(sets):
         w = f"{where} set[{j}]"
         if not isinstance(item, dict) or not {"select", "prop", "value"} <= set(item):
             col.add(w, "expected an object with 'select', 'prop' and 'value'")
             continue
         try:
-            sc.overrides.append(make_override(design, item["select"], item["prop"],
+            sc.overrides.append(make_override(against, item["select"], item["prop"],
                                               item["value"]))
         except DesignError as err:
             for issue in err.issues:
                 col.add(w, issue.message, issue.prop)
     return sc
+
+
+_REBUILD_FIELDS = frozenset(("label", "remove", "components", "links"))
+
+
+def _parse_rebuild(raw: Any, where: str, design: Design, outer: _Collector) -> Rebuild | None:
+    """A scenario's ``rebuild``: base hosts it removes, the hosts (and NICs) it adds and their
+    links, checked as one design with the base's other components (every problem said to be
+    in the scenario's rebuild)."""
+    where = f"{where} rebuild"
+    col = _Collector()
+    col.checked = outer.checked
+    rb = _rebuild_of(raw, where, design, col)
+    outer.issues.extend(i if i.where == where else Issue(where, f"{i.where}: {i.message}",
+                                                          i.prop) for i in col.issues)
+    return rb if not col.issues else None
+
+
+def _rebuild_of(raw: Any, where: str, design: Design, col: _Collector) -> Rebuild | None:
+    if not isinstance(raw, dict):
+        col.add(where, f"expected an object, got {describe_value(raw)}")
+        return None
+    for key in raw.keys() - _REBUILD_FIELDS:
+        col.add(where, f"unknown field '{key}' (known: label, remove, components, links)")
+    found = len(col.issues)
+    removed = raw.get("remove", [])
+    hosts = {c.id for c in design.of_kind("host")}
+    if not isinstance(removed, list) or not all(isinstance(r, str) for r in removed):
+        col.add(where, "'remove' must be a list of host ids")
+        removed = []
+    ids = {c.id for c in design.components}
+    for r in removed:
+        if r in ids and r not in hosts:
+            col.add(where, f"'remove' names '{r}', which is no host of the design")
+    # a host or VM deleted from the base design since: left out, as rebuilt() leaves it
+    rb = Rebuild(removed=[r for r in removed if r in hosts],
+                 label=_expect(raw, "label", (str,), where, col, "a string") or "")
+    gone = rb.gone(design)
+    seen = {c.id: c for c in design.components if c.id not in gone}
+    comps, links = raw.get("components", []), raw.get("links", [])
+    if not isinstance(comps, list) or not isinstance(links, list):
+        col.add(where, "'components' and 'links' must be lists")
+        return None
+    for i, item in enumerate(comps):
+        comp = _parse_component(item, i, col)
+        if comp is None:
+            continue
+        if comp.id in seen:
+            col.add(where, f"component '{comp.id}' is already in the design")
+            continue
+        seen[comp.id] = comp
+        rb.components.append(comp)
+    for i, item in enumerate(links):
+        ends = (item.get("from"), item.get("to")) if isinstance(item, dict) else ()
+        if any(isinstance(e, str) and e not in seen and (e in gone or e not in ids)
+               for e in ends):
+            continue
+        link = _parse_link(item, i, seen, col)
+        if link is not None:
+            rb.links.append(link)
+    if len(col.issues) == found:
+        col.issues.extend(link_set_issues(rebuilt(design, rb).links))
+    return rb if len(col.issues) == found else None
 
 
 # --------------------------------------------------------------------------- output
@@ -398,31 +468,40 @@ def design_to_dict(design: Design) -> dict[str, Any]:
                                            ("notes", design.report_notes)) if v}
     if design.policy:
         doc["policy"] = dict(design.policy)
-    comps = []
-    for c in design.components:
-        item: dict[str, Any] = {"id": c.id, "kind": c.kind}
-        if c.name:
-            item["name"] = c.name
-        item["x"], item["y"] = _num(c.x), _num(c.y)
-        if c.tags:
-            item["tags"] = list(c.tags)
-        if c.props:
-            item["props"] = _nest(c.props)
-        comps.append(item)
-    doc["components"] = comps
-    links = []
-    for lk in design.links:
-        item = {"from": lk.source, "to": lk.target, "kind": lk.kind}
-        if lk.props:
-            item["props"] = dict(lk.props)
-        links.append(item)
-    doc["links"] = links
-    doc["scenarios"] = [
-        {"name": s.name, "set": [{"select": o.select, "prop": o.prop, "value": o.value}
-                                 for o in s.overrides]}
-        for s in design.scenarios
-    ]
+    doc["components"] = [_component_dict(c) for c in design.components]
+    doc["links"] = [_link_dict(lk) for lk in design.links]
+    doc["scenarios"] = [_scenario_dict(s) for s in design.scenarios]
     return doc
+
+
+def _component_dict(c: Component) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": c.id, "kind": c.kind}
+    if c.name:
+        item["name"] = c.name
+    item["x"], item["y"] = _num(c.x), _num(c.y)
+    if c.tags:
+        item["tags"] = list(c.tags)
+    if c.props:
+        item["props"] = _nest(c.props)
+    return item
+
+
+def _link_dict(lk: Link) -> dict[str, Any]:
+    item: dict[str, Any] = {"from": lk.source, "to": lk.target, "kind": lk.kind}
+    if lk.props:
+        item["props"] = dict(lk.props)
+    return item
+
+
+def _scenario_dict(s: Scenario) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": s.name, "set": [
+        {"select": o.select, "prop": o.prop, "value": o.value} for o in s.overrides]}
+    rb = s.rebuild
+    if rb is not None:
+        out["rebuild"] = {"label": rb.label, "remove": list(rb.removed),
+                          "components": [_component_dict(c) for c in rb.components],
+                          "links": [_link_dict(lk) for lk in rb.links]}
+    return out
 
 
 def _num(v: float) -> float | int:

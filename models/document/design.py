@@ -121,9 +121,40 @@ class Override:
 
 
 @dataclass
+class Rebuild:
+    """What a scenario does to the base design's hardware (a hardware refresh): it takes out
+    the hosts :attr:`removed` (with the NICs installed in them and every link that touches
+    either), adds :attr:`components` (hosts and their NICs) and :attr:`links` (theirs, and
+    where VMs run on them: a VM these links place leaves its base placement).  Everything
+    else is the base design's, so an edit of a VM or the policy reaches the scenario too;
+    a link to a component the base design no longer has is left out."""
+
+    removed: list[str] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    label: str = ""
+    """What it does, in words ("34 hosts replaced by 9 Dell PowerEdge R760 ...")."""
+
+    def gone(self, design: Design) -> set[str]:
+        """The ids it takes out of ``design``: its hosts and the NICs installed in them."""
+        hosts = set(self.removed)
+        return hosts | {lk.source for lk in design.links
+                        if lk.kind == "installed_in" and lk.target in hosts}
+
+    def copy(self) -> Rebuild:
+        return Rebuild(list(self.removed),
+                       [Component(c.id, c.kind, c.name, c.x, c.y, list(c.tags), dict(c.props))
+                        for c in self.components],
+                       [Link(lk.source, lk.target, lk.kind, dict(lk.props))
+                        for lk in self.links], self.label)
+
+
+@dataclass
 class Scenario:
     name: str
     overrides: list[Override] = field(default_factory=list)
+    rebuild: Rebuild | None = None
+    """Hardware it replaces (a refresh); None for a scenario of overrides alone."""
 
 
 @dataclass
@@ -175,7 +206,9 @@ class Design:
             components=[Component(c.id, c.kind, c.name, c.x, c.y, list(c.tags), dict(c.props))
                         for c in self.components],
             links=[Link(lk.source, lk.target, lk.kind, dict(lk.props)) for lk in self.links],
-            scenarios=[Scenario(s.name, list(s.overrides)) for s in self.scenarios],
+            scenarios=[Scenario(s.name, list(s.overrides),
+                                s.rebuild.copy() if s.rebuild is not None else None)
+                       for s in self.scenarios],
             report_title=self.report_title, report_notes=self.report_notes)
 
 
@@ -411,4 +444,35 @@ def effective_policy(design: Design, overrides: Sequence[Override], key: str) ->
 def apply_scenario(design: Design, name: str | None) -> Design:
     if name is None or name == "base":
         return design
-    return apply_overrides(design, design.scenario(name).overrides)
+    sc = design.scenario(name)
+    base = rebuilt(design, sc.rebuild) if sc.rebuild is not None else design
+    return apply_overrides(base, sc.overrides)
+
+
+def every_component(design: Design) -> list[Component]:
+    """The design's components, then those its scenarios' rebuilds add (the hosts of a
+    refresh): what a name may be looked up in."""
+    return design.components + [c for sc in design.scenarios if sc.rebuild is not None
+                                for c in sc.rebuild.components]
+
+
+PLACEMENT = ("runs_on", "ft_secondary_on")
+"""Links that say where a VM runs: a rebuild's own replace the base design's."""
+
+
+def rebuilt(design: Design, rebuild: Rebuild) -> Design:
+    """``design`` with ``rebuild``'s hardware in place of the hosts it removes (see
+    :class:`Rebuild`); the VMs keep their order, so per-VM arrays line up with the base
+    design's.  The input is never changed."""
+    gone = rebuild.gone(design)
+    kept = [c for c in design.components if c.id not in gone]
+    ids = {c.id for c in kept}
+    added = [c for c in rebuild.components if c.id not in ids]
+    ids |= {c.id for c in added}
+    placed = {(lk.source, lk.kind) for lk in rebuild.links if lk.kind in PLACEMENT}
+    links = [lk for lk in design.links if lk.source not in gone and lk.target not in gone
+             and (lk.source, lk.kind) not in placed]
+    links += [lk for lk in rebuild.links if lk.source in ids and lk.target in ids]
+    out = Design(name=design.name, notes=design.notes, policy=design.policy,
+                 components=kept + added, links=links, scenarios=design.scenarios)
+    return out.copy()

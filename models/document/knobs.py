@@ -15,7 +15,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from models.document.design import Design, selector_kind, split_path
-from models.document.schema import KINDS, LINKS, PropSpec, prop_label, prop_spec
+from models.document.schema import (
+    KINDS,
+    LINKS,
+    NO_IO_PROFILES,
+    PropSpec,
+    prop_label,
+    prop_spec,
+)
 from models.document.studies import (
     BEST_PRACTICES_4,
     CL_DEPLOY,
@@ -31,6 +38,7 @@ from models.document.studies import (
     FT6,
     HA,
     HYPERTHREADING,
+    LICENSING,
     LRO,
     MCAST,
     ORACLE,
@@ -58,6 +66,9 @@ class Knob:
     override: str = ""
     """The knob's own label, where the property's needs its kind to be understood
     ("Host memory" for the property "Memory"); empty: the property's label."""
+    needs: tuple[str, ...] = ()
+    """What the design must contain for the knob to move anything (any one of these
+    :data:`WORKLOADS`): "web" for the request rate; empty: its kind alone (cores, memory)."""
 
     @property
     def label(self) -> str:
@@ -90,7 +101,7 @@ class Knob:
         return spec.choices
 
     def applies_to(self, design: Design) -> bool:
-        return self.kind in kinds_present(design)
+        return self in knobs_for(design)
 
     def to_dict(self) -> dict[str, object]:
         spec = self.spec
@@ -104,49 +115,84 @@ class Knob:
 CAPACITY = "Storage capacity: space in use grown by the plan's growth"
 """The storage-growth knob's source: Headroom's own arithmetic, no study."""
 
+OVERCOMMIT = "Overcommit ceilings: the architect's own policy (vCPUs per core, memory)"
+"""The overcommit ceilings' source: a design policy, no study."""
+WORKLOADS = {
+    "io": "a VM doing storage I/O (a profile that keeps I/Os in flight, a measured I/O rate,"
+          " an application's transactions)",
+    "closed_io": "a VM keeping outstanding I/Os in flight (a closed loop, not a measured rate)",
+    "web": "a web VM (requests)",
+    "net": "a VM moving network traffic (netperf, a file transfer, multicast, desktops, an"
+           " application, an offered load)",
+    "netperf": "a netperf or file-transfer VM",
+    "multicast_rx": "a multicast receiver",
+    "vdi": "a virtual desktop",
+    "app": "an application of users",
+    "ft": "an FT-protected VM",
+    "guest_cpu": "a VM whose CPU demand is its own (not a web VM's requests)",
+    "space": "storage space to plan (an array's or a disk's used space)",
+    "testbed": "a VM of a study's testbed (a profile other than measured or idle)",
+    "stretched": "sites linked by WAN (a stretched cluster's vSAN writes cross it)",
+}
+"""What a knob may need the design to contain (:attr:`Knob.needs`): an imported estate
+(measured VMs, no web or testbed VMs) sees the knobs that move it - cores, clock, memory,
+HA, the ceilings, its measured I/O once it has some - and a testbed its study's knobs."""
+IO, NET, WEB = ("io",), ("net",), ("web",)
+TRANSFER, APP, TESTBED = ("netperf",), ("app",), ("testbed",)
+
 KNOBS: tuple[Knob, ...] = (
     # storage
-    Knob("vm.workload.io_oio", VAIO.title, 1, 256, 1, log=True, group="Storage"),
-    Knob("vm.workload.io_block_kb", FLASH51.title, 0.5, 1024, None, log=True, group="Storage"),
-    Knob("vm.workload.io_read_pct", RAIDPOOL.title, 0, 100, 5, group="Storage"),
-    Knob("vm.vscsi", PVSCSI.title, group="Storage"),
-    Knob("vm.vaio_filter", VAIO.title, group="Storage"),
-    Knob("storage_array.raid", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.layout", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.media", RAIDPOOL.title, group="Storage"),
-    Knob("storage_array.disks", RAIDPOOL.title, 1, 500, 1, log=True, group="Storage"),
-    Knob("storage_array.sioc", SIOC.title, group="Storage"),
+    Knob("vm.workload.io_oio", VAIO.title, 1, 256, 1, log=True, group="Storage",
+         needs=("closed_io",)),
+    Knob("vm.workload.io_block_kb", FLASH51.title, 0.5, 1024, None, log=True, group="Storage",
+         needs=IO),
+    Knob("vm.workload.io_read_pct", RAIDPOOL.title, 0, 100, 5, group="Storage", needs=IO),
+    Knob("vm.vscsi", PVSCSI.title, group="Storage", needs=IO),
+    Knob("vm.vaio_filter", VAIO.title, group="Storage", needs=IO),
+    Knob("storage_array.raid", RAIDPOOL.title, group="Storage", needs=IO),
+    Knob("storage_array.layout", RAIDPOOL.title, group="Storage", needs=IO),
+    Knob("storage_array.media", RAIDPOOL.title, group="Storage", needs=IO),
+    Knob("storage_array.disks", RAIDPOOL.title, 1, 500, 1, log=True, group="Storage",
+         needs=IO),
+    Knob("storage_array.sioc", SIOC.title, group="Storage", needs=IO),
     # network
-    Knob("nic.speed_gbps", FEDEX.title, group="Network", override="NIC speed"),
-    Knob("nic.pcie_gen", FEDEX.title, 1, 5, 1, group="Network"),
-    Knob("nic.pcie_lanes", FEDEX.title, group="Network"),
-    Knob("nic.lro", LRO.title, group="Network"),
-    Knob("nic.vmdq", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_peer", LRO.title, group="Network"),
-    Knob("vm.vnic", LRO.title, group="Network"),
-    Knob("vm.workload.net_msg_bytes", LRO.title, 64, 65536, None, log=True, group="Network"),
-    Knob("vm.workload.net_streams", FEDEX.title, 1, 64, 1, log=True, group="Network"),
-    Knob("vm.workload.net_tool", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_crypto", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_cipher", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_mac", FEDEX.title, group="Network"),
-    Knob("host.aes_ni", FEDEX.title, group="Network"),
-    Knob("vm.workload.net_rtt_ms", FEDEX.title, 0.05, 200, None, log=True, group="Network"),
-    Knob("vm.workload.multicast_pps", MCAST.title, 0, 100000, 1000, group="Network"),
-    Knob("vm.split_rx", MCAST.title, group="Network"),
-    Knob("vm.workload.pcoip_codec", PCOIP.title, group="VDI"),
-    Knob("vm.workload.pcoip_client_cache", PCOIP.title, group="VDI"),
-    Knob("vm.workload.pcoip_build_to_lossless", PCOIP.title, group="VDI"),
-    Knob("vm.workload.pcoip_kbps", PCOIP.title, 10, 5000, None, log=True, group="VDI"),
-    Knob("vm.workload.net_rx_mbps", FT4.title, 0, 100000, None, group="Network"),
+    Knob("nic.speed_gbps", FEDEX.title, group="Network", override="NIC speed",
+         needs=(*NET, "ft")),
+    Knob("nic.pcie_gen", FEDEX.title, 1, 5, 1, group="Network", needs=NET),
+    Knob("nic.pcie_lanes", FEDEX.title, group="Network", needs=NET),
+    Knob("nic.lro", LRO.title, group="Network", needs=NET),
+    Knob("nic.vmdq", FEDEX.title, group="Network", needs=NET),
+    Knob("vm.workload.net_peer", LRO.title, group="Network", needs=TRANSFER),
+    Knob("vm.vnic", LRO.title, group="Network", needs=NET),
+    Knob("vm.workload.net_msg_bytes", LRO.title, 64, 65536, None, log=True, group="Network",
+         needs=TRANSFER),
+    Knob("vm.workload.net_streams", FEDEX.title, 1, 64, 1, log=True, group="Network",
+         needs=TRANSFER),
+    Knob("vm.workload.net_tool", FEDEX.title, group="Network", needs=TRANSFER),
+    Knob("vm.workload.net_crypto", FEDEX.title, group="Network", needs=TRANSFER),
+    Knob("vm.workload.net_cipher", FEDEX.title, group="Network", needs=TRANSFER),
+    Knob("vm.workload.net_mac", FEDEX.title, group="Network", needs=TRANSFER),
+    Knob("host.aes_ni", FEDEX.title, group="Network", needs=TRANSFER),
+    Knob("vm.workload.net_rtt_ms", FEDEX.title, 0.05, 200, None, log=True, group="Network",
+         needs=TRANSFER),
+    Knob("vm.workload.multicast_pps", MCAST.title, 0, 100000, 1000, group="Network",
+         needs=("multicast_rx",)),
+    Knob("vm.split_rx", MCAST.title, group="Network", needs=("multicast_rx",)),
+    Knob("vm.workload.pcoip_codec", PCOIP.title, group="VDI", needs=("vdi",)),
+    Knob("vm.workload.pcoip_client_cache", PCOIP.title, group="VDI", needs=("vdi",)),
+    Knob("vm.workload.pcoip_build_to_lossless", PCOIP.title, group="VDI", needs=("vdi",)),
+    Knob("vm.workload.pcoip_kbps", PCOIP.title, 10, 5000, None, log=True, group="VDI",
+         needs=("vdi",)),
+    Knob("vm.workload.net_rx_mbps", FT4.title, 0, 100000, None, group="Network",
+         needs=TRANSFER),
     # fault tolerance
-    Knob("vm.ft", FT4.title, group="Fault Tolerance"),
+    Knob("vm.ft", FT4.title, group="Fault Tolerance", needs=("ft", "testbed")),
     Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Fault Tolerance"),
     Knob("ft_secondary_on.rtt_ms", FT4.title, 0.05, 5, None, log=True, group="Fault Tolerance",
          override="FT link round trip"),
     Knob("host.esxi_version", cite(FT6, ORACLE), group="Fault Tolerance"),
     # consolidation
-    Knob("host.dense_mode", DENSE.title, group="Consolidation"),
+    Knob("host.dense_mode", DENSE.title, group="Consolidation", needs=WEB),
     Knob("host.hyperthreading", f"{HYPERTHREADING.title} (a busy core's thread gets slightly"
          " more than half its throughput)", group="Consolidation"),
     Knob("host.cores_per_socket", DENSE.title, 1, 64, 1, group="Consolidation"),
@@ -155,35 +201,51 @@ KNOBS: tuple[Knob, ...] = (
          group="Consolidation", override="Host memory"),
     Knob("vm.memory_gb", BEST_PRACTICES_4.title, 0.5, 256, None, log=True,
          group="Consolidation", override="VM memory"),
-    Knob("vm.latency_sensitivity", DOCKER_WEB.title, group="Consolidation"),
-    Knob("vm.workload.req_per_s", DENSE.title, 0, 2000, None, group="Consolidation"),
-    Knob("vm.workload.cpu_pct", DOCKER_WEB.title, 0, 100, 1, group="Consolidation"),
+    Knob("vm.latency_sensitivity", DOCKER_WEB.title, group="Consolidation", needs=WEB),
+    Knob("vm.workload.req_per_s", DENSE.title, 0, 2000, None, group="Consolidation",
+         needs=WEB),
+    Knob("vm.workload.cpu_pct", DOCKER_WEB.title, 0, 100, 1, group="Consolidation",
+         needs=("guest_cpu",)),
     Knob("design.policy.cpu_util_max", DENSE.title, 0.5, 1.0, 0.01, group="Policy"),
-    Knob("design.policy.p95_ms_max", DENSE.title, 1, 1000, None, log=True, group="Policy"),
+    Knob("design.policy.memory_util_max", BEST_PRACTICES_4.title, 0.5, 1.0, 0.01,
+         group="Policy"),
+    Knob("design.policy.p95_ms_max", DENSE.title, 1, 1000, None, log=True, group="Policy",
+         needs=(*WEB, *IO)),
     Knob("design.policy.ha_spare_hosts", DENSE.title, 0, 8, 1, group="Policy"),
-    Knob("design.policy.storage_growth_pct", CAPACITY, 0, 200, 5, group="Policy"),
+    Knob("design.policy.storage_growth_pct", CAPACITY, 0, 200, 5, group="Policy",
+         needs=("space",)),
+    Knob("design.policy.vcpu_per_core_max", OVERCOMMIT, 0, 16, 0.5, group="Policy"),
+    Knob("design.policy.memory_overcommit_max", OVERCOMMIT, 0, 3, 0.1, group="Policy"),
     Knob("cluster.ha_enabled", HA.title, group="Policy"),
     Knob("cluster.admission_control", HA.title, group="Policy"),
     Knob("cluster.failover_hosts", HA.title, 0, 4, 1, group="Policy"),
     Knob("cluster.cpu_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.memory_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.drs_enabled", DRS.title, group="Policy"),
+    # licensing
+    Knob("design.policy.licence_edition", LICENSING.title, group="Licensing"),
+    Knob("design.policy.licence_price_per_core", LICENSING.title, 0, 1000, 5,
+         group="Licensing"),
+    Knob("design.policy.licence_order_minimum", LICENSING.title, group="Licensing"),
     # CPU virtualisation
-    Knob("host.platform", ORACLE.title, group="CPU virtualisation"),
-    Knob("vm.containers", DOCKER_TX.title, 0, 32, 1, group="CPU virtualisation"),
-    Knob("vm.numa_aware", DOCKER_TX.title, group="CPU virtualisation"),
+    Knob("host.platform", ORACLE.title, group="CPU virtualisation", needs=TESTBED),
+    Knob("vm.containers", DOCKER_TX.title, 0, 32, 1, group="CPU virtualisation",
+         needs=TESTBED),
+    Knob("vm.numa_aware", DOCKER_TX.title, group="CPU virtualisation", needs=TESTBED),
     # an application in its own terms (issue 16)
-    Knob("vm.workload.app_users", VSAN.title, 1, 10000, 1, log=True, group="Application"),
-    Knob("vm.workload.app_think_ms", VSAN.title, 0, 10000, None, group="Application"),
+    Knob("vm.workload.app_users", VSAN.title, 1, 10000, 1, log=True, group="Application",
+         needs=APP),
+    Knob("vm.workload.app_think_ms", VSAN.title, 0, 10000, None, group="Application",
+         needs=APP),
     Knob("vm.workload.app_cpu_ms", ORACLE.title, 0.01, 1000, None, log=True,
-         group="Application"),
+         group="Application", needs=APP),
     Knob("vm.workload.app_ios_per_txn", ORACLE.title, 0.1, 1000, None, log=True,
-         group="Application"),
+         group="Application", needs=APP),
     # stretched cluster
     Knob("wan.rtt_ms", VSAN.title, 0, 10, 0.1, group="Stretched cluster",
          override="Inter-site latency"),
     Knob("storage_array.vsan_write_round_trips", VSAN.title, 1, 4, 1,
-         group="Stretched cluster"),
+         group="Stretched cluster", needs=("stretched",)),
     Knob("wan.gbps", VSAN.title, 0.1, 100, None, log=True, group="Stretched cluster",
          override="Inter-site bandwidth"),
     # content library
@@ -230,9 +292,59 @@ def knob_at(design: Design, path: str) -> Knob | None:
 
 
 def knobs_for(design: Design) -> list[Knob]:
-    """The knobs that apply to ``design`` (a component or link of their kind exists)."""
+    """The knobs that apply to ``design``: a component or link of their kind exists and, for
+    a knob that :attr:`~Knob.needs` a workload, the design has it (:func:`workloads`), or a
+    scenario sets the knob."""
     present = kinds_present(design)
-    return [k for k in KNOBS if k.kind in present]
+    has = workloads(design)
+    set_by_scenarios = {(selector_kind(design, o.select) or o.select, o.prop)
+                        for sc in design.scenarios for o in sc.overrides}
+    return [k for k in KNOBS if k.kind in present
+            and (not k.needs or has.intersection(k.needs)
+                 or (k.kind, k.prop) in set_by_scenarios)]
+
+
+def workloads(design: Design) -> set[str]:
+    """What ``design`` contains of :data:`WORKLOADS` (one pass over its VMs)."""
+    out: set[str] = set()
+    for v in design.of_kind("vm"):
+        profile = str(v.get("workload.profile"))
+        rate = v.get("workload.io_iops")
+        app = _number(v.get("workload.app_users")) > 0
+        if profile not in NO_IO_PROFILES or _number(rate) > 0 or (app and profile != "web"):
+            out.add("io")
+            if profile not in NO_IO_PROFILES and rate is None and not app:
+                out.add("closed_io")
+        if profile in ("netperf", "file_transfer", "multicast_rx", "vdi") or app \
+                or _number(v.get("workload.net_rx_mbps")) > 0 \
+                or _number(v.get("workload.net_tx_mbps")) > 0:
+            out.add("net")
+        if profile in ("netperf", "file_transfer"):
+            out.add("netperf")
+        if profile in ("web", "multicast_rx", "vdi"):
+            out.add(profile)
+        if app:
+            out.add("app")
+        if v.get("ft"):
+            out.add("ft")
+        if profile not in ("web", "idle", "cpu_bound"):
+            out.add("guest_cpu")
+        if profile not in ("measured", "idle"):
+            out.add("testbed")
+        if v.get("disk.used_gb") is not None:
+            out.add("space")
+    if any(a.get("used_gb") is not None or a.get("capacity_gb") is not None
+           for a in design.of_kind("storage_array")):
+        out.add("space")
+    if any(lk.kind == "wan" for lk in design.links):
+        out.add("stretched")
+    return out
+
+
+WORKLOAD_PROPS = frozenset({"workload.profile", "workload.io_iops", "workload.app_users",
+                            "workload.net_rx_mbps", "workload.net_tx_mbps", "ft",
+                            "disk.used_gb", "used_gb", "capacity_gb"})
+"""The properties :func:`workloads` reads: an edit of one may change the knobs that apply."""
 
 
 def kinds_present(design: Design) -> set[str]:
@@ -240,6 +352,11 @@ def kinds_present(design: Design) -> set[str]:
     50,000-VM design was scanned once per knob)."""
     return ({"design"} | {c.kind for c in design.components}
             | {lk.kind for lk in design.links})
+
+
+def _number(v: object) -> float:
+    """``v`` as a number (0 for anything else: None, a string)."""
+    return float(v) if isinstance(v, (int, float)) else 0.0
 
 
 PROFILE_KNOBS = {
@@ -273,7 +390,8 @@ def default_knob(design: Design) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
     for a file transfer, :data:`APP_KNOBS` for applications, :data:`MEASURED_KNOBS` for an
-    imported estate, ...), else outstanding I/Os, else the first knob that applies."""
+    imported estate, ...), else outstanding I/Os, else (I/O at a set rate, which outstanding
+    I/Os do not move) the arrays' drives, else the first knob that applies."""
     choices = knobs_for(design)
     vms = [c for c in design.components if c.kind == "vm"]
     named = [str(v.get("workload.profile")) for v in vms]  # one pass: 50,000 VMs took two
@@ -290,7 +408,7 @@ def default_knob(design: Design) -> Knob | None:
         with_io = any(v.get("workload.io_iops") is not None for v in mains)
         first = MEASURED_KNOBS[0] if with_io and design.of_kind("storage_array") \
             else MEASURED_KNOBS[1]
-    for path in (first, "vm.workload.io_oio"):
+    for path in (first, "vm.workload.io_oio", MEASURED_KNOBS[0]):  # an open loop: drives
         k = knob(path)
         if k is not None and k in choices:
             return k

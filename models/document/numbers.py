@@ -32,6 +32,9 @@ NO_CHANGE = "no change"
 """A change smaller than :data:`RESOLUTION`."""
 SATURATED = "saturated"
 """An unbounded time (a queue past its capacity: the KPI table gives it as infinity)."""
+NOT_MEASURED = "not measured"
+"""A figure the design's data does not give (an estate imported without its datastores'
+capacity): never 0, which would claim a result."""
 
 Names = Callable[[str], str]
 """Component id -> the name the user knows it by."""
@@ -98,8 +101,9 @@ def plural(noun: str) -> str:
 
 def counted(n: int, noun: str, many: str = "") -> str:
     """``1 VM``, ``9,203 VMs``, ``2 libraries``: a count and its noun, plural unless it is one
-    (``many``, else :func:`plural`).  Every message that counts something goes through it."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {many or plural(noun)}"
+    (or minus one: ``-1 host`` short; ``many``, else :func:`plural`).  Every message that
+    counts something goes through it."""
+    return f"{n:,} {noun}" if abs(n) == 1 else f"{n:,} {many or plural(noun)}"
 
 
 count = counted
@@ -169,7 +173,7 @@ def with_unit(x: float | None, unit: str, digits: int = 3) -> str:
         return f"{_PREFIX[unit]}{text}"
     if unit in _SUFFIX:
         return f"{text}{_SUFFIX[unit]}"
-    if text == "1":
+    if text in ("1", "-1", "−1"):
         unit = SINGULAR.get(unit, unit)
     return f"{text} {unit}"
 

@@ -1,8 +1,11 @@
-"""Palette presets: named components from the studies (``resources/presets.json``).
+"""Palette presets: named components from the studies (``resources/presets.json``) and the
+servers of the server catalogue (:mod:`models.document.catalogue.servers`).
 
 A preset is a kind plus explicit property values (``Dell R720`` is a host with 2 x 8 cores at
 2.4 GHz and 128 GB).  Every preset is validated against :mod:`models.document.schema` when loaded,
-so a bad preset file fails loudly naming the preset and the property.
+so a bad preset file fails loudly naming the preset and the property.  A catalogue server is
+the preset ``server:<id>`` (its default processor and memory) or
+``server:<id>:<processor model>`` (:func:`server_preset`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from models.document.catalogue import servers
 from models.document.design import Component, DesignError, Issue, check_value, normalise
 from models.document.resources import RESOURCES
 from models.document.schema import KINDS, Value
@@ -26,6 +30,9 @@ class Preset:
     kind: str
     props: dict[str, Value] = field(default_factory=dict)
     source: str = ""
+    group: str = ""
+    """The heading it is listed under within its kind ("Servers from the studies"); empty:
+    directly under the kind."""
 
     def component(self, cid: str, x: float = 0.0, y: float = 0.0) -> Component:
         """A new component of this preset (its name is the preset's label unless generic)."""
@@ -58,7 +65,7 @@ def parse_presets(obj: Any) -> list[Preset]:
                 continue
             props[name] = normalise(spec, value)
         out.append(Preset(raw["id"], str(raw.get("label", raw["id"])), kind, props,
-                          str(raw.get("source", ""))))
+                          str(raw.get("source", "")), str(raw.get("group", ""))))
     if issues:
         raise DesignError(issues)
     return out
@@ -70,7 +77,38 @@ def presets() -> tuple[Preset, ...]:
     return tuple(parse_presets(json.loads(PRESETS_PATH.read_text(encoding="utf-8"))))
 
 
+SERVER = "server:"
+"""The prefix of a catalogue server's preset id."""
+
+
+def server_preset_id(server_id: str, processor: str = "") -> str:
+    """The preset id of a catalogue server (with a processor of its options, or its default)."""
+    return f"{SERVER}{server_id}" + (f":{processor}" if processor else "")
+
+
+def server_preset(pid: str) -> Preset:
+    """The host a catalogue server's preset id stands for: sockets, cores, clock, processor
+    and memory from the catalogue (KeyError for an unknown server or processor)."""
+    server_id, _, processor = pid.removeprefix(SERVER).partition(":")
+    server = servers.find(server_id)
+    if server is None:
+        raise KeyError(pid)
+    try:
+        proc = servers.processor_option(server, processor) if processor else None
+    except ValueError as err:
+        raise KeyError(pid) from err
+    props = servers.host_props(server, proc)
+    model = str(props.get("cpu_model", ""))
+    label = f"{server.title} ({model.removeprefix('Intel Xeon ')})" if model else server.title
+    return Preset(pid, label, "host", props,
+                  f"Server catalogue: {server.title}, {server.generation}, as SPEC CPU2017"
+                  " results ran it")
+
+
 def preset(pid: str) -> Preset:
+    """The preset of an id: a bundled one, or a catalogue server's (:func:`server_preset`)."""
+    if pid.startswith(SERVER):
+        return server_preset(pid)
     for p in presets():
         if p.id == pid:
             return p

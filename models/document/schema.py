@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from models.document import licensing
+
 PropType = Literal["int", "float", "bool", "enum", "str"]
 Value = bool | int | float | str | None
 
@@ -152,6 +154,20 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
     P("measured.memory_pct", "float", None, "%", "recorded host memory usage (RVTools vHost"
       " Memory usage %)", 0, 1000, nullable=True),
     P("provenance.measured", "str", "", doc="where the recorded host figures come from"),
+    # issue 22: a partial host (the export lists fewer VMs than it runs) and its background
+    P("measured.vms", "int", None, "VMs", "VMs the host runs by the inventory (vHost # VMs)",
+      0, 1.0e6, nullable=True),
+    P("measured.vms_listed", "int", None, "VMs", "VMs the export lists on the host", 0, 1.0e6,
+      nullable=True),
+    P("background.cpu_cores", "float", None, "cores", "a partial host's recorded CPU its listed"
+      " VMs do not explain (the VMs the export does not list) at background.cpu_ghz", 0, 1.0e5,
+      nullable=True),
+    P("background.cpu_ghz", "float", None, "GHz", "the clock background.cpu_cores was measured"
+      " at", 0.5, 6.0, nullable=True),
+    P("background.memory_gb", "float", None, "GB", "a partial host's recorded memory its listed"
+      " VMs do not hold (the VMs the export does not list)",
+      0, 24576, nullable=True),
+    P("provenance.background", "str", "", doc="where the host's background load comes from"),
 )
 # Recorded by Aria Operations and Live Optics (issue 24), on hosts and clusters (contention on
 # VMs too); a cluster also keeps its recorded CPU and memory usage and their source.
@@ -470,14 +486,34 @@ LINKS: dict[str, LinkSpec] = {
     )
 }
 
+NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
+                  "measured")
+"""Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
+measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
+measured (NaN, ``null`` in JSON), never invented."""
+
 DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.cpu_util_max", "float", 0.9, "fraction", "highest acceptable host CPU"
       " utilisation", 0.05, 1.0),
     P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
       0.001, 1.0e6),
+    P("policy.memory_util_max", "float", 1.0, "fraction", "highest acceptable host memory"
+      " utilisation (the memory the VMs hold over installed memory)", 0.05, 1.0),
     P("policy.ha_spare_hosts", "int", 0, "hosts", "spare hosts kept for HA (N+x)", 0, 1000),
     P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
       " (on the space in use)", 0, 1000),
+    P("policy.vcpu_per_core_max", "float", 0.0, "vCPUs per core", "highest acceptable vCPUs"
+      " per physical core on a host (0: no ceiling); hosts needed honour it", 0, 64),
+    P("policy.memory_overcommit_max", "float", 0.0, "x", "highest acceptable configured VM"
+      " memory per installed memory on a host (0: no ceiling); hosts needed honour it", 0,
+      16),
+    P("policy.licence_edition", "enum", licensing.edition_ids()[0],
+      choices=licensing.edition_ids(), doc="the per-core subscription a licence price is"
+      " for (resources/licensing.json); every edition counts cores the same way"),
+    P("policy.licence_price_per_core", "float", 0.0, "per core per year", "price of one"
+      " licensed core for a year, in any currency; 0: no price, no yearly cost", 0, 1.0e6),
+    P("policy.licence_order_minimum", "bool", False, doc="count the minimum of cores per"
+      " order announced in 2025 (72; disputed, so off unless turned on)"),
 )
 """Properties of the design itself, selected with ``design`` in overrides and knobs."""
 
@@ -503,6 +539,10 @@ PROP_LABELS: dict[str, str] = {
     "Inter-site round trips per vSAN write",
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
     "Recorded memory usage", "provenance.measured": "Source of the recorded figures",
+    "measured.vms": "Recorded VMs", "measured.vms_listed": "VMs in the export",
+    "background.cpu_cores": "Background CPU", "background.cpu_ghz": "Clock of the background"
+    " CPU", "background.memory_gb": "Background memory", "provenance.background":
+    "Source of the background load",
     "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
     "measured.cpu_pct": "Recorded CPU usage", "measured.memory_pct": "Recorded memory usage",
     "host.measured.iops": "Recorded IOPS", "cluster.measured.iops": "Recorded IOPS",
@@ -585,7 +625,13 @@ PROP_LABELS: dict[str, str] = {
     # links and the design
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
+    "policy.memory_util_max": "Memory utilisation ceiling",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
+    "policy.vcpu_per_core_max": "vCPU:core ceiling",
+    "policy.memory_overcommit_max": "Memory overcommit ceiling",
+    "policy.licence_edition": "Licence edition",
+    "policy.licence_price_per_core": "Licence price per core",
+    "policy.licence_order_minimum": "Licence minimum per order",
 }
 """How a property reads on screen (inspector, undo texts, warnings), by property name or
 ``kind.prop`` where one kind needs its own words."""
@@ -613,6 +659,7 @@ CHOICE_LABELS: dict[str, str] = {
     "export": "export", "vaai": "VAAI copy in the array", "same_host": "through one host",
     "cross_host": "between two hosts", "upload_client": "uploaded from a client",
     "web_server": "pulled from a web server",
+    **{e.id: e.short for e in licensing.rules().editions},
 }
 """How a choice reads on screen (``raid5`` is "RAID 5"); the design file keeps the name."""
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models.document import licensing
+
 VROOM_2011 = "004_71818b3e2a532e7c.txt"
 """The VMware VROOM! blog's archive of August 2011 (``mechanisms.md``, source 5)."""
 VROOM = "000_5ac78f51c19be619.txt"
@@ -178,8 +180,10 @@ FT_LIMITS = Study(
     "VMware vSphere Availability: Fault Tolerance Requirements, Limits, and Licensing", "VMware",
     None)
 MAXIMUMS = Study("VMware vSphere Configuration Maximums (per release)", "VMware", None)
+LICENSING = Study(licensing.rules().cited()[0].title, "Broadcom", 2025)
+"""The per-core counting rule licensed cores follow (``resources/licensing.json``)."""
 
-GUIDES: tuple[Study, ...] = (HA, DRS, HYPERTHREADING, FT_LIMITS, MAXIMUMS)
+GUIDES: tuple[Study, ...] = (HA, DRS, HYPERTHREADING, FT_LIMITS, MAXIMUMS, LICENSING)
 """Product documents whose rules a model implements as stated (no case of theirs)."""
 
 _BY_NAME: dict[str, Study] = {name: s for s in STUDIES + GUIDES for name in s.names}

@@ -161,3 +161,25 @@ def _num(v: object) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+def common_suffix(names: list[str]) -> str:
+    """The domain every dotted name of ``names`` ends in (``.corp.local`` for
+    ``esx01.corp.local`` and ``esx02.corp.local``), "" when they share none or a name is an
+    IP address (``10.1.2.3`` is told apart by its last part)."""
+    dotted = [n for n in names if "." in n.strip(".")]
+    if not dotted or any(n.replace(".", "").isdigit() for n in dotted):
+        return ""
+    parts = [n.split(".") for n in dotted]
+    shared = 0
+    for group in zip(*(reversed(p[1:]) for p in parts), strict=False):
+        if len(set(group)) != 1:
+            break
+        shared += 1
+    if not shared or min(len(p) for p in parts) < 2:
+        return ""
+    return "." + ".".join(parts[0][-shared:])
+
+
+def short_name(name: str, suffix: str) -> str:
+    """``name`` without the common ``suffix`` (:func:`common_suffix`)."""
+    return name[:-len(suffix)] if suffix and name.endswith(suffix) and name != suffix \
+        else name

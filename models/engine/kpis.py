@@ -21,23 +21,30 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.core.prediction import Prediction, Resource
-from models.core.sections import LibraryJob
+from models.core.sections import Capacity, ClusterCapacity, LibraryJob, Licensing
+from models.document.knobs import CAPACITY
 from models.document.numbers import (
+    NOT_MEASURED,
     SATURATED,
     Names,
     counted,
+    number,
     percent,
     unbroken,
     with_unit,
 )
 from models.document.studies import (
+    BEST_PRACTICES_4,
     CL_DEPLOY,
     CL_SYNC,
     CL_TUNING,
     DENSE,
+    DRS,
     FEDEX,
     FT4,
     FT6,
+    HA,
+    LICENSING,
     LRO,
     MILLION,
     PCOIP,
@@ -52,6 +59,9 @@ Figure = Callable[[Prediction], float | None]
 """A KPI's value in a prediction; None when the design has nothing to measure."""
 Detail = Callable[[Prediction, Names], str]
 """The line under a KPI's figure in a prediction, components named by the given function."""
+
+
+HOST_UTIL = ("host_cpu_pct", "host_memory_pct")
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,14 @@ class Kpi:
     """What is missing when the design has nothing to measure (the value is None)."""
     detail: Detail | None = None
     """The line under the figure (what it is made of, where it peaks, what binds it)."""
+    unmeasured: Callable[[Prediction], bool] | None = None
+    """Whether a figure with no value is one the design's data lacks (it reads
+    :data:`~models.document.numbers.NOT_MEASURED`), rather than one it has nothing for."""
+    estate: bool = False
+    """A figure an estate is sized by: a testbed without it does not list it as missing."""
+    optional: bool = False
+    """A figure the user asks for (a licence price): where it is absent the dashboard does
+    not list it among the figures the design has nothing to measure for."""
 
     def text(self, v: float | None) -> str:
         """A value of this KPI as a tile, a table cell, a report and the command line show it
@@ -79,7 +97,14 @@ class Kpi:
 
     def figure(self, p: Prediction | None) -> str:
         """This KPI's figure in prediction ``p`` as a tile shows it."""
-        return self.text(self.value(p) if p is not None else None)
+        v = self.value(p) if p is not None else None
+        return NOT_MEASURED if v is None and self.not_measured(p) else self.text(v)
+
+    def not_measured(self, p: Prediction | None) -> bool:
+        """Whether ``p`` lacks the data for this figure (shown as not measured, not left
+        out)."""
+        return p is not None and self.unmeasured is not None and self.value(p) is None \
+            and self.unmeasured(p)
 
     def note(self, p: Prediction | None, name: Names = str, value: object = ...) -> str:
         """The line under the figure: :attr:`absent` when there is nothing to measure, else
@@ -88,7 +113,9 @@ class Kpi:
         if p is None:
             return ""
         v = self.value(p) if value is ... else value
-        if v is None:
+        if v is None and self.key in HOST_UTIL and len(p.hosts.ids):
+            return NOT_MEASURED
+        if v is None and not self.not_measured(p):
             return self.absent
         return self.detail(p, name) if self.detail is not None else ""
 
@@ -144,8 +171,10 @@ NO_IO = "no storage I/O"
 
 
 def mean_pct(util: np.ndarray) -> float | None:
-    """Mean of a per-host utilisation, in per cent; None without hosts."""
-    return float(np.mean(util)) * 100.0 if len(util) else None
+    """Mean of a per-host utilisation over the hosts something measured, in per cent; None
+    without hosts or when nothing measured any (NaN: "not measured", never 0)."""
+    known = util[np.isfinite(util)]
+    return float(np.mean(known)) * 100.0 if len(known) else None
 
 
 def p95_response(p: Prediction) -> float | None:
@@ -154,6 +183,33 @@ def p95_response(p: Prediction) -> float | None:
     if not p.vms.request_driven.any():
         return None
     return math.inf if p.response_saturated else p.p95_response_ms
+
+
+def licensing_of(p: Prediction) -> Licensing | None:
+    """The prediction's licensing (licensed cores under the per-core rules), if any."""
+    cap = p.sections.capacity
+    return cap.licensing if cap is not None else None
+
+
+def licensed_cores(p: Prediction) -> float | None:
+    """Licensed cores, None without ESXi hosts."""
+    lic = licensing_of(p)
+    return float(lic.licensed_cores) if lic is not None and lic.hosts else None
+
+
+def licence_cost(p: Prediction) -> float | None:
+    """Their yearly cost, None without a price per core."""
+    lic = licensing_of(p)
+    return lic.cost_per_year if lic is not None and lic.hosts else None
+
+
+def licence_rule_text(lic: Licensing) -> str:
+    """How the count was made, in words short enough for a tile's line: ``min 16 per CPU;
+    448 physical``."""
+    text = f"min {lic.min_cores_per_cpu} per CPU"
+    if lic.order_minimum_cores is not None:
+        text += f", {lic.order_minimum_cores} an order"
+    return f"{text}; {lic.physical_cores:,} physical"
 
 
 def hosts_needed(p: Prediction) -> float | None:
@@ -178,6 +234,8 @@ LIMITS: dict[str, Limit] = {
     "cpu": Limit("CPU", "host CPU"),
     "p95": Limit("p95 response", "the p95 response time"),
     "memory": Limit("memory", "host memory"),
+    "vcpu": Limit("vCPU:core", "the vCPU:core ceiling"),
+    "overcommit": Limit("memory overcommit", "the memory overcommit ceiling"),
     "ft": Limit("FT secondary", "the FT secondary's own host"),
     "array": Limit("storage array", "a storage array"),
     "nic": Limit("NIC", "a NIC"),
@@ -208,7 +266,7 @@ def limit_text(binding: str | None, phrase: bool = False) -> str:
 def _busiest_host(util_of: Callable[[Prediction], np.ndarray]) -> Detail:
     def detail(p: Prediction, name: Names) -> str:
         util = util_of(p)
-        i = int(np.argmax(util))
+        i = int(np.nanargmax(util))  # hosts nothing measured (NaN) are not the busiest
         if len(util) == 1:  # the mean is that host's own figure
             return name(p.hosts.ids[i])
         return f"busiest {name(p.hosts.ids[i])} at {unbroken(percent(float(util[i])))}"
@@ -263,6 +321,129 @@ def _binding(p: Prediction, name: Names) -> str:
     return f"binding limit: {limit_text(p.consolidation.binding)}"
 
 
+def _licence_rule(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    return licence_rule_text(lic) if lic is not None else ""
+
+
+def _licence_price(p: Prediction, name: Names) -> str:
+    lic = licensing_of(p)
+    if lic is None or lic.price_per_core is None:
+        return ""
+    return f"{lic.edition_name} at {with_unit(lic.price_per_core, 'per core per year')}"
+
+
+# --------------------------------------------------------------------------- capacity
+
+
+def _capacity(p: Prediction) -> Capacity | None:
+    return p.sections.capacity
+
+
+def _estate(p: Prediction) -> Capacity | None:
+    """The capacity section of a design sized as an estate is (one with clusters: a
+    testbed's VMs per host say what these would), else None."""
+    cap = _capacity(p)
+    return cap if cap is not None and len(p.vms.ids) and any(c.id for c in cap.clusters) \
+        else None
+
+
+def vcpu_per_core(p: Prediction) -> float | None:
+    """vCPUs of the placed VMs per physical core (the capacity section's), for an estate."""
+    cap = _estate(p)
+    return cap.vcpu_per_core if cap is not None else None
+
+
+def memory_overcommit(p: Prediction) -> float | None:
+    """Configured VM memory per installed memory (the capacity section's), for an
+    estate."""
+    cap = _estate(p)
+    return cap.memory_overcommit if cap is not None else None
+
+
+def storage_used_pct(p: Prediction) -> float | None:
+    """Space in use over the capacity of the arrays whose capacity is known, per cent; None
+    where none is (:func:`storage_unmeasured` tells whether the data lacks it)."""
+    cap = _capacity(p)
+    if cap is None:
+        return None
+    sized = [a for a in cap.storage.arrays if a.capacity_gb]
+    total = sum(a.capacity_gb or 0.0 for a in sized)
+    return 100.0 * sum(a.used_gb for a in sized) / total if total > 0 else None
+
+
+def storage_unmeasured(p: Prediction) -> bool:
+    """The design knows space its VMs use but no capacity to hold it (an RVTools export
+    without its datastores): its storage capacity is not measured."""
+    cap = _capacity(p)
+    return cap is not None and cap.storage.needed_gb > 0
+
+
+def clusters_of(p: Prediction) -> list[ClusterCapacity]:
+    """The clusters with hosts and VMs, the tightest first (fewest spare hosts after HA)."""
+    cap = _capacity(p)
+    rows = [c for c in (cap.clusters if cap is not None else []) if c.id and c.hosts and c.vms]
+    return sorted(rows, key=lambda c: (_spare(c), c.name))
+
+
+def _spare(c: ClusterCapacity) -> float:
+    """Hosts a cluster has beyond what its VMs and its HA admission control need."""
+    return c.hosts - c.hosts_needed if c.hosts_needed is not None else -math.inf
+
+
+def cluster_headroom(p: Prediction) -> float | None:
+    """Spare hosts after HA in the tightest cluster (negative: short); None without
+    clusters."""
+    rows = clusters_of(p)
+    if not rows:
+        return None
+    spare = _spare(rows[0])
+    return spare if math.isfinite(spare) else None
+
+
+def _busiest_vcpus(p: Prediction, name: Names) -> str:
+    cap = _capacity(p)
+    if cap is None or cap.max_vcpu_per_core_host is None:
+        return ""
+    return f"busiest host {number(cap.max_vcpu_per_core_host)}"
+
+
+def _memory_detail(p: Prediction, name: Names) -> str:
+    rows = [c for c in clusters_of(p) if c.memory_overcommit is not None]
+    if len(rows) < 2:
+        return "configured over installed"
+    top = max(rows, key=lambda c: c.memory_overcommit or 0.0)
+    return f"highest {top.name} {number(top.memory_overcommit)}"
+
+
+def _storage_detail(p: Prediction, name: Names) -> str:
+    cap = _capacity(p)
+    if cap is None:
+        return ""
+    st = cap.storage
+    sized = [a for a in st.arrays if a.capacity_gb]
+    growth = (f"; with {with_unit(st.growth_pct, '%')} growth"
+              f" {with_unit(st.needed_gb, 'GB')}" if st.growth_pct else "")
+    if not sized:
+        used = sum(a.used_gb for a in st.arrays) + st.vms_without_array_gb
+        return f"used {with_unit(used, 'GB')}, capacity {NOT_MEASURED}{growth}"
+    used = sum(a.used_gb for a in sized)
+    prov = sum(a.provisioned_gb for a in sized)
+    thin = f", provisioned {with_unit(prov, 'GB')}" if prov > used else ""
+    short = f", short {with_unit(st.short_gb, 'GB')}" if st.short_gb else ""
+    return (f"used {with_unit(used, 'GB')} of {with_unit(st.capacity_gb, 'GB')}{thin}"
+            f"{growth}{short}")
+
+
+def _clusters_detail(p: Prediction, name: Names) -> str:
+    rows = clusters_of(p)
+    shown = [f"{c.name} {counted(c.hosts, 'host')}, {c.hosts_needed} needed"
+             if c.hosts_needed is not None else f"{c.name}: a VM fits on no host"
+             for c in rows[:3]]
+    more = f"; {counted(len(rows) - 3, 'more cluster')}" if len(rows) > 3 else ""
+    return "; ".join(shown) + more
+
+
 KPIS: tuple[Kpi, ...] = (
     Kpi("total_iops", "Total IOPS", "IOPS", _if_io(lambda p: p.total_iops),
         cite(VAIO, MILLION, RAIDPOOL),
@@ -303,17 +484,44 @@ KPIS: tuple[Kpi, ...] = (
         "no library transfers", _library_job),
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
-        " paths and the hypervisor's cost per event, against cores x clock (hyperthreads"
-        " counted as 1.22 cores)", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
+        " paths and the hypervisor's cost per event and the hosts' background load, against"
+        " cores x clock (hyperthreads counted as 1.22 cores); hosts whose CPU nothing"
+        " measured are left out", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
-        " (consumed where measured, else configured), FT secondaries included, against"
-        " installed memory", None, "no hosts", _busiest_host(lambda p: p.hosts.memory_util)),
+        " (consumed where measured, else configured), FT secondaries included, and the"
+        " hosts' background load, against installed memory; hosts whose memory nothing"
+        " measured are left out", None, "no hosts",
+        _busiest_host(lambda p: p.hosts.memory_util)),
     Kpi("vms_per_host", "VMs per host", "", lambda p: p.consolidation.vms_per_host, cite(DENSE),
         "VMs per host in the design as placed", detail=_per_host_limits),
     Kpi("hosts_needed", "Hosts needed", "", hosts_needed, cite(DENSE),
         "Hosts the VMs need under the policy ceilings (CPU, p95, memory, HA spares)", False,
         detail=_binding),
+    Kpi("licensed_cores", "Licensed cores", "cores", licensed_cores, cite(LICENSING),
+        "Cores the ESXi hosts license under per-core subscription rules: physical cores (not"
+        " hyperthreads), each CPU counting at least 16 (VMware by Broadcom, 2024)", False,
+        "no ESXi hosts", _licence_rule),
+    Kpi("licence_cost", "Licence cost", "per year", licence_cost, cite(LICENSING),
+        "Licensed cores times the policy's price per core per year (Licence price per core)",
+        False, "no licence price per core", _licence_price, optional=True),
+    Kpi("cluster_headroom", "Cluster headroom", "hosts", cluster_headroom, cite(HA, DRS),
+        "Hosts the tightest cluster has beyond what its VMs need under the policy and its HA"
+        " admission control keeps for failover (negative: short); each cluster's hosts and"
+        " hosts needed below, the tightest first", True, "no clusters", _clusters_detail,
+        estate=True),
+    Kpi("vcpu_per_core", "vCPU:core", "", vcpu_per_core, cite(BEST_PRACTICES_4),
+        "vCPUs of the placed VMs per physical core (the busiest host's below), in a design"
+        " of clusters", False, "no clusters", _busiest_vcpus, estate=True),
+    Kpi("memory_overcommit", "Memory overcommit", "", memory_overcommit,
+        cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
+        " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
+        " clusters", False, "no clusters", _memory_detail, estate=True),
+    Kpi("storage_used_pct", "Storage capacity", "%", storage_used_pct, CAPACITY,
+        "Space in use over the capacity of the arrays (datastores) whose capacity is known;"
+        " below it the space used, provisioned and needed with the planned growth"
+        " (policy.storage_growth_pct)", False, "no storage capacity data", _storage_detail,
+        storage_unmeasured, estate=True),
 )
 
 KPI_BY_KEY = {k.key: k for k in KPIS}

@@ -80,8 +80,30 @@ def throughput_of(p: Prediction | None) -> tuple[str, ThroughputFigure]:
     if p is not None and p.total_iops == 0 and p.library_transfers:
         return "MB/s moved", lambda q: q.library_mb_per_s
     if capacity_only(p):
-        return "hosts needed", needed_or_nan
+        return HOSTS_NEEDED, needed_or_nan
     return "total IOPS", lambda q: q.total_iops
+
+
+HOSTS_NEEDED = "hosts needed"
+"""The lower plot's title on a design whose only work is CPU and memory."""
+FOCUS = 2.0
+"""A curve of hosts needed is drawn up to this many times today's count (:func:`focus`)."""
+
+
+def focus(ys: np.ndarray, now: float) -> tuple[float, float] | None:
+    """A y range round ``now`` for a curve whose far end dwarfs it (the hosts an estate
+    needs at one core per socket: 600 against today's 23, which a range from 0 to 600
+    flattens): from a little under the curve's lowest to :data:`FOCUS` times ``now``; None
+    when the whole curve is within that (auto-range then)."""
+    finite = ys[np.isfinite(ys)]
+    if finite.size == 0 or not math.isfinite(now) or now <= 0:
+        return None
+    lo, hi = float(finite.min()), float(finite.max())
+    top = FOCUS * now
+    if hi <= top:
+        return None
+    bottom = min(lo, now)
+    return (max(0.0, bottom - 0.1 * (top - bottom)), top)
 
 
 def flat_range(ys: np.ndarray) -> tuple[float, float] | None:

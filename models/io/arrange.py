@@ -29,11 +29,18 @@ from models.io.placement import (
     VM_PITCH_X,
     VM_PITCH_Y,
     VM_W,
+    BoxStyle,
     Card,
     Holdings,
     Rect,
+    array_groups,
+    box_styles,
     cards,
+    covered_area,
     docked_positions,
+    extent_zoom,
+    fit_zoom,
+    group_band,
     holdings,
     rect_of,
     size_of,
@@ -93,12 +100,14 @@ def _packed(blocks: list[_Block], aspect: float = ASPECT) -> _Block:
     return min(scored, key=lambda t: (round(t[0], 6), -t[1]))[2]  # a tie: the wider
 
 
-def _boxed(content: _Block, comp: Component) -> _Block:
-    """``content`` inside the box of container ``comp`` (its default size when empty)."""
+def _boxed(content: _Block, comp: Component, styles: dict[str, BoxStyle]) -> _Block:
+    """``content`` inside the box of container ``comp`` (its default size when empty), in
+    its kind's style (:func:`models.io.placement.box_styles`)."""
     if not content.items:
         return _leaf(comp, {})
-    style = BOXES[comp.kind]
-    w, h = content.w + 2 * style.pad, content.h + 2 * style.pad + style.head
+    style = styles[comp.kind]
+    w = max(content.w + 2 * style.pad, style.width_for(comp.name, comp.kind))
+    h = content.h + 2 * style.pad + style.head
     items = [(cid, x + style.pad, y + style.pad + style.head) for cid, x, y in content.items]
     return _Block(w, h, [*items, (comp.id, w / 2, h / 2)])
 
@@ -114,12 +123,49 @@ def _grid(ids: list[str]) -> _Block:
 
 def arrange(design: Design) -> dict[str, tuple[float, float]]:
     """A position for every component of ``design`` such that no two cards, arrays,
-    libraries or boxes overlap (deterministic: the same design gives the same layout)."""
+    libraries or boxes overlap (deterministic: the same design gives the same layout), its
+    boxes' name bands sized for the zoom at which it fits (:func:`layout_styles`)."""
     held = holdings(design)
     cs = cards(design, held)
-    by_id = {c.id: c for c in design.components}
-    sites = [c for c in design.components if c.kind == "site"]
-    clusters = [c for c in design.components if c.kind in BOXES and c.kind != "site"]
+    return _arranged(design, held, cs, layout_styles(design, held, cs))
+
+
+def arrange_in_place(design: Design) -> Design:
+    """Give every component of ``design`` its :func:`arrange` position; returns it."""
+    at = arrange(design)
+    for comp in design.components:
+        comp.x, comp.y = at[comp.id]
+    return design
+
+
+def layout_styles(design: Design, held: Holdings | None = None,
+                  cs: dict[str, Card] | None = None) -> dict[str, BoxStyle]:
+    """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
+    contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
+    first guess of the zoom at which it fits from the area its cards cover, then the zoom
+    of a layout made with that guess.  A design without boxes keeps the guess (its groups of
+    arrays at most), or :data:`~models.io.placement.BOXES` without groups either: nothing
+    to lay out twice (a 50,000-VM design opens without a second layout)."""
+    held = held or holdings(design)
+    cs = cs if cs is not None else cards(design, held)
+    if not held.containers:  # no box: a group of arrays at most, which the guess sizes
+        return box_styles(fit_zoom(covered_area(design, cs))) \
+            if array_groups(design, held) else dict(BOXES)
+    guess = box_styles(fit_zoom(covered_area(design, cs)))
+    out = _arranged(design, held, cs, guess, docked=False)
+    return box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))
+
+
+def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
+              styles: dict[str, BoxStyle], docked: bool = True
+              ) -> dict[str, tuple[float, float]]:
+    """:func:`arrange` with the boxes in ``styles`` (without the VMs and NICs on cards unless
+    ``docked``)."""
+    docked_ids = held.host_of
+    own = [c for c in design.components if c.id not in docked_ids]  # VMs on cards: not here
+    by_id = {c.id: c for c in own}
+    sites = [c for c in own if c.kind == "site"]
+    clusters = [c for c in own if c.kind in BOXES and c.kind != "site"]
     site_of = {m: next((s for s in held.member_of.get(m, []) if by_id[s].kind == "site"), "")
                for m in by_id}
     cluster_of = {m: next((k for k in held.member_of.get(m, []) if by_id[k].kind != "site"),
@@ -133,11 +179,12 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
 
     def cluster_block(k: Component) -> _Block:
         members = [by_id[m] for m in held.containers[k.id]]
-        return _boxed(_packed([_leaf(m, cs) for m in members]), k)
+        return _boxed(_packed([_leaf(m, cs) for m in members]), k, styles)
+
+    holders = [c for c in own if c.kind in ("host", "content_library")]
 
     def free_members(site_id: str) -> list[Component]:
-        return [c for c in design.components if c.kind in ("host", "content_library")
-                and site_of[c.id] == site_id
+        return [c for c in holders if site_of[c.id] == site_id
                 and (not cluster_of[c.id] or cluster_site.get(cluster_of[c.id]) is None)]
 
     top: list[_Block] = []
@@ -146,61 +193,95 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
     for s in sites:
         inner = [cluster_block(k) for k in clusters if cluster_site[k.id] == s.id]
         inner += [_leaf(m, cs) for m in free_members(s.id)]
-        top.append(_boxed(_packed(inner, inner_aspect), s))
+        top.append(_boxed(_packed(inner, inner_aspect), s, styles))
     top += [cluster_block(k) for k in clusters if cluster_site[k.id] == ""]
     top += [_leaf(m, cs) for m in free_members("")]
-    loose = [c.id for c in design.components if c.kind == "vm" and c.id not in held.host_of]
+    loose = [c.id for c in own if c.kind == "vm"]
     if loose:
         top.append(_grid(loose))
-    placed = {cid for b in top for cid, _, _ in b.items} | set(held.host_of)
-    arrays = [c for c in design.components if c.kind == "storage_array"]
-    top += [_leaf(c, cs) for c in design.components
-            if c.id not in placed and c.kind != "storage_array"]
+    placed = {cid for b in top for cid, _, _ in b.items}
+    arrays = [c for c in own if c.kind == "storage_array"]
+    top += [_leaf(c, cs) for c in own if c.id not in placed and c.kind != "storage_array"]
     body = _packed(top)
     out = {cid: (x, y) for cid, x, y in body.items}
-    out.update(_array_row(design, arrays, out, body))
-    out.update(docked_positions(design, held, out))
+    out.update(_array_row(design, arrays, out, body, held, styles["cluster"]))
+    if docked:
+        out.update(docked_positions(design, held, out))
     return out
 
 
-def arrange_in_place(design: Design) -> Design:
-    """Give every component of ``design`` its :func:`arrange` position; returns it."""
-    at = arrange(design)
-    for comp in design.components:
-        comp.x, comp.y = at[comp.id]
-    return design
-
-
 def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[float, float]],
-               body: _Block) -> dict[str, tuple[float, float]]:
+               body: _Block, held: Holdings, style: BoxStyle
+               ) -> dict[str, tuple[float, float]]:
     """Arrays in a row above everything, each as near as it can be to the hosts (or the
-    VMs' hosts) that reach it."""
+    VMs' hosts) that reach it; the arrays of a group (:func:`array_groups`) together, in a
+    block about as many across as down inside a box of ``style``, which the canvas draws as
+    one item until zoomed in."""
     if not arrays:
         return {}
     reach: dict[str, list[float]] = {a.id: [] for a in arrays}
     for lk in design.links:
         if lk.kind == "storage" and lk.target in reach and lk.source in at:
             reach[lk.target].append(at[lk.source][0])
-    want = {a: (float(np.mean(xs)) if xs else body.w / 2) for a, xs in reach.items()}
-    order = sorted(arrays, key=lambda a: want[a.id])
-    widths = [SIZES["storage_array"][0] for _ in order]
-    total = sum(widths) + GAP * (len(order) - 1)
-    centre = float(np.mean([want[a.id] for a in order]))
-    x = min(max(centre - total / 2, min(0.0, body.w - total)), max(0.0, body.w - total))
-    y = -ARRAY_RISE - SIZES["storage_array"][1] / 2
+    groups = array_groups(design, held)
+    grouped = {a for g in groups for a in g.arrays}
+    names = {c.id: c.name or c.id for c in design.components if c.kind == "cluster"}
+    blocks: list[tuple[float, _Block]] = []
+    for g in groups:
+        xs = [x for a in g.arrays for x in reach[a]]
+        width = style.width_for(group_band(g, lambda k: names.get(k, k)), "cluster")
+        blocks.append((float(np.mean(xs)) if xs else body.w / 2,
+                       _array_block(list(g.arrays), style, width)))
+    for a in arrays:
+        if a.id not in grouped:
+            xs = reach[a.id]
+            blocks.append((float(np.mean(xs)) if xs else body.w / 2, _leaf(a, {})))
+    blocks.sort(key=lambda b: b[0])
+    rows: list[list[tuple[float, _Block]]] = [[]]
+    for want, b in blocks:  # rows no wider than what lies under them (one, for a testbed)
+        row = rows[-1]
+        if row and sum(r.w + GAP for _, r in row) + b.w > max(body.w, b.w):
+            rows.append(row := [])
+        row.append((want, b))
+    bottom = -ARRAY_RISE
     out = {}
-    for a, w in zip(order, widths, strict=True):
-        out[a.id] = (x + w / 2, y)
-        x += w + GAP
+    for row in rows:
+        total = sum(b.w for _, b in row) + GAP * (len(row) - 1)
+        centre = float(np.mean([x for x, _ in row]))
+        x = min(max(centre - total / 2, min(0.0, body.w - total)), max(0.0, body.w - total))
+        for _, b in row:
+            for cid, bx, by in b.items:
+                out[cid] = (x + bx, bottom - b.h + by)
+            x += b.w + GAP
+        bottom -= max(b.h for _, b in row) + GAP
     return out
+
+
+ARRAY_GAP = 16.0
+"""Between two arrays of a group: closer than :data:`GAP`, so the group reads as one."""
+
+
+def _array_block(ids: list[str], style: BoxStyle, width: float) -> _Block:
+    """A group's arrays in a grid (about as many across as down) with a box's margins and
+    name band round it, at least ``width`` wide."""
+    w, h = SIZES["storage_array"]
+    cols = max(1, math.ceil(math.sqrt(len(ids))))
+    rows = -(-len(ids) // cols)
+    items = [(cid, style.pad + w / 2 + (i % cols) * (w + ARRAY_GAP),
+              style.pad + style.head + h / 2 + (i // cols) * (h + ARRAY_GAP))
+             for i, cid in enumerate(ids)]
+    return _Block(max(cols * (w + ARRAY_GAP) - ARRAY_GAP + 2 * style.pad, width),
+                  rows * (h + ARRAY_GAP) - ARRAY_GAP + 2 * style.pad + style.head, items)
 
 
 # --------------------------------------------------------------------------- room for one more
 def top_level_rects(design: Design, held: Holdings | None = None,
-                    cs: dict[str, Card] | None = None, skip: Iterable[str] = ()
+                    cs: dict[str, Card] | None = None, skip: Iterable[str] = (),
+                    at: dict[str, tuple[float, float]] | None = None
                     ) -> tuple[list[str], np.ndarray]:
     """Ids and rectangles (n x 4: left, top, right, bottom) of the items that must not
-    overlap: host cards, arrays, libraries, empty boxes and VMs on no host."""
+    overlap: host cards, arrays, libraries, empty boxes and VMs on no host (where they are,
+    or where ``at`` puts them)."""
     held = held or holdings(design)
     cs = cs if cs is not None else cards(design, held)
     skip = set(skip)
@@ -208,7 +289,7 @@ def top_level_rects(design: Design, held: Holdings | None = None,
     for c in design.components:
         if c.id in skip or c.id in held.host_of or (c.kind in BOXES and held.containers[c.id]):
             continue
-        x, y, w, h = rect_of(c, cs)
+        x, y, w, h = rect_of(c, cs, at.get(c.id) if at is not None else None)
         ids.append(c.id)
         rects.append((x, y, x + w, y + h))
     return ids, np.array(rects, np.float64).reshape(-1, 4)

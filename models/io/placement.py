@@ -18,12 +18,14 @@ View > Arrange); :func:`free_spot` finds room for one new item near where it was
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from models.document.design import Component, Design
+from models.document.numbers import counted
+from models.document.words import kind_count
 
 VM_W, VM_H = 140.0, 20.0
 VM_PITCH_X, VM_PITCH_Y = 146.0, 26.0
@@ -51,6 +53,16 @@ class BoxStyle:
     """Space between the box and the cards it holds."""
     head: float
     """Band above the cards for the box's name."""
+    fit: float = 0.0
+    """The zoom its name is sized for (:func:`box_styles`); 0: none, the box is as wide as
+    what it holds."""
+
+    def width_for(self, name: str, kind: str) -> float:
+        """The least width of a box of this style for its ``name`` to read whole at its
+        :attr:`fit` (:data:`NAME_EM` a character in the canvas's bold type)."""
+        if not self.fit:
+            return 0.0
+        return len(name) * NAME_EM * CAPTION_PX.get(kind, 13.0) / self.fit + 20.0
 
 
 BOXES: dict[str, BoxStyle] = {"site": BoxStyle(22.0, 34.0), "cluster": BoxStyle(12.0, 28.0)}
@@ -158,9 +170,12 @@ def card(n_nics: int, n_vms: int) -> Card:
     return Card(n_nics, n_vms, width, y + PAD + HEAD_H / 2, nic_cols, cols, nic_top, vm_top)
 
 
-def box_around(rects: Iterable[Rect], kind: str) -> Rect | None:
-    """The box of a ``kind`` container holding cards at ``rects`` (None when empty)."""
-    style = BOXES.get(kind, BoxStyle(PAD, 24.0))
+def box_around(rects: Iterable[Rect], kind: str, style: BoxStyle | None = None,
+               width: float = 0.0) -> Rect | None:
+    """The box of a ``kind`` container holding cards at ``rects`` (None when empty), in its
+    ``style`` (by default its kind's in :data:`BOXES`; :func:`box_styles` for a large
+    design), at least ``width`` wide (:meth:`BoxStyle.width_for`: room for its name)."""
+    style = style or BOXES.get(kind, BoxStyle(PAD, 24.0))
     left = top = math.inf
     right = bottom = -math.inf
     for x, y, w, h in rects:
@@ -168,8 +183,74 @@ def box_around(rects: Iterable[Rect], kind: str) -> Rect | None:
         right, bottom = max(right, x + w), max(bottom, y + h)
     if left == math.inf:
         return None
-    return (left - style.pad, top - style.pad - style.head, right - left + 2 * style.pad,
-            bottom - top + 2 * style.pad + style.head)
+    return (left - style.pad, top - style.pad - style.head,
+            max(right - left + 2 * style.pad, width), bottom - top + 2 * style.pad + style.head)
+
+
+# --------------------------------------------------------------------------- captions at fit
+REFERENCE_CANVAS, REFERENCE_HEIGHT = 750.0, 305.0
+"""The canvas between the docks at 1366 x 768, pixels: the fit a design's box captions are
+sized for."""
+BOXED = 0.92
+"""The share of a fit's zoom left once the boxes round the cards are counted."""
+FILL = 0.4
+"""About the share of a laid-out design's extent its cards and arrays cover (the rest is
+gaps, box margins and the ends of rows)."""
+CAPTION_PX: dict[str, float] = {"site": 14.0, "cluster": 13.0}
+"""A box's name on screen at fit, pixels: larger than a host's name (at least 11 px)."""
+LEAST_PX = 11.0
+"""A name's least size on screen, pixels (a host's, on the canvas)."""
+NAME_EM = 0.8
+"""A character of a box's name, in ems: a little over bold sans serif's widest average (a
+name of capitals, "CL02-DMZ")."""
+COUNT_PX = 11.0
+"""The count beside it ("22 hosts · HA N+1 · DRS on")."""
+TITLE_SHARE, COUNT_SHARE = 0.8, 0.6
+"""The shares of a box's name band its name and its count take (the canvas draws them so)."""
+
+
+def fit_zoom(area: float) -> float:
+    """About the zoom at which a design whose cards and arrays cover ``area`` (square canvas
+    units) fits :data:`REFERENCE_CANVAS`, laid out :data:`ASPECT` times as wide as tall."""
+    return REFERENCE_CANVAS / math.sqrt(max(area, 1.0) / FILL * ASPECT)
+
+
+def extent_zoom(rects: np.ndarray) -> float:
+    """The zoom at which items at ``rects`` (n x 4: left, top, right, bottom) fit
+    :data:`REFERENCE_CANVAS`, their boxes' margins and bands allowed for."""
+    if not len(rects):
+        return 1.0
+    w = float(rects[:, 2].max() - rects[:, 0].min())
+    h = float(rects[:, 3].max() - rects[:, 1].min())
+    return BOXED * min(REFERENCE_CANVAS / max(w, 1.0), REFERENCE_HEIGHT / max(h, 1.0))
+
+
+def box_styles(lod: float) -> dict[str, BoxStyle]:
+    """Each container kind's style for a design that fits :data:`REFERENCE_CANVAS` at zoom
+    ``lod`` (:func:`fit_zoom`, :func:`extent_zoom`): its name band tall enough for its name at
+    :data:`CAPTION_PX` and its count at :data:`COUNT_PX` there (an estate of 30 hosts: 120
+    units instead of 28), and boxes wide enough for their names; :data:`BOXES`' where its
+    name reads at :data:`LEAST_PX` there already (a testbed keeps its layout)."""
+    out = {}
+    for kind, st in BOXES.items():
+        if (st.head + st.pad - 6.0) * TITLE_SHARE * lod >= LEAST_PX:  # it reads already
+            out[kind] = st
+            continue
+        band = max(CAPTION_PX[kind] / TITLE_SHARE, COUNT_PX / COUNT_SHARE) / lod
+        head = band - st.pad + 6.0  # the band is the head and the pad less a margin
+        out[kind] = BoxStyle(st.pad, 4.0 * math.ceil(head / 4.0), lod) if head > st.head \
+            else st
+    return out
+
+
+def covered_area(design: Design, cards_: dict[str, Card]) -> float:
+    """The area the design's host cards, arrays and libraries cover (square units)."""
+    area = sum(c.width * c.height for c in cards_.values())
+    for comp in design.components:
+        if comp.kind in ("storage_array", "content_library"):
+            w, h = SIZES[comp.kind]
+            area += w * h
+    return area
 
 
 # --------------------------------------------------------------------------- what holds what
@@ -205,6 +286,76 @@ def holdings(design: Design) -> Holdings:
     return h
 
 
+GROUP_ARRAYS = 6
+"""A design with more storage arrays than this draws the arrays the same clusters reach as one
+item, with their count, until zoomed in (an estate's datastores: 37 chips and a fan of lines
+across the canvas otherwise)."""
+NO_CLUSTER = ""
+"""In a group's reach: hosts in no cluster."""
+
+
+@dataclass(frozen=True)
+class ArrayGroup:
+    """Storage arrays reached by the same clusters' hosts, drawn as one item far out."""
+
+    id: str
+    arrays: tuple[str, ...]
+    reach: tuple[str, ...]
+    """The clusters whose hosts reach them (design order; :data:`NO_CLUSTER` for hosts in no
+    cluster); empty when no host does."""
+
+
+def group_band(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
+    """What a group's box is kept wide enough for: its title, and its count where it serves
+    many clusters (one such group stands alone above them, too small for a count inside)."""
+    title = group_title(group, name_of)
+    if len(group.reach) <= 2:
+        return title
+    return f"{title} · {kind_count('storage_array', len(group.arrays))}"
+
+
+def group_title(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
+    """What a group serves, in words: "Cluster1", "Cluster1 and DMZ", "41 clusters"."""
+    names = [name_of(k) if k != NO_CLUSTER else "hosts in no cluster" for k in group.reach]
+    if not names:
+        return "reached by no host"
+    if len(names) <= 2:
+        return " and ".join(names)
+    return counted(len(names), "cluster")
+
+
+def array_groups(design: Design, held: Holdings | None = None) -> list[ArrayGroup]:
+    """The groups of :data:`GROUP_ARRAYS`-or-more arrays' designs: each set of arrays that
+    the same clusters reach (a host's ``storage`` links; for an array no host links to, the
+    hosts of the VMs whose disks are on it), in design order; an array alone in its set is
+    no group."""
+    arrays = [c.id for c in design.components if c.kind == "storage_array"]
+    if len(arrays) <= GROUP_ARRAYS:
+        return []
+    held = held or holdings(design)
+    clusters = {c.id: i for i, c in enumerate(design.components) if c.kind == "cluster"}
+    cluster_of = {m: next((b for b in boxes if b in clusters), NO_CLUSTER)
+                  for m, boxes in held.member_of.items()}
+    reach: dict[str, set[str]] = {a: set() for a in arrays}
+    hosts = held.vms  # every host, by id
+    for lk in design.links:
+        if lk.kind == "storage" and lk.target in reach and lk.source in hosts:
+            reach[lk.target].add(cluster_of.get(lk.source, NO_CLUSTER))
+    unreached = {a for a, r in reach.items() if not r}
+    if unreached:  # no storage links drawn to them: the hosts of the VMs with disks there
+        for lk in design.links:
+            if lk.kind == "disk_on" and lk.target in unreached \
+                    and (host := held.host_of.get(lk.source)) is not None:
+                reach[lk.target].add(cluster_of.get(host, NO_CLUSTER))
+    by_reach: dict[tuple[str, ...], list[str]] = {}
+    for a in arrays:
+        key = tuple(sorted(reach[a], key=lambda k: clusters.get(k, -1)))
+        by_reach.setdefault(key, []).append(a)
+    return [ArrayGroup("group:" + ("+".join(k or "no cluster" for k in key) or "unreached"),
+                       tuple(members), key)
+            for key, members in by_reach.items() if len(members) > 1]
+
+
 def cards(design: Design, held: Holdings | None = None) -> dict[str, Card]:
     """Every host's card."""
     held = held or holdings(design)
@@ -219,11 +370,14 @@ def size_of(comp: Component, cards_: dict[str, Card]) -> tuple[float, float]:
     return SIZES.get(comp.kind, (100.0, 40.0))
 
 
-def rect_of(comp: Component, cards_: dict[str, Card]) -> Rect:
-    """Where a top-level item is (a host: its whole card, from the header's centre)."""
+def rect_of(comp: Component, cards_: dict[str, Card],
+            at: tuple[float, float] | None = None) -> Rect:
+    """Where a top-level item is (a host: its whole card, from the header's centre), or
+    would be with its position ``at``."""
     w, h = size_of(comp, cards_)
-    top = comp.y - HEAD_H / 2 if comp.kind == "host" else comp.y - h / 2
-    return (comp.x - w / 2, top, w, h)
+    x, y = at if at is not None else (comp.x, comp.y)
+    top = y - HEAD_H / 2 if comp.kind == "host" else y - h / 2
+    return (x - w / 2, top, w, h)
 
 
 def docked_positions(design: Design, held: Holdings | None = None,

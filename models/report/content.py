@@ -6,7 +6,7 @@ Qt object); drawing it is :mod:`app.report`'s business."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -15,6 +15,7 @@ from models.engine.evaluation import Engine, evaluate_bands
 from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant
 from models.report.levers import Remedy, relieve
+from models.report.refresh import RefreshView, views
 from models.report.settings import KnobRow, knob_rows
 from models.report.summary import Summary, summarise
 
@@ -31,6 +32,8 @@ class Content:
     summary: Summary
     evidence: Evidence
     bands: Bands | None = None
+    refreshes: list[RefreshView] = field(default_factory=list)
+    """The hardware refreshes kept as scenarios, each before and after."""
 
     @property
     def effective(self) -> Design:
@@ -84,4 +87,4 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     evidence = gather(used.subsystems, used.unused) if checks else Evidence(used.subsystems)
     summary = summarise(design, scenario, prediction, comparison, remedy)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
-                   summary, evidence, bands)
+                   summary, evidence, bands, views(design, comparison))

@@ -6,6 +6,7 @@ measured for CPU and memory none for the web farm's dense mode, latency-sensitiv
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,6 +110,15 @@ class Evidence:
     @property
     def titles(self) -> list[str]:
         return [subsystem(s).title for s in self.subsystems]
+
+    def predicted(self) -> tuple[int, float | None]:
+        """How many of the figures (a single published value, fitted or checked) the other
+        studies predict with the figure's own study left out, and their median |error|."""
+        errs = [abs(float(e)) for ch in self.checks
+                if ch.bound == "eq" and ch.role != "rule"
+                and (e := (self.cross_validated.get((ch.case_id, ch.quantity)) or {})
+                     .get("cv_error")) is not None]
+        return len(errs), (statistics.median(errs) if errs else None)
 
 
 def gather(subsystems: tuple[str, ...], unused: frozenset[tuple[str, str]] = frozenset()

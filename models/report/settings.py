@@ -58,10 +58,11 @@ class KnobRow:
 def knob_rows(design: Design) -> list[KnobRow]:
     """The knobs that differ from their default anywhere or between scenarios, in registry
     order (a scenario that no longer applies is left out)."""
-    variants: list[tuple[str, Design]] = []
+    variants: list[tuple[str, Design, bool]] = []
     for sc in design.scenarios:
         try:
-            variants.append((sc.name, apply_scenario(design, sc.name)))
+            variants.append((sc.name, apply_scenario(design, sc.name),
+                             sc.rebuild is not None))
         except DesignError:  # an override that no longer matches: the comparison says so
             continue
     rows = []
@@ -69,8 +70,13 @@ def knob_rows(design: Design) -> list[KnobRow]:
         default = k.spec.default
         base = values(design, k)
         changed = []
-        for name, d in variants:
-            new = [b for a, b in zip(base, values(d, k), strict=True) if a != b]
+        for name, d, rebuilds in variants:
+            there = values(d, k)
+            if rebuilds or len(there) != len(base):  # other hosts: their values, all of them
+                if set(there) != set(base):
+                    changed.append((name, setting(there)))
+                continue
+            new = [b for a, b in zip(base, there, strict=True) if a != b]
             if new:
                 changed.append((name, setting(new, len(base))))
         if changed or any(v != default for v in base):

@@ -24,6 +24,7 @@ from models.document.numbers import (
 )
 from models.document.words import kind_count, prop_text
 from models.engine.kpis import KPI_BY_KEY, Kpi, limit_text
+from models.report import refresh
 from models.report.compare import BASE, Cell, Comparison, judge
 from models.report.levers import (
     BUSY,
@@ -72,11 +73,14 @@ class Summary:
     """What to do about it: the change the engine found to help, or that none was needed."""
     scenarios: str = ""
     """What the scenarios change, against the base design."""
+    refresh: str = ""
+    """What each hardware refresh kept as a scenario does (:mod:`models.report.refresh`)."""
 
     def paragraphs(self) -> list[tuple[str, str]]:
         """(heading, text) of each part that has something to say."""
         parts = (("What it achieves", self.achieves), ("What binds", self.binds),
-                 ("What to do", self.action), ("The scenarios", self.scenarios))
+                 ("What to do", self.action), ("The scenarios", self.scenarios),
+                 ("The refresh", self.refresh))
         return [(h, t) for h, t in parts if t]
 
 
@@ -420,5 +424,6 @@ def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
     except DesignError:  # a scenario renamed away: name components as the base design does
         effective = design
     return Summary(achieves(effective, scenario, p), binds(effective, p),
-                   action(effective, p, remedy), scenarios(design, cmp))
+                   action(effective, p, remedy), scenarios(design, cmp),
+                   refresh.summary(design, cmp))
 

@@ -16,7 +16,7 @@ from functools import cache
 
 from models.calibration import cases
 from models.core.prediction import resource_words
-from models.document.design import Design, Override
+from models.document.design import Design, Override, every_component
 from models.document.numbers import prop_value
 from models.document.schema import KINDS, LINKS
 from models.document.studies import named
@@ -134,7 +134,7 @@ def case_ids() -> tuple[str, ...]:
 
 def names_of(design: Design) -> dict[str, str]:
     """Component id -> name, for the components whose name differs from their id."""
-    return {c.id: c.name for c in design.components if c.name and c.name != c.id}
+    return {c.id: c.name for c in every_component(design) if c.name and c.name != c.id}
 
 
 _KIND_CODES = ((re.compile(r"\bvm\b"), "VM"), (re.compile(r"\bnic\b"), "NIC"),

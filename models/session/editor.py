@@ -12,15 +12,14 @@ Edits come in two steps:
 
 Listeners (the :class:`~models.session.evaluator.Evaluator`) hear every change.  What the
 editor derives from the design (the id index, selector targets, counts, effective values) is
-kept in a :class:`Memo` keyed by the revision it was computed at, so a write never has to
-remember which caches to clear.
+kept in a :class:`~models.session.memo.Memo` keyed by the revision it was computed at, so a
+write never has to remember which caches to clear.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
 
 import numpy as np
 
@@ -32,9 +31,12 @@ from models.document.design import (
     Issue,
     Link,
     Override,
+    Rebuild,
     Scenario,
+    apply_scenario,
     effective_policy,
     effective_values,
+    every_component,
     make_override,
     targets,
 )
@@ -57,27 +59,12 @@ from models.document.rules import component_issues, link_problem
 from models.document.schema import KINDS, LINKS, Value, prop_label
 from models.document.snapshots import DESIGN_FIELDS, design_field, is_field
 from models.document.words import link_refusal, link_text, set_text
+from models.session.memo import Memo
 
 ID_PREFIX = {"host": "h", "vm": "v", "nic": "n", "storage_array": "a", "site": "s"}
 
-T = TypeVar("T")
 Column = Callable[[str, str], np.ndarray | None]
 """``column(kind, prop)``: a compiled column of the active scenario, None when there is none."""
-
-
-class Memo:
-    """Values derived from the design, each valid while the revision it was computed at
-    stands: a write bumps the revision and every older entry is simply not found."""
-
-    def __init__(self) -> None:
-        self._entries: dict[str, tuple[int, Any]] = {}
-
-    def get(self, name: str, revision: int, compute: Callable[[], T]) -> T:
-        entry = self._entries.get(name)
-        if entry is None or entry[0] != revision:
-            entry = self._entries[name] = (revision, compute())
-        value: T = entry[1]
-        return value
 
 
 class Editor:
@@ -105,14 +92,16 @@ class Editor:
         return self._index_map().get(cid)
 
     def name_of(self, cid: str) -> str:
-        """How the user knows a component: its name, else its id."""
-        comp = self.component(cid)
+        """How the user knows a component: its name, else its id (a host a scenario's
+        rebuild adds is known by its name too)."""
+        comp = self.component(cid) or next(
+            (c for c in every_component(self.design) if c.id == cid), None)
         return (comp.name or comp.id) if comp is not None else cid
 
     def new_id(self, kind: str, taken: set[str] | None = None) -> str:
         """A fresh id for ``kind`` (``h3``, ``v12``, ...), also avoiding ``taken``."""
         prefix = ID_PREFIX.get(kind, kind[:1])
-        used = {c.id for c in self.design.components} | (taken or set())
+        used = {c.id for c in every_component(self.design)} | (taken or set())
         n = sum(1 for c in self.design.components if c.kind == kind) + 1
         while f"{prefix}{n}" in used:
             n += 1
@@ -130,6 +119,11 @@ class Editor:
                 return sc.overrides
         return []
 
+    def rebuild(self) -> Rebuild | None:
+        """The active scenario's rebuild of the hardware (a refresh), if it has one."""
+        return next((sc.rebuild for sc in self.design.scenarios if sc.name == self.scenario),
+                    None)
+
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when the targets differ or
         nothing matches."""
@@ -145,6 +139,10 @@ class Editor:
             if prop in DESIGN_FIELDS:
                 return design_field(self.design, prop)
             return effective_policy(self.design, overrides, prop.removeprefix("policy."))
+        there = self._rebuilt_targets(select) if not is_field(select, prop) else []
+        if there:  # a refresh's own hosts (a host it took out reads as the base has it)
+            first = there[0].get(prop)
+            return first if all(t.get(prop) == first for t in there[1:]) else None
         found = self._targets(select)
         if not found:
             return None
@@ -317,6 +315,12 @@ class Editor:
             raise DesignError([Issue(f"select '{selects[0]}'", "cannot mix field and"
                                      " property edits in one step", prop)])
         scenario = "base" if fields == {True} else self.scenario
+        rb = self.rebuild() if scenario != "base" else None
+        out = [x for x in selects if rb and x.startswith("id:") and x[3:] in rb.gone(self.design)]
+        if out:  # a host the scenario took out (or its NIC) is not in it
+            raise DesignError([Issue(f"scenario '{scenario}'", f"{self.name_of(out[0][3:])} is"
+                                     " not in it (its hardware was replaced): edit it in the"
+                                     " base design", prop)])
         if label is None:
             label = self._set_label(selects, prop)
         return SetValues(label, scenario, selects, prop, next(iter(checked.values())))
@@ -347,12 +351,14 @@ class Editor:
         """Take ``design``'s components and links (scenarios, policy and name stay)."""
         return Contents(label, tuple(design.components), tuple(design.links))
 
-    def add_scenario(self, name: str, overrides: Sequence[Override] = ()) -> AddScenario:
+    def add_scenario(self, name: str, overrides: Sequence[Override] = (),
+                     rebuild: Rebuild | None = None) -> AddScenario:
         name = name.strip()
         if not name or name == "base" or any(s.name == name for s in self.design.scenarios):
             raise DesignError([Issue(f"scenario '{name}'", "the name is empty, 'base' or"
                                      " already used")])
-        return AddScenario(f"Add scenario {name}", Scenario(name, list(overrides)))
+        return AddScenario(f"Add scenario {name}" if rebuild is None else f"Add the refresh"
+                           f" {name}", Scenario(name, list(overrides), rebuild))
 
     def remove_scenario(self, name: str) -> RemoveScenario:
         self.design.scenario(name)  # raises DesignError naming the known scenarios
@@ -556,6 +562,14 @@ class Editor:
     def _values(self) -> dict[tuple[str, str, str], Value | None]:
         """Effective values read since the last write, by (scenario, select, prop)."""
         return self._memo.get("values", self.edits, dict)
+
+    def _rebuilt_targets(self, select: str) -> list[Component | Link]:
+        """``select``'s targets in the active scenario's design where it rebuilds the hosts
+        (overrides applied); none otherwise."""
+        if self.rebuild() is None:
+            return []
+        return targets(self._memo.get(f"scenario:{self.scenario}", self.edits, lambda:
+                                      apply_scenario(self.design, self.scenario)), select)
 
     def _targets(self, select: str) -> list[Component | Link]:
         """models.document.design.targets, with a dict lookup for ``id:`` selectors and the

@@ -11,7 +11,10 @@ Mechanism
   host of the group; the memory its VMs hold over an average host's memory; the VM count over
   the p95 limit where web VMs set one.  The largest count binds.  With DRS off a cluster's
   VMs stay where they are, so its busiest host binds: the CPU count is scaled by the busiest
-  host's utilisation over the cluster's mean.
+  host's utilisation over the cluster's mean.  The hosts' background load (the VMs an export
+  does not list, the hypervisor's own) counts as that many more VMs of the group's mix: its
+  CPU over ``cpu_util_max`` of the reference host adds to the CPU and p95 counts, its memory
+  to the memory count; a group of background alone needs the hosts that hold it.
 * **HA admission control** (vSphere Availability): *failover hosts* keeps ``failover_hosts``
   hosts' worth of capacity free, so that many hosts are added to the count; *percentage*
   keeps ``cpu_failover_pct`` / ``memory_failover_pct`` of the cluster free, so each count is
@@ -41,7 +44,8 @@ from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
 from models.document.numbers import counted
 from models.document.studies import DRS, HA
-from models.subsystems.consolidation import density, fewest_hosts
+from models.subsystems import licensing
+from models.subsystems.consolidation import background, density, fewest_hosts
 from models.subsystems.limits import limits_for
 
 
@@ -67,6 +71,8 @@ class _Static:
         self.held = np.where(np.isnan(held), vm["memory_gb"], held)
         self.vcpus, self.memory = vm["vcpus"], vm["memory_gb"]
         self.groups = groups = _groups(c)
+        bg_cpu, bg_memory = background(c)
+        self.physical, self.licensed = licensing.host_cores(c)
         for g in groups:  # what each group's VMs need whatever the load
             vms = g["vms"]
             on = vms[placed[vms]]
@@ -77,6 +83,8 @@ class _Static:
             # 50,000 VMs to find them again)
             g["ref"] = _reference(c, vms, g["hosts"])
             g["density"] = density(c, vms) if len(vms) else 0.0
+            g["background"] = (float(bg_cpu[g["hosts"]].sum()),
+                               float(bg_memory[g["hosts"]].sum()))
         cores_all = float(cores.sum())
         self.vcpu_per_core = (float(vm["vcpus"][placed].sum()) / cores_all) if cores_all \
             else None
@@ -140,15 +148,16 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             imbalance = float(util.max() / (d / cap[hs].sum()))
         counts, binding = _counts(c, con, g, max(cpu_free, 1e-9), max(mem_free, 1e-9),
                                   imbalance)
+        loaded = bool(len(vms)) or any(g["background"])
         needed: int | None = 0
         if counts is None:  # a VM of the group fits on no host
             needed, fits = None, False
-        elif len(vms):
+        elif loaded:
             base = max(max(counts.values(), default=0), g["fewest"])
             if g["fewest"] > max(counts.values(), default=0):
                 binding = "ft"  # a secondary needs a host of its own
             needed = base + reserve
-        if len(vms):
+        if loaded:
             ranked.append((math.inf if needed is None else needed, binding))
         total += needed or 0
         out.append(ClusterCapacity(
@@ -162,7 +171,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             else None,
             vcpu_per_core=(g["vcpus"] / float(cores[hs].sum())) if len(hs) else None,
             memory_overcommit=(g["memory"] / float(mem_installed[hs].sum())) if len(hs)
-            else None))
+            else None, physical_cores=round(float(st.physical[hs].sum())),
+            licensed_cores=round(float(st.licensed[hs].sum()))))
         if g["cluster"] is not None and len(hs) and needed is not None and needed > len(hs):
             warnings.append(f"cluster {g['id']}: {counted(len(hs), 'host')}, {needed} needed to"
                             " run its"
@@ -174,7 +184,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
     capacity = Capacity(clusters=out, vcpu_per_core=st.vcpu_per_core,
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
-                        unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title])
+                        unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title],
+                        licensing=licensing.section(c, st.physical, st.licensed))
     return CapacityResult(cons, capacity, warnings)
 
 
@@ -186,16 +197,34 @@ def _counts(c: Compiled, con: ConsolidationResult, g: dict[str, Any], cpu_free: 
     fewest VMs).  With DRS off the busiest host binds: the CPU count is scaled by its
     utilisation over the group's mean (``imbalance``).  None for the counts when a VM of
     the mix fits on no host (the limit that stops it binds)."""
-    vms = g["vms"]
-    if con.demand is None or not len(vms):
+    vms, hs = g["vms"], g["hosts"]
+    bg_cpu, bg_memory = g["background"]
+    if not len(vms):  # no VM, perhaps a background: hosts like its own hold it
+        if not len(hs) or not (bg_cpu or bg_memory):
+            return {}, None
+        ref = int(hs[0])
+        filled = _background_hosts(c, ref, bg_cpu, bg_memory, cpu_free, mem_free)
+        counts = {k: _ceil(v) for k, v in zip(("cpu", "memory"), filled, strict=True)}
+        top = max(counts.values())
+        return counts, next(k for k, v in counts.items() if v == top)
+    if con.demand is None:
         return {}, None
-    lim = limits_for(c, con.demand, vms, g["ref"], g["density"], cpu_free, mem_free,
+    ref = int(g["ref"])
+    lim = limits_for(c, con.demand, vms, ref, g["density"], cpu_free, mem_free,
                      key=g["id"] or "loose")
     if not lim.fits:
         return None, lim.binding
     counts = lim.counts(len(vms))
     if "cpu" in counts and imbalance != 1.0 and lim.by_cpu:
         counts["cpu"] = _ceil(len(vms) * imbalance / lim.by_cpu)
+    if bg_cpu or bg_memory:  # as many more VMs of the mix as demand what it demands
+        cpu_hosts, memory_hosts = _background_hosts(c, ref, bg_cpu, bg_memory, cpu_free,
+                                                    mem_free)
+        for key, by, extra in (("cpu", lim.by_cpu, cpu_hosts), ("p95", lim.by_p95, cpu_hosts),
+                               ("memory", lim.by_memory, memory_hosts)):
+            if key in counts and by:
+                counts[key] = _ceil(len(vms) * (imbalance if key == "cpu" else 1.0) / by
+                                    + extra)
     top = max(counts.values(), default=0)
     binding = lim.binding if lim.binding in counts and counts[lim.binding] == top \
         else next((k for k, v in counts.items() if v == top), None)
@@ -213,6 +242,14 @@ def _reference(c: Compiled, vms: np.ndarray, hs: np.ndarray) -> int:
         return int(hs[0])
     placed = c.vm_host[c.vm_host >= 0]
     return int(np.argmax(np.bincount(placed, minlength=len(c.host)))) if len(placed) else 0
+def _background_hosts(c: Compiled, ref: int, cpu: float, memory: float, cpu_free: float,
+                      mem_free: float) -> tuple[float, float]:
+    """Hosts like ``ref`` a group's background load fills (CPU within the policy's ceiling,
+    and memory, each of the share admission control leaves free): what as many VMs of the
+    group's mix as demand as much would add to its count."""
+    cap = float(compute(c).capacity[ref]) * c.policy["cpu_util_max"] * cpu_free
+    mem = float(c.host.cols["memory_gb"][ref]) * mem_free
+    return (cpu / cap if cap > 0 else 0.0), (memory / mem if mem > 0 else 0.0)
 
 
 def _arr(x: np.ndarray, n: int) -> np.ndarray:

@@ -13,6 +13,11 @@ Mechanism
   path of web VMs, which the fitted per-request cost already contains (the study measured
   total host CPU).  An FT secondary uses as much CPU and memory as its primary, on its
   ``ft_secondary_on`` host (case ft-secondary-doubles-cpu-memory).
+* **Background load**: a host's ``background.*`` (what it recorded beyond its VMs in the
+  design: VMs an export does not list, the hypervisor's own; :mod:`models.analysis.baseline`)
+  joins its CPU demand (scaled by its clock as measured work is) and its memory.  A host whose
+  CPU or memory nothing measured (its VMs imported without the figure, no record, no
+  background) reads NaN, "not measured", never 0.
 * **Virtualisation** (:mod:`models.subsystems.cpu_virt`): containers and remote NUMA memory scale a
 VM's
   CPU per unit of work; on ESXi the hypervisor's cost per guest interrupt and context switch
@@ -102,6 +107,64 @@ def density(c: Compiled, vms: np.ndarray | None = None) -> float:
     return float((len(running) + len(secondaries)) / len(hosts)) if len(hosts) else 0.0
 
 
+def background(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    """Each host's background load, beyond the design's VMs (``background.*``: the VMs an
+    export does not list, the hypervisor's own, as the baseline solved them): CPU in
+    core-equivalents at the host's clock (measured at ``background.cpu_ghz``, it scales as a
+    VM's measured work does) and memory in GB; zero where there is none."""
+    return c.memo("consolidation.background", lambda: _background(c))
+
+
+def _background(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    host = c.host.cols
+    cores, clock = host["background.cpu_cores"], host["background.cpu_ghz"]
+    speed = compute(c).speed
+    scale = np.where(np.isnan(clock), 1.0, clock / REF_GHZ / np.where(speed > 0, speed, 1.0))
+    return np.nan_to_num(cores) * scale, np.nan_to_num(host["background.memory_gb"])
+
+
+def not_measured(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    """Hosts whose CPU (first) and memory (second) utilisation nothing measured: VMs run on
+    them, every one a ``measured`` VM whose figure its provenance calls not measured (an
+    import found nothing: idle CPU, configured memory) and no one has set since, and the
+    host recorded nothing and holds no background.  Their utilisation is NaN: "not
+    measured", never 0."""
+    return c.memo("consolidation.not_measured", lambda: _not_measured(c))
+
+
+def _unmeasured(c: Compiled, prop: str) -> np.ndarray:
+    """VMs whose ``provenance.*`` says not measured (memoised apart: no knob moves it)."""
+    def find() -> np.ndarray:
+        text = c.vm.cols[prop]
+        return np.char.startswith(text.astype(str), "not measured") if len(text) \
+            else np.zeros(0, bool)
+    return c.memo(f"consolidation.unmeasured.{prop}", find)
+
+
+def _not_measured(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    vm, host = c.vm.cols, c.host.cols
+    h = len(c.host)
+    measured = vm["workload.profile"] == c.vm.code("workload.profile", "measured")
+    cpu_basis = ~measured | ~np.isnan(vm["measured.cpu_mhz"]) | (vm["workload.cpu_pct"] > 0) \
+        | ~_unmeasured(c, "provenance.cpu")
+    memory_basis = ~measured | ~np.isnan(vm["workload.memory_gb"]) \
+        | ~_unmeasured(c, "provenance.memory")
+    placed = c.vm_host >= 0
+    sec = (c.vm_secondary >= 0) & vm["ft"]
+    on = np.concatenate([c.vm_host[placed], c.vm_secondary[sec]])
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(np.concatenate([c.vm_host[placed & mask],
+                                           c.vm_secondary[sec & mask]]), minlength=h)
+
+    runs = np.bincount(on, minlength=h) > 0
+    cpu = runs & (count(cpu_basis) == 0) & np.isnan(host["measured.cpu_pct"]) \
+        & np.isnan(host["background.cpu_cores"])
+    memory = runs & (count(memory_basis) == 0) & np.isnan(host["measured.memory_pct"]) \
+        & np.isnan(host["background.memory_gb"])
+    return cpu, memory
+
+
 def fewest_hosts(c: Compiled, vms: np.ndarray | slice | None = None) -> int:
     """The fewest hosts that can run the VMs (``vms``: indices, every VM by default) at all:
     two when one of them is FT-protected, whose secondary must run on another host than its
@@ -160,7 +223,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
     want = raw_web + other
     guest = np.minimum(want, vcpus)
     demand = guest + path
-    host_demand = per_host(demand)
+    host_demand = per_host(demand) + st.bg_cpu  # the background: what the export omits
     active = np.zeros(h, bool)
     if dense_capable.any():
         active = st.dense_eligible & (host_demand / cap >= DENSE_MIN_UTIL)
@@ -171,13 +234,14 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
             want = raw_web + other
             guest = np.minimum(want, vcpus)
             demand = guest + path
-            host_demand = per_host(demand)
+            host_demand = per_host(demand) + st.bg_cpu
     res.host_dense_active = active
     res.vm_cpu_cores, res.host_cpu_demand, res.host_memory_gb = demand, host_demand, st.mem
     rho = host_demand / cap
-    res.host_cpu_util = np.minimum(rho, 1.0)
+    cpu_unknown, memory_unknown = not_measured(c)
+    res.host_cpu_util = np.where(cpu_unknown, np.nan, np.minimum(rho, 1.0))
     mem, mem_util = st.mem, st.mem_util
-    res.host_memory_util = mem_util
+    res.host_memory_util = np.where(memory_unknown, np.nan, mem_util)
 
     slow = np.maximum(rho, 1.0)[hidx]
     res.vm_cpu_util = np.where(placed, guest / vcpus / slow, guest / vcpus)
@@ -259,10 +323,12 @@ class _Static:
         self.dense_eligible = (self.dense_capable
                                & (per_host(np.ones(n)) >= DENSE_MIN_VMS_PER_PCPU * pcpus)
                                & (per_host(vcpus) >= DENSE_MIN_VCPUS_PER_PCPU * pcpus))
-        # memory the VMs hold: consumed where measured (workload.memory_gb), else configured
+        # memory the VMs hold: consumed where measured (workload.memory_gb), else configured;
+        # and the hosts' background load (models/analysis/baseline.py solves it)
         held = vm["workload.memory_gb"]
         held = np.where(np.isnan(held), vm["memory_gb"], held)
-        self.mem = per_host(held)
+        self.bg_cpu, bg_memory = background(c)
+        self.mem = per_host(held) + bg_memory
         # contexts that share the host's PCPUs: each VM's vCPUs and device-emulation threads
         # (counted per VM), FT secondaries included
         self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)
@@ -348,10 +414,14 @@ def _warnings(res: ConsolidationResult, c: Compiled, rho: np.ndarray, mem_util: 
     ids = c.host.ids
     warn = res.warnings
     cpu_over = _worst(rho, 1.0)
+    web_on = np.zeros(len(ids), bool)  # the hosts whose web responses saturate with them
+    web_on[c.vm_host[web_p]] = True
     for i in cpu_over[:_NAMED]:
+        web = (f" and web responses saturate (reported as {SATURATED_MS:.0f} ms)"
+               if web_on[i] else "")
         warn.append(f"host {ids[i]}: CPU over-committed - VMs demand {rho[i]:.0%} of its"
-                    f" {cap[i]:.1f} core-equivalents; every VM is slowed in proportion and"
-                    f" web responses saturate (reported as {SATURATED_MS:.0f} ms)")
+                    f" {cap[i]:.1f} core-equivalents; every VM is slowed in"
+                    f" proportion{web}")
     if len(cpu_over) > _NAMED:
         warn.append(f"... and {len(cpu_over) - _NAMED} more hosts with CPU over-committed"
                     f" ({_span(rho[cpu_over[_NAMED:]])} of their core-equivalents)")
@@ -401,13 +471,22 @@ def _resources(res: ConsolidationResult, c: Compiled, rho: np.ndarray,
     all of them)."""
     ids = c.host.ids
     k = min(top, len(ids))
-    for i in np.argsort(-np.round(rho, 6), kind="stable")[:k]:  # ties within the MVA tolerance
+    unknown = not_measured(c)[0]  # nothing measured: no figure to rank
+    bg = background(c)[0]
+    for i in [i for i in np.argsort(-np.round(rho, 6), kind="stable")  # ties within the MVA
+              if not unknown[i]][:k]:  # tolerance
         dense = "; dense mode active" if active[i] else ""
         res.resources.append(Resource(
             ids[i], "host_cpu", float(rho[i]),
-            f"{ids[i]}: VMs demand {host_demand[i]:.1f} of {cap[i]:.1f} core-equivalents"
-            f" ({rho[i]:.0%}){dense}", DENSE.title))
+            f"{ids[i]}: {_load(bg[i])} demand {host_demand[i]:.1f} of {cap[i]:.1f}"
+            f" core-equivalents ({rho[i]:.0%}){dense}", DENSE.title))
     res.resources.extend(memory)
+
+
+def _load(background: float) -> str:
+    """Who holds a host's load, in a bottleneck's words: its VMs, and where the export left
+    some out, their background too."""
+    return "VMs and the unlisted VMs' background" if background > 0 else "VMs"
 
 
 def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
@@ -416,8 +495,12 @@ def _memory_resources(c: Compiled, mem_util: np.ndarray, mem: np.ndarray,
     moves load changes them); ``secondaries``: the FT secondaries on each host."""
     ids = c.host.ids
     installed = c.host.cols["memory_gb"]
+    unknown = not_measured(c)[1]
+    bg = background(c)[1]
     return [Resource(ids[i], "host_memory", float(mem_util[i]),
-                     f"{ids[i]}: VMs" + (" (FT secondaries included)" if secondaries[i] else "")
+                     f"{ids[i]}: {_load(bg[i])}"
+                     + (" (FT secondaries included)" if secondaries[i] else "")
                      + f" hold {with_unit(float(mem[i]), 'GB')} of"
                      f" {with_unit(float(installed[i]), 'GB')}", BEST_PRACTICES_4.title)
-            for i in np.argsort(-mem_util, kind="stable")[:min(top, len(ids))]]
+            for i in [i for i in np.argsort(-mem_util, kind="stable")
+                      if not unknown[i]][:min(top, len(ids))]]

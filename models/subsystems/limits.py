@@ -75,25 +75,34 @@ class Limits:
     by_p95: int | None
     by_memory: int | None
     detail: ConsolidationDetail
+    by_vcpu: int | None = None
+    """Under the policy's vCPUs per physical core (``policy.vcpu_per_core_max``; None when
+    it sets none)."""
+    by_overcommit: int | None = None
+    """Under the policy's configured VM memory per installed memory
+    (``policy.memory_overcommit_max``; None when it sets none)."""
+
+    def _all(self) -> tuple[tuple[str, int | None], ...]:
+        return (("cpu", self.by_cpu), ("p95", self.by_p95), ("memory", self.by_memory),
+                ("vcpu", self.by_vcpu), ("overcommit", self.by_overcommit))
 
     @property
     def binding(self) -> str | None:
-        """'cpu', 'p95' or 'memory': the limit that holds the fewest VMs."""
-        found = {k: v for k, v in (("cpu", self.by_cpu), ("p95", self.by_p95),
-                                   ("memory", self.by_memory)) if v is not None}
+        """'cpu', 'p95', 'memory', 'vcpu' or 'overcommit': the limit that holds the fewest
+        VMs."""
+        found = {k: v for k, v in self._all() if v is not None}
         return min(found, key=lambda k: found[k]) if found else None
 
     @property
     def fits(self) -> bool:
         """Whether a VM of the mix fits on a host at all (no limit holds zero VMs)."""
-        return all(v != 0 for v in (self.by_cpu, self.by_p95, self.by_memory))
+        return all(v != 0 for _, v in self._all())
 
     def counts(self, vms: int) -> dict[str, int]:
         """Hosts ``vms`` VMs of the mix need under each limit (a limit of zero VMs counts
         as :data:`_MAX_COUNT`: see :attr:`fits`)."""
         return {k: (math.ceil(vms / v) if v > 0 else _MAX_COUNT)
-                for k, v in (("cpu", self.by_cpu), ("p95", self.by_p95),
-                             ("memory", self.by_memory)) if v is not None}
+                for k, v in self._all() if v is not None}
 
 
 def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: float,
@@ -101,7 +110,8 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
                ) -> Limits:
     """VMs of the mix of ``vms`` (indices) one host like ``ref`` holds before passing
     ``policy.cpu_util_max`` of ``cpu_share`` of its CPU, ``policy.p95_ms_max``, or
-    ``memory_share`` of its memory (HA admission control's percentages keep the rest free).
+    ``policy.memory_util_max`` of ``memory_share`` of its memory (HA admission control's
+    percentages keep the rest free).
     ``vms_per_host``: the mix's density as placed (the request cost's starting point);
     ``key`` tells apart the warm starts of different groups."""
     n = len(vms)
@@ -161,7 +171,8 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     by_cpu: int | None = None
     if d_def > 0:
         by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
-    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) * memory_share / m_per) \
+    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) * memory_share
+                    * c.policy["memory_util_max"] / m_per) \
         if n and m_per > 0 else None
     by_p95: int | None = None
     if web.any() and d_def > 0:
@@ -196,6 +207,7 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     by_cores = _exclusive(c, d, vms, ref)
     if by_cores is not None:
         by_cpu = by_cores if by_cpu is None else min(by_cpu, by_cores)
+    by_vcpu, by_over = _ratios(c, vms, mult, ref, cpu_share, memory_share, v_per)
     detail = ConsolidationDetail(
         reference_host=c.host.ids[ref], max_vms_per_host_by_memory=by_mem,
         cpu_cores_per_vm=float(d_def), dense_activation_vms=int(n_act),
@@ -203,7 +215,27 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
         web_core_ms_at_2_4ghz=float(cost(vms_per_host, False)),
         web_context_core_ms_per_vm_per_pcpu=float(cs), web_wall_per_cpu=WALL_PER_CPU.value,
         max_vms_per_host_by_exclusive_cores=by_cores)
-    return Limits(by_cpu, by_p95, by_mem, detail)
+    return Limits(by_cpu, by_p95, by_mem, detail, by_vcpu, by_over)
+
+
+def _ratios(c: Compiled, vms: np.ndarray, mult: np.ndarray, ref: int, cpu_share: float,
+            memory_share: float, v_per: float) -> tuple[int | None, int | None]:
+    """VMs of the mix a host like ``ref`` holds under the policy's overcommit ceilings, where
+    it sets them: vCPUs per physical core, configured VM memory per installed memory (each
+    of the share the admission control leaves; FT secondaries count as VMs of their own)."""
+    vcpu_max = float(c.policy["vcpu_per_core_max"])
+    mem_max = float(c.policy["memory_overcommit_max"])
+    if not len(vms):
+        return None, None
+    by_vcpu = by_over = None
+    if vcpu_max > 0 and v_per > 0:
+        cores = float(compute(c).cores[ref])
+        by_vcpu = _floor(cores * vcpu_max * cpu_share / v_per)
+    configured = float(np.mean(c.vm.cols["memory_gb"][vms] * mult))
+    if mem_max > 0 and configured > 0:
+        by_over = _floor(float(c.host.cols["memory_gb"][ref]) * mem_max * memory_share
+                         / configured)
+    return by_vcpu, by_over
 
 
 def _exclusive(c: Compiled, d: Demand, vms: np.ndarray, ref: int) -> int | None:

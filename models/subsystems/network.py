@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.core import coefficients
+from models.core import coefficients, events
 from models.core.compiled import Compiled
 from models.core.platform import REF_GHZ as PLATFORM_GHZ
 from models.core.platform import compute
@@ -40,17 +40,18 @@ from models.subsystems import multicast, transfer, vdi
 
 MSS_BYTES = 1448.0
 """TCP payload per 1500-byte MTU frame (IPv4 + TCP with timestamps)."""
-GOODPUT = 1448.0 / 1538.0
-"""Payload over wire bytes (frame + preamble + inter-frame gap): 10GbE -> 9.41 Gbit/s, the
-9.3-9.5 Gbit/s of net-esx4-single-vm-netperf (native) and net-lro-native-to-vm-throughput."""
+GOODPUT = events.TCP_GOODPUT
+"""Payload over wire bytes (:mod:`models.core.events`): 10GbE -> 9.41 Gbit/s, the 9.3-9.5
+Gbit/s of net-esx4-single-vm-netperf (native) and net-lro-native-to-vm-throughput."""
 PCIE_LANE_GBPS = np.array([0.0, 2.0, 4.0, 7.877, 15.754, 31.508])
 """Raw data rate per lane after line coding: Gen1 2.5 GT/s 8b/10b ... Gen5 32 GT/s 128b/130b."""
-PCIE_EFFICIENCY = coefficients.declare(
-    "network.pcie_efficiency", "share of the raw lane rate", 0.8,
-    "PCIe transaction-layer efficiency: Gen1 x4 = 4 x 2.0 x eff = 6.0 Gbit/s"
-    " (net-pcie-gen1-x4-limits-10g-to-6gbps).  Gen1 x8 / Gen2 x4 then carry one 10G port and a"
-    " dual-port card needs Gen2 x8 (net-pcie-slot-rules).  Prior: 0.8 (TLP headers on 256-byte"
-    " payloads).")
+PCIE_EFFICIENCY = 0.8
+"""PCIe transaction-layer efficiency, from the protocol: a 128-byte payload travels in a TLP
+with about 24 bytes of header, sequence number, LCRC and framing (128 / 152 = 0.84), and the
+link's ACK and flow-control packets take a few percent more.  Not fitted: a Gen1 x4 slot then
+carries 4 x 2.0 x 0.8 = 6.4 Gbit/s, the check against the study's 6.0
+(net-pcie-gen1-x4-limits-10g-to-6gbps); Gen1 x8 / Gen2 x4 carry one 10G port and a dual-port
+card needs Gen2 x8 (net-pcie-slot-rules)."""
 T_PKT_NS = coefficients.declare(
     "network.t_pkt_ns", "ns per packet of the reference core", 1000.0,
     "Serial per-packet cost of one vNIC's receive path (vmkernel + vmxnet3).  Bounded by"
@@ -76,20 +77,26 @@ LRO_SEGMENTS = coefficients.declare(
     "Segments LRO merges into one packet: the packet size grows 1.5 KB -> 10.5 KB"
     " (net-lro-native-to-vm-packet-rate).  Prior: 4.")
 TSO_BYTES = 65536.0
-CPU_BYTE_NS = coefficients.declare(
-    "network.cpu_byte_ns", "ns per byte of the reference core", 1.0,
-    "CPU per byte (copies, checksums), fitted with CPU_MSG_NS to LRO's CPU efficiency gains,"
-    " +33% at 64 KB and +86% at 256 B (net-lro-native-to-vm-cpu-efficiency); 16 KB is the"
-    " check.  Prior: 1 ns (a copy at a few GB/s).")
+RX_BYTE_PASSES = events.RX_BYTE_PASSES
+"""Passes over a received byte (:mod:`models.core.events`: vmkernel to guest, guest kernel to
+user, checksum); a sent byte makes as many (user to kernel, checksum, vmkernel)."""
+
+
+def cpu_byte_ns() -> float:
+    """CPU per byte a VM receives or sends, ns of the reference core: its passes over it at the
+    one per-pass cost (:data:`models.core.events.BYTE_PASS_NS`)."""
+    return RX_BYTE_PASSES * events.BYTE_PASS_NS.value
+
+
 CPU_MSG_NS = coefficients.declare(
     "network.cpu_msg_ns", "ns per message of the reference core", 500.0,
-    "CPU per message (socket calls), fitted with CPU_BYTE_NS (same case).  Prior: 0.5 us.")
+    "CPU per message (socket calls), fitted with the per-pass cost (events.byte_pass_ns) to"
+    " LRO's CPU-efficiency gains (same case).  Prior: 0.5 us.")
 
-VSWITCH_COPY_SHARE = 1.0 / 3.0
-"""The virtual switch's copy of a VM-to-VM byte into the receiving VM's buffer, as a share of
-the per-byte CPU of a received byte (CPU_BYTE_NS: vmkernel-to-guest copy, guest kernel-to-user
-copy and checksum, three passes over the data): one more pass.  Mechanism, not fitted (no case
-gives VM-to-VM figures)."""
+VSWITCH_COPY_PASSES = 1.0
+"""The virtual switch's copy of a VM-to-VM byte into the receiving VM's buffer: one more pass
+(:data:`models.core.events.BYTE_PASS_NS`).  Mechanism, not fitted (no case gives VM-to-VM
+figures)."""
 VSWITCH_SEGMENT_SHARE = 0.5
 """Cutting a large packet into one MTU-sized segment for a vNIC without LRO (a header, a
 descriptor, its own pass through the switch port) as a share of the per-packet cost of the
@@ -99,7 +106,7 @@ receive path (T_PKT_NS); assumed, not fitted (no case gives VM-to-VM figures).""
 def vswitch_copy_ns() -> float:
     """ns per byte (of the reference core) the virtual switch copies between two VMs on one
     host."""
-    return VSWITCH_COPY_SHARE * CPU_BYTE_NS.value
+    return VSWITCH_COPY_PASSES * events.BYTE_PASS_NS.value
 
 
 def vswitch_segment_ns() -> float:
@@ -150,7 +157,7 @@ _NO_CABLING = code("nic", "cabling", "unspecified")
 def pcie_usable_gbps(gen: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """Usable PCIe bandwidth (Gbit/s) per direction of a slot."""
     g = np.clip(gen.astype(np.int64), 1, 5)
-    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY.value
+    return PCIE_LANE_GBPS[g] * lanes * PCIE_EFFICIENCY
 
 
 def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
@@ -241,18 +248,22 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
         path_rx = np.where(local, np.minimum(path_rx, sender), path_rx)
         path_tx = np.where(local, np.minimum(path_tx, np.minimum(sender, path_rx)), path_tx)
     line = np.where(local, np.inf, line_port[use] * 1000.0)  # use = -1: zeroed below
+    # a path that never leaves the host has no wire: its round trip is a packet through the
+    # sender's and the receiver's paths and back, not the LAN's net_rtt_ms
+    path_rtt_ms = np.where(local, 2.0 * (t_pkt + T_MSG_NS.value * scale) * 1e-6,
+                           vm["workload.net_rtt_ms"])
     tool, crypto = vm["workload.net_tool"], vm["workload.net_crypto"]
     cipher, mac = vm["workload.net_cipher"], vm["workload.net_mac"]
     aes_ni = host["aes_ni"][hv]
     tool_cap = transfer.stream_cap_mbps(tool, crypto, vm["workload.net_streams"],
-                                        vm["vcpus"], ghz, line, vm["workload.net_rtt_ms"],
+                                        vm["vcpus"], ghz, line, path_rtt_ms,
                                         cipher, mac, aes_ni,
                                         host["hyperthreading"][hv] & native)
     # streams that fill the wire to within 0.5% are bound by the line, not the tool
     tool_cap = np.where(tool_cap >= 0.995 * line, np.maximum(tool_cap, line), tool_cap)
     slot = np.where(local, np.inf, pcie[use] * 1000.0)
     # a stream keeps one window in flight per round trip (plus FT's output commit)
-    rtt_ms = vm["workload.net_rtt_ms"] + (hold_ms if hold_ms is not None else 0.0)
+    rtt_ms = path_rtt_ms + (hold_ms if hold_ms is not None else 0.0)
     window = np.where(np.isnan(vm["workload.net_window_kb"]), np.inf,
                       vm["workload.net_window_kb"] * 8.192e-3 * vm["workload.net_streams"]
                       / np.maximum(rtt_ms, 1e-6) * 1000.0)
@@ -306,13 +317,13 @@ def solve(c: Compiled, app_net: tuple[np.ndarray, np.ndarray] | None = None,
     tx_pps = x_tx * 125000.0 / pkt_tx
     msgs = (x_rx + x_tx) * 125000.0 / msg
     cpu_ns = ((rx_pps + tx_pps) * T_PKT_NS.value * pkt_factor
-              + (x_rx + x_tx) * 125000.0 * CPU_BYTE_NS.value + msgs * CPU_MSG_NS.value)
+              + (x_rx + x_tx) * 125000.0 * cpu_byte_ns() + msgs * CPU_MSG_NS.value)
     if local.any():  # the peer VM's mirror image of it, the copy and the cutting
         cut_ns = np.where(~lro_ok & (pkt_tx > MSS_BYTES), vswitch_segment_ns() / MSS_BYTES,
                           0.0)
         peer_ns = ((x_rx * 125000.0 / pkt_tx + x_tx * 125000.0 / pkt_rx)
                    * T_PKT_NS.value * pkt_factor
-                   + (x_rx + x_tx) * 125000.0 * (CPU_BYTE_NS.value + vswitch_copy_ns()
+                   + (x_rx + x_tx) * 125000.0 * (cpu_byte_ns() + vswitch_copy_ns()
                                                  + cut_ns) + msgs * CPU_MSG_NS.value)
         cpu_ns = cpu_ns + np.where(local, peer_ns, 0.0)
     cores = (cpu_ns * scale / 1e9 + mc.vm_copy_cores + mc.vm_guest_cores

@@ -41,6 +41,7 @@ from models.core.compiled import Compiled
 from models.core.platform import REF_GHZ, speed_of
 from models.core.prediction import Labels
 from models.core.results import StorageResult
+from models.document.schema import NO_IO_PROFILES
 from models.document.words import counted
 from models.subsystems import mva, stretched
 from models.subsystems.storage_mva import (
@@ -110,11 +111,6 @@ RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5":
 overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
 on all-SSD arrays the study found no difference."""
 
-NO_IO_PROFILES = ("web", "netperf", "file_transfer", "multicast_rx", "cpu_bound", "idle",
-                  "measured")
-"""Profiles that keep no I/Os in flight of their own.  A ``measured`` VM does I/O only at its
-measured rate (open loop on ``workload.io_iops``); without one its storage figures are not
-measured (NaN, ``null`` in JSON), never invented."""
 
 
 def issue_us() -> dict[str, float]:

@@ -2,11 +2,12 @@
 
 A stream moves each byte through a chain of work:
 
-* **CPU on the stream's critical thread**, in cycles per byte at the host's clock: the kernel
-  TCP/socket work of one connection (:data:`C_STREAM`), the tool's own copy/protocol work
-  spread over its threads (:data:`C_TOOL_COPY` / :data:`TOOL_THREADS`: rsync pipelines 2
-  processes, bbcp runs 4 threads), the ssh channel's pipe copy and packetising for tools that
-  tunnel through ssh (:data:`C_CHANNEL`), and the bulk crypto: the cipher's and the MAC's
+* **CPU on the stream's critical thread**, in passes over each byte (one copy or checksum,
+  :data:`models.core.events.BYTE_PASS_NS`, the cost every subsystem shares): the kernel
+  TCP/socket work of one connection (:data:`STREAM_PASSES`), the tool's own read of the file
+  spread over its threads (:data:`TOOL_PASSES` / :data:`TOOL_THREADS`: rsync pipelines 2
+  processes, bbcp runs 4 threads), the ssh channel's pipe for tools that tunnel through ssh
+  (:data:`CHANNEL_PASSES`), and the bulk crypto: the cipher's and the MAC's
   cycles per byte (``workload.net_cipher``, ``workload.net_mac``; AES is several times
   cheaper with the host's AES-NI instructions, ``host.aes_ni``).  OpenSSH does cipher and MAC
   on its one thread; HPN-SSH runs the cipher on 4 threads beside one MAC thread, so its crypto
@@ -27,32 +28,32 @@ path; as streams are added the aggregate grows sub-linearly towards the cores' o
 capacity (the study: 'with encryption on, the aggregate grows sub-linearly because crypto
 saturates the cores').  On bare metal the hyperthreads add :data:`HT_GAIN` of a core each.
 
-Coefficients: cycles per byte on the FedEx study's Xeon X5560 (2.8 GHz, no AES-NI), fitted to
-its single-stream runs (ids beside each); the other ciphers and MACs are the fitted AES-128's
-cost scaled by published relative speeds (:data:`CIPHER_SHARE`, :data:`MAC_CPB`).  The
-OpenSSH runs (scp and rsync, 400-550 Mbit/s), the 1GbE ftp figure, bbcp's ">6x" and the
-8-stream line rate are checks (models/calibration/file_transfer.py).
+Nothing here is fitted to the FedEx study but ftp's cost on its production servers (their
+hardware is not given): a pass over a byte is the LRO study's (``models.core.events``),
+AES-128's cost a published benchmark's, the other ciphers and MACs that cost scaled by
+published relative speeds (:data:`CIPHER_SHARE`, :data:`MAC_CPB`), and the pass counts are
+the mechanism.  Every single-stream run, the OpenSSH runs (scp and rsync, 400-550 Mbit/s),
+bbcp's ">6x" and the 8-stream line rate are checks (models/calibration/file_transfer.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from models.core import coefficients
+from models.core import coefficients, events
+from models.core.platform import HT_THROUGHPUT, REF_GHZ
 from models.document.schema import KINDS
 
 # tool codes follow models.document.schema: netperf, scp, rsync, bbcp, ftp
-C_STREAM = coefficients.declare(
-    "transfer.c_stream", "cycles/byte", 3.0,
-    "Kernel TCP + socket copy of one connection; fitted with C_TOOL_COPY and C_CHANNEL to three"
-    " runs without bulk crypto: scp 2.0, rsync 2.3 (ftx-native-1stream-hpnssh-nocrypto) and"
-    " bbcp 3.6 Gbit/s (ftx-native-1stream-bbcp).  Prior: 3 cycles/byte (two copies).")
-C_TOOL_COPY = coefficients.declare(
-    "transfer.c_tool_copy", "cycles/byte", 3.0,
-    "The file tools' own read/copy/protocol work (same three runs).  Prior: 3 cycles/byte.")
-C_CHANNEL = coefficients.declare(
-    "transfer.c_channel", "cycles/byte", 3.0,
-    "ssh channel: pipe copy and packetising in the ssh process (same three runs).  Prior: 3.")
+STREAM_PASSES = 2.0
+"""Kernel TCP of one connection, per byte: the socket copy between user and kernel buffers and
+the checksum over it (:data:`models.core.events.BYTE_PASS_NS` each)."""
+TOOL_PASSES = 1.0
+"""The file tools' own work per byte: one read of the file's bytes into the tool's buffer (the
+FedEx runs read from RAM disks)."""
+CHANNEL_PASSES = 2.0
+"""ssh's channel per byte: scp writes the bytes into a pipe and ssh reads them out of it, two
+copies, before ssh's own socket write (counted in the stream's passes)."""
 C_FTP = coefficients.declare(
     "transfer.c_ftp", "cycles/byte at 2.8 GHz", 20.0,
     "ftp on FedEx's production servers (hardware not given); fitted to 560 Mbit/s over 10GbE"
@@ -60,11 +61,19 @@ C_FTP = coefficients.declare(
 TOOL_THREADS = np.array([1.0, 1.0, 2.0, 4.0, 1.0])
 """Threads sharing the tool's work: scp 1, rsync 2, bbcp 4 (default), ftp 1 (FedEx setup)."""
 THROUGH_SSH = np.array([False, True, True, False, False])
-C_CIPHER = coefficients.declare(
-    "transfer.c_cipher", "cycles/byte", 18.0,
-    "AES-128-CBC in software (no AES-NI), per core; fitted to HPN-SSH's 1.4 Gbit/s with its 4"
-    " cipher threads (ftx-native-1stream-hpnssh).  Prior: software AES-128 runs at about 15-20"
-    " cycles/byte.")
+
+
+def pass_cycles() -> float:
+    """Reference-core cycles of one pass over a byte (the one per-byte cost, defined in
+    :mod:`models.core.events`)."""
+    return events.BYTE_PASS_NS.value * REF_GHZ
+
+
+def cipher_cycles() -> float:
+    """Reference-core cycles to cipher one byte with software AES-128-CBC (the published
+    benchmark figure, :mod:`models.core.events`)."""
+    return events.aes128_cbc_ns() * REF_GHZ
+
 
 CIPHERS = tuple(str(x) for x in KINDS["vm"].props["workload.net_cipher"].choices or ())
 CIPHER_SHARE: dict[str, tuple[float, float]] = {
@@ -72,7 +81,7 @@ CIPHER_SHARE: dict[str, tuple[float, float]] = {
     "aes128-gcm": (1.3, 0.12), "chacha20-poly1305": (0.35, 0.35), "arcfour": (0.45, 0.45),
     "3des-cbc": (5.5, 5.5)}
 """Cycles per byte of each cipher relative to software AES-128-CBC (the fitted
-:data:`C_CIPHER`), without and with AES-NI: AES-256 runs 14 rounds to AES-128's 10; CTR and
+:func:`cipher_cycles`), without and with AES-NI: AES-256 runs 14 rounds to AES-128's 10; CTR and
 GCM pipeline the block cipher (CBC encryption cannot), GCM adds its GHASH; ChaCha20-Poly1305,
 RC4 and 3DES do not use AES-NI.  Relative speeds as published cycles-per-byte tables give them
 (OpenSSL speed, Crypto++ benchmarks); the GCM and ChaCha20 entries include their MAC."""
@@ -92,9 +101,9 @@ TCP_WINDOW_BYTES = 4194304.0
 WIRE_OVERLAP = 1.0
 """Serialisation time not overlapped with the tool's CPU work, in units of 8/line per byte:
 one buffer written at a time (a mechanism value, not fitted)."""
-HT_GAIN = 0.15
-"""What a core's second hyperthread adds on bare metal (vSphere Resource Management Guide:
-'slightly more than half' per thread of a busy core; consolidation.HT_THROUGHPUT - 1)."""
+HT_GAIN = HT_THROUGHPUT - 1.0
+"""What a core's second hyperthread adds on bare metal (:data:`models.core.platform.HT_THROUGHPUT`,
+from SPEC's results with hyperthreading on and off)."""
 MAX_STREAMS = 4096
 _NETPERF = 0
 _NONE, _OPENSSH, _HPN = 0, 1, 2
@@ -104,7 +113,7 @@ def crypto_cycles(crypto: np.ndarray, cipher: np.ndarray, mac: np.ndarray,
                   aes_ni: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(cipher, MAC) cycles per byte per core of each stream's bulk crypto (0 without)."""
     share = np.array([CIPHER_SHARE[ch] for ch in CIPHERS])
-    c = C_CIPHER.value * np.where(aes_ni, share[cipher, 1], share[cipher, 0])
+    c = cipher_cycles() * np.where(aes_ni, share[cipher, 1], share[cipher, 0])
     aead = np.array([ch in AEAD for ch in CIPHERS])[cipher]
     m = np.where(aead, 0.0, np.array([MAC_CPB[m] for m in MACS])[mac])
     on = crypto != _NONE
@@ -114,10 +123,11 @@ def crypto_cycles(crypto: np.ndarray, cipher: np.ndarray, mac: np.ndarray,
 def stream_cycles(tool: np.ndarray, crypto: np.ndarray, cipher: np.ndarray, mac: np.ndarray,
                   aes_ni: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(critical-thread cycles/byte, all threads' cycles/byte) of one stream."""
-    c_tool = np.array([0.0] + [C_TOOL_COPY.value] * 3 + [C_FTP.value])
+    byte = pass_cycles()
+    c_tool = np.array([0.0] + [TOOL_PASSES * byte] * 3 + [C_FTP.value])
     c_ciph, c_mac = crypto_cycles(crypto, cipher, mac, aes_ni)
     ssh = THROUGH_SSH[tool] | (crypto != _NONE)
-    base = C_STREAM.value + np.where(ssh, C_CHANNEL.value, 0.0)
+    base = STREAM_PASSES * byte + np.where(ssh, CHANNEL_PASSES * byte, 0.0)
     crit_crypto = np.where(crypto == _HPN, np.maximum(c_ciph / HPN_CIPHER_THREADS, c_mac),
                            c_ciph + c_mac)
     crit = base + c_tool[tool] / TOOL_THREADS[tool] + crit_crypto

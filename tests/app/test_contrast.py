@@ -98,7 +98,7 @@ def test_every_text_and_axis_reads_at_aa_contrast(qtbot: QtBot, scheme: str) -> 
     doc.set_selection(["h1"])
     qtbot.waitUntil(lambda: bool(window.inspector.fields))
     window.knob_panel.rebuild()  # the host's knobs now, not at the next timer
-    qtbot.waitUntil(lambda: "host.dense_mode" in window.knob_panel.rows)
+    qtbot.waitUntil(lambda: "host.cores_per_socket" in window.knob_panel.rows)
     window.utilisation.refresh()
     for _ in range(3):  # laid out and painted
         QApplication.processEvents()

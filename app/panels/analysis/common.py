@@ -13,9 +13,9 @@ from models.document.design import Component, Design, Link, apply_scenario
 from models.engine.evaluation import run
 from models.report import wording
 
-LANE = Lane("analysis", workers=3)
-"""Goal seek, the tornado and host failure run here: one thread per tab, so each tab's job
-starts at once (a job cancelled or superseded stops within one evaluation)."""
+LANE = Lane("analysis", workers=4)
+"""Goal seek, the tornado, host failure and the refresh run here: one thread per tab, so each
+tab's job starts at once (a job cancelled or superseded stops within one evaluation)."""
 
 
 def stoppable(task: Task) -> Evaluate:

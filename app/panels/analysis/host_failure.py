@@ -1,6 +1,8 @@
 """The Host failure (N+1) tab: each host failed in turn (:func:`models.analysis.host_failure`),
-in the background with a busy bar and Cancel; a table lists per host the VMs restarted, FT
-fail-overs, new breaches and what breaks, and a line says whether the design survives."""
+then each site where the design has sites, in the background with a busy bar and Cancel; a
+table lists per failure the VMs restarted, FT fail-overs, new breaches, the busiest surviving
+host after the restarts and what breaks, and a line says whether the design survives.  The
+failure selected in it shows each surviving host's VMs, CPU and memory before and after."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -27,6 +30,13 @@ from app.support import theme
 from app.support.jobs import Runner
 from models.analysis import FailureReport, host_failure
 from models.document import numbers as fmt
+
+COLUMNS = ["Fails", "Restarted", "FT fail-overs", "New breaches", "Busiest host after",
+           "What breaks"]
+"""The failure table's columns: what fails, the VMs HA restarts, the FT VMs that fail over
+to their secondary, breaches that were not there before, the busiest host that took VMs
+(CPU and memory after), and what breaks (whole in each cell's tooltip)."""
+HOST_COLUMNS = ["Host", "VMs", "CPU", "Memory"]
 
 
 class HostFailureTab(QWidget):
@@ -63,15 +73,38 @@ class HostFailureTab(QWidget):
         self.failure_summary.setWordWrap(True)
         self.failure_summary.setAccessibleName("Host failure summary")
         v.addWidget(self.failure_summary)
-        self.failure_table = QTableWidget(0, 5)
+        self.failure_table = QTableWidget(0, len(COLUMNS))
         self.failure_table.setAccessibleName("Host failure table")
-        self.failure_table.setHorizontalHeaderLabels(
-            ["Failed host", "VMs restarted", "FT fail-overs", "New breaches", "What breaks"])
-        self.failure_table.horizontalHeader().setSectionResizeMode(
-            4, QHeaderView.ResizeMode.Stretch)
+        self.failure_table.setHorizontalHeaderLabels(COLUMNS)
+        header = self.failure_table.horizontalHeader()
+        for j in range(len(COLUMNS) - 1):  # names whole: the table exists to name them
+            header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         self.failure_table.verticalHeader().hide()
         self.failure_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        v.addWidget(self.failure_table, 1)
+        self.failure_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.failure_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.failure_table.itemSelectionChanged.connect(self._show_hosts)
+        self.hosts_label = QLabel("")
+        self.hosts_label.setWordWrap(True)  # what breaks, whole (the table's cell is short)
+        self.hosts_label.setAccessibleName("Hosts after the failure")
+        self.hosts_table = QTableWidget(0, len(HOST_COLUMNS))
+        self.hosts_table.setAccessibleName("Host utilisation after the failure")
+        self.hosts_table.setHorizontalHeaderLabels(HOST_COLUMNS)
+        self.hosts_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.hosts_table.horizontalHeader().setStretchLastSection(True)
+        self.hosts_table.verticalHeader().hide()
+        self.hosts_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.failure_table)
+        below = QWidget()
+        lay = QVBoxLayout(below)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.hosts_label)
+        lay.addWidget(self.hosts_table, 1)
+        split.addWidget(below)
+        v.addWidget(split, 1)
 
     def run_failure(self) -> None:
         self.cancel_failure()
@@ -105,25 +138,41 @@ class HostFailureTab(QWidget):
                 f" (+{len(new) - 3} more)" if len(new) > 3 else "")
             if f.not_restarted:
                 worst = f"{fmt.count(len(f.not_restarted), 'VM')} cannot restart. " + worst
-            cells: list[Any] = [self._name(f.host), len(f.restarted), took, len(new),
+            busiest = f.busiest_after()
+            after = (f"{self._name(busiest[0])}: CPU {fmt.percent(busiest[1])}, memory"
+                     f" {fmt.percent(busiest[2])}" if busiest is not None else "no host left")
+            what = (f"site {self._name(f.host)} ({fmt.count(len(f.failed), 'host')})"
+                    if f.site else self._name(f.host))
+            cells: list[Any] = [what, len(f.restarted), took, len(new), after,
                                 worst or "nothing new breaks"]
             for j, value in enumerate(cells):
                 item = QTableWidgetItem(str(value))
+                item.setToolTip(str(value))
                 if j in (1, 2, 3):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 if new:
                     item.setForeground(QColor(theme.tones().error))
                 self.failure_table.setItem(i, j, item)
+        if rows:
+            self.failure_table.selectRow(0)
         pol = report.policy
         already = (f" {fmt.count(len(report.baseline), 'breach', 'breaches')} already before"
                    " any failure."
                    if report.baseline else "")
+        hosts = [f for f in rows if not f.site]
+        sites = report.sites
+        site_line = ""
+        if sites:
+            broken = sum(bool(f.new_breaches) for f in sites)
+            site_line = (" Survives any single site failure." if not broken else
+                         f" {broken} of {fmt.count(len(sites), 'site failure')} break policy.")
         self.failure_summary.setText(
             ("Survives any single host failure." if report.survives else
-             f"Does NOT survive: {sum(bool(f.new_breaches) for f in rows)} of"
-             f" {fmt.count(len(rows), 'host failure')} break policy.")
+             f"Does NOT survive: {sum(bool(f.new_breaches) for f in hosts)} of"
+             f" {fmt.count(len(hosts), 'host failure')} break policy.") + site_line
             + f" Policy: CPU <= {fmt.percent(pol.get('cpu_util_max', math.nan))},"
+            f" memory <= {fmt.percent(pol.get('memory_util_max', 1.0))},"
             f" p95 <= {fmt.with_unit(pol.get('p95_ms_max', math.nan), 'ms')}.{already}")
         self.failure_finished.emit(report)
 
@@ -132,5 +181,37 @@ class HostFailureTab(QWidget):
         self.failure_summary.setText(f"Host failure failed: {message}")
 
     def _name(self, cid: str) -> str:
-        c = self.document.component(cid)
-        return f"{c.name} ({cid})" if c is not None and c.name else cid
+        return self.document.name_of(cid)
+
+    def _show_hosts(self) -> None:
+        """The surviving hosts of the selected failure: VMs, CPU and memory, before and
+        after the restarts; the hosts that took VMs first, the busiest after first."""
+        report = self.failure_report
+        rows = self.failure_table.selectionModel().selectedRows()
+        if report is None or not rows or rows[0].row() >= len(report.failures):
+            self.hosts_table.setRowCount(0)
+            self.hosts_label.setText("")
+            return
+        f = report.failures[rows[0].row()]
+        what = f"site {self._name(f.host)}" if f.site else self._name(f.host)
+        breaks = self.failure_table.item(rows[0].row(), len(COLUMNS) - 1)
+        self.hosts_label.setText(f"After {what} fails: {breaks.text() if breaks else ''}."
+                                 " Each surviving host, before → after:")
+        order = sorted(f.vms_after, key=lambda h: (
+            f.vms_after[h] == f.vms_before[h],
+            -(f.util_after.get(h, (0.0, 0.0))[0] if math.isfinite(
+                f.util_after.get(h, (0.0, 0.0))[0]) else -1.0)))
+        self.hosts_table.setRowCount(len(order))
+        for i, h in enumerate(order):
+            b = f.util_before.get(h, (math.nan, math.nan))
+            a = f.util_after.get(h, (math.nan, math.nan))
+            cells = [self._name(h), f"{f.vms_before[h]} → {f.vms_after[h]}",
+                     f"{fmt.percent(b[0])} → {fmt.percent(a[0])}",
+                     f"{fmt.percent(b[1])} → {fmt.percent(a[1])}"]
+            over = (math.isfinite(a[0]) and a[0] > report.policy.get("cpu_util_max", 1.0)) or (
+                math.isfinite(a[1]) and a[1] > report.policy.get("memory_util_max", 1.0))
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if over:
+                    item.setForeground(QColor(theme.tones().error))
+                self.hosts_table.setItem(i, j, item)

@@ -1,4 +1,4 @@
-"""The Analysis dock: three tabs, each running one analysis of :mod:`models.analysis` on a
+"""The Analysis dock: four tabs, each running one analysis of :mod:`models.analysis` on a
 copy of the active scenario in the background (:mod:`app.support.jobs`), so the user can keep
 editing
 while it runs."""
@@ -13,6 +13,7 @@ from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE
 from app.panels.analysis.goal_seek import GoalSeekTab
 from app.panels.analysis.host_failure import HostFailureTab
+from app.panels.analysis.refresh import RefreshTab
 from app.panels.analysis.sensitivity import SensitivityTab
 
 SHUTDOWN_S = 30.0
@@ -20,7 +21,7 @@ SHUTDOWN_S = 30.0
 
 
 class AnalysisPanel(QWidget):
-    """Three tabs: Goal seek, Sensitivity (tornado), Host failure (N+1)."""
+    """Four tabs: Goal seek, Sensitivity (tornado), Host failure (N+1), Refresh."""
 
     status_message = Signal(str)
 
@@ -35,10 +36,13 @@ class AnalysisPanel(QWidget):
         self.goal_seek = GoalSeekTab(document)
         self.sensitivity = SensitivityTab(document)
         self.host_failure = HostFailureTab(document)
+        self.refresh = RefreshTab(document)
         self.tabs.addTab(self.goal_seek, "Goal seek")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(self.host_failure, "Host failure")
+        self.tabs.addTab(self.refresh, "Refresh")
         self.goal_seek.status_message.connect(self.status_message)
+        self.refresh.status_message.connect(self.status_message)
         self.tabs.currentChanged.connect(self._tab_changed)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
@@ -54,4 +58,5 @@ class AnalysisPanel(QWidget):
         self.goal_seek.cancel_seek()
         self.sensitivity.cancel_sensitivity()
         self.host_failure.cancel_failure()
+        self.refresh.cancel_refresh()
         LANE.join(SHUTDOWN_S)

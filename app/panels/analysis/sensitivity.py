@@ -30,10 +30,11 @@ from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, analysis_copy, stoppable
 from app.support import theme
 from app.support.jobs import Runner, Task, Work
-from models.analysis import OUTPUTS, KnobSwing, Sensitivity, sensitivity
+from models.analysis import OUTPUTS, KnobSwing, Sensitivity, outputs_of, sensitivity
 from models.document import numbers as fmt
 from models.document.design import Design
 from models.document.knobs import Knob, knobs_for
+from models.engine.kpis import KPI_BY_KEY
 
 RECOMPUTE_MS = 400
 """The tornado is recomputed this long after the last design change (coalescing timer)."""
@@ -41,10 +42,20 @@ CHUNK_MS = 60.0
 """Target time of one step of the ranking, between two progress reports (the number of
 knobs per step adapts to it)."""
 MAX_BARS = 10
+PREFERRED = ("total_iops", "hosts_needed")
+"""The output the tornado opens on: the first of these the design has (an estate without
+I/O data: hosts needed), else the first it has."""
+BANDS = {"around": "-50 % to +100 %", "range": "each knob's whole range",
+         "step": "one slider step either way"}
+"""The bands in the chooser (its tooltip says what the first means)."""
+LOW, HIGH = "#2e86c1", "#d35400"
+"""The bars of a knob's low setting and of its high setting (the caption says so)."""
 
-OUTPUT_LABELS = {"total_iops": "Total IOPS", "mean_latency_ms": "Mean latency",
-                 "p95_latency_ms": "p95 latency", "ft_logging_mbps": "FT logging traffic",
-                 "vms_per_host": "VMs per host", "hosts_needed": "Hosts needed"}
+
+def output_title(output: str) -> str:
+    """An output as the dashboard's tile names it."""
+    kpi = KPI_BY_KEY.get(output)
+    return kpi.title if kpi is not None else output
 
 
 def ranking(design: Design, output: str, band: str, knobs: list[Knob]) -> Work:
@@ -91,12 +102,9 @@ class SensitivityTab(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.output_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.output_combo.setAccessibleName("Tornado output")
-        for key in OUTPUTS:
-            self.output_combo.addItem(f"{OUTPUT_LABELS.get(key, key)} ({OUTPUTS[key][0]})",
-                                      key)
-        p = self.document.prediction  # a design without storage I/O: rank by hosts needed
-        default = "total_iops" if p is None or p.total_iops > 0 else "hosts_needed"
-        self.output_combo.setCurrentIndex(self.output_combo.findData(default))
+        self.offered: list[str] = []
+        """The outputs in the chooser: those the design has (:func:`outputs_of`)."""
+        self._sync_outputs()
         self.output_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.output_combo, 1)
         self.band_combo = QComboBox()
@@ -104,8 +112,10 @@ class SensitivityTab(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.band_combo.setMinimumContentsLength(12)  # as narrow as its dock needs, never wider
         self.band_combo.setAccessibleName("Tornado band")
-        self.band_combo.addItem("over each knob's range", "range")
-        self.band_combo.addItem("one slider step either way", "step")
+        for key, text in BANDS.items():
+            self.band_combo.addItem(text, key)
+        self.band_combo.setToolTip("-50 % to +100 %: each value halved and doubled, a choice's"
+                                   " neighbours either side (a switch: its other position)")
         self.band_combo.currentIndexChanged.connect(lambda _i: self.start_sensitivity())
         row.addWidget(self.band_combo)
         v.addLayout(row)
@@ -132,10 +142,10 @@ class SensitivityTab(QWidget):
         self.tornado.invertY(True)
         self.tornado.setMouseEnabled(x=False, y=False)
         self.tornado.hideButtons()
-        self.low_bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[],
-                                        brush=pg.mkBrush("#2e86c1"), pen=pg.mkPen(None))
-        self.high_bars = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[],
-                                         brush=pg.mkBrush("#d35400"), pen=pg.mkPen(None))
+        self.low_bars = pg.BarGraphItem(x0=[], y=[], height=0.34, width=[],
+                                        brush=pg.mkBrush(LOW), pen=pg.mkPen(None))
+        self.high_bars = pg.BarGraphItem(x0=[], y=[], height=0.34, width=[],
+                                         brush=pg.mkBrush(HIGH), pen=pg.mkPen(None))
         self.tornado.addItem(self.low_bars)
         self.tornado.addItem(self.high_bars)
         self.baseline_line = pg.InfiniteLine(0.0, angle=90,
@@ -170,6 +180,26 @@ class SensitivityTab(QWidget):
     @property
     def output(self) -> str:
         return str(self.output_combo.currentData())
+
+    def _sync_outputs(self) -> None:
+        """Offer the outputs the design has (no Total IOPS on an estate without I/O data, no
+        FT logging without FT VMs), keeping the one chosen while the design has it."""
+        offered = outputs_of(self.document.prediction)
+        if offered == self.offered:
+            return
+        chosen = self.output_combo.currentData()
+        self.offered = offered
+        combo = self.output_combo
+        combo.blockSignals(True)
+        combo.clear()
+        for key in offered:
+            combo.addItem(f"{output_title(key)} ({OUTPUTS[key][0]})", key)
+        keep = chosen if chosen in offered else \
+            next((o for o in PREFERRED if o in offered), offered[0] if offered else None)
+        combo.setCurrentIndex(combo.findData(keep))
+        combo.blockSignals(False)
+        if chosen is not None and keep != chosen and self.swings:
+            self.start_sensitivity()  # what it showed is gone from the design
 
     def set_output(self, output: str) -> None:
         self.output_combo.setCurrentIndex(self.output_combo.findData(output))
@@ -224,37 +254,44 @@ class SensitivityTab(QWidget):
         self.swings = swings
         shown = [k for k in swings if math.isfinite(k.swing) and k.swing > 0][:MAX_BARS]
         unit = result.unit
-        lo = np.array([min(k.output_low, k.output_high) for k in shown], dtype=float)
-        hi = np.array([max(k.output_low, k.output_high) for k in shown], dtype=float)
-        y = np.arange(len(shown), dtype=float)
         b = base if math.isfinite(base) else 0.0
-        self.low_bars.setOpts(x0=lo, y=y, height=0.6, width=np.maximum(b - lo, 0.0))
-        self.high_bars.setOpts(x0=np.full(len(shown), b), y=y, height=0.6,
-                               width=np.maximum(hi - b, 0.0))
+        y = np.arange(len(shown), dtype=float)
+        for bars, outs, dy in ((self.low_bars, [k.output_low for k in shown], -0.18),
+                               (self.high_bars, [k.output_high for k in shown], 0.18)):
+            ends = np.array([o if math.isfinite(o) else b for o in outs], dtype=float)
+            bars.setOpts(x0=np.minimum(ends, b), y=y + dy, height=0.34,
+                         width=np.abs(ends - b))  # from the design as it is to the setting
+        ends = np.array([o for k in shown for o in (k.output_low, k.output_high)
+                         if math.isfinite(o)] + [b], dtype=float)
+        lo, hi = ends.min(), ends.max()
         self.baseline_line.setValue(b)
         labels = [k.label for k in shown]
         axis = self.tornado.getAxis("left")
         axis.setTicks([[(float(i), t) for i, t in enumerate(labels)]])
         metrics = QFontMetrics(self.font())
         axis.setWidth(max((metrics.horizontalAdvance(t) for t in labels), default=20) + 16)
-        label_axis(self.tornado, "bottom", OUTPUT_LABELS.get(output, output), unit)
+        label_axis(self.tornado, "bottom", output_title(output), unit)
         if len(shown):
-            pad = 0.05 * max(float(hi.max() - lo.min()), 1e-9)
-            self.tornado.setRange(xRange=(float(min(lo.min(), b)) - pad,
-                                          float(max(hi.max(), b)) + pad),
+            pad = 0.05 * max(float(hi - lo), 1e-9)
+            self.tornado.setRange(xRange=(float(lo) - pad, float(hi) + pad),
                                   yRange=(-0.5, len(shown) - 0.5), padding=0)
         elapsed = (time.perf_counter() - self._sens_started) * 1000.0
-        top = (f"; {shown[0].label} moves it most ({fmt.number(shown[0].output_low)} .."
-               f" {fmt.number(shown[0].output_high)} {unit})" if shown else
-               "; no knob moves it")
+        if shown:
+            k = shown[0]
+            ends_ = " .. ".join(fmt.with_unit(o, unit) for o in (k.output_low, k.output_high)
+                                if math.isfinite(o))
+            top = f"; {k.label} moves it most ({ends_})"
+        else:
+            top = "; no knob moves it"
         self.sens_status.setText(
-            f"{OUTPUT_LABELS.get(output, output)} now {fmt.number(base)} {unit}"
-            f"{top}. Blue: the knob's low side, orange: its high side."
+            f"{output_title(output)} now {fmt.with_unit(base, unit)}{top}. Blue: the knob's"
+            " low setting, orange: its high setting (from the design as it is)."
             f" {result.evaluations} evaluations, {elapsed:,.0f} ms.")
         self.sens_status.setToolTip("\n".join(result.notes))
         self.sensitivity_finished.emit(self.swings)
 
     def _design_changed(self, *_: object) -> None:
+        self._sync_outputs()
         if self.auto_check.isChecked() and (self.swings or self.sensitivity_running):
             self.stale = True
             if self.tornado_widget.isVisible():

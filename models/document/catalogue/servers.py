@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from models.document import licensing
 from models.document.catalogue import processors as cat
 from models.document.catalogue.processors import Processor
 from models.document.numbers import with_unit
 from models.document.resources import RESOURCES
+from models.document.schema import Value
 
 FOLDER = RESOURCES / "catalogue"
 
@@ -148,3 +150,66 @@ def find(name: str) -> Server | None:
         if n in (s.id, s.name.lower(), s.title.lower()):
             return s
     return None
+
+
+# --------------------------------------------------------------------------- as a host
+
+
+def default_processor(server: Server) -> Processor | None:
+    """The processor a pick of ``server`` gets unless one is chosen: the fastest per core of
+    those with at least the licensing rules' minimum of cores per CPU (16: a smaller one is
+    licensed as 16, so its cores cost as much and do less), else the fastest per core."""
+    options = server.processor_options
+    floor = licensing.rules().min_cores_per_cpu
+    full = [p for p in options if (p.cores or 0) >= floor]
+    found = full or list(options)
+    return found[0] if found else None
+
+
+def default_memory_gb(server: Server) -> int | None:
+    """The memory most of the server's SPEC results ran with (the larger of equals); None
+    without any."""
+    if not server.memory_configs:
+        return None
+    return max(server.memory_configs, key=lambda m: (m.results, m.total_gb)).total_gb
+
+
+def processor_option(server: Server, text: str) -> Processor:
+    """The processor ``text`` names among the server's options (its model, or any string
+    :func:`~models.document.catalogue.processors.match` knows); ValueError naming the
+    options otherwise."""
+    options = server.processor_options
+    found = cat.match(text)
+    if found is None:  # "Gold 6548Y+", "6548Y+": the one option whose name ends so
+        words = " ".join(text.lower().split())
+        ends = [p for p in options if p.model.lower().endswith(words)
+                and p.model.lower()[-len(words) - 1:][:1] in (" ", "")]
+        found = ends[0] if len(ends) == 1 else None
+    if found is None or found not in options:
+        known = ", ".join(p.model.removeprefix("Intel Xeon ").removeprefix("AMD ")
+                          for p in options[:12])
+        more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""
+        raise ValueError(f"{server.title} was not submitted to SPEC with '{text}'; its"
+                         f" processors: {known}{more}")
+    return found
+
+
+def host_props(server: Server, processor: Processor | None = None,
+               memory_gb: float | None = None) -> dict[str, Value]:
+    """A host of ``server`` with ``processor`` (default :func:`default_processor`) and
+    ``memory_gb`` (default :func:`default_memory_gb`): sockets, cores per socket, base clock,
+    the processor's name (its per-core speed comes from the processor catalogue),
+    hyperthreading as SPEC ran it, memory, ESXi 8.0."""
+    proc = processor or default_processor(server)
+    props: dict[str, Value] = {"sockets": server.sockets, "esxi_version": "8.0"}
+    if proc is not None:
+        props["cpu_model"] = proc.model
+        if proc.cores:
+            props["cores_per_socket"] = proc.cores
+        if proc.ghz:
+            props["ghz"] = proc.ghz
+        props["hyperthreading"] = (proc.threads_per_core or 2) > 1
+    memory = memory_gb if memory_gb is not None else default_memory_gb(server)
+    if memory is not None:
+        props["memory_gb"] = float(memory)
+    return props

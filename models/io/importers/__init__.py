@@ -71,6 +71,9 @@ class HostRecord:
     """Recorded host IOPS (Live Optics ESX Performance)."""
     measured_by: str = ""
     """Where the recorded usage comes from (provenance text)."""
+    vms_recorded: int | None = None
+    """VMs the host runs by the inventory (vHost # VMs total or # VMs, the vCenter host's VM
+    list): more than the VMs the export names on it, the host is partial."""
 
 
 @dataclass
@@ -124,6 +127,8 @@ class VmRecord:
     measured: Measured = field(default_factory=Measured)
     problem: str = ""
     """Why the VM cannot be imported (an unusable cell), or empty."""
+    sized_from: str = ""
+    """Where its size comes from when the VM list left it empty (``vCPU``, ``vMemory``)."""
 
 
 @dataclass
@@ -194,6 +199,8 @@ class Coverage:
     measured_cpu: int = 0
     measured_memory: int = 0
     measured_io: int = 0
+    partial_hosts: int = 0
+    """Hosts that run more VMs than the export names on them (a filtered or renamed export)."""
 
     @property
     def ratio(self) -> float:
@@ -210,6 +217,9 @@ class Coverage:
             parts.append(f"{self.unplaced:,} unplaced (neither host nor cluster known)")
         if self.dropped:
             parts.append(f"{self.dropped:,} not imported")
+        if self.partial_hosts:
+            parts.append(f"{counted(self.partial_hosts, 'host')} partial (they run VMs the"
+                         " export does not list)")
         n = max(self.runnable - self.dropped, 0)
         measured = (f"measured: CPU {self.measured_cpu:,}, memory {self.measured_memory:,},"
                     f" storage I/O {self.measured_io:,} of {kind_count('vm', n)}")
@@ -220,7 +230,7 @@ class Coverage:
                 "by_cluster": self.by_cluster, "unplaced": self.unplaced,
                 "dropped": self.dropped, "ratio": round(self.ratio, 4),
                 "measured_cpu": self.measured_cpu, "measured_memory": self.measured_memory,
-                "measured_io": self.measured_io}
+                "measured_io": self.measured_io, "partial_hosts": self.partial_hosts}
 
 
 @dataclass

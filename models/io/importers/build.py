@@ -78,6 +78,7 @@ def build_design(estate: Estate, report: ImportReport, *, name: str = "",
 
     design = Design(name=name or f"Imported from {estate.source}")
     b = _Builder(design, report, site_by)
+    b.listed = Counter(v.host for v in estate.vms if v.host)
     b.hosts(estate.hosts)
     b.clusters(estate.clusters, estate.hosts)
     b.arrays(estate)
@@ -102,6 +103,9 @@ class _Builder:
         self.storage_pairs: set[tuple[str, str]] = set()
         self.array_disks: dict[str, list[int]] = {}
         self.vm_ids: dict[str, str] = {}
+        self.listed: Counter[str] = Counter()
+        """Rows of the VM list naming each host (any power state, templates too)."""
+        self.unsized: list[str] = []
 
     # ------------------------------------------------------------------ hosts and clusters
     def site_of(self, dc: str, cluster: str) -> str:
@@ -129,6 +133,10 @@ class _Builder:
             if h.cluster:
                 self.cluster_hosts.setdefault(h.cluster, []).append(hid)
             props = _host_props(h, report, versions, unknown_cpus)
+            if h.vms_recorded is not None:  # a partial host runs VMs the export omits
+                props["measured.vms"] = h.vms_recorded
+                props["measured.vms_listed"] = self.listed[h.name]
+                report.coverage.partial_hosts += h.vms_recorded > self.listed[h.name]
             design.components.append(Component(hid, "host", name=h.name, tags=tags,
                                                props=props))
             design.links.append(Link(hid, self.site_of(h.datacenter, h.cluster), "located_at"))
@@ -272,6 +280,11 @@ class _Builder:
         hid = self.host_ids.get(vm.host)
         cluster = self.host_cluster.get(vm.host, "") if hid else vm.cluster
         tags = [f"cluster-{slug(cluster)}"] if cluster else []
+        if vm.vcpus is None or vm.memory_mib is None:
+            tags.append("unsized")
+            self.unsized.append(f"{vm.where} '{vm.name}'")
+        elif vm.sized_from:
+            self.counts["sized_from"] += 1
         if hid is not None:
             cov.on_their_host += 1
         elif cluster and self.cluster_hosts.get(cluster):
@@ -341,6 +354,17 @@ class _Builder:
 
     def finish(self) -> None:
         counts, report = self.counts, self.report
+        if counts["sized_from"]:
+            report.notes.append(f"{counted(counts.pop('sized_from'), 'VM')} with empty CPUs or"
+                                " Memory cells in the VM list sized from their vCPU and vMemory"
+                                " rows")
+        if self.unsized:
+            report.notes.append(
+                f"{counted(len(self.unsized), 'VM')} imported unsized (no CPUs or Memory in any"
+                f" sheet: the default {counted(int(VM.props['vcpus'].default or 1), 'vCPU')} and"
+                f" {with_unit(float(VM.props['memory_gb'].default or 0), 'GB')}, tagged unsized;"
+                " set their size): "
+                + ", ".join(self.unsized[:10]) + (", ..." if len(self.unsized) > 10 else ""))
         for aid, (thin, disks) in self.array_disks.items():
             if disks and thin * 2 > disks:
                 comp = self.design.component(aid)
@@ -456,13 +480,10 @@ def _vm_problem(vm: VmRecord) -> str | None:
         return vm.problem
     if vm.orphaned:
         return "orphaned: vCenter has lost the VM (its host or files are gone)"
-    if vm.vcpus is None:
-        return "bad value: CPUs missing or not a number"
-    if vm.memory_mib is None:
-        return "bad value: memory missing or not a number"
-    if not _in_range("vcpus", vm.vcpus, VM.props):
+    if vm.vcpus is not None and not _in_range("vcpus", vm.vcpus, VM.props):
         return f"bad value: {with_unit(vm.vcpus, 'vCPUs')} is out of range 1..768"
-    if vm.memory_mib / MIB_PER_GB > (VM.props["memory_gb"].max or 0):
+    if vm.memory_mib is not None and vm.memory_mib / MIB_PER_GB > (VM.props["memory_gb"].max
+                                                                  or 0):
         return f"bad value: memory {with_unit(vm.memory_mib, 'MiB')} is out of range"
     return None
 
@@ -490,13 +511,16 @@ def vscsi_of(controllers: list[str]) -> tuple[str | None, str]:
 
 
 def _vm_props(vm: VmRecord, others: Counter[str], controllers: Counter[str]) -> dict[str, Any]:
-    assert vm.vcpus is not None and vm.memory_mib is not None
     low_mem = float(VM.props["memory_gb"].min or 0)
-    mem = round(vm.memory_mib / MIB_PER_GB, 4)
-    if mem < low_mem:
-        others["\x00memory"] += 1
-        mem = low_mem
-    props: dict[str, Any] = {"vcpus": int(vm.vcpus), "memory_gb": mem}
+    props: dict[str, Any] = {}  # unsized (no size in any sheet): the schema's defaults
+    if vm.memory_mib is not None:
+        mem = round(vm.memory_mib / MIB_PER_GB, 4)
+        if mem < low_mem:
+            others["\x00memory"] += 1
+            mem = low_mem
+        props["memory_gb"] = mem
+    if vm.vcpus is not None:
+        props["vcpus"] = int(vm.vcpus)
     fam = guest_family(vm.os)
     props["guest_os"] = fam
     low = vm.os.lower()

@@ -92,7 +92,8 @@ def _read_hosts(sheet: Sheet, report: ImportReport, when: str) -> list[HostRecor
     sheet.require(REQUIRED["vHost"])
     c = {k: sheet.col(k) for k in ("Host", "Datacenter", "Cluster", "CPU Model", "Speed",
                                    "HT Active", "# CPU", "Cores per CPU", "# Cores",
-                                   "# Memory", "ESX Version", "CPU usage %", "Memory usage %")}
+                                   "# Memory", "ESX Version", "CPU usage %", "Memory usage %",
+                                   "# VMs total", "# VMs")}
     out = []
     for n, row in enumerate(sheet.rows, start=2):
         name = text(row, c["Host"])
@@ -116,6 +117,11 @@ def _read_hosts(sheet: Sheet, report: ImportReport, when: str) -> list[HostRecor
                 report.notes.append(f"{where} host '{name}': {err}; the default is used")
         if h.cpu_usage_pct is not None or h.memory_usage_pct is not None:
             h.measured_by = f"RVTools vHost CPU usage % and Memory usage %, {when}"
+        counts = []  # "# VMs total" counts powered-off VMs too; 3.x has "# VMs" alone
+        for key in ("# VMs total", "# VMs"):
+            with contextlib.suppress(BadCellError):
+                counts.append(whole(row, c[key], key, False))
+        h.vms_recorded = max((n for n in counts if n is not None), default=None)
         out.append(h)
     return out
 
@@ -152,9 +158,9 @@ def _read_vms(sheet: Sheet, report: ImportReport, progress: Progress | None,
         m = re.match(r"\s*\[([^\]]+)\]", text(row, c["Path"]))
         if m:
             vm.datastores = [m.group(1)]
-        try:
-            vm.vcpus = whole(row, c["CPUs"], "CPUs", not vm.template)
-            vm.memory_mib = num(row, c["Memory"], "Memory", not vm.template)
+        try:  # an empty size is taken from vCPU and vMemory, else imported unsized
+            vm.vcpus = whole(row, c["CPUs"], "CPUs", False)
+            vm.memory_mib = num(row, c["Memory"], "Memory", False)
             vm.provisioned_mib = num(row, c["Provisioned MB"], "Provisioned MiB", False)
             vm.in_use_mib = num(row, c["In Use MB"], "In Use MiB", False)
         except BadCellError as err:
@@ -187,17 +193,32 @@ def _vm_col(sheet: Sheet) -> int:
     return 0 if i is None else i
 
 
+def _fill_in(vm: VmRecord, sheet: Sheet, row: Row, key: str, attr: str) -> None:
+    """What vInfo left empty of a VM (its size ``attr`` from column ``key``, its host and
+    cluster) from another per-VM sheet's row."""
+    if getattr(vm, attr) is None and not vm.problem:
+        value = (whole if attr == "vcpus" else num)(row, sheet.col(key), key, False)
+        if value is not None:
+            setattr(vm, attr, value)
+            vm.sized_from = ", ".join(filter(None, (vm.sized_from, sheet.name)))
+    if not vm.host:  # a row that names no host: where this sheet says it runs
+        for field, col in (("host", "Host"), ("cluster", "Cluster"),
+                           ("datacenter", "Datacenter")):
+            if not getattr(vm, field):
+                setattr(vm, field, text(row, sheet.col(col)))
+
+
 def _read_cpu(sheet: Sheet, vms: dict[str, VmRecord], when: str,
               report: ImportReport) -> None:
     vm_c, overall, top = _vm_col(sheet), sheet.col("Overall"), sheet.col("Max")
-    if overall is None:
-        report.notes.append("sheet vCPU has no 'Overall' column: no measured CPU per VM")
-        return
     source = f"RVTools vCPU Overall MHz, {when}"
 
     def read(row: Row) -> None:
         vm = vms.get(text(row, vm_c))
         if vm is None:
+            return
+        _fill_in(vm, sheet, row, "CPUs", "vcpus")
+        if overall is None:
             return
         mhz = num(row, overall, "Overall", False)
         if mhz is not None:
@@ -205,6 +226,8 @@ def _read_cpu(sheet: Sheet, vms: dict[str, VmRecord], when: str,
             vm.measured.sources["cpu"] = source
         vm.measured.cpu_max_mhz = num(row, top, "Max", False)
 
+    if overall is None:
+        report.notes.append("sheet vCPU has no 'Overall' column: no measured CPU per VM")
     _per_vm(sheet, read, report)
 
 
@@ -223,6 +246,7 @@ def _read_memory(sheet: Sheet, vms: dict[str, VmRecord], when: str,
         vm = vms.get(text(row, vm_c))
         if vm is None:
             return
+        _fill_in(vm, sheet, row, "Size MiB", "memory_mib")
         m = vm.measured
         consumed = num(row, c["Consumed"], "Consumed", False)
         if consumed is not None:

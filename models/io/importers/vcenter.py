@@ -44,7 +44,7 @@ PROPS: dict[str, list[str]] = {
                    "summary.hardware.cpuModel", "summary.config.product.fullName",
                    "config.hyperThread.active", "config.network.pnic",
                    "summary.quickStats.overallCpuUsage",
-                   "summary.quickStats.overallMemoryUsage"],
+                   "summary.quickStats.overallMemoryUsage", "vm"],
     "VirtualMachine": ["name", "config.template", "config.hardware.numCPU",
                        "config.hardware.memoryMB", "config.guestFullName", "runtime.host",
                        "runtime.powerState", "runtime.faultToleranceState",
@@ -275,6 +275,8 @@ def _host(ref: str, p: dict[str, Any], objs: dict[str, tuple[str, dict[str, Any]
         h.memory_usage_pct = float(mem_used) / h.memory_mib * 100.0
     if h.cpu_usage_pct is not None or h.memory_usage_pct is not None:
         h.measured_by = f"{quick}: overallCpuUsage and overallMemoryUsage"
+    if p.get("vm") is not None:  # every VM registered on it, seen by this user or not
+        h.vms_recorded = len(p["vm"])
     return h
 
 

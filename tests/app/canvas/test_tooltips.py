@@ -25,7 +25,7 @@ def test_library_tooltip_and_inspector_say_how_long_its_job_takes(qtbot: QtBot) 
 
     doc, _, _ = make(qtbot, examples.load("content-library"))
     text = component_tooltip(doc, "br1-lib1")
-    assert "sync of 3 items: 89.9 min at 3 MB/s" in text and "bound by WAN 100 Mbit/s" in text
+    assert "sync of 3 items: 1.5 h at 2.94 MB/s" in text and "bound by WAN 100 Mbit/s" in text
     assert "publishes to 4 subscribed libraries" in component_tooltip(doc, "pub-nfs")
     inspector = Inspector(doc)
     qtbot.addWidget(inspector)

@@ -240,12 +240,16 @@ def test_library_design_plots_job_time_against_item_size(qtbot: QtBot) -> None:
 
 
 def test_flat_curve_ranges_from_zero_and_says_so(qtbot: QtBot) -> None:
-    """The Oracle VM issues a set IOPS rate (open loop): outstanding I/Os moves nothing, and
-    the axes start at 0 instead of zooming into rounding noise ("155000" on every tick)."""
+    """The Oracle VM issues a set IOPS rate (open loop): it opens on the arrays' drives, as
+    outstanding I/Os move nothing (nor are they offered); drawn anyway, the axes start at 0
+    instead of zooming into rounding noise ("155000" on every tick)."""
     doc = DesignDocument(examples.load("oracle-monster-vm"))
     curve = KnobCurve(doc)
     qtbot.addWidget(curve)
-    assert curve.knob is not None and curve.knob.path == "vm.workload.io_oio"
+    assert curve.knob is not None and curve.knob.path == "storage_array.disks"  # it moves
+    assert "vm.workload.io_oio" not in [curve.combo.itemData(i)  # nor is it offered
+                                        for i in range(curve.combo.count())]
+    curve.set_knob("vm.workload.io_oio")
     assert curve.flat and "Flat:" in curve.status.text()
     p = doc.prediction
     assert p is not None
@@ -336,6 +340,12 @@ def test_an_imported_estate_opens_on_its_hosts_cores(qtbot: QtBot, tmp_path: Pat
     assert curve.iops_plot.getAxis("left").labelText == "hosts needed"
     assert curve.legend.getLabel(curve.latency_curve).text == "mean host"
     assert curve.legend.opts["offset"][0] < 0  # anchored right
+    needed = [float(y) for y in curve.iops_curve.yData if math.isfinite(y)]
+    now = curve.document.prediction.consolidation.hosts_needed  # type: ignore[union-attr]
+    assert now is not None and max(needed) > 2 * now  # one core per socket: many more hosts
+    assert curve.focused is not None and curve.focused[1] == 2 * now  # drawn round today's
+    assert curve.iops_plot.viewRange()[1][1] == pytest.approx(2 * now)
+    assert curve.focused[0] <= min(needed)
     vm = next(v for v in design.of_kind("vm") if v.get("workload.profile") == "measured")
     vm.props["workload.io_iops"] = 300.0
     assert (k := default_knob(design)) is not None and k.path == "storage_array.disks"

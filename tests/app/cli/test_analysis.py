@@ -105,7 +105,7 @@ def test_sensitivity_json_is_ranked(capsys: pytest.CaptureFixture[str], estate: 
     assert code == 0
     doc = json.loads(out)
     assert doc["format"] == "headroom-sensitivity" and doc["version"] == 1
-    assert doc["output"] == "total_iops" and doc["band"] == "range"
+    assert doc["output"] == "total_iops" and doc["band"] == "around"  # the default
     swings = [k["swing"] for k in doc["knobs"] if k["swing"] is not None]
     assert swings == sorted(swings, reverse=True)
     assert doc["evaluations"] == 1 + sum(len(k["points"]) for k in doc["knobs"])

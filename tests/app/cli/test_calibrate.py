@@ -49,7 +49,8 @@ def test_import_then_check_then_calibrate_from_esxtop(
                           "-o", str(design))
     assert code == 0 and "baseline check" in stdout and "target" in stdout
     code, stdout, _ = run(capsys, "evaluate", str(design))
-    assert code == 0 and "lack I/O data" in stdout and "Overcommit" in stdout
+    assert code == 0 and "lack I/O data" in stdout and "vCPU:core" in stdout
+    assert "Memory overcommit" in stdout and "Cluster headroom" in stdout
     code, stdout, _ = run(capsys, "calibrate", str(design), "--check", "--json")
     doc = json.loads(stdout)
     assert doc["summary"]["cpu"]["hosts"] == 4 and doc["summary"]["vms_without_io"] > 0
@@ -108,11 +109,62 @@ def test_place_puts_the_unplaced_vms_on_hosts(tmp_path: Path,
     assert run(capsys, "place", str(design))[1].startswith("no unplaced VMs")
 
 
+def test_a_filtered_export_names_its_partial_hosts_and_meets_the_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: a filtered export lists only some of its hosts' VMs; the import, the check
+    and its JSON name each partial host with its counts, and the baseline meets the record
+    there (what the export leaves out is the partial hosts' background load); a host it lists
+    completely keeps its residual (the hypervisor's own work, samples a moment apart)."""
+    e = estate(6, 90, seed=14, filtered=0.2)
+
+    design = tmp_path / "estate.headroom"
+    code, stdout, _ = run(capsys, "import-rvtools", str(write_xlsx(tmp_path / "e.xlsx",
+                                                                    e.sheets)),
+                          "-o", str(design))
+    assert code == 0
+    n = len(e.truth.partial)
+    assert n and f"{n} hosts partial" in stdout and f"{n} partial hosts" in stdout
+    host, (recorded, listed) = next(iter(e.truth.partial.items()))
+    assert f"{host}: {recorded} VMs recorded, {listed} in the export" in stdout
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--check")
+    assert code == 0 and "target (median <= 5, p90 <= 10): met" in stdout
+    assert f"{host}: {recorded} VMs recorded" in stdout
+    code, stdout, _ = run(capsys, "calibrate", str(design), "--check", "--json")
+    doc = json.loads(stdout)
+    assert doc["summary"]["partial_hosts"] == n
+    assert sum(h["partial"] for h in doc["hosts"]) == n
+    partial = [h for h in doc["hosts"] if h["partial"]]
+    assert all(abs(h["cpu_residual"]) <= 1e-3 and abs(h["memory_residual"]) <= 1e-3
+               and h["background_cpu_pct"] for h in partial)
+    complete = [h for h in doc["hosts"] if not h["partial"]]
+    assert complete and all(h["background_cpu_pct"] is None and h["cpu_residual"] < -1.0
+                            for h in complete)
+
+
+def test_an_export_without_cpu_figures_reads_not_measured(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No vCPU sheet and no recorded host usage: host CPU is "not measured" (null), not 0 %."""
+    e = estate(3, 24, seed=15, generation="3x", host_usage=False)
+    design = tmp_path / "estate.json"
+    code, stdout, _ = run(capsys, "import-rvtools", str(write_xlsx(tmp_path / "e.xlsx",
+                                                                    e.sheets)),
+                          "-o", str(design))
+    assert code == 0 and "3 hosts' CPU not measured" in stdout
+    code, stdout, _ = run(capsys, "evaluate", str(design))
+    assert code == 0
+    line = next(ln for ln in stdout.splitlines() if ln.strip().startswith("Host CPU"))
+    assert line.split()[-2:] == ["not", "measured"] and "0 %" not in line
+    code, stdout, _ = run(capsys, "evaluate", str(design), "--json")
+    hosts = json.loads(stdout)["hosts"]
+    assert hosts and all(h["cpu_util"] is None for h in hosts)
+
+
 def test_calibrate_an_rvtools_estate_from_live_optics(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.liveoptics import collection, from_rvtools, write  # noqa: PLC0415
 
     e = estate(4, 40, seed=8)
+
     design = tmp_path / "estate.headroom"
     code, stdout, _ = run(capsys, "import-rvtools", str(write_xlsx(tmp_path / "e.xlsx",
                                                                     e.sheets)),

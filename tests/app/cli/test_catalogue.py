@@ -51,6 +51,7 @@ def test_servers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "catalogue", "servers", "--search", "poweredge r760")
     assert code == 0
     assert "Dell PowerEdge R760" in out and "Standard Performance Evaluation" in out
+    assert "\n1 server. CPUs:" in out  # one, not '1 servers'
     code, out, _ = run(capsys, "catalogue", "servers", "--json")
     doc = json.loads(out)
     assert isinstance(doc, list) and len(doc) >= 40

@@ -41,7 +41,7 @@ def test_evaluate_text_lists_what_the_design_does(capsys: pytest.CaptureFixture[
     """Beyond IOPS: library jobs in words, network throughput, web response times."""
     code, out, _ = run(capsys, "evaluate", str(examples.path("content-library")))
     assert code == 0
-    assert "  library Deploy VMs: deploy of 4 items: 4.9 min at 300 MB/s" in out
+    assert "  library Deploy VMs: deploy of 4 items: 4.9 min at 294 MB/s" in out
     assert "Network" not in out.split("library")[0]  # no traffic: no network line
     _, web, _ = run(capsys, "evaluate", str(examples.path("dense-web-farm")))
     assert "  p95 response        " in web and "  Mean response       " in web

@@ -23,8 +23,8 @@ def vdi_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cross-validate one small subsystem (the whole run takes half a minute)."""
     full = crossval.cross_validate
 
-    def small(by: Any = "case", modules: Any = None, full_fit: Any = None) -> Any:
-        return full(by, ("vdi", "multicast"))
+    def small(by: Any = "study", modules: Any = None, full_fit: Any = None) -> Any:
+        return full(by, ("vdi", "file_transfer"))
 
     monkeypatch.setattr(crossval, "cross_validate", small)
 
@@ -42,7 +42,7 @@ def test_cv_json_reports_each_figure_subsystem_and_overall(
     code, out = run(capsys, "validate", "--cv", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["format"] == "headroom-cross-validation"
-    assert set(doc["subsystems"]) == {"vdi", "multicast"}
+    assert set(doc["subsystems"]) == {"vdi", "file-transfer"} and doc["by"] == "study"
     rows = doc["comparisons"]
     assert rows and all("cv_error" in r and "reproduced_only" in r for r in rows)
     assert any(r["reproduced_only"] for r in rows) and any(r["cv_error"] for r in rows)
@@ -77,3 +77,15 @@ def test_refit_rewrites_the_table_from_the_cases(capsys: pytest.CaptureFixture[s
     finally:
         monkeypatch.undo()
         coefficients.table.cache_clear()
+
+
+def test_validate_counts_the_coefficients_against_the_figures(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Fewer coefficients than figures, both printed (and in the JSON summary)."""
+    code, out = run(capsys, "validate")
+    last = out.strip().splitlines()[-1]
+    assert code == 0 and last.endswith("published figures (bounds and rules aside)")
+    doc = json.loads(run(capsys, "validate", "--json")[1])["summary"]
+    assert f"{doc['coefficients']} coefficients fitted" in last
+    assert f"for {doc['figures']} published figures" in last
+    assert 0 < doc["coefficients"] < doc["figures"]

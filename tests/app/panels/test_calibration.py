@@ -14,12 +14,14 @@ from pytestqt.qtbot import QtBot
 from app.canvas.scene import DesignScene
 from app.canvas.tooltips import component_tooltip
 from app.document.design_document import DesignDocument
-from app.panels.calibration import CalibrationPanel
+from app.panels.calibration import HOST_HEADERS, CalibrationPanel
 from app.panels.dashboard import Dashboard
 from app.panels.inspector import Inspector
 from app.report.baseline import baseline_page
 from app.report.pages import build_pages
+from models.document import numbers as fmt
 from models.document.design import Design
+from models.engine.kpis import KPI_BY_KEY
 from models.io.importers.rvtools import import_rvtools
 from tests.estates import estate, write_xlsx
 from tests.models.io.importers.test_perfdata import HOST, write_esxtop
@@ -196,6 +198,73 @@ def test_dragging_an_unplaced_vm_onto_a_host_places_it_in_one_undo_step(
     qtbot.waitUntil(lambda: scene.unplaced.count == 1)
 
 
+@pytest.fixture(scope="module")
+def filtered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Design, dict[str, tuple[int,
+                                                                                         int]]]:
+    """A filtered export (issue 22): its hosts run VMs it does not list."""
+    e = estate(4, 60, seed=16, filtered=0.25)
+    design, _ = import_rvtools(write_xlsx(tmp_path_factory.mktemp("f") / "f.xlsx", e.sheets))
+    return design, e.truth.partial
+
+
+def test_the_calibration_view_names_the_partial_hosts(
+        qtbot: QtBot, filtered: tuple[Design, dict[str, tuple[int, int]]]) -> None:
+    design, partial = filtered
+    doc = DesignDocument(design.copy())
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.check is not None)
+    text = panel.summary.text()
+    assert f"{len(partial)} partial hosts" in text
+    for host, (recorded, listed) in partial.items():
+        assert f"{host}: {recorded} VMs recorded, {listed} in the export" in text
+    rows = {item.text(): r for r in range(panel.hosts.rowCount())
+            if (item := panel.hosts.item(r, 0)) is not None}
+    host, (recorded, listed) = next(iter(partial.items()))
+    cell = panel.hosts.item(rows[host], HOST_HEADERS.index("VMs\nlisted"))
+    assert cell is not None and cell.text() == f"{listed} of {recorded}"
+    assert "background" in cell.toolTip()
+    residual = panel.hosts.item(rows[host], 3)
+    assert residual is not None and abs(float(residual.text())) <= 3.0  # the record is met
+
+
+def test_a_host_nothing_measured_reads_not_measured_in_the_view_and_tooltips(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    e = estate(2, 12, seed=17, generation="3x", host_usage=False)
+    design, _ = import_rvtools(write_xlsx(tmp_path / "n.xlsx", e.sheets))
+    doc = DesignDocument(design)
+    panel = CalibrationPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.check is not None)
+    cell = panel.hosts.item(0, 1)
+    assert cell is not None and cell.text() == "not measured"
+    assert "2 hosts' CPU not measured" in panel.summary.text()
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.request_evaluation()
+    host = design.of_kind("host")[0]
+    assert "CPU not measured" in component_tooltip(doc, host.id)
+    kpi = KPI_BY_KEY["host_cpu_pct"]
+    assert kpi.note(doc.prediction) == "not measured"
+    assert kpi.figure(doc.prediction) == fmt.NONE  # never 0 %
+
+
+def test_the_reports_baseline_page_names_the_partial_hosts(
+        filtered: tuple[Design, dict[str, tuple[int, int]]], tmp_path: Path) -> None:
+    from app.report import export  # noqa: PLC0415
+
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    design, partial = filtered
+    out = tmp_path / "filtered.pdf"
+    export.export_report(design, "base", out)
+    text = " ".join(subprocess.run([pdftotext, str(out), "-"], check=True,
+                                   capture_output=True, text=True).stdout.split())
+    assert f"{len(partial)} partial hosts" in text
+    host, (recorded, listed) = next(iter(partial.items()))
+    assert f"{host}: {recorded} VMs recorded, {listed} in the export" in text
 def test_recorded_figures_and_clusters_show_in_the_view(qtbot: QtBot, tmp_path: Path) -> None:
     """An Aria Operations cluster view onto an estate: the cluster's row, what it recorded
     without a prediction (demand, contention) in its own column; no IOPS columns."""

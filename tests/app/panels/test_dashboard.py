@@ -99,12 +99,16 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     # tiles with nothing to measure step aside, so that the design's own figures lead
     assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
                            "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
-                           "wan_pct", "library_min"}
+                           "wan_pct", "library_min", "licence_cost", "cluster_headroom",
+                           "storage_used_pct", "vcpu_per_core", "memory_overcommit"}
+    # (licence cost: no price; the estate's figures: no clusters)
     assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
+    assert "Licence cost" not in dash.hidden_label.text()  # asked for, not missing
     first: Any = dash.grid.getItemPosition(dash.grid.indexOf(dash.tiles["network_gbps"]))
     assert tuple(first[:2]) == (0, 0)
     assert dash.hidden_label.isVisibleTo(dash)
     assert dash.hidden_label.text().startswith("Nothing to measure in this design: Total IOPS")
+    assert "Cluster headroom" not in dash.hidden_label.text()  # an estate's, not missing here
     net = dash.tiles["network_gbps"]
     assert net.value_label.text() == fmt.with_unit(float(p.vms.net_gbps.sum()), "Gbit/s")
     assert net.value_label.text().startswith("5.8")
@@ -150,12 +154,12 @@ def test_library_tile_names_the_slowest_job(qtbot: QtBot) -> None:
     p = doc.prediction
     assert p is not None
     tile = dash.tiles["library_min"]
-    assert tile.value_label.text() == fmt.with_unit(p.library_slowest_s / 60, "min") == "89.9 min"
+    assert tile.value_label.text() == fmt.with_unit(p.library_slowest_s / 60, "min") == "91.7 min"
     assert tile.detail_label.text() == "Branch 1 library 1 (sync), bound by WAN 100 Mbit/s"
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_value("content_library", "mirror_server", True)  # one WAN copy per site
     assert "vs base" not in tile.delta_label.text()  # an edit of base, not a scenario
-    assert float(tile.value_label.text().split()[0]) < 89.9
+    assert float(tile.value_label.text().split()[0]) < 91.7
     _, io = make(qtbot)
     assert io.tiles["library_min"].value_label.text() == fmt.NONE
     assert io.tiles["library_min"].detail_label.text() == "no library transfers"
@@ -284,3 +288,44 @@ def test_host_tiles_show_the_mean_and_name_the_busiest_host() -> None:
     assert KPI_BY_KEY["host_cpu_pct"].note(one, lambda h: "Dell R720") == "Dell R720"
     assert cpu.value(evaluate(Design(name="empty"))) is None
     assert KPI_BY_KEY["host_cpu_pct"].note(evaluate(Design(name="empty"))) == "no hosts"
+
+
+def test_an_estate_shows_its_capacity_and_says_what_was_not_measured(qtbot: QtBot) -> None:
+    from tests.models.engine.test_kpis import capacity_estate  # noqa: PLC0415
+
+    doc = DesignDocument(capacity_estate(None))
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    p = doc.prediction
+    cap = p.sections.capacity if p is not None else None
+    assert p is not None and cap is not None
+    for key in ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct"):
+        assert key not in dash.hidden and dash.tiles[key].isVisibleTo(dash)
+        assert dash.tiles[key].value_label.text() == KPI_BY_KEY[key].figure(p)
+    assert dash.tiles["vcpu_per_core"].value_label.text() == fmt.number(cap.vcpu_per_core)
+    storage = dash.tiles["storage_used_pct"]
+    assert storage.value_label.text() == fmt.NOT_MEASURED != "0 %"
+    assert "capacity not measured" in storage.detail_label.text()
+    assert "Storage capacity" not in dash.hidden_label.text()
+    before = dash.tiles["memory_overcommit"].value_label.text()
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.set_value("host", "memory_gb", 512.0)  # twice the memory installed
+    assert dash.tiles["memory_overcommit"].value_label.text() == fmt.number(800 / 2048)
+    with qtbot.waitSignal(doc.prediction_updated):
+        doc.undo_stack.undo()
+    assert dash.tiles["memory_overcommit"].value_label.text() == before
+
+
+def test_the_busiest_host_is_named_without_the_domain_every_host_shares(qtbot: QtBot) -> None:
+    """'busiest esx1 at ...', as the canvas names it, not 'esx1.corp.local'."""
+    from models.examples import synth  # noqa: PLC0415
+
+    d = synth.large_design(40, 2)
+    for i, h in enumerate(d.of_kind("host")):
+        h.name = f"esx{i}.corp.local"
+    doc = DesignDocument(d)
+    dash = Dashboard(doc)
+    qtbot.addWidget(dash)
+    line = dash.tiles["host_cpu_pct"].detail_label.text()
+    assert line.startswith("busiest esx") and "corp.local" not in line
+    assert dash.name_of(d.of_kind("host")[0].id) == "esx0"

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.panels import evidence as evidence_mod
 from app.panels.evidence import Evidence, EvidenceView
+from app.support import theme
 from models.calibration import Check, cases
 from models.core.registry import SUBSYSTEMS
 from models.document.studies import named
@@ -102,7 +104,7 @@ def test_evidence_shows_the_cross_validated_error_beside_the_fitted_one(
     assert "1 reproduced only" in view.summary.text()
     row = next(r for r in range(3) if check_of(view, r).case_id == ids[0])
     view.table.setCurrentCell(row, 0)
-    assert "no independent check" in view.quote.toPlainText()
+    assert "no other study can check it" in view.quote.toPlainText()
 
 
 def test_stored_cross_validation_covers_every_fitted_and_checked_figure() -> None:
@@ -187,3 +189,45 @@ def test_the_table_never_scrolls_sideways(qtbot: QtBot, fake_evidence: Evidence)
     shown = sum(view.table.columnWidth(i) for i in range(view.table.columnCount())
                 if not view.table.isColumnHidden(i))
     assert shown <= view.table.viewport().width() + 1
+
+
+def test_each_study_left_out_shows_its_predicted_error_against_its_target(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, fake_evidence: Evidence) -> None:
+    """The 'Each study left out' tab lists every study of the stored cross-validation with
+    how many of its figures the other studies predict and how far off, in red past target."""
+    studies = {"Study A": {"figures": 5, "cv_figures": 4, "cv_median": 0.05, "cv_max": 0.12,
+                           "reproduced_only": 1, "target_median": 0.15, "target_max": 0.3},
+               "Study B": {"figures": 3, "cv_figures": 2, "cv_median": 0.2, "cv_max": 0.4,
+                           "reproduced_only": 1, "target_median": 0.15, "target_max": 0.3},
+               "Study C": {"figures": 2, "cv_figures": 0, "cv_median": None, "cv_max": None,
+                           "reproduced_only": 2, "target_median": 0.15, "target_max": 0.3}}
+    monkeypatch.setattr(evidence_mod, "stored_summary", lambda: {"studies": studies})
+    view = EvidenceView(make_doc())
+    qtbot.addWidget(view)
+    view.resize(1200, 600)
+    view.show()
+    view.ensure_loaded()
+    view.tabs.setCurrentWidget(view.studies)
+    t = view.studies
+    assert t.rowCount() == 3
+    rows = {t.item(r, 0).text(): r for r in range(3)}  # type: ignore[union-attr]
+    med = t.index_of("CV median")
+    assert t.item(rows["Study A"], med).text() == "5 %"  # type: ignore[union-attr]
+    assert t.item(rows["Study C"], med).text() == "-"  # type: ignore[union-attr]
+    red = QColor(theme.tones().error)
+    assert t.item(rows["Study B"], med).foreground().color() == red  # type: ignore[union-attr]
+    assert t.item(rows["Study A"], med).foreground().color() != red  # type: ignore[union-attr]
+
+
+def test_the_stored_cross_validation_leaves_whole_studies_out() -> None:
+    """What the Evidence panel, the README and the report quote: every study's figures
+    predicted with the study left out, the studies meeting their targets."""
+    from models.calibration.crossval import stored_summary  # noqa: PLC0415
+
+    doc = stored_summary()
+    assert doc["by"] == "study"
+    studies = doc["studies"]
+    assert len(studies) >= 15
+    missed = {t: (st["cv_median"], st["cv_max"]) for t, st in studies.items()
+              if evidence_mod.off_target(st)}
+    assert missed == {}

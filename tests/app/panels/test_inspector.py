@@ -179,3 +179,46 @@ def test_the_canvas_tooltip_of_a_vm_on_no_host_says_so(qtbot: QtBot) -> None:
     doc.evaluate_now()
     tip = component_tooltip(doc, "v1")
     assert "not placed" in tip and "CPU" not in tip
+
+
+def test_a_hosts_processor_and_its_per_core_figure_show_with_their_source(
+        qtbot: QtBot, nic_example: Design) -> None:
+    """Typing a processor into the host's cpu_model changes what the Inspector says its cores
+    are worth, with the SPEC figure and how many results it is the median of; undo restores
+    the clock-only figure."""
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["h1"])
+    f = insp.field("cpu_model")
+    assert f.edit is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "AMD EPYC 9354 32-Core Processor")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    text = insp.provenance.text()
+    assert "AMD EPYC 9354, SPECrate2017_int_base" in text
+    assert "SPEC CPU2017 results" in text and "x the reference core per core" in text
+    doc.undo_stack.undo()
+    assert "AMD EPYC 9354" not in insp.provenance.text()
+
+
+def test_what_an_import_recorded_shows_only_where_it_did(qtbot: QtBot,
+                                                         nic_example: Design) -> None:
+    """A drawn host has no recorded usage, background or sources: those rows stay out of its
+    form; a host an import recorded shows them, and selecting the drawn one hides them again."""
+    nic_example.components.append(Component("h9", "host", "esx09", props={
+        "measured.cpu_pct": 41.0, "provenance.measured": "vHost, RVTools"}))
+    doc, insp = make(qtbot, nic_example)
+
+    def shown(prop: str) -> bool:
+        qtbot.wait(1)  # a row added to a shown form is shown by the event loop
+        return insp.field(prop).isVisibleTo(insp)
+
+    doc.set_selection(["h1"])
+    assert not shown("measured.cpu_pct")
+    assert shown("cpu_model")
+    doc.set_selection(["h9"])
+    assert shown("measured.cpu_pct")
+    assert insp.field("measured.cpu_pct").edit.text() == "41"  # type: ignore[union-attr]
+    assert not shown("background.cpu_cores")
+    doc.set_selection(["h1"])
+    assert not shown("measured.cpu_pct")

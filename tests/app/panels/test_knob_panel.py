@@ -221,3 +221,18 @@ def test_the_null_filter_reads_as_a_filter_not_a_missing_value(qtbot: QtBot) -> 
     assert doc.value("vm", "vaio_filter") == "null"
     assert panel.rows["vm.vaio_filter"].value_label.text() == "null filter (pass-through)"
     assert fmt.choice("raid", "raid5") == "RAID 5" and fmt.choice("x", 3.0, "ms") == "3 ms"
+
+
+def test_an_estate_shows_web_knobs_only_once_it_has_a_web_vm(qtbot: QtBot) -> None:
+    from tests.models.document.test_knobs import WEB_KNOBS, estate  # noqa: PLC0415
+
+    doc = DesignDocument(estate())
+    panel = KnobPanel(doc)
+    qtbot.addWidget(panel)
+    assert "host.cores_per_socket" in panel.rows and not WEB_KNOBS & set(panel.rows)
+    doc.set_value("id:v0", "workload.profile", "web")  # one VM now serves requests
+    qtbot.waitUntil(lambda: set(panel.rows) >= WEB_KNOBS)
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: not WEB_KNOBS & set(panel.rows))
+    doc.undo_stack.redo()
+    qtbot.waitUntil(lambda: set(panel.rows) >= WEB_KNOBS)

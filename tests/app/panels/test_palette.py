@@ -43,3 +43,34 @@ def test_activation_asks_to_add_the_preset(qtbot: QtBot) -> None:
     with qtbot.waitSignal(palette.preset_activated) as blocker:
         palette.tree.itemActivated.emit(item, 0)
     assert blocker.args == ["iometer-vm"]
+
+
+def test_the_studies_servers_keep_a_heading_and_the_catalogue_is_by_vendor_and_generation(
+        qtbot: QtBot) -> None:
+    palette = make(qtbot)
+    studies = palette.entry("dell-r720").parent()
+    assert studies is not None and studies.text(0) == "Servers from the studies"
+    r760 = palette.entry("server:dell-r760")
+    gen = r760.parent()
+    assert r760.text(0) == "PowerEdge R760" and gen is not None and gen.text(0) == "16G"
+    vendor = gen.parent()
+    assert vendor is not None and vendor.text(0) == "Dell servers"
+    assert vendor.parent() is palette.groups["host"]
+    assert not vendor.isExpanded()  # the catalogue waits, the studies' presets show
+    # its processors under it, fastest per core first, each a preset of its own
+    first = r760.child(0)
+    assert first is not None and first.text(0).startswith("Gold 6434 · 8 cores")
+    pid = "server:dell-r760:Intel Xeon Gold 6548Y+"
+    assert palette.entry(pid).parent() is r760
+    assert preset_of(palette.mime_for(pid)) == pid
+
+
+def test_filter_finds_a_processor_in_every_server_that_has_it(qtbot: QtBot) -> None:
+    palette = make(qtbot)
+    qtbot.keyClicks(palette.filter, "6548Y+")
+    shown = [pid for pid, item in palette._entries.items() if not item.isHidden()]
+    assert "server:dell-r760:Intel Xeon Gold 6548Y+" in shown
+    assert "server:hpe-dl380-gen11:Intel Xeon Gold 6548Y+" in shown
+    assert "server:dell-r760:Intel Xeon Gold 6434" not in shown
+    assert palette.entry("oltp-vm").isHidden()
+    assert palette.headings["Dell"].isExpanded()  # opened to show what matched

@@ -303,7 +303,7 @@ def test_failure_of_every_host_and_unknown_host() -> None:
 
 def test_sensitivity_ranks_the_knob_that_moves_the_output() -> None:
     d = toy_design(n_hosts=2, n_vms=10)
-    s = analysis.sensitivity(d, "p95_latency_ms", evaluate=toy_run)
+    s = analysis.sensitivity(d, "p95_latency_ms", band="range", evaluate=toy_run)
     paths = [k.path for k in s.knobs]
     assert set(paths) == {k.path for k in knobs_for(d)}
     # p95 = 2 + 2 N / disks: OIO 1..256 on 10 VMs over 10 disks moves it most
@@ -314,9 +314,29 @@ def test_sensitivity_ranks_the_knob_that_moves_the_output() -> None:
     assert s.baseline == pytest.approx(2 + 2 * 80 / 10)
     disks = next(k for k in s.knobs if k.path == "storage_array.disks")
     assert disks.swing > 0
-    flat = next(k for k in s.knobs if k.path == "host.dense_mode")
+    flat = next(k for k in s.knobs if k.path == "host.hyperthreading")
     assert flat.swing == 0.0
     assert s.evaluations == 1 + sum(len(k.points) for k in s.knobs)
+
+
+def test_sensitivity_swings_each_knob_around_the_design_as_it_is() -> None:
+    """The default band: each value halved and doubled (OIO 8: 4 and 16; 10 drives: 5 and
+    20), a choice's neighbours; the bars sorted by swing, the low setting's output first."""
+    d = toy_design(n_hosts=2, n_vms=10)
+    s = analysis.sensitivity(d, "p95_latency_ms", evaluate=toy_run)
+    assert s.band == "around"
+    by = {k.path: k for k in s.knobs}
+    oio, disks = by["vm.workload.io_oio"], by["storage_array.disks"]
+    assert (oio.low, oio.high) == (4, 16) and (disks.low, disks.high) == (5, 20)
+    assert oio.output_low == pytest.approx(2 + 2 * 40 / 10)  # fewer I/Os: lower p95
+    assert disks.output_low == pytest.approx(2 + 2 * 80 / 5)  # fewer drives: higher p95
+    assert oio.swing == pytest.approx(2 * 160 / 10 - 2 * 40 / 10)
+    swings = [k.swing for k in s.knobs]
+    assert swings == sorted(swings, reverse=True) and s.knobs[0].path == disks.path
+    raid = by["storage_array.raid"]
+    assert raid.points and len(raid.points) <= 2  # the RAID levels either side
+    cpu = by["design.policy.cpu_util_max"]
+    assert (cpu.low, cpu.high) == (0.45, 1.0)  # 90 % halved, and doubled as far as 100 %
 
 
 def test_sensitivity_leaves_the_design_and_its_own_engine_unchanged() -> None:
@@ -420,7 +440,9 @@ def test_sensitivity_moves_link_knobs_and_puts_them_back() -> None:
     wan = knob("wan.rtt_ms")
     assert wan is not None
     s = analysis.sensitivity(d, "total_iops", knobs=[wan], evaluate=toy_run)
-    assert [p for p, _ in s.knobs[0].points] == [0.0, 10.0] and s.knobs[0].swing == 0.0
+    assert [p for p, _ in s.knobs[0].points] == [1.0, 4.0] and s.knobs[0].swing == 0.0  # 2 ms
+    rng = analysis.sensitivity(d, "total_iops", knobs=[wan], band="range", evaluate=toy_run)
+    assert [p for p, _ in rng.knobs[0].points] == [0.0, 10.0]
     assert d.links[-1].props == {"rtt_ms": 2.0}
 
 
@@ -457,3 +479,59 @@ def test_seek_iops_grows_an_estates_measured_io_until_latency_binds(tmp_path: Pa
         analysis.seek(design, "iops", limit=50)
     with pytest.raises(DesignError, match="no VM has an I/O rate to grow"):
         analysis.seek(toy_design(), "iops", evaluate=toy_run)
+
+
+def test_around_never_turns_a_value_back_and_a_switch_has_one_side() -> None:
+    d = toy_design(n_hosts=2, n_vms=4)
+    for v in d.of_kind("vm"):
+        v.props["workload.io_oio"] = 300  # past the slider's 256, within the schema's range
+    oio, ht = knob("vm.workload.io_oio"), knob("host.hyperthreading")
+    assert oio is not None and ht is not None
+    s = analysis.sensitivity(d, "p95_latency_ms", knobs=[oio, ht], evaluate=toy_run)
+    by = {k.path: k for k in s.knobs}
+    assert (by[oio.path].low, by[oio.path].high) == (150, 600)
+    switch = by[ht.path]  # on: the only other side is off, below it
+    assert [v for v, _ in switch.points] == [False] and switch.low is False
+    assert math.isfinite(switch.output_low) and math.isnan(switch.output_high)
+
+
+def sited(stretched: bool) -> Design:
+    """The toy design's four hosts at two sites, in one cluster spanning both
+    (``stretched``) or one cluster per site."""
+    d = toy_design(n_hosts=4, n_vms=8)
+    d.components += [Component("s1", "site", "DC1"), Component("s2", "site", "DC2"),
+                     Component("k1", "cluster", "Stretched" if stretched else "A")]
+    if not stretched:
+        d.components.append(Component("k2", "cluster", "B"))
+    for h in range(4):
+        d.links += [Link(f"h{h}", "s1" if h < 2 else "s2", "located_at"),
+                    Link(f"h{h}", "k1" if stretched or h < 2 else "k2", "in_cluster")]
+    return d
+
+
+def test_a_site_fails_as_a_whole_and_its_vms_restart_across_a_stretched_cluster() -> None:
+    rep = analysis.host_failure(sited(True), evaluate=toy_run)
+    assert [f.host for f in rep.failures] == ["h0", "h1", "h2", "h3", "s1", "s2"]
+    site = rep.sites[0]
+    assert site.site and site.failed == ["h0", "h1"]
+    assert len(site.restarted) == 4 and {h for _, h in site.restarted} == {"h2", "h3"}
+    assert set(site.util_after) == {"h2", "h3"}
+    cpu_before, _ = site.util_before["h2"]
+    cpu_after, mem_after = site.util_after["h2"]
+    assert cpu_after == pytest.approx(2 * cpu_before) and mem_after > 0  # twice the VMs
+    assert site.busiest_after() is not None
+    doc = rep.to_dict()
+    assert [f["host"] for f in doc["site_failures"]] == ["s1", "s2"]
+    assert {"cpu_before", "cpu_after", "memory_after"} <= set(doc["failures"][0]["hosts"][0])
+
+
+def test_a_cluster_wholly_at_the_failed_site_cannot_restart_its_vms() -> None:
+    rep = analysis.host_failure(sited(False), evaluate=toy_run)
+    site = rep.sites[0]
+    assert site.not_restarted and not site.restarted  # cluster A had no host elsewhere
+    assert any(b.resource == "restart" for b in site.new_breaches)
+    assert rep.survives  # host failures are another question
+    only = analysis.host_failure(sited(True), ["h0"], evaluate=toy_run)
+    assert not only.sites  # hosts asked for: no sites unless asked
+    with pytest.raises(DesignError, match="no site with that id"):
+        analysis.host_failure(sited(True), [], sites=["h0"], evaluate=toy_run)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from models import analysis
 from models.analysis.resize import groups_of, resize
 from models.document.design import Design
@@ -39,3 +41,20 @@ def test_the_seek_answer_applied_needs_what_it_has(tmp_path: Path) -> None:
     out, _ = resize(design, {c["id"]: c["hosts_needed"] for c in r.extra["clusters"]})
     assert len(out.of_kind("host")) == r.value
     assert evaluate(out).consolidation.hosts_needed == r.value
+
+
+def test_a_partial_estates_background_is_spread_and_the_answer_still_holds(tmp_path: Path
+                                                                          ) -> None:
+    """A filtered export: its hosts' background (the VMs it does not list) is counted in
+    hosts needed, spread evenly over a cluster's new hosts, and the applied design needs
+    what it has."""
+    design, _ = import_rvtools(write_xlsx(tmp_path / "f.xlsx",
+                                          estate(12, 160, seed=4, filtered=0.3).sheets))
+    total = analysis.common.background_of(design.of_kind("host"))
+    assert total[0] > 0 and total[1] > 0
+    r = analysis.seek(design, "hosts")
+    out, notes = resize(design, {c["id"]: c["hosts_needed"] for c in r.extra["clusters"]})
+    assert len(out.of_kind("host")) == r.value == evaluate(out).consolidation.hosts_needed
+    after = analysis.common.background_of(out.of_kind("host"))
+    assert after == (pytest.approx(total[0]), pytest.approx(total[1]))
+    assert any("background load" in n for n in notes)

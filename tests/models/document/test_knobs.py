@@ -4,8 +4,9 @@ properties apart."""
 
 from __future__ import annotations
 
-from models.document.knobs import KNOBS, knob
-from models.document.schema import PROP_LABELS, prop_label
+from models.document.design import Component, Design, Link, Override, Scenario
+from models.document.knobs import KNOBS, knob, knobs_for, workloads
+from models.document.schema import PROP_LABELS, Value, prop_label
 
 OVERRIDES = {
     "host.memory_gb": "Host memory", "vm.memory_gb": "VM memory", "nic.speed_gbps": "NIC speed",
@@ -49,3 +50,56 @@ def test_every_property_has_its_own_label() -> None:
     missing = [f"{k}.{p}" for k, p in props if f"{k}.{p}" not in PROP_LABELS
                and p not in PROP_LABELS]
     assert not missing, missing
+
+
+def estate(n_vms: int = 4, profile: str = "measured", props: dict[str, Value] | None = None
+           ) -> Design:
+    """Two hosts in a cluster running ``profile`` VMs (an import's: measured, no I/O)."""
+    comps = [Component("k1", "cluster"), Component("h1", "host"), Component("h2", "host"),
+             Component("n1", "nic"), Component("a1", "storage_array")]
+    links = [Link("h1", "k1", "in_cluster"), Link("h2", "k1", "in_cluster"),
+             Link("n1", "h1", "installed_in"), Link("h1", "a1", "storage")]
+    for v in range(n_vms):
+        comps.append(Component(f"v{v}", "vm",
+                               props={"workload.profile": profile, **(props or {})}))
+        links += [Link(f"v{v}", f"h{v % 2 + 1}", "runs_on"), Link(f"v{v}", "a1", "disk_on")]
+    return Design(components=comps, links=links)
+
+
+def paths(design: Design) -> set[str]:
+    return {k.path for k in knobs_for(design)}
+
+
+CAPACITY_KNOBS = {"host.cores_per_socket", "host.ghz", "host.memory_gb", "vm.memory_gb",
+                  "vm.vcpus", "design.policy.cpu_util_max", "design.policy.memory_util_max",
+                  "cluster.failover_hosts", "cluster.admission_control"}
+WEB_KNOBS = {"host.dense_mode", "vm.workload.req_per_s", "vm.latency_sensitivity"}
+IO_KNOBS = {"vm.workload.io_block_kb", "vm.vscsi", "storage_array.disks",
+            "storage_array.raid"}
+
+
+def test_an_estate_sees_the_knobs_that_move_it_and_no_testbed_ones() -> None:
+    got = paths(estate())
+    assert got >= CAPACITY_KNOBS
+    assert not got & (WEB_KNOBS | IO_KNOBS)  # no web VM, no measured I/O
+    assert not got & {"nic.speed_gbps", "vm.workload.net_msg_bytes", "host.platform",
+                      "vm.ft", "vm.containers", "vm.workload.app_users"}
+    with_io = paths(estate(props={"workload.io_iops": 120.0}))  # measured I/O came
+    assert with_io >= IO_KNOBS and "design.policy.p95_ms_max" in with_io
+    assert "vm.workload.io_oio" not in with_io  # a measured rate: outstanding I/Os move nothing
+
+
+def test_web_and_testbed_knobs_come_with_their_vms() -> None:
+    design = estate()
+    design.components.append(Component("w1", "vm", props={"workload.profile": "web"}))
+    assert paths(design) >= WEB_KNOBS
+    assert "vm.workload.io_oio" in paths(estate(profile="iometer"))  # a closed loop
+    assert {"host.platform", "vm.ft"} <= paths(estate(profile="oltp"))  # a study's testbed
+
+
+def test_a_knob_a_scenario_sets_stays_whatever_the_vms() -> None:
+    design = estate()
+    design.scenarios.append(Scenario("dense", [Override("host", "dense_mode", True)]))
+    assert "host.dense_mode" in paths(design) and "vm.workload.req_per_s" not in paths(design)
+    assert knob("host.dense_mode").applies_to(design)  # type: ignore[union-attr]
+    assert workloads(design) == {"guest_cpu"}

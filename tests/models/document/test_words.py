@@ -9,7 +9,7 @@ import pytest
 
 from models.document.design import Design, DesignError, Link
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, prop_label
-from models.document.words import no_link_text
+from models.document.words import common_suffix, no_link_text, short_name
 from models.examples import bundled as examples
 from models.session.session import Session
 
@@ -78,3 +78,19 @@ def test_an_empty_design_counts_nothing() -> None:
     s = Session(Design())
     assert s.set_values(["design"], "policy.p95_ms_max", 50.0).label == \
         "Set p95 response-time ceiling"
+
+
+@pytest.mark.parametrize(("names", "suffix"), [
+    (["esx01.corp.local", "esx02.corp.local"], ".corp.local"),
+    (["a.dc1.corp", "b.dc2.corp"], ".corp"),
+    (["esx01.corp.local", "esx02"], ".corp.local"),  # a bare name has nothing to drop
+    (["10.144.66.242", "10.17.135.71"], ""),  # an address is told apart by its last part
+    (["vmsp-01", "vmprod3-06"], ""),
+    (["esx01.corp.local", "esx02.lab.example"], ""),
+    ([], ""),
+])
+def test_hosts_lose_the_domain_they_all_share(names: list[str], suffix: str) -> None:
+    assert common_suffix(names) == suffix
+    shown = [short_name(n, suffix) for n in names]
+    assert len(set(shown)) == len(set(names))  # still told apart
+    assert all(n.startswith(s) for n, s in zip(names, shown, strict=True))

@@ -3,11 +3,15 @@ where the design has nothing to measure."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from models.analysis import OUTPUTS
 from models.core import uncertainty
-from models.document.studies import STUDIES
+from models.document.design import Component, Design, Link
+from models.document.knobs import CAPACITY
+from models.document.numbers import NONE, NOT_MEASURED
+from models.document.studies import GUIDES, STUDIES
 from models.engine.evaluation import evaluate
 from models.engine.kpis import (
     KPI_BY_KEY,
@@ -17,17 +21,23 @@ from models.engine.kpis import (
     busiest,
     busiest_wan,
     limit_text,
+    mean_pct,
     slowest_library_job,
 )
 from models.examples import bundled as examples
 
 
 def test_every_kpi_cites_known_studies_and_says_what_it_is() -> None:
+    """A study, a product guide whose rules the model implements (HA admission control for
+    cluster headroom), or Headroom's own arithmetic (storage capacity)."""
     assert len(KPI_BY_KEY) == len(KPIS)
+    known = {s.title for s in STUDIES + GUIDES} | {CAPACITY}
     for kpi in KPIS:
         assert kpi.title and kpi.doc
         cited = kpi.source.split("; ")
-        assert cited and set(cited) <= {s.title for s in STUDIES}, kpi.key
+        # a study, a product document whose rule the figure follows (licensing, HA), or
+        # Headroom's own arithmetic
+        assert cited and set(cited) <= known, kpi.key
 
 
 def test_sensitivity_outputs_are_named_by_their_kpis() -> None:
@@ -73,6 +83,12 @@ def test_wan_and_library_figures_pick_the_busiest_and_slowest() -> None:
     assert slowest_library_job(io) is None and KPI_BY_KEY["wan_pct"].value(io) is None
 
 
+def test_host_figures_average_the_hosts_something_measured() -> None:
+    """A host whose CPU nothing measured is NaN ("not measured"): the mean leaves it out,
+    and is None when no host was measured, never 0."""
+    assert mean_pct(np.array([0.2, np.nan, 0.4])) == pytest.approx(30.0)
+    assert mean_pct(np.array([np.nan, np.nan])) is None
+    assert mean_pct(np.zeros(0)) is None
 def test_every_kpi_of_every_example_reads_in_one_format() -> None:
     """The same figure reads the same in a tile, a table and a range: no '75k' beside
     '7,263', no '0.0091 Gbit/s'."""
@@ -131,3 +147,59 @@ def test_each_kpi_says_its_own_detail_line() -> None:
     assert KPI_BY_KEY["vms_per_host"].note(ft) == f"max {by_cpu} by CPU"  # no "– by p95"
     assert KPI_BY_KEY["hosts_needed"].note(web) == "binding limit: CPU"
     assert KPI_BY_KEY["total_iops"].note(None) == ""
+
+
+def capacity_estate(capacity_gb: float | None) -> Design:
+    """Two clusters (N+1) of two hosts, VMs using disk space on one array of
+    ``capacity_gb`` (None: the import had no datastore capacity)."""
+    comps = [Component("a1", "storage_array", props={"used_gb": 600.0,
+                                                     "provisioned_gb": 900.0,
+                                                     "capacity_gb": capacity_gb})]
+    links = []
+    for k, (name, vms) in enumerate((("Gold", 10), ("Silver", 40))):
+        comps.append(Component(f"k{k}", "cluster", name, props={
+            "ha_enabled": True, "admission_control": "failover_hosts", "failover_hosts": 1}))
+        for h in range(2):
+            hid = f"h{k}{h}"
+            comps.append(Component(hid, "host", props={"sockets": 2, "cores_per_socket": 8,
+                                                       "memory_gb": 256.0}))
+            links += [Link(hid, f"k{k}", "in_cluster"), Link(hid, "a1", "storage")]
+        for v in range(vms):
+            comps.append(Component(f"v{k}_{v}", "vm", props={
+                "vcpus": 4, "memory_gb": 16.0, "workload.profile": "measured",
+                "workload.cpu_pct": 20.0, "disk.used_gb": 10.0}))
+            links += [Link(f"v{k}_{v}", f"h{k}{v % 2}", "runs_on"),
+                      Link(f"v{k}_{v}", "a1", "disk_on")]
+    return Design(components=comps, links=links)
+
+
+def test_the_capacity_tiles_read_the_capacity_section() -> None:
+    """One answer: vCPU:core, memory overcommit, cluster headroom and storage are the
+    prediction's capacity section, as evaluate --json writes it."""
+    p = evaluate(capacity_estate(1000.0))
+    cap = p.sections.capacity
+    assert cap is not None
+    assert KPI_BY_KEY["vcpu_per_core"].value(p) == cap.vcpu_per_core == 200 / 64
+    assert KPI_BY_KEY["memory_overcommit"].value(p) == cap.memory_overcommit == 800 / 1024
+    gold, silver = (c for c in cap.clusters if c.id)
+    spare = min(c.hosts - (c.hosts_needed or 0) for c in (gold, silver))
+    assert KPI_BY_KEY["cluster_headroom"].value(p) == spare
+    note = KPI_BY_KEY["cluster_headroom"].note(p)
+    tight = min((gold, silver), key=lambda c: c.hosts - (c.hosts_needed or 0))
+    assert note.startswith(f"{tight.name} 2 hosts, {tight.hosts_needed} needed")
+    storage = KPI_BY_KEY["storage_used_pct"]
+    assert storage.value(p) == 60.0 and storage.figure(p) == "60 %"
+    assert storage.note(p) == "used 600 GB of 1,000 GB, provisioned 900 GB"
+
+
+def test_storage_the_data_does_not_give_reads_not_measured_never_0() -> None:
+    storage = KPI_BY_KEY["storage_used_pct"]
+    p = evaluate(capacity_estate(None))
+    assert storage.value(p) is None and storage.not_measured(p)
+    assert storage.figure(p) == NOT_MEASURED
+    assert storage.note(p) == "used 600 GB, capacity not measured"
+    testbed = evaluate(examples.load("vaio-scaling"))  # nothing of the kind to measure
+    assert storage.value(testbed) is None and not storage.not_measured(testbed)
+    assert storage.figure(testbed) == NONE
+    for key in ("cluster_headroom", "vcpu_per_core", "memory_overcommit"):
+        assert KPI_BY_KEY[key].value(testbed) is None  # no clusters: a testbed, not an estate

@@ -12,6 +12,7 @@ from models.engine.evaluation import evaluate
 from models.engine.metrics import (
     falling,
     flat_range,
+    focus,
     latencies,
     series,
     throughput_of,
@@ -99,3 +100,11 @@ def test_an_estate_without_io_plots_its_hosts_cpu_and_the_hosts_it_needs(
 def test_falling_reads_the_finite_ends_of_a_curve() -> None:
     assert falling(np.array([3.0, np.nan, 1.0])) and not falling(np.array([1.0, 3.0]))
     assert not falling(np.array([np.nan, 2.0]))
+
+
+def test_a_curve_of_hosts_needed_is_drawn_round_todays_count() -> None:
+    ys = np.array([600.0, 120.0, 40.0, 25.0, 23.0, 22.0, 22.0])
+    lo, hi = focus(ys, 23.0) or (0.0, 0.0)
+    assert hi == 46.0 and 0 < lo < 22.0  # 22-46: the counts that matter, not 0-600
+    assert focus(np.array([30.0, 25.0, 23.0]), 23.0) is None  # all of it reads: auto-range
+    assert focus(ys, math.nan) is None and focus(np.array([math.nan]), 23.0) is None

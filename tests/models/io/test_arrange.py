@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from models.document.design import Component, Design, Link
@@ -12,10 +13,20 @@ from models.io.arrange import (
     arrange_in_place,
     free_spot,
     layout_rects,
+    layout_styles,
     overlapping,
     overlaps,
+    top_level_rects,
 )
-from models.io.placement import BOXES, box_around, cards, holdings, rect_of
+from models.io.placement import (
+    BOXES,
+    array_groups,
+    box_around,
+    cards,
+    extent_zoom,
+    holdings,
+    rect_of,
+)
 
 
 def boxes(design: Design) -> dict[str, tuple[float, float, float, float]]:
@@ -101,3 +112,71 @@ def test_a_new_item_goes_to_the_nearest_free_spot() -> None:
     assert overlaps(design) == 0
     assert abs(x - host.x) + abs(y - host.y) < 2000  # near where it was dropped
     assert free_spot(Design(), (100.0, 40.0), (5.0, 7.0)) == (5.0, 7.0)
+
+
+def estate_design(clusters: int = 4, hosts: int = 8, vms: int = 20, arrays: int = 4) -> Design:
+    """``clusters`` clusters of ``hosts`` hosts running ``vms`` VMs each, at two sites, each
+    cluster reaching ``arrays`` arrays of its own: an imported estate's shape."""
+    comps = [Component("s1", "site", "DC1"), Component("s2", "site", "DC2")]
+    links = []
+    for k in range(clusters):
+        comps.append(Component(f"k{k}", "cluster", f"Cluster{k}-Prod"))
+        for a in range(arrays):
+            comps.append(Component(f"a{k}_{a}", "storage_array", f"DS{k}{a}"))
+        for h in range(hosts):
+            hid = f"h{k}_{h}"
+            comps.append(Component(hid, "host", f"esx{k}{h:02d}.corp.local"))
+            links += [Link(hid, f"k{k}", "in_cluster"), Link(hid, f"s{k % 2 + 1}", "located_at")]
+            links += [Link(hid, f"a{k}_{a}", "storage") for a in range(arrays)]
+            for v in range(vms):
+                comps.append(Component(f"v{k}_{h}_{v}", "vm"))
+                links.append(Link(f"v{k}_{h}_{v}", hid, "runs_on"))
+    return Design(components=comps, links=links)
+
+
+def styled_boxes(design: Design) -> dict[str, tuple[float, float, float, float]]:
+    """Each container's box as the canvas draws it: in the layout's styles, wide enough for
+    its name."""
+    held = holdings(design)
+    cs = cards(design, held)
+    styles = layout_styles(design, held, cs)
+    by_id = {c.id: c for c in design.components}
+    out: dict[str, tuple[float, float, float, float]] = {}
+    for bid in sorted(held.containers, key=lambda b: by_id[b].kind == "site"):
+        comp = by_id[bid]
+        rects = [rect_of(by_id[m], cs) for m in held.containers[bid]]
+        if comp.kind == "site":  # round the clusters wholly inside
+            rects += [out[k] for k in out if set(held.containers[k]) <= set(held.containers[bid])]
+        style = styles[comp.kind]
+        box = box_around(rects, comp.kind, style, style.width_for(comp.name, comp.kind))
+        if box is not None:
+            out[bid] = box
+    return out
+
+
+def test_an_estates_boxes_and_array_groups_read_at_its_fit() -> None:
+    design = arrange_in_place(estate_design())
+    assert overlaps(design) == 0
+    held = holdings(design)
+    styles = layout_styles(design)
+    zoom = extent_zoom(top_level_rects(design)[1])
+    drawn = styled_boxes(design)
+    clusters = {k: v for k, v in drawn.items() if k.startswith("k")}
+    assert overlapping_boxes(clusters) == 0
+    assert inside(drawn["k0"], drawn["s1"]) and inside(drawn["k1"], drawn["s2"])
+    for bid, (_, _, w, _) in drawn.items():
+        comp = design.component(bid)
+        assert comp is not None
+        style = styles[comp.kind]
+        assert (style.head + style.pad - 6.0) * 0.8 * zoom >= 11.0 * 0.9  # the name reads
+        assert w * zoom >= len(comp.name) * 0.8 * 13.0 * 0.9  # and has room
+    groups = array_groups(design, held)
+    assert len(groups) == 4 and all(len(g.arrays) == 4 for g in groups)
+    by_id = {c.id: c for c in design.components}
+    spans = []
+    for g in groups:  # a group's arrays lie together, apart from the others and above all
+        xs, ys = [by_id[a].x for a in g.arrays], [by_id[a].y for a in g.arrays]
+        spans.append((min(xs) - 120, min(ys) - 32, max(xs) + 120, max(ys) + 32))
+        assert max(ys) < min(b[1] for b in drawn.values())
+    assert not overlapping(np.array(spans))
+    assert arrange(design) == {c.id: (c.x, c.y) for c in design.components}  # stable

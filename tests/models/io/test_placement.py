@@ -8,14 +8,21 @@ import pytest
 
 from models.document.design import Component, Design, Link
 from models.io.placement import (
+    BOXES,
+    CAPTION_PX,
+    COUNT_SHARE,
     HEAD_H,
     NIC_H,
     NIC_W,
+    TITLE_SHARE,
     VM_H,
     VM_W,
+    array_groups,
     box_around,
+    box_styles,
     card,
     docked_positions,
+    group_title,
     holdings,
     vm_columns,
 )
@@ -83,3 +90,39 @@ def test_a_box_surrounds_what_it_holds_with_room_for_its_name() -> None:
     inner = box_around([(0.0, 0.0, 100.0, 50.0)], "cluster")
     assert inner is not None and inner[0] > x and inner[1] > y  # a cluster fits in a site
     assert box_around([], "site") is None
+
+
+def storage_estate(arrays_a: int = 5, arrays_b: int = 3) -> Design:
+    """Two clusters of three hosts; ``arrays_a`` arrays reached by the first cluster's hosts,
+    ``arrays_b`` by the second's, one by both, one by none."""
+    comps = [Component("k1", "cluster", "Gold"), Component("k2", "cluster", "Silver")]
+    links = []
+    for h in range(6):
+        comps.append(Component(f"h{h}", "host", f"esx{h:02d}.corp.local"))
+        links.append(Link(f"h{h}", "k1" if h < 3 else "k2", "in_cluster"))
+    for i in range(arrays_a + arrays_b + 2):
+        comps.append(Component(f"a{i}", "storage_array", f"DS{i:02d}"))
+        reach = range(3) if i < arrays_a else range(3, 6) if i < arrays_a + arrays_b else \
+            range(6) if i == arrays_a + arrays_b else ()
+        links += [Link(f"h{h}", f"a{i}", "storage") for h in reach]
+    return Design(components=comps, links=links)
+
+
+def test_arrays_the_same_clusters_reach_are_one_group() -> None:
+    groups = array_groups(storage_estate())
+    assert [(g.reach, len(g.arrays)) for g in groups] == [(("k1",), 5), (("k2",), 3)]
+    assert [group_title(g, {"k1": "Gold", "k2": "Silver"}.__getitem__) for g in groups] == \
+        ["Gold", "Silver"]  # the array both reach and the one none reaches stand alone
+    assert array_groups(storage_estate(2, 2)) == []  # a testbed's few arrays: no groups
+
+
+def test_box_names_get_a_band_that_reads_at_the_fit_of_an_estate() -> None:
+    testbed, estate = box_styles(0.41), box_styles(0.05)
+    assert testbed == BOXES  # a testbed keeps its layout
+    for kind, style in estate.items():
+        band = style.head + style.pad - 6.0
+        assert band * TITLE_SHARE * 0.05 >= CAPTION_PX[kind] - 0.5  # the name, in pixels
+        assert band * COUNT_SHARE * 0.05 >= 11.0 - 0.5  # the count beside it
+        assert style.width_for("CL02-DMZ", kind) * 0.05 >= 8 * 0.8 * CAPTION_PX[kind]
+    wide = box_around([(0.0, 0.0, 100.0, 50.0)], "cluster", estate["cluster"], 900.0)
+    assert wide is not None and wide[2] == 900.0

@@ -88,3 +88,14 @@ def test_within_a_subsystem_only_the_studies_of_what_the_design_has() -> None:
     assert BEST_PRACTICES_4 in ft and DENSE not in ft
     docker = {c.study for c in _evidence(examples.load("docker-cloudstone")).checks}
     assert {DOCKER_WEB, DOCKER_TX} <= docker
+
+
+def test_the_report_quotes_what_the_other_studies_predict() -> None:
+    """The figures behind a file-transfer design: the FedEx runs are predicted with the FedEx
+    study left out (the stored cross-validation), so the report can say how many and how
+    close; a design resting on figures no other study predicts says none."""
+    ft = gather(("file_transfer",))
+    n, median = ft.predicted()
+    assert n >= 6 and median is not None and 0.0 < median <= 0.15
+    vdi = gather(("vdi",))
+    assert vdi.predicted() == (0, None)

@@ -23,7 +23,8 @@ from models.document.edits import (
 )
 from models.document.schema import Value
 from models.examples import bundled as examples
-from models.session.editor import Editor, Memo
+from models.session.editor import Editor
+from models.session.memo import Memo
 
 
 @pytest.fixture

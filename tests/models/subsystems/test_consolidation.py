@@ -384,3 +384,15 @@ def test_the_p95_count_does_not_depend_on_the_last_answer(name: str, rate: float
         for dense in (False, True):
             c.cache[f"consolidation.p95_count.design.{dense}"] = guess
         assert run(c).consolidation.max_vms_per_host_by_p95 == fresh, guess
+
+
+def test_only_a_host_with_web_vms_warns_that_web_responses_saturate() -> None:
+    d = build(80, profile="cpu_bound", vcpus=4, n_hosts=2, sockets=1, cores_per_socket=8,
+              memory_gb=4.0)
+    cpu = [w for w in solve(d).warnings if "CPU over-committed" in w]
+    assert len(cpu) == 2 and not any("web" in w for w in cpu)  # an estate without web VMs
+    d.components[2].props.update({"workload.profile": "web", "workload.req_per_s": 25.0})
+    by_host = {w.split(":")[0]: w for w in solve(d).warnings if "CPU over-committed" in w}
+    web_host = next(lk.target for lk in d.links if lk.source == d.components[2].id)
+    assert "web responses saturate" in by_host[f"host {web_host}"]
+    assert not any("web" in w for h, w in by_host.items() if h != f"host {web_host}")

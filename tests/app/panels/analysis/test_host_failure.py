@@ -16,8 +16,10 @@ def test_host_failure_table_lists_every_host(qtbot: QtBot) -> None:
     report = blocker.args[0]
     hosts = window.document.design.of_kind("host")
     assert tab.failure_table.rowCount() == len(report.failures) == len(hosts)
-    item = tab.failure_table.item(0, 4)
+    item = tab.failure_table.item(0, 5)  # one host: nowhere to restart
     assert item is not None and "cannot restart" in item.text()
+    after = tab.failure_table.item(0, 4)
+    assert after is not None and after.text() == "no host left"
     assert tab.failure_summary.text().startswith("Does NOT survive")
 
 
@@ -30,3 +32,29 @@ def test_cancelled_host_failure_shows_nothing(qtbot: QtBot) -> None:
     assert tab.failure_summary.text() == "Cancelled." and tab.failure_button.isEnabled()
     window.analysis.shutdown()
     assert tab.failure_report is None and tab.failure_table.rowCount() == 0
+
+
+def test_the_table_names_hosts_whole_fails_each_site_and_shows_the_hosts_after(
+        qtbot: QtBot) -> None:
+    window = make(qtbot, "stretched-vsan")
+    tab = window.analysis.host_failure
+    with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS) as blocker:
+        menu_action(window, "Host Failure")
+    report = blocker.args[0]
+    table = tab.failure_table
+    names = [table.item(i, 0).text() for i in range(table.rowCount())]  # type: ignore[union-attr]
+    assert names[-2:] == ["site Preferred site (5 hosts)", "site Secondary site (4 hosts)"]
+    assert "esx01" in names
+    metrics = table.fontMetrics()
+    assert all(metrics.horizontalAdvance(n) <= table.columnWidth(0) for n in names)  # whole
+    assert "site failure" in tab.failure_summary.text()
+    busiest = table.item(0, 4)
+    assert busiest is not None and "CPU" in busiest.text() and "memory" in busiest.text()
+    table.selectRow(len(names) - 2)  # the preferred site fails: the other site takes its VMs
+    hosts = tab.hosts_table
+    site = report.failures[len(names) - 2]
+    assert hosts.rowCount() == len(site.vms_after) == 4
+    first = [hosts.item(0, j).text() for j in range(4)]  # type: ignore[union-attr]
+    before, after = first[1].split(" → ")
+    assert int(after) > int(before) and first[0] in {"esx06", "esx07", "esx08", "esx09"}
+    assert "Preferred site" in tab.hosts_label.text()

@@ -67,3 +67,35 @@ def test_a_hidden_tornado_waits_to_be_shown_before_recomputing(qtbot: QtBot) -> 
         panel.tabs.setCurrentWidget(tab)
     assert doc.prediction is not None
     assert tab.sens_baseline == pytest.approx(doc.prediction.total_iops, rel=1e-6)
+
+
+def test_an_estate_ranks_what_moves_the_hosts_it_needs(qtbot: QtBot) -> None:
+    """An estate without I/O data: no Total IOPS to choose, the tornado opens on hosts
+    needed, each knob swung -50 % to +100 %; twice the host memory needs fewer hosts, so its
+    orange (high setting) bar runs left of the design as it is and its blue bar right; the
+    bars are sorted by how far they reach."""
+    from tests.models.subsystems.test_capacity import farm  # noqa: PLC0415
+
+    window = make(qtbot, farm(n_hosts=4, n_vms=48, vm_pct=2.0, cluster={
+        "ha_enabled": True, "admission_control": "failover_hosts", "failover_hosts": 1}))
+    tab = window.analysis.sensitivity
+    qtbot.waitUntil(lambda: bool(tab.offered))  # once the first prediction is in
+    assert "total_iops" not in tab.offered and "p95_latency_ms" not in tab.offered
+    assert tab.output == "hosts_needed" and tab.band_combo.currentData() == "around"
+    with qtbot.waitSignal(tab.sensitivity_finished, timeout=SLOW_MS):
+        menu_action(window, "Sensitivity")
+    base = tab.sens_baseline
+    shown = [k for k in tab.swings if math.isfinite(k.swing) and k.swing > 0][:MAX_BARS]
+    paths = [k.path for k in shown]
+    assert "vm.workload.req_per_s" not in [k.path for k in tab.swings]  # no web VMs
+    i = paths.index("host.memory_gb")
+    memory = shown[i]
+    assert memory.output_high < base < memory.output_low  # 256 GB hosts: fewer of them
+    low, high = tab.low_bars.opts, tab.high_bars.opts
+    assert high["x0"][i] + high["width"][i] == pytest.approx(base) and high["x0"][i] < base
+    assert low["x0"][i] == pytest.approx(base) and low["width"][i] > 0
+    assert low["y"][i] < high["y"][i]  # blue above orange in the row
+    reach = [max(lo + lw, hi + hw) - min(lo, hi) for lo, lw, hi, hw in
+             zip(low["x0"], low["width"], high["x0"], high["width"], strict=True)]
+    assert reach == sorted(reach, reverse=True)
+    assert "Blue: the knob's low setting, orange: its high setting" in tab.sens_status.text()

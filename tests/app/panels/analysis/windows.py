@@ -1,5 +1,5 @@
-"""A main window on a bundled example, shown and active (window shortcuts need it), and
-the Analysis menu driven by its entries' text."""
+"""A main window on a bundled example (or a design), shown and active (window shortcuts
+need it), and the Analysis menu driven by its entries' text."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
 from app.window.main_window import MainWindow
+from models.document.design import Design
 from models.examples import bundled as examples
 
 SLOW_MS = 60000
 
 
-def make(qtbot: QtBot, name: str) -> MainWindow:
-    window = MainWindow(DesignDocument(examples.load(name)), remember_layout=False)
+def make(qtbot: QtBot, name: str | Design) -> MainWindow:
+    """A window on the example ``name``, or on a design."""
+    design = examples.load(name) if isinstance(name, str) else name
+    window = MainWindow(DesignDocument(design), remember_layout=False)
     qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
     window.show()
     qtbot.waitExposed(window)

@@ -1,0 +1,85 @@
+"""``headroom refresh DESIGN --to SERVER [--cpu PROCESSOR] [--memory-gb N] [--hosts N]
+[--cluster NAME]... [--scenario NAME] [--json] [-o OUT]``: a hardware refresh as a what-if
+(:mod:`models.analysis.refresh`): before and after side by side; with ``-o`` the design is
+written with the refresh kept as a scenario (its hosts replaced, the VMs placed on the new
+ones), which ``evaluate --scenario``, ``report`` and the app's Compare read."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.cli.common import emit, load
+from models.document.design import DesignError, Issue, Scenario
+
+if TYPE_CHECKING:
+    from app.cli.common import Subcommands
+
+COMMANDS = ("refresh",)
+
+
+def cmd_refresh(args: argparse.Namespace) -> int:
+    from models.analysis.refresh import refresh, target  # noqa: PLC0415
+    from models.io.files import save_design  # noqa: PLC0415
+
+    design = load(args.file)
+    out = Path(args.output) if args.output else None
+    if out is not None and out.suffix.lower() not in (".json", ".headroom"):
+        raise DesignError([Issue("refresh", f"-o must end in .json or .headroom, got"
+                                 f" '{out.name}'")])
+    to = target(args.to, args.cpu, args.memory_gb)
+    name = args.scenario or f"refresh to {to.server.name}"
+    if any(s.name == name for s in design.scenarios) or name == "base":
+        raise DesignError([Issue("refresh", f"the design already has a scenario '{name}':"
+                                 " --scenario names another")])
+    r = refresh(design, to, hosts=args.hosts, clusters=args.cluster)
+    if out is not None:
+        design.scenarios.append(Scenario(name, [], r.rebuild))
+        save_design(design, out)
+    doc = {"format": "headroom-refresh", "version": 1, "design": design.name,
+           "scenario": name, **r.to_dict(),
+           "output": str(out) if out is not None else None}
+    if args.json:
+        emit(doc)
+        return 0
+    print(f"{design.name}: refresh to {to.text}")
+    print(f"  {r.rebuild.label}")
+    print(f"  {'':22}{'before':>14}{'after':>14}")
+    for label, before, after in r.rows():
+        print(f"  {label:<22}{before:>14}{after:>14}")
+    for line in r.cluster_lines():
+        print(f"  {line}")
+    print(f"  method     {r.method()}")
+    for n in r.notes:
+        print(f"  note: {n}")
+    if out is not None:
+        print(f"wrote {out} (scenario '{name}': compare it with the base design, or"
+              f" headroom report {out.name} --scenario \"{name}\")")
+    return 0
+
+
+def add_commands(sub: Subcommands) -> None:
+    p = sub.add_parser("refresh", help="hardware refresh: the hosts replaced by a catalogue"
+                       " server's, the fewest that meet the policy (or --hosts), before and"
+                       " after with licensed cores")
+    p.add_argument("file")
+    p.add_argument("--to", required=True, metavar="SERVER",
+                   help="a server of the catalogue: id or name (dell-r760, \"PowerEdge R760\";"
+                        " headroom catalogue servers lists them)")
+    p.add_argument("--cpu", metavar="PROCESSOR",
+                   help="one of the server's processors (\"Gold 6548Y+\"); default: the"
+                        " fastest per core with at least 16 cores")
+    p.add_argument("--memory-gb", type=float, metavar="N",
+                   help="memory per host (default: what most of its SPEC results ran with)")
+    p.add_argument("--hosts", type=int, metavar="N",
+                   help="hosts per cluster refreshed (default: the fewest meeting the policy)")
+    p.add_argument("--cluster", action="append", metavar="NAME",
+                   help="refresh this cluster only (repeatable; default: every cluster)")
+    p.add_argument("--scenario", metavar="NAME",
+                   help="the name the refresh is kept under as a scenario with -o (default:"
+                        " \"refresh to <server>\")")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the design with the refresh as a scenario (.json or .headroom)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_refresh)

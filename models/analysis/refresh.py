@@ -1,0 +1,431 @@
+"""A hardware refresh as a what-if: the hosts of a cluster (or of every cluster) replaced by
+hosts of a catalogue server, with the processor and memory chosen, the VMs dealt over them
+inside their cluster; how many the design's policy needs, where it binds, and what they
+license.
+
+Method
+------
+* **The new hosts** (:func:`template`): each keeps what its cluster's host had but the
+  hardware (site, storage paths, NICs, dense mode, HBAs) and takes the server's sockets, the
+  processor's cores, base clock, hyperthreading and name (its per-core speed comes from the
+  processor catalogue, :mod:`models.core.platform`), the memory and ESXi 8.0; what the old
+  host recorded (``measured.*``) is not carried over.
+* **The VMs** move with their measured demand in normalised units: a VM's CPU share was
+  solved at its old host's per-core speed (``workload.cpu_ghz``), so on a faster core the
+  same work takes fewer cores (:mod:`models.subsystems.consolidation`); memory held is
+  memory held.  They stay in their cluster (:func:`models.analysis.resize.resize`).
+* **How many** (without a count): the one definition of hosts needed
+  (:mod:`models.subsystems.capacity`: CPU and memory ceilings, the cluster's HA admission
+  control, the p95 ceiling of the queueing model, FT's second host).  Resize, evaluate, take
+  each cluster's hosts needed as its next count, until every cluster has what it needs:
+  for identical hosts the count does not depend on how many there are, so it settles in
+  two or three rounds; were it to cycle, the smallest count of the cycle that meets its own
+  need is taken.
+* **The result** is the refreshed design and the same change as a scenario's
+  :class:`~models.document.design.Rebuild` (the old hosts out, the new in, the VMs placed
+  on them), so that it can be kept, compared and reported; before and after read the same
+  figures (hosts, hosts needed, mean host CPU and memory, binding limit, licensed cores).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from models.analysis.common import Evaluate, _run
+from models.analysis.resize import groups_of, resize
+from models.core.compiled import compile_design
+from models.core.prediction import Prediction
+from models.document.catalogue import servers
+from models.document.catalogue.processors import Processor
+from models.document.catalogue.servers import Server
+from models.document.design import (
+    Component,
+    Design,
+    DesignError,
+    Issue,
+    Link,
+    Rebuild,
+    rebuilt,
+)
+from models.document.numbers import NONE, counted, percent, with_unit
+from models.engine.kpis import limit_text
+
+HARDWARE = ("sockets", "cores_per_socket", "ghz", "cpu_model", "specrate_per_core",
+            "hyperthreading", "memory_gb", "esxi_version")
+"""Host properties a refresh replaces (the rest stay as the old host had them)."""
+ROW_STEP = 400.0
+"""Canvas units between rows of new hosts where there are more than the old (a card's
+height with a VM grid, and a gap)."""
+MAX_ROUNDS = 12
+"""Resize-and-evaluate rounds before a count that has not settled is taken as it stands."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """The hardware a refresh brings: a server of the catalogue, one of its processors and
+    the memory per host."""
+
+    server: Server
+    processor: Processor
+    memory_gb: float
+
+    @property
+    def text(self) -> str:
+        """``Dell PowerEdge R760, 2 x Intel Xeon Gold 6548Y+ (32 cores), 1 TB``."""
+        cores = f" ({counted(self.processor.cores, 'core')})" if self.processor.cores else ""
+        return (f"{self.server.title}, {self.server.sockets} x {self.processor.model}{cores},"
+                f" {with_unit(self.memory_gb, 'GB')}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"server": self.server.id, "server_name": self.server.title,
+                "processor": self.processor.model, "sockets": self.server.sockets,
+                "cores_per_socket": self.processor.cores, "ghz": self.processor.ghz,
+                "specrate_per_core": self.processor.specrate_per_core,
+                "memory_gb": self.memory_gb}
+
+
+def target(server: str, cpu: str | None = None, memory_gb: float | None = None) -> Target:
+    """The target of a server's id or name, a processor of its options (default: the fastest
+    per core with at least 16 cores) and memory per host (default: what most of its SPEC
+    results ran with); DesignError naming what is unknown."""
+    found = servers.find(server)
+    if found is None:  # "R760": the one server whose name has these words
+        hits = servers.search(server)
+        found = hits[0] if len(hits) == 1 else None
+    if found is None:
+        words = server.split()
+        close = ", ".join(s.id for s in servers.search(words[-1] if words else "")[:6])
+        raise DesignError([Issue("refresh", f"no server '{server}' in the catalogue"
+                                 + (f" (close: {close})" if close else "")
+                                 + "; headroom catalogue servers lists them")])
+    try:
+        proc = servers.processor_option(found, cpu) if cpu else \
+            servers.default_processor(found)
+    except ValueError as err:
+        raise DesignError([Issue("refresh", str(err))]) from None
+    if proc is None or not proc.cores:
+        raise DesignError([Issue("refresh", f"{found.title} has no processor with a known"
+                                 " core count in the catalogue")])
+    memory = memory_gb if memory_gb is not None else servers.default_memory_gb(found)
+    if memory is None or not 1 <= memory <= 24576:
+        raise DesignError([Issue("refresh", "give the memory per host (--memory-gb): from 1"
+                                 " to 24576 GB")])
+    return Target(found, proc, float(memory))
+
+
+def template(t: Target) -> Any:
+    """A resize template: host ``r`` made from an old host ``tpl`` with the target's
+    hardware (a temporary id; :func:`refresh` names the hosts once dealt)."""
+    hardware = servers.host_props(t.server, t.processor, t.memory_gb)
+
+    def make(tpl: Component, r: int) -> Component:
+        props = {k: v for k, v in tpl.props.items()
+                 if k not in HARDWARE and not k.startswith(("measured.", "provenance."))}
+        props.update(hardware)
+        return Component(f"{tpl.id}~refresh~{r}", "host", tpl.name, tpl.x, tpl.y,
+                         list(tpl.tags), props)
+    return make
+
+
+@dataclass
+class Side:
+    """The design before or after the refresh, in the figures the refresh is judged by."""
+
+    hosts: int
+    hosts_needed: int | None
+    cpu_util_mean: float | None
+    """Mean host CPU utilisation, a fraction."""
+    memory_util_mean: float | None
+    binding: str | None
+    licensed_cores: int | None
+    physical_cores: int
+    licence_cost_per_year: float | None
+    p95_latency_ms: float | None
+    """The highest VM p95 storage latency where I/O is measured (None: no I/O)."""
+    p95_response_ms: float | None
+    """The highest web p95 response (None: no request-driven VMs)."""
+    clusters: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def side(p: Prediction) -> Side:
+    """The figures of prediction ``p``."""
+    cap = p.sections.capacity
+    lic = cap.licensing if cap is not None else None
+    util = np.asarray(p.hosts.cpu_util, np.float64)
+    mem = np.asarray(p.hosts.memory_util, np.float64)
+    rows = []
+    for g in cap.clusters if cap is not None else []:
+        rows.append({"id": g.id, "name": g.name, "hosts": g.hosts,
+                     "hosts_needed": g.hosts_needed, "binding": g.binding,
+                     "cpu_util_mean": g.cpu_demand_cores / g.cpu_capacity_cores
+                     if g.cpu_capacity_cores else None,
+                     "memory_util_mean": g.memory_gb / g.memory_capacity_gb
+                     if g.memory_capacity_gb else None,
+                     "licensed_cores": g.licensed_cores, "physical_cores": g.physical_cores,
+                     "admission_control": g.admission_control})
+    io = p.total_iops > 0
+    return Side(
+        hosts=len(p.hosts.ids), hosts_needed=p.consolidation.hosts_needed,
+        cpu_util_mean=float(util.mean()) if len(util) else None,
+        memory_util_mean=float(mem.mean()) if len(mem) else None,
+        binding=p.consolidation.binding,
+        licensed_cores=lic.licensed_cores if lic is not None else None,
+        physical_cores=lic.physical_cores if lic is not None else 0,
+        licence_cost_per_year=lic.cost_per_year if lic is not None else None,
+        p95_latency_ms=p.p95_latency_ms if io else None,
+        p95_response_ms=p.p95_response_ms if p.vms.request_driven.any() else None,
+        clusters=rows)
+
+
+@dataclass
+class RefreshResult:
+    target: Target
+    groups: list[str]
+    """The groups refreshed: cluster ids, ``""`` for the hosts in no cluster."""
+    names: dict[str, str]
+    counts: dict[str, int]
+    """Hosts each refreshed group has after the refresh."""
+    given: bool
+    """The counts were given (``--hosts``), not sought."""
+    rounds: list[dict[str, int]]
+    """The counts tried, round by round (sought counts only)."""
+    before: Side
+    after: Side
+    design: Design
+    """The refreshed design (the base's scenarios kept)."""
+    rebuild: Rebuild
+    """The same change as a scenario's rebuild of the base design."""
+    prediction: Prediction
+    notes: list[str] = field(default_factory=list)
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(figure, before, after) in words: what a table of the refresh shows."""
+        return rows(self.before, self.after)
+
+    def cluster_lines(self) -> list[str]:
+        """Per refreshed cluster: hosts, hosts needed and what binds, licensed cores."""
+        before = {c["id"]: c for c in self.before.clusters}
+        after = {c["id"]: c for c in self.after.clusters}
+        out = []
+        for g in self.groups:
+            b, a = before.get(g), after.get(g)
+            if b is None or a is None:
+                continue
+            who = f"cluster {self.names[g]}" if g else "hosts in no cluster"
+            out.append(f"{who}: {counted(b['hosts'], 'host')} ->"
+                       f" {counted(a['hosts'], 'host')} (needed {_count(b['hosts_needed'])}"
+                       f" -> {_count(a['hosts_needed'])}, {limit_text(a['binding'], True)}"
+                       f" binds; {a['admission_control']}), CPU"
+                       f" {percent(b['cpu_util_mean'])} -> {percent(a['cpu_util_mean'])},"
+                       f" memory {percent(b['memory_util_mean'])} ->"
+                       f" {percent(a['memory_util_mean'])}, licensed cores"
+                       f" {b['licensed_cores']:,} -> {a['licensed_cores']:,}")
+        return out
+
+    def method(self) -> str:
+        """How the count was found, in words."""
+        if self.given:
+            return "hosts as given"
+        steps = " -> ".join(str(sum(r.values())) for r in self.rounds)
+        return (f"the fewest hosts meeting the policy, per cluster (resize and evaluate until"
+                f" each has what it needs: {steps})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target.to_dict(),
+                "clusters": [{"id": g, "name": self.names[g], "hosts": self.counts[g]}
+                             for g in self.groups],
+                "hosts_given": self.given, "rounds": self.rounds,
+                "before": self.before.to_dict(), "after": self.after.to_dict(),
+                "label": self.rebuild.label, "notes": list(self.notes)}
+
+
+def refresh(design: Design, to: Target, hosts: int | None = None,
+            clusters: list[str] | None = None, evaluate: Evaluate | None = None
+            ) -> RefreshResult:
+    """Refresh ``design`` (its base: scenarios are not applied) to ``to``.
+
+    ``clusters``: names or ids of the clusters to refresh (``""`` or "hosts in no cluster"
+    for the hosts in none); default every group with hosts and VMs.  ``hosts``: that many
+    hosts per refreshed group; default the fewest that meet the policy."""
+    ev = evaluate or _run
+    found = groups_of(design)
+    names = {c.id: c.name or c.id for c in design.of_kind("cluster")}
+    names[""] = "hosts in no cluster"
+    chosen = _chosen(found, names, clusters)
+    if hosts is not None and hosts < 1:
+        raise DesignError([Issue("refresh", f"--hosts must be at least 1, got {hosts}")])
+    make = template(to)
+    before_p = ev(compile_design(design))
+    notes: list[str] = []
+
+    def attempt(counts: dict[str, int]) -> tuple[Rebuild, Prediction]:
+        new, found_notes = resize(design, counts, make)
+        for n in found_notes:
+            if n not in notes:
+                notes.append(n)
+        rb = _as_rebuild(design, new, chosen, names, to)
+        return rb, ev(compile_design(rebuilt(design, rb)))
+
+    rounds: list[dict[str, int]] = []
+    if hosts is not None:
+        counts = dict.fromkeys(chosen, hosts)
+        rb, p = attempt(counts)
+    else:
+        counts = {g: max(len(found[g][0]), 1) for g in chosen}
+        tried: dict[tuple[int, ...], tuple[Rebuild, Prediction, dict[str, int]]] = {}
+        while True:
+            key = tuple(counts[g] for g in chosen)
+            rb, p = attempt(counts)
+            rounds.append(dict(counts))
+            need = _needed(p, chosen, names)
+            tried[key] = (rb, p, need)
+            nxt = {g: max(need[g], 1) for g in chosen}
+            if nxt == counts:
+                break
+            if tuple(nxt[g] for g in chosen) in tried or len(rounds) >= MAX_ROUNDS:
+                counts = _settle(chosen, tried)
+                rb, p = attempt(counts) if tuple(counts[g] for g in chosen) not in tried \
+                    else tried[tuple(counts[g] for g in chosen)][:2]
+                notes.append("the count did not settle on one value: the smallest tried that"
+                             " meets its own need is taken")
+                break
+            counts = nxt
+    after = side(p)
+    return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
+                         rounds, side(before_p), after, rebuilt(design, rb), rb, p, notes)
+
+
+def rows(b: Side, a: Side) -> list[tuple[str, str, str]]:
+    """(figure, before, after) in words: hosts, hosts needed, mean host CPU and memory, the
+    binding limit, licensed and physical cores, the yearly licence cost where priced, the
+    p95 storage latency and web response where there are any."""
+    out = [("Hosts", f"{b.hosts:,}", f"{a.hosts:,}"),
+           ("Hosts needed", _count(b.hosts_needed), _count(a.hosts_needed)),
+           ("Host CPU (mean)", percent(b.cpu_util_mean), percent(a.cpu_util_mean)),
+           ("Host memory (mean)", percent(b.memory_util_mean), percent(a.memory_util_mean)),
+           ("Binding limit", limit_text(b.binding), limit_text(a.binding)),
+           ("Licensed cores", _count(b.licensed_cores), _count(a.licensed_cores)),
+           ("Physical cores", f"{b.physical_cores:,}", f"{a.physical_cores:,}")]
+    if b.licence_cost_per_year is not None or a.licence_cost_per_year is not None:
+        out.append(("Licence cost", with_unit(b.licence_cost_per_year, "per year"),
+                    with_unit(a.licence_cost_per_year, "per year")))
+    if b.p95_latency_ms is not None or a.p95_latency_ms is not None:
+        out.append(("p95 storage latency", with_unit(b.p95_latency_ms, "ms"),
+                    with_unit(a.p95_latency_ms, "ms")))
+    if b.p95_response_ms is not None or a.p95_response_ms is not None:
+        out.append(("p95 web response", with_unit(b.p95_response_ms, "ms"),
+                    with_unit(a.p95_response_ms, "ms")))
+    return out
+
+
+def _count(n: int | None) -> str:
+    return NONE if n is None else f"{n:,}"
+
+
+def _chosen(found: dict[str, tuple[list[Component], list[Component]]],
+            names: dict[str, str], clusters: list[str] | None) -> list[str]:
+    if not clusters:
+        chosen = [g for g, (hs, vms) in found.items() if hs and vms]
+        if not chosen:
+            raise DesignError([Issue("refresh", "no cluster has both hosts and VMs to"
+                                     " refresh")])
+        return chosen
+    out = []
+    for wanted in clusters:
+        w = wanted.strip().lower()
+        match = [g for g in found if g.lower() == w or names.get(g, g).lower() == w]
+        if not match:
+            known = ", ".join(names.get(g, g) for g in found)
+            raise DesignError([Issue("refresh", f"no cluster '{wanted}' (known: {known})")])
+        if match[0] not in out:
+            out.append(match[0])
+    return out
+
+
+def _needed(p: Prediction, chosen: list[str], names: dict[str, str]) -> dict[str, int]:
+    cap = p.sections.capacity
+    rows = {g.id: g for g in cap.clusters} if cap is not None else {}
+    out = {}
+    for g in chosen:
+        row = rows.get(g)
+        if row is None or row.hosts_needed is None:
+            raise DesignError([Issue("refresh", f"a VM of {names[g]} fits on no host of the"
+                                     " new hardware (binding:"
+                                     f" {row.binding if row is not None else 'none'}): more"
+                                     " memory per host or another processor")])
+        out[g] = row.hosts_needed
+    return out
+
+
+def _settle(chosen: list[str], tried: dict[tuple[int, ...], tuple[Rebuild, Prediction,
+                                                                   dict[str, int]]]
+            ) -> dict[str, int]:
+    """Per group, the smallest count tried that meets its own need (else the largest
+    tried)."""
+    out = {}
+    for i, g in enumerate(chosen):
+        ok = sorted(k[i] for k, (_, _, need) in tried.items() if need[g] <= k[i])
+        out[g] = ok[0] if ok else max(k[i] for k in tried)
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "hosts"
+
+
+def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, str],
+                to: Target) -> Rebuild:
+    """The refreshed groups of ``new`` as a rebuild of ``base``: the old hosts out, the new
+    (named ``<cluster> <server> 01``...) with their NICs, links and VMs placed on them."""
+    found = groups_of(base)
+    new_groups = groups_of(new)
+    removed = [h.id for g in chosen for h in found[g][0]]
+    taken = {c.id for c in base.components}
+    rename: dict[str, str] = {}
+    comps: list[Component] = []
+    for g in chosen:
+        label = names[g] if g else "host"
+        old = found[g][0] or new_groups[g][0]
+        below = max((h.y for h in old), default=0.0) + ROW_STEP
+        for k, h in enumerate(new_groups[g][0], start=1):
+            hid = f"{_slug(label)}-{to.server.id}-{k:02d}"
+            while hid in taken:
+                hid += "~"
+            taken.add(hid)
+            rename[h.id] = hid
+            # where the old hosts were; more hosts than that in rows below them
+            at = old[(k - 1) % len(old)]
+            row = (k - 1) // len(old)
+            x, y = at.x, (at.y if not row else below + (row - 1) * ROW_STEP)
+            comps.append(Component(hid, "host", f"{label} {to.server.name} {k:02d}", x, y,
+                                   list(h.tags), dict(h.props)))
+    by_id = {c.id: c for c in new.components}
+    nic_count: dict[str, int] = {}
+    for lk in new.links:
+        if lk.kind == "installed_in" and lk.target in rename:
+            owner = rename[lk.target]
+            nic_count[owner] = nic_count.get(owner, 0) + 1
+            nid = f"{owner}-nic{nic_count[owner]}"
+            while nid in taken:
+                nid += "~"
+            taken.add(nid)
+            rename[lk.source] = nid
+            nic = by_id[lk.source]
+            comps.append(Component(nid, "nic", nic.name, nic.x, nic.y, list(nic.tags),
+                                   dict(nic.props)))
+    links = [Link(rename.get(lk.source, lk.source), rename.get(lk.target, lk.target),
+                  lk.kind, dict(lk.props))
+             for lk in new.links if lk.source in rename or lk.target in rename]
+    n_new = sum(1 for c in comps if c.kind == "host")
+    named = ", ".join(names[g] for g in chosen if g)
+    where = " and ".join([f"of {named}"] * bool(named) + ["in no cluster"] * ("" in chosen))
+    label = (f"{counted(len(removed), 'host')} {where} replaced by"
+             f" {counted(n_new, 'host')} of {to.text}")
+    return Rebuild(removed, comps, links, label)

@@ -1,0 +1,69 @@
+"""A hardware refresh in the report: each scenario that rebuilds the hosts (a refresh, kept
+with ``headroom refresh -o`` or the app's Analysis > Refresh) beside the base design, the
+same figures before and after (hosts, hosts needed, mean host CPU and memory, latency where
+measured, licensed cores, the binding limit), and in sentences for the summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.analysis.refresh import Side, rows, side
+from models.document.design import Design
+from models.document.numbers import percent, with_unit
+from models.engine.kpis import limit_text
+from models.report.compare import Comparison
+
+
+@dataclass(frozen=True)
+class RefreshView:
+    scenario: str
+    label: str
+    """What the scenario's rebuild does ("34 hosts of ... replaced by 14 hosts of ...")."""
+    before: Side
+    after: Side
+
+    @property
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(figure, base design, the refresh) in words."""
+        return rows(self.before, self.after)
+
+    @property
+    def sentence(self) -> str:
+        """The refresh in one sentence, its figures the engine's."""
+        b, a = self.before, self.after
+        text = (f"‘{self.scenario}’: {self.label}. Mean host CPU goes from"
+                f" {percent(b.cpu_util_mean)} to {percent(a.cpu_util_mean)}, host memory from"
+                f" {percent(b.memory_util_mean)} to {percent(a.memory_util_mean)}")
+        if b.licensed_cores is not None and a.licensed_cores is not None:
+            text += f", licensed cores from {b.licensed_cores:,} to {a.licensed_cores:,}"
+        if b.licence_cost_per_year is not None and a.licence_cost_per_year is not None:
+            saved = b.licence_cost_per_year - a.licence_cost_per_year
+            text += (f" ({'saving' if saved >= 0 else 'adding'}"
+                     f" {with_unit(abs(saved), 'per year')})")
+        text += "."
+        if a.hosts_needed is not None:
+            short = a.hosts_needed - a.hosts
+            fit = ("it has what its policy needs" if short <= 0 else
+                   f"its policy needs {short:,} more")
+            text += (f" On the new hosts {limit_text(a.binding, phrase=True)} binds and"
+                     f" {fit}.")
+        return text
+
+
+def views(design: Design, comparison: Comparison) -> list[RefreshView]:
+    """Every refresh scenario evaluated in ``comparison``, against its base design."""
+    base = comparison.columns[0].prediction if comparison.columns else None
+    if base is None:
+        return []
+    out = []
+    rebuilds = {s.name: s.rebuild for s in design.scenarios if s.rebuild is not None}
+    for col in comparison.columns[1:]:
+        rb = rebuilds.get(col.name)
+        if rb is not None and col.prediction is not None:
+            out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction)))
+    return out
+
+
+def summary(design: Design, comparison: Comparison) -> str:
+    """The refreshes in sentences (empty without one)."""
+    return " ".join(v.sentence for v in views(design, comparison))

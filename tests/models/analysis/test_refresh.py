@@ -1,0 +1,152 @@
+"""A hardware refresh: the fewest hosts of the new server meeting the policy (settled: each
+cluster has what the capacity model says it needs), the measured demand moved by per-core
+speed (checked against arithmetic), licensed cores, a count given, one cluster, the change as a
+scenario's rebuild, the errors; and the 805-VM RVTools sample where it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from models.analysis.refresh import refresh, target
+from models.core.platform import HT_THROUGHPUT, reference_specrate
+from models.document.design import DesignError, Scenario, apply_scenario
+from models.engine.evaluation import evaluate
+from tests.refresh_estate import OLD, estate, work
+
+SAMPLE = Path("/work/shared/samples/rvtools-anonymised-805-vms.xlsx")
+
+
+def test_the_fewest_hosts_settle_on_what_the_capacity_model_needs() -> None:
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    assert r.groups == ["prod", "dmz"] and not r.given
+    assert r.rounds[0] == {"prod": 4, "dmz": 2}  # it starts from the hosts there are
+    after = {c["id"]: c for c in r.after.clusters}
+    for g in r.groups:  # settled: each cluster has what it needs, on the new hardware
+        assert after[g]["hosts"] == after[g]["hosts_needed"] == r.counts[g]
+    # 40 VMs of 1.2 busy cores at E5 speed fit one 2 x 32-core host; HA keeps one more
+    assert r.counts == {"prod": 2, "dmz": 2}
+    assert r.after.hosts == 4 and r.before.hosts == 6
+    hosts = r.design.of_kind("host")
+    assert {h.get("cpu_model") for h in hosts} == {"Intel Xeon Gold 6548Y+"}
+    assert [h.name for h in hosts][:2] == ["prod PowerEdge R760 01", "prod PowerEdge R760 02"]
+    assert all(h.get("memory_gb") == 1024.0 and h.get("cores_per_socket") == 32 for h in hosts)
+    assert "measured.cpu_pct" not in hosts[0].props  # the old host's record is not the new's
+
+
+def test_the_measured_demand_moves_by_per_core_speed() -> None:
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    new = r.target.processor
+    assert new.ghz
+    new_speed = new.specrate_per_core / reference_specrate()
+    after = {c["id"]: c for c in r.after.clusters}
+    for g, demand in work().items():
+        capacity = r.counts[g] * 2 * 32 * HT_THROUGHPUT * new_speed
+        assert after[g]["cpu_util_mean"] == pytest.approx(demand / capacity, rel=1e-6)
+    total = sum(work().values()) / (r.after.hosts * 2 * 32 * HT_THROUGHPUT * new_speed)
+    assert r.after.cpu_util_mean == pytest.approx(total, rel=1e-6)
+
+
+def test_licensed_cores_before_and_after() -> None:
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    # before: 6 hosts of two CPUs under 16 cores, each counted as 16
+    assert r.before.licensed_cores == 6 * 2 * 16 and r.before.physical_cores == 4 * 16 + 2 * 12
+    assert r.after.licensed_cores == r.after.physical_cores == 4 * 64
+    rows = dict((label, (b, a)) for label, b, a in r.rows())
+    assert rows["Licensed cores"] == ("192", "256") and rows["Hosts"] == ("6", "4")
+
+
+def test_a_count_given_and_one_cluster() -> None:
+    r = refresh(estate(), target("dell-r660"), hosts=3, clusters=["prod"])
+    assert r.given and r.rounds == [] and r.counts == {"prod": 3}
+    after = {c["id"]: c for c in r.after.clusters}
+    assert after["prod"]["hosts"] == 3 and after["dmz"]["hosts"] == 2  # dmz as it was
+    dmz = [h for h in r.design.of_kind("host") if h.id.startswith("dmz-h")]
+    assert len(dmz) == 2 and dmz[0].get("cpu_model") == OLD["dmz"][0]
+    # the VMs stay in their cluster
+    placed = {lk.source: lk.target for lk in r.design.links if lk.kind == "runs_on"}
+    assert all(placed[f"prod-v{j}"].startswith("prod-dell-r660-") for j in range(40))
+    assert all(placed[f"dmz-v{j}"].startswith("dmz-h") for j in range(8))
+
+
+def test_the_refresh_is_a_scenario_of_the_base_design() -> None:
+    base = estate()
+    r = refresh(base, target("dell-r760", "Gold 6548Y+"))
+    base.scenarios.append(Scenario("r760", [], r.rebuild))
+    p = evaluate(base, "r760")
+    assert p.consolidation.hosts_needed == r.after.hosts_needed
+    assert p.licensed_cores == r.after.licensed_cores
+    assert list(p.hosts.cpu_util) == pytest.approx(list(r.prediction.hosts.cpu_util))
+    assert p.vms.ids == evaluate(base).vms.ids  # the VMs line up with the base design's
+    assert len(apply_scenario(base, "r760").of_kind("host")) == 4
+    assert r.rebuild.label == ("6 hosts of prod, dmz replaced by 4 hosts of Dell PowerEdge"
+                               " R760, 2 x Intel Xeon Gold 6548Y+ (32 cores), 1 TB")
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"server": "no-such"}, "no server 'no-such'"),
+    ({"server": "dell-r760", "cpu": "E5-2665"}, "was not submitted to SPEC with"),
+    ({"server": "dell-r760", "memory_gb": 0}, "--memory-gb"),
+])
+def test_unknown_hardware_is_refused_by_name(kwargs: dict[str, object], words: str) -> None:
+    with pytest.raises(DesignError, match=words):
+        target(**kwargs)  # type: ignore[arg-type]
+
+
+def test_an_unknown_cluster_or_a_count_below_one_is_refused() -> None:
+    with pytest.raises(DesignError, match=r"no cluster 'qa' \(known: prod, dmz"):
+        refresh(estate(), target("dell-r760"), clusters=["qa"])
+    with pytest.raises(DesignError, match="at least 1"):
+        refresh(estate(), target("dell-r760"), hosts=0)
+    with pytest.raises(DesignError, match="fits on no host"):
+        refresh(estate(), target("dell-r760", memory_gb=8))
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="the RVTools sample is not on this machine")
+def test_the_805_vm_sample_refreshed_to_r760s_matches_the_arithmetic() -> None:
+    from models.document.catalogue import processors  # noqa: PLC0415
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
+
+    design = import_rvtools(SAMPLE)[0]
+    used = 0.0  # recorded usage x cores x per-core figure of the old processor
+    for h in design.of_kind("host"):
+        p = processors.match(str(h.get("cpu_model")))
+        assert p is not None and p.ghz
+        cores = int(h.get("sockets") or 0) * int(h.get("cores_per_socket") or 0)
+        pct = float(h.get("measured.cpu_pct") or 0.0)
+        used += pct / 100.0 * cores * p.specrate_per_core * float(h.get("ghz") or 0) / p.ghz
+    r = refresh(design, target("dell-r760", "Gold 6548Y+"))
+    new = r.target.processor
+    capacity = r.after.hosts * 2 * 32 * new.specrate_per_core
+    assert r.after.cpu_util_mean == pytest.approx(used / capacity, rel=0.01)
+    assert r.before.hosts == 34 and r.after.hosts < r.before.hosts
+    after = {c["id"]: c for c in r.after.clusters}
+    assert all(after[g]["hosts"] == after[g]["hosts_needed"] for g in r.groups)
+
+
+@pytest.mark.parametrize(("policy", "binding"), [({"vcpu_per_core_max": 2.0}, "vcpu"),
+                                                 ({"memory_overcommit_max": 0.5},
+                                                  "overcommit")])
+def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
+                                                       binding: str) -> None:
+    d = estate()
+    d.policy.update(policy)
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    # 2 x 32 cores at 2 vCPUs per core hold 32 VMs of 4 vCPUs; 1 TB at 0.5 holds 32 of 16 GB:
+    # prod's 40 VMs need 2 hosts, and HA's failover host makes 3
+    assert r.counts["prod"] == 3
+    after = {c["id"]: c for c in r.after.clusters}
+    assert after["prod"]["binding"] == binding and after["prod"]["hosts_needed"] == 3
+    rows = dict((label, a) for label, _, a in r.rows())
+    assert rows["Binding limit"] in ("vCPU:core", "memory overcommit")
+
+
+def test_hosts_in_no_cluster_are_refreshed_and_said_so() -> None:
+    d = estate()
+    d.links = [lk for lk in d.links if not (lk.kind == "in_cluster" and lk.target == "dmz")]
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    assert r.groups == ["prod", ""]
+    assert r.rebuild.label.startswith("6 hosts of prod and in no cluster replaced by")
+    assert any(line.startswith("hosts in no cluster: 2 hosts -> ") for line in
+               r.cluster_lines())
