@@ -39,7 +39,7 @@ from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
 from models.document.design import Design, selector_kind
-from models.document.knobs import WORKLOAD_PROPS, Knob, default_knob, knob, knobs_for
+from models.document.knobs import WORKLOAD_PROPS, Knob, knob
 from models.document.schema import Value
 from models.document.words import kind_text
 from models.engine.metrics import (
@@ -232,7 +232,7 @@ class KnobCurve(QWidget):
         document.values_changed.connect(self._on_values_changed)
         document.prediction_updated.connect(self._on_prediction)
         self._fill_combo()
-        first = default_knob(document.design)
+        first = document.default_knob()
         if first is not None:
             self.set_knob(first.path)
 
@@ -246,7 +246,7 @@ class KnobCurve(QWidget):
         current = self.knob.path if self.knob else None
         self.combo.blockSignals(True)
         self.combo.clear()
-        for k in knobs_for(self.document.design):
+        for k in self.document.knobs():
             self.combo.addItem(f"{k.label} ({k.group})", k.path)
         self.combo.setCurrentIndex(self.combo.findData(current) if current else -1)
         self.combo.blockSignals(False)
@@ -295,7 +295,7 @@ class KnobCurve(QWidget):
     def _on_design_replaced(self) -> None:
         self.chosen = False
         self._fill_combo()
-        first = default_knob(self.document.design)
+        first = self.document.default_knob()
         if first is not None:
             self.set_knob(first.path)
 
@@ -304,8 +304,8 @@ class KnobCurve(QWidget):
         what is on the canvas now (outstanding I/Os once a VM with storage I/O is there),
         unless the user chose one."""
         self._fill_combo()
-        first = default_knob(self.document.design)
-        if self.knob is None or self.knob not in knobs_for(self.document.design) or \
+        first = self.document.default_knob()
+        if self.knob is None or self.knob not in self.document.knobs() or \
                 (not self.chosen and first is not None and first != self.knob):
             if first is not None:
                 self.set_knob(first.path)

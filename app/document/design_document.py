@@ -23,6 +23,7 @@ from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override, Rebuild
 from models.document.edits import Batch, Change, Edit
+from models.document.knobs import Knob
 from models.document.schema import Value, prop_label
 from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
@@ -119,6 +120,14 @@ class DesignDocument(QObject):
 
     def links_of(self, cid: str) -> list[Link]:
         return self.session.links_of(cid)
+
+    def knobs(self) -> list[Knob]:
+        """The knobs that apply to the design (one pass per edit, whoever asks)."""
+        return self.session.knobs()
+
+    def default_knob(self) -> Knob | None:
+        """The knob whose curve the design opens on."""
+        return self.session.default_knob()
 
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when mixed or nothing matches."""

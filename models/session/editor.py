@@ -54,6 +54,7 @@ from models.document.edits import (
     Snapshot,
     Structure,
 )
+from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.numbers import counted
 from models.document.rules import component_issues, link_problem
 from models.document.schema import KINDS, LINKS, Value, prop_label
@@ -339,6 +340,17 @@ class Editor:
         if len(selects) == 1 and (first in KINDS or first in LINKS):
             return set_text(first, prop, self._count(first))
         return set_text(None, prop, 1) + (f" on tag {first[4:]}" if first[:4] == "tag:" else "")
+
+    def knobs(self) -> list[Knob]:
+        """The knobs that apply to the design (:func:`~models.document.knobs.knobs_for`), kept
+        while no edit comes between: the panels that ask on opening share one pass."""
+        return self._memo.get("knobs", self.edits, lambda: knobs_for(self.design))
+
+    def default_knob(self) -> Knob | None:
+        """The knob whose curve the design opens on
+        (:func:`~models.document.knobs.default_knob`)."""
+        return self._memo.get("default_knob", self.edits,
+                              lambda: default_knob(self.design, self.knobs()))
 
     def _count(self, kind: str) -> int:
         def count() -> Counter[str]:
