@@ -74,7 +74,7 @@ class DesignError(ValueError):
         return "\n".join(str(i) for i in self.issues)
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     id: str
     kind: str
@@ -94,7 +94,7 @@ class Component:
         return f"component '{self.id}' ({self.kind})"
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     source: str
     target: str
