@@ -240,6 +240,7 @@ class DesignDocument(QObject):
     # ------------------------------------------------------------------ applying
     def apply(self, edit: Edit) -> Edit:
         """Carry ``edit`` out (called by the undo commands); returns its inverse."""
+        gc_guard.hold()  # a collection waits until the edits pause
         inverse, change = self.session.apply(edit)
         self._emit(change)
         return inverse

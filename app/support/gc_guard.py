@@ -18,6 +18,7 @@ thread) calls it when its first runner is made, and ``run_app`` at start-up.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -27,6 +28,11 @@ from app.support import first_paint
 
 INTERVAL_MS = 200
 """How often the GUI thread checks the collector's counts (cheap: three integers)."""
+HOLD_S = 0.3
+"""How long after an edit collections wait (:func:`hold`)."""
+HELD_MAX = 20
+"""A held collection runs anyway once the youngest generation holds this many times its
+threshold."""
 
 _guard: GuiThreadCollector | None = None
 
@@ -39,6 +45,8 @@ class GuiThreadCollector(QObject):
         self.collections = 0
         """How many collections this guard has run (tests read it)."""
         self.thresholds = gc.get_threshold()
+        self.quiet_at = 0.0
+        """Until when (``time.monotonic``) collections wait: see :func:`hold`."""
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
         self.timer.timeout.connect(self.check)
@@ -51,12 +59,22 @@ class GuiThreadCollector(QObject):
         if first_paint.awaiting():
             return
         counts = gc.get_count()
+        if time.monotonic() < self.quiet_at and counts[0] < HELD_MAX * self.thresholds[0]:
+            return  # edits are coming (a slider dragged): collect once they pause
         for generation in (2, 1, 0):
             threshold = self.thresholds[generation]
             if threshold and counts[generation] > threshold:
                 gc.collect(generation)
                 self.collections += 1
                 return
+
+
+def hold() -> None:
+    """An edit was made: collections wait until the edits have paused for
+    :data:`HOLD_S` (a slider drag's steps are not held up by a collection that can as well
+    run after them), unless the garbage piles up past :data:`HELD_MAX` times the threshold."""
+    if _guard is not None:
+        _guard.quiet_at = time.monotonic() + HOLD_S
 
 
 def install() -> GuiThreadCollector | None:

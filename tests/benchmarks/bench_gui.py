@@ -117,6 +117,9 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
     lo, hi = slider.maximum() // 3, slider.maximum() * 9 // 10
     positions = [lo + (i * 7) % (hi - lo) for i in range(moves + 1)]
     times: list[float] = []
+    each: list[tuple[float, ...]] = []
+    guard = gc_guard.install()
+    collections = guard.collections if guard is not None else 0
     phases: dict[str, list[float]] = {"push_ms": [], "engine_ms": [], "views_ms": [],
                                       "paint_ms": []}
     tile = dash.tiles["mean_latency_ms"].value_label
@@ -138,6 +141,8 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
         app.processEvents()  # the repaint of the updated tiles and curve
         t_end = time.perf_counter()
         times.append((t_end - t0) * 1000.0)
+        each.append((times[-1], (t_push - t0) * 1000.0, state["engine"],
+                     (state["at"] - t_push) * 1000.0 - state["engine"], (t_end - t_views) * 1000.0))
         phases["push_ms"].append((t_push - t0) * 1000.0)
         phases["engine_ms"].append(state["engine"])
         phases["views_ms"].append((state["at"] - t_push) * 1000.0 - state["engine"])
@@ -153,7 +158,10 @@ def bench_slider_repaint(n_vms: int = 2000, n_hosts: int = 50, moves: int = 50,
            "min_ms": times[0], "moves": len(times), "vms": n_vms, "hosts": n_hosts,
            "curve_sweeps": curve.sweeps, "target_ms": 16.0, "canvas": canvas,
            "main_window": main_window,
-           "median_phases_ms": {k: statistics.median(v) for k, v in phases.items()}}
+           "median_phases_ms": {k: statistics.median(v) for k, v in phases.items()},
+           "slowest_ms": times[-3:],
+           "slowest_phases_ms": sorted(each)[-3:],
+           "gc_collections": (guard.collections - collections) if guard is not None else 0}
     if main_window and panels:
         side = bench_slider_repaint(n_vms, n_hosts, moves, canvas, main_window=False)
         out["panels"] = {k: side[k] for k in ("median_ms", "p95_ms", "median_phases_ms")}

@@ -111,3 +111,28 @@ def test_a_large_designs_copy_for_a_worker_is_kept_out_of_collections(
     assert calls == []
     assert gc_guard.aside(lambda: called("make"), gc_guard.LARGE + 1) == "make"
     assert calls == ["collect", "make", "freeze"]
+
+
+def test_collections_wait_while_edits_come_unless_the_garbage_piles_up(
+        qapp: QApplication) -> None:
+    """A slider drag's steps are not held up by a collection: after an edit the guard waits
+    until the edits pause, except when the youngest generation holds many times its
+    threshold."""
+    guard = gc_guard.install()
+    assert guard is not None
+    gc.collect()
+    # past the threshold, not far past
+    junk: list[list[int]] = [[] for _ in range(2 * guard.thresholds[0])]
+    gc_guard.hold()
+    before = guard.collections
+    guard.check()
+    assert guard.collections == before  # held: an edit was just made
+    guard.quiet_at = 0.0  # the edits paused
+    guard.check()
+    assert guard.collections == before + 1
+    gc_guard.hold()
+    junk += [[] for _ in range(gc_guard.HELD_MAX * guard.thresholds[0])]
+    guard.check()
+    assert guard.collections == before + 2  # piled up: collected even while held
+    guard.quiet_at = 0.0
+    del junk
