@@ -62,6 +62,9 @@ items hide, so they never cover the name) and each group of storage arrays is on
 DETAIL_ZOOM = 0.55
 """From this zoom a VM's name can be read on its pill: the scene shows VMs as items.  Below
 it each host card draws its VMs as one aggregate."""
+SWATCH_PX = 24.0
+"""A card narrower than this on screen is painted as a swatch (:meth:`HostItem._paint_swatch`):
+an elided name at the least size would be one letter and "…"."""
 TALLY = theme.GRADES + 1
 """Columns of a host's VM tally: column 0 counts VMs without data, column g+1 grade g."""
 
@@ -177,6 +180,9 @@ class HostItem(ComponentItem):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         dark = is_dark(widget)
         r = self._rect
+        if r.width() * lod < SWATCH_PX and not selected:
+            self._paint_swatch(painter, lod, dark)
+            return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         body = QColor("#2f3238") if dark else QColor("#f4f6f9")
         edge = QColor("#6c7580") if dark else QColor("#8793a0")
@@ -224,6 +230,19 @@ class HostItem(ComponentItem):
             painter.setBrush(QBrush(QColor(255, 255, 255, 215)))
             painter.drawRoundedRect(back, 3 / lod, 3 / lod)
             self._paint_text(painter, lod)
+        if self.badge:
+            paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
+
+    def _paint_swatch(self, painter: QPainter, lod: float, dark: bool) -> None:
+        """A card a few pixels wide (an estate of a thousand hosts at fit), where no name
+        reads: its header's colour and its VMs' grades, without outlines or text (painting
+        every card in full took most of a 50,000-VM design's first paint)."""
+        r = self._rect
+        painter.fillRect(r, QColor("#2f3238") if dark else QColor("#f4f6f9"))
+        painter.fillRect(QRectF(r.left(), r.top(), r.width(), HEAD_H),
+                         level_colour(self.level, "host"))
+        if self.vm_ids:
+            self._paint_strip(painter, self.aggregate_rect())
         if self.badge:
             paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
 

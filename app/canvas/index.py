@@ -30,7 +30,9 @@ class ItemIndex(HookedScene):
         self._items: dict[str, ComponentItem] = {}
         self._hosts: dict[str, HostItem] = {}
         self._boxes: dict[str, ContainerItem] = {}
-        self._by_cid: dict[str, list[Link]] = {}
+        self._by_cid: dict[str, list[Link]] | None = None
+        """The design's links by the components they touch; made when first asked (a pass
+        over 100,000 links of an estate that opening need not wait for)."""
         self._slot: dict[str, int] = {}
         self.holdings = Holdings({}, {}, {}, {}, {})
 
@@ -57,7 +59,19 @@ class ItemIndex(HookedScene):
 
     def links_of(self, cid: str) -> list[Link]:
         """The design's links touching ``cid`` (kept per component: no pass over all)."""
-        return self._by_cid.get(cid, [])
+        return self._links_by_cid().get(cid, [])
+
+    def _links_by_cid(self) -> dict[str, list[Link]]:
+        if self._by_cid is None:
+            self._by_cid = {}
+            for lk in self.design_links():
+                self._by_cid.setdefault(lk.source, []).append(lk)
+                self._by_cid.setdefault(lk.target, []).append(lk)
+        return self._by_cid
+
+    def design_links(self) -> list[Link]:
+        """The links of the design drawn (the scene reads its document's)."""
+        return []
 
     def host_items(self) -> dict[str, HostItem]:
         return self._hosts

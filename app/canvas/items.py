@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.support import theme
-from models.document import numbers as fmt
 from models.document.design import Component, Link
 from models.document.schema import Value
+from models.document.words import component_summary as describe
 from models.io.placement import LEAST_PX, SIZES
 
 __all__ = ["SIZES", "ComponentItem", "LinkItem", "describe"]
@@ -502,35 +502,6 @@ class LinkItem(QGraphicsItem):
         painter.drawLine(self._line)
 
 
-def describe(comp: Component) -> str:
-    """A one-line hardware summary for the item's second line."""
-    if comp.kind == "host":
-        cores = int(comp.get("sockets") or 0) * int(comp.get("cores_per_socket") or 0)
-        return " · ".join((fmt.count(cores, "core"), fmt.value(comp.get("ghz"), "GHz"),
-                           fmt.value(comp.get("memory_gb"), "GB")))
-    if comp.kind == "storage_array":
-        media, raid = fmt.value(comp.get("media")), fmt.value(comp.get("raid"))
-        return f"{comp.get('disks')} × {media} · {raid}"
-    if comp.kind == "nic":
-        return f"{_num(comp.get('speed_gbps'))} GbE"
-    if comp.kind == "vm":
-        return fmt.value(comp.get("workload.profile"))
-    if comp.kind == "cluster":
-        if not comp.get("ha_enabled"):
-            ha = "HA off"
-        elif comp.get("admission_control") == "failover_hosts":
-            ha = f"HA N+{comp.get('failover_hosts')}"
-        elif comp.get("admission_control") == "percentage":
-            ha = f"HA {fmt.value(comp.get('cpu_failover_pct'), '%')} reserved"
-        else:
-            ha = "HA, no admission control"
-        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"
-    if comp.kind == "content_library":
-        gbe = _num(comp.get("network_gbps"))
-        return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"
-    return ""
-
-
 _LABEL_PROPS: dict[str, frozenset[str]] = {}
 
 
@@ -554,9 +525,3 @@ def label_props(comp: Component) -> frozenset[str]:
         describe(probe)
         props = _LABEL_PROPS[comp.kind] = frozenset(probe.read)
     return props
-
-
-def _num(v: object) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)

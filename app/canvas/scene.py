@@ -90,6 +90,9 @@ class DesignScene(ItemIndex):
         """Say ``message`` on the status bar (:attr:`status_message`)."""
         self.status_message.emit(message)
 
+    def design_links(self) -> list[Link]:
+        return self.document.design.links
+
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
         """Recreate every item from the document (only on design_replaced)."""
@@ -98,8 +101,9 @@ class DesignScene(ItemIndex):
         self.groups.clear()
         self.clear()
         self.unplaced.reset()
-        for d in (self._items, self._hosts, self._boxes, self._by_cid, self._slot):
+        for d in (self._items, self._hosts, self._boxes, self._slot):
             d.clear()
+        self._by_cid = None
         self.levels.clear()
         self.badge.worn = []
         design = self.document.design
@@ -107,9 +111,6 @@ class DesignScene(ItemIndex):
         self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
         self.box_styles = layout_styles(design, self.holdings)
         self.lines.clear()
-        for lk in design.links:
-            self._by_cid.setdefault(lk.source, []).append(lk)
-            self._by_cid.setdefault(lk.target, []).append(lk)
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
                 self._add_top(comp)
@@ -215,7 +216,7 @@ class DesignScene(ItemIndex):
         self._items[cid] = item
         if cid in self.document.selection:
             item.setSelected(True)
-            for lk in self._by_cid.get(cid, ()):
+            for lk in self.links_of(cid):
                 self.lines.show(lk)
         self._syncing = syncing
         if self.badge.on(cid):
@@ -350,8 +351,9 @@ class DesignScene(ItemIndex):
             self._group_timer.start()
         if lk.kind == "runs_on":
             self.unplaced.schedule()
-        self._by_cid.setdefault(lk.source, []).append(lk)
-        self._by_cid.setdefault(lk.target, []).append(lk)
+        if self._by_cid is not None:
+            self._by_cid.setdefault(lk.source, []).append(lk)
+            self._by_cid.setdefault(lk.target, []).append(lk)
         h = self.holdings
         if (lk.kind in DOCK_LINKS and lk.target in self._hosts and lk.source not in h.host_of
                 and (comp := self.document.component(lk.source)) is not None
@@ -372,8 +374,8 @@ class DesignScene(ItemIndex):
         if lk.kind == "runs_on":
             self.unplaced.schedule()
         for end in (lk.source, lk.target):
-            lst = self._by_cid.get(end)
-            if lst is not None:
+            lst = self._by_cid.get(end) if self._by_cid is not None else None
+            if self._by_cid is not None and lst is not None:
                 self._by_cid[end] = [x for x in lst if link_key(x) != link_key(lk)]
         h = self.holdings
         if lk.kind in DOCK_LINKS and h.host_of.get(lk.source) == lk.target:
@@ -417,7 +419,7 @@ class DesignScene(ItemIndex):
         comp = self.document.component(cid)
         if comp is not None:
             self._add_top(comp)
-            for lk in self._by_cid.get(cid, ()):
+            for lk in self.links_of(cid):
                 self.lines.show(lk)
         self._shown_timer.start()
 

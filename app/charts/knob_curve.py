@@ -33,13 +33,13 @@ from PySide6.QtWidgets import (
 
 from app.charts.plots import label_axis, log_ticks, plot_widget
 from app.document.bands import LANE, tracker_for
-from app.support import theme
-from app.support.jobs import Lane, Runner, Task
+from app.support import first_paint, gc_guard, theme
+from app.support.jobs import Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
 from models.document.design import Design, selector_kind
-from models.document.knobs import WORKLOAD_PROPS, Knob, default_knob, knob, knobs_for
+from models.document.knobs import WORKLOAD_PROPS, Knob, knob
 from models.document.schema import Value
 from models.document.words import kind_text
 from models.engine.metrics import (
@@ -55,7 +55,7 @@ from models.engine.metrics import (
     throughput_of,
     time_of,
 )
-from models.engine.sweep import KnobScale, curve_values, sweep, sweep_bands, zoom_values
+from models.engine.sweep import KnobScale, curve_values, iter_sweep, sweep_bands, zoom_values
 
 if TYPE_CHECKING:
     from app.document.design_document import DesignDocument
@@ -78,8 +78,6 @@ Changed = Literal["nothing", "own", "other"]
 stands: the sweep sets that knob itself), or anything else (sweep again)."""
 
 
-CURVE_LANE = Lane("knob-curve", workers=1)
-"""The curves of large designs are swept here, one at a time (the newest wins)."""
 BACKGROUND_COMPONENTS = 5000
 """A design with more components than this sweeps its curve off the GUI thread."""
 BACKGROUND_DELAY_MS = 300
@@ -94,11 +92,12 @@ def curve(design: Design, scenario: str, k: Knob, values: list[Value], times: Ti
     """The curve of knob ``k`` over ``values`` (zoomed to where it saturates, when it does
     early): Qt-free, so it runs on the GUI thread or in a job (``check`` raises when the
     job is cancelled)."""
-    figures = series(sweep(design, scenario, k.path, values, check=check), times, throughput)
+    figures = series(iter_sweep(design, scenario, k.path, values, check=check), times,
+                     throughput)
     zoomed = zoom_values(k, values, figures.mean)
     if zoomed:  # saturates early: draw the range that leads up to it instead
         values = zoomed
-        figures = series(sweep(design, scenario, k.path, zoomed, check=check), times,
+        figures = series(iter_sweep(design, scenario, k.path, zoomed, check=check), times,
                          throughput)
     return values, figures
 
@@ -198,12 +197,14 @@ class KnobCurve(QWidget):
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
         self._band_done: list[Bands] = []
-        self._pending_sweep: Callable[[Task], object] | None = None
+        self._pending_sweep: Callable[[], Callable[[Task], object]] | None = None
         self._background_timer = QTimer(self)
         self._background_timer.setSingleShot(True)
         self._background_timer.setInterval(BACKGROUND_DELAY_MS)
         self._background_timer.timeout.connect(self._start_background_sweep)
-        self._sweep_jobs = Runner(self, lane=CURVE_LANE)
+        # the bands' lane: a large design's curve and bands each hold an engine of their own,
+        # and side by side they took a 50,000-VM window past 1 GB
+        self._sweep_jobs = Runner(self, lane=LANE)
         self._sweep_jobs.finished.connect(self._on_sweep)
         self._sweep_jobs.failed.connect(self._on_sweep_failed)
         self._band_jobs = Runner(self, lane=LANE)
@@ -231,7 +232,7 @@ class KnobCurve(QWidget):
         document.values_changed.connect(self._on_values_changed)
         document.prediction_updated.connect(self._on_prediction)
         self._fill_combo()
-        first = default_knob(document.design)
+        first = document.default_knob()
         if first is not None:
             self.set_knob(first.path)
 
@@ -245,7 +246,7 @@ class KnobCurve(QWidget):
         current = self.knob.path if self.knob else None
         self.combo.blockSignals(True)
         self.combo.clear()
-        for k in knobs_for(self.document.design):
+        for k in self.document.knobs():
             self.combo.addItem(f"{k.label} ({k.group})", k.path)
         self.combo.setCurrentIndex(self.combo.findData(current) if current else -1)
         self.combo.blockSignals(False)
@@ -294,7 +295,7 @@ class KnobCurve(QWidget):
     def _on_design_replaced(self) -> None:
         self.chosen = False
         self._fill_combo()
-        first = default_knob(self.document.design)
+        first = self.document.default_knob()
         if first is not None:
             self.set_knob(first.path)
 
@@ -303,8 +304,8 @@ class KnobCurve(QWidget):
         what is on the canvas now (outstanding I/Os once a VM with storage I/O is there),
         unless the user chose one."""
         self._fill_combo()
-        first = default_knob(self.document.design)
-        if self.knob is None or self.knob not in knobs_for(self.document.design) or \
+        first = self.document.default_knob()
+        if self.knob is None or self.knob not in self.document.knobs() or \
                 (not self.chosen and first is not None and first != self.knob):
             if first is not None:
                 self.set_knob(first.path)
@@ -381,16 +382,23 @@ class KnobCurve(QWidget):
         labels = (time_label, names, through_label)
         times, throughput = self.times, self.throughput
         if self._in_background():  # a large design: the window never waits for its curve
-            design, scenario = self.document.design.copy(), self.document.scenario
+            def job() -> Callable[[Task], object]:
+                """The sweep, over a copy of the design made when it starts (on the GUI
+                thread: not while a new window waits for its first paint)."""
+                doc = self.document
+                design = gc_guard.aside(doc.design.copy, len(doc.design.components))
+                scenario = doc.scenario
 
-            def job(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
-                return (*curve(design, scenario, k, values, times, throughput, task.check),
-                        labels)
+                def sweep(task: Task) -> tuple[list[Value], Series, tuple[object, ...]]:
+                    return (*curve(design, scenario, k, values, times, throughput,
+                                   task.check), labels)
+
+                return sweep
 
             # after the window has painted: a worker holding the interpreter meanwhile would
             # slow the first paint of a large design by a second
             self._pending_sweep = job
-            self._background_timer.start()
+            first_paint.later(self._background_timer.start)
             return
         started = time.perf_counter()
         try:
@@ -411,7 +419,7 @@ class KnobCurve(QWidget):
     def _start_background_sweep(self) -> None:
         job, self._pending_sweep = self._pending_sweep, None
         if job is not None:
-            self._sweep_jobs.submit(job)
+            self._sweep_jobs.submit(job())
 
     def _on_sweep(self, result: object) -> None:
         if not isinstance(result, tuple) or self.knob is None:
@@ -510,7 +518,8 @@ class KnobCurve(QWidget):
             return
         self._set_skipped(False)
         self._band_values = band_values
-        design, scenario, path = self.document.design.copy(), self.document.scenario, k.path
+        design = gc_guard.aside(self.document.design.copy, len(self.document.design.components))
+        scenario, path = self.document.scenario, k.path
 
         def job(task: Task) -> list[Bands]:
             done = []

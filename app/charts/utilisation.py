@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.charts.plots import label_axis, plot_widget
@@ -68,9 +68,15 @@ class UtilisationChart(QWidget):
         """(component, resource, util) of each bar, top first."""
         self._labels: list[str] | None = None
         self._ranges: tuple[tuple[float, float], tuple[float, float]] | None = None
+        self._stale = False
         document.prediction_updated.connect(self.refresh)
         document.design_changed.connect(self.refresh)
         self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt)
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     def _restyle(self) -> None:
         text = theme.tones().chart_text
@@ -78,6 +84,12 @@ class UtilisationChart(QWidget):
         self.ceiling_line.label.setColor(text)
 
     def refresh(self, *_: object) -> None:
+        """Show the latest prediction's busiest resources; behind another tab (hidden within
+        a window) only once it is shown again: a knob step does not redraw what nobody sees."""
+        if self.parentWidget() is not None and self.isHidden():
+            self._stale = True
+            return
+        self._stale = False
         p = self.document.prediction
         top = p.bottlenecks(self.MAX_BARS) if p is not None else []
         top = [r for r in top if math.isfinite(r.util)]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, load, overrides
 from models.document.design import Design, apply_overrides, apply_scenario
+from models.document.schema import prop_label
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -23,6 +24,10 @@ def report_design(args: argparse.Namespace) -> Design:
     design = load(args.file)
     if args.scenario:
         design.scenario(args.scenario)  # raises with the known names
+    if args.title is not None:
+        design.report_title = args.title
+    if args.notes is not None:
+        design.report_notes = args.notes
     sets = overrides(apply_scenario(design, args.scenario), args.set or [])
     if not sets:
         return design
@@ -46,5 +51,11 @@ def add_commands(sub: Subcommands) -> None:
     p = sub.add_parser("report", help="write the report as PDF or PNG, headless")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True)
+    p.add_argument("--title", metavar="TEXT",
+                   help=f"{prop_label('design', 'report.title')}: the customer or project the"
+                   " report is for, leading its title page (the file is not changed)")
+    p.add_argument("--notes", metavar="TEXT",
+                   help=f"{prop_label('design', 'report.notes')}: the architect's notes on the"
+                   " title page (the file is not changed)")
     add_eval_opts(p)
     p.set_defaults(func=cmd_report)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.support import first_paint, gc_guard
 from app.support.jobs import Lane, Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
@@ -32,8 +33,9 @@ if TYPE_CHECKING:
 
 LANE = Lane("bands", workers=1)
 """One background thread for every band computation (the tracker's and the knob curve's band
-sweep): jobs run one after the other, and a superseded job still waiting never starts (two band
-jobs at a time would only compete with the GUI thread for the interpreter on a small machine)."""
+sweep) and a large design's knob curve: jobs run one after the other, and a superseded job
+still waiting never starts (two at a time would only compete with the GUI thread for the
+interpreter on a small machine, and each holds an engine of its own: memory)."""
 
 
 class BandTracker(QObject):
@@ -64,8 +66,8 @@ class BandTracker(QObject):
         document.prediction_updated.connect(self._schedule)
         document.design_replaced.connect(self._clear)
         document.scenario_changed.connect(self._clear)
-        if document.prediction is not None:
-            self._schedule()
+        if document.prediction is not None:  # a worker would slow the window's first paint
+            first_paint.later(self._schedule)
 
     def _schedule(self, *_: object) -> None:
         self._timer.start()  # restarts: a burst of predictions leads to one computation
@@ -91,7 +93,8 @@ class BandTracker(QObject):
             self.jobs.cancel()
             self._on_result((None, 0.0))
             return
-        design, scenario = doc.design.copy(), doc.scenario
+        design, scenario = gc_guard.aside(doc.design.copy, len(doc.design.components)), \
+            doc.scenario
 
         def job(_task: Task) -> tuple[Bands, float]:
             started = time.perf_counter()

@@ -19,12 +19,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document.commands import EditCommand
-from app.support import gc_guard
+from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, DesignError, Link, Override, Rebuild
-from models.document.edits import Change, Edit
-from models.document.schema import Value
-from models.document.snapshots import is_field
+from models.document.edits import Batch, Change, Edit
+from models.document.knobs import Knob
+from models.document.schema import Value, prop_label
+from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
 from models.session.session import Session
 
@@ -71,7 +72,8 @@ class DesignDocument(QObject):
         self._timer.timeout.connect(self._try_evaluate)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self._try_evaluate()
-        gc_guard.settle(len(self.session.design.components))
+        # a collection over the whole design: after the window has painted
+        first_paint.later(lambda: gc_guard.settle(len(self.session.design.components)))
 
     # ------------------------------------------------------------------ state
     @property
@@ -118,6 +120,14 @@ class DesignDocument(QObject):
 
     def links_of(self, cid: str) -> list[Link]:
         return self.session.links_of(cid)
+
+    def knobs(self) -> list[Knob]:
+        """The knobs that apply to the design (one pass per edit, whoever asks)."""
+        return self.session.knobs()
+
+    def default_knob(self) -> Knob | None:
+        """The knob whose curve the design opens on."""
+        return self.session.default_knob()
 
     def value(self, select: str, prop: str) -> Value | None:
         """The effective value in the active scenario; None when mixed or nothing matches."""
@@ -196,6 +206,20 @@ class DesignDocument(QObject):
         if selects:
             self._push(self.session.set_values(selects, prop, value), merge_key)
 
+    def set_report_details(self, title: str, notes: str) -> bool:
+        """Set the report's title and notes (the design's ``report.title`` and
+        ``report.notes``) as ONE undo step; False when neither changes."""
+        wanted = {REPORT_TITLE: title, REPORT_NOTES: notes}
+        edits: list[Edit] = [self.session.set_values(["design"], prop, value)
+                             for prop, value in wanted.items()
+                             if self.session.value("design", prop) != value]
+        if not edits:
+            return False
+        words = " and ".join(prop_label("design", p).lower() for p in wanted
+                             if self.session.value("design", p) != wanted[p])
+        self._push(edits[0] if len(edits) == 1 else Batch(f"Edit the {words}", tuple(edits)))
+        return True
+
     def replace_contents(self, design: Design, text: str) -> None:
         """Take ``design``'s components and links as ONE undo step (a goal-seek answer that
         rebuilds hosts or VMs); the scenarios, policy, name and undo history stay."""
@@ -216,6 +240,7 @@ class DesignDocument(QObject):
     # ------------------------------------------------------------------ applying
     def apply(self, edit: Edit) -> Edit:
         """Carry ``edit`` out (called by the undo commands); returns its inverse."""
+        gc_guard.hold()  # a collection waits until the edits pause
         inverse, change = self.session.apply(edit)
         self._emit(change)
         return inverse

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLay
 
 from app.document.bands import band_text, sources_text, tracker_for
 from app.panels.fixes import Fix, fixes_for
-from app.support import theme
+from app.support import first_paint, theme
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
@@ -241,7 +241,9 @@ class Dashboard(QWidget):
         document.scenario_changed.connect(self.refresh)
         self.bands = tracker_for(document)
         self.bands.bands_updated.connect(self._on_bands)
-        self._structure_changed()
+        self.refresh()
+        # the fixes (a pass over every VM and link) once the window has painted
+        first_paint.later(self._structure_changed)
         self._on_bands(self.bands.bands)
 
     # ------------------------------------------------------------------ names and fixes

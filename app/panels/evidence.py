@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts.plots import label_axis, plot_widget
-from app.support import theme
+from app.support import first_paint, theme
 from models.calibration import Check, all_checks
 from models.calibration.crossval import stored, stored_summary
 from models.core.registry import SUBSYSTEMS, subsystem
@@ -209,7 +209,7 @@ class EvidenceView(QWidget):
         self._load_timer = QTimer(self)
         self._load_timer.setSingleShot(True)
         self._load_timer.setInterval(100)
-        self._load_timer.timeout.connect(self.ensure_loaded)
+        self._load_timer.timeout.connect(self._load_if_seen)
 
     def _restyle(self) -> None:
         self.band.setBrush(_band_brush())
@@ -223,11 +223,21 @@ class EvidenceView(QWidget):
                                   else Qt.Orientation.Vertical)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
-        """Compute the checks shortly after first shown, so the window paints first."""
         super().showEvent(event)
+        self.load_soon()
+
+    def load_soon(self) -> None:
+        """Compute the checks shortly after the panel is first seen, once the window has
+        painted (the main window calls it when the Evidence tab is raised: a dock behind
+        another tab is "visible" to Qt, only moved off screen, and computing the checks there
+        held a new window for two seconds)."""
         if self.evidence is None and not self._load_timer.isActive():
             self.summary.setText("Computing the calibration checks…")
-            self._load_timer.start()
+            first_paint.later(self._load_timer.start)
+
+    def _load_if_seen(self) -> None:
+        if self.isVisible() and not self.visibleRegion().isEmpty():
+            self.ensure_loaded()
 
     def ensure_loaded(self) -> None:
         """Compute the checks (once per process) and fill the plot and table."""

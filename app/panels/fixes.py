@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from models.document import numbers as fmt
-from models.document.design import Design, Link
+from models.document.design import Component, Design, Link
 from models.document.words import link_text
 
 if TYPE_CHECKING:
@@ -36,13 +36,16 @@ class Fix:
 
 
 def _names(design: Design) -> Callable[[str], str]:
-    by_id = {c.id: c.name or c.id for c in design.components}
-    return lambda cid: by_id.get(cid, cid)
+    """How the user knows a component, by id; the table is made when first asked (most
+    designs have no fix, and a 50,000-VM estate's table took a tenth of a second)."""
+    by_id: dict[str, str] = {}
 
+    def name(cid: str) -> str:
+        if not by_id:
+            by_id.update((c.id, c.name or c.id) for c in design.components)
+        return by_id.get(cid, cid)
 
-def _linked(design: Design, kind: str) -> dict[str, str]:
-    """source -> target of every ``kind`` link (one-per-source kinds)."""
-    return {lk.source: lk.target for lk in design.links if lk.kind == kind}
+    return name
 
 
 def _links_fix(problem: str, action: str, links: list[Link]) -> Fix:
@@ -55,11 +58,28 @@ def _links_fix(problem: str, action: str, links: list[Link]) -> Fix:
 def fixes_for(design: Design) -> list[Fix]:
     """The fixes that apply to ``design``, most basic first (at most :data:`MAX_FIXES`)."""
     name = _names(design)
-    hosts = [h.id for h in design.of_kind("host")]
-    arrays = [a.id for a in design.of_kind("storage_array")]
-    vms = design.of_kind("vm")
-    runs_on = _linked(design, "runs_on")
-    disk_on = _linked(design, "disk_on")
+    hosts: list[str] = []
+    arrays: list[str] = []
+    vms: list[Component] = []
+    for comp in design.components:
+        if comp.kind == "vm":
+            vms.append(comp)
+        elif comp.kind == "host":
+            hosts.append(comp.id)
+        elif comp.kind == "storage_array":
+            arrays.append(comp.id)
+    # source -> target of the one-per-source kinds, a host's arrays: one pass over the links
+    runs_on: dict[str, str] = {}
+    disk_on: dict[str, str] = {}
+    secondary: dict[str, str] = {}
+    reach: dict[str, set[str]] = {}
+    one = {"runs_on": runs_on, "disk_on": disk_on, "ft_secondary_on": secondary}
+    for lk in design.links:
+        found = one.get(lk.kind)
+        if found is not None:
+            found[lk.source] = lk.target
+        elif lk.kind == "storage":
+            reach.setdefault(lk.source, set()).add(lk.target)
     out: list[Fix] = []
     unplaced = [v.id for v in vms if v.id not in runs_on]
     if unplaced and hosts:
@@ -81,17 +101,12 @@ def fixes_for(design: Design) -> list[Fix]:
         out.append(_links_fix(f"{whose} {'is' if len(diskless) == 1 else 'are'} on no array",
                               f"Put {whose} on {name(array)}",
                               [Link(v, array, "disk_on") for v in diskless]))
-    reach: dict[str, set[str]] = {}
-    for lk in design.links:
-        if lk.kind == "storage":
-            reach.setdefault(lk.source, set()).add(lk.target)
     missing = sorted({(runs_on[v], a) for v, a in disk_on.items()
                       if v in runs_on and runs_on[v] in reach and a not in reach[runs_on[v]]})
     for host, array in missing[:2]:
         action = link_text("storage", name(host), name(array))
         out.append(_links_fix(f"{name(host)} runs VMs on {name(array)} but its storage links"
                               " name other arrays", action, [Link(host, array, "storage")]))
-    secondary = _linked(design, "ft_secondary_on")
     for vm in vms:
         if vm.props.get("ft") is True and vm.id not in secondary and vm.id in runs_on:
             others = [h for h in hosts if h != runs_on[vm.id]]

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, selector_kind
-from models.document.knobs import WORKLOAD_PROPS, Knob, default_knob, knobs_for
+from models.document.knobs import WORKLOAD_PROPS, Knob
 from models.document.schema import Value
 from models.engine.sweep import KnobScale
 
@@ -261,7 +261,7 @@ class KnobPanel(QWidget):
     # ------------------------------------------------------------------ structure
     def _scope(self) -> tuple[list[tuple[Knob, list[str]]], str]:
         design = self.document.design
-        applicable = knobs_for(design)
+        applicable = self.document.knobs()
         selected = [c for c in (design.component(i) for i in self.document.selection) if c]
         if not selected:
             return [(k, [k.kind]) for k in applicable], "All components (kind-wide knobs)"
@@ -292,7 +292,7 @@ class KnobPanel(QWidget):
         self.rows = {}
         # the group of the design's main workload first (Content Library for a library
         # design, Network for netperf...): what the architect came to move
-        lead = default_knob(self.document.design)
+        lead = self.document.default_knob()
         if lead is not None:
             rows = sorted(rows, key=lambda r: r[0].group != lead.group)
         for k, selects in rows:

@@ -71,6 +71,7 @@ class Palette(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.tree)
         self._entries: dict[str, QTreeWidgetItem] = {}
+        self._icons: dict[str, QIcon] = {}
         self.groups: dict[str, QTreeWidgetItem] = {}
         """Kind -> its top-level item."""
         self.headings: dict[str, QTreeWidgetItem] = {}
@@ -102,7 +103,10 @@ class Palette(QWidget):
                tip: str = "") -> QTreeWidgetItem:
         entry = QTreeWidgetItem(parent, [text])
         entry.setData(0, PRESET_ROLE, pre.id)
-        entry.setIcon(0, QIcon(kind_pixmap(pre.kind, 20)))
+        icon = self._icons.get(pre.kind)
+        if icon is None:  # one per kind: the catalogue has some 2,500 entries
+            icon = self._icons[pre.kind] = QIcon(kind_pixmap(pre.kind, 20))
+        entry.setIcon(0, icon)
         if not tip:
             tip = f"{pre.label} ({KINDS[pre.kind].label})"
             if pre.props:

@@ -3,6 +3,7 @@ baseline reproduces what the estate recorded (the residuals per host)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from PySide6.QtCore import QRectF, Qt
@@ -24,6 +25,23 @@ def has_baseline(design: Design) -> bool:
         c.get("measured.cpu_pct") is not None for c in design.of_kind("host"))
 
 
+_PER_HOST = re.compile(r"(?::)? \d+(?:\.\d+)?% of each VM's own peak \(host .*?'s recorded"
+                       r" peak shared by its VMs' own peaks\)")
+"""The part of a VM's provenance that names its host and its host's share (Live Optics at
+peak: 'at its host's peak: 32% of each VM's own peak (host esx-04's ...)')."""
+
+
+def provenance_kind(text: str) -> str:
+    """A VM's provenance without what is particular to its host, so VMs measured alike are
+    counted as one row: a share of its host's record, a share of its host's peak."""
+    if text.startswith("solved: share by"):
+        return text.split(" of host ", 1)[0] + " of its host's record"
+    measured, scaled, _ = text.partition(baseline.SCALED)
+    kind = _PER_HOST.sub(" (each host's recorded peak shared by its VMs' own peaks)", measured)
+    return kind + "; scaled down to its host's recorded CPU usage (its VMs' MHz add up to" \
+        " more)" if scaled else kind
+
+
 def provenance_counts(design: Design) -> list[tuple[str, str, int]]:
     """(figure, where it comes from, VMs) over the measured VMs, most VMs first; a solved
     share is counted once whatever its host."""
@@ -33,10 +51,8 @@ def provenance_counts(design: Design) -> list[tuple[str, str, int]]:
             counts[("workload", f"assumed: profile {c.get('workload.profile')}")] += 1
             continue
         for key, label in (("cpu", "CPU"), ("memory", "memory"), ("io", "storage I/O")):
-            text = str(c.get(f"provenance.{key}") or "not measured")
-            if text.startswith("solved: share by"):
-                text = text.split(" of host ", 1)[0] + " of its host's record"
-            counts[(label, text)] += 1
+            counts[(label, provenance_kind(str(c.get(f"provenance.{key}") or
+                                               "not measured")))] += 1
     return [(f, t, n) for (f, t), n in counts.most_common()]
 
 
@@ -47,8 +63,9 @@ def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
     w = s.width - 2 * MARGIN
     rows = [[figure, text, f"{n:,}"] for figure, text, n in provenance_counts(r.design)[:10]]
     if rows:
-        y = s.table(MARGIN, y, w, [Column("Figure", 0.12), Column("Where it comes from", 0.78),
-                                   Column("VMs", 0.10, RIGHT)], rows, 11, 22)
+        y = s.wrapped_table(MARGIN, y, w, [Column("Figure", 0.12),
+                                           Column("Where it comes from", 0.78),
+                                           Column("VMs", 0.10, RIGHT)], rows, 11.5, 22)
         y += 14
     for line in check.lines(limit=0)[1:]:
         y += s.wrapped(MARGIN, y, w, line.strip(), 12.5) + 2

@@ -30,7 +30,14 @@ class Report:
         return self.content.prediction
 
     @property
+    def title(self) -> str:
+        """What the report leads with: its title (the customer or the project) when the
+        design has one, else the design's name."""
+        return self.design.report_title.strip() or self.design.name
+
+    @property
     def footer(self) -> str:
         scen = "base design" if self.scenario == "base" else f"scenario ‘{self.scenario}’"
-        return (f"Headroom {self.version} · {self.design.name} · {scen} · "
-                f"{self.when:%Y-%m-%d %H:%M} UTC")
+        named = self.title if self.title == self.design.name else \
+            f"{self.title} · {self.design.name}"
+        return f"Headroom {self.version} · {named} · {scen} · {self.when:%Y-%m-%d %H:%M} UTC"

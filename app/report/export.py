@@ -112,7 +112,7 @@ class PdfRender:
         self._buf = QBuffer()
         self._buf.open(QIODevice.OpenModeFlag.WriteOnly)
         self._writer = QPdfWriter(self._buf)
-        self._writer.setTitle(f"{report.design.name} - Headroom report")
+        self._writer.setTitle(f"{report.title} - Headroom report")
         self._writer.setCreator(f"Headroom {report.version}")
         self._writer.setResolution(PDF_RESOLUTION)
         self._writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
@@ -194,7 +194,7 @@ def draw_dashboard(s: Sheet, r: Report) -> None:
     p = r.prediction
     m = MARGIN * 0.6
     s.box(QRectF(0, 0, s.width, 84), PANEL)
-    s.text(QRectF(m, 12, s.width * 0.7, 40), r.design.name, 28, True)
+    s.text(QRectF(m, 12, s.width * 0.7, 40), r.title, 28, True)
     scen = "base design" if r.scenario == "base" else f"scenario ‘{r.scenario}’"
     s.text(QRectF(m, 50, s.width - 2 * m, 22),
            f"{scen} · {counts_text(r.design)} · {r.when:%Y-%m-%d %H:%M} UTC · Headroom"

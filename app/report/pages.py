@@ -42,6 +42,7 @@ from app.report.draw import (
     util_color,
     wrapped_height,
 )
+from app.report.estate import estate_blocks, estate_subtitle
 from app.report.tables import (
     CHANGE_COLORS,
     Block,
@@ -60,6 +61,7 @@ from models.document.words import kind_count
 from models.engine.kpis import KPI_BY_KEY, KPIS, limit_text
 from models.report.content import Content
 from models.report.evidence import Evidence
+from models.report.inventory import array_io, disks_on, inventory, listed
 from models.report.levers import headline
 from models.report.summary import cell_text
 from models.report.wording import (
@@ -83,6 +85,11 @@ HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "Th
 MAX_PAGES = 10
 """The most pages a report has; the appendix gives way (its last line says how many checks
 it leaves out)."""
+DESIGN_PAGES = 3
+"""The most pages an estate's listing of clusters and hosts takes (it lists the busiest
+hosts of each cluster where they do not fit)."""
+ROWS_PER_PAGE = 30
+"""Host rows a listing page holds with its clusters' titles and the arrays (about)."""
 
 BODY_TOP = MARGIN + 34 + 24 + 20
 """Where a page's content starts, below the heading and its subtitle."""
@@ -105,11 +112,23 @@ def build_pages(r: Report) -> list[Page]:
              " by a scenario; every other knob is at its default") if c.knobs else \
         "No knob is set away from its default"
     pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
-    pages += [partial(design_page, r=r), partial(limits_page, r=r),
-              partial(details_page, r=r)]
-    if has_baseline(r.design):
+    baseline = has_baseline(r.design)
+    if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
+        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline))
+        inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
+        pages += _flowed(r, HEADINGS[3], inv_sub,
+                         lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
+                         lambda left: f"… and {fmt.count(left, 'more row')} of hosts and"
+                         " arrays: the design lists them all (File > Open, or headroom"
+                         " evaluate --json).")
+    else:
+        pages.append(partial(design_page, r=r))
+    pages += [partial(limits_page, r=r), partial(details_page, r=r)]
+    if baseline:
         pages.append(partial(baseline_page, r=r))
     ev = c.evidence
+    if not ev.checks and not ev.error:  # no study's figure is used (an estate measured for
+        return pages                     # CPU and memory): no appendix
     names = [in_sentence(t) for t in ev.titles]
     titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
         if names else ""
@@ -137,10 +156,15 @@ SHORT = 0.3
 """A last page filled less than this is worth setting the blocks tighter for."""
 
 
+def _more_checks(left: int) -> str:
+    return f"… and {fmt.count(left, 'more row')}: `headroom validate` lists every check."
+
+
 def _flowed(r: Report, title: str, subtitle: str, make: Callable[[bool], list[Block]],
-            room: int = MAX_PAGES) -> list[Page]:
+            room: int = MAX_PAGES, more: Callable[[int], str] = _more_checks) -> list[Page]:
     """Pages of ``make(tight)``'s blocks: tight when that saves a page whose last would be
-    nearly empty; at most ``room`` pages (the last line then says how much was left out)."""
+    nearly empty; at most ``room`` pages (the last line, ``more(rows left out)``, then says
+    how much was left out)."""
     blocks = make(False)
     flowed = paginate(blocks, AVAIL)
     if (len(flowed) > 1 and sum(b.height for b in flowed[-1]) < AVAIL * SHORT) \
@@ -153,9 +177,7 @@ def _flowed(r: Report, title: str, subtitle: str, make: Callable[[bool], list[Bl
         flowed = flowed[:room]
         placed = {id(b) for page in flowed for b in page[:-1]}
         left = sum(1 for b in blocks if id(b) not in placed)
-        flowed[-1] = [*flowed[-1][:-1], text_block(
-            f"… and {fmt.count(left, 'more row')}: `headroom validate` lists every check.",
-            11, MUTED)]
+        flowed[-1] = [*flowed[-1][:-1], text_block(more(left), 11, MUTED)]
     return [partial(_blocks_page, r=r, title=title + (" (continued)" if i else ""),
                     subtitle=subtitle, blocks=page) for i, page in enumerate(flowed)]
 
@@ -201,16 +223,30 @@ def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:
                      f"binding limit: {limit_text(c.binding)}")]
 
 
+NOTES_MAX_H = 96.0
+"""The most height the title page gives the report's notes (about five lines)."""
+
+
 def summary_page(s: Sheet, number: int, total: int, r: Report) -> None:
     w = s.width - 2 * MARGIN
-    s.box(QRectF(0, 0, s.width, 212), PANEL)
+    titled = r.title != r.design.name
+    notes = r.design.report_notes.strip()
+    notes_h = min(wrapped_height(w, notes, 14), NOTES_MAX_H) + 14 if notes else 0.0
+    band = 212 + (30 if titled else 0) + notes_h
+    s.box(QRectF(0, 0, s.width, band), PANEL)
     s.text(QRectF(MARGIN, 34, w, 26), HEADINGS[0], 17, color=ACCENT, bold=True)
-    s.text(QRectF(MARGIN, 66, w, 56), r.design.name, 40, True)
+    s.text(QRectF(MARGIN, 66, w, 56), r.title, 40, True, shrink=0.6)
+    y = 130.0
+    if titled:  # the customer or project leads; the design it is about under it
+        s.text(QRectF(MARGIN, y, w, 26), r.design.name, 18, True)
+        y += 30
     scen = "the base design" if r.scenario == "base" else f"scenario ‘{r.scenario}’"
-    s.text(QRectF(MARGIN, 130, w, 26), f"Reported: {scen} · {r.when:%d %B %Y, %H:%M} UTC"
+    s.text(QRectF(MARGIN, y, w, 26), f"Reported: {scen} · {r.when:%d %B %Y, %H:%M} UTC"
            f" · Headroom {r.version}", 15, color=MUTED)
-    s.text(QRectF(MARGIN, 160, w, 26), counts_text(r.design), 15, color=MUTED)
-    y = 236.0
+    s.text(QRectF(MARGIN, y + 30, w, 26), counts_text(r.design), 15, color=MUTED)
+    if notes:
+        s.wrapped(MARGIN, y + 66, w, notes, 14, max_h=NOTES_MAX_H)
+    y = band + 24
     tw = (w - 3 * 16) / 4
     for i, (label, value, note) in enumerate(kpi_tiles(r.prediction, r.content.effective)):
         x = MARGIN + i * (tw + 16)
@@ -392,10 +428,13 @@ def _arrays_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
     a = r.prediction.arrays
     if not len(a.ids):
         return y
+    disks = disks_on(r.content.effective)
+
     def row(i: int) -> list[str]:
         name = a.names[i] or a.ids[i]
-        if not a.measured(i):  # no VM on it has measured I/O: nothing to report, not 0 IOPS
-            return [name, "not measured", "", ""]
+        io, why = array_io(r.prediction, i, disks.get(a.ids[i], 0))
+        if io is None:  # nothing measured there: said so, not 0 IOPS, 0 ms, 0 %
+            return [name, why, "", ""]
         return [name, fmt.si(float(a.iops[i])),
                 KPI_BY_KEY["mean_latency_ms"].text(float(a.latency_ms[i])),
                 fmt.percent(float(a.util[i]), 3)]

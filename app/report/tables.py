@@ -63,7 +63,11 @@ def paginate(blocks: Sequence[Block], avail: float) -> list[list[Block]]:
     header: Block | None = None
     for i, b in enumerate(blocks):
         extra = b.header.height if b.header is not None and b.header is not header else 0.0
-        follow = blocks[i + 1].height if b.keep and i + 1 < len(blocks) else 0.0
+        follow = 0.0
+        if b.keep and i + 1 < len(blocks):  # the next block, and its table's header
+            nxt = blocks[i + 1]
+            follow = nxt.height + (nxt.header.height if nxt.header is not None
+                                   and nxt.header is not b.header else 0.0)
         if pages[-1] and y + extra + b.height + follow > avail:
             pages.append([])
             y, header = 0.0, None

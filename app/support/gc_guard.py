@@ -18,11 +18,21 @@ thread) calls it when its first runner is made, and ``run_app`` at start-up.
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer
 
+from app.support import first_paint
+
 INTERVAL_MS = 200
 """How often the GUI thread checks the collector's counts (cheap: three integers)."""
+HOLD_S = 0.3
+"""How long after an edit collections wait (:func:`hold`)."""
+HELD_MAX = 20
+"""A held collection runs anyway once the youngest generation holds this many times its
+threshold."""
 
 _guard: GuiThreadCollector | None = None
 
@@ -35,20 +45,36 @@ class GuiThreadCollector(QObject):
         self.collections = 0
         """How many collections this guard has run (tests read it)."""
         self.thresholds = gc.get_threshold()
+        self.quiet_at = 0.0
+        """Until when (``time.monotonic``) collections wait: see :func:`hold`."""
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
         self.timer.timeout.connect(self.check)
         self.timer.start()
 
     def check(self) -> None:
-        """Collect the oldest generation whose count is past its threshold, if any."""
+        """Collect the oldest generation whose count is past its threshold, if any (not
+        before the first window has painted: a design just read would be walked whole, and
+        it is settled after that paint)."""
+        if first_paint.awaiting():
+            return
         counts = gc.get_count()
+        if time.monotonic() < self.quiet_at and counts[0] < HELD_MAX * self.thresholds[0]:
+            return  # edits are coming (a slider dragged): collect once they pause
         for generation in (2, 1, 0):
             threshold = self.thresholds[generation]
             if threshold and counts[generation] > threshold:
                 gc.collect(generation)
                 self.collections += 1
                 return
+
+
+def hold() -> None:
+    """An edit was made: collections wait until the edits have paused for
+    :data:`HOLD_S` (a slider drag's steps are not held up by a collection that can as well
+    run after them), unless the garbage piles up past :data:`HELD_MAX` times the threshold."""
+    if _guard is not None:
+        _guard.quiet_at = time.monotonic() + HOLD_S
 
 
 def install() -> GuiThreadCollector | None:
@@ -84,3 +110,22 @@ def settle(components: int) -> bool:
     gc.freeze()
     return True
 
+
+
+T = TypeVar("T")
+
+
+def aside(make: Callable[[], T], components: int) -> T:
+    """``make()``, a large object without reference cycles that a background job reads (a
+    design's copy), kept out of the collector's way when the design has more than
+    :data:`LARGE` components: made right after a collection, then moved with everything
+    alive into the permanent generation, as :func:`settle` does.  Otherwise every
+    collection on the GUI thread walks it while the job holds it (a 50,000-VM copy is
+    200,000 objects: one such collection held a slider step for a quarter of a second).
+    Reference counting frees it when the job is done."""
+    if components <= LARGE:
+        return make()
+    gc.collect()
+    made = make()
+    gc.freeze()
+    return made

@@ -271,6 +271,11 @@ class Runner(QObject):
             self.failed.emit(str(payload) if outcome == "error" else "Cancelled")
 
 
+def idle() -> bool:
+    """Whether no job runs or waits in any lane."""
+    return all(lane.idle for lane in list(_LANES))
+
+
 def wait_idle(timeout_s: float = 10.0) -> bool:
     """Cancel every job, then wait until every lane's threads have ended (False on timeout).
 

@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from app.support.jobs import Task
-from app.window import importing
+from app.window import importing, report_details
 from app.window.progress import Outcome, run_with_progress
 from app.window.recovery import RecoveryManager
 from models.document.design import Design
@@ -85,6 +85,8 @@ class FileController(QObject):
             act.setData(importer.id)
             act.triggered.connect(lambda _=False, i=importer.id: self.import_from(i))
             self.import_actions[importer.id] = act
+        self.action_report_details = self._action(f"{report_details.TITLE}...", None,
+                                                  self.edit_report_details)
         self.action_export_pdf = self._action("Export Report (&PDF)...", None,
                                               lambda: self.export_report(".pdf"))
         self.action_export_png = self._action("Export Report (P&NG)...", None,
@@ -229,6 +231,10 @@ class FileController(QObject):
         self.add_recent(full)
         self.file_saved.emit(full)
         return True
+
+    def edit_report_details(self) -> bool:
+        """File > Report Title and Notes: True when the dialog was accepted."""
+        return report_details.edit_report_details(self.document, self.window)
 
     def export_report(self, ext: str) -> bool:
         """Ask where, then export the report in the background (:attr:`report_job`, with a

@@ -41,6 +41,7 @@ from app.panels.inspector import Inspector
 from app.panels.knob_panel import KnobPanel
 from app.panels.palette import Palette
 from app.panels.scenarios import ScenarioBar
+from app.support import first_paint
 from app.window import geometry, start_page
 from app.window.file_menu import FileController
 from models.core.prediction import Prediction, bottleneck_text
@@ -106,6 +107,9 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.charts_dock, self.analysis_dock)
         self.tabifyDockWidget(self.charts_dock, self.calibration_dock)
         self.charts_dock.raise_()
+        # a tab behind another is only moved off screen: these panels work once it is raised
+        self.evidence_dock.visibilityChanged.connect(self._evidence_shown)
+        self.calibration_dock.visibilityChanged.connect(self._calibration_shown)
 
         self.files = FileController(self, doc)
         self._build_import_menu()
@@ -144,7 +148,8 @@ class MainWindow(QMainWindow):
         self._restored = remember_layout and self.restore_layout()
         if doc.prediction is not None:
             self._prediction_updated(doc.prediction)
-        self._hint_overlaps()
+        first_paint.watch(self.view.viewport())
+        first_paint.later(self._hint_overlaps)  # a pass over every component: after the paint
 
     # ------------------------------------------------------------------ construction
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -311,6 +316,14 @@ class MainWindow(QMainWindow):
         page.import_chosen.connect(lambda i: self.files.import_from(i))  # noqa: PLW0108
         stack.status_message.connect(self.show_status)
         return stack
+
+    def _evidence_shown(self, shown: bool) -> None:
+        if shown:
+            self.evidence.load_soon()
+
+    def _calibration_shown(self, shown: bool) -> None:
+        if shown:
+            self.calibration.follow()
 
     def calibrate_from(self) -> None:
         self.calibration_dock.show()

@@ -7,19 +7,23 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.document.design_document import DesignDocument
-from app.support import gc_guard, jobs, qt_fixes
+from app.support import first_paint, gc_guard, jobs, qt_fixes
 from app.support.theme import apply_theme
 from app.window.file_menu import repairs_text
 from app.window.main_window import MainWindow
 from models.document.design import Design, DesignError
 from models.examples import bundled as examples
 from models.io.files import load_design
+
+SELF_TEST_PAINT_S = 60.0
+"""How long the self-test waits for the first paint."""
 
 
 def run_app(path: str | None, self_test: bool = False) -> int:
@@ -31,6 +35,14 @@ def run_app(path: str | None, self_test: bool = False) -> int:
     app.setApplicationDisplayName("Headroom")
     apply_theme(app)
     gc_guard.install()  # collections on the GUI thread only (app/support/gc_guard.py)
+    first_paint.expect()  # what the first picture does not need waits until it is painted
+    try:
+        return _run(app, path, self_test)
+    finally:
+        first_paint.flush()
+
+
+def _run(app: QApplication, path: str | None, self_test: bool) -> int:
     design: Design | None = None
     error = ""
     try:
@@ -45,11 +57,19 @@ def run_app(path: str | None, self_test: bool = False) -> int:
         document.set_path(str(path))
     window = MainWindow(document, remember_layout=not self_test)
     if self_test:
+        # the bench times the first window: the line is printed once it has painted
+        first_paint.later(lambda: print("self-test: window shown", flush=True), first=True)
         try:
-            document.evaluate_now()
+            if document.prediction is None:  # raises what made the document's evaluation fail
+                document.evaluate_now()
             window.show()
-            app.processEvents()
-            print("self-test: window shown", flush=True)  # the bench times the first window
+            deadline = time.monotonic() + SELF_TEST_PAINT_S
+            while first_paint.awaiting() and time.monotonic() < deadline:
+                app.processEvents()
+            if first_paint.awaiting():
+                print(f"self-test: the window did not paint within {SELF_TEST_PAINT_S:.0f} s",
+                      file=sys.stderr)
+                return 1
             area = window.screen().availableGeometry()
             print(f"self-test: window {window.width()}x{window.height()} on a screen of"
                   f" {area.width()}x{area.height()}", flush=True)

@@ -159,6 +159,11 @@ def _unlisted(comp: Component) -> int:
     return 0
 
 
+def _factor(x: float) -> str:
+    """A scaling factor below 1 that does not read as 1 ("0.87", "0.996")."""
+    return f"{x:.2f}" if x < 0.995 else f"{x:.3f}" if x < 0.9995 else f"{x:.4f}"
+
+
 def _measured_text(text: Value) -> str:
     """A provenance as measured, without what an earlier solve appended to it."""
     return str(text or "").split(SCALED, 1)[0]
@@ -252,7 +257,7 @@ class _Solve:
         for k in np.flatnonzero(measured & (factor < 1.0)).tolist():
             h = int(self.hidx[k])
             why[k] = (_measured_text(of[k].get("provenance.cpu"))
-                      + f"{SCALED}{factor[k]:.2f} to host {self.name(h)}'s recorded CPU usage"
+                      + f"{SCALED}{_factor(factor[k])} to host {self.name(h)}'s recorded CPU usage"
                       f" {c.host.cols['measured.cpu_pct'][h]:.0f}%: its VMs' MHz add up to"
                       " more (vCenter counts a VM's usage per hyperthread, the host's per"
                       " core; samples a moment apart)")
@@ -333,7 +338,7 @@ class _Solve:
             j = int(self.hidx[k])
             out[k] = float(held[k] * factor[k])
             why[k] = (_measured_text(comps[c.vm.ids[k]].get("provenance.memory"))
-                      + f"{SCALED}{factor[k]:.2f} to host {self.name(j)}'s recorded memory"
+                      + f"{SCALED}{_factor(factor[k])} to host {self.name(j)}'s recorded memory"
                       f" usage {c.host.cols['measured.memory_pct'][j]:.0f}%")
         held = np.where(scalable, held * factor, held)
         for k, (gb, text) in self._share(self.in_scope & no_memory, held, configured,

@@ -119,9 +119,25 @@ def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
             default = _encode(spec, spec.default)
             cols[name] = np.full(len(rows), default, dtype=_dtype(spec))
             continue
-        data = [_encode(spec, row.get(name, spec.default)) for row in rows]
-        cols[name] = np.array(data, dtype=_dtype(spec)) if data else np.zeros(0, _dtype(spec))
+        value = spec.default
+        cols[name] = _column(spec, [row.get(name, value) for row in rows])
     return Table(kind, specs, ids, cols, {cid: i for i, cid in enumerate(ids)})
+
+
+def _column(spec: PropSpec, values: list[Value]) -> np.ndarray:
+    """``values`` (valid, defaults filled in) encoded as :func:`_encode` does, by the column
+    rather than by the value where the type allows (compiling 50,000 VMs called it 300,000
+    times)."""
+    dtype = _dtype(spec)
+    if not values:
+        return np.zeros(0, dtype)
+    if dtype is np.float64:  # numpy reads None as NaN and converts as float() does
+        return np.array(values, dtype=np.float64)
+    if dtype is np.int64 and spec.choices is not None:
+        codes = {c: i for i, c in enumerate(spec.choices)}
+        return np.array([codes[v] if v in codes else _encode(spec, v) for v in values],
+                        dtype=np.int64)
+    return np.array([_encode(spec, v) for v in values], dtype=dtype)
 
 
 @dataclass

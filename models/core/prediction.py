@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, overload
 
 import numpy as np
@@ -227,11 +228,13 @@ class Prediction:
     """The subsystems' typed outputs beyond the arrays (the JSON's ``extras``)."""
 
     # ------------------------------------------------------------------ summary
-    @property
+    # (each figure over the VMs' arrays once: the dashboard, the curve and the charts ask
+    # for the same figures of one prediction, which nothing changes once made)
+    @cached_property
     def total_iops(self) -> float:
         return float(np.nansum(self.vms.iops))
 
-    @property
+    @cached_property
     def mean_latency_ms(self) -> float:
         """IOPS-weighted mean storage latency over VMs that do I/O (0 when none do)."""
         w = np.nan_to_num(self.vms.iops)
@@ -239,47 +242,47 @@ class Prediction:
         total = w.sum()
         return float((w * lat).sum() / total) if total > 0 else 0.0
 
-    @property
+    @cached_property
     def p95_latency_ms(self) -> float:
         """The highest per-VM p95 storage latency among VMs that do I/O."""
         mask = np.nan_to_num(self.vms.iops) > 0
         return float(np.nanmax(self.vms.p95_latency_ms[mask])) if mask.any() else 0.0
 
-    @property
+    @cached_property
     def response_saturated(self) -> bool:
         """Whether any request-driven VM's response is unbounded (see VmArrays.saturated)."""
         s = self.vms.saturated
         return bool(s.any()) if len(s) else False
 
-    @property
+    @cached_property
     def mean_response_ms(self) -> float:
         """Mean response time over request-driven (web) VMs, weighted equally (0 if none)."""
         m = self.vms.request_driven
         return float(np.nanmean(self.vms.latency_ms[m])) if m.any() else 0.0
 
-    @property
+    @cached_property
     def p95_response_ms(self) -> float:
         """The highest p95 response time of any request-driven (web) VM (0 if none)."""
         m = self.vms.request_driven
         return float(np.nanmax(self.vms.p95_latency_ms[m])) if m.any() else 0.0
 
-    @property
+    @cached_property
     def total_txn_per_s(self) -> float:
         """Application transactions per second summed over VMs (0 without applications)."""
         t = self.vms.txn_per_s
         return float(np.nansum(t)) if len(t) else 0.0
 
-    @property
+    @cached_property
     def ft_logging_mbps(self) -> float:
         return float(np.nansum(self.hosts.ft_logging_mbps))
 
-    @property
+    @cached_property
     def ft_latency_add_ms(self) -> float:
         """The largest latency FT adds to any protected VM (0 without FT)."""
         m = self.vms.ft
         return float(np.nanmax(self.vms.ft_latency_add_ms[m])) if m.any() else 0.0
 
-    @property
+    @cached_property
     def total_net_gbps(self) -> float:
         """Network throughput summed over VMs (received + sent), Gbit/s."""
         return float(np.nansum(self.vms.net_gbps))

@@ -74,7 +74,7 @@ class DesignError(ValueError):
         return "\n".join(str(i) for i in self.issues)
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     id: str
     kind: str
@@ -94,7 +94,7 @@ class Component:
         return f"component '{self.id}' ({self.kind})"
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     source: str
     target: str
@@ -166,6 +166,11 @@ class Design:
     components: list[Component] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    report_title: str = ""
+    """The report's title: the customer or project it is for (the title page leads with it;
+    empty: the design's name)."""
+    report_notes: str = ""
+    """The architect's notes for the report's title page."""
     repairs: list[Issue] = field(default_factory=list, compare=False, repr=False)
     """What was repaired while reading the design (text that was not valid Unicode): not part
     of the document; whoever loaded it shows these as warnings."""
@@ -203,7 +208,8 @@ class Design:
             links=[Link(lk.source, lk.target, lk.kind, dict(lk.props)) for lk in self.links],
             scenarios=[Scenario(s.name, list(s.overrides),
                                 s.rebuild.copy() if s.rebuild is not None else None)
-                       for s in self.scenarios])
+                       for s in self.scenarios],
+            report_title=self.report_title, report_notes=self.report_notes)
 
 
 # --------------------------------------------------------------------------- values

@@ -53,21 +53,36 @@ class Snapshot:
     """What the targets of a value edit held, read once.
 
     A kind-wide edit of 2,000 VMs that all held the same value keeps the target list and ONE
-    :class:`OldValue` (``uniform``); only targets that differed keep a ``column`` (one per
-    target).  ``design`` holds the design's own field or policy value for the ``design``
-    selector."""
+    :class:`OldValue` (``uniform``); targets that differed keep their values side by side
+    (``held``, and ``absent``: the positions of targets that held none), read back as one
+    :class:`OldValue` per target by :attr:`column`.  Two tuples, not 50,000 records: the
+    collector walks a record per VM while the undo step lives, and that walk held a
+    50,000-VM slider drag for tens of milliseconds.  ``design`` holds the design's own field
+    or policy value for the ``design`` selector."""
 
     targets: tuple[Component | Link, ...] = ()
     uniform: OldValue | None = None
-    column: tuple[OldValue, ...] | None = None
+    held: tuple[Value, ...] | None = None
+    """Per target, the value it held (None where ``absent``); None when ``uniform``."""
+    absent: frozenset[int] = frozenset()
     design: OldValue | None = None
     ids: tuple[str, ...] = ()
     """The component ids among ``targets`` (for change notices), computed once."""
 
+    @property
+    def column(self) -> tuple[OldValue, ...] | None:
+        """One :class:`OldValue` per target when they differed (None when ``uniform``)."""
+        if self.held is None:
+            return None
+        absent = self.absent
+        return tuple(OldValue(False, None) if i in absent else OldValue(True, v)
+                     for i, v in enumerate(self.held))
+
     def filled(self, value: Value) -> Snapshot:
         """The same targets all holding ``value`` (what a write of ``value`` leaves)."""
-        return Snapshot(self.targets, OldValue(True, value), None,
-                        OldValue(True, value) if self.design is not None else None, self.ids)
+        return Snapshot(self.targets, OldValue(True, value),
+                        design=OldValue(True, value) if self.design is not None else None,
+                        ids=self.ids)
 
 
 @dataclass(frozen=True)

@@ -304,20 +304,26 @@ def knobs_for(design: Design) -> list[Knob]:
                  or (k.kind, k.prop) in set_by_scenarios)]
 
 
+_VM_READS = ("workload.profile", "workload.io_iops", "workload.app_users",
+             "workload.net_rx_mbps", "workload.net_tx_mbps", "ft", "disk.used_gb")
+"""What :func:`workloads` reads of each VM."""
+
+
 def workloads(design: Design) -> set[str]:
-    """What ``design`` contains of :data:`WORKLOADS` (one pass over its VMs)."""
+    """What ``design`` contains of :data:`WORKLOADS`: each VM's few values read once, and
+    each distinct set of them judged once (50,000 VMs are a handful of sets)."""
+    defaults = [KINDS["vm"].props[name].default for name in _VM_READS]
+    seen = {tuple(map(v.props.get, _VM_READS, defaults)) for v in design.of_kind("vm")}
     out: set[str] = set()
-    for v in design.of_kind("vm"):
-        profile = str(v.get("workload.profile"))
-        rate = v.get("workload.io_iops")
-        app = _number(v.get("workload.app_users")) > 0
+    for profile_value, rate, users, rx, tx, ft, used in seen:
+        profile = str(profile_value)
+        app = _number(users) > 0
         if profile not in NO_IO_PROFILES or _number(rate) > 0 or (app and profile != "web"):
             out.add("io")
             if profile not in NO_IO_PROFILES and rate is None and not app:
                 out.add("closed_io")
         if profile in ("netperf", "file_transfer", "multicast_rx", "vdi") or app \
-                or _number(v.get("workload.net_rx_mbps")) > 0 \
-                or _number(v.get("workload.net_tx_mbps")) > 0:
+                or _number(rx) > 0 or _number(tx) > 0:
             out.add("net")
         if profile in ("netperf", "file_transfer"):
             out.add("netperf")
@@ -325,13 +331,13 @@ def workloads(design: Design) -> set[str]:
             out.add(profile)
         if app:
             out.add("app")
-        if v.get("ft"):
+        if ft:
             out.add("ft")
         if profile not in ("web", "idle", "cpu_bound"):
             out.add("guest_cpu")
         if profile not in ("measured", "idle"):
             out.add("testbed")
-        if v.get("disk.used_gb") is not None:
+        if used is not None:
             out.add("space")
     if any(a.get("used_gb") is not None or a.get("capacity_gb") is not None
            for a in design.of_kind("storage_array")):
@@ -386,19 +392,24 @@ LIBRARY_KNOB = "content_library.item_gb"
 """The curve a Content Library design (no VM workload) opens on: job time by item size."""
 
 
-def default_knob(design: Design) -> Knob | None:
+def default_knob(design: Design, choices: list[Knob] | None = None) -> Knob | None:
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
     for a file transfer, :data:`APP_KNOBS` for applications, :data:`MEASURED_KNOBS` for an
     imported estate, ...), else outstanding I/Os, else (I/O at a set rate, which outstanding
-    I/Os do not move) the arrays' drives, else the first knob that applies."""
-    choices = knobs_for(design)
-    profiles = Counter(str(v.get("workload.profile")) for v in design.of_kind("vm"))
+    I/Os do not move) the arrays' drives, else the first knob that applies (``choices``: the
+    design's :func:`knobs_for`, when known)."""
+    if choices is None:
+        choices = knobs_for(design)
+    vms = [c for c in design.components if c.kind == "vm"]
+    unset = KINDS["vm"].props["workload.profile"].default
+    named = [str(v.props.get("workload.profile", unset)) for v in vms]  # one pass
+    profiles = Counter(named)
     profiles.pop("idle", None)
     common = profiles.most_common(1)[0][0] if profiles else ""
     library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
     first = PROFILE_KNOBS.get(common, library)
-    mains = [v for v in design.of_kind("vm") if str(v.get("workload.profile")) == common]
+    mains = [v for v, p in zip(vms, named, strict=True) if p == common]
     if any(isinstance(u := v.get("workload.app_users"), (int, float)) and u > 0
            for v in mains):  # an application's closed loop: its users, or across sites
         first = APP_KNOBS[0] if knob(APP_KNOBS[0]) in choices else APP_KNOBS[1]

@@ -82,24 +82,33 @@ def same_host(host: str) -> str:
 
 def link_set_issues(links: Iterable[Link]) -> list[Issue]:
     """Rules over a whole set of links: no link twice, one-per-source kinds at most once per
-    source, an FT secondary not on its primary's host."""
+    source, an FT secondary not on its primary's host.  One pass, no list per link (a
+    50,000-VM estate has 100,000 links)."""
     issues = []
-    out: dict[tuple[str, str], list[Link]] = {}
+    first: dict[tuple[str, str], Link] = {}
+    more: dict[tuple[str, str], list[Link]] = {}
     pairs: set[tuple[str, str, str]] = set()
     for link in links:
-        out.setdefault((link.kind, link.source), []).append(link)
-        a, b = sorted((link.source, link.target))
-        if (link.kind, a, b) in pairs:
+        kind, a, b = link.kind, link.source, link.target
+        pair = (kind, a, b) if a <= b else (kind, b, a)
+        if pair in pairs:
             issues.append(Issue(link.label(), duplicate_link(link)))
-        pairs.add((link.kind, a, b))
-    for (kind, src), group in out.items():
-        if not LINKS[kind].many and len(group) > 1:
-            issues.append(Issue(f"component '{src}'",
-                                too_many_links(kind, src, [lk.target for lk in group])))
-    for (kind, src), group in out.items():
-        primary = out.get(("runs_on", src)) if kind == "ft_secondary_on" else None
-        if primary and primary[0].target == group[0].target:
-            issues.append(Issue(f"component '{src}' (vm)", same_host(group[0].target)))
+        else:
+            pairs.add(pair)
+        key = (kind, a)
+        if key in first:
+            more.setdefault(key, [first[key]]).append(link)
+        else:
+            first[key] = link
+    for key in first:
+        group = more.get(key)
+        if group is not None and not LINKS[key[0]].many:
+            issues.append(Issue(f"component '{key[1]}'",
+                                too_many_links(key[0], key[1], [lk.target for lk in group])))
+    for (kind, src), link in first.items():
+        primary = first.get(("runs_on", src)) if kind == "ft_secondary_on" else None
+        if primary is not None and primary.target == link.target:
+            issues.append(Issue(f"component '{src}' (vm)", same_host(link.target)))
     return issues
 
 

@@ -532,6 +532,8 @@ def prop_spec(kind: str, prop: str) -> PropSpec | None:
 # --------------------------------------------------------------------------- display words
 
 PROP_LABELS: dict[str, str] = {
+    # the report's title page (fields of the design, not properties)
+    "design.report.title": "Report title", "design.report.notes": "Report notes",
     # imported estates: what was measured and where it came from (issue 15)
     "host.aes_ni": "AES-NI instructions", "storage_array.vsan_write_round_trips":
     "Inter-site round trips per vSAN write",

@@ -18,8 +18,22 @@ from models.document.schema import Value
 COMPONENT_FIELDS = ("name",)
 """Component fields (not schema properties) settable as ``'id:<id>', 'name'``: always on
 the base design."""
-DESIGN_FIELDS = ("name", "notes")
-"""Fields of the design itself settable as ``'design', 'name'|'notes'``."""
+REPORT_TITLE, REPORT_NOTES = "report.title", "report.notes"
+"""The report's title and notes, fields of the design (``Design.report_title``, ...)."""
+DESIGN_FIELDS = ("name", "notes", REPORT_TITLE, REPORT_NOTES)
+"""Fields of the design itself settable as ``'design', 'name'|'notes'|'report.title'|...``."""
+
+_ATTRIBUTES = {REPORT_TITLE: "report_title", REPORT_NOTES: "report_notes"}
+"""The :class:`Design` attribute of a field whose name is not its own."""
+
+
+def design_field(design: Design, prop: str) -> str:
+    """The value of field ``prop`` (one of :data:`DESIGN_FIELDS`) of ``design``."""
+    return str(getattr(design, _ATTRIBUTES.get(prop, prop)))
+
+
+def set_design_field(design: Design, prop: str, value: object) -> None:
+    setattr(design, _ATTRIBUTES.get(prop, prop), "" if value is None else str(value))
 
 
 _ABSENT = object()
@@ -40,7 +54,7 @@ def read(design: Design, selects: Sequence[str], prop: str,
     target holds the same value (``targets_of`` finds a selector's targets)."""
     if "design" in selects:
         if prop in DESIGN_FIELDS:
-            return Snapshot(design=OldValue(True, getattr(design, prop)))
+            return Snapshot(design=OldValue(True, design_field(design, prop)))
         key = prop.removeprefix("policy.")
         return Snapshot(design=OldValue(key in design.policy, design.policy.get(key)))
     found: list[Component | Link]
@@ -55,9 +69,8 @@ def read(design: Design, selects: Sequence[str], prop: str,
                     found.append(t)
     ids = tuple(t.id for t in found if isinstance(t, Component))
     if any(is_field(s, prop) for s in selects):
-        column = tuple(OldValue(True, t.name if isinstance(t, Component) else None)
-                       for t in found)
-        return Snapshot(tuple(found), None, column, None, ids)
+        names = tuple(t.name if isinstance(t, Component) else None for t in found)
+        return Snapshot(tuple(found), held=names, ids=ids)
     present = bool(found) and prop in found[0].props
     first = found[0].props.get(prop) if found else None
     # one pass over the values (a kind-wide edit of 50,000 VMs reads them all): uniform when
@@ -66,10 +79,12 @@ def read(design: Design, selects: Sequence[str], prop: str,
     lead = values[0] if values else _ABSENT
     kind = type(lead)
     if values.count(lead) == len(values) and all(type(v) is kind for v in values):
-        return Snapshot(tuple(found), OldValue(present, first), None, None, ids)
-    column = tuple(OldValue(False, None) if v is _ABSENT else OldValue(True, cast(Value, v))
-                   for v in values)
-    return Snapshot(tuple(found), None, column, None, ids)
+        return Snapshot(tuple(found), OldValue(present, first), ids=ids)
+    absent = frozenset(i for i, v in enumerate(values) if v is _ABSENT) \
+        if _ABSENT in values else frozenset()
+    held = tuple(None if v is _ABSENT else cast(Value, v) for v in values) if absent \
+        else cast(tuple[Value, ...], tuple(values))
+    return Snapshot(tuple(found), held=held, absent=absent, ids=ids)
 
 
 def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
@@ -91,16 +106,18 @@ def write(design: Design, prop: str, snapshot: Snapshot, field: bool) -> None:
             for t in snapshot.targets:
                 t.props.pop(prop, None)
     else:
-        for t, old in zip(snapshot.targets, snapshot.column or (), strict=True):
-            if old.present:
-                t.props[prop] = old.value
-            else:
+        absent = snapshot.absent
+        for i, (t, value) in enumerate(zip(snapshot.targets, snapshot.held or (),
+                                           strict=True)):
+            if i in absent:
                 t.props.pop(prop, None)
+            else:
+                t.props[prop] = value
 
 
 def _write_design_field(design: Design, prop: str, old: OldValue) -> None:
     if prop in DESIGN_FIELDS:
-        setattr(design, prop, old.value)
+        set_design_field(design, prop, old.value)
         return
     key = prop.removeprefix("policy.")
     if old.present:

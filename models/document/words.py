@@ -10,7 +10,8 @@ their counts by :data:`KIND_WORDS` (:func:`kind_count`, through the one counting
 
 from __future__ import annotations
 
-from models.document.design import Link
+from models.document import numbers as fmt
+from models.document.design import Component, Link
 from models.document.knobs import knob
 from models.document.numbers import counted, plural
 from models.document.rules import SELF_LINK, duplicate_link, same_host
@@ -126,6 +127,40 @@ def set_text(kind: str | None, prop: str, targets: int, one: str = "") -> str:
         else f"Set {label}"
 
 
+def component_summary(comp: Component) -> str:
+    """A component's hardware or policy in one line ("16 cores · 2.4 GHz · 256 GB", "HA N+1 ·
+    DRS on"): a canvas item's second line and the report's tables."""
+    if comp.kind == "host":
+        cores = int(comp.get("sockets") or 0) * int(comp.get("cores_per_socket") or 0)
+        return " · ".join((fmt.count(cores, "core"), fmt.value(comp.get("ghz"), "GHz"),
+                           fmt.value(comp.get("memory_gb"), "GB")))
+    if comp.kind == "storage_array":
+        media, raid = fmt.value(comp.get("media")), fmt.value(comp.get("raid"))
+        return f"{comp.get('disks')} × {media} · {raid}"
+    if comp.kind == "nic":
+        return f"{_num(comp.get('speed_gbps'))} GbE"
+    if comp.kind == "vm":
+        return fmt.value(comp.get("workload.profile"))
+    if comp.kind == "cluster":
+        if not comp.get("ha_enabled"):
+            ha = "HA off"
+        elif comp.get("admission_control") == "failover_hosts":
+            ha = f"HA N+{comp.get('failover_hosts')}"
+        elif comp.get("admission_control") == "percentage":
+            ha = f"HA {fmt.value(comp.get('cpu_failover_pct'), '%')} reserved"
+        else:
+            ha = "HA, no admission control"
+        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"
+    if comp.kind == "content_library":
+        gbe = _num(comp.get("network_gbps"))
+        return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"
+    return ""
+
+
+def _num(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
 def common_suffix(names: list[str]) -> str:
     """The domain every dotted name of ``names`` ends in (``.corp.local`` for
     ``esx01.corp.local`` and ``esx02.corp.local``), "" when they share none or a name is an

@@ -13,7 +13,7 @@ the time nor the throughput has a value there (NaN), so the drawn line breaks.  
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,12 +156,14 @@ class Series:
         return bool(np.nan_to_num(self.times).max(initial=0.0) > 0)
 
 
-def series(preds: Sequence[Prediction], times: TimeFigure,
+def series(preds: Iterable[Prediction], times: TimeFigure,
            throughput: ThroughputFigure) -> Series:
-    """The curve's figures along a sweep's predictions: past saturation the time is NaN
-    (:func:`latencies`) and so is the throughput (no steady state: the line breaks with the
-    response time's instead of climbing on with the offered load)."""
-    lat = np.array([times(p) for p in preds], dtype=float).reshape(-1, 2)
-    through = np.array([throughput(p) for p in preds], dtype=float)
+    """The curve's figures along a sweep's predictions (read one at a time: each is dropped
+    once its figures are taken): past saturation the time is NaN (:func:`latencies`) and so
+    is the throughput (no steady state: the line breaks with the response time's instead of
+    climbing on with the offered load)."""
+    figures = [(*times(p), throughput(p)) for p in preds]
+    lat = np.array([f[:2] for f in figures], dtype=float).reshape(-1, 2)
+    through = np.array([f[2] for f in figures], dtype=float)
     through[np.isnan(lat[:, 0])] = np.nan
     return Series(lat, through)

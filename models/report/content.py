@@ -13,7 +13,7 @@ from models.core.uncertainty import Bands
 from models.document.design import Design, DesignError, apply_scenario
 from models.engine.evaluation import Engine, evaluate_bands
 from models.report.compare import BASE, Comparison, Progress, compare
-from models.report.evidence import Evidence, gather, relevant_subsystems
+from models.report.evidence import Evidence, gather, relevant
 from models.report.levers import Remedy, relieve
 from models.report.refresh import RefreshView, views
 from models.report.settings import KnobRow, knob_rows
@@ -82,9 +82,9 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     except (DesignError, ArithmeticError, ValueError):  # an extra: the report helps without
         bands = None  # them (a design the engine cannot evaluate at a band's ends)
     step("Running the calibration checks")
-    subsystems = relevant_subsystems(design, [(c.name, c.prediction) for c in
-                                              comparison.columns if c.prediction is not None])
-    evidence = gather(subsystems) if checks else Evidence(subsystems)
+    used = relevant(design, [(c.name, c.prediction) for c in comparison.columns
+                             if c.prediction is not None])
+    evidence = gather(used.subsystems, used.unused) if checks else Evidence(used.subsystems)
     summary = summarise(design, scenario, prediction, comparison, remedy)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
                    summary, evidence, bands, views(design, comparison))

@@ -174,11 +174,14 @@ def plain(text: str, names: Mapping[str, str] | Design,
     library called ``export`` leaves the word "export" alone."""
     if not text:
         return text
-    by_id = names_of(names) if isinstance(names, Design) else \
-        {k: v for k, v in names.items() if v and v != k}
     text = _drop_case_ids(text, case_ids() if ids is None else ids)
     words = set(re.findall(r"[\w~.-]+", text))  # only the ids the text holds are looked up
     words |= {w.rstrip(".-~") for w in words}  # "h1." at the end of a sentence
+    # the names of those words only (and of a link's two ends, "siteA-siteB"), not of every
+    # component of a 50,000-VM design
+    asked = words | {part for w in words if "-" in w for part in w.split("-")}
+    every = names_of(names) if isinstance(names, Design) else names
+    by_id = {k: v for k in asked if (v := every.get(k)) and v != k}
     if any("-" in w for w in words):
         pairs = re.compile(r"(?<![\w-])([\w.]+)-([\w.]+)(?![\w-])")
         text = pairs.sub(lambda m: f"{by_id[m[1]]} – {by_id[m[2]]}"

@@ -54,10 +54,11 @@ from models.document.edits import (
     Snapshot,
     Structure,
 )
+from models.document.knobs import Knob, default_knob, knobs_for
 from models.document.numbers import counted
 from models.document.rules import component_issues, link_problem
-from models.document.schema import KINDS, LINKS, Value
-from models.document.snapshots import DESIGN_FIELDS, is_field
+from models.document.schema import KINDS, LINKS, Value, prop_label
+from models.document.snapshots import DESIGN_FIELDS, design_field, is_field
 from models.document.words import link_refusal, link_text, set_text
 from models.session.memo import Memo
 
@@ -137,7 +138,7 @@ class Editor:
         overrides = self.overrides()
         if select == "design":
             if prop in DESIGN_FIELDS:
-                return str(getattr(self.design, prop))
+                return design_field(self.design, prop)
             return effective_policy(self.design, overrides, prop.removeprefix("policy."))
         there = self._rebuilt_targets(select) if not is_field(select, prop) else []
         if there:  # a refresh's own hosts (a host it took out reads as the base has it)
@@ -172,8 +173,8 @@ class Editor:
         if col is None or not len(col) or col.dtype == object:
             return None
         first = col[0]
-        if col.dtype.kind == "f" and np.isnan(first):
-            return None
+        if col.dtype.kind == "f" and np.isnan(first):  # unset (None) on the first target
+            return bool(np.isnan(col).all())
         return bool((col == first).all())
 
     def validate(self, select: str, prop: str, value: Value) -> Value:
@@ -331,7 +332,7 @@ class Editor:
         first = selects[0]
         if is_field(first, prop):
             return f"Rename {self.name_of(first[3:])}" if first != "design" else \
-                f"Edit the design's {prop}"
+                f"Edit the design's {prop_label('design', prop).lower()}"
         if all(s.startswith("id:") for s in selects):
             comp = self.component(first[3:])
             return set_text(comp.kind if comp else None, prop, len(selects),
@@ -339,6 +340,17 @@ class Editor:
         if len(selects) == 1 and (first in KINDS or first in LINKS):
             return set_text(first, prop, self._count(first))
         return set_text(None, prop, 1) + (f" on tag {first[4:]}" if first[:4] == "tag:" else "")
+
+    def knobs(self) -> list[Knob]:
+        """The knobs that apply to the design (:func:`~models.document.knobs.knobs_for`), kept
+        while no edit comes between: the panels that ask on opening share one pass."""
+        return self._memo.get("knobs", self.edits, lambda: knobs_for(self.design))
+
+    def default_knob(self) -> Knob | None:
+        """The knob whose curve the design opens on
+        (:func:`~models.document.knobs.default_knob`)."""
+        return self._memo.get("default_knob", self.edits,
+                              lambda: default_knob(self.design, self.knobs()))
 
     def _count(self, kind: str) -> int:
         def count() -> Counter[str]:

@@ -114,13 +114,16 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     percentages keep the rest free).
     ``vms_per_host``: the mix's density as placed (the request cost's starting point);
     ``key`` tells apart the warm starts of different groups."""
-    mult = d.mult[vms]
     n = len(vms)
-    v_per = float(np.mean(d.vcpus[vms] * mult)) if n else math.nan
+    # every VM (the design's mix, or a cluster that is the whole design): views, not copies
+    rows: np.ndarray | slice = slice(None) if n == len(d.mult) and (
+        n == 0 or (vms[0] == 0 and vms[-1] == n - 1)) else vms
+    mult = d.mult[rows]
+    v_per = float(np.mean(d.vcpus[rows] * mult)) if n else math.nan
     r_per = float(np.mean(mult)) if n else math.nan
-    m_per = float(np.mean(d.held[vms] * mult)) if n else math.nan
-    vcpus, other, path = d.vcpus[vms], d.other[vms], d.path[vms]
-    req_rate, web = d.req_rate[vms], d.web[vms]
+    m_per = float(np.mean(d.held[rows] * mult)) if n else math.nan
+    vcpus, other, path = d.vcpus[rows], d.other[rows], d.path[rows]
+    req_rate, web = d.req_rate[rows], d.web[rows]
     cap_r, g, pc = float(d.cap[ref]), float(d.ghz_scale[ref]), float(d.pcpus[ref])
     removed = uncertainty.value("consolidation.dense_saving", d.dense_capable[ref])  # band
     base, cs = WEB_BASE_MS.value, WEB_CS_MS.value

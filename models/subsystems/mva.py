@@ -210,6 +210,12 @@ def schweitzer_split(private: np.ndarray, shared_station: np.ndarray, shared: np
     return net.solve(pops, q0=q0, tol=tol, max_iter=max_iter, omega=omega)
 
 
+ALIKE_MIN = 64
+"""Classes below which :meth:`SplitNetwork._alike` does not look for classes alike."""
+ALIKE_SHARE = 0.5
+"""Solved one of each only when the groups are at most this share of the classes."""
+
+
 class SplitNetwork:
     """The fixed part of a :func:`schweitzer_split` network (demands, stations, think times),
     laid out once: one contiguous row per station slot (private slots some class uses, then
@@ -232,13 +238,50 @@ class SplitNetwork:
         self.idx = np.where(ss >= 0, ss, n_shared)  # a dummy station absorbs unused slots
         self.flat = self.idx.ravel()
         self.n_bins = n_shared + 1
+        self.mult: np.ndarray | None = None
+        """How many classes each class stands for (:meth:`_alike`); None: one each."""
+        self.alike = self._alike()
+
+    def _alike(self) -> tuple[np.ndarray, np.ndarray, SplitNetwork] | None:
+        """Classes alike (the same demands, think time and stations: a design's identical
+        VMs on one host) reach the same fixed point, so one of each is solved, standing for
+        its number in the shared stations' totals: (first of each, class -> its group, the
+        network of one each), or None when too few are alike to be worth it."""
+        if self.k_n < ALIKE_MIN:
+            return None
+        key = np.vstack([self.d, self.z[None, :], self.idx.astype(float)])
+        # one number per class (a fixed random projection), its equal checked in full below
+        weights = np.random.default_rng(7).random(key.shape[0]) + 0.5
+        _, first, inverse, counts = np.unique(weights @ key, return_index=True,
+                                              return_inverse=True, return_counts=True)
+        if len(first) > self.k_n * ALIKE_SHARE or not np.array_equal(key[:, first[inverse]],
+                                                                      key):
+            return None
+        one = SplitNetwork.__new__(SplitNetwork)
+        one.p_all, one.k_n, one.used, one.s_n, one.pu = (self.p_all, len(first), self.used,
+                                                          self.s_n, self.pu)
+        one.d, one.z, one.idx = self.d[:, first], self.z[first], self.idx[:, first]
+        one.flat, one.n_bins = one.idx.ravel(), self.n_bins
+        one.mult, one.alike = counts.astype(float), None
+        return first, inverse, one
 
     def solve(self, pops: np.ndarray, q0: np.ndarray | None = None, tol: float = 1e-9,
               max_iter: int = 2000, omega: float = 1.4) -> MvaResult:
         """The fixed point for populations ``pops``; ``q0`` (``[K, P + S]``, e.g. an earlier
         result's ``queue``) warm-starts it."""
-        d, pu, k_n, p_all = self.d, self.pu, self.k_n, self.p_all
         n = np.asarray(pops, dtype=float)
+        if self.alike is not None:
+            first, inverse, one = self.alike
+            if np.array_equal(n[first][inverse], n):  # alike classes, alike populations
+                r = one.solve(n[first], None if q0 is None or q0.shape != (
+                    self.k_n, self.p_all + self.s_n) else q0[first], tol, max_iter, omega)
+                return MvaResult(r.throughput[inverse], r.response[inverse],
+                                 r.queue[inverse], r.iterations)
+        return self._solve(n, q0, tol, max_iter, omega)
+
+    def _solve(self, n: np.ndarray, q0: np.ndarray | None, tol: float, max_iter: int,
+               omega: float) -> MvaResult:
+        d, pu, k_n, p_all = self.d, self.pu, self.k_n, self.p_all
         active = n > 0
         all_active = bool(active.all())
         inv_n = np.where(active, 1.0 / np.maximum(n, 1.0), 0.0)
@@ -259,14 +302,15 @@ class SplitNetwork:
         r = np.empty_like(d)
         step = np.empty_like(d)
         qs, rs = q[pu:], r[pu:]
-        flat, idx, n_bins, z = self.flat, self.idx, self.n_bins, self.z
+        flat, idx, n_bins, z, mult = self.flat, self.idx, self.n_bins, self.z, self.mult
         it = 0
         prev = np.zeros(k_n)
         for it in range(1, max_iter + 1):
             # residence per slot: d (1 + seen queue); the private slots' own-class term and
             # the shared slots' total-less-own are both "coef x q" plus the station total
             np.multiply(q, coef, out=r)
-            rs += np.bincount(flat, weights=qs.ravel(), minlength=n_bins)[idx]
+            rs += np.bincount(flat, weights=(qs if mult is None else qs * mult).ravel(),
+                              minlength=n_bins)[idx]
             r += 1.0
             r *= d
             x_new = n / (z + r.sum(axis=0))

@@ -71,6 +71,22 @@ def test_items_follow_add_remove_and_links_and_their_undo(qtbot: QtBot,
     assert scene.item("h2") is None and scene.link_item(storage) is None
 
 
+@pytest.mark.parametrize("asked_first", [False, True])
+def test_the_links_of_a_component_follow_added_and_removed_links(
+        qtbot: QtBot, nic_example: Design, asked_first: bool) -> None:
+    """What links a component has, whether or not the scene was asked before the change (it
+    indexes the links when first asked)."""
+    doc, scene, _ = make(qtbot, nic_example)
+    if asked_first:
+        assert {lk.kind for lk in scene.links_of("a1")} == {"storage", "disk_on"}
+    storage = Link("h2", "a1", "storage")
+    doc.add_component(Component("h2", "host", x=500, y=0))
+    doc.add_link(storage)
+    assert storage in scene.links_of("a1") and scene.links_of("h2") == [storage]
+    doc.undo_stack.undo()
+    assert storage not in scene.links_of("a1") and scene.links_of("h2") == []
+
+
 def test_a_vm_moved_to_another_host_by_the_document_moves_to_its_card(
         qtbot: QtBot, nic_example: Design) -> None:
     doc, scene, _ = make(qtbot, nic_example)

@@ -27,3 +27,26 @@ def test_utilisation_bars_follow_the_prediction(qtbot: QtBot) -> None:
     assert level_colour(0.5) == UTIL_COLOURS[Load.OK]
     assert level_colour(0.8) == UTIL_COLOURS[Load.WARN]
     assert level_colour(1.3) == UTIL_COLOURS[Load.HOT]
+
+
+def test_behind_the_knob_curve_the_bars_wait_until_their_tab_is_shown(qtbot: QtBot) -> None:
+    """In the window the bars share a tab with the knob curve: a knob step while the curve
+    is in front does not redraw them; raising their tab shows the latest prediction."""
+    from app.window.main_window import MainWindow  # noqa: PLC0415 (the window: only here)
+
+    doc = DesignDocument(examples.load("vaio-scaling"))
+    window = MainWindow(doc, remember_layout=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.charts.setCurrentWidget(window.knob_curve)
+    chart = window.utilisation
+    before = list(chart.shown)
+    with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
+        doc.set_value("storage_array", "disks", 2)
+    p = doc.prediction
+    assert p is not None
+    now = [(r.component, r.resource, r.util) for r in p.bottlenecks(chart.MAX_BARS)]
+    assert now != before and chart.shown == before
+    window.charts.setCurrentWidget(chart)
+    assert chart.shown == now
+    doc.undo_stack.setClean()

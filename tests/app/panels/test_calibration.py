@@ -47,6 +47,24 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Design:
     return design
 
 
+def test_calibration_behind_another_tab_waits_until_its_tab_is_raised(
+        qtbot: QtBot, imported: Design) -> None:
+    """A dock behind another tab is "visible" to Qt, only moved off screen: the check of
+    the baseline (a pass over every VM) waits until the Calibration tab is raised."""
+    from app.window.main_window import MainWindow  # noqa: PLC0415
+
+    window = MainWindow(DesignDocument(imported.copy()), remember_layout=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    panel = window.calibration
+    qtbot.wait(500)  # past the panel's timer
+    assert panel.isVisible() and panel.check is None
+    window.calibration_dock.raise_()
+    qtbot.waitUntil(lambda: panel.check is not None, timeout=5000)
+    assert panel.hosts.rowCount() == 4
+
+
 def test_calibration_view_shows_residuals_and_calibrates_in_one_undo_step(
         qtbot: QtBot, imported: Design, tmp_path: Path) -> None:
     doc = DesignDocument(imported.copy())

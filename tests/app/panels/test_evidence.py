@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from app.document.design_document import DesignDocument
@@ -132,9 +132,27 @@ def test_evidence_is_computed_once(qtbot: QtBot, fake_evidence: Evidence) -> Non
 def test_evidence_loads_after_being_shown(qtbot: QtBot, fake_evidence: Evidence) -> None:
     view = EvidenceView(make_doc())
     qtbot.addWidget(view)
-    view.showEvent(QShowEvent())
+    view.show()
     assert view.evidence is None  # the window paints first
     qtbot.waitUntil(lambda: view.table.rowCount() == len(fake_evidence.checks), timeout=5000)
+
+
+def test_evidence_behind_another_tab_loads_once_its_tab_is_raised(
+        qtbot: QtBot, fake_evidence: Evidence) -> None:
+    """A dock behind another tab is "visible" to Qt, moved off screen: the checks wait
+    until the Evidence tab is raised."""
+    from app.window.main_window import MainWindow  # noqa: PLC0415
+
+    window = MainWindow(make_doc(), remember_layout=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(300)  # past the load timer
+    assert window.evidence.isVisible() and window.evidence.evidence is None
+    window.evidence_dock.raise_()
+    qtbot.waitUntil(lambda: window.evidence.table.rowCount() == len(fake_evidence.checks),
+                    timeout=5000)
+    window.document.undo_stack.setClean()
 
 
 def test_the_view_lists_the_registry_s_subsystems_in_their_colours(qtbot: QtBot) -> None:

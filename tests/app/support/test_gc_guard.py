@@ -73,3 +73,66 @@ def test_a_large_design_is_settled_and_a_small_one_is_not(
     assert frozen == []
     assert gc_guard.settle(gc_guard.LARGE + 1)
     assert frozen == [True]
+
+
+def test_nothing_is_collected_before_the_first_window_has_painted(qapp: QApplication) -> None:
+    """Opening a large design, a collection before the first paint walked the whole design
+    just read (it is settled after that paint instead)."""
+    from app.support import first_paint  # noqa: PLC0415
+
+    guard = gc_guard.install()
+    assert guard is not None
+    junk = [Node() for _ in range(5 * guard.thresholds[0])]
+    del junk
+    first_paint.expect()
+    try:
+        before = guard.collections
+        guard.check()
+        assert guard.collections == before
+    finally:
+        first_paint.flush()
+    guard.check()
+    assert guard.collections == before + 1
+
+
+def test_a_large_designs_copy_for_a_worker_is_kept_out_of_collections(
+        qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of a large design made for a background job goes into the permanent
+    generation (after a collection, so no garbage goes with it); a small one is just made."""
+    calls: list[str] = []
+
+    def called(what: str) -> str:
+        calls.append(what)
+        return what
+
+    monkeypatch.setattr(gc, "freeze", lambda: called("freeze"))
+    monkeypatch.setattr(gc, "collect", lambda *_: len(called("collect")))
+    assert gc_guard.aside(lambda: "copy", gc_guard.LARGE) == "copy"
+    assert calls == []
+    assert gc_guard.aside(lambda: called("make"), gc_guard.LARGE + 1) == "make"
+    assert calls == ["collect", "make", "freeze"]
+
+
+def test_collections_wait_while_edits_come_unless_the_garbage_piles_up(
+        qapp: QApplication) -> None:
+    """A slider drag's steps are not held up by a collection: after an edit the guard waits
+    until the edits pause, except when the youngest generation holds many times its
+    threshold."""
+    guard = gc_guard.install()
+    assert guard is not None
+    gc.collect()
+    # past the threshold, not far past
+    junk: list[list[int]] = [[] for _ in range(2 * guard.thresholds[0])]
+    gc_guard.hold()
+    before = guard.collections
+    guard.check()
+    assert guard.collections == before  # held: an edit was just made
+    guard.quiet_at = 0.0  # the edits paused
+    guard.check()
+    assert guard.collections == before + 1
+    gc_guard.hold()
+    junk += [[] for _ in range(gc_guard.HELD_MAX * guard.thresholds[0])]
+    guard.check()
+    assert guard.collections == before + 2  # piled up: collected even while held
+    guard.quiet_at = 0.0
+    del junk

@@ -180,9 +180,9 @@ def test_wait_idle_cancels_every_job_and_leaves_no_thread(qtbot: QtBot) -> None:
         r.submit(until_cancelled)
     for _ in runners:
         assert started.acquire(timeout=5)
-    assert len(worker_threads()) >= 3
+    assert len(worker_threads()) >= 3 and not jobs.idle()
     assert jobs.wait_idle()
-    assert worker_threads() == []
+    assert worker_threads() == [] and jobs.idle()
     QApplication.processEvents()
     assert not any(r.busy for r in runners)  # cancelled from outside: idle, nothing reported
 

@@ -179,3 +179,26 @@ def test_a_warm_start_and_a_cold_one_agree_on_the_queues(scale: float) -> None:
                                 q0=cold.queue * scale, tol=tol)
     np.testing.assert_allclose(warm.queue, cold.queue, rtol=2e-7, atol=1e-12)
     np.testing.assert_allclose(warm.response, cold.response, rtol=1e-7)
+
+
+def test_classes_alike_are_solved_once_each_with_the_same_fixed_point() -> None:
+    """A design's identical VMs (the same demands and stations) are one class solved once,
+    standing for its number in the shared stations: the same throughputs, responses and
+    queues as solving every class, and different populations solve them all."""
+    rng = np.random.default_rng(3)
+    kinds = rng.random((6, 6)) * 0.01
+    pick = rng.integers(0, 6, 300)  # 300 classes of 6 kinds over 3 HBAs and 2 arrays
+    d = kinds[pick]
+    stations = np.stack([pick % 3, 3 + pick % 2], axis=1)
+    net = mva.SplitNetwork(d[:, :3], stations, d[:, 3:5], d[:, 5], 5)
+    assert net.alike is not None and net.alike[2].k_n == 6
+    every = mva.SplitNetwork(d[:, :3], stations, d[:, 3:5], d[:, 5], 5)
+    every.alike = None
+    for pops in (np.full(300, 4.0), 1.0 + pick.astype(float)):
+        one, whole = net.solve(pops, tol=1e-12), every.solve(pops, tol=1e-12)
+        assert np.allclose(one.throughput, whole.throughput, rtol=1e-9)
+        assert np.allclose(one.response, whole.response, rtol=1e-9)
+        assert np.allclose(one.queue, whole.queue, rtol=1e-8, atol=1e-12)
+    varied = np.arange(300, dtype=float) % 7 + 1.0  # not alike within a kind: all solved
+    assert np.allclose(net.solve(varied, tol=1e-12).throughput,
+                       every.solve(varied, tol=1e-12).throughput, rtol=1e-9)
