@@ -54,18 +54,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if not part:
             continue
         print(f"\n{title}: {len(part)}")
-        print(f"  {'case':44} {'quantity':44} {'published':>11} {'model':>11} {'error':>8}")
+        print(f"  {'case':44} {'quantity':44} {'published':>11} {'model':>11} {'error':>8}"
+              "      what the run saturates")
         for r in part:
             pub = ("> " if r["bound"] == "gt" else "< " if r["bound"] == "lt" else "") + \
                 f"{r['published']:.4g}"
             mark = "ok" if r["ok"] else "FAIL"
             print(f"  {r['case'][:44]:44} {r['quantity'][:44]:44} {pub:>11} "
-                  f"{r['model']:>11.4g} {r['error']:>+8.1%} {mark}")
+                  f"{r['model']:>11.4g} {r['error']:>+8.1%} {mark:4}  {r['saturates'] or '-'}")
     by_role = ", ".join(f"{r} {v:.1%}" for r, v in by_role_error.items() if v is not None)
     print(f"\n{summary['passed']} of {summary['comparisons']} comparisons within tolerance over "
           f"{counted(int(str(summary['cases'])), 'case')}; median |error|"
           f" {summary['median_abs_error']:.1%} "
           f"({by_role})")
+    bound = sum(bool(c.saturates) and not c.saturates.startswith("saturates nothing")
+                for c in checks)
+    print(f"{bound} of {len(checks)} comparisons run a resource to saturation; the rest say"
+          " what is busiest")
     print(_counts(summary["coefficients"], summary["figures"]))
     return 0
 

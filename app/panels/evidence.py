@@ -375,6 +375,8 @@ class EvidenceView(QWidget):
         study = html.escape(_study(c, citation=True))
         quote = html.escape(str(_case_field(c, "quote")))
         note = f"<p>{html.escape(c.note)}</p>" if c.note else ""
+        saturates = f"<p>The model's run {html.escape(c.saturates)}.</p>" if c.saturates \
+            else ""
         cv = _cv_of(c)
         cv_html = ""
         if cv == "reproduced only":
@@ -387,7 +389,7 @@ class EvidenceView(QWidget):
             f"<p>{html.escape(c.quantity)}: published"
             f" {fmt.number(c.published)}, model {fmt.number(c.model)}"
             f" ({fmt.signed_percent(c.error)}){cv_html}</p>"
-            f"<blockquote>“{quote}”</blockquote>{note}")
+            f"<blockquote>“{quote}”</blockquote>{note}{saturates}")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any, Literal
@@ -21,6 +21,7 @@ from typing import Any, Literal
 from models.core.registry import NAMES
 from models.document.resources import RESOURCES
 from models.document.studies import Study, named
+from models.engine.evaluation import Watch, current_watch, watching
 
 CASES_PATH = RESOURCES / "calibration" / "cases.jsonl"
 
@@ -38,6 +39,11 @@ class Check:
     bound: Literal["eq", "gt", "lt"] = "eq"
     """'gt': published is a lower bound ('over 70K'); 'lt': an upper bound."""
     note: str = ""
+    saturates: str = field(default_factory=lambda: saturation(current_watch()), compare=False)
+    """The resource the figure's run saturates, in words, or the busiest when none does: the
+    last prediction the check read (:func:`models.engine.evaluation.watching`, open while
+    :func:`all_checks` runs each study's checks); empty where it read none (a rule the
+    engine states, a price, a closed form)."""
 
     @property
     def error(self) -> float:
@@ -69,7 +75,8 @@ class Check:
                 "modelability": c["modelability"], "quantity": self.quantity,
                 "published": self.published, "bound": self.bound, "model": self.model,
                 "error": self.error, "tolerance": self.tolerance, "ok": self.ok,
-                "role": self.role, "note": self.note, "quote": c["quote"]}
+                "role": self.role, "note": self.note, "saturates": self.saturates,
+                "quote": c["quote"]}
 
 
 @cache
@@ -107,11 +114,30 @@ def module(name: str) -> ModuleType:
 
 
 def all_checks(subsystems: tuple[str, ...] = NAMES) -> list[Check]:
-    """The checks of ``subsystems`` (every subsystem's by default), in that order."""
+    """The checks of ``subsystems`` (every subsystem's by default), in that order, each
+    naming what its run saturates (:attr:`Check.saturates`)."""
     out: list[Check] = []
     for name in subsystems:
-        out.extend(module(name).checks())
+        with watching():
+            out.extend(module(name).checks())
     return out
+
+
+SATURATED = 0.9
+"""A resource this busy or busier saturates (a figure's run is bound by it)."""
+
+
+def saturation(watch: Watch | None) -> str:
+    """What the last prediction of ``watch`` saturates in words ("saturates the CPU of host
+    h1 (100%)"), or its busiest resource when nothing is past :data:`SATURATED` ("saturates
+    nothing; busiest: the storage array a1 at 45%"); "" without one."""
+    busiest = watch.busiest() if watch is not None else None
+    if busiest is None:
+        return ""
+    what, util = busiest
+    if util >= SATURATED:
+        return f"saturates {what} ({util:.0%})"
+    return f"saturates nothing; busiest: {what} at {util:.0%}"
 
 
 def covered_cases(checks: list[Check]) -> set[str]:

@@ -14,12 +14,10 @@ import numpy as np
 from models.calibration import Check, middle, published, speed_of_host
 from models.calibration.fit import Fitter
 from models.calibration.network import Props, make_testbed
-from models.core.compiled import compile_design
 from models.core.sections import Multicast
 from models.document.design import Design
 from models.engine.evaluation import evaluate
 from models.subsystems import multicast
-from models.subsystems.network import solve
 
 R810: Props = {"sockets": 2, "cores_per_socket": 8, "ghz": 2.67, "hyperthreading": False,
                "cpu_model": "Intel Xeon E7-8837",
@@ -37,7 +35,7 @@ def receivers(n: int, kpps: float = 40.0, split: bool = False) -> Design:
 
 
 def _mc(design: Design) -> Multicast:
-    section = solve(compile_design(design)).multicast
+    section = evaluate(design).sections.multicast  # the engine's run: what it saturates named
     assert section is not None, "a design of multicast receivers has a multicast section"
     return section
 

@@ -83,6 +83,24 @@ def _esx35() -> Prediction:
         dict(FLASH_VM, vcpus=4, **{"workload.io_block_kb": 8, "workload.io_oio": 100}), 8))
 
 
+RAN_IT = ("the per-event cost of the hypervisor (cpu_virt.event_us_51/60, fitted on the Oracle"
+          " monster VM's share of native) charges each I/O three events (a completion"
+          " interrupt, two context switches) at tens of microseconds, over the host's cores"
+          " many times; what would close it: the monster VM's loss from a mechanism that is"
+          " not per I/O (vCPU co-scheduling, NUMA), fitted there, leaving the I/O path's own"
+          " cost (per I/O, fitted on the VAIO and PVSCSI studies) the only per-I/O term")
+"""Why a flash host's CPU demand passes its capacity at the rate the study ran."""
+
+
+def _ran_it(case: str, p: Prediction) -> Check:
+    """The study's host ran its published rate, so its CPU held what the model asks of it:
+    the busiest host's CPU demand over its capacity (past 1 where the model asks more than
+    the host has; its utilisation figure stops at 100 %) is at most 1."""
+    demand = max((r.util for r in p.resources if r.resource == "host_cpu"), default=0.0)
+    return Check(case, "host CPU demand / capacity at the published rate (it ran it)", 1.0,
+                 demand, 0.0, "check", "lt", note=RAN_IT)
+
+
 def checks() -> list[Check]:
     out: list[Check] = []
     # VAIO: one 1-vCPU VM, filter on / off
@@ -109,6 +127,8 @@ def checks() -> list[Check]:
     flash = evaluate(build_testbed("flash 5.1", FLASH_HOST, VIOLIN, FLASH_VM))
     out.append(Check("storage-vsphere51-flash-1m-iops-vm", "IOPS, one 8-vCPU VM, 4K read",
                      1.0e6, _total_iops(flash), 0.1, "fit", "gt", note="fits ISSUE_US['fc']"))
+    # the host ran that rate: its CPU held the I/O path and the hypervisor's events
+    out.append(_ran_it("storage-vsphere51-flash-1m-iops-vm", flash))
     # vSphere 5.0: 300K from one VM, a million+ from one host
     # the million-IOPS host: its processor is not stated (its clock alone)
     host50 = dict(FLASH_HOST, esxi_version="5.0", sockets=4, hba_count=16, cpu_model="")
@@ -118,6 +138,7 @@ def checks() -> list[Check]:
     many = evaluate(build_testbed("1M host, 6 VMs", host50, dict(VIOLIN, disks=256), FLASH_VM, 6))
     out.append(Check("storage-million-iops-single-host", "IOPS, one host, 6 VMs, ESXi 5.0",
                      1.0e6, _total_iops(many), 0.1, "check", "gt"))
+    out.append(_ran_it("storage-million-iops-single-host", many))
     esx35 = _esx35()
     out.append(Check("storage-esx35-100k-iops", "IOPS, 8 VMs, 495 x 15K drives, reads",
                      100000.0, _total_iops(esx35), 0.1, "fit", "gt",

@@ -15,6 +15,9 @@ one evaluation (milliseconds for thousands of VMs).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -28,6 +31,7 @@ from models.core.prediction import (
     NicArrays,
     Prediction,
     VmArrays,
+    resource_words,
 )
 from models.core.results import FtResult, NetworkResult
 from models.core.sections import Sections, Stretched
@@ -118,8 +122,58 @@ def run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:
     if coefficients.overridden():
         with c.isolated():
             c.reuse = False
-            return _run(c, scenario)
-    return _run(c, scenario, reuse)
+            p = _run(c, scenario)
+    else:
+        p = _run(c, scenario, reuse)
+    seen = _WATCH.get()
+    if seen is not None and p.resources:
+        seen.last = (p, c.names)
+    return p
+
+
+@dataclass
+class Watch:
+    """The last prediction with its resources made while :func:`watching` is open in this
+    thread (and the names of its design's components)."""
+
+    last: tuple[Prediction, dict[str, str]] | None = None
+
+    def busiest(self) -> tuple[str, float] | None:
+        """The busiest resource a run's work passes through in that prediction, in words
+        ("the storage array a1") with its utilisation; None without one.  A host's memory is
+        room, not a rate: however full, it slows no figure, so it is not among them."""
+        if self.last is None:
+            return None
+        p, names = self.last
+        rates = [r for r in p.resources if r.resource not in ROOM and np.isfinite(r.util)]
+        if not rates:
+            return None
+        r = max(rates, key=lambda x: x.util)
+        return resource_words(r.resource).phrase.format(names.get(r.component, r.component)), \
+            float(r.util)
+
+
+ROOM = frozenset({"host_memory"})
+"""Resources that hold rather than serve (:meth:`Watch.busiest` leaves them out)."""
+
+_WATCH: ContextVar[Watch | None] = ContextVar("evaluation_watch", default=None)
+
+
+def current_watch() -> Watch | None:
+    """The watch open in this thread (:func:`watching`), if any."""
+    return _WATCH.get()
+
+
+@contextmanager
+def watching() -> Iterator[Watch]:
+    """Keep the last prediction this thread makes while open (the calibration checks name
+    the resource each published figure's run saturates)."""
+    watch = Watch()
+    token = _WATCH.set(watch)
+    try:
+        yield watch
+    finally:
+        _WATCH.reset(token)
 
 
 def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction:

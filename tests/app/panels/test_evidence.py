@@ -45,7 +45,8 @@ def check_of(view: EvidenceView, row: int) -> Check:
 def fake_evidence(monkeypatch: pytest.MonkeyPatch) -> Evidence:
     ids = list(cases())[:3]
     checks = [Check(ids[0], "IOPS", 1000.0, 1050.0, 0.1, role="fit"),
-              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
+              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check",
+                    saturates="saturates the storage array a1 (100%)"),
               Check(ids[2], "limit", 4.0, 0.0, 0.0, role="rule")]
     ev = Evidence(checks, ["storage", "ft", "ft"], {"network": "ImportError: broken"})
     monkeypatch.setattr(evidence_mod, "_EVIDENCE", ev)
@@ -76,6 +77,7 @@ def test_evidence_table_plot_and_quote(qtbot: QtBot, fake_evidence: Evidence) ->
     quote = str(cases()[second]["quote"])
     assert quote[:40] in view.quote.toPlainText()
     assert named(str(cases()[second]["study"])).citation in view.quote.toPlainText()
+    assert "The model's run saturates the storage array a1 (100%)." in view.quote.toPlainText()
     assert n_points(view.selected) == 1
     view.filter.setCurrentIndex(view.filter.findData("storage"))
     hidden = [view.table.isRowHidden(r) for r in range(3)]
@@ -87,7 +89,8 @@ def test_evidence_shows_the_cross_validated_error_beside_the_fitted_one(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     ids = list(cases())[:3]
     checks = [Check(ids[0], "IOPS", 1000.0, 1050.0, 0.1, role="fit"),
-              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check"),
+              Check(ids[1], "latency", 2.0, 3.0, 0.2, role="check",
+                    saturates="saturates the storage array a1 (100%)"),
               Check(ids[2], "limit", 4.0, 4.0, 0.0, role="rule")]
     cv: dict[tuple[str, str], dict[str, Any]] = {
           (ids[0], "IOPS"): {"reproduced_only": True, "cv_error": None},

@@ -72,3 +72,36 @@ def test_every_subsystem_with_fitted_figures_is_also_checked(checks: list[Check]
     for sub in WITHHELD - checked:
         notes = [c.get("notes", "") for c in cases().values() if c["subsystem"] == sub]
         assert any("kept aside" in n or "withheld" in n for n in notes)
+
+
+def test_every_figure_names_what_its_run_saturates(checks: list[Check]) -> None:
+    """Each comparison says which resource its run drives to saturation, or what is busiest
+    when none is (the last prediction the check read); a host's memory is room, not a
+    rate, and is never the answer."""
+    assert all(c.saturates for c in checks)
+    assert not any("memory" in c.saturates for c in checks)
+    by = {(c.case_id, c.quantity): c.saturates for c in checks}
+    assert by[("net-pcie-gen1-x4-limits-10g-to-6gbps",
+               "netperf Gbit/s, 10G NIC in a Gen1 x4 slot (native)")] \
+        .startswith("saturates the PCIe slot of NIC")
+    assert by[("storage-vaio-single-vm-iops-plus80", "IOPS ratio, 1 VM, filter on / off")] \
+        .startswith("saturates the storage array")
+    assert any(s.startswith("saturates nothing; busiest: ") for s in by.values())
+
+
+def test_a_watch_sees_its_own_threads_predictions_only() -> None:
+    """What a check names comes from its own run: a prediction made in another thread (the
+    app evaluating while the Evidence panel checks in the background) is not seen."""
+    import threading  # noqa: PLC0415
+
+    from models.engine.evaluation import evaluate, watching  # noqa: PLC0415
+    from models.examples import bundled  # noqa: PLC0415
+
+    with watching() as watch:
+        t = threading.Thread(target=lambda: evaluate(bundled.load("vaio-scaling")))
+        t.start()
+        t.join()
+        assert watch.last is None
+        p = evaluate(bundled.load("vaio-scaling"))
+        assert watch.last is not None and watch.last[0] is p
+    assert evaluate(bundled.load("vaio-scaling")) is not None and watch.last[0] is p
