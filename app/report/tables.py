@@ -146,6 +146,7 @@ def comparison_blocks(c: Content, compact: bool = False) -> list[Block]:
     if same and n:
         values = "; ".join(f"{r.kpi.title} {r.kpi.text(r.cells[0].value)}"
                            for r in same)
+        out.append(Block(8, lambda s, y: None))  # clear of the table's last rule
         out.append(text_block(f"The same in every scenario: {values}.",
                               11.5 if compact else 12.5, gap=6))
     return out

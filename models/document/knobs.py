@@ -187,15 +187,16 @@ KNOBS: tuple[Knob, ...] = (
          needs=TRANSFER),
     # fault tolerance
     Knob("vm.ft", FT4.title, group="Fault Tolerance", needs=("ft", "testbed")),
-    Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Fault Tolerance"),
     Knob("ft_secondary_on.rtt_ms", FT4.title, 0.05, 5, None, log=True, group="Fault Tolerance",
          override="FT link round trip"),
-    Knob("host.esxi_version", cite(FT6, ORACLE), group="Fault Tolerance"),
     # consolidation
     Knob("host.dense_mode", DENSE.title, group="Consolidation", needs=WEB),
     Knob("host.hyperthreading", f"{HYPERTHREADING.title} (a busy core's thread gets slightly"
          " more than half its throughput)", group="Consolidation"),
     Knob("host.cores_per_socket", DENSE.title, 1, 64, 1, group="Consolidation"),
+    # what every design has: an estate without FT sees them here, not under Fault Tolerance
+    Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Consolidation"),
+    Knob("host.esxi_version", cite(FT6, ORACLE), group="Consolidation"),
     Knob("host.ghz", DENSE.title, 1.0, 4.0, 0.1, group="Consolidation"),
     Knob("host.memory_gb", BEST_PRACTICES_4.title, 32, 4096, None, log=True,
          group="Consolidation", override="Host memory"),

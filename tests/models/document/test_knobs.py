@@ -84,6 +84,9 @@ def test_an_estate_sees_the_knobs_that_move_it_and_no_testbed_ones() -> None:
     assert not got & (WEB_KNOBS | IO_KNOBS)  # no web VM, no measured I/O
     assert not got & {"nic.speed_gbps", "vm.workload.net_msg_bytes", "host.platform",
                       "vm.ft", "vm.containers", "vm.workload.app_users"}
+    # vCPUs and the ESXi release are every design's: no Fault Tolerance group without FT
+    assert "Fault Tolerance" not in {k.group for k in knobs_for(estate())}
+    assert {"vm.vcpus", "host.esxi_version"} <= got
     with_io = paths(estate(props={"workload.io_iops": 120.0}))  # measured I/O came
     assert with_io >= IO_KNOBS and "design.policy.p95_ms_max" in with_io
     assert "vm.workload.io_oio" not in with_io  # a measured rate: outstanding I/Os move nothing
