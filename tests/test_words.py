@@ -241,3 +241,16 @@ def test_an_import_report_counts_right_and_the_dialog_names_no_flag(n: int) -> N
         assert not ONE_MANY.search(text) and not TWO_ONE.search(text), text
         assert "ft_secondary_on" not in text
     assert "--include-powered-off" in cli and "--" not in dialog
+
+
+def test_not_measured_is_said_in_one_place() -> None:
+    """"not measured" is one label (models.document.numbers.NOT_MEASURED): a module that
+    writes the words alone as its own string would drift from it."""
+    own = []
+    for path in sorted((*ROOT.glob("app/**/*.py"), *ROOT.glob("models/**/*.py"))):
+        if path.name == "numbers.py" and path.parent.name == "document":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value == fmt.NOT_MEASURED:
+                own.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert own == []

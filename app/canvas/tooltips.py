@@ -30,7 +30,7 @@ def _fmt(v: float, unit: str = "", pct: bool = False) -> str:
 
 def _measured(util: float) -> str:
     """A host's utilisation; "not measured" where nothing measured it (NaN), never 0."""
-    return "not measured" if math.isnan(float(util)) else _fmt(util, pct=True)
+    return fmt.NOT_MEASURED if math.isnan(float(util)) else _fmt(util, pct=True)
 
 
 def component_tooltip(document: DesignDocument, cid: str, provenance: bool = True) -> str:

@@ -86,7 +86,7 @@ def _listed(h: baseline.HostResidual) -> QTableWidgetItem:
 
 def _predicted(x: float | None) -> QTableWidgetItem:
     """A predicted utilisation; "not measured" where nothing measured it (never 0)."""
-    item = QTableWidgetItem(_pct(x) if x is not None else "not measured")
+    item = QTableWidgetItem(_pct(x) if x is not None else fmt.NOT_MEASURED)
     if x is None:
         item.setForeground(QColor("#7f8c8d"))
         item.setToolTip("No VM on this host measured it, nor did the host record its usage")

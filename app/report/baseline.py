@@ -52,7 +52,7 @@ def provenance_counts(design: Design) -> list[tuple[str, str, int]]:
             continue
         for key, label in (("cpu", "CPU"), ("memory", "memory"), ("io", "storage I/O")):
             counts[(label, provenance_kind(str(c.get(f"provenance.{key}") or
-                                               "not measured")))] += 1
+                                               fmt.NOT_MEASURED)))] += 1
     return [(f, t, n) for (f, t), n in counts.most_common()]
 
 
@@ -85,8 +85,8 @@ def baseline_page(s: Sheet, number: int, total: int, r: Report) -> None:
                 if h.partial \
                 else h.name
 
-        table = [[name(h), pct(h.cpu_predicted, "not measured"), pct(h.cpu_recorded),
-                  res(h.cpu_residual), pct(h.memory_predicted, "not measured"),
+        table = [[name(h), pct(h.cpu_predicted, fmt.NOT_MEASURED), pct(h.cpu_recorded),
+                  res(h.cpu_residual), pct(h.memory_predicted, fmt.NOT_MEASURED),
                   pct(h.memory_recorded), res(h.memory_residual)]
                  for h in hosts[:HOST_ROWS]]
         colors = [GOOD if max(abs(h.cpu_residual or 0), abs(h.memory_residual or 0))

@@ -403,7 +403,7 @@ def _figures_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:
 def measured_percent(util: float) -> str:
     """A host's utilisation as the report prints it: "not measured" where nothing measured
     it (NaN), never 0."""
-    return fmt.percent(util, 3) if math.isfinite(util) else "not measured"
+    return fmt.percent(util, 3) if math.isfinite(util) else fmt.NOT_MEASURED
 
 
 def _hosts_table(s: Sheet, x: float, y: float, w: float, r: Report) -> float:

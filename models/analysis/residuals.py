@@ -28,7 +28,7 @@ from models.core.compiled import compile_design
 from models.core.platform import HT_THROUGHPUT, REF_GHZ, host_speed, processor_text
 from models.core.prediction import Prediction
 from models.document.design import Component, Design
-from models.document.numbers import counted
+from models.document.numbers import NOT_MEASURED, counted
 from models.document.words import kind_count
 from models.engine.evaluation import run
 
@@ -427,7 +427,7 @@ def provenance_lines(comp: Any) -> list[tuple[str, str]]:
             if key == "net" and not text.startswith("measured"):
                 continue
             out.append((label, (f"{figure}, " if figure and text.startswith("measured")
-                                else "") + (text or "not measured")))
+                                else "") + (text or NOT_MEASURED)))
     elif comp.kind in ("host", "nic"):
         if comp.kind == "host":  # what its cores are worth, and where that comes from
             out.append(("processor", processor_text(

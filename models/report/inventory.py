@@ -73,7 +73,7 @@ class ArrayRow:
     """Why there is no I/O to report: :data:`NOT_MEASURED`, or :data:`NO_DISKS`."""
 
 
-NOT_MEASURED = "not measured"
+NOT_MEASURED = fmt.NOT_MEASURED
 """An array whose VMs' I/O was not measured (its figures would read 0 IOPS, 0 ms, 0 %)."""
 NO_DISKS = "no VM disks"
 """An array no VM's disk is on (an imported datastore without VMs): nothing to report."""

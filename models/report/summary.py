@@ -13,6 +13,7 @@ from models.analysis.common import Breach, policy_breaches
 from models.core.prediction import Prediction, Resource, resource_words
 from models.document.design import Design, DesignError, apply_scenario
 from models.document.numbers import (
+    NOT_MEASURED,
     RESOLUTION,
     SINGULAR,
     change_unit,
@@ -91,7 +92,7 @@ def cell_text(kpi: Kpi, cell: Cell) -> str:
     if cell.value is not None and math.isinf(cell.value):
         return "saturates"
     if cell.change in ("none", "appears", "gone") or cell.delta is None:
-        return {"appears": "new", "gone": "not measured"}.get(cell.change, "")
+        return {"appears": "new", "gone": NOT_MEASURED}.get(cell.change, "")
     if cell.rel is not None and kpi.key not in ("hosts_needed", "wan_pct"):
         return signed_percent(cell.rel)
     sign = "+" if cell.delta > 0 else "−"

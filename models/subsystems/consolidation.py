@@ -62,7 +62,7 @@ from models.core.results import (
     NetworkResult,
     StorageResult,
 )
-from models.document.numbers import with_unit
+from models.document.numbers import NOT_MEASURED, with_unit
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
 from models.subsystems import cpu_virt
@@ -136,7 +136,7 @@ def _unmeasured(c: Compiled, prop: str) -> np.ndarray:
     """VMs whose ``provenance.*`` says not measured (memoised apart: no knob moves it)."""
     def find() -> np.ndarray:
         text = c.vm.cols[prop]
-        return np.char.startswith(text.astype(str), "not measured") if len(text) \
+        return np.char.startswith(text.astype(str), NOT_MEASURED) if len(text) \
             else np.zeros(0, bool)
     return c.memo(f"consolidation.unmeasured.{prop}", find)
 

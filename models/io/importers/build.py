@@ -24,7 +24,7 @@ from typing import Any
 
 from models.document.catalogue import processors
 from models.document.design import Component, Design, Link
-from models.document.numbers import counted, prop_value, with_unit
+from models.document.numbers import NOT_MEASURED, counted, prop_value, with_unit
 from models.document.schema import HOST, VM, choice_label, prop_label
 from models.document.words import kind_count
 from models.io.arrange import arrange_in_place
@@ -581,7 +581,7 @@ def measured_props(vm: VmRecord) -> dict[str, Any]:
             props[f"provenance.{group}"] = ("not measured (configured memory counted; only"
                                             f" active memory recorded: {source})")
         else:
-            props[f"provenance.{group}"] = "not measured"
+            props[f"provenance.{group}"] = NOT_MEASURED
     return props
 
 

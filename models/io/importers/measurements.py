@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from models.document.design import Component, Design, Value
+from models.document.numbers import NOT_MEASURED
 from models.document.schema import HOST, VM
 from models.document.words import counted
 from models.io.importers import Measured, drop_invalid_values
@@ -284,9 +285,9 @@ def _apply_vm(comp: Component, m: Measured, rep: ApplyReport) -> None:
         rep.switched_profiles.append(comp.name or comp.id)
     new: dict[str, Value] = {"workload.profile": "measured"}
     for group, keys in _GROUPS.items():
-        if fresh.get(f"provenance.{group}", "not measured") == "not measured":
+        if fresh.get(f"provenance.{group}", NOT_MEASURED) == NOT_MEASURED:
             if f"provenance.{group}" not in comp.props:
-                new[f"provenance.{group}"] = "not measured"
+                new[f"provenance.{group}"] = NOT_MEASURED
             continue
         for k in keys:  # a group measured here replaces the group as a whole
             comp.props.pop(k, None)
