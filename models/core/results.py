@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -135,6 +136,11 @@ class Demand:
     exclusive_vcpus: np.ndarray
     """Per VM: vCPUs that need a physical core of their own (latency sensitivity high, FT
     secondaries included); 0 for the others."""
+    mixes: dict[object, tuple[Any, ...]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
+    """What :func:`models.subsystems.limits.limits_for` averages over a mix of these VMs,
+    kept for this evaluation: the consolidation model and a one-cluster design's capacity
+    ask for the same 50,000 VMs' means."""
 
 
 @dataclass

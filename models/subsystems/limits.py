@@ -119,11 +119,14 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     rows: np.ndarray | slice = slice(None) if n == len(d.mult) and (
         n == 0 or (vms[0] == 0 and vms[-1] == n - 1)) else vms
     mult = d.mult[rows]
-    v_per = float(np.mean(d.vcpus[rows] * mult)) if n else math.nan
-    r_per = float(np.mean(mult)) if n else math.nan
-    m_per = float(np.mean(d.held[rows] * mult)) if n else math.nan
     vcpus, other, path = d.vcpus[rows], d.other[rows], d.path[rows]
     req_rate, web = d.req_rate[rows], d.web[rows]
+    # the mix's means, once per evaluation whoever asks (a slice: every VM)
+    mix: object = "every" if isinstance(rows, slice) else id(vms)
+    found = d.mixes.get(mix)
+    if found is None or (mix != "every" and found[0] is not vms):
+        found = d.mixes[mix] = (vms, *_means(c, d, vms, rows, mult))
+    _, v_per, r_per, m_per, configured, knee, slope_c, const = found
     cap_r, g, pc = float(d.cap[ref]), float(d.ghz_scale[ref]), float(d.pcpus[ref])
     removed = uncertainty.value("consolidation.dense_saving", d.dense_capable[ref])  # band
     base, cs = WEB_BASE_MS.value, WEB_CS_MS.value
@@ -133,19 +136,14 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
 
     # the mean demand per VM is linear in the request's cost until some VM's guest work
     # reaches its vCPUs: O(1) per count up to that knee, the exact mean beyond it
-    rate = req_rate * g
-    full = other >= vcpus
-    busy = (rate > 0) & ~full
-    with np.errstate(over="ignore"):  # a vanishing rate puts the knee out of reach: inf
-        knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
-    slope_c = float(np.mean(np.where(busy, rate, 0.0) * mult)) if n else 0.0
-    const = float(np.mean((np.where(full, vcpus, other) + path) * mult)) if n else 0.0
+    # (:func:`_means`; the rate, knee and slope are per reference host: scaled by g)
+    knee, slope_c = knee / g, slope_c * g
 
     def demand(count: float, dense: bool) -> float:
         cm = cost(count, dense)
         if cm <= knee:
             return slope_c * cm + const
-        return float(np.mean((np.minimum(rate * cm + other, vcpus) + path) * mult))
+        return float(np.mean((np.minimum(req_rate * (g * cm) + other, vcpus) + path) * mult))
 
     def count_at(limit: float, dense: bool) -> int:
         d0 = demand(0.0, dense)
@@ -207,7 +205,7 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     by_cores = _exclusive(c, d, vms, ref)
     if by_cores is not None:
         by_cpu = by_cores if by_cpu is None else min(by_cpu, by_cores)
-    by_vcpu, by_over = _ratios(c, vms, mult, ref, cpu_share, memory_share, v_per)
+    by_vcpu, by_over = _ratios(c, vms, ref, cpu_share, memory_share, v_per, configured)
     detail = ConsolidationDetail(
         reference_host=c.host.ids[ref], max_vms_per_host_by_memory=by_mem,
         cpu_cores_per_vm=float(d_def), dense_activation_vms=int(n_act),
@@ -218,8 +216,29 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     return Limits(by_cpu, by_p95, by_mem, detail, by_vcpu, by_over)
 
 
-def _ratios(c: Compiled, vms: np.ndarray, mult: np.ndarray, ref: int, cpu_share: float,
-            memory_share: float, v_per: float) -> tuple[int | None, int | None]:
+def _means(c: Compiled, d: Demand, vms: np.ndarray, rows: np.ndarray | slice,
+           mult: np.ndarray) -> tuple[float, ...]:
+    """A mix's means per VM (FT secondaries counted): vCPUs, VMs, memory held, configured
+    memory; and, at a request cost of 1 core-ms on the reference core, the cost at which the
+    first VM's guest work reaches its vCPUs (the knee), the mean demand's slope below it and
+    its constant part."""
+    n = len(mult)
+    if not n:
+        return math.nan, math.nan, math.nan, math.nan, math.inf, 0.0, 0.0
+    vcpus, other, path, rate = d.vcpus[rows], d.other[rows], d.path[rows], d.req_rate[rows]
+    full = other >= vcpus
+    busy = (rate > 0) & ~full
+    with np.errstate(over="ignore", divide="ignore"):  # a vanishing rate: knee out of reach
+        knee = float(np.min((vcpus - other)[busy] / rate[busy])) if busy.any() else math.inf
+    return (float(np.mean(vcpus * mult)), float(np.mean(mult)),
+            float(np.mean(d.held[rows] * mult)),
+            float(np.mean(c.vm.cols["memory_gb"][vms] * mult)), knee,
+            float(np.mean(np.where(busy, rate, 0.0) * mult)),
+            float(np.mean((np.where(full, vcpus, other) + path) * mult)))
+
+
+def _ratios(c: Compiled, vms: np.ndarray, ref: int, cpu_share: float, memory_share: float,
+            v_per: float, configured: float) -> tuple[int | None, int | None]:
     """VMs of the mix a host like ``ref`` holds under the policy's overcommit ceilings, where
     it sets them: vCPUs per physical core, configured VM memory per installed memory (each
     of the share the admission control leaves; FT secondaries count as VMs of their own)."""
@@ -231,7 +250,6 @@ def _ratios(c: Compiled, vms: np.ndarray, mult: np.ndarray, ref: int, cpu_share:
     if vcpu_max > 0 and v_per > 0:
         cores = float(compute(c).cores[ref])
         by_vcpu = _floor(cores * vcpu_max * cpu_share / v_per)
-    configured = float(np.mean(c.vm.cols["memory_gb"][vms] * mult))
     if mem_max > 0 and configured > 0:
         by_over = _floor(float(c.host.cols["memory_gb"][ref]) * mem_max * memory_share
                          / configured)
