@@ -24,11 +24,14 @@ from models.io.placement import (
     BOXES,
     GAP,
     HEAD_H,
+    REFERENCE_CANVAS,
+    REFERENCE_HEIGHT,
     SIZES,
     VM_H,
     VM_PITCH_X,
     VM_PITCH_Y,
     VM_W,
+    ArrayGroup,
     BoxStyle,
     Card,
     Holdings,
@@ -142,8 +145,8 @@ def layout_styles(design: Design, held: Holdings | None = None,
                   cs: dict[str, Card] | None = None) -> dict[str, BoxStyle]:
     """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
     contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
-    first guess of the zoom at which it fits from the area its cards cover, then the zoom
-    of a layout made with that guess.  A design without boxes keeps the guess (its groups of
+    first guess of the zoom at which it fits from the area its cards cover, then twice the
+    zoom of a layout made with the styles before (the name bands they size take room).  A design without boxes keeps the guess (its groups of
     arrays at most), or :data:`~models.io.placement.BOXES` without groups either: nothing
     to lay out twice (a 50,000-VM design opens without a second layout)."""
     held = held or holdings(design)
@@ -151,9 +154,11 @@ def layout_styles(design: Design, held: Holdings | None = None,
     if not held.containers:  # no box: a group of arrays at most, which the guess sizes
         return box_styles(fit_zoom(covered_area(design, cs))) \
             if array_groups(design, held) else dict(BOXES)
-    guess = box_styles(fit_zoom(covered_area(design, cs)))
-    out = _arranged(design, held, cs, guess, docked=False)
-    return box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))
+    styles = box_styles(fit_zoom(covered_area(design, cs)))
+    for _ in range(2):  # the guess, then the layout its styles make (their bands take room)
+        out = _arranged(design, held, cs, styles, docked=False)
+        styles = box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))
+    return styles
 
 
 def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
@@ -202,28 +207,51 @@ def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
     placed = {cid for b in top for cid, _, _ in b.items}
     arrays = [c for c in own if c.kind == "storage_array"]
     top += [_leaf(c, cs) for c in own if c.id not in placed and c.kind != "storage_array"]
-    body = _packed(top)
+    body, above = _with_arrays(design, top, arrays, held, styles["cluster"])
     out = {cid: (x, y) for cid, x, y in body.items}
-    out.update(_array_row(design, arrays, out, body, held, styles["cluster"]))
+    out.update(above)
     if docked:
         out.update(docked_positions(design, held, out))
     return out
 
 
+def _with_arrays(design: Design, top: list[_Block], arrays: list[Component], held: Holdings,
+                 style: BoxStyle) -> tuple[_Block, dict[str, tuple[float, float]]]:
+    """The top-level blocks packed, and the arrays' row above them: the row adds height, so
+    the blocks are packed wider (up to four times :data:`ASPECT`) where the whole then fits
+    the reference canvas at a larger zoom (four sites under their datastore groups fitted the
+    canvas's height and left a third of its width empty)."""
+    best: tuple[float, _Block, dict[str, tuple[float, float]]] | None = None
+    ids = {a.id for a in arrays}
+    sources: dict[str, list[str]] = {a.id: [] for a in arrays}
+    for lk in design.links if arrays else ():
+        if lk.kind == "storage" and lk.target in ids:
+            sources[lk.target].append(lk.source)
+    groups = array_groups(design, held) if arrays else []
+    for stretch in ((1.0,) if not arrays else (1.0, 1.5, 2.0, 3.0, 4.0)):
+        body = _packed(top, ASPECT * stretch)
+        at = {cid: (x, y) for cid, x, y in body.items}
+        above = _array_row(design, arrays, at, body, style, sources, groups)
+        rise = (max(0.0, -min(y for _, y in above.values())) + SIZES["storage_array"][1] / 2
+                if above else 0.0)
+        # the zoom at which it all fits the canvas the boxes' names are sized for
+        zoom = min(REFERENCE_CANVAS / max(body.w, 1.0), REFERENCE_HEIGHT / max(body.h + rise, 1.0))
+        if best is None or zoom > best[0] * (1 + 1e-6):
+            best = (zoom, body, above)
+    assert best is not None
+    return best[1], best[2]
+
+
 def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[float, float]],
-               body: _Block, held: Holdings, style: BoxStyle
-               ) -> dict[str, tuple[float, float]]:
+               body: _Block, style: BoxStyle, sources: dict[str, list[str]],
+               groups: list[ArrayGroup]) -> dict[str, tuple[float, float]]:
     """Arrays in a row above everything, each as near as it can be to the hosts (or the
     VMs' hosts) that reach it; the arrays of a group (:func:`array_groups`) together, in a
     block about as many across as down inside a box of ``style``, which the canvas draws as
     one item until zoomed in."""
     if not arrays:
         return {}
-    reach: dict[str, list[float]] = {a.id: [] for a in arrays}
-    for lk in design.links:
-        if lk.kind == "storage" and lk.target in reach and lk.source in at:
-            reach[lk.target].append(at[lk.source][0])
-    groups = array_groups(design, held)
+    reach = {a: [at[s][0] for s in hosts if s in at] for a, hosts in sources.items()}
     grouped = {a for g in groups for a in g.arrays}
     names = {c.id: c.name or c.id for c in design.components if c.kind == "cluster"}
     blocks: list[tuple[float, _Block]] = []
