@@ -146,9 +146,10 @@ def layout_styles(design: Design, held: Holdings | None = None,
     """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
     contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
     first guess of the zoom at which it fits from the area its cards cover, then twice the
-    zoom of a layout made with the styles before (the name bands they size take room).  A design without boxes keeps the guess (its groups of
-    arrays at most), or :data:`~models.io.placement.BOXES` without groups either: nothing
-    to lay out twice (a 50,000-VM design opens without a second layout)."""
+    zoom of a layout made with the styles before (the name bands they size take room).  A
+    design without boxes keeps the guess (its groups of arrays at most), or
+    :data:`~models.io.placement.BOXES` without groups either: nothing to lay out again (a
+    50,000-VM design opens without a layout)."""
     held = held or holdings(design)
     cs = cs if cs is not None else cards(design, held)
     if not held.containers:  # no box: a group of arrays at most, which the guess sizes
