@@ -357,10 +357,16 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
         return (f"Headroom has no design change to try on the {name}; the scenarios below"
                 " show other settings.")
     c = p.consolidation
-    if c.max_vms_per_host_by_cpu is not None and len(p.hosts.ids):
+    detail = p.sections.consolidation
+    # the room under the limit that binds the hosts needed (memory on most estates), else CPU
+    room = {"cpu": c.max_vms_per_host_by_cpu, "p95": c.max_vms_per_host_by_p95,
+            "memory": detail.max_vms_per_host_by_memory if detail is not None else None}
+    limit = c.binding if c.binding in room and room[c.binding] is not None else "cpu"
+    most = room[limit]
+    if most is not None and len(p.hosts.ids):
         now = int(np.max(p.hosts.vms)) if len(p.hosts.vms) else 0
-        return (f"Nothing needs to change: by CPU each host has room for"
-                f" {c.max_vms_per_host_by_cpu:,} such VMs (the busiest has {now:,}).")
+        return (f"Nothing needs to change: by {limit_text(limit, phrase=True)} each host has"
+                f" room for {most:,} such VMs (the busiest has {now:,}).")
     return "Nothing needs to change."
 
 

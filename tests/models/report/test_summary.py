@@ -96,3 +96,25 @@ def test_no_ids_paths_or_case_ids(name: str) -> None:
         assert not any(case in text for case in cases()), text
         assert not re.search(r"\b(vm|host|nic|wan|design|storage_array)\.[a-z_]+", text), text
         assert "_" not in text.replace("ds2-", ""), text
+
+
+def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
+    """A design whose hosts needed memory sets says the room memory leaves, not the CPU's:
+    an estate's report said 'by CPU each host has room for 107' where memory bound at 88."""
+    from models.document.design import Component, Link  # noqa: PLC0415
+    from models.report.summary import action  # noqa: PLC0415
+
+    host = Component("h1", "host", "esx01", props={"memory_gb": 256, "sockets": 2,
+                                                    "cores_per_socket": 16})
+    vms = [Component(f"v{i}", "vm", f"vm{i}", props={"memory_gb": 32, "vcpus": 1,
+                                                      "workload.profile": "idle"})
+           for i in range(3)]
+    design = Design(components=[host, *vms],
+                    links=[Link(v.id, "h1", "runs_on") for v in vms])
+    p = evaluate(design)
+    assert p.consolidation.binding == "memory"
+    text = action(design, p, None)
+    detail = p.sections.consolidation
+    assert detail is not None and detail.max_vms_per_host_by_memory is not None
+    assert text == ("Nothing needs to change: by host memory each host has room for"
+                    f" {detail.max_vms_per_host_by_memory:,} such VMs (the busiest has 3).")
