@@ -171,7 +171,21 @@ def _ft(p: Prediction) -> str:
 
 def _policy(design: Design) -> dict[str, float]:
     return {key: float(design.policy_value(key) or 0) for key in ("cpu_util_max",
+                                                                  "memory_util_max",
                                                                   "p95_ms_max")}
+
+
+def _policy_words(design: Design, p: Prediction) -> str:
+    """The policy's ceilings that bear on this design: host CPU always, host memory where it
+    binds, the p95 ceiling where there is a latency or a response to hold to it (an estate
+    measured for CPU and memory has neither)."""
+    pol = _policy(design)
+    parts = [f"host CPU up to {percent(pol['cpu_util_max'])}"]
+    if "memory" in (p.consolidation.binding or ""):
+        parts.append(f"host memory up to {percent(pol['memory_util_max'])}")
+    if p.total_iops > 0 or bool(np.any(p.vms.request_driven)):
+        parts.append(f"p95 up to {with_unit(pol['p95_ms_max'], 'ms')}")
+    return ", ".join(parts)
 
 
 def _consolidation(design: Design, p: Prediction) -> str:
@@ -179,7 +193,6 @@ def _consolidation(design: Design, p: Prediction) -> str:
     hosts = len(p.hosts.ids)
     if c.hosts_needed is None or not len(p.vms.ids) or not hosts:
         return ""
-    pol = _policy(design)
     why = f", limited by {limit_text(c.binding, phrase=True)}" if c.binding else ""
     need = c.hosts_needed
     gap = ""
@@ -188,8 +201,7 @@ def _consolidation(design: Design, p: Prediction) -> str:
     elif need < hosts:
         gap = f", {hosts - need:,} fewer than it has"
     vms = "the VM needs" if len(p.vms.ids) == 1 else "the VMs need"
-    return (f"Under its policy (host CPU up to {percent(pol['cpu_util_max'])}, p95"
-            f" up to {with_unit(pol['p95_ms_max'], 'ms')}) {vms}"
+    return (f"Under its policy ({_policy_words(design, p)}) {vms}"
             f" {kind_count('host', need)}{gap}{why}.")
 
 
