@@ -73,6 +73,22 @@ def tally_colour(column: int) -> QColor:
     return level_colour(column - 1, "vm")
 
 
+def paint_tally(painter: QPainter, strip: QRectF, tally: np.ndarray) -> int:
+    """``tally`` (counts per grade, :data:`TALLY` columns) as a bar in ``strip``: one run of
+    each grade's colour, as long as its share; returns how many it counted."""
+    total = int(tally.sum())
+    x = strip.left()
+    painter.setPen(Qt.PenStyle.NoPen)
+    for column in (*range(1, TALLY), 0):
+        n = int(tally[column])
+        if n and total:
+            w = strip.width() * n / total
+            painter.setBrush(QBrush(tally_colour(column)))
+            painter.drawRect(QRectF(x, strip.top(), w, strip.height()))
+            x += w
+    return total
+
+
 class HostItem(ComponentItem):
     """A host's card: header, NIC chips, VM grid or aggregate."""
 
@@ -247,18 +263,8 @@ class HostItem(ComponentItem):
             paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
 
     def _paint_strip(self, painter: QPainter, strip: QRectF) -> None:
-        """The tally as a bar: one run of each grade's colour, as long as its share."""
-        total = int(self.tally.sum())
-        x = strip.left()
-        painter.setPen(Qt.PenStyle.NoPen)
-        for column in (*range(1, TALLY), 0):
-            n = int(self.tally[column])
-            if n and total:
-                w = strip.width() * n / total
-                painter.setBrush(QBrush(tally_colour(column)))
-                painter.drawRect(QRectF(x, strip.top(), w, strip.height()))
-                x += w
-        if not total:
+        """The tally as a bar (:func:`paint_tally`), grey when nothing is counted."""
+        if not paint_tally(painter, strip, self.tally):
             painter.setBrush(QBrush(level_colour(NO_DATA, "vm")))
             painter.drawRect(strip)
 

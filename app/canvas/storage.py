@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.cards import TALLY, ContainerItem, tally_colour
+from app.canvas.cards import TALLY, ContainerItem, paint_tally
 from app.canvas.items import (
     MIN_TITLE_PX,
     SELECTED,
@@ -195,16 +195,7 @@ class ArrayGroupItem(QGraphicsItem):
         px = 1.0 / max(lod, 1e-6)
         strip_h = min(max(body.height() * 0.2, 4.0 * px), 12.0 * px)
         strip = QRectF(body.left(), body.bottom() - strip_h, body.width(), strip_h)
-        total = int(self.tally.sum())
-        x = strip.left()
-        painter.setPen(Qt.PenStyle.NoPen)
-        for column in (*range(1, TALLY), 0):
-            n = int(self.tally[column])
-            if n and total:
-                w = strip.width() * n / total
-                painter.setBrush(QBrush(tally_colour(column)))
-                painter.drawRect(QRectF(x, strip.top(), w, strip.height()))
-                x += w
+        paint_tally(painter, strip, self.tally)
         room = QRectF(body.left(), body.top(), body.width(), strip.top() - body.top())
         big = self._body_font(lod, room)
         if big.pixelSize() * lod < MIN_TITLE_PX - 0.5:

@@ -16,7 +16,7 @@ COMMANDS = ("validate",)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from models.calibration import all_checks  # noqa: PLC0415
+    from models.calibration import NOTHING_SATURATES, all_checks  # noqa: PLC0415
     from models.core import coefficients  # noqa: PLC0415
 
     if args.refit:
@@ -67,7 +67,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
           f"{counted(int(str(summary['cases'])), 'case')}; median |error|"
           f" {summary['median_abs_error']:.1%} "
           f"({by_role})")
-    bound = sum(bool(c.saturates) and not c.saturates.startswith("saturates nothing")
+    bound = sum(bool(c.saturates) and not c.saturates.startswith(NOTHING_SATURATES)
                 for c in checks)
     print(f"{bound} of {len(checks)} comparisons run a resource to saturation; the rest say"
           " what is busiest")

@@ -242,8 +242,9 @@ class Dashboard(QWidget):
         self.bands = tracker_for(document)
         self.bands.bands_updated.connect(self._on_bands)
         self.refresh()
-        # the fixes (a pass over every VM and link) once the window has painted
-        first_paint.later(self._structure_changed)
+        # the fixes (a pass over every VM and link) once the window has painted; the tiles
+        # just shown stand
+        first_paint.later(self._show_fixes)
         self._on_bands(self.bands.bands)
 
     # ------------------------------------------------------------------ names and fixes
@@ -262,12 +263,15 @@ class Dashboard(QWidget):
         """Names and fixes follow the design's structure, not every knob step."""
         self._names = None
         self._plain_cache.clear()
+        self._show_fixes()
+        self.refresh()
+
+    def _show_fixes(self) -> None:
         self.fixes = fixes_for(self.document.design)
         links = "<br>".join(f"{html.escape(f.problem)}: <a href=\"{i}\">"
                             f"{html.escape(f.action)}</a>" for i, f in enumerate(self.fixes))
         self.fix_label.setText(links)
         self.fix_label.setVisible(bool(self.fixes))
-        self.refresh()
 
     def _apply_fix(self, href: str) -> None:
         if href.isdigit() and int(href) < len(self.fixes):

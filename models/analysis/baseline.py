@@ -53,6 +53,7 @@ it "not measured".
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -400,9 +401,13 @@ def calibrate(design: Design) -> BaselineCheck:
     return check(design)
 
 
-def calibrate_after_import(design: Design, report: Any) -> BaselineCheck:
+def calibrate_after_import(design: Design, report: Any,
+                           progress: Callable[[int, int, str], object] | None = None
+                           ) -> BaselineCheck:
     """What an import does last: solve, check, and put the check into the report
-    (:class:`models.io.importers.ImportReport`)."""
+    (:class:`models.io.importers.ImportReport`); ``progress`` is told it has begun."""
+    if progress is not None:
+        progress(0, 0, "calibrating the baseline")
     result = calibrate(design)
     report.calibration = result.lines()
     return result

@@ -125,6 +125,8 @@ def all_checks(subsystems: tuple[str, ...] = NAMES) -> list[Check]:
 
 SATURATED = 0.9
 """A resource this busy or busier saturates (a figure's run is bound by it)."""
+NOTHING_SATURATES = "saturates nothing"
+"""How :func:`saturation` begins where no resource reaches :data:`SATURATED`."""
 
 
 def saturation(watch: Watch | None) -> str:
@@ -137,7 +139,7 @@ def saturation(watch: Watch | None) -> str:
     what, util = busiest
     if util >= SATURATED:
         return f"saturates {what} ({util:.0%})"
-    return f"saturates nothing; busiest: {what} at {util:.0%}"
+    return f"{NOTHING_SATURATES}; busiest: {what} at {util:.0%}"
 
 
 def covered_cases(checks: list[Check]) -> set[str]:

@@ -484,9 +484,7 @@ def import_rvtools(path: str | Path, *, site_by: SiteBy = "datacenter",
     design = build_design(estate, report, name=f"Estate from {p.stem}", site_by=site_by,
                           include_powered_off=include_powered_off, progress=progress)
     design.notes = f"Imported from the RVTools export {p.name} ({estate.taken})."
-    if progress is not None:
-        progress(0, 0, "calibrating the baseline")
-    baseline.calibrate_after_import(design, report)
+    baseline.calibrate_after_import(design, report, progress)
     report.seconds = time.perf_counter() - t0
     return design, report
 
