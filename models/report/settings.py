@@ -102,7 +102,8 @@ def setting_text(k: Knob, s: Setting, limit: int = 3) -> str:
             if isinstance(v, int | float) and not isinstance(v, bool)]
     if len(nums) == len(s.values) > SPREAD_FROM * limit:  # measured one by one: a range
         held = sum(n for _, n in s.values)
-        mid = statistics.median(float(v) for v, n in s.values for _ in range(n))
+        mid = statistics.median(float(v) for v, n in s.values for _ in range(n)
+                                if isinstance(v, int | float))
         return (f"{counted(len(nums), 'value')} on {kind_count(k.kind, held)}, from"
                 f" {prop_value(k.kind, k.prop, min(nums))} to"
                 f" {prop_value(k.kind, k.prop, max(nums))} (median"
