@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 
@@ -84,13 +85,29 @@ def knob_rows(design: Design) -> list[KnobRow]:
     return rows
 
 
+SPREAD_FROM = 3
+"""A numeric knob with more distinct values than this many times the values listed (a VM's
+measured CPU, one value each) is given as its range and median instead."""
+
+
 def setting_text(k: Knob, s: Setting, limit: int = 3) -> str:
     """``32 I/Os`` when every component agrees, else ``128 I/Os on 15 VMs, 0 I/Os on 1 VM``
-    (the ``limit`` most common values, then how many more)."""
+    (the ``limit`` most common values, then how many more), or, for many numbers (measured
+    one by one), ``494 values on 502 VMs, from 0.5 % to 100 % (median 4.6 %)``."""
     if not s.values:
         return "–"
     if s.uniform:
         return prop_value(k.kind, k.prop, s.values[0][0])
+    nums = [float(v) for v, _ in s.values
+            if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(nums) == len(s.values) > SPREAD_FROM * limit:  # measured one by one: a range
+        held = sum(n for _, n in s.values)
+        mid = statistics.median(float(v) for v, n in s.values for _ in range(n)
+                                if isinstance(v, int | float))
+        return (f"{counted(len(nums), 'value')} on {kind_count(k.kind, held)}, from"
+                f" {prop_value(k.kind, k.prop, min(nums))} to"
+                f" {prop_value(k.kind, k.prop, max(nums))} (median"
+                f" {prop_value(k.kind, k.prop, mid)})")
     parts = [f"{prop_value(k.kind, k.prop, v)} on {kind_count(k.kind, n)}"
              for v, n in s.values[:limit]]
     more = len(s.values) - limit

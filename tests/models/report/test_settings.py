@@ -23,3 +23,19 @@ def test_mixed_values_are_counted() -> None:
     net = rows["Library network"]
     assert setting_text(net.knob, net.base) == ("10 Gbit/s on 6 libraries, 1 Gbit/s on 4"
                                                      " libraries")
+
+
+def test_values_measured_one_by_one_read_as_a_range() -> None:
+    from models.document.design import Component, Design  # noqa: PLC0415
+    from models.document.knobs import knobs_for  # noqa: PLC0415
+    from models.report.settings import setting, values  # noqa: PLC0415
+
+    d = Design(name="estate")
+    d.components += [Component(f"v{i}", "vm", f"vm{i}", props={"workload.cpu_pct": p})
+                     for i, p in enumerate([2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 90.0,
+                                            90.0])]
+    k = next(k for k in knobs_for(d) if k.prop == "workload.cpu_pct")
+    assert setting_text(k, setting(values(d, k))) == (
+        "10 values on 11 VMs, from 2 % to 90 % (median 7 %)")
+    few = Design(name="few", components=d.components[:3])
+    assert setting_text(k, setting(values(few, k))) == "2 % on 1 VM, 3 % on 1 VM, 4 % on 1 VM"
