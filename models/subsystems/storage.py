@@ -272,12 +272,16 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     par = _lookup(c, "storage_array", "media", DRIVE_PARALLEL)
     penalty = _lookup(c, "storage_array", "raid", RAID_PENALTY)
     disks = c.array.cols["disks"].astype(float)
-    servers = disks * par
-    per_io = np.maximum(1.0 / drive_iops[a], bs_kb / (drive_mbps[a] * 1000.0)) if n_arr \
-        else np.zeros(n)
     backend = read + write * (penalty[a] if n_arr else 1.0)
-    arr_single = per_io * backend * (par[a] if n_arr else 1.0)  # one server's time per I/O
-    aq, ad = mva.seidmann(arr_single, servers[a] if n_arr else np.ones(n))
+    # a drive does max(1 / IOPS, transfer time) of work per request (its capacity) on `par`
+    # channels (flash): a small request holds one channel for `par` / IOPS; one that moves
+    # more than a channel's share of the drive's bandwidth has every channel and takes its
+    # transfer time, not `par` times it.  The station's servers keep the drive's capacity:
+    # the work per request over the time one holds a channel.
+    transfer = bs_kb / (drive_mbps[a] * 1000.0) if n_arr else np.zeros(n)
+    per_io = np.maximum(1.0 / drive_iops[a], transfer) if n_arr else np.zeros(n)
+    held = np.maximum(par[a] / drive_iops[a], transfer) if n_arr else np.zeros(n)
+    aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io if n_arr else np.ones(n))
     _ = media
 
     delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0 + think_s

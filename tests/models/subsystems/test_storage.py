@@ -59,6 +59,21 @@ def test_large_blocks_hit_the_fabric() -> None:
     assert any(r.resource == "hba" and r.util > 0.9 for r in p.resources)
 
 
+def test_a_large_request_alone_takes_its_transfer_time_on_flash() -> None:
+    """A flash drive serves small requests on its channels at once; a request larger than a
+    channel's share of its bandwidth has them all: alone it takes its transfer time (4 MB at
+    500 MB/s, 8.4 ms), not the channels' count times it, and the drive's capacity is the
+    same either way."""
+    ssd = {"media": "ssd", "disks": 1, "raid": "none", "protocol": "fc", "fabric_gbps": 64.0}
+    big = {"workload.io_block_kb": 4096, "workload.io_read_pct": 100}
+    alone = _run(ssd, dict(FLASH_VM, **big, **{"workload.io_iops": 1.0}),
+                 host=dict(FLASH_HOST, hba_count=8))
+    transfer_ms = 4096 / (500.0 * 1000.0) * 1000.0
+    assert transfer_ms <= alone.vms.latency_ms[0] < 1.5 * transfer_ms
+    flat_out = _run(ssd, dict(FLASH_VM, **big), host=dict(FLASH_HOST, hba_count=8))
+    assert math.isclose(flat_out.vms.storage_mbps[0], 500.0 / 1.024, rel_tol=0.02)
+
+
 def test_raid_write_penalty_orders_throughput() -> None:
     vm = dict(FLASH_VM, **{"workload.io_read_pct": 0})
     hdd = {"media": "hdd10k", "disks": 12, "protocol": "fc"}
