@@ -2,9 +2,9 @@
 containers in VMs (DVD Store), and the CloudStone thresholds and Latency Sensitivity rule,
 each rebuilt as a design and evaluated through the engine (models/cpu_virt.py).
 
-Fitted (role ``fit``): the hypervisor cost per guest event on ESXi 6.0 ("90% of native") and
-on 5.1 (70% at equal CPU), the native CPU per transaction (84.7% of 72 LCPUs, a testbed
-input), Docker's 2-4%.  Checked, not fitted: the VM's CPU utilisation (85.1%), the guest's
+Fitted (role ``fit``): the hypervisor cost per blocking context switch on ESXi 6.0 ("90% of
+native") and on 5.1 (70% at equal CPU), the native CPU per transaction (84.7% of 72 LCPUs, a
+testbed input), Docker's 2-4%.  Checked, not fitted: the VM's CPU utilisation (85.1%), the guest's
 interrupts and context switches per second, the table's own VM/native ratio, Docker in VMs,
 and the NUMA orderings (VMs beat unpinned native; pinned native beats VMs).  Rules: 128 vCPUs
 per VM on ESXi 6.0, the CloudStone thresholds, and a physical core per latency-sensitive vCPU.
@@ -126,7 +126,7 @@ def _oracle_checks() -> list[Check]:
     ratio = _cv(vm, "vm_efficiency")
     case = "cpuvirt-oracle-esxi6-vs-native-throughput"
     out.append(Check(case, "VM/native throughput at equal CPU, ESXi 6.0 ('90%')", 0.90, ratio,
-                     0.02, "fit", note="fits the ESXi 6.0 cost per guest event"
+                     0.02, "fit", note="fits the ESXi 6.0 cost per blocking context switch"
                      f" (~{cpu_virt.EVENT_US_60.value:.1f} LCPU-us)"))
     table = (59_500.0 / 85.1) / (66_500.0 / 84.7)
     out.append(Check(case, "VM/native throughput per CPU %, table (59.5K/85.1 vs 66.5K/84.7)",
@@ -143,7 +143,7 @@ def _oracle_checks() -> list[Check]:
     out.append(Check("cpuvirt-oracle-esxi51-vs-native",
                      "VM/native throughput at equal CPU, ESXi 5.1", 0.70,
                      _cv(vm51, "vm_efficiency"), 0.03, "fit",
-                     note="fits the ESXi 5.1 cost per guest event"
+                     note="fits the ESXi 5.1 cost per blocking context switch"
                      f" (~{cpu_virt.EVENT_US_51.value:.0f} LCPU-us)"))
     return out
 
@@ -322,9 +322,9 @@ def checks() -> list[Check]:
 
 
 def fit(f: Fitter) -> None:
-    """The hypervisor's cost per guest event on ESXi 6.0 and 5.1, each by root on its VM /
-    native ratio through the engine (one figure each); Docker's overhead by root on the middle
-    of 2-4% natively."""
+    """The hypervisor's cost per blocking context switch on ESXi 6.0 and 5.1, each by root on
+    its VM / native ratio through the engine (one figure each); Docker's overhead by root on the
+    middle of 2-4% natively."""
     def oracle() -> list[Target]:
         vm = _vm60()
         table = (ORACLE_VM_TPS / float(published(_UTIL, "vm"))) / (

@@ -83,13 +83,11 @@ def _esx35() -> Prediction:
         dict(FLASH_VM, vcpus=4, **{"workload.io_block_kb": 8, "workload.io_oio": 100}), 8))
 
 
-RAN_IT = ("the per-event cost of the hypervisor (cpu_virt.event_us_51/60, fitted on the Oracle"
-          " monster VM's share of native) charges each I/O three events (a completion"
-          " interrupt, two context switches) at tens of microseconds, over the host's cores"
-          " many times; what would close it: the monster VM's loss from a mechanism that is"
-          " not per I/O (vCPU co-scheduling, NUMA), fitted there, leaving the I/O path's own"
-          " cost (per I/O, fitted on the VAIO and PVSCSI studies) the only per-I/O term")
-"""Why a flash host's CPU demand passes its capacity at the rate the study ran."""
+RAN_IT = ("Iometer keeps its I/Os in flight asynchronously: no process blocks on one, so the"
+          " hypervisor's cost per blocking context switch (cpu_virt.event_us_51/60, fitted on"
+          " the Oracle monster VM) is not charged, and each I/O costs the host only its path's"
+          " own work (issue, adapter, completion)")
+"""Why a flash host's CPU holds the rate the study ran."""
 
 
 def _ran_it(case: str, p: Prediction) -> Check:

@@ -207,7 +207,7 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         other = np.where(np.isnan(txn), other, sto.vm_app_cores)
     path = _arr(sto.vm_cpu_cores, n) + np.where(web, 0.0, _arr(net.vm_cpu_cores, n))
     # virtualisation: containers and remote memory scale the work's CPU, the hypervisor
-    # adds its cost per guest event (models/cpu_virt.py)
+    # adds its cost per blocking context switch (models/cpu_virt.py)
     cv = cpu_virt.solve(c, hidx, placed, cap, pcpus, other, web, sto, net)
     req_core_s, other = req_core_s * cv.factor, other * cv.factor
     req_rate = np.where(web, rate / 1000.0, 0.0) * cv.factor  # core-s per core-ms of cost

@@ -1,5 +1,5 @@
-"""CPU virtualisation: hypervisor cost per guest event by release, containers, NUMA spanning,
-monster-VM limits and latency sensitivity's exclusive cores."""
+"""CPU virtualisation: hypervisor cost per blocking context switch by release, containers,
+NUMA spanning, monster-VM limits and latency sensitivity's exclusive cores."""
 
 from __future__ import annotations
 
@@ -74,11 +74,23 @@ def test_cost_per_event_never_rises_with_the_release() -> None:
 
 def test_packets_are_not_taxed_twice() -> None:
     """The network model's per-packet cost is total host CPU on ESXi: cpu_virt adds nothing
-    for packets, only for storage completions and the context switches they cause."""
+    for packets, only for the context switches of processes blocking on their I/O."""
     d = build()
     assert solve(d, pps=500_000).overhead_cores[0] == 0.0
     with_io = solve(d, iops=10_000, pps=500_000).overhead_cores[0]
     assert with_io == pytest.approx(solve(d, iops=10_000).overhead_cores[0]) and with_io > 0
+
+
+def test_asynchronous_io_blocks_no_process_and_costs_no_switches() -> None:
+    """Iometer keeps its I/Os in flight without blocking on each: no halt and wake-up of its
+    vCPU to pay for; a database's processes block on theirs, two context switches per I/O at
+    the release's cost; the completion interrupt is the I/O path's, charged by neither."""
+    iometer = solve(build(profile="iometer"), iops=100_000)
+    oltp = solve(build(profile="oltp"), iops=100_000)
+    assert iometer.overhead_cores[0] == 0.0 and iometer.efficiency[0] == pytest.approx(1.0)
+    cores = 100_000 * cpu_virt.CS_PER_IO * cpu_virt.EVENT_US_60.value * 1e-6
+    assert oltp.overhead_cores[0] == pytest.approx(cores / speed_of_host(build().components[0]
+                                                                         .props), rel=1e-9)
 
 
 def test_netperf_vm_on_esx4_is_not_overcommitted() -> None:
