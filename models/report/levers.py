@@ -85,7 +85,21 @@ HEADLINES = ("total_iops", "p95_response_ms", "library_min", "network_gbps", "wa
 """The figure a change is judged by: the first of these the design measures."""
 
 BUSY = 0.7
-"""From this utilisation a resource is worth relieving (the theme's amber)."""
+"""From this utilisation a resource is worth relieving (the theme's amber), unless the design's
+policy sets its ceiling (:data:`CEILINGS`)."""
+
+CEILINGS = {"host_cpu": "cpu_util_max", "host_memory": "memory_util_max"}
+"""Resources the design's policy holds to a ceiling of its own: worth relieving only at it (a
+host at 82% CPU under a 90% ceiling is what the architect planned for, not a problem)."""
+
+
+def worth_relieving(design: Design, r: Resource) -> bool:
+    """Whether ``r`` is busy enough that the report looks for a change: at the design's own
+    ceiling for host CPU and memory, else from :data:`BUSY`."""
+    policy = CEILINGS.get(r.resource)
+    ceiling = design.policy_value(policy) if policy is not None else None
+    limit = float(ceiling) if isinstance(ceiling, int | float) else BUSY
+    return r.util >= limit * (1.0 - 1e-9)
 
 
 def headline(p: Prediction) -> Kpi | None:
@@ -253,7 +267,7 @@ def relieve(design: Design, p: Prediction, busy: Resource | None = None) -> Reme
     ``p`` was evaluated from, its scenario applied); None when the resource is not busy or
     no lever helps."""
     busy = busy or binding_resource(p)
-    if busy is None or not busy.util >= BUSY:
+    if busy is None or not worth_relieving(design, busy):
         return None
     for lever in tried_levers(busy.resource):  # the cheapest change that helps wins
         remedy = try_lever(design, lever, busy, p)

@@ -34,6 +34,7 @@ from models.report.levers import (
     binding_resource,
     headline,
     tried_levers,
+    worth_relieving,
 )
 from models.report.settings import quoted
 from models.report.wording import (
@@ -358,7 +359,7 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
         return (f"Headroom computes that {_change(design, p, remedy)} would"
                 f" {_effect(design, remedy)}.")
     r = binding_resource(p)
-    if r is not None and r.util >= BUSY:
+    if r is not None and worth_relieving(design, r):
         tried = sorted({in_sentence(lv.knob.label)
                         for lv in tried_levers(r.resource) if lv.knob.applies_to(design)})
         name = resource_name(r.resource)
@@ -378,7 +379,7 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
     if most is not None and len(p.hosts.ids):
         now = int(np.max(p.hosts.vms)) if len(p.hosts.vms) else 0
         return (f"Nothing needs to change: by {limit_text(limit, phrase=True)} each host has"
-                f" room for {most:,} such VMs (the busiest has {now:,}).")
+                f" room for {most:,} VMs of the average size (the fullest host runs {now:,}).")
     return "Nothing needs to change."
 
 

@@ -53,3 +53,31 @@ def test_no_lever_for_a_design_with_room_and_memory_is_not_load() -> None:
     assert p.bottlenecks(1)[0].resource == "host_memory"  # configured, not load
     busy = binding_resource(p)
     assert busy is not None and busy.resource == "host_cpu"
+
+
+def test_a_host_under_the_designs_own_ceiling_needs_no_change() -> None:
+    """An estate host at 80% CPU under the policy's 90% is what the architect planned: no
+    change is sought (a report told an estate to double one host's cores); at the ceiling
+    one is."""
+    from models.document.design import Component, Design, Link  # noqa: PLC0415
+
+    def estate(cpu_pct: float) -> Design:
+        host = Component("h1", "host", "esx01", props={"sockets": 1, "cores_per_socket": 10,
+                                                        "hyperthreading": False,
+                                                        "memory_gb": 1024})
+        vms = [Component(f"v{i}", "vm", f"vm{i}", props={
+            "vcpus": 2, "memory_gb": 4, "workload.profile": "measured",
+            "workload.cpu_pct": cpu_pct}) for i in range(5)]
+        return Design(components=[host, *vms], links=[Link(v.id, "h1", "runs_on")
+                                                       for v in vms])
+
+    planned = estate(80.0)
+    p = evaluate(planned)
+    busy = binding_resource(p)
+    assert busy is not None and busy.resource == "host_cpu" and 0.7 < busy.util < 0.9
+    assert relieve(planned, p) is None
+    over = estate(95.0)
+    q = evaluate(over)
+    busy = binding_resource(q)
+    assert busy is not None and busy.util >= 0.9
+    assert relieve(over, q) is not None

@@ -117,4 +117,5 @@ def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
     detail = p.sections.consolidation
     assert detail is not None and detail.max_vms_per_host_by_memory is not None
     assert text == ("Nothing needs to change: by host memory each host has room for"
-                    f" {detail.max_vms_per_host_by_memory:,} such VMs (the busiest has 3).")
+                    f" {detail.max_vms_per_host_by_memory:,} VMs of the average size (the"
+                    " fullest host runs 3).")
