@@ -26,6 +26,7 @@ from models.document.design import (
     normalise,
 )
 from models.document.knobs import Knob, knobs_for
+from models.document.numbers import number
 from models.document.schema import Value
 from models.engine.kpis import KPI_BY_KEY
 from models.engine.metrics import needed_or_nan
@@ -183,7 +184,8 @@ def band_settings(knob: Knob, current: np.ndarray, band: str,
     """The settings a sensitivity study tries for ``knob``.
 
     ``around``: each row's value halved and doubled (:data:`AROUND`), kept in what the
-    schema accepts (a value of 0: up by a twentieth of the knob's range); numbers restricted
+    schema accepts (a value of 0: up by a twentieth of the knob's range; a value that turns the
+    property off, ``PropSpec.off``, stays as it is); numbers restricted
     to a set and choices: the ones either side of the value (``chosen``: the most common choice; a
     switch: the other position).  Enums and bools otherwise: every choice.  Numbers
     restricted to a set (NIC speed, PCIe lanes): every
@@ -225,6 +227,9 @@ def band_settings(knob: Knob, current: np.ndarray, band: str,
                                                        current), s_lo))
         up = np.maximum(current, np.minimum(np.where(current > 0, current * AROUND[1],
                                                      current + nudge), s_hi))
+        if spec.off is not None:  # a row switched off stays off (no ceiling, no limit)
+            down = np.where(current == spec.off, current, down)
+            up = np.where(current == spec.off, current, up)
         out_: list[Value | np.ndarray] = []
         for moved in (down, up):
             arr = np.round(moved) if spec.type == "int" else moved
@@ -277,6 +282,11 @@ def sensitivity(design: Design, output: str, *, band: str = "around",
         current = (np.array([c.policy[k.prop.removeprefix("policy.")]]) if k.kind == "design"
                    else col.values().astype(float) if k.spec.type in ("int", "float")
                    else np.zeros(0))
+        if band == "around" and k.spec.off is not None and current.size \
+                and np.all(current == k.spec.off):
+            notes.append(f"{k.label}: off ({number(k.spec.off)}), nothing around it to try"
+                         " (set it to see its swing)")
+            continue
         settings = band_settings(k, current, band, _most_common(c, k))
         if not settings:
             notes.append(f"{k.path}: no range to move it over")

@@ -38,6 +38,9 @@ class PropSpec:
     max: float | None = None
     choices: tuple[str, ...] | tuple[float, ...] | None = None
     nullable: bool = False
+    off: float | None = None
+    """The value that turns the property off (no ceiling, no limit, no price): a sensitivity
+    study has no value around it to try."""
 
     def expected(self) -> str:
         """A short phrase that says what a valid value looks like, for error messages."""
@@ -340,7 +343,7 @@ VM = KindSpec(
         P("workload.app_users", "int", 0, "users", "users (driver threads) of a transactional"
           " application, each a closed loop: think, then the transaction's CPU and I/Os;"
           " throughput, IOPS and response follow.  0: not modelled as an application (I/O on"
-          " io_oio or io_iops)", 0, 1000000),
+          " io_oio or io_iops)", 0, 1000000, off=0.0),
         P("workload.app_think_ms", "float", 0.0, "ms", "a user's think time between"
           " transactions", 0, 1.0e7),
         P("workload.app_cpu_ms", "float", 1.0, "ms", "guest CPU per transaction, on one vCPU"
@@ -405,7 +408,7 @@ CONTENT_LIBRARY = KindSpec(
           " SyncItems: items one subscribed library transfers at once", 1, 1000),
         P("max_bandwidth_mbps", "float", 0.0, "Mbit/s", "Transfer Service > Maximum Bandwidth"
           " Consumption for streaming transfers; 0 = unlimited (direct copies ignore it)",
-          0, 400000),
+          0, 400000, off=0.0),
         P("item_gb", "float", 15.0, "GB", "size of one item's disks on a datastore"
           " (uncompressed, provisioned)", 0.001, 100000),
         P("compression_ratio", "float", 2.78, "x", "uncompressed / compressed size of an item"
@@ -503,15 +506,16 @@ DESIGN_PROPS: dict[str, PropSpec] = _props(
     P("policy.storage_growth_pct", "float", 0.0, "%", "growth to plan storage capacity for"
       " (on the space in use)", 0, 1000),
     P("policy.vcpu_per_core_max", "float", 0.0, "vCPUs per core", "highest acceptable vCPUs"
-      " per physical core on a host (0: no ceiling); hosts needed honour it", 0, 64),
+      " per physical core on a host (0: no ceiling); hosts needed honour it", 0, 64, off=0.0),
     P("policy.memory_overcommit_max", "float", 0.0, "x", "highest acceptable configured VM"
       " memory per installed memory on a host (0: no ceiling); hosts needed honour it", 0,
-      16),
+      16, off=0.0),
     P("policy.licence_edition", "enum", licensing.edition_ids()[0],
       choices=licensing.edition_ids(), doc="the per-core subscription a licence price is"
       " for (resources/licensing.json); every edition counts cores the same way"),
     P("policy.licence_price_per_core", "float", 0.0, "per core per year", "price of one"
-      " licensed core for a year, in any currency; 0: no price, no yearly cost", 0, 1.0e6),
+      " licensed core for a year, in any currency; 0: no price, no yearly cost", 0, 1.0e6,
+      off=0.0),
     P("policy.licence_order_minimum", "bool", False, doc="count the minimum of cores per"
       " order announced in 2025 (72; disputed, so off unless turned on)"),
 )

@@ -495,6 +495,22 @@ def test_around_never_turns_a_value_back_and_a_switch_has_one_side() -> None:
     assert math.isfinite(switch.output_low) and math.isnan(switch.output_high)
 
 
+def test_around_leaves_a_setting_that_is_off_off() -> None:
+    """A vCPU:core ceiling of 0 is no ceiling: 'around' it was once 0.8 vCPUs a core, the
+    tightest ceiling there is, and topped an estate's tornado at 274 hosts.  Off on every
+    component, the knob is left out with a note; off on some rows, those rows stay off."""
+    d = toy_design(n_hosts=2, n_vms=4)
+    ceiling, users = knob("design.policy.vcpu_per_core_max"), knob("vm.workload.app_users")
+    assert ceiling is not None and users is not None
+    s = analysis.sensitivity(d, "hosts_needed", knobs=[ceiling], evaluate=toy_run)
+    assert not s.knobs and any(n.startswith("vCPU:core ceiling: off (0)") for n in s.notes)
+    low, high = band_settings(users, np.array([0.0, 40.0]), "around")
+    assert list(np.asarray(low)) == [0.0, 20.0] and list(np.asarray(high)) == [0.0, 80.0]
+    d.policy["vcpu_per_core_max"] = 4.0
+    s = analysis.sensitivity(d, "hosts_needed", knobs=[ceiling], evaluate=toy_run)
+    assert [(k.low, k.high) for k in s.knobs] == [(2.0, 8.0)]
+
+
 def sited(stretched: bool) -> Design:
     """The toy design's four hosts at two sites, in one cluster spanning both
     (``stretched``) or one cluster per site."""
