@@ -165,6 +165,8 @@ class SensitivityTab(QWidget):
         self.sens_baseline = math.nan
         self.stale = False
         """The design changed since the tornado shown was computed."""
+        self.started = False
+        """Whether a tornado was ever asked for (the tab computes one the first time it shows)."""
         self._sens_started = 0.0
         self.runner = Runner(self, lane=LANE, describe=str)
         self.runner.progressed.connect(self._progressed)
@@ -208,6 +210,7 @@ class SensitivityTab(QWidget):
         """(Re)start the tornado for the chosen output, in the background."""
         self._recompute.stop()
         self.stale = False
+        self.started = True
         design = analysis_copy(self.document)
         knobs = list(knobs_for(design))
         self.sens_baseline = math.nan
@@ -304,6 +307,8 @@ class SensitivityTab(QWidget):
             self.start_sensitivity()
 
     def shown(self) -> None:
-        """The tab came into sight: recompute a tornado the design has changed under."""
-        if self.stale and self.auto_check.isChecked():
+        """The tab came into sight: compute the tornado the first time, and recompute one the
+        design has changed under (an empty chart asked the user to find Compute)."""
+        first = not self.started
+        if (self.stale or first) and self.auto_check.isChecked():
             self._recompute.start()

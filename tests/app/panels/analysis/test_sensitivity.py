@@ -99,3 +99,16 @@ def test_an_estate_ranks_what_moves_the_hosts_it_needs(qtbot: QtBot) -> None:
              zip(low["x0"], low["width"], high["x0"], high["width"], strict=True)]
     assert reach == sorted(reach, reverse=True)
     assert "Blue: the knob's low setting, orange: its high setting" in tab.sens_status.text()
+
+
+def test_the_tab_computes_its_first_tornado_when_it_is_first_shown(qtbot: QtBot) -> None:
+    """Opening the tab by its tab (not the menu) showed an empty chart until Compute was
+    found; the first time it shows, the tornado is computed."""
+    window = make(qtbot, examples.DEFAULT_EXAMPLE)
+    panel = window.analysis
+    tab = panel.sensitivity
+    qtbot.waitUntil(lambda: bool(tab.offered))
+    window.analysis_dock.raise_()  # the Analysis tab at the bottom, as a user clicks it
+    with qtbot.waitSignal(tab.sensitivity_finished, timeout=SLOW_MS):
+        panel.tabs.setCurrentWidget(tab)
+    assert tab.swings
