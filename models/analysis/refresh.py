@@ -264,12 +264,12 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
     make = template(to)
     before_p = ev(compile_design(design))
     notes: list[str] = []
+    said: dict[tuple[int, ...], list[str]] = {}
+    """What each count's resize said (the count kept is the one whose notes are given)."""
 
     def attempt(counts: dict[str, int]) -> tuple[Rebuild, Prediction]:
         new, found_notes = resize(design, counts, make)
-        for n in found_notes:
-            if n not in notes:
-                notes.append(n)
+        said[tuple(counts[g] for g in chosen)] = found_notes
         rb = _as_rebuild(design, new, chosen, names, to)
         return rb, ev(compile_design(rebuilt(design, rb)))
 
@@ -297,6 +297,7 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
                              " meets its own need is taken")
                 break
             counts = nxt
+    notes[:0] = said.get(tuple(counts[g] for g in chosen), [])
     after = side(p)
     return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
                          rounds, side(before_p), after, rebuilt(design, rb), rb, p, notes)

@@ -150,3 +150,20 @@ def test_hosts_in_no_cluster_are_refreshed_and_said_so() -> None:
     assert r.rebuild.label.startswith("6 hosts of prod and in no cluster replaced by")
     assert any(line.startswith("hosts in no cluster: 2 hosts -> ") for line in
                r.cluster_lines())
+
+
+def test_the_notes_are_the_settled_counts_and_name_clusters_by_name() -> None:
+    """Each round of the search said where the background load went; only the count kept
+    is told, by the cluster's name (it repeated 'cl-cluster1 ... over 5 hosts' and '... over
+    2 hosts')."""
+    design = estate()
+    for h in design.of_kind("host"):
+        h.props["background.cpu_cores"] = 1.0
+    for c in design.of_kind("cluster"):
+        c.name = f"Cluster {c.id.upper()}"
+    r = refresh(design, target("dell-r760", "Gold 6548Y+"))
+    spread = [n for n in r.notes if "background load" in n]
+    assert len(r.rounds) > 1 and len(spread) == len(r.groups)
+    for g in r.groups:
+        mine = [n for n in spread if n.startswith(f"cluster Cluster {g.upper()}:")]
+        assert len(mine) == 1 and mine[0].endswith(f"spread over {r.counts[g]} hosts")
