@@ -8,14 +8,18 @@ over the components it applies to, in the same words ("128 I/Os on 15 VMs, 0 I/O
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
-from models.document.design import Design, DesignError, apply_scenario
+from models.document.catalogue import processors
+from models.document.design import Component, Design, DesignError, apply_scenario
 from models.document.knobs import knobs_for
+from models.document.numbers import counted
+from models.document.words import kind_count
 from models.report.settings import setting, setting_text, values
 
 BASE = "base"
@@ -40,14 +44,47 @@ def differences(design: Design, left: str, right: str) -> list[Difference]:
         b = design if right == BASE else apply_scenario(design, right)
     except DesignError:
         return []
-    out = []
+    out = hardware(a, b)
     for k in knobs_for(design):
         va, vb = values(a, k), values(b, k)
-        if va != vb:
-            out.append(Difference(k.label, setting_text(k, setting(va)),
-                                  setting_text(k, setting(vb)),
-                                  f"{k.spec.doc}.\nStudy behind it: {k.source}"))
+        if va == vb or (len(va) != len(vb) and set(va) == set(vb)):
+            continue  # other components (a refresh's hosts) with the same values: no change
+        out.append(Difference(k.label, setting_text(k, setting(va)),
+                              setting_text(k, setting(vb)),
+                              f"{k.spec.doc}.\nStudy behind it: {k.source}"))
     return out
+
+
+def hardware(a: Design, b: Design) -> list[Difference]:
+    """How many hosts and which processors, where they differ (a refresh): neither is a knob,
+    and a refresh changes both."""
+    ha, hb = a.of_kind("host"), b.of_kind("host")
+    out = []
+    if len(ha) != len(hb):
+        out.append(Difference("Hosts", kind_count("host", len(ha)), kind_count("host", len(hb)),
+                              "The hosts of the design."))
+    pa, pb = [_processor(h) for h in ha], [_processor(h) for h in hb]
+    if sorted(pa) != sorted(pb) and set(pa) != set(pb):
+        out.append(Difference("Processor", _counted(pa), _counted(pb),
+                              "The hosts' processors, as the catalogue names them (their"
+                              " per-core performance is SPEC's)."))
+    return out
+
+
+def _processor(host: Component) -> str:
+    text = str(host.get("cpu_model") or "").strip()
+    found = processors.match(text) if text else None
+    return found.model if found is not None else (text or "not given")
+
+
+def _counted(names: list[str], limit: int = 3) -> str:
+    """``Intel Xeon Gold 6140 on 12 hosts, ...`` (one name: just the name)."""
+    order = Counter(names).most_common()
+    if len(order) == 1:
+        return order[0][0]
+    parts = [f"{name} on {kind_count('host', n)}" for name, n in order[:limit]]
+    more = len(order) - limit
+    return ", ".join(parts) + (f" and {counted(more, 'other processor')}" if more > 0 else "")
 
 
 class ComparePanel(QWidget):

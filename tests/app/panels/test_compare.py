@@ -28,6 +28,27 @@ def test_the_knobs_that_differ_between_two_scenarios() -> None:
     assert differences(design, "base", "no such scenario") == []
 
 
+def test_a_refresh_compares_its_hosts_and_processors_not_same_values() -> None:
+    """A refresh changes how many hosts there are and their processors, neither a knob: both
+    are listed; a knob with the same value on the old and the new hosts (hyperthreading on)
+    is not a difference, though it counts other hosts."""
+    from models.analysis.refresh import refresh, target  # noqa: PLC0415
+    from models.document.design import Scenario  # noqa: PLC0415
+    from tests.refresh_estate import estate  # noqa: PLC0415
+
+    base = estate()
+    for h in base.of_kind("host"):
+        h.props["hyperthreading"] = True
+    r = refresh(base, target("dell-r760", "Gold 6548Y+"))
+    base.scenarios.append(Scenario("r760", [], r.rebuild))
+    rows = {d.label: (d.left, d.right) for d in differences(base, "base", "r760")}
+    assert rows["Hosts"] == ("6 hosts", "4 hosts")
+    assert rows["Processor"] == ("Intel Xeon E5-2680 on 4 hosts, Intel Xeon X5675 on 2 hosts",
+                                 "Intel Xeon Gold 6548Y+")
+    assert "Hyperthreading" not in rows
+    assert list(rows)[:2] == ["Hosts", "Processor"]
+
+
 def test_the_compare_window_shows_them_under_the_figures(qtbot: QtBot) -> None:
     doc = DesignDocument(examples.load("vaio-scaling"))
     bar = ScenarioBar(doc)
