@@ -198,10 +198,12 @@ def _arrays(design: Design, p: Prediction | None) -> list[ArrayRow]:
         if isinstance(cap, (int, float)) and cap > 0:
             space = (f"{fmt.with_unit(float(used), 'GB')} used of {fmt.with_unit(cap, 'GB')}"
                      if isinstance(used, (int, float)) else fmt.with_unit(cap, "GB"))
-        hardware = component_summary(a) if any(k in a.props for k in DRIVE_PROPS) else \
-            fmt.value(a.get("protocol"))
+        given = any(k in a.props for k in DRIVE_PROPS)
+        hardware = component_summary(a) if given else fmt.value(a.get("protocol"))
         i = index.get(a.id)
         io, why = array_io(p, i, disks.get(a.id, 0)) if p is not None and i is not None \
             else (None, NOT_MEASURED)
+        if io is not None and not given:  # its latency rests on drives nobody gave
+            hardware += f"; drives not given, {component_summary(a)} assumed"
         rows.append(ArrayRow(a.name or a.id, hardware, space, io, why))
     return sorted(rows, key=lambda r: _natural(r.name))

@@ -55,6 +55,23 @@ def test_arrays_say_why_they_have_no_figures_instead_of_zeros() -> None:
     assert array.io is not None and array.io[0].endswith("IOPS") and " × " in array.hardware
 
 
+def test_an_arrays_figures_on_drives_nobody_gave_say_what_was_assumed() -> None:
+    """An imported datastore with measured I/O has latency and busy figures from the
+    schema's drives: the hardware says they were assumed, not the estate's."""
+    from models.document.design import Link  # noqa: PLC0415
+
+    design = _estate()
+    ds = next(a for a in design.of_kind("storage_array") if a.name == "DS-01")
+    vm = design.of_kind("vm")[0]
+    vm.props["workload.io_iops"] = 500.0
+    design.links = [lk for lk in design.links if not (lk.kind == "disk_on"
+                                                      and lk.source == vm.id)]
+    design.links.append(Link(vm.id, ds.id, "disk_on"))
+    row = {a.name: a for a in inventory(design, evaluate(design)).arrays}["DS-01"]
+    assert row.io is not None
+    assert row.hardware == "Fibre Channel; drives not given, 8 × SSD · RAID 5 assumed"
+
+
 def test_an_estate_is_listed_and_a_testbed_drawn() -> None:
     assert listed(_estate())
     assert not listed(examples.load("vaio-scaling"))
