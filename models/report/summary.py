@@ -379,7 +379,8 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
     if most is not None and len(p.hosts.ids):
         now = int(np.max(p.hosts.vms)) if len(p.hosts.vms) else 0
         return (f"Nothing needs to change: by {limit_text(limit, phrase=True)} each host has"
-                f" room for {most:,} VMs of the average size (the fullest host runs {now:,}).")
+                f" room for {counted(most, 'VM')} of the average size (the fullest host runs"
+                f" {now:,}).")
     return "Nothing needs to change."
 
 
