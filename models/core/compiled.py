@@ -50,18 +50,38 @@ def _dtype(spec: PropSpec) -> type:
     return np.float64
 
 
-@dataclass
 class Table:
-    """The components of one kind (or the links of one kind) as columns."""
+    """The components of one kind (or the links of one kind) as columns.
 
-    kind: str
-    specs: dict[str, PropSpec]
-    ids: list[str]
-    cols: dict[str, np.ndarray]
-    index: dict[str, int] = field(default_factory=dict)
+    ``ids`` (a link's is ``from->to``) and ``index`` (id -> row) are made when first read:
+    no model reads a link table's, and an estate's 100,000 links made them on every
+    compile."""
+
+    def __init__(self, kind: str, specs: dict[str, PropSpec], cols: dict[str, np.ndarray],
+                 ids: list[str] | Callable[[], list[str]], size: int) -> None:
+        self.kind = kind
+        self.specs = specs
+        self.cols = cols
+        self._ids = ids if isinstance(ids, list) else None
+        self._make_ids = ids if not isinstance(ids, list) else None
+        self._index: dict[str, int] | None = None
+        self._size = size
+
+    @property
+    def ids(self) -> list[str]:
+        if self._ids is None:
+            assert self._make_ids is not None
+            self._ids = self._make_ids()
+        return self._ids
+
+    @property
+    def index(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = dict(zip(self.ids, range(self._size), strict=True))
+        return self._index
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return self._size
 
     def code(self, prop: str, choice: str) -> int:
         """The int code of ``choice`` in enum column ``prop``."""
@@ -108,12 +128,10 @@ class Columns(dict[str, Any]):
         return dict.get(self, key, default)
 
 
-def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
+def _table(kind: str, specs: dict[str, PropSpec], ids: list[str] | Callable[[], list[str]],
            rows: list[dict[str, Value]], log: ReadLog) -> Table:
     cols = Columns(kind, log)
-    given: set[str] = set()
-    for row in rows:
-        given.update(row)
+    given: set[str] = set().union(*rows) if specs else set()
     for name, spec in specs.items():
         if name not in given:  # every row takes the default: no per-row work
             default = _encode(spec, spec.default)
@@ -121,7 +139,7 @@ def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
             continue
         value = spec.default
         cols[name] = _column(spec, [row.get(name, value) for row in rows])
-    return Table(kind, specs, ids, cols, {cid: i for i, cid in enumerate(ids)})
+    return Table(kind, specs, cols, ids, len(rows))
 
 
 def _column(spec: PropSpec, values: list[Value]) -> np.ndarray:
@@ -344,8 +362,8 @@ def compile_design(design: Design) -> Compiled:
     links: dict[str, Table] = {}
     for kind, lspec in LINKS.items():
         lks = links_by_kind[kind]
-        t = _table(kind, lspec.props, [f"{lk.source}->{lk.target}" for lk in lks],
-                   [lk.props for lk in lks], log)
+        t = _table(kind, lspec.props, _link_ids(lks),
+                   [lk.props for lk in lks] if lspec.props else [{}] * len(lks), log)
         src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
         t.cols["src"] = np.array([src_t.index[lk.source] for lk in lks], dtype=np.int64)
         t.cols["dst"] = np.array([dst_t.index[lk.target] for lk in lks], dtype=np.int64)
@@ -365,6 +383,11 @@ def compile_design(design: Design) -> Compiled:
     c.host_site = _one_to_one(links["located_at"], len(tables["host"]))
     c.host_cluster = _one_to_one(links["in_cluster"], len(tables["host"]))
     return c
+
+
+def _link_ids(links: list[Link]) -> Callable[[], list[str]]:
+    """What makes the ids of a link table (``from->to``) when they are first read."""
+    return lambda: [f"{lk.source}->{lk.target}" for lk in links]
 
 
 def _one_to_one(link: Table, n: int) -> np.ndarray:
