@@ -40,6 +40,7 @@ from app.canvas.lines import Lines, link_key
 from app.canvas.storage import StorageGroups
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
+from app.support import first_paint
 from models.core.prediction import Prediction
 from models.document.design import Component, Link
 from models.document.words import common_suffix
@@ -67,6 +68,8 @@ class DesignScene(ItemIndex):
         """The domain every host's name ends in, left out of the names on the cards."""
         self.far = False
         """Far out (:meth:`set_far`)."""
+        self._nics_owed = False
+        """The NICs' items wait for the window's first paint (:meth:`_make_nics`)."""
         self.box_styles = dict(BOXES)
         """Each box kind's margins and name band, for the design's size (its names read at
         fit: :func:`models.io.placement.box_styles`)."""
@@ -114,8 +117,11 @@ class DesignScene(ItemIndex):
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
                 self._add_top(comp)
+        # opening, the NICs' items wait for the first paint: far out (an estate at fit) the
+        # cards draw their NICs, and zoomed in they come before it (set_far)
+        self._nics_owed = first_paint.awaiting()
         for hid in self._hosts:
-            self._set_children(hid, refit=False)
+            self._set_children(hid, refit=False, make_nics=not self._nics_owed)
         for bid in sorted(self._boxes, key=lambda b: self._boxes[b].kind == "site"):
             self._refit(bid)  # clusters first: a site is drawn round them
         items = self._items
@@ -128,6 +134,8 @@ class DesignScene(ItemIndex):
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
             self.apply_prediction(self.document.prediction)
+        if self._nics_owed:
+            first_paint.later(self._make_nics)
 
     def _add_top(self, comp: Component) -> ComponentItem:
         item: ComponentItem
@@ -144,8 +152,9 @@ class DesignScene(ItemIndex):
             item.set_level(self.levels.level(comp.id, comp.kind))
         return item
 
-    def _set_children(self, hid: str, refit: bool = True) -> None:
-        """Give host ``hid`` its current NICs and VMs; place the items it shows."""
+    def _set_children(self, hid: str, refit: bool = True, make_nics: bool = True) -> None:
+        """Give host ``hid`` its current NICs and VMs; place the items it shows
+        (``make_nics``: its NICs' items too)."""
         host = self._hosts.get(hid)
         if host is None:
             return
@@ -154,8 +163,8 @@ class DesignScene(ItemIndex):
         for lst in (nics, vms):
             for i, cid in enumerate(lst):
                 self._slot[cid] = i
-        for nid in nics:  # a host's few NICs always have items (VMs only when they read)
-            if nid not in self._items:
+        for nid in nics if make_nics else ():  # a host's few NICs always have items (VMs
+            if nid not in self._items:  # only when they read)
                 self.make_child(nid)
         self._place_children(host)
         if resized:
@@ -260,6 +269,8 @@ class DesignScene(ItemIndex):
     def set_far(self, far: bool) -> None:
         """Far out: each group of arrays as one item, each card drawing its NICs (their
         items hidden, so that they never cover its name); zoomed in, the items."""
+        if not far:
+            self._make_nics()
         if far == self.far:
             return
         self.far = far
@@ -269,6 +280,16 @@ class DesignScene(ItemIndex):
                 if (item := self._items.get(nid)) is not None:
                     item.setVisible(not far)
         self._select_ids(self.document.selection)  # items shown again: selected again
+
+    def _make_nics(self) -> None:
+        """Make the NICs' items that waited for the first paint."""
+        if not self._nics_owed:
+            return
+        self._nics_owed = False
+        for host in list(self._hosts.values()):
+            for nid in host.nic_ids:
+                if nid not in self._items:
+                    self.make_child(nid)
 
     def _component_added(self, cid: str) -> None:
         self._shape += 1
@@ -498,6 +519,10 @@ class DesignScene(ItemIndex):
         top = p.bottlenecks(1)
         self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
             else None
+        if self._nics_owed and self.badge.target is not None:
+            nic = self.badge.target[0]  # a NIC wears it: its item at once, as it would have
+            if (host := self.holder(nic)) is not None and nic in host.nic_ids:
+                self.make_child(nic)
         self.badge.place(self.item, self.holder)
 
     def badge_holder(self) -> ComponentItem | None:
