@@ -45,7 +45,15 @@ from models.core.prediction import Prediction
 from models.document.design import Component, Link
 from models.document.words import common_suffix
 from models.io.arrange import layout_styles
-from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, box_around, holdings
+from models.io.placement import (
+    BOXES,
+    DOCK_LINKS,
+    MEMBER_LINKS,
+    ArrayGroup,
+    array_groups,
+    box_around,
+    holdings,
+)
 
 
 class DesignScene(ItemIndex):
@@ -112,7 +120,8 @@ class DesignScene(ItemIndex):
         design = self.document.design
         self.holdings = holdings(design)
         self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
-        self.box_styles = layout_styles(design, self.holdings)
+        groups = array_groups(design, self.holdings)  # the layout's and the canvas's
+        self.box_styles = layout_styles(design, self.holdings, groups=groups)
         self.lines.clear()
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
@@ -129,7 +138,7 @@ class DesignScene(ItemIndex):
             if lk.source in items and lk.target in items:
                 self.lines.show(lk)
         self.lines.refresh_bundles()
-        self._regroup()
+        self._regroup(groups)
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
@@ -257,12 +266,13 @@ class DesignScene(ItemIndex):
 
     # ------------------------------------------------------------------ document -> items
     # ------------------------------------------------------------------ array groups
-    def _regroup(self) -> None:
-        """Group the arrays again (:mod:`app.canvas.storage`)."""
+    def _regroup(self, groups: list[ArrayGroup] | None = None) -> None:
+        """Group the arrays again (:mod:`app.canvas.storage`; ``groups``: the design's, when
+        known)."""
         self._group_timer.stop()
         doc = self.document
         self.groups.regroup(doc.design, self.holdings, doc.name_of, self.box_styles["cluster"],
-                            doc.set_selection, self.item, self.box_item)
+                            doc.set_selection, self.item, self.box_item, groups)
         self.groups.apply(self.levels)
         self.groups.select(set(doc.selection))
 
