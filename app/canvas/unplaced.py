@@ -46,10 +46,11 @@ class UnplacedArea:
 
     def refresh(self) -> None:
         doc = self.canvas.document
-        placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"}
-        items = [it for c in doc.design.components
-                 if c.kind == "vm" and c.id not in placed
-                 and (it := self.canvas.item(c.id)) is not None]
+        docked = self.canvas.holdings.host_of  # a VM on a card runs on its host
+        loose = [c.id for c in doc.design.components if c.kind == "vm" and c.id not in docked]
+        placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"} if loose else ()
+        items = [it for cid in loose
+                 if cid not in placed and (it := self.canvas.item(cid)) is not None]
         self.count = len(items)
         if not items:
             if self.frame is not None:
