@@ -25,8 +25,15 @@ WIDTH_LEVELS = 6
 @dataclass
 class _Kind:
     ids: list[str]
-    row: dict[str, int]
     levels: np.ndarray
+    _row: dict[str, int] | None = None
+
+    @property
+    def row(self) -> dict[str, int]:
+        """Each id's row (made when first asked: a VM item made by zooming in)."""
+        if self._row is None:
+            self._row = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        return self._row
 
 
 class Levels:
@@ -45,8 +52,7 @@ class Levels:
         """Take ``kind``'s new utilisations; returns the rows whose grade changed."""
         k = self._kinds.get(kind)
         if k is None or (k.ids is not ids and k.ids != ids):
-            k = _Kind(ids, {cid: i for i, cid in enumerate(ids)},
-                      np.full(len(ids), NO_DATA - 1, dtype=np.int64))
+            k = _Kind(ids, np.full(len(ids), NO_DATA - 1, dtype=np.int64))
             self._kinds[kind] = k
         levels = theme.util_grades(util)
         changed = np.flatnonzero(levels != k.levels)
