@@ -364,9 +364,9 @@ def compile_design(design: Design) -> Compiled:
         lks = links_by_kind[kind]
         t = _table(kind, lspec.props, _link_ids(lks),
                    [lk.props for lk in lks] if lspec.props else [{}] * len(lks), log)
-        src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
-        t.cols["src"] = np.array([src_t.index[lk.source] for lk in lks], dtype=np.int64)
-        t.cols["dst"] = np.array([dst_t.index[lk.target] for lk in lks], dtype=np.int64)
+        src, dst = tables[lspec.from_kind].index, tables[lspec.to_kind].index
+        t.cols["src"] = np.array([src[lk.source] for lk in lks], dtype=np.int64)
+        t.cols["dst"] = np.array([dst[lk.target] for lk in lks], dtype=np.int64)
         links[kind] = t
     policy = Columns("design", log)
     for name, pspec in DESIGN_PROPS.items():
