@@ -194,10 +194,11 @@ class Lines:
         items = [*self.links.values(), *self.bundles.values()]
         t = self.traffic
         if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
-            disk_of = {lk.source: lk.target for lk in self.canvas.document.design.links
-                       if lk.kind == "disk_on"}
+            links = self.canvas.document.design.links
             bundle_vms = {len(self.links) + n: self.bundle_vms.get(k, [])
                           for n, k in enumerate(self.bundles) if k[0] != "disk_on"}
-            t = self.traffic = link_traffic(p, items, self.canvas.holdings.host_of, disk_of,
-                                            bundle_vms)
+            t = self.traffic = link_traffic(
+                p, items, self.canvas.holdings.host_of,
+                lambda: {lk.source: lk.target for lk in links if lk.kind == "disk_on"},
+                bundle_vms)
         apply_widths(t, p, lod)
