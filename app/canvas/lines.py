@@ -161,9 +161,9 @@ class Lines:
         sc = self.canvas
         host_of = sc.holdings.host_of
         want: dict[LinkKey, list[str]] = {}
-        for lk in sc.document.design.links:
-            if lk.kind not in BUNDLED or lk.source not in host_of or (
-                    self.sparse and lk.kind == "disk_on"):
+        kinds = {"ft_secondary_on"} if self.sparse else set(BUNDLED)
+        for lk in [lk for lk in sc.document.design.links if lk.kind in kinds]:
+            if lk.source not in host_of:
                 continue
             a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
             if a != b and sc.item(a) is not None and sc.item(b) is not None:
