@@ -170,8 +170,7 @@ class DesignScene(ItemIndex):
         nics, vms = self.holdings.nics.get(hid, []), self.holdings.vms.get(hid, [])
         resized = host.set_children(nics, vms)
         for lst in (nics, vms):
-            for i, cid in enumerate(lst):
-                self._slot[cid] = i
+            self._slot.update(zip(lst, range(len(lst)), strict=True))
         for nid in nics if make_nics else ():  # a host's few NICs always have items (VMs
             if nid not in self._items:  # only when they read)
                 self.make_child(nid)
