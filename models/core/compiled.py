@@ -235,6 +235,10 @@ class Compiled:
             self._detail = on
             self.versions[("engine", "detail")] = self.versions.get(("engine", "detail"), 0) + 1
 
+    def names_of(self, kind: str) -> list[str]:
+        """The names of ``kind``'s components, row by row (:attr:`names` of its ids)."""
+        return [comp.name or comp.id for comp in self._components.get(kind, [])]
+
     def host_array_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         t = self.links["storage"]
         return t.cols["src"], t.cols["dst"]
