@@ -165,7 +165,6 @@ class Compiled:
     links: dict[str, Table]
     """Link tables: ids are ``from->to``; columns are the link's props plus ``src``/``dst``
     index arrays into the end kinds' tables."""
-    names: dict[str, str]
     policy: dict[str, float]
 
     _components: dict[str, list[Component]] = field(default_factory=dict)
@@ -180,6 +179,7 @@ class Compiled:
     cache: dict[str, object] = field(default_factory=dict)
     """Scratch space for models (warm starts, static per-design lists); cleared by nothing."""
     _detail: bool = True
+    _names: dict[str, str] | None = None
 
     # frequently used link maps (index arrays, -1 for none)
     vm_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -234,6 +234,14 @@ class Compiled:
         if on != self._detail:
             self._detail = on
             self.versions[("engine", "detail")] = self.versions.get(("engine", "detail"), 0) + 1
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Each component's name (its id when it has none), made when first read (the engine
+        reads its kinds' names row by row: :meth:`names_of`)."""
+        if self._names is None:
+            self._names = {comp.id: comp.name or comp.id for comp in self.design.components}
+        return self._names
 
     def names_of(self, kind: str) -> list[str]:
         """The names of ``kind``'s components, row by row (:attr:`names` of its ids)."""
@@ -376,9 +384,7 @@ def compile_design(design: Design) -> Compiled:
     for name, pspec in DESIGN_PROPS.items():
         key = name.removeprefix("policy.")
         policy[key] = float(_encode(pspec, design.policy_value(key)))
-    c = Compiled(design, tables, links, {comp.id: comp.name or comp.id
-                                         for comp in design.components}, policy,
-                 _components=by_kind, reads=log)
+    c = Compiled(design, tables, links, policy, _components=by_kind, reads=log)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
     c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
     c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))
