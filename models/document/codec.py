@@ -366,18 +366,20 @@ def _parse_component_checked(raw: Any, i: int, col: _Collector) -> Component | N
 
 
 def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) -> Link | None:
-    """One link; a valid link without properties on a fast path, anything else through
-    :func:`_parse_link_checked`."""
-    if type(raw) is dict and raw.keys() <= _LINK_FIELDS and raw.get("props") is None:
+    """One link; a valid link of three fields (from, to, kind: no properties) on a fast path,
+    anything else through :func:`_parse_link_checked`."""
+    if type(raw) is dict and len(raw) == 3:  # with from, to and kind present: only them
         src, dst, kind = raw.get("from"), raw.get("to"), raw.get("kind")
-        spec = LINKS.get(kind) if isinstance(kind, str) else None
-        if (spec is not None and isinstance(kind, str) and isinstance(src, str)
-                and isinstance(dst, str) and src != dst):
+        if (type(kind) is str and (ends := _LINK_ENDS.get(kind)) is not None
+                and type(src) is str and type(dst) is str and src != dst):
             a, b = comps.get(src), comps.get(dst)
-            if (a is not None and b is not None and a.kind == spec.from_kind
-                    and b.kind == spec.to_kind):
+            if a is not None and b is not None and a.kind == ends[0] and b.kind == ends[1]:
                 return Link(src, dst, kind, {})
     return _parse_link_checked(raw, i, comps, col)
+
+
+_LINK_ENDS = {kind: (spec.from_kind, spec.to_kind) for kind, spec in LINKS.items()}
+"""Each link kind's (from, to) component kinds."""
 
 
 def _parse_link_checked(raw: Any, i: int, comps: dict[str, Component], col: _Collector
