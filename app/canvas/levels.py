@@ -25,8 +25,15 @@ WIDTH_LEVELS = 6
 @dataclass
 class _Kind:
     ids: list[str]
-    row: dict[str, int]
     levels: np.ndarray
+    _row: dict[str, int] | None = None
+
+    @property
+    def row(self) -> dict[str, int]:
+        """Each id's row (made when first asked: a VM item made by zooming in)."""
+        if self._row is None:
+            self._row = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        return self._row
 
 
 class Levels:
@@ -45,8 +52,7 @@ class Levels:
         """Take ``kind``'s new utilisations; returns the rows whose grade changed."""
         k = self._kinds.get(kind)
         if k is None or (k.ids is not ids and k.ids != ids):
-            k = _Kind(ids, {cid: i for i, cid in enumerate(ids)},
-                      np.full(len(ids), NO_DATA - 1, dtype=np.int64))
+            k = _Kind(ids, np.full(len(ids), NO_DATA - 1, dtype=np.int64))
             self._kinds[kind] = k
         levels = theme.util_grades(util)
         changed = np.flatnonzero(levels != k.levels)
@@ -175,19 +181,23 @@ class LinkTraffic:
 
 
 def link_traffic(p: Prediction, items: list[LinkItem], host_of: dict[str, str],
-                 disk_of: dict[str, str], bundle_vms: dict[int, list[str]]) -> LinkTraffic:
-    """The traffic sources of ``items``.  ``host_of``/``disk_of``: each VM's host and array;
-    ``bundle_vms``: for a bundle that is not host-to-array, the VMs it stands for."""
-    vm_row = {vid: i for i, vid in enumerate(p.vms.ids)}
+                 disk_of: Callable[[], dict[str, str]], bundle_vms: dict[int, list[str]]
+                 ) -> LinkTraffic:
+    """The traffic sources of ``items``.  ``host_of``/``disk_of``: each VM's host and array
+    (``disk_of`` is asked only when some item joins a host and an array); ``bundle_vms``: for
+    a bundle that is not host-to-array, the VMs it stands for.  Only the VMs these items
+    name are looked up by id (an estate's lines stand for a few hundred of 50,000)."""
     host_row = {hid: i for i, hid in enumerate(p.hosts.ids)}
     arr_row = {aid: i for i, aid in enumerate(p.arrays.ids)}
     n_arr = max(1, len(p.arrays.ids))
+    named = {it.link.source for it in items if _own(it)}
+    named.update(v for vms in bundle_vms.values() for v in vms)
+    vm_row = {vid: i for i, vid in enumerate(p.vms.ids) if vid in named} if named else {}
     vm_index, pair_code = [], []
     members: list[tuple[int, np.ndarray]] = []
     for n, it in enumerate(items):
         lk = it.link
-        own = not it.bundle and lk.kind in ("runs_on", "disk_on", "ft_secondary_on")
-        vm_index.append(vm_row.get(lk.source, -1) if own else -1)
+        vm_index.append(vm_row.get(lk.source, -1) if _own(it) else -1)
         host_array = lk.kind in ("storage", "disk_on") and (it.bundle or lk.kind == "storage")
         if host_array and lk.source in host_row and lk.target in arr_row:
             pair_code.append(host_row[lk.source] * n_arr + arr_row[lk.target])
@@ -196,12 +206,22 @@ def link_traffic(p: Prediction, items: list[LinkItem], host_of: dict[str, str],
             if it.bundle and n in bundle_vms:
                 rows = [vm_row[v] for v in bundle_vms[n] if v in vm_row]
                 members.append((n, np.array(rows, np.int64)))
-    vm_host = np.array([host_row.get(host_of.get(v, ""), -1) for v in p.vms.ids], np.int64)
-    vm_arr = np.array([arr_row.get(disk_of.get(v, ""), -1) for v in p.vms.ids], np.int64)
-    ok = (vm_host >= 0) & (vm_arr >= 0)
+    ids = p.vms.ids
+    if any(code >= 0 for code in pair_code):  # each VM's (host, array) pair
+        disks = disk_of()
+        vm_host = np.array([host_row.get(host_of.get(v, ""), -1) for v in ids], np.int64)
+        vm_arr = np.array([arr_row.get(disks.get(v, ""), -1) for v in ids], np.int64)
+        ok = (vm_host >= 0) & (vm_arr >= 0)
+        vm_pair_code = np.where(ok, vm_host * n_arr + vm_arr, -1)
+    else:  # no line joins a host and an array: no VM's pair is read
+        vm_pair_code = np.full(len(ids), -1, np.int64)
     return LinkTraffic(items, np.zeros(len(items), np.int64), np.array(vm_index, np.int64),
-                       np.array(pair_code, np.int64), np.where(ok, vm_host * n_arr + vm_arr, -1),
-                       members)
+                       np.array(pair_code, np.int64), vm_pair_code, members)
+
+
+def _own(it: LinkItem) -> bool:
+    """A VM's own link (its disk, its FT secondary), drawn from its pill."""
+    return not it.bundle and it.link.kind in ("runs_on", "disk_on", "ft_secondary_on")
 
 
 def apply_widths(t: LinkTraffic, p: Prediction, lod: float) -> None:

@@ -161,9 +161,9 @@ class Lines:
         sc = self.canvas
         host_of = sc.holdings.host_of
         want: dict[LinkKey, list[str]] = {}
-        for lk in sc.document.design.links:
-            if lk.kind not in BUNDLED or lk.source not in host_of or (
-                    self.sparse and lk.kind == "disk_on"):
+        kinds = {"ft_secondary_on"} if self.sparse else set(BUNDLED)
+        for lk in [lk for lk in sc.document.design.links if lk.kind in kinds]:
+            if lk.source not in host_of:
                 continue
             a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
             if a != b and sc.item(a) is not None and sc.item(b) is not None:
@@ -194,10 +194,11 @@ class Lines:
         items = [*self.links.values(), *self.bundles.values()]
         t = self.traffic
         if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
-            disk_of = {lk.source: lk.target for lk in self.canvas.document.design.links
-                       if lk.kind == "disk_on"}
+            links = self.canvas.document.design.links
             bundle_vms = {len(self.links) + n: self.bundle_vms.get(k, [])
                           for n, k in enumerate(self.bundles) if k[0] != "disk_on"}
-            t = self.traffic = link_traffic(p, items, self.canvas.holdings.host_of, disk_of,
-                                            bundle_vms)
+            t = self.traffic = link_traffic(
+                p, items, self.canvas.holdings.host_of,
+                lambda: {lk.source: lk.target for lk in links if lk.kind == "disk_on"},
+                bundle_vms)
         apply_widths(t, p, lod)

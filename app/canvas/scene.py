@@ -40,11 +40,20 @@ from app.canvas.lines import Lines, link_key
 from app.canvas.storage import StorageGroups
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
+from app.support import first_paint
 from models.core.prediction import Prediction
 from models.document.design import Component, Link
 from models.document.words import common_suffix
 from models.io.arrange import layout_styles
-from models.io.placement import BOXES, DOCK_LINKS, MEMBER_LINKS, box_around, holdings
+from models.io.placement import (
+    BOXES,
+    DOCK_LINKS,
+    MEMBER_LINKS,
+    ArrayGroup,
+    array_groups,
+    box_around,
+    holdings,
+)
 
 
 class DesignScene(ItemIndex):
@@ -67,6 +76,8 @@ class DesignScene(ItemIndex):
         """The domain every host's name ends in, left out of the names on the cards."""
         self.far = False
         """Far out (:meth:`set_far`)."""
+        self._nics_owed = False
+        """The NICs' items wait for the window's first paint (:meth:`_make_nics`)."""
         self.box_styles = dict(BOXES)
         """Each box kind's margins and name band, for the design's size (its names read at
         fit: :func:`models.io.placement.box_styles`)."""
@@ -109,13 +120,17 @@ class DesignScene(ItemIndex):
         design = self.document.design
         self.holdings = holdings(design)
         self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
-        self.box_styles = layout_styles(design, self.holdings)
+        groups = array_groups(design, self.holdings)  # the layout's and the canvas's
+        self.box_styles = layout_styles(design, self.holdings, groups=groups)
         self.lines.clear()
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
                 self._add_top(comp)
+        # opening, the NICs' items wait for the first paint: far out (an estate at fit) the
+        # cards draw their NICs, and zoomed in they come before it (set_far)
+        self._nics_owed = first_paint.awaiting()
         for hid in self._hosts:
-            self._set_children(hid, refit=False)
+            self._set_children(hid, refit=False, make_nics=not self._nics_owed)
         for bid in sorted(self._boxes, key=lambda b: self._boxes[b].kind == "site"):
             self._refit(bid)  # clusters first: a site is drawn round them
         items = self._items
@@ -123,11 +138,13 @@ class DesignScene(ItemIndex):
             if lk.source in items and lk.target in items:
                 self.lines.show(lk)
         self.lines.refresh_bundles()
-        self._regroup()
+        self._regroup(groups)
         self._syncing = False
         self._select_ids(self.document.selection)
         if self.document.prediction is not None:
             self.apply_prediction(self.document.prediction)
+        if self._nics_owed:
+            first_paint.later(self._make_nics)
 
     def _add_top(self, comp: Component) -> ComponentItem:
         item: ComponentItem
@@ -144,18 +161,18 @@ class DesignScene(ItemIndex):
             item.set_level(self.levels.level(comp.id, comp.kind))
         return item
 
-    def _set_children(self, hid: str, refit: bool = True) -> None:
-        """Give host ``hid`` its current NICs and VMs; place the items it shows."""
+    def _set_children(self, hid: str, refit: bool = True, make_nics: bool = True) -> None:
+        """Give host ``hid`` its current NICs and VMs; place the items it shows
+        (``make_nics``: its NICs' items too)."""
         host = self._hosts.get(hid)
         if host is None:
             return
         nics, vms = self.holdings.nics.get(hid, []), self.holdings.vms.get(hid, [])
         resized = host.set_children(nics, vms)
         for lst in (nics, vms):
-            for i, cid in enumerate(lst):
-                self._slot[cid] = i
-        for nid in nics:  # a host's few NICs always have items (VMs only when they read)
-            if nid not in self._items:
+            self._slot.update(zip(lst, range(len(lst)), strict=True))
+        for nid in nics if make_nics else ():  # a host's few NICs always have items (VMs
+            if nid not in self._items:  # only when they read)
                 self.make_child(nid)
         self._place_children(host)
         if resized:
@@ -248,18 +265,21 @@ class DesignScene(ItemIndex):
 
     # ------------------------------------------------------------------ document -> items
     # ------------------------------------------------------------------ array groups
-    def _regroup(self) -> None:
-        """Group the arrays again (:mod:`app.canvas.storage`)."""
+    def _regroup(self, groups: list[ArrayGroup] | None = None) -> None:
+        """Group the arrays again (:mod:`app.canvas.storage`; ``groups``: the design's, when
+        known)."""
         self._group_timer.stop()
         doc = self.document
         self.groups.regroup(doc.design, self.holdings, doc.name_of, self.box_styles["cluster"],
-                            doc.set_selection, self.item, self.box_item)
+                            doc.set_selection, self.item, self.box_item, groups)
         self.groups.apply(self.levels)
         self.groups.select(set(doc.selection))
 
     def set_far(self, far: bool) -> None:
         """Far out: each group of arrays as one item, each card drawing its NICs (their
         items hidden, so that they never cover its name); zoomed in, the items."""
+        if not far:
+            self._make_nics()
         if far == self.far:
             return
         self.far = far
@@ -269,6 +289,16 @@ class DesignScene(ItemIndex):
                 if (item := self._items.get(nid)) is not None:
                     item.setVisible(not far)
         self._select_ids(self.document.selection)  # items shown again: selected again
+
+    def _make_nics(self) -> None:
+        """Make the NICs' items that waited for the first paint."""
+        if not self._nics_owed:
+            return
+        self._nics_owed = False
+        for host in list(self._hosts.values()):
+            for nid in host.nic_ids:
+                if nid not in self._items:
+                    self.make_child(nid)
 
     def _component_added(self, cid: str) -> None:
         self._shape += 1
@@ -498,6 +528,10 @@ class DesignScene(ItemIndex):
         top = p.bottlenecks(1)
         self.badge.target = (top[0].component, top[0].util) if top and top[0].util > 0 \
             else None
+        if self._nics_owed and self.badge.target is not None:
+            nic = self.badge.target[0]  # a NIC wears it: its item at once, as it would have
+            if (host := self.holder(nic)) is not None and nic in host.nic_ids:
+                self.make_child(nic)
         self.badge.place(self.item, self.holder)
 
     def badge_holder(self) -> ComponentItem | None:

@@ -259,10 +259,13 @@ class StorageGroups:
     def regroup(self, design: Design, held: Holdings, name_of: Callable[[str], str],
                 style: BoxStyle, select: Callable[[list[str]], None],
                 item_of: Callable[[str], ComponentItem | None],
-                box_of: Callable[[str], ContainerItem | None]) -> None:
-        """Items for the groups of ``design``'s arrays (the old ones go), fitted round their
-        arrays, which hide while the groups are collapsed."""
-        self.build(array_groups(design, held), name_of, style, select)
+                box_of: Callable[[str], ContainerItem | None],
+                groups: list[ArrayGroup] | None = None) -> None:
+        """Items for the groups of ``design``'s arrays (``groups``, when the caller has
+        them; the old ones go), fitted round their arrays, which hide while the groups are
+        collapsed."""
+        groups = array_groups(design, held) if groups is None else groups
+        self.build(groups, name_of, style, select)
         self.refit(item_of, box_of)
         self.hide_members(item_of)
 

@@ -46,10 +46,10 @@ class UnplacedArea:
 
     def refresh(self) -> None:
         doc = self.canvas.document
-        placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"}
-        items = [it for c in doc.design.components
-                 if c.kind == "vm" and c.id not in placed
-                 and (it := self.canvas.item(c.id)) is not None]
+        # a VM on a card runs on its host: the others have items of their own
+        loose = [it for it in self.canvas.component_items() if it.kind == "vm" and not it.docked]
+        placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"} if loose else ()
+        items = [it for it in loose if it.cid not in placed]
         self.count = len(items)
         if not items:
             if self.frame is not None:

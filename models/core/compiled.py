@@ -50,18 +50,38 @@ def _dtype(spec: PropSpec) -> type:
     return np.float64
 
 
-@dataclass
 class Table:
-    """The components of one kind (or the links of one kind) as columns."""
+    """The components of one kind (or the links of one kind) as columns.
 
-    kind: str
-    specs: dict[str, PropSpec]
-    ids: list[str]
-    cols: dict[str, np.ndarray]
-    index: dict[str, int] = field(default_factory=dict)
+    ``ids`` (a link's is ``from->to``) and ``index`` (id -> row) are made when first read:
+    no model reads a link table's, and an estate's 100,000 links made them on every
+    compile."""
+
+    def __init__(self, kind: str, specs: dict[str, PropSpec], cols: dict[str, np.ndarray],
+                 ids: list[str] | Callable[[], list[str]], size: int) -> None:
+        self.kind = kind
+        self.specs = specs
+        self.cols = cols
+        self._ids = ids if isinstance(ids, list) else None
+        self._make_ids = ids if not isinstance(ids, list) else None
+        self._index: dict[str, int] | None = None
+        self._size = size
+
+    @property
+    def ids(self) -> list[str]:
+        if self._ids is None:
+            assert self._make_ids is not None
+            self._ids = self._make_ids()
+        return self._ids
+
+    @property
+    def index(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = dict(zip(self.ids, range(self._size), strict=True))
+        return self._index
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return self._size
 
     def code(self, prop: str, choice: str) -> int:
         """The int code of ``choice`` in enum column ``prop``."""
@@ -108,12 +128,10 @@ class Columns(dict[str, Any]):
         return dict.get(self, key, default)
 
 
-def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
+def _table(kind: str, specs: dict[str, PropSpec], ids: list[str] | Callable[[], list[str]],
            rows: list[dict[str, Value]], log: ReadLog) -> Table:
     cols = Columns(kind, log)
-    given: set[str] = set()
-    for row in rows:
-        given.update(row)
+    given: set[str] = set().union(*rows) if specs else set()
     for name, spec in specs.items():
         if name not in given:  # every row takes the default: no per-row work
             default = _encode(spec, spec.default)
@@ -121,7 +139,7 @@ def _table(kind: str, specs: dict[str, PropSpec], ids: list[str],
             continue
         value = spec.default
         cols[name] = _column(spec, [row.get(name, value) for row in rows])
-    return Table(kind, specs, ids, cols, {cid: i for i, cid in enumerate(ids)})
+    return Table(kind, specs, cols, ids, len(rows))
 
 
 def _column(spec: PropSpec, values: list[Value]) -> np.ndarray:
@@ -147,7 +165,6 @@ class Compiled:
     links: dict[str, Table]
     """Link tables: ids are ``from->to``; columns are the link's props plus ``src``/``dst``
     index arrays into the end kinds' tables."""
-    names: dict[str, str]
     policy: dict[str, float]
 
     _components: dict[str, list[Component]] = field(default_factory=dict)
@@ -162,6 +179,7 @@ class Compiled:
     cache: dict[str, object] = field(default_factory=dict)
     """Scratch space for models (warm starts, static per-design lists); cleared by nothing."""
     _detail: bool = True
+    _names: dict[str, str] | None = None
 
     # frequently used link maps (index arrays, -1 for none)
     vm_host: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -216,6 +234,18 @@ class Compiled:
         if on != self._detail:
             self._detail = on
             self.versions[("engine", "detail")] = self.versions.get(("engine", "detail"), 0) + 1
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Each component's name (its id when it has none), made when first read (the engine
+        reads its kinds' names row by row: :meth:`names_of`)."""
+        if self._names is None:
+            self._names = {comp.id: comp.name or comp.id for comp in self.design.components}
+        return self._names
+
+    def names_of(self, kind: str) -> list[str]:
+        """The names of ``kind``'s components, row by row (:attr:`names` of its ids)."""
+        return [comp.name or comp.id for comp in self._components.get(kind, [])]
 
     def host_array_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         t = self.links["storage"]
@@ -344,19 +374,17 @@ def compile_design(design: Design) -> Compiled:
     links: dict[str, Table] = {}
     for kind, lspec in LINKS.items():
         lks = links_by_kind[kind]
-        t = _table(kind, lspec.props, [f"{lk.source}->{lk.target}" for lk in lks],
-                   [lk.props for lk in lks], log)
-        src_t, dst_t = tables[lspec.from_kind], tables[lspec.to_kind]
-        t.cols["src"] = np.array([src_t.index[lk.source] for lk in lks], dtype=np.int64)
-        t.cols["dst"] = np.array([dst_t.index[lk.target] for lk in lks], dtype=np.int64)
+        t = _table(kind, lspec.props, _link_ids(lks),
+                   [lk.props for lk in lks] if lspec.props else [{}] * len(lks), log)
+        src, dst = tables[lspec.from_kind].index, tables[lspec.to_kind].index
+        t.cols["src"] = np.array([src[lk.source] for lk in lks], dtype=np.int64)
+        t.cols["dst"] = np.array([dst[lk.target] for lk in lks], dtype=np.int64)
         links[kind] = t
     policy = Columns("design", log)
     for name, pspec in DESIGN_PROPS.items():
         key = name.removeprefix("policy.")
         policy[key] = float(_encode(pspec, design.policy_value(key)))
-    c = Compiled(design, tables, links, {comp.id: comp.name or comp.id
-                                         for comp in design.components}, policy,
-                 _components=by_kind, reads=log)
+    c = Compiled(design, tables, links, policy, _components=by_kind, reads=log)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
     c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
     c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))
@@ -365,6 +393,11 @@ def compile_design(design: Design) -> Compiled:
     c.host_site = _one_to_one(links["located_at"], len(tables["host"]))
     c.host_cluster = _one_to_one(links["in_cluster"], len(tables["host"]))
     return c
+
+
+def _link_ids(links: list[Link]) -> Callable[[], list[str]]:
+    """What makes the ids of a link table (``from->to``) when they are first read."""
+    return lambda: [f"{lk.source}->{lk.target}" for lk in links]
 
 
 def _one_to_one(link: Table, n: int) -> np.ndarray:

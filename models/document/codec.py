@@ -63,37 +63,92 @@ def _nest(flat: dict[str, Value]) -> dict[str, Any]:
 class _Collector:
     def __init__(self) -> None:
         self.issues: list[Issue] = []
-        self.checked: dict[tuple[str, str, type, Any], Value] = {}
-        """(kind, property, type, value) -> the normalised value, for values found valid:
-        50,000 VMs repeat a handful of values, each checked once."""
+        self.known: dict[tuple[Any, ...], tuple[str, Value]] = {}
+        """(kind, name[, sub], type, value) as written -> (dotted name, normalised value), for
+        values found valid: 50,000 VMs repeat a handful of values, each checked once."""
 
     def add(self, where: str, message: str, prop: str | None = None) -> None:
         self.issues.append(Issue(where, message, prop))
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+"""The JSON types a value may be keyed by in :attr:`_Collector.known`."""
+
+
+class _RefusedError(Exception):
+    """A property value the fast path of :func:`_parse_props` does not take."""
+
+
 def _parse_props(raw: Any, kind_props: dict[str, PropSpec], where: str, kind: str,
                  col: _Collector) -> dict[str, Value]:
+    """The valid properties ``raw`` gives, with a nested group read as dotted names
+    (``{"workload": {"io_oio": 8}}`` -> ``{"workload.io_oio": 8}``); each problem is added
+    to ``col``, said to be at ``where``."""
+    out = _valid_props(raw, kind_props, kind, col)
+    return out if out is not None else _parse_props_checked(raw, kind_props, where, kind, col)
+
+
+def _valid_props(raw: Any, kind_props: dict[str, PropSpec], kind: str, col: _Collector
+                 ) -> dict[str, Value] | None:
+    """:func:`_parse_props` where every value is valid (a value seen before is looked up as
+    written, without building its dotted name again); None where any is not, for
+    :func:`_parse_props_checked` to word."""
+    if type(raw) is not dict:
+        return None
+    out: dict[str, Value] = {}
+    known = col.known
+    try:
+        for key, val in raw.items():
+            if type(val) is not dict:
+                hit = known.get((kind, key, type(val), val)) if type(val) in _SCALARS else None
+                if hit is None:
+                    hit = _check(kind_props, kind, key, val, col, (kind, key, type(val), val))
+                out[hit[0]] = hit[1]
+                continue
+            for sub, v in val.items():
+                hit = known.get((kind, key, sub, type(v), v)) if type(v) in _SCALARS else None
+                if hit is not None:
+                    out[hit[0]] = hit[1]
+                elif type(v) is dict:
+                    for name, w in _flatten(v, f"{key}.{sub}.").items():
+                        hit = _check(kind_props, kind, name, w, col, None)
+                        out[hit[0]] = hit[1]
+                else:
+                    hit = _check(kind_props, kind, f"{key}.{sub}", v, col,
+                                 (kind, key, sub, type(v), v))
+                    out[hit[0]] = hit[1]
+    except _RefusedError:
+        return None
+    return out
+
+
+def _check(kind_props: dict[str, PropSpec], kind: str, name: str, value: Any, col: _Collector,
+           key: tuple[Any, ...] | None) -> tuple[str, Value]:
+    """(name, normalised value) of a valid ``value``, remembered under ``key`` when it is a
+    scalar; :class:`_RefusedError` when it is not valid."""
+    if prop_problem(kind_props, kind, name, value):
+        raise _RefusedError
+    hit = (name, normalise(kind_props[name], value))
+    if key is not None and type(value) in _SCALARS:
+        col.known[key] = hit
+    return hit
+
+
+def _parse_props_checked(raw: Any, kind_props: dict[str, PropSpec], where: str, kind: str,
+                         col: _Collector) -> dict[str, Value]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
         col.add(where, f"'props' must be an object, got {describe_value(raw)}")
         return {}
     out: dict[str, Value] = {}
-    checked = col.checked
     for name, value in _flat_props(raw).items():
-        key = (kind, name, type(value), value) if not isinstance(value, (dict, list)) else None
-        if key is not None and key in checked:
-            out[name] = checked[key]
-            continue
         problem = prop_problem(kind_props, kind, name, value)
         if problem:
             col.add(where, problem, name)
             continue
         out[name] = normalise(kind_props[name], value)
-        if key is not None:
-            checked[key] = out[name]
     return out
-
 
 
 def _flat_props(raw: dict[str, Any]) -> dict[str, Any]:
@@ -263,11 +318,14 @@ def _parse_component(raw: Any, i: int, col: _Collector) -> Component | None:
         if (spec is not None and isinstance(kind, str) and isinstance(cid, str) and cid.strip()
                 and (name is None or type(name) is str)
                 and (x is None or _plain_number(x)) and (y is None or _plain_number(y))
-                and type(tags) is list and all(type(t) is str for t in tags)):
+                and type(tags) is list and (not tags or all(type(t) is str for t in tags))):
             props = raw.get("props")
+            valid = _valid_props(props, spec.props, kind, col) if props is not None else {}
+            if valid is None:  # the place is worded only for a problem
+                valid = _parse_props_checked(props, spec.props, f"component '{cid}' ({kind})",
+                                             kind, col)
             return Component(cid, kind, name or "", float(x or 0.0), float(y or 0.0), list(tags),
-                             _parse_props(props, spec.props, f"component '{cid}' ({kind})",
-                                          kind, col) if props is not None else {})
+                             valid)
     return _parse_component_checked(raw, i, col)
 
 
@@ -308,18 +366,20 @@ def _parse_component_checked(raw: Any, i: int, col: _Collector) -> Component | N
 
 
 def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) -> Link | None:
-    """One link; a valid link without properties on a fast path, anything else through
-    :func:`_parse_link_checked`."""
-    if type(raw) is dict and raw.keys() <= _LINK_FIELDS and raw.get("props") is None:
+    """One link; a valid link of three fields (from, to, kind: no properties) on a fast path,
+    anything else through :func:`_parse_link_checked`."""
+    if type(raw) is dict and len(raw) == 3:  # with from, to and kind present: only them
         src, dst, kind = raw.get("from"), raw.get("to"), raw.get("kind")
-        spec = LINKS.get(kind) if isinstance(kind, str) else None
-        if (spec is not None and isinstance(kind, str) and isinstance(src, str)
-                and isinstance(dst, str) and src != dst):
+        if (type(kind) is str and (ends := _LINK_ENDS.get(kind)) is not None
+                and type(src) is str and type(dst) is str and src != dst):
             a, b = comps.get(src), comps.get(dst)
-            if (a is not None and b is not None and a.kind == spec.from_kind
-                    and b.kind == spec.to_kind):
+            if a is not None and b is not None and a.kind == ends[0] and b.kind == ends[1]:
                 return Link(src, dst, kind, {})
     return _parse_link_checked(raw, i, comps, col)
+
+
+_LINK_ENDS = {kind: (spec.from_kind, spec.to_kind) for kind, spec in LINKS.items()}
+"""Each link kind's (from, to) component kinds."""
 
 
 def _parse_link_checked(raw: Any, i: int, comps: dict[str, Component], col: _Collector
@@ -401,7 +461,7 @@ def _parse_rebuild(raw: Any, where: str, design: Design, outer: _Collector) -> R
     in the scenario's rebuild)."""
     where = f"{where} rebuild"
     col = _Collector()
-    col.checked = outer.checked
+    col.known = outer.known
     rb = _rebuild_of(raw, where, design, col)
     outer.issues.extend(i if i.where == where else Issue(where, f"{i.where}: {i.message}",
                                                           i.prop) for i in col.issues)

@@ -20,6 +20,7 @@ from models.document.schema import (
     LINKS,
     NO_IO_PROFILES,
     PropSpec,
+    Value,
     prop_label,
     prop_spec,
 )
@@ -311,12 +312,11 @@ _VM_READS = ("workload.profile", "workload.io_iops", "workload.app_users",
 
 
 def workloads(design: Design) -> set[str]:
-    """What ``design`` contains of :data:`WORKLOADS`: each VM's few values read once, and
-    each distinct set of them judged once (50,000 VMs are a handful of sets)."""
-    defaults = [KINDS["vm"].props[name].default for name in _VM_READS]
-    seen = {tuple(map(v.props.get, _VM_READS, defaults)) for v in design.of_kind("vm")}
+    """What ``design`` contains of :data:`WORKLOADS`: each VM's few values read once (only
+    those some VM sets), and each distinct set of them judged once (50,000 VMs are a handful
+    of sets)."""
     out: set[str] = set()
-    for profile_value, rate, users, rx, tx, ft, used in seen:
+    for profile_value, rate, users, rx, tx, ft, used in _vm_sets(design):
         profile = str(profile_value)
         app = _number(users) > 0
         if profile not in NO_IO_PROFILES or _number(rate) > 0 or (app and profile != "web"):
@@ -345,6 +345,26 @@ def workloads(design: Design) -> set[str]:
         out.add("space")
     if any(lk.kind == "wan" for lk in design.links):
         out.add("stretched")
+    return out
+
+
+def _vm_sets(design: Design) -> set[tuple[Value, ...]]:
+    """The distinct tuples of :data:`_VM_READS` values the VMs of ``design`` hold (defaults
+    filled in), reading by the column the values some VM sets."""
+    props = [c.props for c in design.components if c.kind == "vm"]
+    if not props:
+        return set()
+    present: set[str] = set().union(*props)
+    defaults = [KINDS["vm"].props[name].default for name in _VM_READS]
+    columns = {name: [p.get(name, default) for p in props]
+               for name, default in zip(_VM_READS, defaults, strict=True) if name in present}
+    if not columns:
+        return {tuple(defaults)}
+    out = set()
+    for values in set(zip(*columns.values(), strict=True)):
+        given = dict(zip(columns, values, strict=True))
+        out.add(tuple(given.get(name, default)
+                      for name, default in zip(_VM_READS, defaults, strict=True)))
     return out
 
 
@@ -411,7 +431,8 @@ def default_knob(design: Design, choices: list[Knob] | None = None) -> Knob | No
     library = "" if common or not design.of_kind("content_library") else LIBRARY_KNOB
     first = PROFILE_KNOBS.get(common, library)
     mains = [v for v, p in zip(vms, named, strict=True) if p == common]
-    if any(isinstance(u := v.get("workload.app_users"), (int, float)) and u > 0
+    no_users = KINDS["vm"].props["workload.app_users"].default
+    if any(isinstance(u := v.props.get("workload.app_users", no_users), (int, float)) and u > 0
            for v in mains):  # an application's closed loop: its users, or across sites
         first = APP_KNOBS[0] if knob(APP_KNOBS[0]) in choices else APP_KNOBS[1]
     elif common == "measured":

@@ -104,12 +104,12 @@ def _static(c: Compiled) -> _Static:
         return cached
     host_ids = c.host.ids
     st = _Static(
-        vm_names=[c.names[i] for i in c.vm.ids],
+        vm_names=c.names_of("vm"),
         vm_host=[host_ids[h] if h >= 0 else None for h in c.vm_host.tolist()],
-        host_names=[c.names[i] for i in host_ids],
+        host_names=c.names_of("host"),
         host_vms=np.bincount(c.vm_host[c.vm_host >= 0], minlength=len(host_ids)),
         nic_host=[host_ids[h] if h >= 0 else None for h in c.nic_host.tolist()],
-        array_names=[c.names[i] for i in c.array.ids])
+        array_names=c.names_of("storage_array"))
     c.cache["engine.static"] = st
     return st
 

@@ -130,7 +130,8 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
     boxes' name bands sized for the zoom at which it fits (:func:`layout_styles`)."""
     held = holdings(design)
     cs = cards(design, held)
-    return _arranged(design, held, cs, layout_styles(design, held, cs))
+    groups = array_groups(design, held)
+    return _arranged(design, held, cs, layout_styles(design, held, cs, groups), groups=groups)
 
 
 def arrange_in_place(design: Design) -> Design:
@@ -142,31 +143,33 @@ def arrange_in_place(design: Design) -> Design:
 
 
 def layout_styles(design: Design, held: Holdings | None = None,
-                  cs: dict[str, Card] | None = None) -> dict[str, BoxStyle]:
+                  cs: dict[str, Card] | None = None, groups: list[ArrayGroup] | None = None
+                  ) -> dict[str, BoxStyle]:
     """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
     contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
     first guess of the zoom at which it fits from the area its cards cover, then twice the
     zoom of a layout made with the styles before (the name bands they size take room).  A
     design without boxes keeps the guess (its groups of arrays at most), or
     :data:`~models.io.placement.BOXES` without groups either: nothing to lay out again (a
-    50,000-VM design opens without a layout)."""
+    50,000-VM design opens without a layout).  ``groups``: the design's
+    :func:`~models.io.placement.array_groups`, when the caller has them."""
     held = held or holdings(design)
     cs = cs if cs is not None else cards(design, held)
+    groups = array_groups(design, held) if groups is None else groups
     if not held.containers:  # no box: a group of arrays at most, which the guess sizes
-        return box_styles(fit_zoom(covered_area(design, cs))) \
-            if array_groups(design, held) else dict(BOXES)
+        return box_styles(fit_zoom(covered_area(design, cs))) if groups else dict(BOXES)
     styles = box_styles(fit_zoom(covered_area(design, cs)))
     for _ in range(2):  # the guess, then the layout its styles make (their bands take room)
-        out = _arranged(design, held, cs, styles, docked=False)
+        out = _arranged(design, held, cs, styles, docked=False, groups=groups)
         styles = box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))
     return styles
 
 
 def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
-              styles: dict[str, BoxStyle], docked: bool = True
-              ) -> dict[str, tuple[float, float]]:
+              styles: dict[str, BoxStyle], docked: bool = True,
+              groups: list[ArrayGroup] | None = None) -> dict[str, tuple[float, float]]:
     """:func:`arrange` with the boxes in ``styles`` (without the VMs and NICs on cards unless
-    ``docked``)."""
+    ``docked``; ``groups``: the design's array groups, when known)."""
     docked_ids = held.host_of
     own = [c for c in design.components if c.id not in docked_ids]  # VMs on cards: not here
     by_id = {c.id: c for c in own}
@@ -208,7 +211,7 @@ def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
     placed = {cid for b in top for cid, _, _ in b.items}
     arrays = [c for c in own if c.kind == "storage_array"]
     top += [_leaf(c, cs) for c in own if c.id not in placed and c.kind != "storage_array"]
-    body, above = _with_arrays(design, top, arrays, held, styles["cluster"])
+    body, above = _with_arrays(design, top, arrays, held, styles["cluster"], groups)
     out = {cid: (x, y) for cid, x, y in body.items}
     out.update(above)
     if docked:
@@ -217,7 +220,8 @@ def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
 
 
 def _with_arrays(design: Design, top: list[_Block], arrays: list[Component], held: Holdings,
-                 style: BoxStyle) -> tuple[_Block, dict[str, tuple[float, float]]]:
+                 style: BoxStyle, groups: list[ArrayGroup] | None = None
+                 ) -> tuple[_Block, dict[str, tuple[float, float]]]:
     """The top-level blocks packed, and the arrays' row above them: the row adds height, so
     the blocks are packed wider (up to four times :data:`ASPECT`) where the whole then fits
     the reference canvas at a larger zoom (four sites under their datastore groups fitted the
@@ -228,7 +232,7 @@ def _with_arrays(design: Design, top: list[_Block], arrays: list[Component], hel
     for lk in design.links if arrays else ():
         if lk.kind == "storage" and lk.target in ids:
             sources[lk.target].append(lk.source)
-    groups = array_groups(design, held) if arrays else []
+    groups = (array_groups(design, held) if groups is None else groups) if arrays else []
     for stretch in ((1.0,) if not arrays else (1.0, 1.5, 2.0, 3.0, 4.0)):
         body = _packed(top, ASPECT * stretch)
         at = {cid: (x, y) for cid, x, y in body.items}

@@ -589,7 +589,15 @@ class Editor:
         if select.startswith("id:"):
             comp = self.component(select[3:])
             return [comp] if comp is not None else []
-        found = self._memo.get("targets", self.structure, dict)
+        found: dict[str, list[Component | Link]] = self._memo.get("targets", self.structure,
+                                                                   dict)
+        if select not in found and select in KINDS:
+            # every kind's in one pass: the knob panel asks for four kinds of 50,000
+            by_kind: dict[str, list[Component | Link]] = {k: [] for k in KINDS}
+            for c in self.design.components:
+                by_kind[c.kind].append(c)
+            for k, comps in by_kind.items():
+                found.setdefault(k, comps)
         if select not in found:
             found[select] = targets(self.design, select)
         return found[select]

@@ -49,3 +49,26 @@ def test_a_sites_lines_run_from_its_edge(qtbot: QtBot) -> None:
         on_edge = (min(abs(end.x() - rect.left()), abs(end.x() - rect.right())) < 1
                    or min(abs(end.y() - rect.top()), abs(end.y() - rect.bottom())) < 1)
         assert on_edge, (end, rect)
+
+
+def test_an_estates_selected_host_shows_its_storage_paths_as_wide_as_their_traffic(
+        qtbot: QtBot) -> None:
+    """An estate's host-to-array paths are drawn for the selected hosts only; each is as wide
+    as the storage traffic of the host's VMs whose disks are on that array."""
+    doc, scene, _ = make(qtbot, large_design(400, 10))  # 10 arrays: grouped, paths sparse
+    assert not [it for it in scene.link_items() if it.link.kind == "storage"]
+    p = doc.prediction
+    assert p is not None
+    disk = {lk.source: lk.target for lk in doc.design.links if lk.kind == "disk_on"}
+    mbps = dict(zip(p.vms.ids, p.vms.storage_mbps.tolist(), strict=True))
+    doc.set_selection(["h0"])
+    paths = [it for it in scene.link_items() if it.link.kind == "storage"]
+    assert paths and all(it.link.source == "h0" for it in paths)
+    on_h0 = scene.holdings.vms["h0"]
+    traffic = {it.link.target: sum(mbps[v] for v in on_h0 if disk[v] == it.link.target)
+               for it in paths}
+    level = {it.link.target: it.width_level for it in paths}
+    busiest = max(traffic, key=lambda a: traffic[a])
+    assert level[busiest] > 0
+    assert all(level[a] <= level[busiest] for a in level)
+    assert all(level[a] == 0 for a in level if traffic[a] == 0)

@@ -5,13 +5,15 @@ its undo) followed, whatever made it."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QEvent, QObject, QPointF
 from pytestqt.qtbot import QtBot
 
-from app.canvas.cards import DETAIL_ZOOM, ContainerItem
+from app.canvas.cards import DETAIL_ZOOM, FAR_ZOOM, ContainerItem
 from app.canvas.items import ComponentItem
 from app.canvas.scene import DesignScene
+from app.canvas.view import DesignView
 from app.document.design_document import DesignDocument
+from app.support import first_paint
 from models.document.design import Component, Design, Link
 from models.document.schema import KINDS
 from models.examples import bundled as examples
@@ -172,3 +174,52 @@ def test_boxes_are_grabbed_by_their_edge_and_not_in_their_middle(qtbot: QtBot) -
     assert scene.component_at(body.topLeft() + QPointF(20, 10)) is site
     assert scene.component_at(body.center() + QPointF(0, 10)) is None  # a rubber band here
     assert scene.target_at(body.center() + QPointF(0, 10)) is site  # a drop lands in it
+
+
+class _NicsAtPaint(QObject):
+    """Which NICs have items of their own at each paint of the viewport it filters."""
+
+    def __init__(self, scene: DesignScene):
+        super().__init__()
+        self.scene = scene
+        self.seen: list[set[str]] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+        if event.type() == QEvent.Type.Paint:
+            self.seen.append({it.cid for it in self.scene.component_items() if it.kind == "nic"})
+        return False
+
+
+@pytest.mark.parametrize("zoom", [1.0, 0.1])
+def test_opening_the_nics_items_are_there_wherever_they_are_painted(qtbot: QtBot,
+                                                                      zoom: float) -> None:
+    """Opening a design, the NICs' items may wait for the window's first paint only far
+    out, where their cards draw them; zoomed in they are there when it paints.  Either way
+    the NIC that is the bottleneck wears the badge on its own item, and once painted every
+    NIC has its item, hidden far out."""
+    design = examples.load("file-transfer-10g")
+    for nic in design.of_kind("nic"):
+        nic.props["speed_gbps"] = 1.0  # its NIC is the bottleneck
+    nics = {c.id for c in design.of_kind("nic")}
+    first_paint.expect()
+    try:
+        doc = DesignDocument(design)
+        scene = DesignScene(doc)
+        view = DesignView(scene)
+        view.resize(1000, 700)
+        qtbot.addWidget(view)
+        view.set_zoom(zoom)
+        painted = _NicsAtPaint(scene)
+        view.viewport().installEventFilter(painted)
+        first_paint.watch(view.viewport())
+        badge = scene.badge_holder()
+        assert badge is not None and badge.kind == "nic" and badge is scene.item(badge.cid)
+        view.show()
+        qtbot.waitUntil(lambda: not first_paint.awaiting(), timeout=5000)
+    finally:
+        first_paint.flush()
+    if zoom >= FAR_ZOOM:
+        assert painted.seen[0] == nics
+    items = [scene.item(n) for n in sorted(nics)]
+    assert all(it is not None and it.isVisible() == (zoom >= FAR_ZOOM) for it in items)
+    assert scene.badge_holder() is badge

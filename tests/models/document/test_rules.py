@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from models.document.design import Link
+from models.document.rules import link_set_issues
 from tests.models.document.sample import doc, errors
 
 
@@ -56,3 +58,25 @@ def test_all_problems_are_reported_together() -> None:
     d = doc()
     d["components"][0]["props"] = {"sockets": -1, "ghz": 99}
     assert len(errors(d)) == 2
+
+
+def test_link_set_rules_are_found_whether_or_not_another_is_broken() -> None:
+    """A set whose links all differ is checked a kind at a time, any other link by link:
+    the same FT secondary on its primary's host is named either way, and a pair of sites
+    joined both ways is a link twice."""
+    ok = [Link("v1", "h1", "runs_on"), Link("v2", "h1", "runs_on"),
+          Link("v1", "h1", "ft_secondary_on"), Link("v2", "h2", "ft_secondary_on"),
+          Link("h1", "a1", "storage"), Link("h2", "a1", "storage")]
+    same_host = "component 'v1' (vm): the FT secondary must run on a different host"
+    assert [str(i) for i in link_set_issues(ok)] == [same_host + " than the primary (both"
+                                                     " on 'h1')"]
+    twice = [*ok, Link("h1", "a1", "storage"), Link("v2", "h3", "runs_on")]
+    found = [str(i) for i in link_set_issues(twice)]
+    assert found[0].startswith("link storage 'h1' -> 'a1': 'h1' and 'a1' are already joined")
+    assert "'v2' has 2 runs_on links ('h1', 'h3')" in found[1]
+    assert found[2].startswith(same_host)
+    assert len(found) == 3
+    wan = [Link("s1", "s2", "wan"), Link("s2", "s1", "wan")]
+    assert [str(i) for i in link_set_issues(wan)] == [
+        "link wan 's2' -> 's1': 's2' and 's1' are already joined by wan"]
+    assert link_set_issues(wan[:1]) == []
