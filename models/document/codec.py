@@ -24,13 +24,19 @@ from models.document.design import (
     Scenario,
     describe_value,
     make_override,
-    normalise,
     parse_json_int,
     rebuilt,
     repair_text,
 )
-from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues, prop_problem
-from models.document.schema import DESIGN_PROPS, KINDS, LINKS, PropSpec, Value
+from models.document.props import (
+    Collector,
+    nest,
+    parse_props,
+    parse_props_checked,
+    valid_props,
+)
+from models.document.rules import SELF_LINK, endpoint_problem, link_set_issues
+from models.document.schema import DESIGN_PROPS, KINDS, LINKS
 
 FORMAT = "headroom-design"
 VERSION = 1
@@ -38,136 +44,8 @@ VERSION = 1
 # --------------------------------------------------------------------------- parsing
 
 
-def _flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, val in obj.items():
-        name = f"{prefix}{key}"
-        if isinstance(val, dict):
-            out.update(_flatten(val, name + "."))
-        else:
-            out[name] = val
-    return out
-
-
-def _nest(flat: dict[str, Value]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, val in flat.items():
-        parts = key.split(".")
-        node = out
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = val
-    return out
-
-
-class _Collector:
-    def __init__(self) -> None:
-        self.issues: list[Issue] = []
-        self.known: dict[tuple[Any, ...], tuple[str, Value]] = {}
-        """(kind, name[, sub], type, value) as written -> (dotted name, normalised value), for
-        values found valid: 50,000 VMs repeat a handful of values, each checked once."""
-
-    def add(self, where: str, message: str, prop: str | None = None) -> None:
-        self.issues.append(Issue(where, message, prop))
-
-
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-"""The JSON types a value may be keyed by in :attr:`_Collector.known`."""
-
-
-class _RefusedError(Exception):
-    """A property value the fast path of :func:`_parse_props` does not take."""
-
-
-def _parse_props(raw: Any, kind_props: dict[str, PropSpec], where: str, kind: str,
-                 col: _Collector) -> dict[str, Value]:
-    """The valid properties ``raw`` gives, with a nested group read as dotted names
-    (``{"workload": {"io_oio": 8}}`` -> ``{"workload.io_oio": 8}``); each problem is added
-    to ``col``, said to be at ``where``."""
-    out = _valid_props(raw, kind_props, kind, col)
-    return out if out is not None else _parse_props_checked(raw, kind_props, where, kind, col)
-
-
-def _valid_props(raw: Any, kind_props: dict[str, PropSpec], kind: str, col: _Collector
-                 ) -> dict[str, Value] | None:
-    """:func:`_parse_props` where every value is valid (a value seen before is looked up as
-    written, without building its dotted name again); None where any is not, for
-    :func:`_parse_props_checked` to word."""
-    if type(raw) is not dict:
-        return None
-    out: dict[str, Value] = {}
-    known = col.known
-    try:
-        for key, val in raw.items():
-            if type(val) is not dict:
-                hit = known.get((kind, key, type(val), val)) if type(val) in _SCALARS else None
-                if hit is None:
-                    hit = _check(kind_props, kind, key, val, col, (kind, key, type(val), val))
-                out[hit[0]] = hit[1]
-                continue
-            for sub, v in val.items():
-                hit = known.get((kind, key, sub, type(v), v)) if type(v) in _SCALARS else None
-                if hit is not None:
-                    out[hit[0]] = hit[1]
-                elif type(v) is dict:
-                    for name, w in _flatten(v, f"{key}.{sub}.").items():
-                        hit = _check(kind_props, kind, name, w, col, None)
-                        out[hit[0]] = hit[1]
-                else:
-                    hit = _check(kind_props, kind, f"{key}.{sub}", v, col,
-                                 (kind, key, sub, type(v), v))
-                    out[hit[0]] = hit[1]
-    except _RefusedError:
-        return None
-    return out
-
-
-def _check(kind_props: dict[str, PropSpec], kind: str, name: str, value: Any, col: _Collector,
-           key: tuple[Any, ...] | None) -> tuple[str, Value]:
-    """(name, normalised value) of a valid ``value``, remembered under ``key`` when it is a
-    scalar; :class:`_RefusedError` when it is not valid."""
-    if prop_problem(kind_props, kind, name, value):
-        raise _RefusedError
-    hit = (name, normalise(kind_props[name], value))
-    if key is not None and type(value) in _SCALARS:
-        col.known[key] = hit
-    return hit
-
-
-def _parse_props_checked(raw: Any, kind_props: dict[str, PropSpec], where: str, kind: str,
-                         col: _Collector) -> dict[str, Value]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        col.add(where, f"'props' must be an object, got {describe_value(raw)}")
-        return {}
-    out: dict[str, Value] = {}
-    for name, value in _flat_props(raw).items():
-        problem = prop_problem(kind_props, kind, name, value)
-        if problem:
-            col.add(where, problem, name)
-            continue
-        out[name] = normalise(kind_props[name], value)
-    return out
-
-
-def _flat_props(raw: dict[str, Any]) -> dict[str, Any]:
-    """``raw`` with nested groups as dotted names (``{"workload": {"io_oio": 8}}`` ->
-    ``{"workload.io_oio": 8}``); one level of nesting, the common case, without recursion."""
-    flat: dict[str, Any] = {}
-    for key, val in raw.items():
-        if type(val) is not dict:
-            flat[key] = val
-        elif any(type(v) is dict for v in val.values()):
-            flat.update(_flatten(val, key + "."))
-        else:
-            for sub, v in val.items():
-                flat[f"{key}.{sub}"] = v
-    return flat
-
-
 def _expect(obj: dict[str, Any], key: str, types: tuple[type, ...], where: str,
-            col: _Collector, what: str) -> Any:
+            col: Collector, what: str) -> Any:
     val = obj.get(key)
     if val is None:
         return None
@@ -191,7 +69,7 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
     ``consume``: drop each component and link of ``obj`` once read (the caller's document is
     left with None in their places), so the decoded document and the design it becomes are
     not held whole at once (a 50,000-VM file's peak was both: 175 MB)."""
-    col = _Collector()
+    col = Collector()
     if not isinstance(obj, dict):
         raise DesignError([Issue("document", f"expected a JSON object, got {describe_value(obj)}")])
     if obj.get("format") != FORMAT:
@@ -220,7 +98,7 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
             col.add("policy", f"expected an object, got {describe_value(policy)}")
         else:
             prefixed = {f"policy.{k}": v for k, v in policy.items()}
-            parsed = _parse_props(prefixed, DESIGN_PROPS, "policy", "design", col)
+            parsed = parse_props(prefixed, DESIGN_PROPS, "policy", "design", col)
             design.policy = {k.removeprefix("policy."): v for k, v in parsed.items()}
 
     components = obj.get("components", [])
@@ -279,7 +157,7 @@ REPORT_FIELDS = ("title", "notes")
 ``report_notes`` of :class:`Design`)."""
 
 
-def _parse_report(raw: Any, design: Design, col: _Collector) -> None:
+def _parse_report(raw: Any, design: Design, col: Collector) -> None:
     if raw is None:
         return
     if not isinstance(raw, dict):
@@ -306,7 +184,7 @@ def _plain_number(v: Any) -> bool:
     return type(v) is int and -MAX_EXACT_INT <= v <= MAX_EXACT_INT
 
 
-def _parse_component(raw: Any, i: int, col: _Collector) -> Component | None:
+def _parse_component(raw: Any, i: int, col: Collector) -> Component | None:
     """One component; the common, valid shape on a fast path (a 50,000-VM estate spent a
     second here), anything else through :func:`_parse_component_checked`, which words
     every problem."""
@@ -320,9 +198,9 @@ def _parse_component(raw: Any, i: int, col: _Collector) -> Component | None:
                 and (x is None or _plain_number(x)) and (y is None or _plain_number(y))
                 and type(tags) is list and (not tags or all(type(t) is str for t in tags))):
             props = raw.get("props")
-            valid = _valid_props(props, spec.props, kind, col) if props is not None else {}
+            valid = valid_props(props, spec.props, kind, col) if props is not None else {}
             if valid is None:  # the place is worded only for a problem
-                valid = _parse_props_checked(props, spec.props, f"component '{cid}' ({kind})",
+                valid = parse_props_checked(props, spec.props, f"component '{cid}' ({kind})",
                                              kind, col)
             return Component(cid, kind, name or "", float(x or 0.0), float(y or 0.0), list(tags),
                              valid)
@@ -332,7 +210,7 @@ def _parse_component(raw: Any, i: int, col: _Collector) -> Component | None:
 _NO_TAGS: list[str] = []
 
 
-def _parse_component_checked(raw: Any, i: int, col: _Collector) -> Component | None:
+def _parse_component_checked(raw: Any, i: int, col: Collector) -> Component | None:
     where = f"components[{i}]"
     if not isinstance(raw, dict):
         col.add(where, f"expected an object, got {describe_value(raw)}")
@@ -361,11 +239,11 @@ def _parse_component_checked(raw: Any, i: int, col: _Collector) -> Component | N
         col.add(where, f"'tags' must be a list of strings, got {describe_value(tags)}")
     else:
         comp.tags = list(tags)
-    comp.props = _parse_props(raw.get("props"), KINDS[kind].props, where, kind, col)
+    comp.props = parse_props(raw.get("props"), KINDS[kind].props, where, kind, col)
     return comp
 
 
-def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: _Collector) -> Link | None:
+def _parse_link(raw: Any, i: int, comps: dict[str, Component], col: Collector) -> Link | None:
     """One link; a valid link of three fields (from, to, kind: no properties) on a fast path,
     anything else through :func:`_parse_link_checked`."""
     if type(raw) is dict and len(raw) == 3:  # with from, to and kind present: only them
@@ -382,7 +260,7 @@ _LINK_ENDS = {kind: (spec.from_kind, spec.to_kind) for kind, spec in LINKS.items
 """Each link kind's (from, to) component kinds."""
 
 
-def _parse_link_checked(raw: Any, i: int, comps: dict[str, Component], col: _Collector
+def _parse_link_checked(raw: Any, i: int, comps: dict[str, Component], col: Collector
                         ) -> Link | None:
     where = f"links[{i}]"
     if not isinstance(raw, dict):
@@ -414,15 +292,15 @@ def _parse_link_checked(raw: Any, i: int, comps: dict[str, Component], col: _Col
     if src == dst:
         col.add(where, SELF_LINK)
         ok = False
-    props = _parse_props(raw.get("props"), spec.props, where, kind, col)
+    props = parse_props(raw.get("props"), spec.props, where, kind, col)
     return Link(src, dst, kind, props) if ok else None
 
 
-def _check_link_rules(design: Design, col: _Collector) -> None:
+def _check_link_rules(design: Design, col: Collector) -> None:
     col.issues.extend(link_set_issues(design.links))
 
 
-def _parse_scenario(raw: Any, i: int, design: Design, col: _Collector) -> Scenario | None:
+def _parse_scenario(raw: Any, i: int, design: Design, col: Collector) -> Scenario | None:
     where = f"scenarios[{i}]"
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not raw["name"]:
         col.add(where, "a scenario is an object with a non-empty 'name' and a 'set' list")
@@ -455,12 +333,12 @@ def _parse_scenario(raw: Any, i: int, design: Design, col: _Collector) -> Scenar
 _REBUILD_FIELDS = frozenset(("label", "remove", "components", "links"))
 
 
-def _parse_rebuild(raw: Any, where: str, design: Design, outer: _Collector) -> Rebuild | None:
+def _parse_rebuild(raw: Any, where: str, design: Design, outer: Collector) -> Rebuild | None:
     """A scenario's ``rebuild``: base hosts it removes, the hosts (and NICs) it adds and their
     links, checked as one design with the base's other components (every problem said to be
     in the scenario's rebuild)."""
     where = f"{where} rebuild"
-    col = _Collector()
+    col = Collector()
     col.known = outer.known
     rb = _rebuild_of(raw, where, design, col)
     outer.issues.extend(i if i.where == where else Issue(where, f"{i.where}: {i.message}",
@@ -468,7 +346,7 @@ def _parse_rebuild(raw: Any, where: str, design: Design, outer: _Collector) -> R
     return rb if not col.issues else None
 
 
-def _rebuild_of(raw: Any, where: str, design: Design, col: _Collector) -> Rebuild | None:
+def _rebuild_of(raw: Any, where: str, design: Design, col: Collector) -> Rebuild | None:
     if not isinstance(raw, dict):
         col.add(where, f"expected an object, got {describe_value(raw)}")
         return None
@@ -542,7 +420,7 @@ def _component_dict(c: Component) -> dict[str, Any]:
     if c.tags:
         item["tags"] = list(c.tags)
     if c.props:
-        item["props"] = _nest(c.props)
+        item["props"] = nest(c.props)
     return item
 
 
