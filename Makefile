@@ -44,7 +44,10 @@ lint: $(STAMP)
 test: sysdeps $(STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider
 
+# Bytecode compiled first: a shell with PYTHONDONTWRITEBYTECODE set would time every open
+# with the sources compiled afresh, the small design's most (its ratio would look better).
 bench: sysdeps $(STAMP)
+	$(BIN)/python -m compileall -q app models tests > /dev/null
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.benchmarks.bench --out build/bench.json
 
 # PyInstaller one-folder bundle in dist/headroom, then its --self-test offscreen (slow; not in `test`).
