@@ -484,9 +484,10 @@ KPIS: tuple[Kpi, ...] = (
         "no library transfers", _library_job),
     Kpi("host_cpu_pct", "Host CPU", "%", lambda p: mean_pct(p.hosts.cpu_util), cite(DENSE),
         "Mean CPU utilisation over the hosts: the VMs' guest work, their I/O and network"
-        " paths and the hypervisor's cost per event and the hosts' background load, against"
-        " cores x clock (hyperthreads counted as 1.22 cores); hosts whose CPU nothing"
-        " measured are left out", None, "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
+        " paths, the hypervisor's cost per blocking I/O and the hosts' background load,"
+        " against their capacity (each core at its processor's SPEC per-core speed,"
+        " hyperthreads adding 22%); hosts whose CPU nothing measured are left out", None,
+        "no hosts", _busiest_host(lambda p: p.hosts.cpu_util)),
     Kpi("host_memory_pct", "Host memory", "%", lambda p: mean_pct(p.hosts.memory_util),
         cite(DENSE), "Mean memory utilisation over the hosts: memory the VMs hold"
         " (consumed where measured, else configured), FT secondaries included, and the"
