@@ -249,6 +249,12 @@ class Prediction:
         return float(np.nanmax(self.vms.p95_latency_ms[mask])) if mask.any() else 0.0
 
     @cached_property
+    def has_response(self) -> bool:
+        """Whether a p95 ceiling bears on the design: a VM does storage I/O or serves requests
+        (an estate measured for CPU and memory has neither)."""
+        return self.total_iops > 0 or bool(np.any(self.vms.request_driven))
+
+    @cached_property
     def response_saturated(self) -> bool:
         """Whether any request-driven VM's response is unbounded (see VmArrays.saturated)."""
         s = self.vms.saturated

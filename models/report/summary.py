@@ -184,7 +184,7 @@ def _policy_words(design: Design, p: Prediction) -> str:
     parts = [f"host CPU up to {percent(pol['cpu_util_max'])}"]
     if "memory" in (p.consolidation.binding or ""):
         parts.append(f"host memory up to {percent(pol['memory_util_max'])}")
-    if p.total_iops > 0 or bool(np.any(p.vms.request_driven)):
+    if p.has_response:
         parts.append(f"p95 up to {with_unit(pol['p95_ms_max'], 'ms')}")
     return ", ".join(parts)
 

@@ -144,7 +144,7 @@ class HostFailureTab(QWidget):
             what = (f"site {self._name(f.host)} ({fmt.count(len(f.failed), 'host')})"
                     if f.site else self._name(f.host))
             cells: list[Any] = [what, len(f.restarted), took, len(new), after,
-                                worst or "nothing new breaks"]
+                                worst or "nothing"]
             for j, value in enumerate(cells):
                 item = QTableWidgetItem(str(value))
                 item.setToolTip(str(value))
@@ -172,13 +172,20 @@ class HostFailureTab(QWidget):
              f"Does NOT survive: {sum(bool(f.new_breaches) for f in hosts)} of"
              f" {fmt.count(len(hosts), 'host failure')} break policy.") + site_line
             + f" Policy: CPU <= {fmt.percent(pol.get('cpu_util_max', math.nan))},"
-            f" memory <= {fmt.percent(pol.get('memory_util_max', 1.0))},"
-            f" p95 <= {fmt.with_unit(pol.get('p95_ms_max', math.nan), 'ms')}.{already}")
+            f" memory <= {fmt.percent(pol.get('memory_util_max', 1.0))}"
+            + (f", p95 <= {fmt.with_unit(pol.get('p95_ms_max', math.nan), 'ms')}"
+               if self._has_response() else "") + f".{already}")
         self.failure_finished.emit(report)
 
     def _failure_failed(self, message: str) -> None:
         self._failure_running(False)
         self.failure_summary.setText(f"Host failure failed: {message}")
+
+    def _has_response(self) -> bool:
+        """Whether the p95 ceiling bears on the design (the latest prediction has a latency or
+        a response to hold to it); said when nothing tells."""
+        p = self.document.prediction
+        return p is None or p.has_response
 
     def _name(self, cid: str) -> str:
         return self.document.name_of(cid)

@@ -58,3 +58,25 @@ def test_the_table_names_hosts_whole_fails_each_site_and_shows_the_hosts_after(
     before, after = first[1].split(" → ")
     assert int(after) > int(before) and first[0] in {"esx06", "esx07", "esx08", "esx09"}
     assert "Preferred site" in tab.hosts_label.text()
+
+
+def test_the_policy_line_names_p95_only_where_a_response_bears_on_it(qtbot: QtBot) -> None:
+    """An estate measured for CPU and memory has no latency to hold to a p95 ceiling: the
+    summary's policy names CPU and memory; a design with storage I/O names p95 too."""
+    from tests.models.subsystems.test_capacity import farm  # noqa: PLC0415
+
+    window = make(qtbot, farm(n_hosts=3, n_vms=12, vm_pct=2.0))
+    tab = window.analysis.host_failure
+    qtbot.waitUntil(lambda: window.document.prediction is not None)
+    with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS):
+        menu_action(window, "Host Failure")
+    text = tab.failure_summary.text()
+    assert "Policy: CPU <=" in text and "memory <=" in text and "p95" not in text
+    cell = tab.failure_table.item(0, 5)
+    assert cell is not None and cell.text() == "nothing"
+    io = make(qtbot, "vaio-scaling")
+    tab = io.analysis.host_failure
+    qtbot.waitUntil(lambda: io.document.prediction is not None)
+    with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS):
+        menu_action(io, "Host Failure")
+    assert "p95 <=" in tab.failure_summary.text()
