@@ -133,6 +133,11 @@ class DesignDocument(QObject):
         """The effective value in the active scenario; None when mixed or nothing matches."""
         return self.session.value(select, prop)
 
+    def typical(self, select: str, prop: str) -> float | None:
+        """The value most of a kind's components hold of a numeric property (None when
+        unknown)."""
+        return self.session.typical(select, prop)
+
     def validate(self, select: str, prop: str, value: Value) -> Value:
         return self.session.validate(select, prop, value)
 

@@ -166,6 +166,8 @@ class KnobRow(QWidget):
         self._updating = True
         try:
             if self.slider is not None and self.mapping is not None:
+                if value is None and len(self.selects) == 1:  # mixed: where most stand
+                    value = self.document.typical(self.selects[0], self.knob.prop)
                 if value is not None and not isinstance(value, (str, bool)) \
                         and not self.slider.isSliderDown() \
                         and self.mapping.to_value(self.slider.value()) != value:

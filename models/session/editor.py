@@ -164,6 +164,24 @@ class Editor:
             return None
         return values[0] if all(v == values[0] for v in values) else None
 
+    def typical(self, select: str, prop: str) -> float | None:
+        """The value most of kind-wide ``select``'s targets hold of a numeric ``prop`` (where
+        a slider stands when they differ), read from the compiled column; None when that
+        cannot tell."""
+        values = self._values()
+        key = (self.scenario + "\x00typical", select, prop)
+        if key not in values:
+            col = self.column(select, prop) if select in KINDS else None
+            found: float | None = None
+            if col is not None and len(col) and col.dtype.kind in "fiu":
+                known = col[~np.isnan(col)] if col.dtype.kind == "f" else col
+                if len(known):
+                    seen, counts = np.unique(known, return_counts=True)
+                    found = float(seen[int(np.argmax(counts))])
+            values[key] = found
+        typical = values[key]
+        return typical if isinstance(typical, float) else None
+
     def _uniform_column(self, select: str, prop: str) -> bool | None:
         """Whether every target of kind-wide ``select`` holds one value of ``prop``, read
         from the compiled column (a vector compare instead of a Python pass over 50,000

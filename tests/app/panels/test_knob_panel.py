@@ -157,6 +157,23 @@ def test_mixed_values_read_mixed(qtbot: QtBot) -> None:
     assert panel.row(OIO).value_label.text() == "128 I/Os"
 
 
+def test_a_mixed_slider_stands_where_most_components_stand(qtbot: QtBot) -> None:
+    """Mixed values ('mixed' on the label) left the handle where it was, at the slider's
+    start on an imported estate: a click there set every host to one core.  It stands at
+    the value most components hold."""
+    design = examples.load(examples.DEFAULT_EXAMPLE)
+    design.of_kind("vm")[0].props["workload.io_oio"] = 4  # 15 VMs at 128, one at 4
+    doc = DesignDocument(design)
+    panel = KnobPanel(doc)
+    qtbot.addWidget(panel)
+    row = panel.row(OIO)
+    assert row.value_label.text() == fmt.MIXED
+    assert row.mapping is not None
+    assert row.mapping.to_value(slider_of(row).value()) == 128
+    assert doc.value("vm", "workload.io_oio") is None and doc.typical("vm",
+                                                                     "workload.io_oio") == 128
+
+
 def test_selection_filters_knobs_and_targets_the_selected(qtbot: QtBot) -> None:
     doc, panel, _ = make(qtbot)
     doc.set_selection(["a1"])
