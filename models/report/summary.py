@@ -376,11 +376,13 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
             "memory": detail.max_vms_per_host_by_memory if detail is not None else None}
     limit = c.binding if c.binding in room and room[c.binding] is not None else "cpu"
     most = room[limit]
-    if most is not None and len(p.hosts.ids):
-        now = int(np.max(p.hosts.vms)) if len(p.hosts.vms) else 0
-        return (f"Nothing needs to change: by {limit_text(limit, phrase=True)} each host has"
-                f" room for {counted(most, 'VM')} of the average size (the fullest host runs"
-                f" {now:,}).")
+    if most is not None and len(p.hosts.ids) and len(p.hosts.vms):
+        # the limits are the reference host's: the one that runs most VMs
+        i = int(np.argmax(p.hosts.vms))
+        host = component_name(design, p.hosts.ids[i])
+        return (f"Nothing needs to change: by {limit_text(limit, phrase=True)}, the host that"
+                f" runs most VMs, {host} ({counted(int(p.hosts.vms[i]), 'VM')}), has room for"
+                f" {counted(most, 'VM')} of the average size.")
     return "Nothing needs to change."
 
 

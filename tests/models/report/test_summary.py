@@ -116,6 +116,6 @@ def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
     text = action(design, p, None)
     detail = p.sections.consolidation
     assert detail is not None and detail.max_vms_per_host_by_memory is not None
-    assert text == ("Nothing needs to change: by host memory each host has room for"
-                    f" {detail.max_vms_per_host_by_memory:,} VMs of the average size (the"
-                    " fullest host runs 3).")
+    assert text == ("Nothing needs to change: by host memory, the host that runs most VMs,"
+                    " esx01 (3 VMs), has room for"
+                    f" {detail.max_vms_per_host_by_memory:,} VMs of the average size.")
