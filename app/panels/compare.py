@@ -18,9 +18,8 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetIte
 from models.document.catalogue import processors
 from models.document.design import Component, Design, DesignError, apply_scenario
 from models.document.knobs import knobs_for
-from models.document.numbers import counted
 from models.document.words import kind_count
-from models.report.settings import setting, setting_text, values
+from models.report.settings import listed, setting, setting_text, values
 
 BASE = "base"
 
@@ -64,7 +63,7 @@ def hardware(a: Design, b: Design) -> list[Difference]:
         out.append(Difference("Hosts", kind_count("host", len(ha)), kind_count("host", len(hb)),
                               "The hosts of the design."))
     pa, pb = [_processor(h) for h in ha], [_processor(h) for h in hb]
-    if sorted(pa) != sorted(pb) and set(pa) != set(pb):
+    if set(pa) != set(pb):
         out.append(Difference("Processor", _counted(pa), _counted(pb),
                               "The hosts' processors, as the catalogue names them (their"
                               " per-core performance is SPEC's)."))
@@ -77,14 +76,10 @@ def _processor(host: Component) -> str:
     return found.model if found is not None else (text or "not given")
 
 
-def _counted(names: list[str], limit: int = 3) -> str:
+def _counted(names: list[str]) -> str:
     """``Intel Xeon Gold 6140 on 12 hosts, ...`` (one name: just the name)."""
     order = Counter(names).most_common()
-    if len(order) == 1:
-        return order[0][0]
-    parts = [f"{name} on {kind_count('host', n)}" for name, n in order[:limit]]
-    more = len(order) - limit
-    return ", ".join(parts) + (f" and {counted(more, 'other processor')}" if more > 0 else "")
+    return order[0][0] if len(order) == 1 else listed(order, "host", "other processor")
 
 
 class ComparePanel(QWidget):

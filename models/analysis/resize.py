@@ -70,9 +70,9 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
         made: list[str] = []
         work, memory = background_of(members)  # what the VMs do not explain: spread evenly
         if (work or memory) and n:
-            named = design.component(gid) if gid else None
-            group = f"cluster {named.name or gid}" if named is not None else (
-                f"cluster {gid}" if gid else "hosts in no cluster")
+            cluster = design.component(gid) if gid else None
+            group = f"cluster {(cluster.name if cluster else '') or gid}" if gid else \
+                "hosts in no cluster"
             notes.append(f"{group}: the"
                          f" background load of its {counted(len(members), 'host')} (VMs the"
                          f" export does not list, the hypervisor's own) spread over"

@@ -108,10 +108,17 @@ def setting_text(k: Knob, s: Setting, limit: int = 3) -> str:
                 f" {prop_value(k.kind, k.prop, min(nums))} to"
                 f" {prop_value(k.kind, k.prop, max(nums))} (median"
                 f" {prop_value(k.kind, k.prop, mid)})")
-    parts = [f"{prop_value(k.kind, k.prop, v)} on {kind_count(k.kind, n)}"
-             for v, n in s.values[:limit]]
-    more = len(s.values) - limit
-    return ", ".join(parts) + (f" and {counted(more, 'other value')}" if more > 0 else "")
+    return listed([(prop_value(k.kind, k.prop, v), n) for v, n in s.values], k.kind,
+                  "other value", limit)
+
+
+def listed(texts: list[tuple[str, int]], kind: str, other: str, limit: int = 3) -> str:
+    """``128 I/Os on 15 VMs, 0 I/Os on 1 VM and 2 other values``: each text with how many
+    components of ``kind`` have it (most first), the ``limit`` first, then how many
+    ``other`` more."""
+    parts = [f"{text} on {kind_count(kind, n)}" for text, n in texts[:limit]]
+    more = len(texts) - limit
+    return ", ".join(parts) + (f" and {counted(more, other)}" if more > 0 else "")
 
 
 def scenario_text(row: KnobRow) -> str:

@@ -376,7 +376,7 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
             "memory": detail.max_vms_per_host_by_memory if detail is not None else None}
     limit = c.binding if c.binding in room and room[c.binding] is not None else "cpu"
     most = room[limit]
-    if most is not None and len(p.hosts.ids) and len(p.hosts.vms):
+    if most is not None and len(p.hosts.vms):
         # the limits are the reference host's: the one that runs most VMs
         i = int(np.argmax(p.hosts.vms))
         host = component_name(design, p.hosts.ids[i])

@@ -168,19 +168,18 @@ class Editor:
         """The value most of kind-wide ``select``'s targets hold of a numeric ``prop`` (where
         a slider stands when they differ), read from the compiled column; None when that
         cannot tell."""
-        values = self._values()
-        key = (self.scenario + "\x00typical", select, prop)
-        if key not in values:
+        found: dict[tuple[str, str, str], float | None] = self._memo.get("typical", self.edits,
+                                                                          dict)
+        key = (self.scenario, select, prop)
+        if key not in found:
             col = self.column(select, prop) if select in KINDS else None
-            found: float | None = None
+            found[key] = None
             if col is not None and len(col) and col.dtype.kind in "fiu":
                 known = col[~np.isnan(col)] if col.dtype.kind == "f" else col
                 if len(known):
                     seen, counts = np.unique(known, return_counts=True)
-                    found = float(seen[int(np.argmax(counts))])
-            values[key] = found
-        typical = values[key]
-        return typical if isinstance(typical, float) else None
+                    found[key] = float(seen[int(np.argmax(counts))])
+        return found[key]
 
     def _uniform_column(self, select: str, prop: str) -> bool | None:
         """Whether every target of kind-wide ``select`` holds one value of ``prop``, read

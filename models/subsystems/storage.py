@@ -263,7 +263,6 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     hba_s = np.where(host >= 0, bs_kb * 8192.0 / (ports * fabric * 1e9), 0.0)
 
     # array: disks x per-drive IOPS / (read + write x penalty), Seidmann multi-server
-    media = c.array.cols["media"]
     drive_iops = np.where(np.isnan(c.array.cols["disk_iops"]),
                           _lookup(c, "storage_array", "media",
                                   DRIVE_IOPS | {"hdd15k": HDD15K_IOPS.value}),
@@ -278,11 +277,13 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     # more than a channel's share of the drive's bandwidth has every channel and takes its
     # transfer time, not `par` times it.  The station's servers keep the drive's capacity:
     # the work per request over the time one holds a channel.
-    transfer = bs_kb / (drive_mbps[a] * 1000.0) if n_arr else np.zeros(n)
-    per_io = np.maximum(1.0 / drive_iops[a], transfer) if n_arr else np.zeros(n)
-    held = np.maximum(par[a] / drive_iops[a], transfer) if n_arr else np.zeros(n)
-    aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io if n_arr else np.ones(n))
-    _ = media
+    if n_arr:
+        transfer = bs_kb / (drive_mbps[a] * 1000.0)
+        per_io = np.maximum(1.0 / drive_iops[a], transfer)
+        held = np.maximum(par[a] / drive_iops[a], transfer)
+        aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io)
+    else:
+        per_io, aq, ad = np.zeros(n), np.zeros(n), np.zeros(n)
 
     delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0 + think_s
 
