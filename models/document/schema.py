@@ -402,6 +402,13 @@ CONTENT_LIBRARY = KindSpec(
           " HTTP on a trusted network"),
         P("rhttpproxy", "bool", True, doc="streamed traffic passes vCenter's reverse HTTP"
           " proxy (rhttpproxy)"),
+        P("vcenter_cpu_model", "str", "", doc="the processor of the host vCenter runs on, as"
+          " vSphere prints it: the Transfer Service's compression, TLS, proxy and checksum"
+          " run on its cores at their SPEC per-core speed (the studies': Intel Xeon E7530);"
+          " empty: the reference core (Xeon E5-2665)"),
+        P("vcenter_vcpus", "int", 16, "vCPUs", "vCenter Server appliance vCPUs (tiny 2, small"
+          " 4, medium 8, large 16, x-large 24): compressions and decompressions run on them"
+          " at once", 1, 128),
         P("max_concurrent_transfers", "int", 20, "transfers", "Transfer Service > Maximum"
           " Number of Concurrent Transfers; more operations queue", 1, 1000),
         P("max_concurrent_sync_items", "int", 5, "items", "Library Maximum Concurrent"
