@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from models.core import coefficients, events
-from models.core.platform import REF_GHZ, processor_speed
 from models.core.compiled import Compiled, Table
+from models.core.platform import REF_GHZ, processor_speed
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import LibraryJob, finite
