@@ -626,6 +626,7 @@ PROP_LABELS: dict[str, str] = {
     "backing": "Backing", "operation": "Operation",
     "enhanced_linked_mode": "Enhanced Linked Mode", "network_gbps": "Network",
     "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput",
+    "vcenter_cpu_model": "vCenter processor", "vcenter_vcpus": "vCenter vCPUs",
     "https": "HTTPS transfers", "rhttpproxy": "Reverse HTTP proxy",
     "max_concurrent_transfers": "Maximum concurrent transfers",
     "max_concurrent_sync_items": "Maximum concurrent sync items",
