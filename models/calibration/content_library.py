@@ -18,9 +18,11 @@ from models.engine.evaluation import evaluate
 from models.subsystems import content_library as cl
 
 ITEM: dict[str, Any] = {"item_gb": 15.0, "compression_ratio": 15.0 / 5.4,
-                        "vcenter_cpu_model": "Intel Xeon E7530", "vcenter_vcpus": 16}
+                        "vcenter_cpu_model": "Intel Xeon E7530", "vcenter_vcpus": 16,
+                        "vcenter_aes_ni": False}
 """The sync study's OVF template (Red Hat VM): 15 GB uncompressed, 5.4 GB compressed; both
-studies' vCenter, a VCSA 6.0 of 16 vCPUs on a Dell R910 of Xeon E7530s (1.87 GHz)."""
+studies' vCenter, a VCSA 6.0 of 16 vCPUs on a Dell R910 of Xeon E7530s (1.87 GHz, Nehalem-EX:
+no AES-NI)."""
 HTTP: dict[str, Any] = {"rhttpproxy": False, "https": False}
 """The studies' "rhttpproxy off": the Transfer Service serves plain HTTP directly."""
 
@@ -322,7 +324,7 @@ def fit(f: Fitter) -> None:
     check10 = "cl-export-concurrency-10gbe-checksum-cap"
     f.closed(cl.PROXY_CORES, [proxy],
              lambda: float(published(proxy, "saturation_MBps_1GbE"))
-             / cl.stream_mbps(cl.PROXY_NS.value + cl.tls_ns(), speed))
+             / cl.stream_mbps(cl.PROXY_NS.value + cl.tls_ns(aes_ni=False), speed))
     f.closed(cl.CHECKSUM_CORES, [check10],
              lambda: float(published(check10, "saturation_MBps"))
              / cl.stream_mbps(cl.CHECKSUM_NS.value, speed))

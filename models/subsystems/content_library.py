@@ -89,18 +89,21 @@ DECOMPRESS_NS = _c(
     "Decompressing a byte into a datastore, on one thread: a web-server import into an NFS"
     " library is about 44% faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs)."
     "  Prior: 8 ns (inflate at about 125 MB/s a core).")
-TLS_CIPHER = "aes128-cbc"
-TLS_MAC = "hmac-sha1"
-"""The Transfer Service's TLS of the studies' vCenter 6.0: TLS 1.2's AES128-SHA suite, ciphered
-in software (the studies' Xeon E7530 has no AES-NI)."""
+TLS_SOFTWARE = ("aes128-cbc", "hmac-sha1")
+"""The Transfer Service's TLS on a processor without AES-NI, the studies' vCenter 6.0 on Xeon
+E7530s: TLS 1.2's AES128-SHA suite, ciphered and MACed in software."""
+TLS_AES_NI = ("aes128-gcm", "none")
+"""... and on a processor with AES-NI: AES-128-GCM, an AEAD that authenticates as it ciphers
+(the suites vSphere's TLS 1.2 prefers), on the AES-NI instructions."""
 
 
-def tls_ns() -> float:
-    """ns of the reference core to cipher and MAC one byte of TLS (AES-128-CBC and HMAC-SHA1):
-    the published cycles the file-transfer model charges ssh for the same work
+def tls_ns(aes_ni: bool = False) -> float:
+    """ns of the reference core to cipher and authenticate one byte of TLS: the published
+    cycles the file-transfer model charges ssh for the same cipher and MAC
     (:mod:`models.subsystems.transfer`), not fitted here."""
-    cycles = transfer.cipher_cycles() * transfer.CIPHER_SHARE[TLS_CIPHER][0]
-    return (cycles + transfer.MAC_CPB[TLS_MAC]) / REF_GHZ
+    cipher, mac = TLS_AES_NI if aes_ni else TLS_SOFTWARE
+    cycles = transfer.cipher_cycles() * transfer.CIPHER_SHARE[cipher][int(aes_ni)]
+    return (cycles + transfer.MAC_CPB[mac]) / REF_GHZ
 
 
 def stream_mbps(ns_per_byte: float, speed: float) -> float:
@@ -237,7 +240,8 @@ def _proxy(mb: float, src: dict[str, Any], shared: int, source: str) -> list[Sta
     proxy's relay (:data:`PROXY_NS`, its cores shared by all transfers) and the cipher and MAC
     (:func:`tls_ns`), each at the speed of that vCenter's cores."""
     https, proxy = bool(src["https"]), bool(src["rhttpproxy"])
-    ns = (PROXY_NS.value if proxy else 0.0) + (tls_ns() if https else 0.0)
+    ns = (PROXY_NS.value if proxy else 0.0) + (
+        tls_ns(bool(src["vcenter_aes_ni"])) if https else 0.0)
     if ns <= 0:
         return []
     per = stream_mbps(ns, float(src["vcenter_speed"]))
@@ -560,7 +564,7 @@ def describe(jobs: list[LibraryJob], cid: str) -> list[str]:
         return ["no items to move"]
     out = [f"{job.operation} of {job.items} item{'' if job.items == 1 else 's'}:"
            f" {duration(job.completion_s)}"
-           f" at {job.throughput_mbps or 0.0:,.3g} MB/s ({job.mode})"]
+           f" at {with_unit(job.throughput_mbps or 0.0, 'MB/s')} ({job.mode})"]
     if job.queued:
         out.append(f"{job.queued} wait for a transfer slot")
     if job.bound_by:
