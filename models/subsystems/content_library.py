@@ -38,6 +38,7 @@ from models.core.platform import REF_GHZ, processor_speed
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import LibraryJob, finite
+from models.document import numbers
 from models.document.numbers import counted, with_unit
 from models.document.studies import CL_DEPLOY, CL_SYNC, CL_TUNING
 from models.subsystems import transfer
@@ -173,6 +174,8 @@ class Stage:
     random_penalty: bool = False
     """Aggregate falls as concurrent copies interleave (a datastore)."""
     source: str = SYNC
+    speed: float | None = None
+    """Per-core speed of the vCenter whose cores do this stage's work (None: not CPU work)."""
 
 
 @dataclass
@@ -244,13 +247,14 @@ def _proxy(mb: float, src: dict[str, Any], shared: int, source: str) -> list[Sta
         tls_ns(bool(src["vcenter_aes_ni"])) if https else 0.0)
     if ns <= 0:
         return []
-    per = stream_mbps(ns, float(src["vcenter_speed"]))
+    speed = float(src["vcenter_speed"])
+    per = stream_mbps(ns, speed)
     if proxy:
         label = "vCenter rhttpproxy" + (" (HTTPS)" if https else " (HTTP)")
         return [Stage("cl_rhttpproxy", label, mb, per, per * PROXY_CORES.value, shared,
-                      source=source)]
+                      source=source, speed=speed)]
     return [Stage("cl_tls", "Transfer Service TLS", mb, per, per * int(src["vcenter_vcpus"]),
-                  shared, source=source)]
+                  shared, source=source, speed=speed)]
 
 
 def vcenter_speed(model: str) -> float | None:
@@ -293,7 +297,8 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     if src_ds:
         compress = stream_mbps(COMPRESS_NS.value, float(src["vcenter_speed"]))
         stages.append(Stage("cl_compress", "vCenter compression", raw, compress,
-                            compress * int(src["vcenter_vcpus"]), shared))
+                            compress * int(src["vcenter_vcpus"]), shared,
+                            speed=float(src["vcenter_speed"])))
     if proxy:
         stages += _proxy(packed, src, shared, SYNC)
     stages.append(Stage("cl_network", f"network {gbps:g} GbE", packed, share * gbps * 125.0,
@@ -303,13 +308,15 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     stages += _throttle(packed, min(limits) if limits else 0.0, shared)
     checksum = stream_mbps(CHECKSUM_NS.value, float(lib["vcenter_speed"]))
     stages.append(Stage("cl_checksum", "Transfer Service checksum", packed, checksum,
-                        checksum * CHECKSUM_CORES.value, shared))
+                        checksum * CHECKSUM_CORES.value, shared,
+                        speed=float(lib["vcenter_speed"])))
     if dst_nfs:
         stages.append(Stage("cl_nfs", "NFS write through vCenter", packed, link, link))
     if dst_ds:
         decompress = stream_mbps(DECOMPRESS_NS.value, float(lib["vcenter_speed"]))
         stages.append(Stage("cl_decompress", "decompression", raw, decompress,
-                            decompress * int(lib["vcenter_vcpus"])))
+                            decompress * int(lib["vcenter_vcpus"]),
+                            speed=float(lib["vcenter_speed"])))
         stages.append(_datastore(lib, raw))
     return stages
 
@@ -465,6 +472,8 @@ def solve(c: Compiled) -> ContentLibraryResult:
         items = int(lib["items"])
         completion, _, k, utils, bound = run_pipeline(stages, items, slots, setup, rounds)
         queued = items - k
+        if bound >= 0 and stages[bound].speed is not None:
+            extra["vcenter_speed"] = stages[bound].speed
         tr = Transfer(lid, name, op, mode, items, k, queued, completion,
                       items * moved / completion if completion > 0 else 0.0,
                       stages[bound].label if bound >= 0 else "",
@@ -568,7 +577,10 @@ def describe(jobs: list[LibraryJob], cid: str) -> list[str]:
     if job.queued:
         out.append(f"{job.queued} wait for a transfer slot")
     if job.bound_by:
-        out.append(f"bound by {job.bound_by}")
+        speed = job.detail.get("vcenter_speed")
+        out.append(f"bound by {job.bound_by}" + (
+            "" if speed is None else
+            f", on vCenter cores worth {numbers.number(float(speed))} x the reference core"))
     return out
 
 

@@ -299,3 +299,14 @@ def test_a_vcenter_with_aes_ni_ciphers_tls_on_it() -> None:
     export = {"backing": "nfs", "operation": "export", "network_gbps": 10.0}
     assert _row(dict(export, vcenter_aes_ni=True))["completion_s"] < _row(
         dict(export, vcenter_aes_ni=False))["completion_s"]
+
+
+def test_a_job_bound_by_vcenter_work_says_what_its_cores_are_worth() -> None:
+    p = evaluate(one_library({"operation": "export", "backing": "nfs"}))
+    (text,) = [t for t in content_library.describe(p.sections.content_library or [], "lib")
+               if t.startswith("bound by")]
+    assert text == ("bound by vCenter rhttpproxy (HTTPS), on vCenter cores worth 0.518 x the"
+                    " reference core")
+    deploy = evaluate(one_library({"operation": "deploy", "deploy_path": "vaai"}))
+    assert not any("vCenter cores" in t for t in content_library.describe(
+        deploy.sections.content_library or [], "lib"))
