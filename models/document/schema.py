@@ -402,6 +402,16 @@ CONTENT_LIBRARY = KindSpec(
           " HTTP on a trusted network"),
         P("rhttpproxy", "bool", True, doc="streamed traffic passes vCenter's reverse HTTP"
           " proxy (rhttpproxy)"),
+        P("vcenter_cpu_model", "str", "", doc="the processor of the host vCenter runs on, as"
+          " vSphere prints it: the Transfer Service's compression, TLS, proxy and checksum"
+          " run on its cores at their SPEC per-core speed (the studies': Intel Xeon E7530);"
+          " empty: the reference core (Xeon E5-2665)"),
+        P("vcenter_aes_ni", "bool", True, doc="vCenter's processor has AES-NI (Intel Westmere,"
+          " 2010, and later; not the studies' Xeon E7530): TLS is AES-GCM on those"
+          " instructions, else AES-CBC and HMAC-SHA1 in software"),
+        P("vcenter_vcpus", "int", 16, "vCPUs", "vCenter Server appliance vCPUs (tiny 2, small"
+          " 4, medium 8, large 16, x-large 24): compressions and decompressions run on them"
+          " at once", 1, 128),
         P("max_concurrent_transfers", "int", 20, "transfers", "Transfer Service > Maximum"
           " Number of Concurrent Transfers; more operations queue", 1, 1000),
         P("max_concurrent_sync_items", "int", 5, "items", "Library Maximum Concurrent"
@@ -619,6 +629,8 @@ PROP_LABELS: dict[str, str] = {
     "backing": "Backing", "operation": "Operation",
     "enhanced_linked_mode": "Enhanced Linked Mode", "network_gbps": "Network",
     "esxi_hosts": "ESXi hosts", "datastore_mbps": "Datastore throughput",
+    "vcenter_cpu_model": "vCenter processor", "vcenter_vcpus": "vCenter vCPUs",
+    "vcenter_aes_ni": "vCenter AES-NI",
     "https": "HTTPS transfers", "rhttpproxy": "Reverse HTTP proxy",
     "max_concurrent_transfers": "Maximum concurrent transfers",
     "max_concurrent_sync_items": "Maximum concurrent sync items",

@@ -34,11 +34,14 @@ import numpy as np
 
 from models.core import coefficients, events
 from models.core.compiled import Compiled, Table
+from models.core.platform import REF_GHZ, processor_speed
 from models.core.prediction import Resource
 from models.core.results import Common
 from models.core.sections import LibraryJob, finite
+from models.document import numbers
 from models.document.numbers import counted, with_unit
 from models.document.studies import CL_DEPLOY, CL_SYNC, CL_TUNING
+from models.subsystems import transfer
 
 DEPLOY = CL_DEPLOY.title
 SYNC = CL_SYNC.title
@@ -55,38 +58,60 @@ LINK_EFFICIENCY = events.TCP_GOODPUT
 """Payload share of the line rate: TCP's framing on 1500-byte frames (:mod:`models.core.events`,
 not fitted): 1GbE carries 117.7 MB/s of 125, the check against the study's 'about 120 MB/s'
 (cl-export-concurrency-1gbe-link-cap)."""
-PROXY_AGGREGATE_MBPS = _c(
-    "proxy_aggregate_mbps", "MB/s", 100.0,
-    "vCenter rhttpproxy with HTTPS, all transfers together: exports saturate at about 90 MB/s"
-    " on 1GbE and 10GbE alike (cl-export-concurrency-rhttpproxy-cap; VCSA 16 vCPU).  Prior:"
-    " 100 MB/s.")
-CHECKSUM_AGGREGATE_MBPS = _c(
-    "checksum_aggregate_mbps", "MB/s", 500.0,
-    "Transfer Service checksum, all transfers together: exports without rhttpproxy saturate"
-    " at about 450 MB/s on 10GbE (cl-export-concurrency-10gbe-checksum-cap).  Prior: 500 MB/s.")
-CHECKSUM_STREAM_MBPS = _c(
-    "checksum_stream_mbps", "MB/s", 100.0,
-    "One transfer's checksum rate: NFS-to-NFS sync over 10GbE without rhttpproxy is 3.7x"
-    " faster than over 1GbE with it (cl-sync-exp3-nfs-to-nfs).  Prior: 100 MB/s.")
-PROXY_STREAM_MBPS = _c(
-    "proxy_stream_mbps", "MB/s", 60.0,
-    "One transfer through rhttpproxy with HTTPS: turning rhttpproxy off speeds an NFS export up"
-    " by about 44% (checksum-bound then; cl-export-exp6-nfs-rhttpproxy-44pct).  Prior: 60 MB/s.")
-TLS_SHARE = 0.5
-"""Share of rhttpproxy's per-byte cost that is TLS (HTTPS on/off through the proxy, TLS in the
-Transfer Service without it).  Assumed: the studies turn both off together, so no case
-separates them."""
-COMPRESS_STREAM_MBPS = _c(
-    "compress_stream_mbps", "MB/s of uncompressed data", 20.0,
-    "vCenter compression of one streamed datastore item: the datastore-to-datastore sync"
-    " without Enhanced Linked Mode takes 691 s (cl-sync-exp2-no-elm-datastore-streaming)."
-    "  Prior: 20 MB/s (gzip on one core).")
-DECOMPRESS_STREAM_MBPS = _c(
-    "decompress_stream_mbps", "MB/s of uncompressed data", 100.0,
-    "Decompression into a datastore: a web-server import into an NFS library is about 44%"
-    " faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs).  Prior: 100 MB/s.")
-VCENTER_THREADS = 16
-"""Compression / decompression threads vCenter runs at once (the studies' VCSA: 16 vCPU)."""
+PROXY_NS = _c(
+    "proxy_ns", "ns per byte of the reference core", 2.0,
+    "vCenter's reverse HTTP proxy relaying a byte of one transfer on one thread, its TLS"
+    " aside (:func:`tls_ns`): turning rhttpproxy off speeds an NFS export up by about 44%"
+    " (checksum-bound then; cl-export-exp6-nfs-rhttpproxy-44pct).  Prior: 2 ns (a few passes"
+    " over the byte, socket to socket).")
+PROXY_CORES = _c(
+    "proxy_cores", "cores", 2.0,
+    "Cores' worth of work rhttpproxy does for all transfers together: ten exports through it"
+    " saturate at about 90 MB/s on 1GbE and 10GbE alike (cl-export-concurrency-rhttpproxy-cap;"
+    " VCSA 16 vCPU).  Prior: 2.")
+CHECKSUM_NS = _c(
+    "checksum_ns", "ns per byte of the reference core", 4.0,
+    "The Transfer Service's checksum over a byte of one transfer: NFS-to-NFS sync over 10GbE"
+    " without rhttpproxy is 3.7x faster than over 1GbE with it (cl-sync-exp3-nfs-to-nfs)."
+    "  Prior: 4 ns (SHA-1 at about 10 cycles a byte).")
+CHECKSUM_CORES = _c(
+    "checksum_cores", "cores", 8.0,
+    "Cores' worth of checksum work the Transfer Service does for all transfers together:"
+    " exports without rhttpproxy saturate at about 450 MB/s on 10GbE"
+    " (cl-export-concurrency-10gbe-checksum-cap).  Prior: 8 (half the VCSA's vCPUs).")
+COMPRESS_NS = _c(
+    "compress_ns", "ns per uncompressed byte of the reference core", 20.0,
+    "vCenter's compression of a byte of one streamed datastore item, on one thread: the"
+    " datastore-to-datastore sync without Enhanced Linked Mode takes 691 s"
+    " (cl-sync-exp2-no-elm-datastore-streaming).  Prior: 20 ns (gzip at about 50 MB/s a"
+    " core).")
+DECOMPRESS_NS = _c(
+    "decompress_ns", "ns per uncompressed byte of the reference core", 8.0,
+    "Decompressing a byte into a datastore, on one thread: a web-server import into an NFS"
+    " library is about 44% faster than into a datastore on 10GbE (cl-import-exp8-exp10-nfs)."
+    "  Prior: 8 ns (inflate at about 125 MB/s a core).")
+TLS_SOFTWARE = ("aes128-cbc", "hmac-sha1")
+"""The Transfer Service's TLS on a processor without AES-NI, the studies' vCenter 6.0 on Xeon
+E7530s: TLS 1.2's AES128-SHA suite, ciphered and MACed in software."""
+TLS_AES_NI = ("aes128-gcm", "none")
+"""... and on a processor with AES-NI: AES-128-GCM, an AEAD that authenticates as it ciphers
+(the suites vSphere's TLS 1.2 prefers), on the AES-NI instructions."""
+
+
+def tls_ns(aes_ni: bool = False) -> float:
+    """ns of the reference core to cipher and authenticate one byte of TLS: the published
+    cycles the file-transfer model charges ssh for the same cipher and MAC
+    (:mod:`models.subsystems.transfer`), not fitted here."""
+    cipher, mac = TLS_AES_NI if aes_ni else TLS_SOFTWARE
+    cycles = transfer.cipher_cycles() * transfer.CIPHER_SHARE[cipher][int(aes_ni)]
+    return (cycles + transfer.MAC_CPB[mac]) / REF_GHZ
+
+
+def stream_mbps(ns_per_byte: float, speed: float) -> float:
+    """MB/s one thread moves at ``ns_per_byte`` of the reference core on a core of ``speed``."""
+    return 1000.0 * speed / ns_per_byte if ns_per_byte > 0 else INF
+
+
 SYNC_STREAM_SHARE = _c(
     "sync_stream_share", "share of the line rate", 0.5,
     "Share of the line rate one vCenter-mediated HTTP stream gets (a subscriber pulling a"
@@ -149,6 +174,8 @@ class Stage:
     random_penalty: bool = False
     """Aggregate falls as concurrent copies interleave (a datastore)."""
     source: str = SYNC
+    speed: float | None = None
+    """Per-core speed of the vCenter whose cores do this stage's work (None: not CPU work)."""
 
 
 @dataclass
@@ -198,6 +225,8 @@ def _row(t: Table, i: int) -> dict[str, Any]:
             out[name] = bool(v)
         elif spec.type == "int":
             out[name] = int(v)
+        elif spec.type == "str":
+            out[name] = str(v or "")
         else:
             out[name] = float(v)
     return out
@@ -209,17 +238,34 @@ def _sizes(lib: dict[str, Any]) -> tuple[float, float]:
     return ALLOCATED_SHARE.value * gb * 1000.0, gb * 1000.0 / float(lib["compression_ratio"])
 
 
-def _proxy(mb: float, https: bool, rhttpproxy: bool, shared: int, source: str) -> list[Stage]:
-    if rhttpproxy:
-        f = 1.0 if https else 1.0 - TLS_SHARE
+def _proxy(mb: float, src: dict[str, Any], shared: int, source: str) -> list[Stage]:
+    """rhttpproxy and TLS on the sending vCenter (``src``), one thread per transfer: the
+    proxy's relay (:data:`PROXY_NS`, its cores shared by all transfers) and the cipher and MAC
+    (:func:`tls_ns`), each at the speed of that vCenter's cores."""
+    https, proxy = bool(src["https"]), bool(src["rhttpproxy"])
+    ns = (PROXY_NS.value if proxy else 0.0) + (
+        tls_ns(bool(src["vcenter_aes_ni"])) if https else 0.0)
+    if ns <= 0:
+        return []
+    speed = float(src["vcenter_speed"])
+    per = stream_mbps(ns, speed)
+    if proxy:
         label = "vCenter rhttpproxy" + (" (HTTPS)" if https else " (HTTP)")
-        return [Stage("cl_rhttpproxy", label, mb, PROXY_STREAM_MBPS.value / f,
-                      PROXY_AGGREGATE_MBPS.value / f, shared, source=source)]
-    if https:
-        return [Stage("cl_tls", "Transfer Service TLS", mb,
-                      PROXY_STREAM_MBPS.value / TLS_SHARE,
-                      PROXY_AGGREGATE_MBPS.value / TLS_SHARE, shared, source=source)]
-    return []
+        return [Stage("cl_rhttpproxy", label, mb, per, per * PROXY_CORES.value, shared,
+                      source=source, speed=speed)]
+    return [Stage("cl_tls", "Transfer Service TLS", mb, per, per * int(src["vcenter_vcpus"]),
+                  shared, source=source, speed=speed)]
+
+
+def vcenter_speed(model: str) -> float | None:
+    """Per-core speed of the processor vCenter runs on, relative to the reference core
+    (:mod:`models.core.platform`): 1.0 when none is given, None when the catalogue lacks it."""
+    if not model.strip():
+        return 1.0
+    try:
+        return processor_speed(model)
+    except LookupError:
+        return None
 
 
 def _throttle(mb: float, mbit: float, shared: int) -> list[Stage]:
@@ -249,24 +295,28 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     if src_nfs:
         stages.append(Stage("cl_nfs", "NFS read through vCenter", packed, link, link, shared))
     if src_ds:
-        compress = COMPRESS_STREAM_MBPS.value
+        compress = stream_mbps(COMPRESS_NS.value, float(src["vcenter_speed"]))
         stages.append(Stage("cl_compress", "vCenter compression", raw, compress,
-                            compress * VCENTER_THREADS, shared))
+                            compress * int(src["vcenter_vcpus"]), shared,
+                            speed=float(src["vcenter_speed"])))
     if proxy:
-        stages += _proxy(packed, bool(src["https"]), bool(src["rhttpproxy"]), shared, SYNC)
+        stages += _proxy(packed, src, shared, SYNC)
     stages.append(Stage("cl_network", f"network {gbps:g} GbE", packed, share * gbps * 125.0,
                         link_mbps(gbps), shared))
     limits = [m for m in (float(src["max_bandwidth_mbps"]), float(lib["max_bandwidth_mbps"]))
               if m > 0]
     stages += _throttle(packed, min(limits) if limits else 0.0, shared)
-    stages.append(Stage("cl_checksum", "Transfer Service checksum", packed,
-                        CHECKSUM_STREAM_MBPS.value, CHECKSUM_AGGREGATE_MBPS.value, shared))
+    checksum = stream_mbps(CHECKSUM_NS.value, float(lib["vcenter_speed"]))
+    stages.append(Stage("cl_checksum", "Transfer Service checksum", packed, checksum,
+                        checksum * CHECKSUM_CORES.value, shared,
+                        speed=float(lib["vcenter_speed"])))
     if dst_nfs:
         stages.append(Stage("cl_nfs", "NFS write through vCenter", packed, link, link))
     if dst_ds:
-        decompress = DECOMPRESS_STREAM_MBPS.value
+        decompress = stream_mbps(DECOMPRESS_NS.value, float(lib["vcenter_speed"]))
         stages.append(Stage("cl_decompress", "decompression", raw, decompress,
-                            decompress * VCENTER_THREADS))
+                            decompress * int(lib["vcenter_vcpus"]),
+                            speed=float(lib["vcenter_speed"])))
         stages.append(_datastore(lib, raw))
     return stages
 
@@ -367,6 +417,14 @@ def solve(c: Compiled) -> ContentLibraryResult:
     if len(t) == 0:
         return out
     rows = [_row(t, i) for i in range(len(t))]
+    for i, lib in enumerate(rows):
+        speed = vcenter_speed(str(lib["vcenter_cpu_model"]))
+        lib["vcenter_speed"] = 1.0 if speed is None else speed
+        if speed is None:
+            out.warnings.append(
+                f"content library '{t.ids[i]}': vCenter processor '{lib['vcenter_cpu_model']}'"
+                " is not in the processor catalogue; its work is counted at the reference"
+                " core's speed")
     sub = c.links["subscribes_to"]
     publisher = np.full(len(t), -1, np.int64)
     publisher[sub.cols["src"]] = sub.cols["dst"]
@@ -414,6 +472,8 @@ def solve(c: Compiled) -> ContentLibraryResult:
         items = int(lib["items"])
         completion, _, k, utils, bound = run_pipeline(stages, items, slots, setup, rounds)
         queued = items - k
+        if bound >= 0 and stages[bound].speed is not None:
+            extra["vcenter_speed"] = stages[bound].speed
         tr = Transfer(lid, name, op, mode, items, k, queued, completion,
                       items * moved / completion if completion > 0 else 0.0,
                       stages[bound].label if bound >= 0 else "",
@@ -513,11 +573,14 @@ def describe(jobs: list[LibraryJob], cid: str) -> list[str]:
         return ["no items to move"]
     out = [f"{job.operation} of {job.items} item{'' if job.items == 1 else 's'}:"
            f" {duration(job.completion_s)}"
-           f" at {job.throughput_mbps or 0.0:,.3g} MB/s ({job.mode})"]
+           f" at {with_unit(job.throughput_mbps or 0.0, 'MB/s')} ({job.mode})"]
     if job.queued:
         out.append(f"{job.queued} wait for a transfer slot")
     if job.bound_by:
-        out.append(f"bound by {job.bound_by}")
+        speed = job.detail.get("vcenter_speed")
+        out.append(f"bound by {job.bound_by}" + (
+            "" if speed is None else
+            f", on vCenter cores worth {numbers.number(float(speed))} x the reference core"))
     return out
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from models.calibration.content_library import (
     HTTP,
+    ITEM,
     mirror_design,
     one_library,
     sync_design,
@@ -247,3 +248,65 @@ def test_an_nfs_library_moves_every_byte_through_vcenter() -> None:
     assert nfs_util({"backing": "nfs", "operation": "export", "items": 10, "network_gbps": 1.0,
                      "rhttpproxy": False, "https": False}) == 1.0
     assert transfer(p, "lib")["throughput_MBps"] == pytest.approx(125.0 * events.TCP_GOODPUT)
+
+
+def test_vcenter_processor_sets_the_cpu_stages_pace() -> None:
+    """Compression is work per byte on vCenter's cores: a compression-bound export runs at the
+    speed of the processor vCenter sits on, over the studies' Xeon E7530."""
+    base = {"backing": "datastore", "operation": "export", "network_gbps": 10.0}
+    old = _row(dict(base, vcenter_cpu_model="Intel Xeon E7530"))
+    new = _row(dict(base, vcenter_cpu_model="Intel(R) Xeon(R) Gold 6526Y"))
+    assert old["bound_by"] == new["bound_by"] == "vCenter compression"
+    ratio = (content_library.vcenter_speed("Intel Xeon Gold 6526Y") or 0.0) / (
+        content_library.vcenter_speed("Intel Xeon E7530") or 1.0)
+    assert ratio > 3.0
+    assert new["throughput_MBps"] / old["throughput_MBps"] == pytest.approx(ratio, rel=1e-6)
+
+
+def test_an_unknown_vcenter_processor_is_named_and_counted_at_the_reference_core() -> None:
+    p = evaluate(one_library({"vcenter_cpu_model": "Acme Turbo 9000", "operation": "export",
+                              "backing": "nfs"}))
+    assert any("'Acme Turbo 9000' is not in the processor catalogue" in w for w in p.warnings)
+    assert transfer(p, "lib")["completion_s"] == pytest.approx(
+        _row({"operation": "export", "backing": "nfs", "vcenter_cpu_model": ""})["completion_s"])
+
+
+def test_tls_costs_the_published_cipher_and_mac_cycles() -> None:
+    """Turning HTTPS off through rhttpproxy removes exactly the cipher and MAC: AES-128-CBC
+    and HMAC-SHA1 at the cycles the ssh model charges, not an assumed share."""
+    export = {"backing": "nfs", "operation": "export", "network_gbps": 10.0, "items": 1,
+              "vcenter_cpu_model": "Intel Xeon E7530"}
+    speed = content_library.vcenter_speed("Intel Xeon E7530") or 1.0
+
+    def proxy_mbps(https: bool) -> float:
+        lib = {**dict(ITEM, **export), "https": https, "rhttpproxy": True,
+               "vcenter_speed": speed, "vcenter_vcpus": 16, "vcenter_aes_ni": False}
+        (stage,) = content_library._proxy(1.0, lib, 1, "")
+        return stage.per_transfer
+
+    assert 1000.0 / proxy_mbps(True) - 1000.0 / proxy_mbps(False) == pytest.approx(
+        content_library.tls_ns() / speed, rel=1e-9)
+    assert _row(export)["bound_by"] == "vCenter rhttpproxy (HTTPS)"
+    # 18 cycles of a Nehalem core for AES-128-CBC plus HMAC-SHA1's 6 reference cycles
+    assert content_library.tls_ns() == pytest.approx(
+        events.aes128_cbc_ns() + 6.0 / 2.4, rel=1e-9)
+
+
+def test_a_vcenter_with_aes_ni_ciphers_tls_on_it() -> None:
+    """With AES-NI the Transfer Service's TLS is AES-GCM on those instructions: a fraction of
+    the software AES-CBC and HMAC-SHA1 the studies' Xeon E7530 paid."""
+    assert content_library.tls_ns(aes_ni=True) < content_library.tls_ns(aes_ni=False) / 5
+    export = {"backing": "nfs", "operation": "export", "network_gbps": 10.0}
+    assert _row(dict(export, vcenter_aes_ni=True))["completion_s"] < _row(
+        dict(export, vcenter_aes_ni=False))["completion_s"]
+
+
+def test_a_job_bound_by_vcenter_work_says_what_its_cores_are_worth() -> None:
+    p = evaluate(one_library({"operation": "export", "backing": "nfs"}))
+    (text,) = [t for t in content_library.describe(p.sections.content_library or [], "lib")
+               if t.startswith("bound by")]
+    assert text == ("bound by vCenter rhttpproxy (HTTPS), on vCenter cores worth 0.518 x the"
+                    " reference core")
+    deploy = evaluate(one_library({"operation": "deploy", "deploy_path": "vaai"}))
+    assert not any("vCenter cores" in t for t in content_library.describe(
+        deploy.sections.content_library or [], "lib"))
