@@ -36,6 +36,9 @@ COLUMNS = ["Fails", "Restarted", "FT fail-overs", "New breaches", "Busiest host 
 """The failure table's columns: what fails, the VMs HA restarts, the FT VMs that fail over
 to their secondary, breaches that were not there before, the busiest host that took VMs
 (CPU and memory after), and what breaks (whole in each cell's tooltip)."""
+BUSIEST = COLUMNS.index("Busiest host after")
+BUSIEST_MAX = 220
+"""Widest the busiest host's column grows (px): past it the text is elided."""
 HOST_COLUMNS = ["Host", "VMs", "CPU", "Memory"]
 
 
@@ -79,7 +82,13 @@ class HostFailureTab(QWidget):
         header = self.failure_table.horizontalHeader()
         for j in range(len(COLUMNS) - 1):  # names whole: the table exists to name them
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
+        # ... but the busiest host's figures, whole in the table below and the tooltip, give
+        # way to what breaks (fitted to their text up to BUSIEST_MAX when the table fills)
+        header.setSectionResizeMode(BUSIEST, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        # the stretched column takes what the others leave, never less than its own header:
+        # past that the table scrolls sideways instead of clipping "What breaks"
+        header.setMinimumSectionSize(header.sectionSizeFromContents(len(COLUMNS) - 1).width())
         self.failure_table.verticalHeader().hide()
         self.failure_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.failure_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
@@ -154,6 +163,9 @@ class HostFailureTab(QWidget):
                 if new:
                     item.setForeground(QColor(theme.tones().error))
                 self.failure_table.setItem(i, j, item)
+        self.failure_table.resizeColumnToContents(BUSIEST)
+        self.failure_table.setColumnWidth(
+            BUSIEST, min(self.failure_table.columnWidth(BUSIEST), BUSIEST_MAX))
         if rows:
             self.failure_table.selectRow(0)
         pol = report.policy

@@ -80,3 +80,22 @@ def test_the_policy_line_names_p95_only_where_a_response_bears_on_it(qtbot: QtBo
     with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS):
         menu_action(io, "Host Failure")
     assert "p95 <=" in tab.failure_summary.text()
+
+
+def test_the_what_breaks_header_stays_whole_beside_a_long_busiest_host(qtbot: QtBot) -> None:
+    """The busiest host's figures give way (elided at BUSIEST_MAX, whole in the tooltip and
+    the table below); the stretched "What breaks" column never shrinks under its header."""
+    from app.panels.analysis.host_failure import BUSIEST, BUSIEST_MAX  # noqa: PLC0415
+
+    window = make(qtbot, "stretched-vsan")
+    tab = window.analysis.host_failure
+    window.analysis.resize(600, 400)
+    with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS):
+        menu_action(window, "Host Failure")
+    table = tab.failure_table
+    header = table.horizontalHeader()
+    last = table.columnCount() - 1
+    assert table.columnWidth(BUSIEST) <= BUSIEST_MAX
+    assert header.sectionSize(last) >= header.sectionSizeFromContents(last).width()
+    busiest = table.item(0, BUSIEST)
+    assert busiest is not None and busiest.toolTip() == busiest.text()
