@@ -73,7 +73,7 @@ class LinkTool(Interaction):
             return False
         why = self.canvas.read_only()
         if why:
-            self.canvas.refuse(f"Not linked: {why}")
+            self.canvas.tell(f"Not linked: {why}")
             return True
         self.source = item
         self.line = QGraphicsLineItem(QLineF(item.pos(), event.scenePos()))

@@ -69,7 +69,7 @@ class MoveTracker(Interaction):
             return False
         if not self.refused:
             self.refused = True
-            self.canvas.refuse(f"Not moved: {why}")
+            self.canvas.tell(f"Not moved: {why}")
         return True
 
     def moved(self, event: QGraphicsSceneMouseEvent) -> None:
