@@ -380,8 +380,6 @@ class Inspector(QWidget):
     # ------------------------------------------------------------------ edits
     def _commit(self, prop: str, value: Value) -> None:
         doc = self.document
-        if self.read_only:
-            return
         try:
             doc.set_values([f"id:{cid}" for cid in self.ids], prop, value)  # ONE undo step
             self.message.hide()
