@@ -36,6 +36,7 @@ from models.document.knobs import Knob
 from models.document.schema import Value, prop_label
 from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
+from models.io.arrange import arrange, overlaps
 from models.session.session import Session
 
 
@@ -128,9 +129,10 @@ class DesignDocument(QObject):
         hosts (a refresh) the base design with the rebuild's hosts, their NICs and the VMs
         placed on them in place of the hosts it removes
         (:func:`~models.document.design.rebuilt`; the scenario's overrides are not applied,
-        as on the base design).  Made again when the components or links change or another
-        rebuild is active; what it shares with the base design are the base design's own
-        components, so a value edit, a rename or a move shows at once."""
+        as on the base design), the rebuild's hosts laid out apart where they would overlap.
+        Made again when the components or links change or another rebuild is active; what it
+        shares with the base design are the base design's own components, so a value edit or
+        a move shows at once."""
         rb = self.rebuild()
         return self.design if rb is None else self._rebuilt(rb)[0]
 
@@ -151,6 +153,7 @@ class DesignDocument(QObject):
             shown = rebuilt(self.design, rb)
             base = self.session.component
             shown.components = [base(c.id) or c for c in shown.components]
+            _lay_out_added(shown, {c.id for c in rb.components})
             at = self._shown = (self.session.structure, rb, shown,
                                 {c.id: c for c in shown.components})
         return at[2], at[3]
@@ -417,3 +420,20 @@ class DesignDocument(QObject):
             self.last_error = f"{type(err).__name__}: {err}"
             traceback.print_exc()
             self.evaluation_failed.emit(self.last_error)
+
+
+def _lay_out_added(design: Design, added: set[str]) -> None:
+    """Place the components a refresh adds to ``design`` (its own copies) as
+    :func:`~models.io.arrange.arrange` would, when that overlaps less: the refresh puts its
+    hosts where the old ones were, and its cards, holding more VMs, are larger."""
+    before = overlaps(design)
+    if not before:
+        return
+    at = arrange(design)
+    mine = [c for c in design.components if c.id in added]
+    was = [(c.x, c.y) for c in mine]
+    for c in mine:
+        c.x, c.y = at[c.id]
+    if overlaps(design) >= before:
+        for c, (x, y) in zip(mine, was, strict=True):
+            c.x, c.y = x, y
