@@ -142,7 +142,8 @@ class DesignDocument(QObject):
         return self._shown_lookup()(cid)
 
     def _shown_lookup(self) -> Callable[[str], Component | None]:
-        rb = self.rebuild()
+        # on the base design no pass over the scenarios: a selection of 10,000 asks each
+        rb = self.rebuild() if self.session.scenario != "base" else None
         return self.session.component if rb is None else self._rebuilt(rb)[1].get
 
     def _rebuilt(self, rb: Rebuild) -> tuple[Design, dict[str, Component]]:
