@@ -14,7 +14,7 @@ def delete_selection(canvas: Canvas) -> int:
     """Delete what is selected; returns how many components and links went."""
     why = canvas.read_only()
     if why:
-        canvas.refuse(f"Not deleted: {why}")
+        canvas.tell(f"Not deleted: {why}")
         return 0
     doc = canvas.document
     ids = list(doc.selection)

@@ -130,11 +130,6 @@ class Canvas(Protocol):
         it does (:mod:`app.canvas.readonly`)."""
         ...
 
-    def refuse(self, message: str) -> None:
-        """Say ``message``, a refused edit, on the status bar; again on the next turn, after
-        whatever the caller of a refused edit says (the window's Edit menu its count)."""
-        ...
-
     def set_far(self, far: bool) -> None:
         """The view is far out (nothing on a card reads but its name): each group of
         storage arrays as one item, NICs drawn by their cards; or not."""

@@ -91,8 +91,6 @@ class DesignScene(ItemIndex):
         self._syncing = False
         self._drawn: Design | None = None
         """The design the items were made from (the document's shown design then)."""
-        self._refusal = ""
-        self._refusal_timer = next_turn(self, lambda: self.tell(self._refusal))
         self._redraw_timer = next_turn(self, self.rebuild)
         self._bundle_timer = next_turn(self, self._refresh_bundles)
         self._shown_timer = next_turn(self, self.shown_changed)
@@ -114,11 +112,6 @@ class DesignScene(ItemIndex):
     def tell(self, message: str) -> None:
         """Say ``message`` on the status bar (:attr:`status_message`)."""
         self.status_message.emit(message)
-
-    def refuse(self, message: str) -> None:
-        self._refusal = message
-        self.tell(message)
-        self._refusal_timer.start()
 
     def read_only(self) -> str:
         return read_only(self.document)
