@@ -1,7 +1,9 @@
 """Copy, cut and paste of components (with the links among them) through the clipboard.
 
 The clipboard carries a small ``headroom-design`` document, so a selection pasted into a text
-editor is readable JSON and JSON copied from a design file pastes back.
+editor is readable JSON and JSON copied from a design file pastes back.  What the canvas
+shows is copied (a refresh's hosts too); while it shows a refresh nothing is cut or pasted
+(:mod:`app.canvas.readonly`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
 from app.canvas.drop import unique_name
+from app.canvas.readonly import read_only
 from models.document import numbers as fmt
 from models.document.codec import design_to_dict, loads
 from models.document.design import Design, DesignError
@@ -48,9 +51,9 @@ def copy_selection(doc: DesignDocument) -> int:
     ids = set(doc.selection)
     if not ids:
         return 0
-    part = Design(name=doc.design.name,
-                  components=[c for c in doc.design.components if c.id in ids],
-                  links=[lk for lk in doc.design.links if lk.source in ids and lk.target in ids])
+    shown = doc.shown_design()
+    part = Design(name=shown.name, components=[c for c in shown.components if c.id in ids],
+                  links=[lk for lk in shown.links if lk.source in ids and lk.target in ids])
     text = json.dumps(design_to_dict(part), indent=2)
     mime = QMimeData()
     mime.setData(MIME, text.encode("utf-8"))
@@ -60,6 +63,10 @@ def copy_selection(doc: DesignDocument) -> int:
 
 
 def cut_selection(doc: DesignDocument) -> int:
+    """Copy and delete what is selected; returns how many components went (none while the
+    canvas shows a refresh)."""
+    if read_only(doc):
+        return 0
     n = copy_selection(doc)
     if n:
         doc.remove_components(list(doc.selection))
@@ -69,6 +76,9 @@ def cut_selection(doc: DesignDocument) -> int:
 def paste(doc: DesignDocument) -> str:
     """Paste the clipboard's components with fresh ids, offset from the originals and moved
     on to free canvas if they would overlap anything; returns a status message."""
+    why = read_only(doc)
+    if why:
+        return f"Not pasted: {why}"
     mime = QGuiApplication.clipboard().mimeData()
     if mime is None:
         return "Nothing to paste"

@@ -1,4 +1,6 @@
-"""Right-click menu on the canvas: actions on the item under the mouse (or the selection)."""
+"""Right-click menu on the canvas: actions on the item under the mouse (or the selection).
+While the canvas shows a refresh (:mod:`app.canvas.readonly`) the edits are off and the
+status bar says why."""
 
 from __future__ import annotations
 
@@ -28,18 +30,21 @@ def build_menu(canvas: Canvas, pos: QPointF, extras: Sequence[Extra] = ()) -> QM
     hit = canvas.pick(pos)
     if hit is None:
         return None
+    why = canvas.read_only()
+    if why:
+        canvas.tell(f"Delete and Remove link are off: {why}")
     menu = QMenu()
     if isinstance(hit, ComponentItem):
         cid = hit.cid
         if cid not in doc.selection:
             doc.set_selection([cid])
-        linked = doc.links_of(cid)
+        linked = canvas.links_of(cid)
         select_linked = QAction(f"Select linked ({len(linked)})", menu)
         select_linked.triggered.connect(lambda: doc.set_selection(
             [cid] + [lk.target if lk.source == cid else lk.source for lk in linked]))
         menu.addAction(select_linked)
         unlink = menu.addMenu("Remove link")
-        unlink.setEnabled(bool(linked))
+        unlink.setEnabled(bool(linked) and not why)
         for lk in linked[:MAX_LISTED]:
             act = QAction(link_text(lk.kind, name(lk.source), name(lk.target), 2), unlink)
             act.triggered.connect(lambda _=False, link=lk: doc.remove_link(link))
@@ -52,12 +57,14 @@ def build_menu(canvas: Canvas, pos: QPointF, extras: Sequence[Extra] = ()) -> QM
         menu.addSeparator()
         delete = QAction(f"Delete {len(doc.selection)} component(s)", menu)
         delete.triggered.connect(lambda: delete_selection(canvas))
+        delete.setEnabled(not why)
         menu.addAction(delete)
     else:
         link = hit.link
         fact = link_text(link.kind, name(link.source), name(link.target), 2)
         remove = QAction(f"Remove link: {fact}", menu)
         remove.triggered.connect(lambda: doc.remove_link(link))
+        remove.setEnabled(not why)
         menu.addAction(remove)
     return menu
 

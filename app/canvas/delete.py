@@ -1,5 +1,6 @@
 """Delete: remove the selected components (with their links) and selected links, as one
-undo step (the Delete key, Edit > Delete and the context menu)."""
+undo step (the Delete key, Edit > Delete and the context menu); refused while the canvas
+shows a refresh (:mod:`app.canvas.readonly`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ if TYPE_CHECKING:
 
 def delete_selection(canvas: Canvas) -> int:
     """Delete what is selected; returns how many components and links went."""
+    why = canvas.read_only()
+    if why:
+        canvas.tell(f"Not deleted: {why}")
+        return 0
     doc = canvas.document
     ids = list(doc.selection)
     links = [lk for lk in canvas.selected_links()

@@ -5,7 +5,8 @@ runs on it (anywhere on the card, its NIC chips and VM pills included) and takes
 pill of the card's grid; a NIC onto a host is installed in it (the next chip); a host onto a
 site (anywhere inside its box) is located there, onto a cluster joins it; a VM onto an
 array keeps its disk there.  What is not put on a card goes to the free spot nearest the
-drop that overlaps nothing (:func:`models.io.arrange.free_spot`).
+drop that overlaps nothing (:func:`models.io.arrange.free_spot`).  While the canvas shows a
+refresh (:mod:`app.canvas.readonly`) nothing is added.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def landing(canvas: Canvas, kind: str, pos: QPointF) -> tuple[Link | None, QPoin
     size = SIZES.get(kind, (100.0, 40.0))
     if kind == "host":
         size = (card(0, 0).width, card(0, 0).height)
-    x, y = free_spot(canvas.document.design, size, (pos.x(), pos.y()), header=kind == "host")
+    x, y = free_spot(canvas.document.shown_design(), size, (pos.x(), pos.y()),
+                     header=kind == "host")
     return link, QPointF(x, y)
 
 
 def drop_preset(canvas: Canvas, preset_id: str, pos: QPointF) -> str:
     """Add a component of ``preset_id`` at ``pos``; returns a status-bar message."""
+    why = canvas.read_only()
+    if why:
+        return f"Not added: {why}"
     doc = canvas.document
     try:
         pre = preset(preset_id)
@@ -74,7 +79,7 @@ def drop_preset(canvas: Canvas, preset_id: str, pos: QPointF) -> str:
     link, at = landing(canvas, pre.kind, pos)
     links = [Link(cid, link.target, link.kind)] if link is not None else []
     comp = pre.component(cid, round(at.x()), round(at.y()))
-    comp.name = unique_name({c.name for c in doc.design.components}, comp.name)
+    comp.name = unique_name({c.name for c in doc.shown_design().components}, comp.name)
     what = comp.name or pre.label
     try:
         doc.add_components([comp], links, f"Add {what}")

@@ -54,14 +54,15 @@ class Finder(QLineEdit):
     def refresh(self) -> None:
         """Make the list of names again if the design changed since it was made."""
         doc = self.canvas.document
-        version = (doc.edits, id(doc.design))
+        design = doc.shown_design()  # in a refresh, its hosts
+        version = (doc.edits, id(design))
         if version == self._version:
             return
         self._version = version
         host_of = self.canvas.holdings.host_of
-        names = {c.id: c.name or c.id for c in doc.design.components}
+        names = {c.id: c.name or c.id for c in design.components}
         entries: dict[str, str] = {}
-        for c in doc.design.components:
+        for c in design.components:
             if c.kind not in FOUND_KINDS:
                 continue
             label = KINDS[c.kind].label if c.kind in KINDS else c.kind

@@ -58,14 +58,14 @@ class Lines:
             d.clear()
         self.lit.clear()
         self.traffic = None
-        links = self.canvas.document.design.links
+        design = self.canvas.document.shown_design()
+        links = design.links
         paths = {(lk.source, lk.target) for lk in links if lk.kind == "storage"}
         if len(paths) <= STORAGE_BUDGET:
             host_of = self.canvas.holdings.host_of
             paths.update((host_of.get(lk.source, ""), lk.target) for lk in links
                          if lk.kind == "disk_on")
-        arrays = sum(1 for c in self.canvas.document.design.components
-                     if c.kind == "storage_array")
+        arrays = sum(1 for c in design.components if c.kind == "storage_array")
         self.sparse = len(paths) > STORAGE_BUDGET or arrays > GROUP_ARRAYS
 
     def touching(self, cid: str) -> list[LinkItem]:
@@ -162,7 +162,7 @@ class Lines:
         host_of = sc.holdings.host_of
         want: dict[LinkKey, list[str]] = {}
         kinds = {"ft_secondary_on"} if self.sparse else set(BUNDLED)
-        for lk in [lk for lk in sc.document.design.links if lk.kind in kinds]:
+        for lk in [lk for lk in sc.document.shown_design().links if lk.kind in kinds]:
             if lk.source not in host_of:
                 continue
             a, b = host_of[lk.source], host_of.get(lk.target, lk.target)
@@ -194,7 +194,7 @@ class Lines:
         items = [*self.links.values(), *self.bundles.values()]
         t = self.traffic
         if t is None or len(t.items) != len(items) or len(t.vm_pair_code) != len(p.vms.ids):
-            links = self.canvas.document.design.links
+            links = self.canvas.document.shown_design().links
             bundle_vms = {len(self.links) + n: self.bundle_vms.get(k, [])
                           for n, k in enumerate(self.bundles) if k[0] != "disk_on"}
             t = self.traffic = link_traffic(

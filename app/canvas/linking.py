@@ -2,7 +2,8 @@
 
 The link kind follows from the two kinds (a VM onto a host is ``runs_on``; with Shift held it
 is ``ft_secondary_on``); a pair no link kind joins, or a link the design rules forbid, is
-refused and the reason goes to the status bar.
+refused and the reason goes to the status bar; so is every link while the canvas shows a
+refresh (:mod:`app.canvas.readonly`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ class LinkTool(Interaction):
         item = self.canvas.component_at(event.scenePos())
         if item is None:
             return False
+        why = self.canvas.read_only()
+        if why:
+            self.canvas.tell(f"Not linked: {why}")
+            return True
         self.source = item
         self.line = QGraphicsLineItem(QLineF(item.pos(), event.scenePos()))
         pen = QPen(QColor("#1e90ff"), 2.0, Qt.PenStyle.DashLine)

@@ -7,6 +7,8 @@ joins it (``located_at``, ``in_cluster``, ``library_at``) in the same undo step 
 A VM dragged off its card onto another host's card runs there from then on (``runs_on``);
 let go anywhere else, it goes back to its pill.  A VM on no host (an import's Unplaced area)
 released over a host is placed there: the move and its ``runs_on`` link are one undo step.
+While the canvas shows a refresh (:mod:`app.canvas.readonly`) a drag moves nothing and the
+status bar says why.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class MoveTracker(Interaction):
         """Cards inside a dragged box: (the box, where the card was)."""
         self.rehome: dict[str, QPointF] = {}
         """VMs dragged off their cards (where their pill was)."""
+        self.refused = False
+        """This drag was refused (said once)."""
 
     def pressed(self, event: QGraphicsSceneMouseEvent) -> None:
         sc = self.canvas
@@ -46,12 +50,27 @@ class MoveTracker(Interaction):
         self.start = {it.cid: it.pos() for it in picked}
         self.rehome = {it.cid: it.pos() for it in selected if it.docked and it.kind == "vm"}
         self.carried = {}
+        self.refused = False
         for box in picked:
             if isinstance(box, ContainerItem):
                 for m in sc.holdings.containers.get(box.cid, []):
                     item = sc.item(m)
                     if item is not None and m not in self.start and m not in self.carried:
                         self.carried[m] = (box.cid, item.pos())
+
+    def move(self, event: QGraphicsSceneMouseEvent) -> bool:
+        """A drag of an item while the canvas takes no edit: taken before the scene moves
+        anything, and refused."""
+        left = Qt.MouseButton.LeftButton
+        if not (event.buttons() & left and (self.start or self.rehome)):
+            return False
+        why = self.canvas.read_only()
+        if not why or self.canvas.component_at(event.buttonDownScenePos(left)) is None:
+            return False
+        if not self.refused:
+            self.refused = True
+            self.canvas.tell(f"Not moved: {why}")
+        return True
 
     def moved(self, event: QGraphicsSceneMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton and self.start:

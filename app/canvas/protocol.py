@@ -27,12 +27,15 @@ from models.io.placement import Holdings
 
 
 class Edits(Protocol):
-    """The document as an interaction sees it (a ``DesignDocument`` is one): its design and
-    selection, how it names a component, and the edits a gesture makes, each one undo
-    step."""
+    """The document as an interaction sees it (a ``DesignDocument`` is one): the design the
+    canvas shows and the selection, how it names a component, and the edits a gesture
+    makes, each one undo step."""
 
-    @property
-    def design(self) -> Design: ...
+    def shown_design(self) -> Design:
+        """The base design, or in a refresh kept as a scenario the scenario's hosts in place
+        of those it removes."""
+        ...
+
     @property
     def selection(self) -> list[str]: ...
     @property
@@ -42,7 +45,6 @@ class Edits(Protocol):
         ...
 
     def name_of(self, cid: str) -> str: ...
-    def links_of(self, cid: str) -> list[Link]: ...
     def new_id(self, kind: str, taken: set[str] | None = None) -> str: ...
     def set_selection(self, ids: list[str]) -> None: ...
     def add_components(self, comps: list[Component], links: list[Link],
@@ -70,6 +72,10 @@ class Canvas(Protocol):
 
     def holder(self, cid: str) -> HostItem | None:
         """The card ``cid`` (a VM or NIC) sits on, if any."""
+        ...
+
+    def links_of(self, cid: str) -> list[Link]:
+        """The links of the design shown that touch ``cid``."""
         ...
 
     def child_pos(self, cid: str) -> QPointF | None:
@@ -117,6 +123,11 @@ class Canvas(Protocol):
 
     def tell(self, message: str) -> None:
         """Say ``message`` on the status bar."""
+        ...
+
+    def read_only(self) -> str:
+        """Why the canvas takes no edit now (it shows a refresh kept as a scenario); "" when
+        it does (:mod:`app.canvas.readonly`)."""
         ...
 
     def set_far(self, far: bool) -> None:

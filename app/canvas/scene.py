@@ -16,6 +16,12 @@ all share, its boxes have name bands sized for the zoom at which it fits
 (:mod:`app.canvas.storage`); far out (:meth:`DesignScene.set_far`) a group is one item.
 A new prediction recolours what is shown (:mod:`app.canvas.levels`).  The lookups are
 :class:`app.canvas.index.ItemIndex`'s.
+
+What it mirrors is the document's :meth:`~app.document.design_document.DesignDocument.
+shown_design`: in a refresh kept as a scenario, the scenario's hosts with the VMs placed on
+them.  Another scenario that shows other hosts draws the scene anew, and so does, on the
+next turn, a change of the components or links while a refresh shows (the base design
+changed under it: an undo); a refresh takes no edit (:mod:`app.canvas.readonly`).
 """
 
 from __future__ import annotations
@@ -37,12 +43,13 @@ from app.canvas.index import ItemIndex
 from app.canvas.items import ComponentItem, label_props
 from app.canvas.levels import Badge, Levels, Tallies, recolour
 from app.canvas.lines import Lines, link_key
+from app.canvas.readonly import read_only
 from app.canvas.storage import StorageGroups
 from app.canvas.unplaced import UnplacedArea
 from app.document.design_document import DesignDocument
 from app.support import first_paint
 from models.core.prediction import Prediction
-from models.document.design import Component, Link
+from models.document.design import Component, Design, Link
 from models.document.words import common_suffix
 from models.io.arrange import layout_styles
 from models.io.placement import (
@@ -82,10 +89,15 @@ class DesignScene(ItemIndex):
         """Each box kind's margins and name band, for the design's size (its names read at
         fit: :func:`models.io.placement.box_styles`)."""
         self._syncing = False
+        self._drawn: Design | None = None
+        """The design the items were made from (the document's shown design then)."""
+        self._redraw_timer = next_turn(self, self.rebuild)
         self._bundle_timer = next_turn(self, self._refresh_bundles)
         self._shown_timer = next_turn(self, self.shown_changed)
         self._group_timer = next_turn(self, self._regroup)
         document.design_replaced.connect(self.rebuild)
+        document.scenario_changed.connect(self._follow_scenario)
+        document.scenarios_changed.connect(self._follow_scenario)
         document.component_added.connect(self._component_added)
         document.component_removed.connect(self._component_removed)
         document.component_changed.connect(self._component_changed)
@@ -101,12 +113,31 @@ class DesignScene(ItemIndex):
         """Say ``message`` on the status bar (:attr:`status_message`)."""
         self.status_message.emit(message)
 
+    def read_only(self) -> str:
+        return read_only(self.document)
+
     def design_links(self) -> list[Link]:
-        return self.document.design.links
+        return self.document.shown_design().links
+
+    def _follow_scenario(self, *_: object) -> None:
+        """Another scenario, or the scenarios changed: drawn anew if it shows other hosts."""
+        if self.document.shown_design() is not self._drawn:
+            self.rebuild()
+
+    def _redrawn(self) -> bool:
+        """Whether the scene is drawn anew on the next turn instead of following a change of
+        the components or links: while it shows a refresh, a design made from the base
+        design (the base design changed under it: an undo, a panel's edit)."""
+        if self._drawn is self.document.design:
+            return False
+        self._redraw_timer.start()
+        return True
 
     # ------------------------------------------------------------------ building
     def rebuild(self) -> None:
-        """Recreate every item from the document (only on design_replaced)."""
+        """Recreate every item from the document's shown design (on design_replaced, and
+        when the scenario shows other hosts)."""
+        self._redraw_timer.stop()
         self._shape += 1
         self._syncing = True
         self.groups.clear()
@@ -117,7 +148,7 @@ class DesignScene(ItemIndex):
         self._by_cid = None
         self.levels.clear()
         self.badge.worn = []
-        design = self.document.design
+        design = self._drawn = self.document.shown_design()
         self.holdings = holdings(design)
         self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
         groups = array_groups(design, self.holdings)  # the layout's and the canvas's
@@ -190,7 +221,7 @@ class DesignScene(ItemIndex):
     def _refit(self, bid: str) -> None:
         """Fit box ``bid`` around what it holds."""
         box = self._boxes.get(bid)
-        comp = self.document.component(bid)
+        comp = self.document.shown_component(bid)
         if box is None or comp is None:
             return
         held = self.holdings
@@ -217,7 +248,7 @@ class DesignScene(ItemIndex):
     def make_child(self, cid: str) -> None:
         """Give docked ``cid`` an item on its card (NICs always; a VM when the view's detail
         keeper asks)."""
-        comp = self.document.component(cid)
+        comp = self.document.shown_component(cid)
         host = self.holder(cid)
         if comp is None or host is None or cid in self._items:
             return
@@ -270,8 +301,9 @@ class DesignScene(ItemIndex):
         known)."""
         self._group_timer.stop()
         doc = self.document
-        self.groups.regroup(doc.design, self.holdings, doc.name_of, self.box_styles["cluster"],
-                            doc.set_selection, self.item, self.box_item, groups)
+        self.groups.regroup(doc.shown_design(), self.holdings, doc.name_of,
+                            self.box_styles["cluster"], doc.set_selection, self.item,
+                            self.box_item, groups)
         self.groups.apply(self.levels)
         self.groups.select(set(doc.selection))
 
@@ -301,8 +333,10 @@ class DesignScene(ItemIndex):
                     self.make_child(nid)
 
     def _component_added(self, cid: str) -> None:
+        if self._redrawn():
+            return
         self._shape += 1
-        comp = self.document.component(cid)
+        comp = self.document.shown_component(cid)
         if comp is None or cid in self._items:
             return
         if comp.kind == "storage_array":
@@ -321,6 +355,8 @@ class DesignScene(ItemIndex):
             self._refit(cid)
 
     def _component_removed(self, cid: str) -> None:
+        if self._redrawn():
+            return
         self._shape += 1
         item = self._items.pop(cid, None)
         self._hosts.pop(cid, None)
@@ -349,7 +385,7 @@ class DesignScene(ItemIndex):
         item = self._items.get(cid)
         if item is None:
             return
-        comp = self.document.component(cid)
+        comp = self.document.shown_component(cid)
         if comp is None:
             return
         if (prop == "" and not item.docked and not (isinstance(item, ContainerItem)
@@ -363,11 +399,12 @@ class DesignScene(ItemIndex):
 
     def _rename_hosts(self) -> None:
         """The hosts' common domain again (a host came, went or was renamed)."""
-        self.host_suffix = rename_hosts(self._hosts, self.document.design, self.host_suffix)
+        self.host_suffix = rename_hosts(self._hosts, self.document.shown_design(),
+                                        self.host_suffix)
 
     def _components_changed(self, ids: list[str], prop: str) -> None:
         if prop and ids:  # a property edit of many (a kind-wide slider step): skip the
-            comp = self.document.component(ids[0])  # 2,000 label refreshes when the
+            comp = self.document.shown_component(ids[0])  # 2,000 label refreshes when the
             if comp is not None and prop not in label_props(comp):  # label ignores it
                 return
         items = self._items
@@ -376,6 +413,8 @@ class DesignScene(ItemIndex):
                 self._component_changed(cid, prop)
 
     def _link_added(self, lk: Link) -> None:
+        if self._redrawn():
+            return
         self.lines.traffic = None
         if lk.kind == "storage" and self.groups.items:
             self._group_timer.start()
@@ -386,7 +425,7 @@ class DesignScene(ItemIndex):
             self._by_cid.setdefault(lk.target, []).append(lk)
         h = self.holdings
         if (lk.kind in DOCK_LINKS and lk.target in self._hosts and lk.source not in h.host_of
-                and (comp := self.document.component(lk.source)) is not None
+                and (comp := self.document.shown_component(lk.source)) is not None
                 and comp.kind == DOCK_LINKS[lk.kind]):
             self._dock(lk.source, lk.target, lk.kind)
         elif lk.kind in MEMBER_LINKS and lk.target in self._boxes:
@@ -398,6 +437,8 @@ class DesignScene(ItemIndex):
         self._bundle_timer.start()
 
     def _link_removed(self, lk: Link) -> None:
+        if self._redrawn():
+            return
         self.lines.traffic = None
         if lk.kind == "storage" and self.groups.items:
             self._group_timer.start()
@@ -446,7 +487,7 @@ class DesignScene(ItemIndex):
             lst.remove(cid)
         self._slot.pop(cid, None)
         self._set_children(hid)
-        comp = self.document.component(cid)
+        comp = self.document.shown_component(cid)
         if comp is not None:
             self._add_top(comp)
             for lk in self.links_of(cid):
@@ -511,7 +552,7 @@ class DesignScene(ItemIndex):
             self.lines.apply(doc.prediction, self.lod())
         host_of = self.holdings.host_of
         counts = Counter(host_of[c] for c in doc.selection if c in host_of
-                         and (comp := doc.component(c)) is not None and comp.kind == "vm")
+                         and (comp := doc.shown_component(c)) is not None and comp.kind == "vm")
         for hid, host in self._hosts.items():
             host.set_selected_vms(counts.get(hid, 0))
         self.groups.select(set(doc.selection))

@@ -35,8 +35,9 @@ def _measured(util: float) -> str:
 
 def component_tooltip(document: DesignDocument, cid: str, provenance: bool = True) -> str:
     """Rich text: name, kind and the predicted figures of component ``cid``, then (unless
-    ``provenance`` is False) where its measured or assumed figures come from."""
-    comp = document.component(cid)
+    ``provenance`` is False) where its measured or assumed figures come from (a refresh's
+    host too, while the canvas shows it)."""
+    comp = document.shown_component(cid) or document.component(cid)
     if comp is None:
         return ""
     kind = KINDS[comp.kind].label if comp.kind in KINDS else comp.kind

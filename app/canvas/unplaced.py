@@ -45,10 +45,10 @@ class UnplacedArea:
             self._timer.start()
 
     def refresh(self) -> None:
-        doc = self.canvas.document
+        links = self.canvas.document.shown_design().links
         # a VM on a card runs on its host: the others have items of their own
         loose = [it for it in self.canvas.component_items() if it.kind == "vm" and not it.docked]
-        placed = {lk.source for lk in doc.design.links if lk.kind == "runs_on"} if loose else ()
+        placed = {lk.source for lk in links if lk.kind == "runs_on"} if loose else ()
         items = [it for it in loose if it.cid not in placed]
         self.count = len(items)
         if not items:

@@ -31,6 +31,7 @@ from app.canvas.drop import drop_preset, preset_of
 from app.canvas.finder import Finder
 from app.canvas.linking import LinkTool
 from app.canvas.move import MoveTracker
+from app.canvas.readonly import note
 from app.canvas.rubberband import RubberBand
 from app.canvas.scene import DesignScene
 
@@ -76,8 +77,8 @@ class DesignView(QGraphicsView):
         self.addAction(self.find_action)
         self._place_finder()
         self.banner = QLabel(self)
-        """Says, in a scenario that rebuilds the hosts (a refresh), that the canvas shows the
-        base design's."""
+        """Says, in a scenario that rebuilds the hosts (a refresh), what it does and that the
+        canvas shows its hosts (:func:`app.canvas.readonly.note`)."""
         self.banner.setAccessibleName("Canvas note")
         self.banner.setWordWrap(True)
         self.banner.setAutoFillBackground(True)
@@ -91,13 +92,11 @@ class DesignView(QGraphicsView):
         self._update_banner()
 
     def _update_banner(self, *_: object) -> None:
-        rb = self.design_scene.document.rebuild()
-        if rb is None:
+        text = note(self.design_scene.document)
+        if not text:
             self.banner.hide()
             return
-        self.banner.setText(f"‘{self.design_scene.document.scenario}’: {rb.label}. The canvas"
-                            " shows the base design; the dashboard, the charts, Compare and"
-                            " the report show the scenario's hosts.")
+        self.banner.setText(text)
         self._place_banner()
         self.banner.show()
 

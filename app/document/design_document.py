@@ -3,8 +3,9 @@
 :class:`DesignDocument` wraps a :class:`~models.session.session.Session` (the design, its
 edits and their inverses, the rules, scenario values, the engine) and adds what needs Qt: the
 :class:`QUndoStack`, the selection, the file path, and signals.  Views read
-``document.design`` but never change it; every user edit calls one of the edit methods below,
-which asks the session for a checked edit and pushes it as one
+``document.design`` (the canvas reads :meth:`~DesignDocument.shown_design`: in a refresh
+kept as a scenario, the scenario's hosts) but never change it; every user edit calls one of
+the edit methods below, which asks the session for a checked edit and pushes it as one
 :class:`~app.document.commands.EditCommand`.  Applying an edit returns a
 :class:`~models.document.edits.Change`, which :meth:`DesignDocument.apply` turns into
 signals.  Evaluation is coalesced: many edits in one event-loop turn lead to one evaluation.
@@ -13,7 +14,7 @@ signals.  Evaluation is coalesced: many edits in one event-loop turn lead to one
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -21,12 +22,21 @@ from PySide6.QtGui import QUndoStack
 from app.document.commands import EditCommand
 from app.support import first_paint, gc_guard
 from models.core.prediction import Prediction
-from models.document.design import Component, Design, DesignError, Link, Override, Rebuild
+from models.document.design import (
+    Component,
+    Design,
+    DesignError,
+    Link,
+    Override,
+    Rebuild,
+    rebuilt,
+)
 from models.document.edits import Batch, Change, Edit
 from models.document.knobs import Knob
 from models.document.schema import Value, prop_label
 from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
+from models.io.arrange import arrange, overlaps
 from models.session.session import Session
 
 
@@ -66,6 +76,9 @@ class DesignDocument(QObject):
         self.selection: list[str] = []
         self.path = ""
         self.last_error = ""
+        self._shown: tuple[int, Rebuild, Design, dict[str, Component]] | None = None
+        """The design the canvas shows in a refresh, and its index, with the structure
+        revision and the rebuild it was made at (:meth:`shown_design`)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -110,6 +123,41 @@ class DesignDocument(QObject):
     def rebuild(self) -> Rebuild | None:
         """The active scenario's rebuild of the hosts (a refresh), if it has one."""
         return self.session.rebuild()
+
+    def shown_design(self) -> Design:
+        """The design the canvas shows: the base design, or in a scenario that rebuilds the
+        hosts (a refresh) the base design with the rebuild's hosts, their NICs and the VMs
+        placed on them in place of the hosts it removes
+        (:func:`~models.document.design.rebuilt`; the scenario's overrides are not applied,
+        as on the base design), the rebuild's hosts laid out apart where they would overlap.
+        Made again when the components or links change or another rebuild is active; what it
+        shares with the base design are the base design's own components, so a value edit or
+        a move shows at once."""
+        rb = self.rebuild()
+        return self.design if rb is None else self._rebuilt(rb)[0]
+
+    def shown_component(self, cid: str) -> Component | None:
+        """Component ``cid`` of :meth:`shown_design` (None when the canvas does not show it:
+        a host the active refresh removed, or a refresh's host on the base design)."""
+        return self._shown_lookup()(cid)
+
+    def _shown_lookup(self) -> Callable[[str], Component | None]:
+        # on the base design no pass over the scenarios: a selection of 10,000 asks each
+        rb = self.rebuild() if self.session.scenario != "base" else None
+        return self.session.component if rb is None else self._rebuilt(rb)[1].get
+
+    def _rebuilt(self, rb: Rebuild) -> tuple[Design, dict[str, Component]]:
+        """The design with ``rb``'s hardware and its index by id, as last made unless the
+        structure changed since."""
+        at = self._shown
+        if at is None or at[0] != self.session.structure or at[1] is not rb:
+            shown = rebuilt(self.design, rb)
+            base = self.session.component
+            shown.components = [base(c.id) or c for c in shown.components]
+            _lay_out_added(shown, {c.id for c in rb.components})
+            at = self._shown = (self.session.structure, rb, shown,
+                                {c.id: c for c in shown.components})
+        return at[2], at[3]
 
     def name_of(self, cid: str) -> str:
         """How the user knows component ``cid``: its name, else its id."""
@@ -269,8 +317,7 @@ class DesignDocument(QObject):
             self.design_replaced.emit()
             self.selection_changed.emit([])
         if change.scenario_reset:
-            self.scenario_changed.emit("base")
-            self._try_evaluate()
+            self._scenario_set("base")
         if change.scenarios:
             self.scenarios_changed.emit()
         if change.values is not None:
@@ -301,8 +348,15 @@ class DesignDocument(QObject):
     def set_scenario(self, name: str) -> None:
         """Make ``name`` ('base' or a scenario) active and re-evaluate (not undoable)."""
         if self.session.set_scenario(name):
-            self.scenario_changed.emit(name)
-            self._try_evaluate()
+            self._scenario_set(name)
+
+    def _scenario_set(self, name: str) -> None:
+        """``name`` is active now: what the canvas no longer shows leaves the selection (a
+        host a refresh removed, or a refresh's host), then the views hear, then the
+        prediction follows."""
+        self.set_selection(self.selection)
+        self.scenario_changed.emit(name)
+        self._try_evaluate()
 
     def replace_design(self, design: Design, path: str = "", modified: bool = False) -> None:
         """Load a whole new design (New/Open/import/recover): clears undo and selection.
@@ -327,7 +381,9 @@ class DesignDocument(QObject):
         gc_guard.settle(len(design.components))
 
     def set_selection(self, ids: list[str]) -> None:
-        ids = [cid for cid in dict.fromkeys(ids) if self.component(cid) is not None]
+        """Select ``ids``, those of them the canvas shows (:meth:`shown_component`)."""
+        shown = self._shown_lookup()
+        ids = [cid for cid in dict.fromkeys(ids) if shown(cid) is not None]
         if ids != self.selection:
             self.selection = ids
             self.selection_changed.emit(list(ids))
@@ -365,3 +421,20 @@ class DesignDocument(QObject):
             self.last_error = f"{type(err).__name__}: {err}"
             traceback.print_exc()
             self.evaluation_failed.emit(self.last_error)
+
+
+def _lay_out_added(design: Design, added: set[str]) -> None:
+    """Place the components a refresh adds to ``design`` (its own copies) as
+    :func:`~models.io.arrange.arrange` would, when that overlaps less: the refresh puts its
+    hosts where the old ones were, and its cards, holding more VMs, are larger."""
+    before = overlaps(design)
+    if not before:
+        return
+    at = arrange(design)
+    mine = [c for c in design.components if c.id in added]
+    was = [(c.x, c.y) for c in mine]
+    for c in mine:
+        c.x, c.y = at[c.id]
+    if overlaps(design) >= before:
+        for c, (x, y) in zip(mine, was, strict=True):
+            c.x, c.y = x, y

@@ -5,7 +5,9 @@ checked on every keystroke with :func:`models.document.design.check_value`; a pr
 under the field and nothing is applied until the value is valid.  Valid edits go through
 ``document.set_values(['id:<id>', ...], prop, value)``: one undoable command for the whole
 selection (in a named scenario the values become that scenario's overrides), so an edit of
-several components of one kind is one undo step.
+several components of one kind is one undo step.  The components are those the canvas shows
+(:meth:`~app.document.design_document.DesignDocument.shown_component`): in a refresh kept as
+a scenario, the hosts and NICs it adds show read-only, as the refresh's own.
 """
 
 from __future__ import annotations
@@ -105,6 +107,14 @@ class Field(QWidget):
         self._shown = ""
 
     # ------------------------------------------------------------------ value <-> widget
+    def set_read_only(self, read_only: bool) -> None:
+        """Show the value without taking edits (a text stays selectable)."""
+        if self.edit is not None:
+            self.edit.setReadOnly(read_only)
+        for w in (self.check, self.combo):
+            if w is not None:
+                w.setEnabled(not read_only)
+
     def set_value(self, value: Value, mixed: bool = False, explicit: bool = False) -> None:
         """Show ``value`` (unless the user is typing in this field)."""
         if self.check is not None:
@@ -224,6 +234,10 @@ class Inspector(QWidget):
         theme.tone(self.message, "error")
         self.message.setWordWrap(True)
         self.message.hide()
+        self.note = QLabel(self)
+        """Says that the selection is a refresh's own hardware, shown read-only."""
+        self.note.setWordWrap(True)
+        self.note.hide()
         # the fields, then what the prediction says and where the figures come from, all in
         # one scroll area under the name: in a short dock the fields keep the room (at
         # 1366x768 the boxes above them left the fields two rows)
@@ -238,6 +252,7 @@ class Inspector(QWidget):
         column = QVBoxLayout(body)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.message)
+        column.addWidget(self.note)
         column.addWidget(self.form_host)
         column.addWidget(self.predicted)
         column.addWidget(self.provenance)
@@ -255,10 +270,12 @@ class Inspector(QWidget):
         self.fields: dict[str, Field] = {}
         self.ids: list[str] = []
         self.kind = ""
+        self.read_only = False
+        """The selection is hardware a refresh adds (its properties are the scenario's)."""
         document.selection_changed.connect(self._selection_changed)
         document.component_changed.connect(self._component_changed)
         document.design_replaced.connect(self._rebuild)
-        document.scenario_changed.connect(lambda _name: self.refresh())
+        document.scenario_changed.connect(lambda _name: self._rebuild())
         document.values_changed.connect(lambda _s, _p: self.refresh())
         document.prediction_updated.connect(lambda _p: self._show_prediction())
         self._rebuild()
@@ -268,8 +285,9 @@ class Inspector(QWidget):
         self._rebuild()
 
     def _rebuild(self) -> None:
-        ids = [cid for cid in self.document.selection if self.document.component(cid)]
-        kinds = {comp.kind for cid in ids if (comp := self.document.component(cid))}
+        doc = self.document
+        ids = [cid for cid in doc.selection if doc.shown_component(cid)]
+        kinds = {comp.kind for cid in ids if (comp := doc.shown_component(cid))}
         self.message.hide()
         if len(kinds) > 1:
             ids = []
@@ -279,6 +297,10 @@ class Inspector(QWidget):
         if kind != self.kind or not ids:
             self._clear_fields()
         self.ids, self.kind = ids, kind
+        self.read_only = any(doc.component(cid) is None for cid in ids)  # not the base's
+        self.note.setText(f"Part of the refresh ‘{doc.scenario}’: the scenario's own"
+                          " hardware, shown read-only." if self.read_only else "")
+        self.note.setVisible(self.read_only)
         self._show_prediction()
         if not ids:
             if not self.document.selection:
@@ -293,6 +315,9 @@ class Inspector(QWidget):
                 label.setToolTip(f"{spec.doc} ({spec.name})")
                 self.form.addRow(label, f)
                 self.fields[spec.name] = f
+        for f in self.fields.values():
+            f.set_read_only(self.read_only)
+        self.name_edit.setReadOnly(self.read_only)
         self.name_edit.setVisible(len(ids) == 1)
         self.refresh()
 
@@ -314,7 +339,7 @@ class Inspector(QWidget):
 
     def _show_provenance(self) -> None:
         """Where the one selected component's workload figures come from."""
-        comp = self.document.component(self.ids[0]) if len(self.ids) == 1 else None
+        comp = self.document.shown_component(self.ids[0]) if len(self.ids) == 1 else None
         lines = provenance_html(comp) if comp is not None else []
         self.provenance.setText("<b>Where the figures come from</b><br>" + "<br>".join(lines)
                                 if lines else "")
@@ -332,7 +357,7 @@ class Inspector(QWidget):
         doc = self.document
         label = KINDS[self.kind].label
         if len(self.ids) == 1:
-            comp = doc.component(self.ids[0])
+            comp = doc.shown_component(self.ids[0])
             assert comp is not None
             scen = "" if doc.scenario == "base" else f" · scenario '{doc.scenario}'"
             self.title.setText(f"{label}: {comp.name or comp.id}{scen}")
@@ -340,7 +365,7 @@ class Inspector(QWidget):
                 self.name_edit.setText(comp.name)
         else:
             self.title.setText(f"{len(self.ids)} × {label}")
-        comps = [c for cid in self.ids if (c := doc.component(cid)) is not None]
+        comps = [c for cid in self.ids if (c := doc.shown_component(cid)) is not None]
         for prop, f in self.fields.items():
             values = [doc.value(f"id:{cid}", prop) for cid in self.ids]
             mixed = any(v != values[0] for v in values[1:])

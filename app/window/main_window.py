@@ -28,6 +28,7 @@ from app.canvas.delete import delete_selection
 from app.canvas.drop import drop_preset
 from app.canvas.items import ComponentItem
 from app.canvas.layout import arrange_vms, overlapping_vms
+from app.canvas.readonly import read_only
 from app.canvas.scene import DesignScene
 from app.canvas.view import DesignView
 from app.charts.knob_curve import KnobCurve
@@ -138,6 +139,8 @@ class MainWindow(QMainWindow):
         self.calibration.status_message.connect(self.show_status)
         self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
         doc.design_replaced.connect(self._design_replaced)
+        self._shown_rebuild = doc.rebuild()
+        doc.scenario_changed.connect(self._scenario_switched)
         doc.design_changed.connect(lambda _prop: self.update_title())
         doc.modified_changed.connect(lambda _m: self.update_title())
         doc.path_changed.connect(lambda _p: self.update_title())
@@ -365,7 +368,17 @@ class MainWindow(QMainWindow):
         self.addToolBar(bar)
 
     # ------------------------------------------------------------------ edit actions
+    def _refused(self, verb: str) -> bool:
+        """Whether the canvas shows a refresh, where it takes no edit (said on the status
+        bar: "Not cut: the canvas shows the refresh ...")."""
+        why = read_only(self.document)
+        if why:
+            self.show_status(f"Not {verb}: {why}")
+        return bool(why)
+
     def cut(self) -> None:
+        if self._refused("cut"):
+            return
         n = clipboard.cut_selection(self.document)
         self.show_status(f"Cut {fmt.count(n, 'component')}" if n else "Nothing selected")
 
@@ -377,17 +390,21 @@ class MainWindow(QMainWindow):
         self.show_status(clipboard.paste(self.document))
 
     def delete(self) -> None:
+        if self._refused("deleted"):
+            return
         n = delete_selection(self.scene)
         self.show_status(f"Deleted {fmt.count(n, 'item')}" if n else "Nothing selected")
 
     def select_all(self) -> None:
-        self.document.set_selection([c.id for c in self.document.design.components])
+        self.document.set_selection([c.id for c in self.document.shown_design().components])
 
     def add_preset_at_centre(self, preset_id: str) -> None:
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         self.show_status(drop_preset(self.scene, preset_id, centre))
 
     def arrange_vms(self) -> None:
+        if self._refused("arranged"):
+            return
         moves = arrange_vms(self.document.design)
         self.document.move_components(moves)
         self.show_status(f"Arranged {fmt.count(len(moves), 'component')} (Ctrl+Z restores)"
@@ -421,6 +438,13 @@ class MainWindow(QMainWindow):
         self.status_detail.setToolTip(text)
         self.status_detail.setText(self.status_detail.fontMetrics().elidedText(
             text, Qt.TextElideMode.ElideMiddle, self.status_detail.width()))
+
+    def _scenario_switched(self, *_: object) -> None:
+        """Into or out of a refresh the canvas shows other hosts: fitted to them."""
+        rb = self.document.rebuild()
+        if rb is not self._shown_rebuild:
+            self._shown_rebuild = rb
+            self.view.fit()
 
     def _design_replaced(self) -> None:
         self.update_title()

@@ -222,3 +222,39 @@ def test_what_an_import_recorded_shows_only_where_it_did(qtbot: QtBot,
     assert not shown("background.cpu_cores")
     doc.set_selection(["h1"])
     assert not shown("measured.cpu_pct")
+
+
+def test_a_refreshs_host_shows_read_only_as_the_scenarios_own(qtbot: QtBot) -> None:
+    """In a refresh kept as a scenario the canvas shows its hosts: selected, the Inspector
+    shows one's properties read-only and says they are the refresh's; a VM the base design
+    holds stays editable there (as the scenario's override)."""
+    from models.analysis.refresh import refresh, target  # noqa: PLC0415
+    from tests.refresh_estate import estate  # noqa: PLC0415
+
+    design = estate()
+    rebuild = refresh(design, target("dell-r760", "Intel Xeon Gold 6548Y+")).rebuild
+    doc, insp = make(qtbot, design)
+    doc.add_scenario("R760", (), rebuild)
+    doc.set_scenario("R760")
+    host = next(c for c in rebuild.components if c.kind == "host")
+    doc.set_selection([host.id])
+    assert insp.title.text() == f"Host: {host.name} · scenario 'R760'"
+    assert insp.note.isVisibleTo(insp)
+    assert insp.note.text() == ("Part of the refresh ‘R760’: the scenario's own hardware,"
+                                " shown read-only.")
+    f = insp.field("cpu_model")
+    assert f.edit is not None and f.edit.isReadOnly() and insp.name_edit.isReadOnly()
+    assert f.edit.text() == host.props["cpu_model"] and f.edit.text()
+    steps = doc.undo_stack.count()
+    f.edit.setFocus()
+    qtbot.keyClicks(f.edit, "AMD EPYC 9354")
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert f.edit.text() == host.props["cpu_model"] and doc.undo_stack.count() == steps
+    assert not insp.message.isVisibleTo(insp)
+    doc.set_selection(["prod-v0"])  # the base design's VM: editable in the refresh
+    assert not insp.note.isVisibleTo(insp)
+    oio = insp.field("workload.io_oio")
+    assert oio.edit is not None and not oio.edit.isReadOnly()
+    doc.set_selection([host.id])
+    doc.set_scenario("base")  # not on the base design: nothing selected
+    assert doc.selection == [] and insp.title.text().startswith("Nothing selected")

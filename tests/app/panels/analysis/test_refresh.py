@@ -1,7 +1,7 @@
 """The Refresh tab driven as a user does: choose the server and processor, Refresh, read
 before and after, Add as scenario (one undo step; Ctrl+Z removes it, Ctrl+Shift+Z brings it
 back); a cluster's context menu opens the tab on that cluster; the canvas says it shows the
-base design in a refresh scenario; an edit after the refresh disables Add."""
+scenario's hosts in a refresh scenario; an edit after the refresh disables Add."""
 
 from __future__ import annotations
 
@@ -64,9 +64,9 @@ def test_refresh_then_keep_it_as_a_scenario_in_one_undo_step(qtbot: QtBot) -> No
     p = doc.prediction
     assert p is not None and len(p.hosts.ids) == 4 and p.licensed_cores == 256
     assert window.dashboard.tiles["licensed_cores"].value_label.text() == "256 cores"
-    assert window.view.banner.isVisible() and "shows the base design" in \
+    assert window.view.banner.isVisible() and "shows the scenario's hosts" in \
         window.view.banner.text()
-    # the old hosts are still on the canvas: their tooltips and the inspector do not break
+    # the old hosts have left the canvas: their tooltips and the inspector do not break
     assert component_tooltip(doc, "prod-h0").startswith("<b>prod-h0</b>")
     doc.set_selection(["prod-h0"])
     # Compare: the base design and the refresh side by side, licensed cores included
