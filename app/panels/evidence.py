@@ -438,8 +438,8 @@ def _pct(key: str) -> Callable[[str, dict[str, Any]], str]:
 
 STUDY_COLUMNS: tuple[Column, ...] = (
     Column("Study", lambda t, _st: t, stretch=True, priority=0),
-    Column("Figures", lambda _t, st: str(st["figures"]), numeric=True, priority=2),
-    Column("Predicted", lambda _t, st: str(st["cv_figures"]), numeric=True, priority=0),
+    Column("Predicted", lambda _t, st: f"{st['cv_figures']} of {st['figures']}", numeric=True,
+           priority=0),
     Column("CV median", _pct("cv_median"), numeric=True, priority=0),
     Column("CV max", _pct("cv_max"), numeric=True, priority=1),
     Column("Reproduced only", lambda _t, st: str(st["reproduced_only"]), numeric=True,

@@ -216,6 +216,8 @@ def test_each_study_left_out_shows_its_predicted_error_against_its_target(
     rows = {t.item(r, 0).text(): r for r in range(3)}  # type: ignore[union-attr]
     med = t.index_of("CV median")
     assert t.item(rows["Study A"], med).text() == "5 %"  # type: ignore[union-attr]
+    predicted = t.index_of("Predicted")  # of its figures, in the narrowest table too
+    assert t.item(rows["Study A"], predicted).text() == "4 of 5"  # type: ignore[union-attr]
     assert t.item(rows["Study C"], med).text() == "-"  # type: ignore[union-attr]
     red = QColor(theme.tones().error)
     assert t.item(rows["Study B"], med).foreground().color() == red  # type: ignore[union-attr]
