@@ -381,6 +381,12 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "hosts"
 
 
+def _renamed(name: str, old_host: str, new_host: str) -> str:
+    """A NIC's name on the host that replaces its own: the old host's name in it (an
+    importer's "esx01.corp vmnic0") becomes the new host's; a name without it stays."""
+    return name.replace(old_host, new_host) if old_host and old_host in name else name
+
+
 def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, str],
                 to: Target) -> Rebuild:
     """The refreshed groups of ``new`` as a rebuild of ``base``: the old hosts out, the new
@@ -408,6 +414,7 @@ def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, s
             comps.append(Component(hid, "host", f"{label} {to.server.name} {k:02d}", x, y,
                                    list(h.tags), dict(h.props)))
     by_id = {c.id: c for c in new.components}
+    host_names = {c.id: c.name for c in comps}
     nic_count: dict[str, int] = {}
     for lk in new.links:
         if lk.kind == "installed_in" and lk.target in rename:
@@ -419,8 +426,9 @@ def _as_rebuild(base: Design, new: Design, chosen: list[str], names: dict[str, s
             taken.add(nid)
             rename[lk.source] = nid
             nic = by_id[lk.source]
-            comps.append(Component(nid, "nic", nic.name, nic.x, nic.y, list(nic.tags),
-                                   dict(nic.props)))
+            comps.append(Component(nid, "nic", _renamed(nic.name, by_id[lk.target].name,
+                                                        host_names[owner]),
+                                   nic.x, nic.y, list(nic.tags), dict(nic.props)))
     links = [Link(rename.get(lk.source, lk.source), rename.get(lk.target, lk.target),
                   lk.kind, dict(lk.props))
              for lk in new.links if lk.source in rename or lk.target in rename]

@@ -167,3 +167,23 @@ def test_the_notes_are_the_settled_counts_and_name_clusters_by_name() -> None:
     for g in r.groups:
         mine = [n for n in spread if n.startswith(f"cluster Cluster {g.upper()}:")]
         assert len(mine) == 1 and mine[0].endswith(f"spread over {r.counts[g]} hosts")
+
+
+def test_a_new_hosts_nics_take_its_name_in_place_of_the_old_hosts() -> None:
+    """An importer names a NIC after its host ("prod-h0 vmnic0"): on the host that replaces
+    it, the NIC says the new host's name, not the old one's; a name without it stays."""
+    from models.document.design import Component, Link  # noqa: PLC0415
+
+    base = estate()
+    for h in list(base.of_kind("host")):
+        for n, name in enumerate((f"{h.name} vmnic0", "uplink")):
+            base.components.append(Component(f"{h.id}-n{n}", "nic", name))
+            base.links.append(Link(f"{h.id}-n{n}", h.id, "installed_in"))
+    rb = refresh(base, target("dell-r760", "Gold 6548Y+")).rebuild
+    hosts = {c.id: c.name for c in rb.components if c.kind == "host"}
+    nics = {c.id: c.name for c in rb.components if c.kind == "nic"}
+    on = {lk.source: lk.target for lk in rb.links if lk.kind == "installed_in"}
+    assert nics and set(on) == set(nics)
+    for nid, name in nics.items():
+        assert name in (f"{hosts[on[nid]]} vmnic0", "uplink")
+        assert not any(old in name for old in rb.removed)
