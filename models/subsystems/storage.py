@@ -105,6 +105,11 @@ DRIVE_MBPS = {"ssd": 500.0, "hdd15k": 200.0, "hdd10k": 160.0, "hdd7k": 120.0}
 keeps scaling (storage-vsphere51-flash-1m-iops-vm)."""
 DRIVE_PARALLEL = {"ssd": 8.0, "hdd15k": 1.0, "hdd10k": 1.0, "hdd7k": 1.0}
 """Requests a drive serves at once (flash channels), the server count per drive."""
+STRIPE_KB = 64.0
+"""The stripe unit: a request larger than it is split over ``ceil(size / STRIPE_KB)`` of the
+array's drives (at most all of them), which move their pieces at once.  Assumed: 64 KB is the
+common default element size of midrange arrays (VNX, Unity, PowerVault, MSA); no case here
+ran requests over 64 KB."""
 RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5": 4.0,
                 "raid6": 6.0}
 """Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
@@ -277,9 +282,12 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     # more than a channel's share of the drive's bandwidth has every channel and takes its
     # transfer time, not `par` times it.  The station's servers keep the drive's capacity:
     # the work per request over the time one holds a channel.
+    # A request over the stripe unit is split over `k` drives, which move their pieces at once:
+    # it holds each for one piece's time and costs the array k pieces' work.
     if n_arr:
-        transfer = bs_kb / (drive_mbps[a] * 1000.0)
-        per_io = np.maximum(1.0 / drive_iops[a], transfer)
+        k = np.clip(np.ceil(bs_kb / STRIPE_KB), 1.0, np.maximum(disks[a], 1.0))
+        transfer = bs_kb / k / (drive_mbps[a] * 1000.0)
+        per_io = k * np.maximum(1.0 / drive_iops[a], transfer)
         held = np.maximum(par[a] / drive_iops[a], transfer)
         aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io)
     else:

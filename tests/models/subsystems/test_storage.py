@@ -245,3 +245,23 @@ def test_split_network_solves_many_populations() -> None:
         many = net.solve(pops, tol=1e-12)
         np.testing.assert_allclose(many.throughput, one.throughput, rtol=1e-10)
         np.testing.assert_allclose(many.queue, one.queue, rtol=1e-9, atol=1e-15)
+
+
+def test_a_request_over_the_stripe_unit_spreads_over_the_drives() -> None:
+    """A 4 MB request on eight drives is split at the 64 KB stripe unit over all eight, which
+    move their 512 KB at once: alone it takes one piece's transfer time, an eighth of one
+    drive's; flat out the array still moves eight drives' bandwidth, and a 64 KB request
+    stays on one drive."""
+    eight = {"media": "ssd", "disks": 8, "raid": "none", "protocol": "fc", "fabric_gbps": 64.0}
+    big = {"workload.io_block_kb": 4096, "workload.io_read_pct": 100}
+    host = dict(FLASH_HOST, hba_count=8)
+    alone = _run(eight, dict(FLASH_VM, **big, **{"workload.io_iops": 1.0}), host=host)
+    piece_ms = 4096 / 8 / (500.0 * 1000.0) * 1000.0
+    assert piece_ms <= alone.vms.latency_ms[0] < 1.5 * piece_ms
+    flat_out = _run(eight, dict(FLASH_VM, **big), host=host)
+    assert flat_out.vms.storage_mbps[0] > 0.9 * 8 * 500.0 / 1.024
+    assert flat_out.vms.storage_mbps[0] <= 8 * 500.0 / 1.024 * 1.0001
+    unit = {"workload.io_block_kb": 64, "workload.io_read_pct": 100, "workload.io_iops": 1.0}
+    one = _run(eight, dict(FLASH_VM, **unit), host=host)
+    on_one = _run(dict(eight, disks=1), dict(FLASH_VM, **unit), host=host)
+    assert math.isclose(one.vms.latency_ms[0], on_one.vms.latency_ms[0], rel_tol=1e-3)
