@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -49,6 +49,15 @@ def format_value(value: Value) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
     return str(value)
 
+
+
+
+def _flat(edit: QWidget) -> QPalette:
+    """``edit``'s palette with the panel's background behind its text: a value to read, not
+    a field to type in."""
+    pal = QPalette(edit.palette())
+    pal.setColor(QPalette.ColorRole.Base, pal.color(QPalette.ColorRole.Window))
+    return pal
 
 class Field(QWidget):
     """One property editor: the input, its unit, and an inline error line."""
@@ -108,9 +117,12 @@ class Field(QWidget):
 
     # ------------------------------------------------------------------ value <-> widget
     def set_read_only(self, read_only: bool) -> None:
-        """Show the value without taking edits (a text stays selectable)."""
+        """Show the value without taking edits (a text stays selectable, without the frame
+        that says a field takes typing)."""
         if self.edit is not None:
             self.edit.setReadOnly(read_only)
+            self.edit.setFrame(not read_only)
+            self.edit.setPalette(_flat(self.edit) if read_only else QPalette())
         for w in (self.check, self.combo):
             if w is not None:
                 w.setEnabled(not read_only)
@@ -129,6 +141,8 @@ class Field(QWidget):
                 return
             self._shown = "" if mixed else format_value(value)
             self.edit.setText(self._shown)
+            if not self.edit.hasFocus():  # a long value shows its start, not its end
+                self.edit.setCursorPosition(0)
             self.edit.setPlaceholderText(MIXED if mixed else
                                          ("default" if self.spec.nullable else ""))
             self.edit.setModified(False)
@@ -318,6 +332,8 @@ class Inspector(QWidget):
         for f in self.fields.values():
             f.set_read_only(self.read_only)
         self.name_edit.setReadOnly(self.read_only)
+        self.name_edit.setFrame(not self.read_only)
+        self.name_edit.setPalette(_flat(self.name_edit) if self.read_only else QPalette())
         self.name_edit.setVisible(len(ids) == 1)
         self.refresh()
 

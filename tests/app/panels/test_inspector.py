@@ -244,6 +244,10 @@ def test_a_refreshs_host_shows_read_only_as_the_scenarios_own(qtbot: QtBot) -> N
                                 " shown read-only.")
     f = insp.field("cpu_model")
     assert f.edit is not None and f.edit.isReadOnly() and insp.name_edit.isReadOnly()
+    assert not f.edit.hasFrame()  # looks like a value, not a field to type in
+    pal = f.edit.palette()
+    assert pal.color(pal.ColorRole.Base) == pal.color(pal.ColorRole.Window)
+    assert f.edit.cursorPosition() == 0  # a long processor name shows its start
     assert f.edit.text() == host.props["cpu_model"] and f.edit.text()
     steps = doc.undo_stack.count()
     f.edit.setFocus()
@@ -254,7 +258,7 @@ def test_a_refreshs_host_shows_read_only_as_the_scenarios_own(qtbot: QtBot) -> N
     doc.set_selection(["prod-v0"])  # the base design's VM: editable in the refresh
     assert not insp.note.isVisibleTo(insp)
     oio = insp.field("workload.io_oio")
-    assert oio.edit is not None and not oio.edit.isReadOnly()
+    assert oio.edit is not None and not oio.edit.isReadOnly() and oio.edit.hasFrame()
     doc.set_selection([host.id])
     doc.set_scenario("base")  # not on the base design: nothing selected
     assert doc.selection == [] and insp.title.text().startswith("Nothing selected")
