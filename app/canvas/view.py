@@ -76,9 +76,10 @@ class DesignView(QGraphicsView):
         self.find_action.triggered.connect(self.focus_finder)
         self.addAction(self.find_action)
         self._place_finder()
-        self.banner = QLabel(self)
+        self.banner = Note(self)
         """Says, in a scenario that rebuilds the hosts (a refresh), what it does and that the
-        canvas shows its hosts (:func:`app.canvas.readonly.note`)."""
+        canvas shows its hosts (:func:`app.canvas.readonly.note`); a click hides it until the
+        scenario changes."""
         self.banner.setAccessibleName("Canvas note")
         self.banner.setWordWrap(True)
         self.banner.setAutoFillBackground(True)
@@ -97,6 +98,7 @@ class DesignView(QGraphicsView):
             self.banner.hide()
             return
         self.banner.setText(text)
+        self.banner.setToolTip("Click to hide this note")
         self._place_banner()
         self.banner.show()
 
@@ -250,3 +252,14 @@ class DesignView(QGraphicsView):
         pos = self.mapToScene(event.position().toPoint())
         self.design_scene.tell(drop_preset(self.design_scene, pid, pos))
         event.acceptProposedAction()
+
+
+class Note(QLabel):
+    """A note over the canvas that a click puts away."""
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        event.accept()  # the click is the note's, not the canvas's under it
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        event.accept()
+        self.hide()

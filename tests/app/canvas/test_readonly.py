@@ -126,6 +126,10 @@ def test_the_refresh_shows_its_hosts_with_the_vms_it_placed_and_the_base_comes_b
     assert doc.selection == []  # the refresh's host is not on the base design
     assert not view.banner.isVisible()
     assert design_to_dict(doc.design) == before and doc.undo_stack.count() == steps
+    switch(qtbot, doc, REFRESH)  # the note again; a click on it puts it away
+    assert view.banner.isVisible()
+    qtbot.mouseClick(view.banner, LEFT)
+    assert not view.banner.isVisible() and doc.selection == []
 
 
 def test_an_estates_refresh_lays_its_larger_cards_out_apart(
