@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -32,6 +33,7 @@ from app.canvas.tooltips import component_tooltip, provenance_html
 from app.document.design_document import DesignDocument
 from app.support import theme, wheel
 from models.document import numbers as fmt
+from models.document.catalogue import processors
 from models.document.design import DesignError, parse_value
 from models.document.schema import KINDS, PropSpec, Value, prop_label
 
@@ -50,14 +52,26 @@ def format_value(value: Value) -> str:
     return str(value)
 
 
-
-
 def _flat(edit: QWidget) -> QPalette:
     """``edit``'s palette with the panel's background behind its text: a value to read, not
     a field to type in."""
     pal = QPalette(edit.palette())
     pal.setColor(QPalette.ColorRole.Base, pal.color(QPalette.ColorRole.Window))
     return pal
+
+
+PROCESSOR_PROPS = ("cpu_model", "vcenter_cpu_model")
+"""Fields that name a processor: typing offers the catalogue's models."""
+
+
+def _processor_completer(parent: QWidget) -> QCompleter:
+    """The processor catalogue's models, offered as the user types any part of one ('6526'
+    offers Intel Xeon Gold 6526Y)."""
+    done = QCompleter([p.model for p in processors.processors()], parent)
+    done.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    done.setFilterMode(Qt.MatchFlag.MatchContains)
+    return done
+
 
 class Field(QWidget):
     """One property editor: the input, its unit, and an inline error line."""
@@ -98,6 +112,10 @@ class Field(QWidget):
                 self.edit.setPlaceholderText("default")
             self.edit.textEdited.connect(self._validate)
             self.edit.editingFinished.connect(self._commit_text)
+            if spec.name in PROCESSOR_PROPS:
+                done = _processor_completer(self.edit)
+                self.edit.setCompleter(done)
+                done.activated.connect(self._completed)
             row.addWidget(self.edit, 1)
         if fmt.field_unit(spec.unit):
             text = fmt.field_unit(spec.unit)
@@ -178,10 +196,22 @@ class Field(QWidget):
         _, problem = self.parse(text)
         self._show_error(problem)
 
+    def _completed(self, text: str) -> None:
+        """A processor picked from the catalogue's list: taken as if typed (the pick's own
+        text: the field's may not hold it yet when this runs)."""
+        assert self.edit is not None
+        self.edit.setText(text)
+        self.edit.setModified(True)
+        self._commit_text()
+
     def _commit_text(self) -> None:
         assert self.edit is not None
         if not self.edit.isModified():
             return
+        done = self.edit.completer()
+        popup = done.popup() if done is not None else None
+        if popup is not None and popup.isVisible():
+            return  # Return on a pick reaches the field first: the pick commits (_completed)
         text = self.edit.text()
         if text == self._shown:
             self.edit.setModified(False)

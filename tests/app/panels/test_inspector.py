@@ -262,3 +262,38 @@ def test_a_refreshs_host_shows_read_only_as_the_scenarios_own(qtbot: QtBot) -> N
     doc.set_selection([host.id])
     doc.set_scenario("base")  # not on the base design: nothing selected
     assert doc.selection == [] and insp.title.text().startswith("Nothing selected")
+
+
+def test_a_processor_field_offers_the_catalogue_as_the_user_types(qtbot: QtBot,
+                                                                   nic_example: Design) -> None:
+    """Typing part of a model number ('6526') offers the catalogue's processors that hold it;
+    picking one (Down, Return) sets the host's processor in one undo step."""
+    doc, insp = make(qtbot, nic_example)
+    doc.set_selection(["h1"])
+    f = insp.field("cpu_model")
+    assert f.edit is not None
+    done = f.edit.completer()
+    assert done is not None
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "6526")
+    model = done.completionModel()
+    offered = [model.index(i, 0).data() for i in range(model.rowCount())]
+    assert offered == ["Intel Xeon Gold 6526Y"]
+    popup = done.popup()
+    assert popup is not None
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert f.edit.text() == "Intel Xeon Gold 6526Y"
+    assert doc.value("id:h1", "cpu_model") == "Intel Xeon Gold 6526Y"
+    assert doc.undo_stack.count() == 1
+    sockets = insp.field("sockets").edit
+    assert sockets is not None and sockets.completer() is None  # only processors offered
+    f.edit.setFocus()
+    f.edit.selectAll()
+    qtbot.keyClicks(f.edit, "Acme Turbo 9000")  # not in the catalogue: nothing offered
+    assert not popup.isVisible()
+    qtbot.keyClick(f.edit, Qt.Key.Key_Return)
+    assert doc.value("id:h1", "cpu_model") == "Acme Turbo 9000"
+    assert doc.undo_stack.count() == 2
