@@ -36,7 +36,7 @@ from models.document.knobs import Knob
 from models.document.schema import Value, prop_label
 from models.document.snapshots import REPORT_NOTES, REPORT_TITLE, is_field
 from models.engine import sweep
-from models.io.arrange import arrange, overlaps
+from models.io.arrange import arrange_added
 from models.session.session import Session
 
 
@@ -154,7 +154,7 @@ class DesignDocument(QObject):
             shown = rebuilt(self.design, rb)
             base = self.session.component
             shown.components = [base(c.id) or c for c in shown.components]
-            _lay_out_added(shown, {c.id for c in rb.components})
+            arrange_added(shown, {c.id for c in rb.components})
             at = self._shown = (self.session.structure, rb, shown,
                                 {c.id: c for c in shown.components})
         return at[2], at[3]
@@ -421,20 +421,3 @@ class DesignDocument(QObject):
             self.last_error = f"{type(err).__name__}: {err}"
             traceback.print_exc()
             self.evaluation_failed.emit(self.last_error)
-
-
-def _lay_out_added(design: Design, added: set[str]) -> None:
-    """Place the components a refresh adds to ``design`` (its own copies) as
-    :func:`~models.io.arrange.arrange` would, when that overlaps less: the refresh puts its
-    hosts where the old ones were, and its cards, holding more VMs, are larger."""
-    before = overlaps(design)
-    if not before:
-        return
-    at = arrange(design)
-    mine = [c for c in design.components if c.id in added]
-    was = [(c.x, c.y) for c in mine]
-    for c in mine:
-        c.x, c.y = at[c.id]
-    if overlaps(design) >= before:
-        for c, (x, y) in zip(mine, was, strict=True):
-            c.x, c.y = x, y

@@ -52,12 +52,17 @@ def format_value(value: Value) -> str:
     return str(value)
 
 
-def _flat(edit: QWidget) -> QPalette:
-    """``edit``'s palette with the panel's background behind its text: a value to read, not
-    a field to type in."""
-    pal = QPalette(edit.palette())
-    pal.setColor(QPalette.ColorRole.Base, pal.color(QPalette.ColorRole.Window))
-    return pal
+def show_read_only(edit: QLineEdit, read_only: bool) -> None:
+    """``edit`` takes no typing and looks it: no frame, the panel's background behind its
+    text (a value to read; the text stays selectable); or back to a field."""
+    edit.setReadOnly(read_only)
+    edit.setFrame(not read_only)
+    if read_only:
+        pal = QPalette(edit.palette())
+        pal.setColor(QPalette.ColorRole.Base, pal.color(QPalette.ColorRole.Window))
+        edit.setPalette(pal)
+    else:
+        edit.setPalette(QPalette())
 
 
 PROCESSOR_PROPS = ("cpu_model", "vcenter_cpu_model")
@@ -138,9 +143,7 @@ class Field(QWidget):
         """Show the value without taking edits (a text stays selectable, without the frame
         that says a field takes typing)."""
         if self.edit is not None:
-            self.edit.setReadOnly(read_only)
-            self.edit.setFrame(not read_only)
-            self.edit.setPalette(_flat(self.edit) if read_only else QPalette())
+            show_read_only(self.edit, read_only)
         for w in (self.check, self.combo):
             if w is not None:
                 w.setEnabled(not read_only)
@@ -361,9 +364,7 @@ class Inspector(QWidget):
                 self.fields[spec.name] = f
         for f in self.fields.values():
             f.set_read_only(self.read_only)
-        self.name_edit.setReadOnly(self.read_only)
-        self.name_edit.setFrame(not self.read_only)
-        self.name_edit.setPalette(_flat(self.name_edit) if self.read_only else QPalette())
+        show_read_only(self.name_edit, self.read_only)
         self.name_edit.setVisible(len(ids) == 1)
         self.refresh()
 

@@ -7,7 +7,8 @@ side in rows about twice as wide as tall, storage arrays in a row above the host
 them, VMs on no host in a grid of their own; VMs and NICs on a host sit on its card
 (:func:`models.io.placement.docked_positions`, one numpy pass).  Hosts are packed one by one
 (a few thousand at most), VMs never are.  :func:`free_spot` finds room for one new item near
-where it was dropped; :func:`overlaps` counts the items that overlap another.
+where it was dropped; :func:`overlaps` counts the items that overlap another;
+:func:`arrange_added` places a refresh's hosts.
 """
 
 from __future__ import annotations
@@ -132,6 +133,23 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
     cs = cards(design, held)
     groups = array_groups(design, held)
     return _arranged(design, held, cs, layout_styles(design, held, cs, groups), groups=groups)
+
+
+def arrange_added(design: Design, added: set[str]) -> None:
+    """Place the components ``added`` to ``design`` (its own copies; a refresh's hosts) where
+    :func:`arrange` would, when that overlaps less: a refresh puts its hosts where the old
+    ones were, and its cards, holding more VMs, are larger."""
+    before = overlaps(design)
+    if not before:
+        return
+    at = arrange(design)
+    mine = [c for c in design.components if c.id in added]
+    was = [(c.x, c.y) for c in mine]
+    for c in mine:
+        c.x, c.y = at[c.id]
+    if overlaps(design) >= before:
+        for c, (x, y) in zip(mine, was, strict=True):
+            c.x, c.y = x, y
 
 
 def arrange_in_place(design: Design) -> Design:

@@ -247,14 +247,21 @@ def _proxy(mb: float, src: dict[str, Any], shared: int, source: str) -> list[Sta
         tls_ns(bool(src["vcenter_aes_ni"])) if https else 0.0)
     if ns <= 0:
         return []
-    speed = float(src["vcenter_speed"])
-    per = stream_mbps(ns, speed)
     if proxy:
         label = "vCenter rhttpproxy" + (" (HTTPS)" if https else " (HTTP)")
-        return [Stage("cl_rhttpproxy", label, mb, per, per * PROXY_CORES.value, shared,
-                      source=source, speed=speed)]
-    return [Stage("cl_tls", "Transfer Service TLS", mb, per, per * int(src["vcenter_vcpus"]),
-                  shared, source=source, speed=speed)]
+        return [_cpu_stage("cl_rhttpproxy", label, mb, ns, src, PROXY_CORES.value, shared,
+                           source)]
+    return [_cpu_stage("cl_tls", "Transfer Service TLS", mb, ns, src,
+                       int(src["vcenter_vcpus"]), shared, source)]
+
+
+def _cpu_stage(key: str, label: str, mb: float, ns: float, vcenter: dict[str, Any],
+               cores: float, shared: int = 1, source: str = SYNC) -> Stage:
+    """Work of ``ns`` per byte of the reference core on ``vcenter``'s cores: one thread per
+    transfer, ``cores`` cores' worth for all of them together."""
+    speed = float(vcenter["vcenter_speed"])
+    per = stream_mbps(ns, speed)
+    return Stage(key, label, mb, per, per * cores, shared, source=source, speed=speed)
 
 
 def vcenter_speed(model: str) -> float | None:
@@ -295,10 +302,8 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     if src_nfs:
         stages.append(Stage("cl_nfs", "NFS read through vCenter", packed, link, link, shared))
     if src_ds:
-        compress = stream_mbps(COMPRESS_NS.value, float(src["vcenter_speed"]))
-        stages.append(Stage("cl_compress", "vCenter compression", raw, compress,
-                            compress * int(src["vcenter_vcpus"]), shared,
-                            speed=float(src["vcenter_speed"])))
+        stages.append(_cpu_stage("cl_compress", "vCenter compression", raw, COMPRESS_NS.value,
+                                 src, int(src["vcenter_vcpus"]), shared))
     if proxy:
         stages += _proxy(packed, src, shared, SYNC)
     stages.append(Stage("cl_network", f"network {gbps:g} GbE", packed, share * gbps * 125.0,
@@ -306,17 +311,13 @@ def _streaming(lib: dict[str, Any], src: dict[str, Any], src_ds: bool, dst_ds: b
     limits = [m for m in (float(src["max_bandwidth_mbps"]), float(lib["max_bandwidth_mbps"]))
               if m > 0]
     stages += _throttle(packed, min(limits) if limits else 0.0, shared)
-    checksum = stream_mbps(CHECKSUM_NS.value, float(lib["vcenter_speed"]))
-    stages.append(Stage("cl_checksum", "Transfer Service checksum", packed, checksum,
-                        checksum * CHECKSUM_CORES.value, shared,
-                        speed=float(lib["vcenter_speed"])))
+    stages.append(_cpu_stage("cl_checksum", "Transfer Service checksum", packed,
+                             CHECKSUM_NS.value, lib, CHECKSUM_CORES.value, shared))
     if dst_nfs:
         stages.append(Stage("cl_nfs", "NFS write through vCenter", packed, link, link))
     if dst_ds:
-        decompress = stream_mbps(DECOMPRESS_NS.value, float(lib["vcenter_speed"]))
-        stages.append(Stage("cl_decompress", "decompression", raw, decompress,
-                            decompress * int(lib["vcenter_vcpus"]),
-                            speed=float(lib["vcenter_speed"])))
+        stages.append(_cpu_stage("cl_decompress", "decompression", raw, DECOMPRESS_NS.value,
+                                 lib, int(lib["vcenter_vcpus"])))
         stages.append(_datastore(lib, raw))
     return stages
 
