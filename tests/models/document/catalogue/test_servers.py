@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from models.document.catalogue import servers
 
+NEWEST = {"dell-r670": "PowerEdge R670", "dell-r770": "PowerEdge R770",
+          "dell-r6725": "PowerEdge R6725", "dell-r7725": "PowerEdge R7725",
+          "dell-r6715": "PowerEdge R6715", "dell-r7715": "PowerEdge R7715",
+          "hpe-dl360-gen12": "ProLiant Compute DL360 Gen12",
+          "hpe-dl380-gen12": "ProLiant Compute DL380 Gen12",
+          "hpe-dl325-gen12": "ProLiant Compute DL325 Gen12",
+          "lenovo-sr630-v4": "ThinkSystem SR630 V4", "lenovo-sr650-v4": "ThinkSystem SR650 V4",
+          "cisco-c220-m8": "UCS C220 M8", "cisco-c240-m8": "UCS C240 M8",
+          "cisco-c225-m8": "UCS C225 M8", "cisco-c245-m8": "UCS C245 M8"}
+"""The 2024-2026 generation: Xeon 6 (Granite Rapids, Sierra Forest) and EPYC 9005 (Turin)."""
 CURRENT = ["PowerEdge R660", "PowerEdge R760", "PowerEdge R6625", "PowerEdge R7625",
            "ProLiant DL360 Gen11", "ProLiant DL380 Gen11", "ProLiant DL325 Gen11",
            "ProLiant DL385 Gen11", "ThinkSystem SR630 V3", "ThinkSystem SR650 V3",
@@ -17,7 +29,7 @@ EARLIER = ["PowerEdge R640", "PowerEdge R740", "PowerEdge R650", "PowerEdge R750
            "UCS C240 M5", "UCS C220 M6", "UCS C240 M6"]
 
 
-@pytest.mark.parametrize("name", CURRENT + EARLIER)
+@pytest.mark.parametrize("name", list(NEWEST.values()) + CURRENT + EARLIER)
 def test_each_generation_is_there_with_spec_options(name: str) -> None:
     s = servers.find(name)
     assert s is not None, name
@@ -72,3 +84,29 @@ def test_search_and_find() -> None:
     assert s is not None and s.dimm_slots == 32 and s.max_memory_gb == 8192
     doc = s.to_dict()
     assert doc["processors"] and doc["memory_configs"] and doc["sources"]["memory"]
+
+
+@pytest.mark.parametrize(("sid", "name"), NEWEST.items())
+def test_the_newest_generation_runs_xeon_6_or_epyc_9005(sid: str, name: str) -> None:
+    s = servers.find(sid)
+    assert s is not None and s.name == name and servers.find(name) is s
+    assert servers.find(s.title.upper()) is s
+    models = {p.model for p in s.processor_options}
+    xeon_6 = {m for m in models if re.fullmatch(r"Intel Xeon 6\d{3}[PE]", m)}
+    epyc_9005 = {m for m in models if re.fullmatch(r"AMD EPYC 9\d\d5[A-Z]?", m)}
+    assert xeon_6 or epyc_9005, f"{sid}: {sorted(models)[:5]}"
+    assert not (xeon_6 and epyc_9005)
+    assert s.spec_hw_avail_from is not None and s.spec_hw_avail_from[-4:] >= "2024"
+    default = servers.default_processor(s)
+    assert default is not None and default.model in models and (default.cores or 0) >= 16
+
+
+def test_the_newest_generation_leads_each_vendor() -> None:
+    every = servers.servers()
+    first: dict[str, str] = {}
+    for s in every:
+        first.setdefault(s.vendor, s.id)
+    assert first == {"Dell": "dell-r670", "HPE": "hpe-dl360-gen12",
+                     "Lenovo": "lenovo-sr630-v4", "Cisco": "cisco-c220-m8"}
+    assert [s.id for s in servers.search("gen12")] == [
+        "hpe-dl360-gen12", "hpe-dl380-gen12", "hpe-dl325-gen12"]
