@@ -42,6 +42,26 @@ class MemoryConfig:
 
 
 @dataclass(frozen=True)
+class Population:
+    """A balanced DIMM population of a server: every memory channel of every socket with the
+    same number of DIMMs of one size (:func:`memory_populations`)."""
+
+    total_gb: int
+    dimms: int
+    """DIMMs in the server, all sockets."""
+    dimm_gb: int
+    kind: str
+    """"DDR5" or "DDR4"."""
+    source: str
+    """The id of the source (:func:`sources`) the channels and module sizes rest on."""
+
+    @property
+    def text(self) -> str:
+        return (f"{with_unit(self.total_gb, 'GB')} ({self.dimms} x"
+                f" {with_unit(self.dimm_gb, 'GB')} {self.kind})")
+
+
+@dataclass(frozen=True)
 class Server:
     """One server model."""
 
@@ -66,6 +86,12 @@ class Server:
     sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Source ids (:func:`sources`) by field: ``memory``, ``nics``."""
     notes: str = ""
+    channels_per_socket: int | None = None
+    """Memory channels per processor; None where no cited document states it."""
+    dimms_per_channel: int | None = None
+    """The most DIMMs a channel takes (1 or 2); None where no cited document states it."""
+    module_gb: tuple[int, ...] = ()
+    """The RDIMM sizes a cited document lists for the server, smallest first; empty where none."""
 
     @property
     def processor_options(self) -> tuple[Processor, ...]:
@@ -88,7 +114,11 @@ class Server:
                 "spec_results": sum(self.processor_results.values()),
                 "spec_hw_avail_from": self.spec_hw_avail_from,
                 "sources": {k: list(v) for k, v in self.sources.items()},
-                "notes": self.notes}
+                "notes": self.notes,
+                "channels_per_socket": self.channels_per_socket,
+                "dimms_per_channel": self.dimms_per_channel,
+                "module_gb": list(self.module_gb),
+                "memory_populations": [m.text for m in memory_populations(self)]}
 
 
 def _memory(text: str, results: int) -> MemoryConfig:
@@ -121,7 +151,10 @@ def servers() -> tuple[Server, ...]:
             spec_sockets=spec.get("sockets"), spec_hw_avail_from=spec.get("spec_hw_avail_from"),
             sources={"memory": tuple(s["memory"]["sources"]),
                      "nics": tuple(s["nics"]["sources"])},
-            notes=s.get("notes", "")))
+            notes=s.get("notes", ""),
+            channels_per_socket=s["memory"].get("channels_per_socket"),
+            dimms_per_channel=s["memory"].get("dimms_per_channel"),
+            module_gb=tuple(sorted(s["memory"].get("module_gb") or ()))))
     return tuple(out)
 
 
@@ -150,6 +183,31 @@ def find(name: str) -> Server | None:
         if n in (s.id, s.name.lower(), s.title.lower()):
             return s
     return None
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def memory_populations(server: Server) -> tuple[Population, ...]:
+    """The balanced populations of ``server``: every channel of every socket with one DIMM,
+    or (where the server takes two per channel) two, all of one of its module sizes; the
+    smallest total first (of equal totals, fewer DIMMs first), none above its maximum memory
+    where a document states one. Empty where the catalogue lacks its channels or module
+    sizes."""
+    if not server.channels_per_socket or not server.module_gb:
+        return ()
+    channels = server.channels_per_socket * server.sockets
+    kinds = {m.kind for m in server.memory_configs}
+    kind = server.memory_type or (kinds.pop() if len(kinds) == 1 else "")
+    memory_sources = server.sources.get("memory", ())
+    source = memory_sources[0] if memory_sources else ""
+    found = {(channels * per * size, channels * per, size)
+             for per in range(1, (server.dimms_per_channel or 1) + 1)
+             for size in server.module_gb}
+    limit = server.max_memory_gb
+    return tuple(Population(total, dimms, size, kind, source)
+                 for total, dimms, size in sorted(found)
+                 if limit is None or total <= limit)
 
 
 # --------------------------------------------------------------------------- as a host
