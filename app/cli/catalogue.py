@@ -25,6 +25,15 @@ def _number(value: float | None, fmt: str = "{:g}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
+def _channels(server: servers.Server) -> str:
+    """"8x2": channels per socket x DIMMs per channel; "8" where the DIMMs per channel are not
+    known; "-" without channels."""
+    if server.channels_per_socket is None:
+        return "-"
+    per = server.dimms_per_channel
+    return f"{server.channels_per_socket}x{per}" if per else str(server.channels_per_socket)
+
+
 def cmd_processors(args: argparse.Namespace) -> int:
     found = processors.search(args.search or "")
     if args.json:
@@ -52,18 +61,23 @@ def cmd_servers(args: argparse.Namespace) -> int:
     if args.json:
         emit([s.to_dict() for s in found])
         return 0
-    print(f"{'server':34} {'gen':12} {'size':4} {'sockets':>7} {'DIMMs':>5} {'max GB':>6} "
-          f"{'CPUs':>4}  memory SPEC ran / NICs")
+    print(f"{'server':34} {'gen':12} {'size':4} {'sockets':>7} {'chan':>5} {'DIMMs':>5} "
+          f"{'max GB':>6} {'CPUs':>4}  memory SPEC ran / NICs")
     for s in found:
         memory = ", ".join(m.text for m in s.memory_configs[-2:]) or "-"
         print(f"{_cut(s.title, 34):34} {_cut(s.generation, 12):12} {s.form_factor:4} "
-              f"{s.sockets:>7} {_number(s.dimm_slots):>5} {_number(s.max_memory_gb):>6} "
-              f"{len(s.processor_results):>4}  {memory}")
+              f"{s.sockets:>7} {_channels(s):>5} {_number(s.dimm_slots):>5} "
+              f"{_number(s.max_memory_gb):>6} {len(s.processor_results):>4}  {memory}")
+        if populations := servers.memory_populations(s):
+            print(f"{'':78}populations: {populations[0].text} .. {populations[-1].text}"
+                  f" ({len(populations)})")
         if s.nic_options:
-            print(f"{'':72}NICs: {', '.join(s.nic_options)}")
+            print(f"{'':78}NICs: {', '.join(s.nic_options)}")
     print(f"\n{counted(len(found), 'server')}. CPUs: the processors SPEC's CPU2017 results ran"
-          " each with (--json lists them); DIMMs, max GB and NICs only where a cited document "
-          "states them (- elsewhere).")
+          " each with (--json lists them); chan: memory channels per socket x DIMMs per "
+          "channel; populations: the balanced DIMM populations of the module sizes a cited "
+          "document lists (--json lists them); chan, DIMMs, max GB and NICs only where a cited "
+          "document states them (- elsewhere).")
     print(processors.catalogue().attribution)
     return 0
 

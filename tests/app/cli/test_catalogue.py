@@ -66,3 +66,17 @@ def test_nothing_found_and_bad_use(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and err.count("\n") == 1
     code, _, err = run(capsys, "catalogue", "gpus")
     assert code == 2 and "invalid choice" in err
+
+
+def test_servers_table_shows_channels_and_populations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "catalogue", "servers", "--search", "sr630 v3")
+    assert code == 0
+    row = next(line for line in out.splitlines() if "ThinkSystem SR630 V3" in line)
+    assert " 8x2 " in row and " 32 " in row and " 8192 " in row
+    assert "populations: 256 GB (16 x 16 GB DDR5) .. 8 TB (32 x 256 GB DDR5) (10)" in out
+    code, out, _ = run(capsys, "catalogue", "servers", "--search", "gen12", "--json")
+    doc = json.loads(out)
+    assert [s["id"] for s in doc] == ["hpe-dl360-gen12", "hpe-dl380-gen12", "hpe-dl325-gen12"]
+    assert all(s["channels_per_socket"] in (8, 12) and s["memory_populations"] == []
+               and s["module_gb"] == [] and "dimms_per_channel" in s for s in doc)
+    assert all(s["processors"] for s in doc)
