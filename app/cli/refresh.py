@@ -1,8 +1,8 @@
 """``headroom refresh DESIGN --to SERVER [--cpu PROCESSOR] [--memory-gb N] [--hosts N]
-[--cluster NAME]... [--scenario NAME] [--json] [-o OUT]``: a hardware refresh as a what-if
-(:mod:`models.analysis.refresh`): before and after side by side; with ``-o`` the design is
-written with the refresh kept as a scenario (its hosts replaced, the VMs placed on the new
-ones), which ``evaluate --scenario``, ``report`` and the app's Compare read."""
+[--ht on|off] [--cluster NAME]... [--scenario NAME] [--json] [-o OUT]``: a hardware refresh
+as a what-if (:mod:`models.analysis.refresh`): before and after side by side; with ``-o``
+the design is written with the refresh kept as a scenario (its hosts replaced, the VMs placed
+on the new ones), which ``evaluate --scenario``, ``report`` and the app's Compare read."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     if any(s.name == name for s in design.scenarios) or name == "base":
         raise DesignError([Issue("refresh", f"the design already has a scenario '{name}':"
                                  " --scenario names another")])
-    r = refresh(design, to, hosts=args.hosts, clusters=args.cluster)
+    ht = None if args.ht is None else args.ht == "on"
+    r = refresh(design, to, hosts=args.hosts, clusters=args.cluster, ht=ht)
     if out is not None:
         design.scenarios.append(Scenario(name, [], r.rebuild))
         save_design(design, out)
@@ -51,6 +52,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     for line in r.cluster_lines():
         print(f"  {line}")
     print(f"  method     {r.method()}")
+    for c in r.changed:
+        print(f"  changed    {c['text']}")
     for n in r.notes:
         print(f"  note: {n}")
     if out is not None:
@@ -74,6 +77,8 @@ def add_commands(sub: Subcommands) -> None:
                    help="memory per host (default: what most of its SPEC results ran with)")
     p.add_argument("--hosts", type=int, metavar="N",
                    help="hosts per cluster refreshed (default: the fewest meeting the policy)")
+    p.add_argument("--ht", choices=("on", "off"),
+                   help="hyperthreading on the new hosts (default: as each old host had it)")
     p.add_argument("--cluster", action="append", metavar="NAME",
                    help="refresh this cluster only (repeatable; default: every cluster)")
     p.add_argument("--scenario", metavar="NAME",

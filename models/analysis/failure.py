@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from models.analysis.common import (
     _EPS,
     Breach,
@@ -18,7 +20,8 @@ from models.analysis.common import (
     policy_breaches,
     with_background,
 )
-from models.core.compiled import compile_design
+from models.core.compiled import Compiled, compile_design
+from models.core.platform import compute
 from models.core.prediction import Prediction
 from models.document.design import (
     Component,
@@ -146,15 +149,53 @@ class FailureReport:
         return out
 
 
-def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
+@dataclass(frozen=True)
+class Loads:
+    """What the intact design's hosts carry and each VM weighs, for restarts placed as HA
+    places them: where there is most room, not where there are fewest VMs."""
+
+    host: dict[str, tuple[float, float, float, float, float]]
+    """Host -> (CPU in use, CPU room, memory in use, memory room, per-core speed): CPU in the
+    host's core-equivalents, room as the policy lets it give; memory in GB."""
+    vm: dict[str, tuple[float, float]]
+    """VM -> (CPU work in reference cores, memory held in GB)."""
+
+
+def loads_of(c: Compiled, p: Prediction) -> Loads:
+    """The hosts' load and room, and each VM's weight, in ``p`` of ``c``."""
+    hc = compute(c)
+    mem_gb = c.host.cols["memory_gb"]
+    cpu_max = c.policy["cpu_util_max"]
+    mem_max = c.policy.get("memory_util_max", 1.0)
+    cpu_u = np.nan_to_num(np.asarray(p.hosts.cpu_util, np.float64))
+    mem_u = np.nan_to_num(np.asarray(p.hosts.memory_util, np.float64))
+    host = {h: (float(cpu_u[i] * hc.capacity[i]), float(hc.capacity[i] * cpu_max),
+                float(mem_u[i] * mem_gb[i]), float(mem_gb[i] * mem_max), float(hc.speed[i]))
+            for i, h in enumerate(c.host.ids)}
+    vm = c.vm.cols
+    held = np.nan_to_num(np.where(np.isnan(vm["workload.memory_gb"]), vm["memory_gb"],
+                                  vm["workload.memory_gb"]))
+    cores = np.nan_to_num(np.asarray(p.vms.cpu_cores, np.float64)) \
+        if len(p.vms.cpu_cores) == len(c.vm) else np.zeros(len(c.vm))
+    speed = np.where(c.vm_host >= 0, hc.speed[np.maximum(c.vm_host, 0)], 1.0) \
+        if len(c.host) else np.ones(len(c.vm))
+    return Loads(host, {v: (float(cores[i] * speed[i]), float(held[i]))
+                        for i, v in enumerate(c.vm.ids)})
+
+
+def fail_host(design: Design, host_id: str, loads: Loads | None = None
+              ) -> tuple[Design, FailureResult]:
     """``design`` without ``host_id`` (and its NICs), its VMs restarted on surviving hosts.
 
     HA placement: each VM of the failed host, in design order, restarts on the surviving host
     with the fewest VMs among those that reach the VM's datastore (every surviving host when
-    the design draws no storage paths to it).  A host in a ``cluster`` fails over only to the
-    cluster's other hosts, and not at all when the cluster's HA is off.  An FT VM whose
-    primary fails continues on its secondary's host and gets a new secondary on the
-    least-loaded other host; one that loses its secondary gets a new one the same way.
+    the design draws no storage paths to it); given the intact design's ``loads``, on the one
+    whose busier resource (CPU or memory, as a share of what the policy lets it give) is
+    least loaded with the VM, as HA places a restart where there is room.  A host in a
+    ``cluster`` fails over only to the cluster's other hosts, and not at all when the
+    cluster's HA is off.  An FT VM whose primary fails continues on its secondary's host and
+    gets a new secondary on the least-loaded other host; one that loses its secondary gets
+    a new one the same way.
     Returns the new design and the placement part of the result (breaches are filled in by
     :func:`host_failure`).
     """
@@ -162,10 +203,19 @@ def fail_host(design: Design, host_id: str) -> tuple[Design, FailureResult]:
     if host is None or host.kind != "host":
         known = ", ".join(h.id for h in design.of_kind("host")) or "none"
         raise DesignError([Issue(f"--host {host_id}", f"no host with that id (hosts: {known})")])
-    return _fail(design, host_id, [host_id], site=False)
+    return _fail(design, host_id, [host_id], site=False, loads=loads)
 
 
-def fail_site(design: Design, site_id: str) -> tuple[Design, FailureResult]:
+def fail_hosts(design: Design, host_ids: list[str], loads: Loads | None = None
+               ) -> tuple[Design, FailureResult]:
+    """``design`` without every host of ``host_ids`` at once, each one's VMs restarted as
+    :func:`fail_host` places them: with one host of each cluster, what each cluster's own
+    failure of it does, in one evaluation (a cluster's VMs restart inside it)."""
+    return _fail(design, " + ".join(host_ids), list(host_ids), site=False, loads=loads)
+
+
+def fail_site(design: Design, site_id: str, loads: Loads | None = None
+              ) -> tuple[Design, FailureResult]:
     """``design`` without every host at ``site_id``: each one's VMs restart on the surviving
     hosts of its cluster (a stretched cluster's other site; a cluster wholly at the site has
     none, so its VMs stay down), as :func:`fail_host` places them."""
@@ -176,7 +226,7 @@ def fail_site(design: Design, site_id: str) -> tuple[Design, FailureResult]:
     hosts = [lk.source for lk in design.links if lk.kind == "located_at"
              and lk.target == site_id and (c := design.component(lk.source)) is not None
              and c.kind == "host"]
-    return _fail(design, site_id, hosts, site=True)
+    return _fail(design, site_id, hosts, site=True, loads=loads)
 
 
 def sites_with_hosts(design: Design) -> list[str]:
@@ -188,8 +238,8 @@ def sites_with_hosts(design: Design) -> list[str]:
     return sites if len(sites) > 1 else []
 
 
-def _fail(design: Design, failed_id: str, host_ids: list[str], site: bool
-          ) -> tuple[Design, FailureResult]:
+def _fail(design: Design, failed_id: str, host_ids: list[str], site: bool,
+          loads: Loads | None = None) -> tuple[Design, FailureResult]:
     """``design`` without the hosts ``host_ids`` (and their NICs), their VMs restarted."""
     t = _topology(design)
     failed = set(host_ids)
@@ -207,13 +257,28 @@ def _fail(design: Design, failed_id: str, host_ids: list[str], site: bool
         if h in count:
             count[h] += 1
     before = dict(count)
+    used = {h: [v[0], v[2]] for h, v in loads.host.items()} if loads is not None else {}
 
     def place(vm: str, cluster: str | None, avoid: str | None = None) -> str | None:
         array = t.disk_on.get(vm)
         ok = [h for h in alive if h != avoid
               and (cluster is None or t.cluster_of.get(h) == cluster)
               and (array is None or array not in reach or h in reach[array])]
-        return min(ok, key=lambda h: count[h]) if ok else None
+        if not ok:
+            return None
+        if loads is None or vm not in loads.vm:
+            return min(ok, key=lambda h: count[h])
+        work, held = loads.vm[vm]
+
+        def fill(h: str) -> tuple[float, int]:  # the busier resource with the VM on it
+            _, cpu_room, _, mem_room, speed = loads.host[h]
+            cpu = (used[h][0] + work / max(speed, 1e-9)) / cpu_room if cpu_room > 0 else 0.0
+            mem = (used[h][1] + held) / mem_room if mem_room > 0 else 0.0
+            return max(cpu, mem), count[h]
+        best = min(ok, key=fill)
+        used[best][0] += work / max(loads.host[best][4], 1e-9)
+        used[best][1] += held
+        return best
 
     runs, second = dict(t.runs_on), dict(t.secondary)
     res = FailureResult(failed_id, [], [], [], [], before, count, failed=list(host_ids),
@@ -340,9 +405,10 @@ def host_failure(design: Design, hosts: list[str] | None = None, *,
     out = FailureReport(dict(c0.policy), baseline, [])
     if sites is None:
         sites = sites_with_hosts(design) if hosts is None else []
-    runs = [fail_host(design, hid) for hid in
+    loads = loads_of(c0, base_pred)
+    runs = [fail_host(design, hid, loads) for hid in
             (hosts if hosts is not None else [h.id for h in design.of_kind("host")])]
-    runs += [fail_site(design, sid) for sid in sites]
+    runs += [fail_site(design, sid, loads) for sid in sites]
     for failed, res in runs:
         breaches: list[Breach] = []
         if failed.of_kind("host"):

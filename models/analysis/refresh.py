@@ -35,9 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from models.analysis.common import Evaluate, _run
+from models.analysis.common import Evaluate, _run, policy_breaches
+from models.analysis.failure import fail_hosts, loads_of
 from models.analysis.resize import groups_of, resize
-from models.core.compiled import compile_design
+from models.core.compiled import Compiled, compile_design
+from models.core.platform import compute
 from models.core.prediction import Prediction
 from models.document.catalogue import servers
 from models.document.catalogue.processors import Processor
@@ -51,7 +53,8 @@ from models.document.design import (
     Rebuild,
     rebuilt,
 )
-from models.document.numbers import NONE, counted, percent, with_unit
+from models.document.numbers import NONE, counted, percent, prop_value, with_unit
+from models.document.words import prop_text
 from models.engine.kpis import limit_text
 
 HARDWARE = ("sockets", "cores_per_socket", "ghz", "cpu_model", "specrate_per_core",
@@ -62,6 +65,8 @@ ROW_STEP = 400.0
 height with a VM grid, and a gap)."""
 MAX_ROUNDS = 12
 """Resize-and-evaluate rounds before a count that has not settled is taken as it stands."""
+MAX_GROWTH = 64
+"""Hosts a placement check may add over the totals' count before the refresh gives up."""
 
 
 @dataclass(frozen=True)
@@ -117,15 +122,17 @@ def target(server: str, cpu: str | None = None, memory_gb: float | None = None) 
     return Target(found, proc, float(memory))
 
 
-def template(t: Target) -> Any:
+def template(t: Target, ht: bool | None = None) -> Any:
     """A resize template: host ``r`` made from an old host ``tpl`` with the target's
-    hardware (a temporary id; :func:`refresh` names the hosts once dealt)."""
+    hardware (a temporary id; :func:`refresh` names the hosts once dealt), hyperthreading
+    as ``tpl`` had it unless ``ht`` says otherwise (like for like)."""
     hardware = servers.host_props(t.server, t.processor, t.memory_gb)
 
     def make(tpl: Component, r: int) -> Component:
         props = {k: v for k, v in tpl.props.items()
                  if k not in HARDWARE and not k.startswith(("measured.", "provenance."))}
         props.update(hardware)
+        props["hyperthreading"] = tpl.get("hyperthreading") if ht is None else ht
         return Component(f"{tpl.id}~refresh~{r}", "host", tpl.name, tpl.x, tpl.y,
                          list(tpl.tags), props)
     return make
@@ -204,6 +211,9 @@ class RefreshResult:
     """The same change as a scenario's rebuild of the base design."""
     prediction: Prediction
     notes: list[str] = field(default_factory=list)
+    changed: list[dict[str, Any]] = field(default_factory=list)
+    """Every host setting the refresh changed (:data:`SETTINGS`): ``setting``, ``label``,
+    ``before`` and ``after`` (the values, each once), ``text``."""
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(figure, before, after) in words: what a table of the refresh shows."""
@@ -219,10 +229,10 @@ class RefreshResult:
             if b is None or a is None:
                 continue
             who = f"cluster {self.names[g]}" if g else "hosts in no cluster"
+            why = a.get("set_by_text") or \
+                f"{limit_text(a['binding'], True)} binds; {a['admission_control']}"
             out.append(f"{who}: {counted(b['hosts'], 'host')} ->"
-                       f" {counted(a['hosts'], 'host')} (needed {_count(b['hosts_needed'])}"
-                       f" -> {_count(a['hosts_needed'])}, {limit_text(a['binding'], True)}"
-                       f" binds; {a['admission_control']}), CPU"
+                       f" {counted(a['hosts'], 'host')} ({why}), CPU"
                        f" {percent(b['cpu_util_mean'])} -> {percent(a['cpu_util_mean'])},"
                        f" memory {percent(b['memory_util_mean'])} ->"
                        f" {percent(a['memory_util_mean'])}, licensed cores"
@@ -234,8 +244,9 @@ class RefreshResult:
         if self.given:
             return "hosts as given"
         steps = " -> ".join(str(sum(r.values())) for r in self.rounds)
-        return (f"the fewest hosts meeting the policy, per cluster (resize and evaluate until"
-                f" each has what it needs: {steps})")
+        return (f"the fewest hosts for which the placed design holds, per cluster: the"
+                f" capacity model's count, then the VMs spread as DRS would, every host within"
+                f" the policy and, with HA on, any one host's failure survived ({steps})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"target": self.target.to_dict(),
@@ -243,17 +254,20 @@ class RefreshResult:
                              for g in self.groups],
                 "hosts_given": self.given, "rounds": self.rounds,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
-                "label": self.rebuild.label, "notes": list(self.notes)}
+                "label": self.rebuild.label, "notes": list(self.notes),
+                "changed_settings": list(self.changed)}
 
 
 def refresh(design: Design, to: Target, hosts: int | None = None,
-            clusters: list[str] | None = None, evaluate: Evaluate | None = None
-            ) -> RefreshResult:
+            clusters: list[str] | None = None, evaluate: Evaluate | None = None,
+            ht: bool | None = None) -> RefreshResult:
     """Refresh ``design`` (its base: scenarios are not applied) to ``to``.
 
     ``clusters``: names or ids of the clusters to refresh (``""`` or "hosts in no cluster"
     for the hosts in none); default every group with hosts and VMs.  ``hosts``: that many
-    hosts per refreshed group; default the fewest that meet the policy."""
+    hosts per refreshed group; default the fewest for which the placed design holds
+    (:func:`_sized`).  ``ht``: hyperthreading on the new hosts; default as each old host
+    had it (like for like)."""
     ev = evaluate or _run
     found = groups_of(design)
     names = {c.id: c.name or c.id for c in design.of_kind("cluster")}
@@ -261,46 +275,283 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
     chosen = _chosen(found, names, clusters)
     if hosts is not None and hosts < 1:
         raise DesignError([Issue("refresh", f"--hosts must be at least 1, got {hosts}")])
-    make = template(to)
-    before_p = ev(compile_design(design))
+    make = template(to, ht)
+    before_c = compile_design(design)
+    before_p = ev(before_c)
     notes: list[str] = []
     said: dict[tuple[int, ...], list[str]] = {}
     """What each count's resize said (the count kept is the one whose notes are given)."""
+    weights: dict[str, tuple[float, float]] | None = None
 
-    def attempt(counts: dict[str, int]) -> tuple[Rebuild, Prediction]:
-        new, found_notes = resize(design, counts, make)
+    def attempt(counts: dict[str, int]) -> Attempt:
+        new, found_notes = resize(design, counts, make, weights)
         said[tuple(counts[g] for g in chosen)] = found_notes
         rb = _as_rebuild(design, new, chosen, names, to)
-        return rb, ev(compile_design(rebuilt(design, rb)))
+        d = rebuilt(design, rb)
+        c = compile_design(d)
+        return Attempt(rb, d, c, ev(c))
 
     rounds: list[dict[str, int]] = []
     if hosts is not None:
         counts = dict.fromkeys(chosen, hosts)
-        rb, p = attempt(counts)
+        a = attempt(counts)
+        weights = _weights(a, chosen)
+        a = attempt(counts)
+        sizing = {g: Sizing(hosts, 0, "hosts") for g in chosen}
+        for line in _checks(design, a, chosen, names, ev):
+            notes.append(f"with {counted(hosts, 'host')} as given, {line}")
     else:
         counts = {g: max(len(found[g][0]), 1) for g in chosen}
-        tried: dict[tuple[int, ...], tuple[Rebuild, Prediction, dict[str, int]]] = {}
-        while True:
+        tried: dict[tuple[int, ...], tuple[Attempt, dict[str, int]]] = {}
+        while True:  # the totals: each cluster's hosts needed, as the capacity model counts
             key = tuple(counts[g] for g in chosen)
-            rb, p = attempt(counts)
+            a = attempt(counts)
             rounds.append(dict(counts))
-            need = _needed(p, chosen, names)
-            tried[key] = (rb, p, need)
+            need = _needed(a.prediction, chosen, names)
+            tried[key] = (a, need)
             nxt = {g: max(need[g], 1) for g in chosen}
             if nxt == counts:
                 break
             if tuple(nxt[g] for g in chosen) in tried or len(rounds) >= MAX_ROUNDS:
                 counts = _settle(chosen, tried)
-                rb, p = attempt(counts) if tuple(counts[g] for g in chosen) not in tried \
-                    else tried[tuple(counts[g] for g in chosen)][:2]
+                k = tuple(counts[g] for g in chosen)
+                a = tried[k][0] if k in tried else attempt(counts)
                 notes.append("the count did not settle on one value: the smallest tried that"
                              " meets its own need is taken")
                 break
             counts = nxt
+        weights = _weights(a, chosen)
+        a, sizing = _sized(design, a, counts, chosen, names, attempt, ev, rounds)
+        counts = {g: sizing[g].hosts for g in chosen}
     notes[:0] = said.get(tuple(counts[g] for g in chosen), [])
-    after = side(p)
+    after = side(a.prediction)
+    for row in after.clusters:
+        if row["id"] in sizing:
+            row.update(sizing[row["id"]].to_dict(names[row["id"]]))
     return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
-                         rounds, side(before_p), after, rebuilt(design, rb), rb, p, notes)
+                         rounds, side(before_p), after, a.design, a.rebuild, a.prediction,
+                         notes, changed=_changed(design, a.design, chosen, found))
+
+
+@dataclass
+class Attempt:
+    """One count tried: the rebuild, the refreshed design, compiled, and its prediction."""
+
+    rebuild: Rebuild
+    design: Design
+    compiled: Compiled
+    prediction: Prediction
+
+
+@dataclass
+class Sizing:
+    """What set a refreshed cluster's count: the hosts its load needs and the resource that
+    decides them, and the hosts HA keeps on top (its admission control's reserve, its
+    minimum of two, and any more a host failure showed it needs)."""
+
+    hosts: int
+    ha_hosts: int
+    """Of :attr:`hosts`, those HA adds to the load's."""
+    set_by: str
+    """``cpu``, ``memory``, ``p95``, ``ft``, ... (the resource at its limit with one host
+    fewer), ``one`` (one host holds the load: nothing binds) or ``hosts`` (as given)."""
+    ha_why: list[str] = field(default_factory=list)
+    """Why HA adds its hosts, in words."""
+
+    @property
+    def load_hosts(self) -> int:
+        return self.hosts - self.ha_hosts
+
+    def text(self) -> str:
+        """The count in words: ``host memory sets 7 hosts for the load; HA adds 1 (room to
+        restart the largest host's VMs)``."""
+        if self.set_by == "hosts":
+            return f"{counted(self.hosts, 'host')} as given"
+        if self.set_by == "one":
+            load = "1 host holds the load (nothing reaches its limit)"
+        else:
+            load = (f"{limit_text(self.set_by, True)} sets"
+                    f" {counted(self.load_hosts, 'host')} for the load")
+        if not self.ha_hosts:
+            return load
+        return f"{load}; HA adds {self.ha_hosts:,} ({', '.join(self.ha_why)})"
+
+    def to_dict(self, name: str) -> dict[str, Any]:
+        return {"set_by": self.set_by, "hosts_for_load": self.load_hosts,
+                "ha_hosts": self.ha_hosts, "set_by_text": self.text()}
+
+
+def _ha_on(design: Design, g: str) -> bool:
+    comp = design.component(g) if g else None
+    return comp is not None and comp.get("ha_enabled") is True
+
+
+def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str],
+           names: dict[str, str], attempt: Any, ev: Evaluate, rounds: list[dict[str, int]]
+           ) -> tuple[Attempt, dict[str, Sizing]]:
+    """From the totals' counts, the fewest hosts for which the placed design holds: the VMs
+    spread as DRS would (:func:`~models.analysis.resize.balanced`), a host more wherever a
+    host is over ``policy.cpu_util_max`` or ``memory_util_max``; in a cluster with HA on, at
+    least two hosts and room to restart any one host's VMs on the others within the policy
+    (:func:`_failure_breaks`, each host failed in turn, whatever admission control
+    reserves), a host more until that holds."""
+    caps = {r.id: r for r in a.prediction.sections.capacity.clusters} \
+        if a.prediction.sections.capacity is not None else {}
+    sizing: dict[str, Sizing] = {}
+    for g in chosen:
+        row = caps.get(g)
+        reserve = row.reserve_hosts if row is not None else 0
+        load = max(counts[g] - reserve, 1)
+        binding = row.binding if row is not None else None
+        sz = Sizing(counts[g], counts[g] - load,
+                    binding if load > 1 and binding else "one")
+        if reserve:
+            sz.ha_why.append(f"admission control reserves {counted(reserve, 'host')}"
+                             if row is not None and row.admission_control.startswith("fail")
+                             else f"admission control's {row.admission_control if row else ''}")
+        least = 2 if _ha_on(design, g) else 1
+        if sz.hosts < least:
+            sz.ha_why.append("HA needs two hosts")
+            sz.ha_hosts += least - sz.hosts
+            sz.hosts = least
+        sizing[g] = sz
+    checked: set[tuple[str, int]] = set()
+    for _ in range(MAX_GROWTH):
+        counts = {g: sizing[g].hosts for g in chosen}
+        a = attempt(counts)
+        rounds.append(dict(counts))
+        over = _host_breaches(a, chosen)
+        if over:
+            for g, resource in over.items():
+                sz = sizing[g]
+                sz.hosts += 1
+                if sz.set_by in ("one",) or sz.set_by != resource:
+                    sz.set_by = resource
+            continue
+        todo = [g for g in chosen if _ha_on(design, g) and (g, sizing[g].hosts) not in checked]
+        broken = _failure_breaks(a, todo, ev) if todo else {}
+        checked |= {(g, sizing[g].hosts) for g in todo if g not in broken}
+        if not broken:
+            return a, sizing
+        for g in broken:
+            sz = sizing[g]
+            sz.hosts += 1
+            sz.ha_hosts += 1
+            if "room to restart any one host's VMs" not in sz.ha_why:
+                sz.ha_why.append("room to restart any one host's VMs")
+    raise DesignError([Issue("refresh", f"no count up to {counted(MAX_GROWTH, 'host')} more"
+                             " than the totals need holds on every host: another processor or more"
+                             " memory per host")])
+
+
+def _host_breaches(a: Attempt, chosen: list[str]) -> dict[str, str]:
+    """The refreshed clusters with a host over the policy's CPU or memory ceiling, and the
+    resource (memory first where both)."""
+    group = _group_of_host(a.design, chosen)
+    out: dict[str, str] = {}
+    for b in policy_breaches(a.prediction, a.compiled.policy):
+        g = group.get(b.component)
+        if b.resource in ("cpu", "memory") and g is not None:
+            out[g] = "memory" if "memory" in (out.get(g), b.resource) else b.resource
+    return out
+
+
+def _group_of_host(d: Design, chosen: list[str]) -> dict[str, str]:
+    """Host id -> its group, for the hosts of the refreshed groups."""
+    return {h.id: g for g, (hs, _) in groups_of(d).items() if g in chosen for h in hs}
+
+
+def _failure_breaks(a: Attempt, groups: list[str], ev: Evaluate) -> dict[str, str]:
+    """The groups (clusters with HA on) one of whose hosts, failing, leaves a VM down, an FT
+    VM unprotected or a surviving host over the policy: the first such breach in words.  The
+    k-th host of every group fails at once (a cluster's VMs restart inside it), so a group
+    of n hosts costs n evaluations however many groups there are."""
+    members = {g: hs for g, (hs, _) in groups_of(a.design).items() if g in groups}
+    group = {h.id: g for g, hs in members.items() for h in hs}
+    out: dict[str, str] = {}
+    loads = loads_of(a.compiled, a.prediction)
+    for k in range(max((len(hs) for hs in members.values()), default=0)):
+        ids = [hs[k].id for g, hs in members.items() if len(hs) > k and g not in out]
+        if not ids:
+            continue
+        failed, res = fail_hosts(a.design, ids, loads)
+        c = compile_design(failed)
+        for b in policy_breaches(ev(c), c.policy):
+            g = group.get(b.component)
+            if b.resource in ("cpu", "memory") and g is not None and g not in out:
+                out[g] = b.describe()
+        home = {vm: group.get(h) for vm, h in _runs_on(a.design).items()}
+        for vm in res.not_restarted + [f.vm for f in res.ft if f.secondary is None]:
+            g = home.get(vm)
+            if g is not None and g not in out:
+                out[g] = f"VM {vm} is left without a host"
+    return out
+
+
+def _runs_on(d: Design) -> dict[str, str]:
+    return {lk.source: lk.target for lk in d.links if lk.kind == "runs_on"}
+
+
+def _checks(design: Design, a: Attempt, chosen: list[str], names: dict[str, str],
+            ev: Evaluate) -> list[str]:
+    """What a given count breaks, in words: hosts over the policy, host failures."""
+    out = [f"cluster {names[g]} has a host over its {limit_text(r, True)} limit"
+           for g, r in _host_breaches(a, chosen).items()]
+    ha = [g for g in chosen if _ha_on(design, g)]
+    out += [f"cluster {names[g]} does not survive a host failure ({why})"
+            for g, why in _failure_breaks(a, ha, ev).items()]
+    return out
+
+
+def _weights(a: Attempt, chosen: list[str]) -> dict[str, tuple[float, float]]:
+    """Each VM of the refreshed groups as (CPU, memory) shares of one new host's room under
+    the policy (what :func:`~models.analysis.resize.balanced` weighs), from a prediction on
+    the new hardware."""
+    c, p = a.compiled, a.prediction
+    hc = compute(c)
+    cpu_room = hc.capacity * c.policy["cpu_util_max"]
+    mem_room = c.host.cols["memory_gb"] * c.policy.get("memory_util_max", 1.0)
+    vm = c.vm.cols
+    held = np.where(np.isnan(vm["workload.memory_gb"]), vm["memory_gb"], vm["workload.memory_gb"])
+    cores = np.nan_to_num(np.asarray(p.vms.cpu_cores, np.float64)) \
+        if len(p.vms.cpu_cores) == len(c.vm) else np.zeros(len(c.vm))
+    group = _group_of_host(a.design, chosen)
+    index = {h: i for i, h in enumerate(c.host.ids)}
+    out: dict[str, tuple[float, float]] = {}
+    for i, vid in enumerate(c.vm.ids):
+        h = int(c.vm_host[i])
+        if h < 0 or c.host.ids[h] not in group:
+            continue
+        j = index[c.host.ids[h]]
+        out[vid] = (float(cores[i] / cpu_room[j]) if cpu_room[j] > 0 else 0.0,
+                    float(np.nan_to_num(held[i]) / mem_room[j]) if mem_room[j] > 0 else 0.0)
+    return out
+
+
+SETTINGS = ("hyperthreading", "esxi_version")
+"""Host settings a refresh may change (the rest of a host's settings it keeps); Compare and
+the report list each that it does."""
+
+
+def _changed(before: Design, after: Design, chosen: list[str],
+             found: dict[str, tuple[list[Component], list[Component]]]
+             ) -> list[dict[str, Any]]:
+    """Every host setting the refresh changed, per setting: what the old hosts had (each
+    value once, in order) and what the new have."""
+    old = [h for g in chosen for h in found[g][0]]
+    new_found = groups_of(after)
+    new = [h for g in chosen for h in new_found.get(g, ([], []))[0]]
+    out = []
+    for prop in SETTINGS:
+        was = list(dict.fromkeys(h.get(prop) for h in old))
+        now = list(dict.fromkeys(h.get(prop) for h in new))
+        if was != now:
+            out.append({"setting": prop, "label": prop_text("host", prop),
+                        "before": was, "after": now,
+                        "text": f"{prop_text('host', prop)}"
+                                f" {' / '.join(prop_value('host', prop, v) for v in was)}"
+                                f" -> {' / '.join(prop_value('host', prop, v) for v in now)}"})
+    return out
 
 
 def rows(b: Side, a: Side) -> list[tuple[str, str, str]]:
@@ -365,14 +616,13 @@ def _needed(p: Prediction, chosen: list[str], names: dict[str, str]) -> dict[str
     return out
 
 
-def _settle(chosen: list[str], tried: dict[tuple[int, ...], tuple[Rebuild, Prediction,
-                                                                   dict[str, int]]]
+def _settle(chosen: list[str], tried: dict[tuple[int, ...], tuple[Attempt, dict[str, int]]]
             ) -> dict[str, int]:
     """Per group, the smallest count tried that meets its own need (else the largest
     tried)."""
     out = {}
     for i, g in enumerate(chosen):
-        ok = sorted(k[i] for k, (_, _, need) in tried.items() if need[g] <= k[i])
+        ok = sorted(k[i] for k, (_, need) in tried.items() if need[g] <= k[i])
         out[g] = ok[0] if ok else max(k[i] for k in tried)
     return out
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import numpy as np
+
 from models.analysis.common import (
     _mix_key,
     _replica,
@@ -22,6 +24,10 @@ from models.document.words import counted
 Template = Callable[[Component, int], Component]
 """Makes host ``i`` of a group from one of the group's hosts (a copy by default; a refresh
 gives it another server's hardware)."""
+
+Weights = Mapping[str, tuple[float, float]]
+"""VM id -> (CPU, memory) it takes of one host, each as a share of what the policy lets a host
+give (a VM on no list weighs nothing): what a balanced deal weighs."""
 
 
 def groups_of(design: Design) -> dict[str, tuple[list[Component], list[Component]]]:
@@ -37,11 +43,12 @@ def groups_of(design: Design) -> dict[str, tuple[list[Component], list[Component
     return out
 
 
-def resize(design: Design, hosts: Mapping[str, int], template: Template | None = None
-           ) -> tuple[Design, list[str]]:
+def resize(design: Design, hosts: Mapping[str, int], template: Template | None = None,
+           weights: Weights | None = None) -> tuple[Design, list[str]]:
     """A new design whose groups named in ``hosts`` have that many hosts, each VM of such a
-    group running on one of them (like VMs dealt round robin, so every host gets the same
-    mix; an FT secondary on the next host of the group).  Host ``i`` of a group is made from
+    group running on one of them: like VMs dealt round robin, so every host gets the same
+    mix, an FT secondary on the next host of the group; or, given ``weights``, spread as DRS
+    balances a cluster (:func:`balanced`).  Host ``i`` of a group is made from
     the group's host ``i mod H`` (with its NICs, storage paths, site and cluster; copies get
     ids ``<id>~2``...) by ``template``.  Groups not named keep their hosts and placement.
     The input design is never changed."""
@@ -96,16 +103,21 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
                 out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
             if gid:
                 out.links.append(Link(host.id, gid, "in_cluster"))
-        for j, vm in enumerate(sorted(vms, key=_mix_key)):
+        dealt = sorted(vms, key=_mix_key)
+        ft = [vm.id in t.secondary for vm in dealt]
+        if weights is not None and made:
+            where = balanced([weights.get(vm.id, (0.0, 0.0)) for vm in dealt], ft, len(made))
+        else:
+            where = [(j % len(made), (j + 1) % len(made) if f else None) if made else (-1, None)
+                     for j, f in enumerate(ft)]
+        for vm, f, (h, s) in zip(dealt, ft, where, strict=True):
             out.components.append(vm)
             if not made:
                 continue
-            h = j % len(made)
             out.links.append(Link(vm.id, made[h], "runs_on"))
-            if vm.id in t.secondary:
-                if len(made) >= 2:
-                    out.links.append(Link(vm.id, made[(h + 1) % len(made)],
-                                          "ft_secondary_on"))
+            if f:
+                if len(made) >= 2 and s is not None:
+                    out.links.append(Link(vm.id, made[s], "ft_secondary_on"))
                 else:
                     dropped_ft += 1
     if dropped_ft:
@@ -117,6 +129,34 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
         notes.append(f"{counted(cut, 'passthrough NIC link')} left out: a passed-through NIC"
                      " cannot follow its VM to another host")
     return out, notes
+
+
+def balanced(weights: list[tuple[float, float]], ft: list[bool], n: int
+             ) -> list[tuple[int, int | None]]:
+    """Where each VM runs among ``n`` like hosts, and its FT secondary (None: none), spread
+    as DRS balances a cluster: the largest VMs first (by the larger of their CPU and memory
+    shares of a host), each on the host whose busier resource is least loaded with it (of
+    equals, the host with fewer VMs), its secondary on the least loaded of the others (it
+    costs that host as much again).  Greedy largest-first: every host ends within one VM's
+    share of the mean on the resource that binds."""
+    w = np.asarray(weights, np.float64).reshape(len(weights), 2)
+    load = np.zeros((n, 2))
+    count = np.zeros(n)
+    out: list[tuple[int, int | None]] = [(0, None)] * len(weights)
+    for j in sorted(range(len(weights)), key=lambda k: -float(w[k].max())):
+        score = (load + w[j]).max(axis=1)
+        h = int(np.lexsort((count, score))[0])
+        load[h] += w[j]
+        count[h] += 1
+        s = None
+        if ft[j] and n >= 2:
+            score = (load + w[j]).max(axis=1)
+            score[h] = np.inf
+            s = int(np.lexsort((count, score))[0])
+            load[s] += w[j]
+            count[s] += 1
+        out[j] = (h, s)
+    return out
 
 
 _PLACEMENT = ("installed_in", "storage", "located_at", "in_cluster", "runs_on",

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from models.analysis.failure import host_failure
 from models.analysis.refresh import refresh, target
 from models.core.platform import HT_THROUGHPUT, reference_specrate
-from models.document.design import DesignError, Scenario, apply_scenario
+from models.document.design import Design, DesignError, Scenario, apply_scenario
 from models.engine.evaluation import evaluate
 from tests.refresh_estate import OLD, estate, work
 
@@ -187,3 +189,110 @@ def test_a_new_hosts_nics_take_its_name_in_place_of_the_old_hosts() -> None:
     for nid, name in nics.items():
         assert name in (f"{hosts[on[nid]]} vmnic0", "uplink")
         assert not any(old in name for old in rb.removed)
+
+
+# --------------------------------------------------------------------------- sized by placement
+
+
+def _uneven() -> Design:
+    """``prod`` with VMs of very different memory: 6 of 400 GB among 34 of 16 GB, every VM
+    busy enough to count; dealt round robin, the large ones land together."""
+    d = estate()
+    for j, vm in enumerate(v for v in d.of_kind("vm") if v.id.startswith("prod-")):
+        if j % 7 == 0:
+            vm.props["memory_gb"] = 400.0
+    return d
+
+
+def test_every_host_holds_and_any_host_failure_is_survived() -> None:
+    """VMs from 4 GB to 470 GB (each 13% larger than the last): dealt round robin in order of
+    size, the last host took the largest of every round (99.6% of its memory on 5 hosts)
+    and no host had room to restart the 470 GB VM; spread as DRS would, every host ends
+    within the largest VM of the others, and the count grows until a failure is survived."""
+    d = estate()
+    for j, vm in enumerate(v for v in d.of_kind("vm") if v.id.startswith("prod-")):
+        vm.props["memory_gb"] = round(4 * 1.13 ** j, 1)
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", memory_gb=1024), clusters=["prod"])
+    prod = [i for i, h in enumerate(r.prediction.hosts.ids) if h.startswith("prod-")]
+    mem = np.asarray(r.prediction.hosts.memory_util)[prod]
+    assert mem.max() - mem.min() <= 470 / 1024
+    report = host_failure(r.design)
+    assert not report.baseline and report.survives
+    after = next(c for c in r.after.clusters if c["id"] == "prod")
+    assert after["ha_hosts"] >= 2  # the failover host, and room for the 470 GB VM
+
+
+def test_an_ha_cluster_without_admission_control_keeps_room_for_a_failure() -> None:
+    """The estate's clusters survive any host failure with admission control disabled: the
+    refresh keeps at least two hosts per cluster and room to restart any one's VMs."""
+    d = estate()
+    for c in d.of_kind("cluster"):
+        c.props["admission_control"] = "disabled"
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    assert all(n >= 2 for n in r.counts.values())
+    report = host_failure(r.design)
+    assert not report.baseline and report.survives
+    after = {c["id"]: c for c in r.after.clusters}
+    assert after["dmz"]["set_by"] == "one" and after["dmz"]["ha_hosts"] == 1
+    assert "HA needs two hosts" in after["dmz"]["set_by_text"]
+
+
+def test_ha_off_nothing_binds_and_the_words_say_what_set_the_count() -> None:
+    d = estate()
+    for c in d.of_kind("cluster"):
+        c.props["ha_enabled"] = False
+    r = refresh(d, target("dell-r760", "Gold 6548Y+"), clusters=["dmz"])
+    line = next(x for x in r.cluster_lines() if x.startswith("cluster dmz"))
+    assert r.counts == {"dmz": 1}
+    assert "1 host holds the load" in line and "binds" not in line
+    a = next(c for c in r.after.clusters if c["id"] == "dmz")
+    assert a["hosts_for_load"] == 1 and a["ha_hosts"] == 0
+
+
+def test_memory_that_sets_the_count_is_named_with_the_ha_reserve() -> None:
+    r = refresh(_uneven(), target("dell-r760", "Gold 6548Y+", memory_gb=512))
+    prod = next(c for c in r.after.clusters if c["id"] == "prod")
+    assert prod["set_by"] == "memory" and prod["hosts_for_load"] >= 2
+    assert prod["set_by_text"].startswith(f"host memory sets {prod['hosts_for_load']} hosts")
+    assert prod["hosts_for_load"] + prod["ha_hosts"] == r.counts["prod"]
+
+
+def test_hyperthreading_is_kept_like_for_like_unless_told() -> None:
+    d = estate()
+    for h in d.of_kind("host"):
+        h.props["hyperthreading"] = False
+    kept = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    assert {h.get("hyperthreading") for h in kept.design.of_kind("host")} == {False}
+    assert [c["setting"] for c in kept.changed] == ["esxi_version"]
+    told = refresh(d, target("dell-r760", "Gold 6548Y+"), ht=True)
+    assert {h.get("hyperthreading") for h in told.design.of_kind("host")} == {True}
+    ht = next(c for c in told.changed if c["setting"] == "hyperthreading")
+    assert ht["before"] == [False] and ht["after"] == [True]
+    assert ht["text"] == "Hyperthreading off -> on"
+    assert told.to_dict()["changed_settings"] == told.changed
+
+
+def test_a_count_given_that_breaks_says_so() -> None:
+    r = refresh(_uneven(), target("dell-r760", "Gold 6548Y+", memory_gb=512), hosts=2,
+                clusters=["prod"])
+    assert any(n.startswith("with 2 hosts as given, cluster prod") for n in r.notes)
+
+
+def test_ha_restarts_a_vm_where_there_is_room_not_where_there_are_fewest_vms() -> None:
+    """h1 runs one VM of 900 GB, h2 three of 64 GB: h0's VM of 200 GB restarts on h2 (on
+    h1, the host with fewer VMs, it would take 1.1 TB of 1 TB)."""
+    from models.document.design import Component, Link  # noqa: PLC0415
+
+    d = Design(name="room")
+    d.components.append(Component("cl", "cluster", "cl"))
+    for h in ("h0", "h1", "h2"):
+        d.components.append(Component(h, "host", h, props={
+            "sockets": 2, "cores_per_socket": 16, "memory_gb": 1024.0,
+            "cpu_model": "Intel Xeon Gold 6548Y+"}))
+        d.links.append(Link(h, "cl", "in_cluster"))
+    for vid, host, gb in (("big", "h1", 900.0), ("s1", "h2", 64.0), ("s2", "h2", 64.0),
+                          ("s3", "h2", 64.0), ("mover", "h0", 200.0)):
+        d.components.append(Component(vid, "vm", vid, props={"vcpus": 2, "memory_gb": gb}))
+        d.links.append(Link(vid, host, "runs_on"))
+    res = host_failure(d, ["h0"]).failures[0]
+    assert res.restarted == [("mover", "h2")] and res.ok
