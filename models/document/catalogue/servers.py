@@ -188,24 +188,52 @@ def find(name: str) -> Server | None:
 # --------------------------------------------------------------------------- memory
 
 
+PLATFORM = "platform"
+"""A population's source where no document of the server lists its module sizes: the sizes
+documented for, or run by SPEC's results on, the catalogue's servers of the same memory
+platform (memory type and channels per socket)."""
+
+
+def platform_sizes(server: Server) -> tuple[int, ...]:
+    """The module sizes the catalogue knows for ``server``'s memory platform (its memory type
+    and channels per socket): those its servers' documents list, and those of the DIMMs
+    their SPEC results ran with."""
+    kind = _kind(server)
+    found: set[int] = set()
+    for other in servers():
+        if other.channels_per_socket != server.channels_per_socket or _kind(other) != kind:
+            continue
+        found.update(other.module_gb)
+        found.update(m.dimm_gb for m in other.memory_configs)
+    return tuple(sorted(found))
+
+
+def _kind(server: Server) -> str:
+    kinds = {m.kind for m in server.memory_configs}
+    return server.memory_type or (kinds.pop() if len(kinds) == 1 else "")
+
+
 def memory_populations(server: Server) -> tuple[Population, ...]:
     """The balanced populations of ``server``: every channel of every socket with one DIMM,
     or (where the server takes two per channel) two, all of one of its module sizes; the
     smallest total first (of equal totals, fewer DIMMs first), none above its maximum memory
-    where a document states one. Empty where the catalogue lacks its channels or module
-    sizes."""
-    if not server.channels_per_socket or not server.module_gb:
+    where a document states one.  Where no document of the server lists its module sizes,
+    its platform's (:func:`platform_sizes`, source :data:`PLATFORM`).  Empty where the catalogue lacks its channels, or knows no size."""
+    if not server.channels_per_socket:
+        return ()
+    own = bool(server.module_gb)
+    sizes = server.module_gb if own else platform_sizes(server)
+    if not sizes:
         return ()
     channels = server.channels_per_socket * server.sockets
-    kinds = {m.kind for m in server.memory_configs}
-    kind = server.memory_type or (kinds.pop() if len(kinds) == 1 else "")
     memory_sources = server.sources.get("memory", ())
-    source = memory_sources[0] if memory_sources else ""
+    source = (memory_sources[0] if memory_sources else "") if own else PLATFORM
+    per_channel = server.dimms_per_channel or 1
     found = {(channels * per * size, channels * per, size)
-             for per in range(1, (server.dimms_per_channel or 1) + 1)
-             for size in server.module_gb}
+             for per in range(1, per_channel + 1)
+             for size in sizes}
     limit = server.max_memory_gb
-    return tuple(Population(total, dimms, size, kind, source)
+    return tuple(Population(total, dimms, size, _kind(server), source)
                  for total, dimms, size in sorted(found)
                  if limit is None or total <= limit)
 

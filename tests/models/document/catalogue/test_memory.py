@@ -57,19 +57,24 @@ def test_every_memory_figure_names_its_source() -> None:
 @pytest.mark.parametrize("server", servers.servers(), ids=lambda s: s.id)
 def test_populations_are_balanced_sorted_and_within_the_maximum(server: Server) -> None:
     found = memory_populations(server)
-    if not server.channels_per_socket or not server.module_gb:
+    if not server.channels_per_socket:
         assert found == ()
         return
     assert found, server.id
     channels = server.channels_per_socket * server.sockets
+    own = bool(server.module_gb)
     for p in found:
         assert p.total_gb == p.dimms * p.dimm_gb
         assert p.dimms % channels == 0
-        assert p.dimms // channels in range(1, (server.dimms_per_channel or 1) + 1)
-        assert p.dimm_gb in server.module_gb
+        per = p.dimms // channels
+        assert per in range(1, (server.dimms_per_channel or 1) + 1)
+        assert p.dimm_gb in (server.module_gb if own else servers.platform_sizes(server))
         assert server.max_memory_gb is None or p.total_gb <= server.max_memory_gb
-        assert p.kind == server.memory_type
-        assert p.source in server.sources["memory"] and p.source in servers.sources()
+        assert p.kind == (server.memory_type or p.kind)
+        if own:
+            assert p.source in server.sources["memory"] and p.source in servers.sources()
+        else:
+            assert p.source == servers.PLATFORM
     keys = [(p.total_gb, p.dimms) for p in found]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
 
@@ -96,7 +101,11 @@ def test_populations_follow_the_figures() -> None:
         (192, 12), (384, 12), (384, 24)]
     unknown = dataclasses.replace(s, dimms_per_channel=None)  # one DIMM a channel is safe
     assert memory_populations(unknown) == memory_populations(s)
-    assert memory_populations(dataclasses.replace(s, module_gb=())) == ()
+    # without its own list, its platform's sizes (12-channel DDR5)
+    platform = memory_populations(dataclasses.replace(s, module_gb=()))
+    assert {p.source for p in platform} == {servers.PLATFORM}
+    assert [p.dimm_gb for p in platform] == list(servers.platform_sizes(s))
+    assert 16 in servers.platform_sizes(s) and 96 in servers.platform_sizes(s)
     assert memory_populations(dataclasses.replace(s, channels_per_socket=None)) == ()
     p = memory_populations(s)[0]
     assert p == Population(192, 12, 16, "DDR5", "dell-r6615-manual")
@@ -126,5 +135,8 @@ def test_to_dict_adds_the_memory_keys() -> None:
     assert doc["memory_populations"] == ["384 GB (24 x 16 GB DDR5)", "768 GB (24 x 32 GB DDR5)",
                                          "1.5 TB (24 x 64 GB DDR5)"]
     bare = servers.find("hpe-dl360-gen12")
-    assert bare is not None
-    assert bare.to_dict()["module_gb"] == [] and bare.to_dict()["memory_populations"] == []
+    assert bare is not None  # no document lists its sizes: its platform's, said so
+    assert bare.to_dict()["module_gb"] == []
+    assert bare.to_dict()["memory_populations"] == [
+        p.text for p in memory_populations(bare)] and memory_populations(bare)
+    assert {p.source for p in memory_populations(bare)} == {servers.PLATFORM}
