@@ -218,7 +218,8 @@ def memory_populations(server: Server) -> tuple[Population, ...]:
     or (where the server takes two per channel) two, all of one of its module sizes; the
     smallest total first (of equal totals, fewer DIMMs first), none above its maximum memory
     where a document states one.  Where no document of the server lists its module sizes,
-    its platform's (:func:`platform_sizes`, source :data:`PLATFORM`).  Empty where the catalogue lacks its channels, or knows no size."""
+    its platform's (:func:`platform_sizes`, source :data:`PLATFORM`).  Empty where the
+    catalogue lacks its channels, or knows no size."""
     if not server.channels_per_socket:
         return ()
     own = bool(server.module_gb)
