@@ -76,7 +76,8 @@ def cmd_servers(args: argparse.Namespace) -> int:
     print(f"\n{counted(len(found), 'server')}. CPUs: the processors SPEC's CPU2017 results ran"
           " each with (--json lists them); chan: memory channels per socket x DIMMs per "
           "channel; populations: the balanced DIMM populations of the module sizes a cited "
-          "document lists (--json lists them); chan, DIMMs, max GB and NICs only where a cited "
+          "document lists, or where none does those of its memory platform (--json lists "
+          "them); chan, DIMMs, max GB and NICs only where a cited "
           "document states them (- elsewhere).")
     print(processors.catalogue().attribution)
     return 0

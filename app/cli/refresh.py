@@ -44,7 +44,10 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     if args.json:
         emit(doc)
         return 0
-    print(f"{design.name}: refresh to {to.text}")
+    print(f"{design.name}: refresh to {r.target.text}")
+    if r.target.memory is not None:
+        m = r.target.memory
+        print(f"  memory     {m.population.text} per host: {m.reason}; module sizes: {m.source}")
     print(f"  {r.rebuild.label}")
     print(f"  {'':22}{'before':>14}{'after':>14}")
     for label, before, after in r.rows():
@@ -74,7 +77,8 @@ def add_commands(sub: Subcommands) -> None:
                    help="one of the server's processors (\"Gold 6548Y+\"); default: the"
                         " fastest per core with at least 16 cores")
     p.add_argument("--memory-gb", type=float, metavar="N",
-                   help="memory per host (default: what most of its SPEC results ran with)")
+                   help="memory per host (default: the smallest of the server's balanced DIMM"
+                        " populations at which memory no longer sets the count)")
     p.add_argument("--hosts", type=int, metavar="N",
                    help="hosts per cluster refreshed (default: the fewest meeting the policy)")
     p.add_argument("--ht", choices=("on", "off"),

@@ -30,7 +30,7 @@ Method
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -76,27 +76,61 @@ class Target:
 
     server: Server
     processor: Processor
-    memory_gb: float
+    memory_gb: float | None
+    """None: the refresh sizes it (:func:`sized_memory`)."""
+    memory: Memory | None = None
+    """How the memory was chosen, where the refresh sized it."""
 
     @property
     def text(self) -> str:
         """``Dell PowerEdge R760, 2 x Intel Xeon Gold 6548Y+ (32 cores), 1 TB``."""
         cores = f" ({counted(self.processor.cores, 'core')})" if self.processor.cores else ""
+        memory = "memory sized" if self.memory_gb is None else \
+            with_unit(self.memory_gb, "GB")
         return (f"{self.server.title}, {self.server.sockets} x {self.processor.model}{cores},"
-                f" {with_unit(self.memory_gb, 'GB')}")
+                f" {memory}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"server": self.server.id, "server_name": self.server.title,
                 "processor": self.processor.model, "sockets": self.server.sockets,
                 "cores_per_socket": self.processor.cores, "ghz": self.processor.ghz,
                 "specrate_per_core": self.processor.specrate_per_core,
-                "memory_gb": self.memory_gb}
+                "memory_gb": self.memory_gb,
+                "memory": self.memory.to_dict() if self.memory is not None else None}
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The memory per host a refresh chose: a balanced DIMM population of the server, the
+    smallest at which memory no longer sets any refreshed cluster's count."""
+
+    population: servers.Population
+    reason: str
+    tried: tuple[tuple[int, int], ...]
+    """(GB per host, hosts) of each population tried, smallest first."""
+
+    @property
+    def source(self) -> str:
+        """Where its module sizes come from, in words."""
+        if self.population.source == servers.PLATFORM:
+            return ("module sizes of the catalogue's servers of the same memory platform (no"
+                    " document of this server lists them)")
+        doc = servers.sources().get(self.population.source)
+        return doc["title"] if doc else self.population.source
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.population
+        return {"population": p.text, "total_gb": p.total_gb, "dimms": p.dimms,
+                "dimm_gb": p.dimm_gb, "kind": p.kind, "source": p.source,
+                "source_text": self.source, "reason": self.reason,
+                "tried": [{"memory_gb": gb, "hosts": n} for gb, n in self.tried]}
 
 
 def target(server: str, cpu: str | None = None, memory_gb: float | None = None) -> Target:
     """The target of a server's id or name, a processor of its options (default: the fastest
-    per core with at least 16 cores) and memory per host (default: what most of its SPEC
-    results ran with); DesignError naming what is unknown."""
+    per core with at least 16 cores) and memory per host (default: None, sized by the
+    refresh from the server's balanced DIMM populations); DesignError naming what is
+    unknown."""
     found = servers.find(server)
     if found is None:  # "R760": the one server whose name has these words
         hits = servers.search(server)
@@ -115,17 +149,24 @@ def target(server: str, cpu: str | None = None, memory_gb: float | None = None) 
     if proc is None or not proc.cores:
         raise DesignError([Issue("refresh", f"{found.title} has no processor with a known"
                                  " core count in the catalogue")])
-    memory = memory_gb if memory_gb is not None else servers.default_memory_gb(found)
-    if memory is None or not 1 <= memory <= 24576:
+    if memory_gb is None:
+        if not servers.memory_populations(found):
+            raise DesignError([Issue("refresh", f"the catalogue knows no memory population of"
+                                     f" {found.title}: give the memory per host"
+                                     " (--memory-gb)")])
+        return Target(found, proc, None)
+    if not 1 <= memory_gb <= 24576:
         raise DesignError([Issue("refresh", "give the memory per host (--memory-gb): from 1"
                                  " to 24576 GB")])
-    return Target(found, proc, float(memory))
+    return Target(found, proc, float(memory_gb))
 
 
 def template(t: Target, ht: bool | None = None) -> Any:
     """A resize template: host ``r`` made from an old host ``tpl`` with the target's
     hardware (a temporary id; :func:`refresh` names the hosts once dealt), hyperthreading
     as ``tpl`` had it unless ``ht`` says otherwise (like for like)."""
+    if t.memory_gb is None:
+        raise ValueError("a template's target has its memory")
     hardware = servers.host_props(t.server, t.processor, t.memory_gb)
 
     def make(tpl: Component, r: int) -> Component:
@@ -214,6 +255,8 @@ class RefreshResult:
     changed: list[dict[str, Any]] = field(default_factory=list)
     """Every host setting the refresh changed (:data:`SETTINGS`): ``setting``, ``label``,
     ``before`` and ``after`` (the values, each once), ``text``."""
+    problems: list[str] = field(default_factory=list)
+    """What a count given breaks (hosts over the policy, host failures), in words."""
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(figure, before, after) in words: what a table of the refresh shows."""
@@ -267,7 +310,77 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
     for the hosts in none); default every group with hosts and VMs.  ``hosts``: that many
     hosts per refreshed group; default the fewest for which the placed design holds
     (:func:`_sized`).  ``ht``: hyperthreading on the new hosts; default as each old host
-    had it (like for like)."""
+    had it (like for like).  Memory per host: ``to``'s, or where it has none the one
+    :func:`sized_memory` picks."""
+    if to.memory_gb is None:
+        return sized_memory(design, to, hosts, clusters, evaluate, ht)
+    return _refresh(design, to, hosts, clusters, evaluate, ht)
+
+
+def sized_memory(design: Design, to: Target, hosts: int | None = None,
+                 clusters: list[str] | None = None, evaluate: Evaluate | None = None,
+                 ht: bool | None = None) -> RefreshResult:
+    """The refresh with the smallest of the server's balanced DIMM populations at which
+    memory no longer sets the count: every refreshed cluster needs as many hosts as with its
+    largest population (with ``hosts`` given, the smallest at which they hold).  A binary
+    search over the populations (hosts needed only fall as memory grows)."""
+    pops: list[servers.Population] = []
+    for p in servers.memory_populations(to.server):  # the fewest DIMMs of each total
+        if not pops or pops[-1].total_gb != p.total_gb:
+            pops.append(p)
+    results: dict[int, RefreshResult | None] = {}
+
+    def at(i: int) -> RefreshResult | None:
+        if i not in results:
+            try:
+                results[i] = _refresh(design, replace(to, memory_gb=float(pops[i].total_gb)),
+                                      hosts, clusters, evaluate, ht)
+            except DesignError:  # a VM fits on no host of that memory
+                results[i] = None
+        return results[i]
+
+    top = at(len(pops) - 1)
+    if top is None:
+        return _refresh(design, replace(to, memory_gb=float(pops[-1].total_gb)), hosts,
+                        clusters, evaluate, ht)
+
+    def enough(r: RefreshResult | None) -> bool:
+        if r is None:
+            return False
+        return not r.problems if hosts is not None else r.counts == top.counts
+
+    lo, hi = 0, len(pops) - 1  # pops[hi] is enough
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if enough(at(mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    chosen = at(hi)
+    assert chosen is not None
+    tried = tuple((pops[i].total_gb, r.after.hosts) for i, r in sorted(results.items())
+                  if r is not None)
+    below = [(i, r) for i, r in sorted(results.items()) if i < hi]
+    if not below:
+        reason = ("the smallest balanced population of the server: memory sets no count"
+                  " even there")
+    else:
+        i, r = below[-1]
+        then = f"{counted(r.after.hosts, 'host')}" if r is not None else "no host fits a VM"
+        reason = (f"the smallest balanced population at which memory no longer sets the"
+                  f" count ({with_unit(pops[i].total_gb, 'GB')}: {then}; from"
+                  f" {with_unit(pops[hi].total_gb, 'GB')}:"
+                  f" {counted(chosen.after.hosts, 'host')})")
+        if hosts is not None:
+            reason = (f"the smallest balanced population at which"
+                      f" {counted(hosts, 'host')} as given hold")
+    memory = Memory(pops[hi], reason, tried)
+    chosen.target = replace(chosen.target, memory=memory)
+    return chosen
+
+
+def _refresh(design: Design, to: Target, hosts: int | None, clusters: list[str] | None,
+             evaluate: Evaluate | None, ht: bool | None) -> RefreshResult:
     ev = evaluate or _run
     found = groups_of(design)
     names = {c.id: c.name or c.id for c in design.of_kind("cluster")}
@@ -292,14 +405,15 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
         return Attempt(rb, d, c, ev(c))
 
     rounds: list[dict[str, int]] = []
+    problems: list[str] = []
     if hosts is not None:
         counts = dict.fromkeys(chosen, hosts)
         a = attempt(counts)
         weights = _weights(a, chosen)
         a = attempt(counts)
         sizing = {g: Sizing(hosts, 0, "hosts") for g in chosen}
-        for line in _checks(design, a, chosen, names, ev):
-            notes.append(f"with {counted(hosts, 'host')} as given, {line}")
+        problems = _checks(design, a, chosen, names, ev)
+        notes += [f"with {counted(hosts, 'host')} as given, {line}" for line in problems]
     else:
         counts = {g: max(len(found[g][0]), 1) for g in chosen}
         tried: dict[tuple[int, ...], tuple[Attempt, dict[str, int]]] = {}
@@ -330,7 +444,8 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
             row.update(sizing[row["id"]].to_dict(names[row["id"]]))
     return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
                          rounds, side(before_p), after, a.design, a.rebuild, a.prediction,
-                         notes, changed=_changed(design, a.design, chosen, found))
+                         notes, changed=_changed(design, a.design, chosen, found),
+                         problems=problems)
 
 
 @dataclass

@@ -71,9 +71,18 @@ class RefreshTab(QWidget):
         self.cpu_combo = _combo("Processor")
         self.memory_spin = QSpinBox()
         self.memory_spin.setAccessibleName("Memory per host")
-        self.memory_spin.setRange(16, 24576)
+        self.memory_spin.setRange(0, 24576)
         self.memory_spin.setSingleStep(64)
         self.memory_spin.setSuffix(" GB")
+        self.memory_spin.setSpecialValueText("sized by the refresh")
+        self.memory_spin.setToolTip("Memory per host; when 'sized by the refresh', the"
+                                    " smallest of the server's balanced DIMM populations at"
+                                    " which memory no longer sets the count")
+        self.ht_combo = _combo("Hyperthreading")
+        for text, value in (("as each host had it", ""), ("on", "on"), ("off", "off")):
+            self.ht_combo.addItem(text, value)
+        self.ht_combo.setToolTip("Hyperthreading on the new hosts: like for like unless"
+                                 " chosen")
         self.hosts_spin = QSpinBox()
         self.hosts_spin.setAccessibleName("Hosts per cluster")
         self.hosts_spin.setRange(0, 1000)
@@ -92,6 +101,8 @@ class RefreshTab(QWidget):
         grid.addWidget(self.hosts_spin, 1, 3)
         grid.addWidget(QLabel("Clusters"), 2, 0)
         grid.addWidget(self.cluster_combo, 2, 1)
+        grid.addWidget(QLabel("Hyperthreading"), 3, 0)
+        grid.addWidget(self.ht_combo, 3, 1)
         buttons = QHBoxLayout()
         self.run_button = QPushButton("Refresh")
         self.run_button.setToolTip("Replace the base design's hosts by the server's and see"
@@ -103,7 +114,7 @@ class RefreshTab(QWidget):
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
         buttons.addStretch(1)
-        grid.addLayout(buttons, 2, 2, 1, 2)
+        grid.addLayout(buttons, 3, 2, 1, 2)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         v.addLayout(grid)
@@ -168,9 +179,6 @@ class RefreshTab(QWidget):
                                    f" {fmt.number(p.specrate_per_core)} per core", p.model)
         if default is not None:
             self.cpu_combo.setCurrentIndex(self.cpu_combo.findData(default.model))
-        memory = servers.default_memory_gb(server)
-        if memory is not None:
-            self.memory_spin.setValue(int(memory))
 
     def _fill_clusters(self, *_: object) -> None:
         chosen = self.cluster_combo.currentData()
@@ -183,7 +191,7 @@ class RefreshTab(QWidget):
 
     def choose(self, server: str | None = None, cpu: str | None = None,
                cluster: str | None = None, hosts: int | None = None,
-               memory_gb: int | None = None) -> None:
+               memory_gb: int | None = None, ht: str | None = None) -> None:
         """Set the choices (a cluster's context menu, the tests)."""
         if server is not None:
             self.server_combo.setCurrentIndex(self.server_combo.findData(server))
@@ -191,6 +199,8 @@ class RefreshTab(QWidget):
             self.cpu_combo.setCurrentIndex(self.cpu_combo.findData(cpu))
         if memory_gb is not None:
             self.memory_spin.setValue(memory_gb)
+        if ht is not None:
+            self.ht_combo.setCurrentIndex(max(self.ht_combo.findData(ht), 0))
         if cluster is not None:
             self._fill_clusters()
             self.cluster_combo.setCurrentIndex(max(self.cluster_combo.findData(cluster), 0))
@@ -204,7 +214,7 @@ class RefreshTab(QWidget):
         try:
             to = target(str(self.server_combo.currentData()),
                         str(self.cpu_combo.currentData() or "") or None,
-                        float(self.memory_spin.value()))
+                        float(self.memory_spin.value()) or None)
         except DesignError as err:
             self.answer.setText("Refresh failed.")
             self.detail.setText("; ".join(i.message for i in err.issues))
@@ -219,8 +229,9 @@ class RefreshTab(QWidget):
         self.answer.setText(f"Refreshing to {to.text}...")
         self.detail.setText("")
         self._running(True)
+        ht = {"on": True, "off": False}.get(str(self.ht_combo.currentData() or ""))
         self.runner.submit(lambda task: refresh(design, to, hosts, clusters,
-                                                evaluate=stoppable(task)))
+                                                evaluate=stoppable(task), ht=ht))
 
     def cancel_refresh(self) -> None:
         if self.runner.busy:
@@ -248,7 +259,11 @@ class RefreshTab(QWidget):
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, j, item)
         self.answer.setText(r.rebuild.label[:1].upper() + r.rebuild.label[1:] + ".")
-        lines = [*r.cluster_lines(), f"How many: {r.method()}.",
+        memory = r.target.memory
+        lines = [*([f"Memory: {memory.population.text} per host, {memory.reason}; module"
+                    f" sizes: {memory.source}."] if memory is not None else []),
+                 *r.cluster_lines(), f"How many: {r.method()}.",
+                 *(f"Changed: {c['text']}." for c in r.changed),
                  *(f"Note: {n}" for n in r.notes)]
         self.detail.setText("\n".join(lines))
         if not self.name_edit.isModified():

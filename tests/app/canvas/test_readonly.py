@@ -59,7 +59,7 @@ def laid_out() -> Design:
 @pytest.fixture(scope="module")
 def kept(laid_out: Design) -> Rebuild:
     """Its refresh to Dell PowerEdge R760 (four hosts for six), made once."""
-    return refresh(laid_out, target("dell-r760", "Intel Xeon Gold 6548Y+")).rebuild
+    return refresh(laid_out, target("dell-r760", "Intel Xeon Gold 6548Y+", 1024)).rebuild
 
 
 def new_hosts(rebuild: Rebuild) -> dict[str, str]:
@@ -139,7 +139,7 @@ def test_an_estates_refresh_lays_its_larger_cards_out_apart(
     overlap, and each card stays inside its cluster's box."""
     folder = write_csv_folder(tmp_path / "export", generated_estate(34, 800, seed=7).sheets)
     design = import_rvtools(folder)[0]
-    kept = refresh(design, target("dell-r760", "Intel Xeon Gold 6548Y+")).rebuild
+    kept = refresh(design, target("dell-r760", "Intel Xeon Gold 6548Y+", 1024)).rebuild
     assert overlaps(rebuilt(design, kept)) > 0  # where the refresh put them
     doc, scene, _ = make(qtbot, design)
     doc.add_scenario(REFRESH, (), kept)

@@ -39,7 +39,7 @@ def test_a_refresh_compares_its_hosts_and_processors_not_same_values() -> None:
     base = estate()
     for h in base.of_kind("host"):
         h.props["hyperthreading"] = True
-    r = refresh(base, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(base, target("dell-r760", "Gold 6548Y+", 1024))
     base.scenarios.append(Scenario("r760", [], r.rebuild))
     rows = {d.label: (d.left, d.right) for d in differences(base, "base", "r760")}
     assert rows["Hosts"] == ("6 hosts", "4 hosts")

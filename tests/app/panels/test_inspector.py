@@ -232,7 +232,7 @@ def test_a_refreshs_host_shows_read_only_as_the_scenarios_own(qtbot: QtBot) -> N
     from tests.refresh_estate import estate  # noqa: PLC0415
 
     design = estate()
-    rebuild = refresh(design, target("dell-r760", "Intel Xeon Gold 6548Y+")).rebuild
+    rebuild = refresh(design, target("dell-r760", "Intel Xeon Gold 6548Y+", 1024)).rebuild
     doc, insp = make(qtbot, design)
     doc.add_scenario("R760", (), rebuild)
     doc.set_scenario("R760")

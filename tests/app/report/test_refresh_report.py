@@ -28,7 +28,7 @@ def _text(path: Path, page: int) -> str:
 @pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
 def test_the_report_shows_the_refresh_before_and_after(tmp_path: Path) -> None:
     d = estate()
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     d.scenarios.append(Scenario("R760", [], r.rebuild))
     out = tmp_path / "refresh.pdf"
     report.export_report(d, "base", out)

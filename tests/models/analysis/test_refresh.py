@@ -21,7 +21,7 @@ SAMPLE = Path("/work/shared/samples/rvtools-anonymised-805-vms.xlsx")
 
 
 def test_the_fewest_hosts_settle_on_what_the_capacity_model_needs() -> None:
-    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+", 1024))
     assert r.groups == ["prod", "dmz"] and not r.given
     assert r.rounds[0] == {"prod": 4, "dmz": 2}  # it starts from the hosts there are
     after = {c["id"]: c for c in r.after.clusters}
@@ -38,7 +38,7 @@ def test_the_fewest_hosts_settle_on_what_the_capacity_model_needs() -> None:
 
 
 def test_the_measured_demand_moves_by_per_core_speed() -> None:
-    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+", 1024))
     new = r.target.processor
     assert new.ghz
     new_speed = new.specrate_per_core / reference_specrate()
@@ -51,7 +51,7 @@ def test_the_measured_demand_moves_by_per_core_speed() -> None:
 
 
 def test_licensed_cores_before_and_after() -> None:
-    r = refresh(estate(), target("dell-r760", "Gold 6548Y+"))
+    r = refresh(estate(), target("dell-r760", "Gold 6548Y+", 1024))
     # before: 6 hosts of two CPUs under 16 cores, each counted as 16
     assert r.before.licensed_cores == 6 * 2 * 16 and r.before.physical_cores == 4 * 16 + 2 * 12
     assert r.after.licensed_cores == r.after.physical_cores == 4 * 64
@@ -60,7 +60,7 @@ def test_licensed_cores_before_and_after() -> None:
 
 
 def test_a_count_given_and_one_cluster() -> None:
-    r = refresh(estate(), target("dell-r660"), hosts=3, clusters=["prod"])
+    r = refresh(estate(), target("dell-r660", memory_gb=512), hosts=3, clusters=["prod"])
     assert r.given and r.rounds == [] and r.counts == {"prod": 3}
     after = {c["id"]: c for c in r.after.clusters}
     assert after["prod"]["hosts"] == 3 and after["dmz"]["hosts"] == 2  # dmz as it was
@@ -74,7 +74,7 @@ def test_a_count_given_and_one_cluster() -> None:
 
 def test_the_refresh_is_a_scenario_of_the_base_design() -> None:
     base = estate()
-    r = refresh(base, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(base, target("dell-r760", "Gold 6548Y+", 1024))
     base.scenarios.append(Scenario("r760", [], r.rebuild))
     p = evaluate(base, "r760")
     assert p.consolidation.hosts_needed == r.after.hosts_needed
@@ -118,7 +118,7 @@ def test_the_805_vm_sample_refreshed_to_r760s_matches_the_arithmetic() -> None:
         cores = int(h.get("sockets") or 0) * int(h.get("cores_per_socket") or 0)
         pct = float(h.get("measured.cpu_pct") or 0.0)
         used += pct / 100.0 * cores * p.specrate_per_core * float(h.get("ghz") or 0) / p.ghz
-    r = refresh(design, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(design, target("dell-r760", "Gold 6548Y+", 1024))
     new = r.target.processor
     capacity = r.after.hosts * 2 * 32 * new.specrate_per_core
     assert r.after.cpu_util_mean == pytest.approx(used / capacity, rel=0.01)
@@ -134,7 +134,7 @@ def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
                                                        binding: str) -> None:
     d = estate()
     d.policy.update(policy)
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     # 2 x 32 cores at 2 vCPUs per core hold 32 VMs of 4 vCPUs; 1 TB at 0.5 holds 32 of 16 GB:
     # prod's 40 VMs need 2 hosts, and HA's failover host makes 3
     assert r.counts["prod"] == 3
@@ -147,7 +147,7 @@ def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
 def test_hosts_in_no_cluster_are_refreshed_and_said_so() -> None:
     d = estate()
     d.links = [lk for lk in d.links if not (lk.kind == "in_cluster" and lk.target == "dmz")]
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     assert r.groups == ["prod", ""]
     assert r.rebuild.label.startswith("6 hosts of prod and in no cluster replaced by")
     assert any(line.startswith("hosts in no cluster: 2 hosts -> ") for line in
@@ -163,7 +163,7 @@ def test_the_notes_are_the_settled_counts_and_name_clusters_by_name() -> None:
         h.props["background.cpu_cores"] = 1.0
     for c in design.of_kind("cluster"):
         c.name = f"Cluster {c.id.upper()}"
-    r = refresh(design, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(design, target("dell-r760", "Gold 6548Y+", 1024))
     spread = [n for n in r.notes if "background load" in n]
     assert len(r.rounds) > 1 and len(spread) == len(r.groups)
     for g in r.groups:
@@ -181,7 +181,7 @@ def test_a_new_hosts_nics_take_its_name_in_place_of_the_old_hosts() -> None:
         for n, name in enumerate((f"{h.name} vmnic0", "uplink")):
             base.components.append(Component(f"{h.id}-n{n}", "nic", name))
             base.links.append(Link(f"{h.id}-n{n}", h.id, "installed_in"))
-    rb = refresh(base, target("dell-r760", "Gold 6548Y+")).rebuild
+    rb = refresh(base, target("dell-r760", "Gold 6548Y+", 1024)).rebuild
     hosts = {c.id: c.name for c in rb.components if c.kind == "host"}
     nics = {c.id: c.name for c in rb.components if c.kind == "nic"}
     on = {lk.source: lk.target for lk in rb.links if lk.kind == "installed_in"}
@@ -228,7 +228,7 @@ def test_an_ha_cluster_without_admission_control_keeps_room_for_a_failure() -> N
     d = estate()
     for c in d.of_kind("cluster"):
         c.props["admission_control"] = "disabled"
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     assert all(n >= 2 for n in r.counts.values())
     report = host_failure(r.design)
     assert not report.baseline and report.survives
@@ -241,7 +241,7 @@ def test_ha_off_nothing_binds_and_the_words_say_what_set_the_count() -> None:
     d = estate()
     for c in d.of_kind("cluster"):
         c.props["ha_enabled"] = False
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"), clusters=["dmz"])
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024), clusters=["dmz"])
     line = next(x for x in r.cluster_lines() if x.startswith("cluster dmz"))
     assert r.counts == {"dmz": 1}
     assert "1 host holds the load" in line and "binds" not in line
@@ -261,10 +261,10 @@ def test_hyperthreading_is_kept_like_for_like_unless_told() -> None:
     d = estate()
     for h in d.of_kind("host"):
         h.props["hyperthreading"] = False
-    kept = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    kept = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     assert {h.get("hyperthreading") for h in kept.design.of_kind("host")} == {False}
     assert [c["setting"] for c in kept.changed] == ["esxi_version"]
-    told = refresh(d, target("dell-r760", "Gold 6548Y+"), ht=True)
+    told = refresh(d, target("dell-r760", "Gold 6548Y+", 1024), ht=True)
     assert {h.get("hyperthreading") for h in told.design.of_kind("host")} == {True}
     ht = next(c for c in told.changed if c["setting"] == "hyperthreading")
     assert ht["before"] == [False] and ht["after"] == [True]
@@ -296,3 +296,28 @@ def test_ha_restarts_a_vm_where_there_is_room_not_where_there_are_fewest_vms() -
         d.links.append(Link(vid, host, "runs_on"))
     res = host_failure(d, ["h0"]).failures[0]
     assert res.restarted == [("mover", "h2")] and res.ok
+
+
+def test_memory_is_sized_from_the_servers_populations_never_specs_test_system() -> None:
+    """No memory given: the smallest balanced population at which memory sets no cluster's
+    count (every smaller one needs more hosts), named with its reason and source."""
+    from models.document.catalogue import servers  # noqa: PLC0415
+
+    d = _uneven()
+    to = target("dell-r760", "Gold 6548Y+")
+    assert to.memory_gb is None and to.text.endswith("memory sized")
+    r = refresh(d, to)
+    m = r.target.memory
+    assert m is not None and r.target.memory_gb == m.population.total_gb
+    totals = sorted({p.total_gb for p in servers.memory_populations(to.server)})
+    largest = refresh(d, target("dell-r760", "Gold 6548Y+", totals[-1]))
+    assert r.counts == largest.counts
+    smaller = [gb for gb in totals if gb < m.population.total_gb]
+    if smaller:
+        assert refresh(d, target("dell-r760", "Gold 6548Y+", smaller[-1])).after.hosts \
+            > r.after.hosts
+        assert m.reason.startswith("the smallest balanced population at which memory no"
+                                   " longer sets the count")
+    assert all(h.get("memory_gb") == m.population.total_gb for h in r.design.of_kind("host"))
+    doc = r.to_dict()["target"]["memory"]
+    assert doc["population"] == m.population.text and doc["source_text"]

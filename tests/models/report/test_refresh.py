@@ -12,7 +12,7 @@ from tests.refresh_estate import estate
 
 def refreshed() -> Design:
     d = estate()
-    r = refresh(d, target("dell-r760", "Gold 6548Y+"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     d.scenarios.append(Scenario("R760", [], r.rebuild))
     return d
 
