@@ -1,8 +1,9 @@
 """Everything a report says about a design, computed once and without Qt: the prediction of
 the scenario reported, every scenario side by side, the knob table, the change that relieves
-the bottleneck, the executive summary, the uncertainty bands and the calibration checks of
-the studies the predictions use.  :func:`build` may run in a worker thread (it touches no
-Qt object); drawing it is :mod:`app.report`'s business."""
+the bottleneck, each host failed in turn (one run, which the summary, What to do and the
+host-failure page all read), the executive summary, the uncertainty bands and the
+calibration checks of the studies the predictions use.  :func:`build` may run in a worker
+thread (it touches no Qt object); drawing it is :mod:`app.report`'s business."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from models.document.design import Design, DesignError, apply_scenario
 from models.engine.evaluation import Engine, evaluate_bands
 from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant
+from models.report.failure import Failures
+from models.report.failure import run as fail_hosts
 from models.report.levers import Remedy, relieve
 from models.report.refresh import RefreshView, views
 from models.report.settings import KnobRow, knob_rows
@@ -34,6 +37,8 @@ class Content:
     bands: Bands | None = None
     refreshes: list[RefreshView] = field(default_factory=list)
     """The hardware refreshes kept as scenarios, each before and after."""
+    failure: Failures | None = None
+    """Each host of the reported design failed in turn (None: no hosts or no VMs)."""
 
     @property
     def effective(self) -> Design:
@@ -51,7 +56,7 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     dashboard shows); ``checks=False`` skips the calibration checks (a PNG has no appendix).
     ``progress(done, total, what)`` is called between steps and may raise to stop."""
     scenario = scenario or BASE
-    steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 3
+    steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 4
     done = 0
 
     def step(what: str) -> None:
@@ -73,6 +78,14 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     comparison = compare(design, {scenario: prediction}, compared)
     step("Trying changes against the bottleneck")
     remedy = relieve(effective, prediction)
+    step("Failing each host in turn")
+    at = done
+
+    def failed(i: int, total: int) -> None:
+        if progress is not None:
+            progress(at, steps, f"Failing each host in turn ({i:,} of {total:,})")
+
+    failure = fail_hosts(effective, prediction, failed)
     step("Computing the uncertainty bands")
     bands: Bands | None
     try:
@@ -85,6 +98,6 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     used = relevant(design, [(c.name, c.prediction) for c in comparison.columns
                              if c.prediction is not None])
     evidence = gather(used.subsystems, used.unused) if checks else Evidence(used.subsystems)
-    summary = summarise(design, scenario, prediction, comparison, remedy)
+    summary = summarise(design, scenario, prediction, comparison, remedy, failure)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
-                   summary, evidence, bands, views(design, comparison))
+                   summary, evidence, bands, views(design, comparison), failure)

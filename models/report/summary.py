@@ -1,6 +1,10 @@
-"""The executive summary: in sentences, what the design achieves, what binds it, what to do
-about it and what the scenarios change.  Every figure is one the engine computed (the
-prediction, the scenario comparison, the lever tried in :mod:`models.report.levers`)."""
+"""The executive summary: in sentences, what the design achieves, what binds it, what a host
+failure does, what to do about it and what the scenarios change.  Every figure is one the
+engine or an analysis computed (the prediction and its capacity section, the scenario
+comparison, the lever tried in :mod:`models.report.levers`, the host failure of
+:mod:`models.report.failure`), so the summary says what the dashboard, the report's pages and
+``headroom failure`` say: it never reads "Nothing needs to change" where the policy is broken,
+a cluster is short of hosts or a host failure breaks the policy."""
 
 from __future__ import annotations
 
@@ -11,10 +15,10 @@ import numpy as np
 
 from models.analysis.common import Breach, policy_breaches
 from models.core.prediction import Prediction, Resource, resource_words
+from models.core.sections import ClusterCapacity
 from models.document.design import Design, DesignError, apply_scenario
 from models.document.numbers import (
     NOT_MEASURED,
-    RESOLUTION,
     SINGULAR,
     change_unit,
     counted,
@@ -27,6 +31,14 @@ from models.document.words import kind_count, prop_text
 from models.engine.kpis import KPI_BY_KEY, Kpi, limit_text
 from models.report import refresh
 from models.report.compare import BASE, Cell, Comparison, judge
+from models.report.failure import (
+    Failures,
+    action_text,
+    choice_action,
+    room_breaks,
+    summary_text,
+    told,
+)
 from models.report.levers import (
     BUSY,
     Remedy,
@@ -72,18 +84,27 @@ class Summary:
     binds: str
     """The resource that limits it (and any policy it breaks or refusal)."""
     action: str
-    """What to do about it: the change the engine found to help, or that none was needed."""
+    """What to do about it: the change the engine found to help, the hosts the policy needs,
+    what a host failure needs, or that nothing needs to change."""
     scenarios: str = ""
     """What the scenarios change, against the base design."""
     refresh: str = ""
     """What each hardware refresh kept as a scenario does (:mod:`models.report.refresh`)."""
+    failure: str = ""
+    """What a host failure does (:func:`models.report.failure.summary_text`)."""
 
     def paragraphs(self) -> list[tuple[str, str]]:
         """(heading, text) of each part that has something to say."""
         parts = (("What it achieves", self.achieves), ("What binds", self.binds),
-                 ("What to do", self.action), ("The scenarios", self.scenarios),
-                 ("The refresh", self.refresh))
+                 ("If a host fails", self.failure), ("What to do", self.action),
+                 ("The scenarios", self.scenarios), ("The refresh", self.refresh))
         return [(h, t) for h, t in parts if t]
+
+    def leading(self) -> list[tuple[str, str]]:
+        """The paragraphs through What to do (what the PNG summary has room for)."""
+        out = self.paragraphs()
+        ends = [i for i, (h, _) in enumerate(out) if h == "What to do"]
+        return out[:ends[0] + 1] if ends else out[:3]
 
 
 def cell_text(kpi: Kpi, cell: Cell) -> str:
@@ -235,9 +256,14 @@ def achieves(design: Design, scenario: str, p: Prediction) -> str:
 # --------------------------------------------------------------------------- binds
 
 
+def breaches(design: Design, p: Prediction) -> list[Breach]:
+    """The policy ``p`` breaks (:func:`~models.analysis.common.policy_breaches`, what host
+    failure's baseline reads), past what the model can tell apart."""
+    return told(policy_breaches(p, _policy(design)))
+
+
 def _breaches(design: Design, p: Prediction) -> str:
-    found = [b for b in policy_breaches(p, _policy(design))
-             if b.value > b.limit * (1 + RESOLUTION)]  # not a breach the model can tell
+    found = breaches(design, p)
     if not found:
         return ""
     by: dict[str, list[Breach]] = {}
@@ -258,8 +284,10 @@ def _breaches(design: Design, p: Prediction) -> str:
             parts.append(f"{head} at up to {with_unit(worst.value, 'ms')}, over the"
                          f" {with_unit(worst.limit, 'ms')} ceiling")
         elif res == "memory":
-            parts.append(f"the memory of host {name} over-committed"
-                         f" ({percent(worst.value)})")
+            head = f"host memory on {many}" if len(items) > 1 else \
+                f"the memory of host {name}"
+            up = "up to " if len(items) > 1 else ""
+            parts.append(f"{head} over-committed ({up}{percent(worst.value)})")
         else:
             parts.append(f"{resource_phrase(design, worst.component, res)} past 100 %"
                          f" ({percent(worst.value)})")
@@ -354,7 +382,9 @@ def _effect(design: Design, remedy: Remedy) -> str:
     return relief
 
 
-def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
+def _lead(design: Design, p: Prediction, remedy: Remedy | None) -> str:
+    """The change the engine found to relieve the binding resource, or that none of those
+    it tries does (empty when the resource is not busy enough to look for one)."""
     if remedy is not None:
         return (f"Headroom computes that {_change(design, p, remedy)} would"
                 f" {_effect(design, remedy)}.")
@@ -369,6 +399,68 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
                     " settings.")
         return (f"Headroom has no design change to try on the {name}; the scenarios below"
                 " show other settings.")
+    return ""
+
+
+def _short(p: Prediction) -> list[ClusterCapacity]:
+    """The clusters (or the hosts in no cluster) with fewer hosts than their policy and HA
+    admission control need: the capacity section's count, which the dashboard's cluster
+    headroom and the report's listing read."""
+    cap = p.sections.capacity
+    return [c for c in (cap.clusters if cap is not None else []) if c.short_by_hosts]
+
+
+def _shortfall(design: Design, p: Prediction, failure: Failures | None) -> str:
+    """Where to add hosts: each cluster short of what its policy needs."""
+    rows = _short(p)
+    if not rows:
+        return ""
+
+    def needs(c: ClusterCapacity) -> str:
+        held = f", {counted(c.reserve_hosts, 'host')} held for HA" if c.reserve_hosts else ""
+        return f"{counted(c.hosts_needed or 0, 'host')}{held}"
+
+    breaks = room_breaks(failure) & {c.id for c in rows}
+    there = " As it stands, a host failure there breaks the policy (If a host fails, above)." \
+        if breaks else ""
+    if len(rows) == 1:
+        c = rows[0]
+        add = counted(c.short_by_hosts or 0, "host")
+        if not c.id and c.name == "design":  # no clusters: the design's own count
+            return (f"Add {add}, or lighten the load: under its policy the VMs need"
+                    f" {needs(c)}, and it has {c.hosts:,}.{there}")
+        if not c.id:
+            return (f"Add {add} to the hosts in no cluster, or move VMs off them: under its"
+                    f" policy they need {needs(c)}, and they are {c.hosts:,}.{there}")
+        return (f"Add {add} to cluster {c.name}, or move VMs out of it: under its policy it"
+                f" needs {needs(c)}, and it has {c.hosts:,}.{there}")
+    shown = [f"{counted(c.short_by_hosts or 0, 'host')} to "
+             + (f"cluster {c.name}" if c.id else "the hosts in no cluster")
+             + f" (it needs {needs(c)}, and has {c.hosts:,})" for c in rows[:3]]
+    more = f", and hosts to {counted(len(rows) - 3, 'more cluster')}" if len(rows) > 3 else ""
+    return ("Add hosts where the policy needs them, or move VMs away: " + "; ".join(shown)
+            + more + "." + there)
+
+
+def _breach_action(design: Design, found: list[Breach]) -> str:
+    """What to do about a breach nothing else in What to do addresses."""
+    b = max(found, key=lambda x: x.value / x.limit if x.limit else math.inf)
+    name = component_name(design, b.component)
+    if b.resource in ("cpu", "memory"):
+        what = "CPU" if b.resource == "cpu" else "memory"
+        return (f"Move load off host {name}, or give it more {what}: its {what} is at"
+                f" {percent(b.value)}, over its policy's {percent(b.limit)} ceiling.")
+    if b.resource == "p95":
+        return (f"Bring the p95 response of VM {name} ({with_unit(b.value, 'ms')}) under its"
+                f" policy's {with_unit(b.limit, 'ms')} ceiling.")
+    res = "storage_array" if b.resource == "array" else b.resource
+    return (f"Relieve {resource_phrase(design, b.component, res)}: it is past 100 %"
+            f" ({percent(b.value)}).")
+
+
+def _room(design: Design, p: Prediction) -> str:
+    """``by host memory, the host that runs most VMs, esx01 (35 VMs), has room for 88 VMs of
+    the average size`` (empty without a figure)."""
     c = p.consolidation
     detail = p.sections.consolidation
     # the room under the limit that binds the hosts needed (memory on most estates), else CPU
@@ -376,14 +468,36 @@ def action(design: Design, p: Prediction, remedy: Remedy | None) -> str:
             "memory": detail.max_vms_per_host_by_memory if detail is not None else None}
     limit = c.binding if c.binding in room and room[c.binding] is not None else "cpu"
     most = room[limit]
-    if most is not None and len(p.hosts.vms):
-        # the limits are the reference host's: the one that runs most VMs
-        i = int(np.argmax(p.hosts.vms))
-        host = component_name(design, p.hosts.ids[i])
-        return (f"Nothing needs to change: by {limit_text(limit, phrase=True)}, the host that"
-                f" runs most VMs, {host} ({counted(int(p.hosts.vms[i]), 'VM')}), has room for"
-                f" {counted(most, 'VM')} of the average size.")
-    return "Nothing needs to change."
+    if most is None or not len(p.hosts.vms):
+        return ""
+    # the limits are the reference host's: the one that runs most VMs
+    i = int(np.argmax(p.hosts.vms))
+    host = component_name(design, p.hosts.ids[i])
+    return (f"by {limit_text(limit, phrase=True)}, the host that runs most VMs, {host}"
+            f" ({counted(int(p.hosts.vms[i]), 'VM')}), has room for {counted(most, 'VM')} of"
+            " the average size")
+
+
+def action(design: Design, p: Prediction, remedy: Remedy | None,
+           failure: Failures | None = None) -> str:
+    """What to do: the change that relieves the binding resource, the hosts each cluster
+    short of its policy needs, what a host failure needs, a breach nothing else addresses;
+    "Nothing needs to change" only where none of these applies and no host failure leaves
+    VMs down (where one does by the design's choice, HA off, it says so first)."""
+    lead = _lead(design, p, remedy)
+    short = _shortfall(design, p, failure)
+    fails = action_text(design, failure, {c.id for c in _short(p)})
+    found = breaches(design, p)
+    parts = [t for t in (lead, short, fails) if t]
+    if found and not lead:
+        parts.append(_breach_action(design, found))
+    if parts:
+        return " ".join(parts)
+    room = _room(design, p)
+    chosen = choice_action(design, failure)
+    if chosen:
+        return f"{chosen} Otherwise the load needs no change" + (f": {room}." if room else ".")
+    return f"Nothing needs to change: {room}." if room else "Nothing needs to change."
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -440,13 +554,15 @@ def scenarios(design: Design, cmp: Comparison) -> str:
 
 
 def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
-              remedy: Remedy | None) -> Summary:
-    """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``)."""
+              remedy: Remedy | None, failure: Failures | None = None) -> Summary:
+    """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``);
+    ``failure`` is the host failure of that design the report ran (None: not run, and the
+    summary says nothing of it)."""
     try:
         effective = apply_scenario(design, scenario)
     except DesignError:  # a scenario renamed away: name components as the base design does
         effective = design
     return Summary(achieves(effective, scenario, p), binds(effective, p),
-                   action(effective, p, remedy), scenarios(design, cmp),
-                   refresh.summary(design, cmp))
+                   action(effective, p, remedy, failure), scenarios(design, cmp),
+                   refresh.summary(design, cmp), summary_text(effective, failure))
 

@@ -12,15 +12,18 @@ from models.document.design import Design, apply_scenario
 from models.engine.evaluation import evaluate
 from models.examples import bundled as examples
 from models.report.compare import compare
+from models.report.failure import run as fail_hosts
 from models.report.levers import relieve
 from models.report.summary import Summary, summarise
 
 
 def _summary(name: str, scenario: str = "base", design: Design | None = None) -> Summary:
+    """The summary as the report makes it, with its one host-failure run."""
     d = design or examples.load(name)
     eff = apply_scenario(d, scenario)
     p = evaluate(eff)
-    return summarise(d, scenario, p, compare(d, {scenario: p}), relieve(eff, p))
+    return summarise(d, scenario, p, compare(d, {scenario: p}), relieve(eff, p),
+                     fail_hosts(eff, p))
 
 
 def test_storage_testbed() -> None:
@@ -52,10 +55,15 @@ def test_web_farm_breaks_its_policy_and_dense_mode_helps() -> None:
     assert "‘dense mode’ improves the p95 web response most" in s.scenarios
 
 
-def test_a_design_with_room_needs_nothing() -> None:
+def test_a_design_with_room_needs_nothing_but_says_its_one_host_has_no_failover() -> None:
+    """Its one host: `headroom failure` says it does not survive a host failure, so the
+    summary no longer reads "Nothing needs to change" alone."""
     s = _summary("docker-cloudstone")
     assert s.binds.startswith("Nothing is near its limit")
-    assert s.action.startswith("Nothing needs to change")
+    assert s.failure == "It has one host: if it fails, its 4 VMs stay down until it is back."
+    assert s.action.startswith("Add a second host if its VMs must restart when this one"
+                               " fails. Otherwise the load needs no change: by host CPU")
+    assert "Nothing needs to change" not in s.action
     assert "‘16-vCPU VMs (over-committed)’ cannot run" in s.scenarios
 
 
@@ -119,3 +127,4 @@ def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
     assert text == ("Nothing needs to change: by host memory, the host that runs most VMs,"
                     " esx01 (3 VMs), has room for"
                     f" {detail.max_vms_per_host_by_memory:,} VMs of the average size.")
+
