@@ -651,11 +651,15 @@ the report list each that it does."""
 def _changed(before: Design, after: Design, chosen: list[str],
              found: dict[str, tuple[list[Component], list[Component]]]
              ) -> list[dict[str, Any]]:
-    """Every host setting the refresh changed, per setting: what the old hosts had (each
-    value once, in order) and what the new have."""
-    old = [h for g in chosen for h in found[g][0]]
     new_found = groups_of(after)
-    new = [h for g in chosen for h in new_found.get(g, ([], []))[0]]
+    return changed_settings([h for g in chosen for h in found[g][0]],
+                            [h for g in chosen for h in new_found.get(g, ([], []))[0]])
+
+
+def changed_settings(old: list[Component], new: list[Component]) -> list[dict[str, Any]]:
+    """Every host setting (:data:`SETTINGS`) the ``new`` hosts have otherwise than the
+    ``old`` they replace: what the old hosts had (each value once, in order) and what the new
+    have, with the change in words (``Hyperthreading off -> on``)."""
     out = []
     for prop in SETTINGS:
         was = list(dict.fromkeys(h.get(prop) for h in old))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.analysis.refresh import Side, rows, side
+from models.analysis.refresh import Side, changed_settings, rows, side
 from models.document.design import Design
-from models.document.numbers import percent, with_unit
+from models.document.numbers import counted, percent, with_unit
 from models.engine.kpis import limit_text
 from models.report.compare import Comparison
 
@@ -21,6 +21,8 @@ class RefreshView:
     """What the scenario's rebuild does ("34 hosts of ... replaced by 14 hosts of ...")."""
     before: Side
     after: Side
+    changed: tuple[str, ...] = ()
+    """Each host setting the refresh changed, in words (``Hyperthreading off -> on``)."""
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -43,10 +45,12 @@ class RefreshView:
         text += "."
         if a.hosts_needed is not None:
             short = a.hosts_needed - a.hosts
-            fit = ("it has what its policy needs" if short <= 0 else
-                   f"its policy needs {short:,} more")
-            text += (f" On the new hosts {limit_text(a.binding, phrase=True)} binds and"
-                     f" {fit}.")
+            text += (f" The new hosts meet the policy ({limit_text(a.binding, phrase=True)}"
+                     f" is the tightest limit)." if short <= 0 else
+                     f" The new hosts are short of the policy by {counted(short, 'host')}"
+                     f" ({limit_text(a.binding, phrase=True)} binds).")
+        if self.changed:
+            text += f" Settings it changes: {', '.join(self.changed)}."
         return text
 
 
@@ -60,7 +64,11 @@ def views(design: Design, comparison: Comparison) -> list[RefreshView]:
     for col in comparison.columns[1:]:
         rb = rebuilds.get(col.name)
         if rb is not None and col.prediction is not None:
-            out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction)))
+            old = [c for c in design.components if c.id in set(rb.removed)]
+            new = [c for c in rb.components if c.kind == "host"]
+            changed = tuple(c["text"] for c in changed_settings(old, new))
+            out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction),
+                                   changed))
     return out
 
 

@@ -47,6 +47,14 @@ def test_a_refresh_compares_its_hosts_and_processors_not_same_values() -> None:
                                  "Intel Xeon Gold 6548Y+")
     assert "Hyperthreading" not in rows
     assert list(rows)[:2] == ["Hosts", "Processor"]
+    # every setting the refresh changes is listed: hyperthreading when told, ESXi, memory
+    for h in base.of_kind("host"):
+        h.props["hyperthreading"] = False
+    told = refresh(base, target("dell-r760", "Gold 6548Y+", 1024), ht=True)
+    base.scenarios.append(Scenario("r760 ht", [], told.rebuild))
+    rows = {d.label: (d.left, d.right) for d in differences(base, "base", "r760 ht")}
+    assert rows["Hyperthreading"] == ("off", "on") and rows["ESXi version"] == ("6.0", "8.0")
+    assert rows["Host memory"] == ("256 GB on 4 hosts, 192 GB on 2 hosts", "1 TB")
 
 
 def test_the_compare_window_shows_them_under_the_figures(qtbot: QtBot) -> None:

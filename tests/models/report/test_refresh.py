@@ -35,7 +35,10 @@ def test_the_summary_says_what_the_refresh_does() -> None:
     assert text.startswith("‘R760’: 6 hosts of prod, dmz replaced by 4 hosts of Dell"
                            " PowerEdge R760")
     assert "Mean host CPU goes from" in text and "licensed cores from 192 to 256" in text
-    assert "it has what its policy needs" in text
+    # what sets the count is no limit reached: "meet the policy", never "binds" there
+    assert "The new hosts meet the policy (host memory is the tightest limit)." in text
+    assert "binds" not in text
+    assert text.endswith("Settings it changes: ESXi version 6.0 -> 8.0.")
 
 
 def test_the_knob_table_names_the_new_hardware() -> None:
