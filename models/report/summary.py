@@ -553,6 +553,35 @@ def scenarios(design: Design, cmp: Comparison) -> str:
     return " ".join(sentences)
 
 
+FITS = "it has what its policy needs"
+"""A refresh's sentence (:attr:`models.report.refresh.RefreshView.sentence`) where its new
+hosts are as many as its policy needs."""
+
+
+def _refresh(design: Design, effective: Design, cmp: Comparison, p: Prediction) -> str:
+    """What each refresh does (:func:`models.report.refresh.summary`), never "it has what its
+    policy needs" beside a breach: where the refreshed design breaks its policy all the same
+    the sentence says how, and where the reported design (``effective``, ``p``) breaks it
+    or is short of hosts, that the new hosts meet it."""
+    out = []
+    for v in refresh.views(design, cmp):
+        text = v.sentence
+        col = next((c for c in cmp.columns if c.name == v.scenario), None)
+        if FITS in text and col is not None and col.prediction is not None:
+            try:
+                refreshed = apply_scenario(design, v.scenario)
+            except DesignError:
+                refreshed = design
+            words = _breaches(refreshed, col.prediction)
+            if words:
+                text = text.replace(FITS, "it has the hosts its policy needs, yet it"
+                                    + words.removeprefix("It").rstrip("."))
+            elif breaches(effective, p) or _short(p):
+                text = text.replace(FITS, "they meet its policy")
+        out.append(text)
+    return " ".join(out)
+
+
 def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
               remedy: Remedy | None, failure: Failures | None = None) -> Summary:
     """The executive summary of ``p`` (the prediction of ``design`` in ``scenario``);
@@ -564,5 +593,6 @@ def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
         effective = design
     return Summary(achieves(effective, scenario, p), binds(effective, p),
                    action(effective, p, remedy, failure), scenarios(design, cmp),
-                   refresh.summary(design, cmp), summary_text(effective, failure))
+                   _refresh(design, effective, cmp, p),
+                   summary_text(effective, failure))
 

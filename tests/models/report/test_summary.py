@@ -8,7 +8,7 @@ import re
 import pytest
 
 from models.calibration import cases
-from models.document.design import Design, apply_scenario
+from models.document.design import Design, Override, Scenario, apply_scenario
 from models.engine.evaluation import evaluate
 from models.examples import bundled as examples
 from models.report.compare import compare
@@ -128,3 +128,41 @@ def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
                     " esx01 (3 VMs), has room for"
                     f" {detail.max_vms_per_host_by_memory:,} VMs of the average size.")
 
+
+def _refreshed(overrides: list[Override], memory_gb: float | None = None,
+               hosts: int | None = None, vm_gb: float | None = None) -> Design:
+    """tests.refresh_estate's estate (its prod VMs of ``vm_gb`` where given) with a refresh
+    to the R760 kept as the scenario ‘R760’, with ``overrides`` on top."""
+    from models.analysis.refresh import refresh, target  # noqa: PLC0415
+    from tests.refresh_estate import estate  # noqa: PLC0415
+
+    d = estate()
+    if vm_gb is not None:
+        for vm in d.of_kind("vm"):
+            if vm.id.startswith("prod"):
+                vm.props["memory_gb"] = vm_gb
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", memory_gb), hosts=hosts)
+    d.scenarios.append(Scenario("R760", overrides, r.rebuild))
+    return d
+
+
+def test_a_refresh_that_breaks_its_policy_never_reads_it_has_what_it_needs() -> None:
+    """The refresh's hosts are as many as its policy needs, but one VM of 900 GB
+    over-commits its host: the summary said both 'It breaks its policy: the memory of host
+    prod PowerEdge R760 01 over-committed (102 %)' and 'it has what its policy needs'."""
+    d = _refreshed([Override("id:prod-v0", "memory_gb", 900.0)], 1024.0, hosts=4)
+    for scenario in ("R760", "base"):
+        s = _summary("", scenario, d)
+        assert "it has what its policy needs" not in s.refresh
+        assert "it has the hosts its policy needs, yet it breaks its policy: the memory of" \
+            " host prod PowerEdge R760 01 over-committed (102 %)." in s.refresh
+    assert "It breaks its policy" in _summary("", "R760", d).binds
+
+
+def test_a_refresh_of_a_design_that_breaks_its_policy_says_the_new_hosts_meet_it() -> None:
+    d = _refreshed([], vm_gb=28.16)  # prod's hosts hold 110 % of their memory
+    s = _summary("", "base", d)
+    assert "It breaks its policy: host memory on 4 hosts over-committed (up to 110 %)" \
+        in s.binds
+    assert "it has what its policy needs" not in s.refresh
+    assert s.refresh.endswith("On the new hosts host memory binds and they meet its policy.")
