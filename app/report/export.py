@@ -212,7 +212,7 @@ def draw_dashboard(s: Sheet, r: Report) -> None:
         s.text(QRectF(bx + 10, top + 26, tw - 20, 32), value, 21, True)
         s.text(QRectF(bx + 10, top + 60, tw - 20, 18), note, 10.5, color=MUTED, shrink=0.7)
     y = top + 100
-    for heading, text in r.content.summary.paragraphs()[:3]:
+    for heading, text in r.content.summary.leading():
         s.text(QRectF(x, y, w, 20), heading, 13, True, ACCENT)
         y += 22 + s.wrapped(x, y + 20, w, text, 12.5) + 4
     y += 8

@@ -43,6 +43,8 @@ from app.report.draw import (
     wrapped_height,
 )
 from app.report.estate import estate_blocks, estate_subtitle
+from app.report.failure import HEADING as FAILURE_HEADING
+from app.report.failure import failure_page, has_failure_page
 from app.report.tables import (
     CHANGE_COLORS,
     Block,
@@ -79,8 +81,9 @@ Page = Callable[[Sheet, int, int], None]
 
 HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "The design",
             "Where the design is limited", "Figures per VM and host",
-            "Evidence: the studies behind these figures")
-"""The heading of each kind of page, in order (tables continue over several pages)."""
+            "Evidence: the studies behind these figures", FAILURE_HEADING)
+"""The heading of each kind of page, in order (tables continue over several pages) but the
+host-failure page's, last here, which follows the limits."""
 
 MAX_PAGES = 10
 """The most pages a report has; the appendix gives way (its last line says how many checks
@@ -113,8 +116,9 @@ def build_pages(r: Report) -> list[Page]:
         "No knob is set away from its default"
     pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
     baseline = has_baseline(r.design)
+    failure = has_failure_page(r)
     if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
-        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline))
+        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline - failure))
         inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
         pages += _flowed(r, HEADINGS[3], inv_sub,
                          lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
@@ -123,7 +127,10 @@ def build_pages(r: Report) -> list[Page]:
                          " evaluate --json).")
     else:
         pages.append(partial(design_page, r=r))
-    pages += [partial(limits_page, r=r), partial(details_page, r=r)]
+    pages.append(partial(limits_page, r=r))
+    if failure:  # what a host failure breaks, as the summary says it
+        pages.append(partial(failure_page, r=r))
+    pages.append(partial(details_page, r=r))
     if baseline:
         pages.append(partial(baseline_page, r=r))
     ev = c.evidence
