@@ -24,7 +24,7 @@ Method
 * **The result** is the refreshed design and the same change as a scenario's
   :class:`~models.document.design.Rebuild` (the old hosts out, the new in, the VMs placed
   on them), so that it can be kept, compared and reported; before and after read the same
-  figures (hosts, hosts needed, mean host CPU and memory, binding limit, licensed cores).
+  figures (hosts, hosts needed, mean host CPU and memory, tightest limit, licensed cores).
 """
 
 from __future__ import annotations
@@ -675,13 +675,13 @@ def changed_settings(old: list[Component], new: list[Component]) -> list[dict[st
 
 def rows(b: Side, a: Side) -> list[tuple[str, str, str]]:
     """(figure, before, after) in words: hosts, hosts needed, mean host CPU and memory, the
-    binding limit, licensed and physical cores, the yearly licence cost where priced, the
+    tightest limit (the one that holds the fewest VMs per host, reached or not), licensed and physical cores, the yearly licence cost where priced, the
     p95 storage latency and web response where there are any."""
     out = [("Hosts", f"{b.hosts:,}", f"{a.hosts:,}"),
            ("Hosts needed", _count(b.hosts_needed), _count(a.hosts_needed)),
            ("Host CPU (mean)", percent(b.cpu_util_mean), percent(a.cpu_util_mean)),
            ("Host memory (mean)", percent(b.memory_util_mean), percent(a.memory_util_mean)),
-           ("Binding limit", limit_text(b.binding), limit_text(a.binding)),
+           ("Tightest limit", limit_text(b.binding), limit_text(a.binding)),
            ("Licensed cores", _count(b.licensed_cores), _count(a.licensed_cores)),
            ("Physical cores", f"{b.physical_cores:,}", f"{a.physical_cores:,}")]
     if b.licence_cost_per_year is not None or a.licence_cost_per_year is not None:

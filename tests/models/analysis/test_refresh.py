@@ -141,7 +141,7 @@ def test_the_policys_overcommit_ceilings_set_the_count(policy: dict[str, float],
     after = {c["id"]: c for c in r.after.clusters}
     assert after["prod"]["binding"] == binding and after["prod"]["hosts_needed"] == 3
     rows = dict((label, a) for label, _, a in r.rows())
-    assert rows["Binding limit"] in ("vCPU:core", "memory overcommit")
+    assert rows["Tightest limit"] in ("vCPU:core", "memory overcommit")
 
 
 def test_hosts_in_no_cluster_are_refreshed_and_said_so() -> None:

@@ -22,7 +22,7 @@ def test_the_report_puts_the_refresh_beside_the_base_design() -> None:
     assert [v.scenario for v in c.refreshes] == ["R760"]
     rows = {label: (b, a) for label, b, a in c.refreshes[0].rows}
     assert rows["Hosts"] == ("6", "4") and rows["Licensed cores"] == ("192", "256")
-    assert rows["Binding limit"][1] in ("CPU", "memory")
+    assert rows["Tightest limit"][1] in ("CPU", "memory")
     assert set(rows) >= {"Hosts needed", "Host CPU (mean)", "Host memory (mean)",
                          "Physical cores"}
     assert "p95 storage latency" not in rows  # nothing measured, nothing shown
