@@ -675,8 +675,9 @@ def changed_settings(old: list[Component], new: list[Component]) -> list[dict[st
 
 def rows(b: Side, a: Side) -> list[tuple[str, str, str]]:
     """(figure, before, after) in words: hosts, hosts needed, mean host CPU and memory, the
-    tightest limit (the one that holds the fewest VMs per host, reached or not), licensed and physical cores, the yearly licence cost where priced, the
-    p95 storage latency and web response where there are any."""
+    tightest limit (the one that holds the fewest VMs per host, reached or not), licensed
+    and physical cores, the yearly licence cost where priced, the p95 storage latency and
+    web response where there are any."""
     out = [("Hosts", f"{b.hosts:,}", f"{a.hosts:,}"),
            ("Hosts needed", _count(b.hosts_needed), _count(a.hosts_needed)),
            ("Host CPU (mean)", percent(b.cpu_util_mean), percent(a.cpu_util_mean)),
