@@ -9,6 +9,7 @@ a cluster is short of hosts or a host failure breaks the policy."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -262,6 +263,10 @@ def breaches(design: Design, p: Prediction) -> list[Breach]:
     return told(policy_breaches(p, _policy(design)))
 
 
+BREAKS = "It breaks its policy: "
+"""How :func:`_breaches` begins."""
+
+
 def _breaches(design: Design, p: Prediction) -> str:
     found = breaches(design, p)
     if not found:
@@ -291,7 +296,7 @@ def _breaches(design: Design, p: Prediction) -> str:
         else:
             parts.append(f"{resource_phrase(design, worst.component, res)} past 100 %"
                          f" ({percent(worst.value)})")
-    return "It breaks its policy: " + "; ".join(parts) + "."
+    return BREAKS + "; ".join(parts) + "."
 
 
 def _alike(p: Prediction, r: Resource) -> str:
@@ -553,31 +558,32 @@ def scenarios(design: Design, cmp: Comparison) -> str:
     return " ".join(sentences)
 
 
-FITS = "it has what its policy needs"
+MEETS = re.compile(r"The new hosts meet the policy(?: \([^)]*\))?\.")
 """A refresh's sentence (:attr:`models.report.refresh.RefreshView.sentence`) where its new
 hosts are as many as its policy needs."""
 
 
-def _refresh(design: Design, effective: Design, cmp: Comparison, p: Prediction) -> str:
-    """What each refresh does (:func:`models.report.refresh.summary`), never "it has what its
-    policy needs" beside a breach: where the refreshed design breaks its policy all the same
-    the sentence says how, and where the reported design (``effective``, ``p``) breaks it
-    or is short of hosts, that the new hosts meet it."""
+def _refresh(design: Design, cmp: Comparison) -> str:
+    """What each refresh does (:func:`models.report.refresh.summary`), never that its new
+    hosts meet the policy beside a breach: where the refreshed design breaks its policy all
+    the same (one host over-committed while the cluster has the hosts it needs), the
+    sentence says how."""
     out = []
     for v in refresh.views(design, cmp):
         text = v.sentence
         col = next((c for c in cmp.columns if c.name == v.scenario), None)
-        if FITS in text and col is not None and col.prediction is not None:
+        if col is not None and col.prediction is not None:
             try:
                 refreshed = apply_scenario(design, v.scenario)
             except DesignError:
                 refreshed = design
             words = _breaches(refreshed, col.prediction)
             if words:
-                text = text.replace(FITS, "it has the hosts its policy needs, yet it"
-                                    + words.removeprefix("It").rstrip("."))
-            elif breaches(effective, p) or _short(p):
-                text = text.replace(FITS, "they meet its policy")
+                meets = MEETS.search(text)
+                if meets is not None:
+                    text = (text[:meets.start()] + "The new hosts are as many as the policy"
+                            " needs, but it breaks all the same: "
+                            + words.removeprefix(BREAKS) + text[meets.end():])
         out.append(text)
     return " ".join(out)
 
@@ -593,6 +599,5 @@ def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
         effective = design
     return Summary(achieves(effective, scenario, p), binds(effective, p),
                    action(effective, p, remedy, failure), scenarios(design, cmp),
-                   _refresh(design, effective, cmp, p),
-                   summary_text(effective, failure))
+                   _refresh(design, cmp), summary_text(effective, failure))
 

@@ -146,23 +146,27 @@ def _refreshed(overrides: list[Override], memory_gb: float | None = None,
     return d
 
 
-def test_a_refresh_that_breaks_its_policy_never_reads_it_has_what_it_needs() -> None:
+def test_a_refresh_that_breaks_its_policy_never_reads_that_it_meets_it() -> None:
     """The refresh's hosts are as many as its policy needs, but one VM of 900 GB
     over-commits its host: the summary said both 'It breaks its policy: the memory of host
-    prod PowerEdge R760 01 over-committed (102 %)' and 'it has what its policy needs'."""
+    prod PowerEdge R760 01 over-committed (102 %)' and that the new hosts have what (meet
+    what) the policy needs."""
     d = _refreshed([Override("id:prod-v0", "memory_gb", 900.0)], 1024.0, hosts=4)
     for scenario in ("R760", "base"):
         s = _summary("", scenario, d)
         assert "it has what its policy needs" not in s.refresh
-        assert "it has the hosts its policy needs, yet it breaks its policy: the memory of" \
-            " host prod PowerEdge R760 01 over-committed (102 %)." in s.refresh
+        assert "meet the policy" not in s.refresh
+        assert "The new hosts are as many as the policy needs, but it breaks all the same:" \
+            " the memory of host prod PowerEdge R760 01 over-committed (102 %)." in s.refresh
     assert "It breaks its policy" in _summary("", "R760", d).binds
 
 
-def test_a_refresh_of_a_design_that_breaks_its_policy_says_the_new_hosts_meet_it() -> None:
+def test_a_refresh_of_a_design_that_breaks_its_policy_says_what_the_new_hosts_do() -> None:
+    """The base design breaks its policy, the refresh meets it: the sentence names the new
+    hosts, never 'it has what its policy needs' of a design that breaks it."""
     d = _refreshed([], vm_gb=28.16)  # prod's hosts hold 110 % of their memory
     s = _summary("", "base", d)
     assert "It breaks its policy: host memory on 4 hosts over-committed (up to 110 %)" \
         in s.binds
     assert "it has what its policy needs" not in s.refresh
-    assert s.refresh.endswith("On the new hosts host memory binds and they meet its policy.")
+    assert "The new hosts meet the policy" in s.refresh
