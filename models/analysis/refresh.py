@@ -497,7 +497,12 @@ class Sizing:
 
 
 def _ha_on(design: Design, g: str) -> bool:
-    comp = design.component(g) if g else None
+    """Whether group ``g`` restarts a failed host's VMs: a cluster with HA on, or the hosts in
+    no cluster where the policy keeps spare hosts for HA (``policy.ha_spare_hosts``)."""
+    if not g:
+        spare = design.policy.get("ha_spare_hosts", 0)
+        return isinstance(spare, (int, float)) and spare > 0
+    comp = design.component(g)
     return comp is not None and comp.get("ha_enabled") is True
 
 

@@ -321,3 +321,13 @@ def test_memory_is_sized_from_the_servers_populations_never_specs_test_system() 
     assert all(h.get("memory_gb") == m.population.total_gb for h in r.design.of_kind("host"))
     doc = r.to_dict()["target"]["memory"]
     assert doc["population"] == m.population.text and doc["source_text"]
+
+
+def test_hosts_in_no_cluster_with_spare_hosts_survive_a_failure_after_the_refresh() -> None:
+    d = estate()
+    d.links = [lk for lk in d.links if lk.kind != "in_cluster"]
+    d.components = [c for c in d.components if c.kind != "cluster"]
+    d.policy["ha_spare_hosts"] = 1
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
+    report = host_failure(r.design)
+    assert r.counts[""] >= 2 and not report.baseline and report.survives
