@@ -5,10 +5,12 @@ measured, licensed cores, the binding limit), and in sentences for the summary."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.analysis.refresh import Side, changed_settings, rows, side
-from models.document.design import Design
+from models.core.prediction import Prediction
+from models.document.design import Design, DesignError, apply_scenario
 from models.document.numbers import counted, percent, with_unit
 from models.engine.kpis import limit_text
 from models.report.compare import Comparison
@@ -23,6 +25,8 @@ class RefreshView:
     after: Side
     changed: tuple[str, ...] = ()
     """Each host setting the refresh changed, in words (``Hyperthreading off -> on``)."""
+    breaks: str = ""
+    """What the refreshed design breaks of its policy, in words (empty: nothing)."""
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -45,17 +49,28 @@ class RefreshView:
         text += "."
         if a.hosts_needed is not None:
             short = a.hosts_needed - a.hosts
-            text += (f" The new hosts meet the policy ({limit_text(a.binding, phrase=True)}"
-                     f" is the tightest limit)." if short <= 0 else
-                     f" The new hosts are short of the policy by {counted(short, 'host')}"
-                     f" ({limit_text(a.binding, phrase=True)} binds).")
+            if short > 0:
+                text += (f" The new hosts are short of the policy by {counted(short, 'host')}"
+                         f" ({limit_text(a.binding, phrase=True)} binds).")
+            elif self.breaks:
+                text += (" The new hosts are as many as the policy needs, but it breaks all"
+                         f" the same: {self.breaks}.")
+            else:
+                text += (f" The new hosts meet the policy ({limit_text(a.binding, phrase=True)}"
+                         " is the tightest limit).")
         if self.changed:
             text += f" Settings it changes: {', '.join(self.changed)}."
         return text
 
 
-def views(design: Design, comparison: Comparison) -> list[RefreshView]:
-    """Every refresh scenario evaluated in ``comparison``, against its base design."""
+Breaks = Callable[[Design, Prediction], str]
+"""What a design breaks of its policy in ``prediction``, in words (empty: nothing)."""
+
+
+def views(design: Design, comparison: Comparison, breaks: Breaks | None = None
+          ) -> list[RefreshView]:
+    """Every refresh scenario evaluated in ``comparison``, against its base design; with
+    ``breaks``, what each refreshed design breaks of its policy."""
     base = comparison.columns[0].prediction if comparison.columns else None
     if base is None:
         return []
@@ -67,11 +82,17 @@ def views(design: Design, comparison: Comparison) -> list[RefreshView]:
             old = [c for c in design.components if c.id in set(rb.removed)]
             new = [c for c in rb.components if c.kind == "host"]
             changed = tuple(c["text"] for c in changed_settings(old, new))
+            words = ""
+            if breaks is not None:
+                try:
+                    words = breaks(apply_scenario(design, col.name), col.prediction)
+                except DesignError:
+                    words = breaks(design, col.prediction)
             out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction),
-                                   changed))
+                                   changed, words))
     return out
 
 
-def summary(design: Design, comparison: Comparison) -> str:
+def summary(design: Design, comparison: Comparison, breaks: Breaks | None = None) -> str:
     """The refreshes in sentences (empty without one)."""
-    return " ".join(v.sentence for v in views(design, comparison))
+    return " ".join(v.sentence for v in views(design, comparison, breaks))

@@ -9,7 +9,6 @@ a cluster is short of hosts or a host failure breaks the policy."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -558,34 +557,13 @@ def scenarios(design: Design, cmp: Comparison) -> str:
     return " ".join(sentences)
 
 
-MEETS = re.compile(r"The new hosts meet the policy(?: \([^)]*\))?\.")
-"""A refresh's sentence (:attr:`models.report.refresh.RefreshView.sentence`) where its new
-hosts are as many as its policy needs."""
-
-
 def _refresh(design: Design, cmp: Comparison) -> str:
     """What each refresh does (:func:`models.report.refresh.summary`), never that its new
     hosts meet the policy beside a breach: where the refreshed design breaks its policy all
     the same (one host over-committed while the cluster has the hosts it needs), the
     sentence says how."""
-    out = []
-    for v in refresh.views(design, cmp):
-        text = v.sentence
-        col = next((c for c in cmp.columns if c.name == v.scenario), None)
-        if col is not None and col.prediction is not None:
-            try:
-                refreshed = apply_scenario(design, v.scenario)
-            except DesignError:
-                refreshed = design
-            words = _breaches(refreshed, col.prediction)
-            if words:
-                meets = MEETS.search(text)
-                if meets is not None:
-                    text = (text[:meets.start()] + "The new hosts are as many as the policy"
-                            " needs, but it breaks all the same: "
-                            + words.removeprefix(BREAKS) + text[meets.end():])
-        out.append(text)
-    return " ".join(out)
+    return refresh.summary(design, cmp,
+                           lambda d, p: _breaches(d, p).removeprefix(BREAKS).rstrip("."))
 
 
 def summarise(design: Design, scenario: str, p: Prediction, cmp: Comparison,
