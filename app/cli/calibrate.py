@@ -29,6 +29,7 @@ from models.engine.kpis import KPI_BY_KEY, limit_text
 from models.io.importers import registry
 from models.io.importers.importer import MEASUREMENTS, MIN_COVERAGE
 from models.io.importers.measurements import STATS
+from models.subsystems import vsan
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -144,7 +145,8 @@ def cmd_place(args: argparse.Namespace) -> int:
     return 0
 
 
-CAPACITY_TILES = ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct")
+CAPACITY_TILES = ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct",
+                  "vsan_free_tib")
 """The dashboard's capacity figures, which ``evaluate`` prints in the tiles' words."""
 
 
@@ -172,6 +174,8 @@ def capacity_lines(pred: Prediction) -> list[str]:
                    f" ({limit_text(cl.binding)};"
                    f" {cl.admission_control})"
                    f"{short}{ratio}{lic}")
+    for vs in cap.vsan or []:
+        out.append(f"  vSAN {vs.name}: {vsan.words(vs)}")
     for key in CAPACITY_TILES:  # as the dashboard's tiles read them
         kpi = KPI_BY_KEY[key]
         figure = kpi.value(pred)

@@ -15,8 +15,13 @@ from typing import Any, overload
 
 import numpy as np
 
-from models.core.sections import LibraryJob, Sections
+from models.core.sections import LibraryJob, Sections, to_json
 from models.document.numbers import Names, percent
+
+VSAN_KEYS = ("cluster", "name", "architecture", "policy", "ftt", "hosts", "raw_tib",
+             "usable_tib", "data_tib", "reserve_tib", "free_tib", "min_hosts", "hosts_needed",
+             "write_latency_ms", "read_latency_ms")
+"""The keys of each vSAN cluster in the JSON's top-level ``vsan`` list (the public contract)."""
 
 FORMAT = "headroom-prediction"
 VERSION = 1
@@ -378,6 +383,9 @@ class Prediction:
                              "source": r.source} for r in self.bottlenecks()],
             "warnings": list(self.warnings),
         }
+        cap = self.sections.capacity
+        if cap is not None and cap.vsan:
+            out["vsan"] = [{k: to_json(getattr(v, k)) for k in VSAN_KEYS} for v in cap.vsan]
         extras = self.sections.to_json()
         if extras:
             out["extras"] = extras

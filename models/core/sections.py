@@ -134,6 +134,43 @@ class StorageCapacity:
 
 
 @dataclass
+class VsanCluster:
+    """One vSAN cluster's datastore (:mod:`models.subsystems.vsan`): the top-level ``vsan``
+    list of the prediction's JSON.  Capacities in TiB."""
+
+    cluster: str
+    name: str
+    architecture: str
+    """``esa`` or ``osa``."""
+    policy: str
+    """The cluster's default layout: ``raid1``, ``raid5``, ``raid6``."""
+    ftt: int
+    hosts: int
+    raw_tib: float
+    usable_tib: float
+    """Data the cluster holds under its policy after reserves, before compression."""
+    data_tib: float
+    """What its VMs use (thin) or are provisioned (thick), before compression."""
+    reserve_tib: float
+    """Raw kept free: host rebuild and operations reserves, or the slack rule."""
+    free_tib: float
+    """Usable less the data after compression (negative: short)."""
+    min_hosts: int
+    """The policy's minimum (one more recommended)."""
+    hosts_needed: int | None
+    """The larger of the hosts the data needs and the policy's minimum (None: no devices)."""
+    write_latency_ms: float | None
+    read_latency_ms: float | None
+    storage_hosts: int | None = field(default=None, metadata=OMIT)
+    """Hosts like the cluster's that the data needs (its reserves included)."""
+    compression: float = field(default=1.0, metadata=OMIT)
+    reserve_rule: str = field(default="reserved", metadata=OMIT)
+    """``reserved`` (host rebuild and operations reserves) or ``slack`` (30 % free)."""
+    used_tib: float = field(default=0.0, metadata=OMIT)
+    """Raw the data takes under its policies, compressed."""
+
+
+@dataclass
 class Capacity:
     """Clusters' HA admission control, overcommit and storage space (``extras.capacity``)."""
 
@@ -145,6 +182,8 @@ class Capacity:
     unplaced_vms: int
     sources: list[str]
     licensing: Licensing | None = field(default=None, metadata=OMIT)
+    vsan: list[VsanCluster] | None = field(default=None, metadata=OMIT)
+    """The vSAN clusters (the JSON's top-level ``vsan``); None where there are none."""
 
 
 # ---------------------------------------------------------------------- content library

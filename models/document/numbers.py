@@ -75,7 +75,9 @@ def si(x: float | None, digits: int = 3) -> str:
 
 # --------------------------------------------------------------------------- counts
 
-SINGULAR = {"drives": "drive", "hosts": "host", "ports": "port", "sockets": "socket",
+SINGULAR = {"drives": "drive", "hosts": "host", "devices": "device",
+            "disk groups": "disk group", "failures": "failure", "ports": "port",
+            "sockets": "socket",
             "cores": "core", "lanes": "lane", "I/Os": "I/O", "items": "item",
             "transfers": "transfer", "containers": "container", "streams": "stream",
             "vCPUs": "vCPU", "shares": "share", "VMs": "VM", "bytes": "byte",

@@ -226,6 +226,15 @@ HOST = KindSpec(
         # --- issue 16
         P("aes_ni", "bool", True, doc="the CPUs have AES-NI instructions (Intel Westmere, 2010,"
           " and later): AES costs a fraction of its software cycles per byte"),
+        # --- issue 35: the host's share of its cluster's vSAN datastore
+        P("vsan.devices", "int", 0, "devices", "vSAN capacity devices (ESA: NVMe devices in"
+          " its single storage pool; OSA: capacity devices over all its disk groups)", 0, 64),
+        P("vsan.device_tb", "float", 0.0, "TB", "raw capacity of each vSAN capacity device"
+          " (decimal TB, as vendors state it)", 0, 100),
+        P("vsan.disk_groups", "int", 0, "disk groups", "OSA disk groups (each one cache device"
+          " in front of its capacity devices); ESA has none", 0, 5),
+        P("vsan.cache_gb", "float", 0.0, "GB", "OSA cache device size (memory overhead counts"
+          " up to 600 GB of it)", 0, 10000),
         *MEASURED_HOST, *RECORDED,
     ),
 )
@@ -266,6 +275,8 @@ STORAGE_ARRAY = KindSpec(
         P("fabric_gbps", "float", 16.0, "Gbit/s", "host-to-array link speed", 0.1, 1000),
         P("vaai", "bool", True, doc="VAAI offloads available"),
         P("sioc", "bool", False, doc="Storage I/O Control enabled on the datastore"),
+        P("local", "bool", False, doc="a host's own disks (a datastore one host mounts: boot"
+          " and local disks), reached by that host alone; not a shared array"),
         # --- issue 16
         P("vsan_write_round_trips", "int", 1, "round trips", "synchronous inter-site round"
           " trips a write to a stretched vSAN datastore pays before it completes (1: the"
@@ -282,6 +293,9 @@ VM = KindSpec(
         P("vcpus", "int", 2, "vCPUs", "virtual CPUs", 1, 768),
         P("memory_gb", "float", 4.0, "GB", "configured memory", 0.0625, 24576),
         P("guest_os", "enum", "linux", choices=("linux", "windows"), doc="guest OS family"),
+        P("vsan.policy", "enum", "cluster", choices=("cluster", "raid1", "raid5", "raid6"),
+          doc="the vSAN storage policy of the VM's disks: its cluster's default, or another"
+          " layout (with its cluster's FTT; RAID 5 tolerates 1, RAID 6 2)"),
         P("vnic", "enum", "vmxnet3", choices=("vmxnet3", "vmxnet2", "e1000"),
           doc="virtual NIC type"),
         P("vscsi", "enum", "pvscsi", choices=("pvscsi", "lsi_sas"),
@@ -456,6 +470,24 @@ CLUSTER = KindSpec(
         P("drs_automation", "enum", "fully_automated",
           choices=("manual", "partially_automated", "fully_automated"),
           doc="DRS automation level"),
+        # --- issue 35: a vSAN cluster (its datastore built from its hosts' devices)
+        P("vsan.architecture", "enum", "none", choices=("none", "esa", "osa"),
+          doc="vSAN: none, the Express Storage Architecture (vSAN 8 and later, NVMe storage"
+          " pools) or the Original Storage Architecture (disk groups)"),
+        P("vsan.policy", "enum", "raid1", choices=("raid1", "raid5", "raid6"),
+          doc="the default storage policy's data layout: RAID 1 mirroring (FTT+1 copies),"
+          " RAID 5 (FTT 1) or RAID 6 (FTT 2) erasure coding"),
+        P("vsan.ftt", "int", 1, "failures", "host failures the default storage policy"
+          " tolerates (RAID 5: 1, RAID 6: 2)", 1, 3),
+        P("vsan.compression", "float", 1.0, "ratio", "data reduction assumed (1.0: nothing"
+          " pre-spent; 1.25, 1.5, 2.0 offered)", 1.0, 4.0),
+        P("vsan.operations_reserve_pct", "float", 10.0, "%", "raw capacity kept for"
+          " operations (policy changes, resyncs, rebalancing): an assumption, no single"
+          " published figure", 0, 50),
+        P("vsan.host_rebuild_reserve", "bool", True, doc="keep the largest host's raw"
+          " capacity free to rebuild a failed host's components"),
+        P("vsan.thin", "bool", True, doc="VM disks are thin (they take what they use; thick"
+          " ones their whole provisioned size)"),
         P("measured.cpu_pct", "float", None, "%", "recorded cluster CPU usage (Aria"
           " Operations)", 0, 1000, nullable=True),
         P("measured.memory_pct", "float", None, "%", "recorded cluster memory utilisation"
@@ -549,6 +581,13 @@ PROP_LABELS: dict[str, str] = {
     # the report's title page (fields of the design, not properties)
     "design.report.title": "Report title", "design.report.notes": "Report notes",
     # imported estates: what was measured and where it came from (issue 15)
+    "vsan.architecture": "vSAN", "cluster.vsan.policy": "vSAN storage policy",
+    "vm.vsan.policy": "vSAN storage policy", "vsan.ftt": "vSAN failures to tolerate",
+    "vsan.compression": "vSAN compression", "vsan.operations_reserve_pct":
+    "vSAN operations reserve", "vsan.host_rebuild_reserve": "vSAN host rebuild reserve",
+    "vsan.thin": "Thin disks on vSAN", "vsan.devices": "vSAN capacity devices",
+    "vsan.device_tb": "vSAN device size", "vsan.disk_groups": "vSAN disk groups",
+    "vsan.cache_gb": "vSAN cache device",
     "host.aes_ni": "AES-NI instructions", "storage_array.vsan_write_round_trips":
     "Inter-site round trips per vSAN write",
     "host.measured.cpu_pct": "Recorded CPU usage", "host.measured.memory_pct":
@@ -605,6 +644,7 @@ PROP_LABELS: dict[str, str] = {
     "media": "Drive media", "disks": "Drives", "disk_iops": "IOPS per drive",
     "raid": "RAID level", "layout": "RAID group or pool", "protocol": "Storage protocol",
     "fabric_gbps": "Fabric speed", "vaai": "VAAI offloads", "sioc": "Storage I/O Control",
+    "local": "Local to one host",
     # vm
     "vcpus": "vCPUs", "guest_os": "Guest OS", "vnic": "Virtual NIC",
     "vscsi": "Virtual SCSI adapter", "ft": "Fault Tolerance", "vaio_filter": "VAIO I/O filter",
@@ -675,6 +715,8 @@ CHOICE_LABELS: dict[str, str] = {
     "export": "export", "vaai": "VAAI copy in the array", "same_host": "through one host",
     "cross_host": "between two hosts", "upload_client": "uploaded from a client",
     "web_server": "pulled from a web server",
+    "esa": "ESA (Express Storage Architecture)", "osa": "OSA (Original Storage Architecture)",
+    "cluster": "the cluster's default",
     **{e.id: e.short for e in licensing.rules().editions},
 }
 """How a choice reads on screen (``raid5`` is "RAID 5"); the design file keeps the name."""

@@ -183,7 +183,14 @@ MAXIMUMS = Study("VMware vSphere Configuration Maximums (per release)", "VMware"
 LICENSING = Study(licensing.rules().cited()[0].title, "Broadcom", 2025)
 """The per-core counting rule licensed cores follow (``resources/licensing.json``)."""
 
-GUIDES: tuple[Study, ...] = (HA, DRS, HYPERTHREADING, FT_LIMITS, MAXIMUMS, LICENSING)
+VSAN_PLANNING = Study(
+    "vSAN Planning and Deployment: Designing and Sizing vSAN (Broadcom KB 428941 and"
+    " 394410)", "VMware", None)
+"""vSAN's capacity rules: the policies' layouts and minimum hosts, ESA's overhead, the
+reserves (``models/subsystems/vsan.py``)."""
+
+GUIDES: tuple[Study, ...] = (HA, DRS, HYPERTHREADING, FT_LIMITS, MAXIMUMS, LICENSING,
+                             VSAN_PLANNING)
 """Product documents whose rules a model implements as stated (no case of theirs)."""
 
 _BY_NAME: dict[str, Study] = {name: s for s in STUDIES + GUIDES for name in s.names}

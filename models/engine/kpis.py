@@ -52,6 +52,7 @@ from models.document.studies import (
     RAIDPOOL,
     VAIO,
     VSAN,
+    VSAN_PLANNING,
     cite,
 )
 
@@ -240,6 +241,8 @@ LIMITS: dict[str, Limit] = {
     "array": Limit("storage array", "a storage array"),
     "nic": Limit("NIC", "a NIC"),
     "restart": Limit("HA restart", "a VM no surviving host can restart"),
+    "storage": Limit("vSAN storage", "vSAN storage capacity"),
+    "vsan_min": Limit("vSAN policy minimum", "the vSAN policy's minimum hosts"),
 }
 """The consolidation's binding limits (``Consolidation.binding``, a cluster's ``binding``) and
 the policy checks a goal seek reports failing (``cpu+memory``), in words."""
@@ -370,6 +373,30 @@ def storage_used_pct(p: Prediction) -> float | None:
     sized = [a for a in cap.storage.arrays if a.capacity_gb]
     total = sum(a.capacity_gb or 0.0 for a in sized)
     return 100.0 * sum(a.used_gb for a in sized) / total if total > 0 else None
+
+
+def vsan_free(p: Prediction) -> float | None:
+    """Free TiB over the vSAN clusters (None without one)."""
+    cap = _capacity(p)
+    if cap is None or not cap.vsan:
+        return None
+    return sum(v.free_tib for v in cap.vsan)
+
+
+def _vsan_detail(p: Prediction, name: Names) -> str:
+    cap = _capacity(p)
+    if cap is None or not cap.vsan:
+        return ""
+    rows = {c.id: c for c in cap.clusters}
+    out = []
+    for v in cap.vsan[:2]:
+        row = rows.get(v.cluster)
+        sets = f", {LIMITS[row.binding].word} binds" if row is not None and \
+            row.binding in ("storage", "vsan_min") else ""
+        out.append(f"{v.name} {with_unit(v.data_tib, 'TiB')} of"
+                   f" {with_unit(v.usable_tib, 'TiB')}{sets}")
+    more = f"; {counted(len(cap.vsan) - 2, 'more cluster')}" if len(cap.vsan) > 2 else ""
+    return "; ".join(out) + more
 
 
 def storage_unmeasured(p: Prediction) -> bool:
@@ -518,6 +545,11 @@ KPIS: tuple[Kpi, ...] = (
         cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
         " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
         " clusters", False, "no clusters", _memory_detail, estate=True),
+    Kpi("vsan_free_tib", "vSAN free", "TiB", vsan_free, cite(VSAN_PLANNING),
+        "Data the vSAN clusters can still take under their storage policies after the host"
+        " rebuild and operations reserves (or 30 % slack where those cannot apply), before"
+        " compression; below it each cluster's data against its usable capacity and what"
+        " sets its hosts", True, "no vSAN cluster", _vsan_detail, estate=True),
     Kpi("storage_used_pct", "Storage capacity", "%", storage_used_pct, CAPACITY,
         "Space in use over the capacity of the arrays (datastores) whose capacity is known;"
         " below it the space used, provisioned and needed with the planned growth"

@@ -44,7 +44,7 @@ from models.core.results import ConsolidationResult
 from models.core.sections import ArrayCapacity, Capacity, ClusterCapacity, StorageCapacity
 from models.document.numbers import counted
 from models.document.studies import DRS, HA
-from models.subsystems import licensing
+from models.subsystems import licensing, vsan
 from models.subsystems.consolidation import background, density, fewest_hosts
 from models.subsystems.limits import limits_for
 
@@ -93,6 +93,12 @@ class _Static:
         self.max_vcpu_per_core_host = _max_ratio(c, vm["vcpus"], cores)
         self.storage = _storage(c)
         self.unplaced_vms = int((~placed).sum())
+        sites = c.host_site
+        self.vsan = vsan.solve(c, [vsan.Cluster(
+            g["cluster"], g["hosts"], g["vms"],
+            len(np.unique(sites[g["hosts"]][sites[g["hosts"]] >= 0])) >= 2)
+            for g in groups if g["cluster"] is not None])
+        self.vsan_of = {v.cluster: v for v in self.vsan}
 
 
 def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
@@ -157,6 +163,13 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
             if g["fewest"] > max(counts.values(), default=0):
                 binding = "ft"  # a secondary needs a host of its own
             needed = base + reserve
+        vs = st.vsan_of.get(g["id"])
+        if vs is not None and needed is not None and vs.hosts_needed is not None:
+            # a vSAN cluster: its data under its policy, and the policy's minimum hosts
+            if (vs.storage_hosts or 0) > needed:
+                needed, binding = vs.storage_hosts, "storage"
+            if vs.min_hosts > (needed or 0):
+                needed, binding = vs.min_hosts, "vsan_min"
         if loaded:
             ranked.append((math.inf if needed is None else needed, binding))
         total += needed or 0
@@ -185,7 +198,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
                         unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title],
-                        licensing=licensing.section(c, st.physical, st.licensed))
+                        licensing=licensing.section(c, st.physical, st.licensed),
+                        vsan=st.vsan or None)
     return CapacityResult(cons, capacity, warnings)
 
 

@@ -100,7 +100,8 @@ def test_network_design_shows_throughput_and_no_storage_figures(qtbot: QtBot) ->
     assert dash.hidden == {"total_iops", "mean_latency_ms", "p95_latency_ms", "cpu_per_kiops",
                            "p95_response_ms", "ft_logging_mbps", "ft_latency_add_ms",
                            "wan_pct", "library_min", "licence_cost", "cluster_headroom",
-                           "storage_used_pct", "vcpu_per_core", "memory_overcommit"}
+                           "storage_used_pct", "vcpu_per_core", "memory_overcommit",
+                           "vsan_free_tib"}
     # (licence cost: no price; the estate's figures: no clusters)
     assert all(not dash.tiles[k].isVisibleTo(dash) for k in dash.hidden)
     assert "Licence cost" not in dash.hidden_label.text()  # asked for, not missing
