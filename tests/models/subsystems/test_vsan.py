@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from models.document.design import Component, Design, Link
+from models.document.schema import Value
 from models.engine.evaluation import evaluate
 from models.subsystems.vsan import layout, min_hosts
 
@@ -15,11 +16,11 @@ TIB = 5 * 3.84e12 / 2**40
 
 
 def cluster(hosts: int = 6, data_gb: float = 20 * 1024, policy: str = "raid5",
-            arch: str = "esa", **props: object) -> Design:
+            arch: str = "esa", props: dict[str, Value] | None = None) -> Design:
     """``hosts`` hosts of five 3.84 TB devices each, 20 VMs holding ``data_gb`` in all."""
     d = Design(name="vsan")
     d.components.append(Component("cl", "cluster", "vsan-cl", props={
-        "vsan.architecture": arch, "vsan.policy": policy, **props}))
+        "vsan.architecture": arch, "vsan.policy": policy, **(props or {})}))
     for i in range(hosts):
         d.components.append(Component(f"h{i}", "host", f"h{i}", props={
             "sockets": 2, "cores_per_socket": 32, "memory_gb": 1024.0,
@@ -67,6 +68,7 @@ def test_storage_sets_the_count_where_the_data_needs_more_hosts() -> None:
     """80 TiB of data on RAID 1 FTT 1 ESA: 2 x 1.131 x 80 = 181 TiB of raw; with each host's
     17.5 TiB, 10 % and the largest host kept, 13 hosts (CPU and memory need 1)."""
     p = evaluate(cluster(data_gb=80 * 1024, policy="raid1"))
+    assert p.sections.capacity is not None
     row = p.sections.capacity.clusters[0]
     assert row.binding == "storage" and row.hosts_needed == 13
     assert p.consolidation.binding == "storage"
@@ -76,15 +78,16 @@ def test_storage_sets_the_count_where_the_data_needs_more_hosts() -> None:
 
 def test_the_policys_minimum_sets_the_count_of_a_light_cluster() -> None:
     p = evaluate(cluster(hosts=6, data_gb=100, policy="raid6"))
+    assert p.sections.capacity is not None
     row = p.sections.capacity.clusters[0]
     assert row.hosts_needed == 6 and row.binding == "vsan_min"
 
 
 def test_thick_disks_compression_and_a_vms_own_policy() -> None:
     thin = evaluate(cluster()).to_dict()["vsan"][0]
-    thick = evaluate(cluster(**{"vsan.thin": False})).to_dict()["vsan"][0]
+    thick = evaluate(cluster(props={"vsan.thin": False})).to_dict()["vsan"][0]
     assert thick["data_tib"] == pytest.approx(2 * thin["data_tib"])
-    packed = evaluate(cluster(**{"vsan.compression": 2.0})).to_dict()["vsan"][0]
+    packed = evaluate(cluster(props={"vsan.compression": 2.0})).to_dict()["vsan"][0]
     assert packed["free_tib"] == pytest.approx(packed["usable_tib"] - 10.0)
     d = cluster()
     for vm in d.of_kind("vm"):
