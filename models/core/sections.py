@@ -106,6 +106,12 @@ class Licensing:
     """The rules in one line, with their date."""
     checked: str
     sources: list[str]
+    vsan_raw_tib: float | None = field(default=None, metadata=OMIT)
+    """Raw TiB of the design's vSAN clusters (None: no vSAN)."""
+    vsan_entitled_tib: float | None = field(default=None, metadata=OMIT)
+    """vSAN raw capacity the licensed cores entitle under the edition."""
+    vsan_addon_tib: float | None = field(default=None, metadata=OMIT)
+    """Raw TiB beyond the entitlement: the vSAN add-on to license."""
 
 
 @dataclass

@@ -42,6 +42,8 @@ class Edition:
     min_cores_per_cpu: int | None
     """The edition's own minimum per CPU where it differs from the rules' (None: the same)."""
     sources: tuple[str, ...]
+    vsan_tib_per_core: float = 0.0
+    """vSAN raw capacity each licensed core entitles (TiB); beyond it the per-TiB add-on."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def parse(doc: dict[str, Any]) -> Rules:
     sources = {k: Source(k, v["title"], v["url"], v.get("says", ""))
                for k, v in doc["sources"].items()}
     editions = tuple(Edition(e["id"], e["name"], e.get("short", e["name"]),
-                             e.get("min_cores_per_cpu"), tuple(e.get("sources", ())))
+                             e.get("min_cores_per_cpu"), tuple(e.get("sources", ())),
+                             float(e.get("vsan_tib_per_core", 0.0)))
                      for e in doc["editions"])
     if not editions:
         raise ValueError("the licensing rules name no edition")

@@ -198,7 +198,9 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                         memory_overcommit=st.memory_overcommit,
                         max_vcpu_per_core_host=st.max_vcpu_per_core_host, storage=st.storage,
                         unplaced_vms=st.unplaced_vms, sources=[HA.title, DRS.title],
-                        licensing=licensing.section(c, st.physical, st.licensed),
+                        licensing=licensing.section(
+                            c, st.physical, st.licensed,
+                            sum(v.raw_tib for v in st.vsan) if st.vsan else None),
                         vsan=st.vsan or None)
     return CapacityResult(cons, capacity, warnings)
 

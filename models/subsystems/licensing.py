@@ -37,8 +37,11 @@ def host_cores(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
     return np.where(esxi, physical, 0.0), np.where(esxi, licensed, 0.0)
 
 
-def section(c: Compiled, physical: np.ndarray, licensed: np.ndarray) -> Licensing:
-    """The design's licensing: its totals, the rules and the yearly cost."""
+def section(c: Compiled, physical: np.ndarray, licensed: np.ndarray,
+            vsan_raw_tib: float | None = None) -> Licensing:
+    """The design's licensing: its totals, the rules and the yearly cost; with vSAN clusters
+    of ``vsan_raw_tib`` raw, the capacity the edition's cores entitle and the add-on TiB
+    beyond it."""
     rules = licensing.rules()
     edition = rules.edition(_edition(c))
     order = bool(c.policy["licence_order_minimum"])
@@ -55,7 +58,11 @@ def section(c: Compiled, physical: np.ndarray, licensed: np.ndarray) -> Licensin
         price_per_core=price if price_given else None,
         cost_per_year=counted * price if price_given else None,
         rules=rules.summary, checked=rules.checked,
-        sources=[s.title for s in rules.cited()])
+        sources=[s.title for s in rules.cited()],
+        vsan_raw_tib=vsan_raw_tib,
+        vsan_entitled_tib=None if vsan_raw_tib is None else counted * edition.vsan_tib_per_core,
+        vsan_addon_tib=None if vsan_raw_tib is None else
+        max(vsan_raw_tib - counted * edition.vsan_tib_per_core, 0.0))
 
 
 def _edition(c: Compiled) -> str:

@@ -109,3 +109,17 @@ def test_a_stretched_cluster_keeps_thirty_percent_free() -> None:
 
 def test_a_design_without_vsan_has_no_vsan_list() -> None:
     assert "vsan" not in evaluate(cluster(arch="none")).to_dict()
+
+
+def test_licensing_counts_the_vsan_capacity_the_edition_entitles() -> None:
+    """VCF entitles 1 TiB of vSAN raw per licensed core, VVF 0.25 TiB: six hosts of 2 x 32
+    cores license 384 cores, 384 or 96 TiB against the cluster's 104.8 TiB of raw."""
+    d = cluster()
+    lic = evaluate(d).sections.capacity
+    assert lic is not None and lic.licensing is not None
+    assert lic.licensing.vsan_entitled_tib == 384 and lic.licensing.vsan_addon_tib == 0
+    d.policy["licence_edition"] = "vvf"
+    vvf = evaluate(d).sections.capacity
+    assert vvf is not None and vvf.licensing is not None
+    assert vvf.licensing.vsan_entitled_tib == pytest.approx(96.0)
+    assert vvf.licensing.vsan_addon_tib == pytest.approx(6 * TIB - 96.0)
