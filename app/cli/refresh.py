@@ -7,10 +7,12 @@ on the new ones), which ``evaluate --scenario``, ``report`` and the app's Compar
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.common import emit, load
+from models.document import numbers as fmt
 from models.document.design import DesignError, Issue, Scenario
 
 if TYPE_CHECKING:
@@ -20,7 +22,7 @@ COMMANDS = ("refresh",)
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
-    from models.analysis.refresh import refresh, target  # noqa: PLC0415
+    from models.analysis.refresh import refresh, target, vsan_target  # noqa: PLC0415
     from models.io.files import save_design  # noqa: PLC0415
 
     design = load(args.file)
@@ -29,6 +31,13 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         raise DesignError([Issue("refresh", f"-o must end in .json or .headroom, got"
                                  f" '{out.name}'")])
     to = target(args.to, args.cpu, args.memory_gb)
+    if args.vsan:
+        to = replace(to, vsan=vsan_target(args.vsan, args.policy, args.ftt, args.devices,
+                                          args.device_tb, args.compression))
+    elif any(v is not None for v in (args.policy, args.ftt, args.devices, args.device_tb,
+                                      args.compression)):
+        raise DesignError([Issue("refresh", "--policy, --ftt, --devices, --device-tb and"
+                                 " --compression size a vSAN: give --vsan esa or --vsan osa")])
     name = args.scenario or f"refresh to {to.server.name}"
     if any(s.name == name for s in design.scenarios) or name == "base":
         raise DesignError([Issue("refresh", f"the design already has a scenario '{name}':"
@@ -36,7 +45,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     ht = None if args.ht is None else args.ht == "on"
     r = refresh(design, to, hosts=args.hosts, clusters=args.cluster, ht=ht)
     if out is not None:
-        design.scenarios.append(Scenario(name, [], r.rebuild))
+        design.scenarios.append(Scenario(name, list(r.overrides), r.rebuild))
         save_design(design, out)
     doc = {"format": "headroom-refresh", "version": 1, "design": design.name,
            "scenario": name, **r.to_dict(),
@@ -57,6 +66,14 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     print(f"  method     {r.method()}")
     for c in r.changed:
         print(f"  changed    {c['text']}")
+    for c in r.after.clusters:
+        if c.get("vsan") and c["id"] in r.groups:
+            v = c["vsan"]
+            print(f"  vSAN       {c['name']}: {fmt.with_unit(v['raw_tib'], 'TiB')} raw,"
+                  f" {fmt.with_unit(v['usable_tib'], 'TiB')} usable after reserves,"
+                  f" {fmt.with_unit(v['data_tib'], 'TiB')} of data,"
+                  f" {fmt.with_unit(v['free_tib'], 'TiB')} free; the policy at least"
+                  f" {fmt.counted(v['min_hosts'], 'host')}")
     for n in r.notes:
         print(f"  note: {n}")
     if out is not None:
@@ -83,6 +100,20 @@ def add_commands(sub: Subcommands) -> None:
                    help="hosts per cluster refreshed (default: the fewest meeting the policy)")
     p.add_argument("--ht", choices=("on", "off"),
                    help="hyperthreading on the new hosts (default: as each old host had it)")
+    p.add_argument("--vsan", choices=("esa", "osa"),
+                   help="move the refreshed clusters to vSAN on the new hosts' devices, sized"
+                        " with compute and memory")
+    p.add_argument("--policy", choices=("raid1", "raid5", "raid6"),
+                   help="the vSAN default storage policy (default: RAID 5 on ESA, RAID 1 on"
+                        " OSA)")
+    p.add_argument("--ftt", type=int, metavar="N",
+                   help="failures to tolerate (RAID 1: 1-3; RAID 5 is 1, RAID 6 is 2)")
+    p.add_argument("--devices", type=int, metavar="N",
+                   help="vSAN capacity devices a new host (default 6)")
+    p.add_argument("--device-tb", type=float, metavar="X",
+                   help="each device's raw TB (default 3.84)")
+    p.add_argument("--compression", type=float, metavar="R",
+                   help="vSAN data reduction assumed (default 1.0: nothing pre-spent)")
     p.add_argument("--cluster", action="append", metavar="NAME",
                    help="refresh this cluster only (repeatable; default: every cluster)")
     p.add_argument("--scenario", metavar="NAME",

@@ -40,7 +40,8 @@ from models.analysis.failure import fail_hosts, loads_of
 from models.analysis.resize import groups_of, resize
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import compute
-from models.core.prediction import Prediction
+from models.core.prediction import VSAN_KEYS, Prediction
+from models.core.sections import to_json
 from models.document.catalogue import servers
 from models.document.catalogue.processors import Processor
 from models.document.catalogue.servers import Server
@@ -50,10 +51,13 @@ from models.document.design import (
     DesignError,
     Issue,
     Link,
+    Override,
     Rebuild,
+    apply_overrides,
     rebuilt,
 )
 from models.document.numbers import NONE, counted, percent, prop_value, with_unit
+from models.document.schema import Value, choice_label
 from models.document.words import prop_text
 from models.engine.kpis import limit_text
 
@@ -69,10 +73,86 @@ MAX_GROWTH = 64
 """Hosts a placement check may add over the totals' count before the refresh gives up."""
 
 
+DEVICES = 6
+DEVICE_TB = 3.84
+"""The vSAN devices a refresh gives each new host unless told: six 3.84 TB NVMe devices, a
+mid ESA ReadyNode profile (AF-2 is 5 x 3.2 TB; the profiles rise in device count to AF-8;
+Broadcom's Compatibility Guide holds the authoritative table): an assumption, said so."""
+
+
+@dataclass(frozen=True)
+class VsanTarget:
+    """The vSAN a refresh builds: the clusters' architecture and default storage policy, and
+    each new host's capacity devices."""
+
+    architecture: str
+    policy: str
+    ftt: int
+    devices: int
+    device_tb: float
+    compression: float = 1.0
+
+    @property
+    def text(self) -> str:
+        """``vSAN ESA, RAID 5 FTT 1, 6 x 3.84 TB a host``."""
+        return (f"vSAN {self.architecture.upper()}, {choice_label(self.policy)} FTT"
+                f" {self.ftt}, {self.devices:,} x {with_unit(self.device_tb, 'TB')} a host"
+                + (f", compression {self.compression:g}" if self.compression != 1.0 else ""))
+
+    def host_props(self) -> dict[str, Value]:
+        """A new host's vSAN devices (OSA: a disk group per seven capacity devices)."""
+        props: dict[str, Value] = {"vsan.devices": self.devices,
+                                   "vsan.device_tb": self.device_tb}
+        if self.architecture == "osa":
+            props["vsan.disk_groups"] = max(1, -(-self.devices // 7))
+        return props
+
+    def overrides(self, clusters: list[str]) -> list[Override]:
+        """The refreshed clusters' vSAN settings, as a scenario's overrides."""
+        return [Override(f"id:{g}", prop, value) for g in clusters for prop, value in (
+            ("vsan.architecture", self.architecture), ("vsan.policy", self.policy),
+            ("vsan.ftt", self.ftt), ("vsan.compression", self.compression))]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def vsan_target(architecture: str, policy: str | None = None, ftt: int | None = None,
+                devices: int | None = None, device_tb: float | None = None,
+                compression: float | None = None) -> VsanTarget:
+    """A refresh's vSAN: ``esa`` or ``osa``; policy default RAID 5 on ESA, RAID 1 on OSA
+    (FTT 1); :data:`DEVICES` x :data:`DEVICE_TB` a host unless given; DesignError naming
+    what is out of range."""
+    problems = []
+    if architecture not in ("esa", "osa"):
+        problems.append(f"--vsan takes esa or osa, got '{architecture}'")
+    chosen = policy or ("raid5" if architecture == "esa" else "raid1")
+    if chosen not in ("raid1", "raid5", "raid6"):
+        problems.append(f"--policy takes raid1, raid5 or raid6, got '{chosen}'")
+    level = 1 if chosen == "raid5" else 2 if chosen == "raid6" else (ftt or 1)
+    if ftt is not None and ftt != level:
+        problems.append(f"{choice_label(chosen)} tolerates {level} failure"
+                        f"{'s' if level > 1 else ''}, not {ftt}")
+    if not 1 <= level <= 3:
+        problems.append(f"--ftt takes 1 to 3, got {level}")
+    n = DEVICES if devices is None else devices
+    tb = DEVICE_TB if device_tb is None else device_tb
+    if not 1 <= n <= 64:
+        problems.append(f"--devices takes 1 to 64, got {n}")
+    if not 0 < tb <= 100:
+        problems.append(f"--device-tb takes more than 0 to 100 TB, got {tb:g}")
+    ratio = 1.0 if compression is None else compression
+    if not 1.0 <= ratio <= 4.0:
+        problems.append(f"--compression takes 1.0 to 4.0, got {ratio:g}")
+    if problems:
+        raise DesignError([Issue("refresh", p) for p in problems])
+    return VsanTarget(architecture, chosen, level, n, tb, ratio)
+
+
 @dataclass(frozen=True)
 class Target:
     """The hardware a refresh brings: a server of the catalogue, one of its processors and
-    the memory per host."""
+    the memory per host (and, for a move to vSAN, its devices and the clusters' policy)."""
 
     server: Server
     processor: Processor
@@ -80,6 +160,8 @@ class Target:
     """None: the refresh sizes it (:func:`sized_memory`)."""
     memory: Memory | None = None
     """How the memory was chosen, where the refresh sized it."""
+    vsan: VsanTarget | None = None
+    """The vSAN the refreshed clusters run (None: their storage as it is)."""
 
     @property
     def text(self) -> str:
@@ -87,8 +169,9 @@ class Target:
         cores = f" ({counted(self.processor.cores, 'core')})" if self.processor.cores else ""
         memory = "memory sized" if self.memory_gb is None else \
             with_unit(self.memory_gb, "GB")
+        vsan = f", {self.vsan.text}" if self.vsan is not None else ""
         return (f"{self.server.title}, {self.server.sockets} x {self.processor.model}{cores},"
-                f" {memory}")
+                f" {memory}{vsan}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"server": self.server.id, "server_name": self.server.title,
@@ -96,7 +179,8 @@ class Target:
                 "cores_per_socket": self.processor.cores, "ghz": self.processor.ghz,
                 "specrate_per_core": self.processor.specrate_per_core,
                 "memory_gb": self.memory_gb,
-                "memory": self.memory.to_dict() if self.memory is not None else None}
+                "memory": self.memory.to_dict() if self.memory is not None else None,
+                "vsan": self.vsan.to_dict() if self.vsan is not None else None}
 
 
 @dataclass(frozen=True)
@@ -174,6 +258,8 @@ def template(t: Target, ht: bool | None = None) -> Any:
                  if k not in HARDWARE and not k.startswith(("measured.", "provenance."))}
         props.update(hardware)
         props["hyperthreading"] = tpl.get("hyperthreading") if ht is None else ht
+        if t.vsan is not None:
+            props.update(t.vsan.host_props())
         return Component(f"{tpl.id}~refresh~{r}", "host", tpl.name, tpl.x, tpl.y,
                          list(tpl.tags), props)
     return make
@@ -209,6 +295,7 @@ def side(p: Prediction) -> Side:
     util = np.asarray(p.hosts.cpu_util, np.float64)
     mem = np.asarray(p.hosts.memory_util, np.float64)
     rows = []
+    vsan = {v.cluster: v for v in cap.vsan or []} if cap is not None else {}
     for g in cap.clusters if cap is not None else []:
         rows.append({"id": g.id, "name": g.name, "hosts": g.hosts,
                      "hosts_needed": g.hosts_needed, "binding": g.binding,
@@ -217,7 +304,9 @@ def side(p: Prediction) -> Side:
                      "memory_util_mean": g.memory_gb / g.memory_capacity_gb
                      if g.memory_capacity_gb else None,
                      "licensed_cores": g.licensed_cores, "physical_cores": g.physical_cores,
-                     "admission_control": g.admission_control})
+                     "admission_control": g.admission_control,
+                     "vsan": {k: to_json(getattr(vsan[g.id], k)) for k in VSAN_KEYS}
+                     if g.id in vsan else None})
     io = p.total_iops > 0
     return Side(
         hosts=len(p.hosts.ids), hosts_needed=p.consolidation.hosts_needed,
@@ -257,6 +346,8 @@ class RefreshResult:
     ``before`` and ``after`` (the values, each once), ``text``."""
     problems: list[str] = field(default_factory=list)
     """What a count given breaks (hosts over the policy, host failures), in words."""
+    overrides: list[Override] = field(default_factory=list)
+    """What the refresh sets beside its rebuild (the clusters' vSAN): the scenario keeps both."""
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(figure, before, after) in words: what a table of the refresh shows."""
@@ -379,17 +470,22 @@ def sized_memory(design: Design, to: Target, hosts: int | None = None,
     return chosen
 
 
-def _refresh(design: Design, to: Target, hosts: int | None, clusters: list[str] | None,
+def _refresh(base: Design, to: Target, hosts: int | None, clusters: list[str] | None,
              evaluate: Evaluate | None, ht: bool | None) -> RefreshResult:
     ev = evaluate or _run
-    found = groups_of(design)
-    names = {c.id: c.name or c.id for c in design.of_kind("cluster")}
+    found = groups_of(base)
+    names = {c.id: c.name or c.id for c in base.of_kind("cluster")}
     names[""] = "hosts in no cluster"
     chosen = _chosen(found, names, clusters)
     if hosts is not None and hosts < 1:
         raise DesignError([Issue("refresh", f"--hosts must be at least 1, got {hosts}")])
+    if to.vsan is not None and "" in chosen:
+        raise DesignError([Issue("refresh", "vSAN runs in a cluster: the hosts in no cluster"
+                                 " cannot move to it (--cluster names the clusters)")])
+    overrides = to.vsan.overrides(chosen) if to.vsan is not None else []
+    design = apply_overrides(base, overrides)  # the clusters' vSAN, as the scenario sets it
     make = template(to, ht)
-    before_c = compile_design(design)
+    before_c = compile_design(base)
     before_p = ev(before_c)
     notes: list[str] = []
     said: dict[tuple[int, ...], list[str]] = {}
@@ -445,7 +541,7 @@ def _refresh(design: Design, to: Target, hosts: int | None, clusters: list[str] 
     return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
                          rounds, side(before_p), after, a.design, a.rebuild, a.prediction,
                          notes, changed=_changed(design, a.design, chosen, found),
-                         problems=problems)
+                         problems=problems, overrides=overrides)
 
 
 @dataclass
@@ -484,6 +580,8 @@ class Sizing:
             return f"{counted(self.hosts, 'host')} as given"
         if self.set_by == "one":
             load = "1 host holds the load (nothing reaches its limit)"
+        elif self.set_by in ("storage", "vsan_min"):
+            load = f"{limit_text(self.set_by, True)} sets {counted(self.load_hosts, 'host')}"
         else:
             load = (f"{limit_text(self.set_by, True)} sets"
                     f" {counted(self.load_hosts, 'host')} for the load")
@@ -520,7 +618,8 @@ def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str]
     sizing: dict[str, Sizing] = {}
     for g in chosen:
         row = caps.get(g)
-        reserve = row.reserve_hosts if row is not None else 0
+        reserve = row.reserve_hosts if row is not None and row.binding not in (
+            "storage", "vsan_min") else 0  # vSAN's count holds its own rebuild reserve
         load = max(counts[g] - reserve, 1)
         binding = row.binding if row is not None else None
         sz = Sizing(counts[g], counts[g] - load,

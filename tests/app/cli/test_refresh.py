@@ -75,3 +75,21 @@ def test_errors_are_one_line_and_write_nothing(capsys: pytest.CaptureFixture[str
         [] if "-o" in args else ["-o", str(out_file)]))
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err
     assert not out_file.exists()
+
+
+def test_a_refresh_to_vsan_from_the_command_line(capsys: pytest.CaptureFixture[str], old: str,
+                                                 tmp_path: Path) -> None:
+    out_file = tmp_path / "vsan.json"
+    code, out, _ = run(capsys, "refresh", old, "--to", "dell-r760", "--cpu", "Gold 6548Y+",
+                       "--memory-gb", "1024", "--vsan", "esa", "--devices", "4", "--json",
+                       "-o", str(out_file))
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["target"]["vsan"]["architecture"] == "esa"
+    assert doc["target"]["vsan"]["policy"] == "raid5" and doc["target"]["vsan"]["devices"] == 4
+    assert all(c["vsan"] is not None for c in doc["after"]["clusters"])
+    assert all(c["vsan"] is None for c in doc["before"]["clusters"])
+    kept = load_design(out_file).scenario("refresh to PowerEdge R760")
+    assert {o.prop for o in kept.overrides} >= {"vsan.architecture", "vsan.policy"}
+    code, out, err = run(capsys, "refresh", old, "--to", "dell-r760", "--policy", "raid6")
+    assert code == 2 and "give --vsan esa or --vsan osa" in err and out == ""

@@ -5,6 +5,7 @@ scenario's rebuild, the errors; and the 805-VM RVTools sample where it is."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -331,3 +332,59 @@ def test_hosts_in_no_cluster_with_spare_hosts_survive_a_failure_after_the_refres
     r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
     report = host_failure(r.design)
     assert r.counts[""] >= 2 and not report.baseline and report.survives
+
+
+# --------------------------------------------------------------------------- to vSAN
+
+
+def _with_data(gb: float = 400.0) -> Design:
+    d = estate()
+    for vm in d.of_kind("vm"):
+        vm.props["disk.used_gb"] = gb
+    return d
+
+
+def test_a_refresh_to_vsan_sizes_storage_with_compute_and_memory() -> None:
+    """prod's 40 VMs of 400 GB on ESA RAID 5 with two 3.84 TB devices a host: compute and
+    memory need 2 hosts, the data 15.6 TiB x 1.41 more: storage sets the count."""
+    from models.analysis.refresh import vsan_target  # noqa: PLC0415
+
+    base = _with_data()
+    to = replace(target("dell-r760", "Gold 6548Y+", 1024),
+                 vsan=vsan_target("esa", devices=2, device_tb=3.84))
+    r = refresh(base, to, clusters=["prod"])
+    prod = next(c for c in r.after.clusters if c["id"] == "prod")
+    assert prod["set_by"] == "storage" and prod["vsan"]["free_tib"] >= 0
+    assert prod["vsan"]["architecture"] == "esa" and prod["vsan"]["policy"] == "raid5"
+    assert prod["hosts"] == prod["vsan"]["hosts_needed"] > 2
+    assert all(h.get("vsan.devices") == 2 for h in r.design.of_kind("host")
+               if h.id.startswith("prod-"))
+    # kept as a scenario, its overrides and rebuild give the same figures
+    base.scenarios.append(Scenario("vsan", list(r.overrides), r.rebuild))
+    kept = evaluate(base, "vsan").to_dict()["vsan"]
+    assert [v["hosts_needed"] for v in kept] == [prod["vsan"]["hosts_needed"]]
+    assert host_failure(apply_scenario(base, "vsan")).survives
+    assert r.to_dict()["target"]["vsan"]["devices"] == 2
+
+
+def test_a_light_vsan_cluster_takes_the_policys_minimum() -> None:
+    from models.analysis.refresh import vsan_target  # noqa: PLC0415
+
+    to = replace(target("dell-r760", "Gold 6548Y+", 1024), vsan=vsan_target("osa", "raid6"))
+    r = refresh(_with_data(10.0), to, clusters=["dmz"])
+    dmz = next(c for c in r.after.clusters if c["id"] == "dmz")
+    assert dmz["hosts"] == 6 and dmz["set_by"] == "vsan_min"
+    assert dmz["set_by_text"] == "the vSAN policy's minimum hosts sets 6 hosts"
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"architecture": "vmfs"}, "--vsan takes esa or osa"),
+    ({"architecture": "esa", "policy": "raid6", "ftt": 1}, "RAID 6 tolerates 2 failures"),
+    ({"architecture": "esa", "devices": 0}, "--devices takes 1 to 64"),
+    ({"architecture": "osa", "compression": 0.5}, "--compression takes 1.0 to 4.0"),
+])
+def test_a_vsan_out_of_range_is_refused_by_name(kwargs: dict[str, object], words: str) -> None:
+    from models.analysis.refresh import vsan_target  # noqa: PLC0415
+
+    with pytest.raises(DesignError, match=words):
+        vsan_target(**kwargs)  # type: ignore[arg-type]
