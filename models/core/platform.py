@@ -9,8 +9,11 @@ Every subsystem that turns work into host CPU reads these columns, computed once
   A host's processor sets it (``cpu_model`` matched to the processor catalogue, or
   ``specrate_per_core`` where the catalogue lacks it): SPECrate2017_int_base per core over the
   reference's, scaled by the host's clock over the processor's base clock (a clock what-if).
-  A processor the catalogue does not know falls back to its clock: ``ghz / 2.4``, a core of
-  the reference's generation at that clock, and the prediction says so;
+  A processor the catalogue does not know counts as its family's stand-in
+  (:mod:`models.document.catalogue.families`: "AMD Ryzen 7 PRO 5850U" as the Zen 3 EPYC that
+  stands for Milan), scaled the same way; one no family knows falls back to its clock:
+  ``ghz / 2.4``, a core of the reference's generation at that clock.  The prediction says
+  which;
 * ``capacity``: the host's own core-equivalents: cores, times :data:`HT_THROUGHPUT` with
   hyperthreading on.
 
@@ -36,7 +39,8 @@ import numpy as np
 
 from models.core.compiled import Compiled
 from models.document import numbers
-from models.document.catalogue import processors
+from models.document.catalogue import families, processors
+from models.document.catalogue.families import StandIn
 
 REF_GHZ = 2.4
 """The reference core's clock: a processor the catalogue does not know runs at ``ghz / REF_GHZ``
@@ -75,9 +79,13 @@ class Compute:
     speed: np.ndarray
     """Per-thread speed relative to the reference core."""
     known: np.ndarray
-    """bool: the speed comes from the host's processor (else from its clock alone)."""
+    """bool: the speed comes from the host's processor, or its family's stand-in (else from
+    its clock alone)."""
     unknown_models: tuple[str, ...] = ()
-    """Processor strings the catalogue does not know (their hosts fall back to the clock)."""
+    """Processor strings neither the catalogue nor a family knows (their hosts fall back to
+    the clock)."""
+    stand_ins: tuple[tuple[str, StandIn], ...] = ()
+    """Processor strings the catalogue lacks, each with the family stand-in it counts as."""
 
     @property
     def clock_ghz(self) -> np.ndarray:
@@ -93,27 +101,54 @@ def compute(c: Compiled) -> Compute:
 
 
 @cache
-def _per_core(model: str) -> tuple[float, float] | None:
-    """(SPECrate per core, base GHz) of a processor string; None when unknown."""
-    proc = processors.match(model) if model.strip() else None
-    if proc is None:
+def counted_as(model: str) -> tuple[processors.Processor, StandIn | None] | None:
+    """The catalogue processor a processor string counts as: its own entry (and None), else
+    its family's stand-in (and the :class:`~models.document.catalogue.families.StandIn`);
+    None when neither knows it."""
+    if not model.strip():
         return None
-    return proc.specrate_per_core, float(proc.ghz or 0.0)
+    proc = processors.match(model)
+    if proc is not None:
+        return proc, None
+    found = families.stand_in(model)
+    return None if found is None else (found.processor, found)
+
+
+@cache
+def _per_core(model: str) -> tuple[float, float] | None:
+    """(SPECrate per core, base GHz) of a processor string, or of its family's stand-in;
+    None when neither is known."""
+    found = counted_as(model)
+    if found is None:
+        return None
+    return found[0].specrate_per_core, float(found[0].ghz or 0.0)
 
 
 def processor_speed(model: str) -> float:
     """Per-core speed of processor ``model`` at its base clock, relative to the reference core
-    (a catalogue's processor; LookupError when the catalogue lacks it)."""
-    found = _per_core(model)
-    if found is None:
+    (a catalogue's processor; LookupError when the catalogue lacks it: no family stand-in
+    here, where no clock scales it)."""
+    proc = processors.match(model) if model.strip() else None
+    if proc is None:
         raise LookupError(f"{model} is missing from the processor catalogue")
-    return found[0] / reference_specrate()
+    return proc.specrate_per_core / reference_specrate()
+
+
+def stand_in_words(found: StandIn) -> str:
+    """How a stand-in reads: "counted as its family's AMD EPYC 73F3 (Zen 3, EPYC 7003 Milan;
+    SPECrate2017_int_base 10.6 per core at 3.5 GHz)"; the caller says the clock it scales
+    to."""
+    proc = found.processor
+    base = f" at {numbers.with_unit(proc.ghz, 'GHz')}" if proc.ghz else ""
+    return (f"counted as its family's {proc.model} ({found.family.name};"
+            f" SPECrate2017_int_base {numbers.number(proc.specrate_per_core)} per core{base})")
 
 
 def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | None:
     """One host's per-core speed from its processor (``specrate_per_core`` where stated - NaN
-    where not -, else ``cpu_model`` matched to the catalogue); None when neither says it (the
-    host then runs at ``ghz / REF_GHZ``)."""
+    where not -, else ``cpu_model`` matched to the catalogue, else its family's stand-in:
+    :func:`counted_as`), scaled by ``ghz`` over the processor's base clock; None when none
+    says it (the host then runs at ``ghz / REF_GHZ``)."""
     if not np.isnan(specrate_per_core):  # stated for this host, at its own clock
         return specrate_per_core / reference_specrate()
     found = _per_core(cpu_model)
@@ -126,7 +161,7 @@ def host_speed(ghz: float, specrate_per_core: float, cpu_model: str) -> float | 
 def processor_text(props: Mapping[str, Any]) -> str:
     """What a host's processor is worth per core and where the figure comes from, in words
     (the Inspector and the host's tooltip): its catalogue entry, a per-core figure stated on
-    the host, or its clock alone."""
+    the host, its family's stand-in, or its clock alone."""
     ghz = float(props.get("ghz") or REF_GHZ)
     given = props.get("specrate_per_core")
     model = str(props.get("cpu_model") or "").strip()
@@ -135,12 +170,17 @@ def processor_text(props: Mapping[str, Any]) -> str:
         return (f"{numbers.number(float(given) / ref)} x the reference core per core:"
                 f" SPECrate2017_int_base {numbers.number(float(given))} per core, stated on the"
                 " host")
-    proc = processors.match(model) if model else None
-    if proc is None:
+    found = counted_as(model)
+    if found is None:
         what = f"{model}: not in the processor catalogue" if model else "no processor given"
         return (f"{numbers.number(ghz / REF_GHZ)} x the reference core per core: {what}, so"
                 f" from its {numbers.with_unit(ghz, 'GHz')} clock alone")
+    proc, stood = found
     speed = proc.specrate_per_core / ref * (ghz / proc.ghz if proc.ghz else 1.0)
+    if stood is not None:
+        return (f"{numbers.number(speed)} x the reference core per core: {model}: not in the"
+                f" catalogue; {stand_in_words(stood)}, scaled to its"
+                f" {numbers.with_unit(ghz, 'GHz')} clock")
     source = (f"estimated from {numbers.counted(proc.submissions, 'CPU2006 result')}"
               if proc.estimate else
               f"median of {numbers.counted(proc.submissions, 'SPEC CPU2017 result')}")
@@ -160,6 +200,7 @@ def _compute(c: Compiled) -> Compute:
     speed = ghz / REF_GHZ
     known = np.zeros(n, bool)
     unknown: list[str] = []
+    stood: dict[str, StandIn] = {}
     given = host["specrate_per_core"]
     models = host["cpu_model"]
     for j in range(n):
@@ -170,9 +211,12 @@ def _compute(c: Compiled) -> Compute:
                 unknown.append(text)
             continue
         speed[j], known[j] = found, True
+        counted = counted_as(text) if np.isnan(given[j]) else None
+        if counted is not None and counted[1] is not None:
+            stood.setdefault(text, counted[1])
     capacity = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
     return Compute(cores=cores, capacity=capacity, speed=speed, known=known,
-                   unknown_models=tuple(unknown))
+                   unknown_models=tuple(unknown), stand_ins=tuple(stood.items()))
 
 
 def speed_of(c: Compiled, host: np.ndarray) -> np.ndarray:

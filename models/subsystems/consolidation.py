@@ -53,7 +53,7 @@ import numpy as np
 
 from models.core import coefficients
 from models.core.compiled import Compiled
-from models.core.platform import REF_GHZ, compute
+from models.core.platform import REF_GHZ, compute, stand_in_words
 from models.core.prediction import SATURATED_MS, Consolidation, Resource
 from models.core.results import (
     ConsolidationResult,
@@ -256,11 +256,17 @@ def solve(c: Compiled, sto: StorageResult, net: NetworkResult,
         _warnings(res, c, rho, mem_util, cap, mem, active, dense_capable, web_p, want, vcpus)
     res.warnings[:0] = cv.warnings  # rules a design breaks (cannot power on) come first
     if c.detail:
-        for model in compute(c).unknown_models:
-            res.warnings.append(f"processor '{model}' is not in the processor catalogue: its"
-                                " hosts' per-core performance follows their clock alone (a"
-                                " core of 2012's Xeon E5-2665 at that clock); set"
+        hc = compute(c)
+        for model, found in hc.stand_ins:
+            res.warnings.append(f"processor '{model}' is not in the processor catalogue:"
+                                f" {stand_in_words(found)}, scaled by its hosts' clock; set"
                                 " host.specrate_per_core where SPEC's figure is known")
+        for model in hc.unknown_models:
+            res.warnings.append(f"processor '{model}' is not in the processor catalogue and"
+                                " no family's rule knows it: its hosts' per-core performance"
+                                " follows their clock alone (a core of 2012's Xeon E5-2665 at"
+                                " that clock); set host.specrate_per_core where SPEC's figure"
+                                " is known")
     res.cpu_virtualization = cv.section
 
     # consolidation figures for the reference host: how many VMs of the design's mix one

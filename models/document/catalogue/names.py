@@ -35,9 +35,14 @@ _E_SPACE = re.compile(r"\b(E[357])-\s+(?=\d)")
 _VERSION = re.compile(r"^(.*\d[A-Z]?)V([1-9])$")
 
 
+def plain(text: str) -> str:
+    """A processor string in upper case without its trademark marks and with single spaces:
+    "Intel(R) Core(TM) i7-8700" reads "INTEL CORE I7-8700"."""
+    return " ".join(_MARKS.sub(" ", text).upper().split())
+
+
 def _family_and_rest(text: str) -> tuple[str, str] | None:
-    s = _MARKS.sub(" ", text).upper()
-    s = _CLOCK.sub(" ", s)
+    s = _CLOCK.sub(" ", plain(text))
     s = _NOISE.sub(" ", s)
     for word in FAMILIES:
         at = re.search(rf"\b{word.upper()}\b", s)

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from models.core.compiled import compile_design
-from models.core.platform import HT_THROUGHPUT, REF_GHZ, compute, reference_specrate, speed_of
+from models.core.platform import (
+    HT_THROUGHPUT,
+    REF_GHZ,
+    compute,
+    processor_text,
+    reference_specrate,
+    speed_of,
+)
+from models.document import numbers
+from models.document.catalogue.families import stand_in
 from models.document.design import Component, Design, Override
 from models.engine.evaluation import evaluate
 
@@ -71,6 +80,48 @@ def test_a_stated_figure_wins_and_an_unknown_processor_falls_back_to_its_clock()
     h2.props["cpu_model"] = "Acme Quantum 9000"
     hc = compute(compile_design(d))
     assert hc.speed.tolist() == pytest.approx([2.0, 1.5])
-    assert hc.unknown_models == ("Acme Quantum 9000",)
+    assert hc.unknown_models == ("Acme Quantum 9000",) and hc.stand_ins == ()
     warnings = evaluate(d).warnings
-    assert any("'Acme Quantum 9000' is not in the processor catalogue" in w for w in warnings)
+    assert any("'Acme Quantum 9000' is not in the processor catalogue" in w
+               and "clock alone" in w for w in warnings)
+    assert "from its 3.6 GHz clock alone" in processor_text(h2.props | {"ghz": 3.6})
+
+
+RYZEN = "AMD Ryzen 7 PRO 5850U with Radeon Graphics      1.90 GHz"  # the Live Optics sample's
+
+
+def test_an_unknown_processor_counts_as_its_familys_stand_in_scaled_by_its_clock() -> None:
+    """A laptop's Ryzen 5000 the catalogue lacks is a Zen 3 core: the EPYC that stands in for
+    Milan, at the host's clock over that EPYC's base clock; the warning and the Inspector's
+    text name it."""
+    d = two_hosts()
+    h1 = d.component("h1")
+    assert h1 is not None
+    h1.props.update(cpu_model=RYZEN, ghz=1.9)
+    found = stand_in(RYZEN)
+    assert found is not None and found.family.name.startswith("Zen 3")
+    epyc = found.processor
+    assert epyc.model.startswith("AMD EPYC 7") and epyc.model.endswith("3") and epyc.ghz
+    hc = compute(compile_design(d))
+    assert hc.known.tolist() == [True, False] and hc.unknown_models == ()
+    assert hc.stand_ins == ((RYZEN, found),)
+    expected = epyc.specrate_per_core / reference_specrate() * 1.9 / epyc.ghz
+    assert hc.speed[0] == pytest.approx(expected)
+    assert hc.speed[0] > 1.5 * 1.9 / REF_GHZ  # more than a 2012 core at that clock
+    warning = next(w for w in evaluate(d).warnings if RYZEN in w)
+    assert f"counted as its family's {epyc.model} (Zen 3" in warning
+    assert "clock alone" not in warning
+    text = processor_text(h1.props)
+    assert text.startswith(f"{numbers.number(expected)} x the reference core per core:")
+    assert f"{RYZEN}: not in the catalogue; counted as its family's {epyc.model}" in text
+    assert "SPECrate2017_int_base" in text and "scaled to its 1.9 GHz clock" in text
+
+
+def test_a_stated_figure_wins_over_a_stand_in() -> None:
+    d = two_hosts()
+    h1 = d.component("h1")
+    assert h1 is not None
+    h1.props.update(cpu_model=RYZEN, specrate_per_core=reference_specrate())
+    hc = compute(compile_design(d))
+    assert hc.speed[0] == pytest.approx(1.0) and hc.stand_ins == ()
+    assert not any(RYZEN in w for w in evaluate(d).warnings)
