@@ -74,3 +74,9 @@ def test_filter_finds_a_processor_in_every_server_that_has_it(qtbot: QtBot) -> N
     assert "server:dell-r760:Intel Xeon Gold 6434" not in shown
     assert palette.entry("oltp-vm").isHidden()
     assert palette.headings["Dell"].isExpanded()  # opened to show what matched
+
+
+def test_the_plain_host_names_its_processor(qtbot: QtBot) -> None:
+    palette = make(qtbot)
+    tip = palette.entry("host").toolTip(0)
+    assert "cpu_model = Intel Xeon Gold 6526Y" in tip and "from: Processor catalogue" in tip

@@ -46,3 +46,21 @@ def test_one_web_server_vm_meets_the_default_policy(host: str) -> None:
     by_p95 = p.consolidation.max_vms_per_host_by_p95
     assert by_p95 is not None and by_p95 >= 1
     assert KPI_BY_KEY["hosts_needed"].value(p) == 1
+
+
+def test_the_plain_host_is_a_named_current_processor() -> None:
+    """The palette's plain Host is no longer a core of 2012 at 2.4 GHz: its processor is a
+    catalogue entry (found, not clocked alone), 16 cores a socket at its base clock, the
+    16-core part of 2023 or later that SPEC has the most results of."""
+    from models.core.platform import counted_as  # noqa: PLC0415
+    from models.document.catalogue import processors  # noqa: PLC0415
+
+    props = preset("host").props
+    found = counted_as(str(props["cpu_model"]))
+    assert found is not None and found[1] is None  # the catalogue's own, no stand-in
+    proc = found[0]
+    assert (props["cores_per_socket"], props["ghz"]) == (proc.cores, proc.ghz)
+    assert proc.cores == 16 and (proc.year or 0) >= 2023 and not proc.estimate
+    peers = [p for p in processors.processors() if p.cores == 16 and (p.year or 0) >= 2023]
+    assert proc.submissions == max(p.submissions for p in peers)
+    assert proc.model in preset("host").source
