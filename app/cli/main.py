@@ -16,6 +16,7 @@ from app.cli import (
     catalogue,
     design,
     files,
+    growth,
     imports,
     refresh,
     report,
@@ -25,8 +26,8 @@ from app.cli.common import PROG, Parser, UserError, fail
 from app.cli.gui import run_gui
 from models.document.design import DesignError
 
-COMMAND_MODULES = (design, validate, files, report, analysis, refresh, imports, calibrate,
-                   catalogue)
+COMMAND_MODULES = (design, validate, files, report, analysis, growth, refresh, imports,
+                   calibrate, catalogue)
 """Each adds its subcommands to the parser, in the order ``--help`` lists them (the import
 commands, one per design source of the importer registry, before calibrate)."""
 

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from models.core import growth
 from models.document.design import (
     Component,
     Design,
@@ -266,8 +267,11 @@ class Compiled:
             if problem:
                 raise DesignError([Issue("select 'design'", problem, ov.prop)])
             key = ov.prop.removeprefix("policy.")
+            old = growth.factors(self.policy)
             self.policy[key] = float(_encode(spec, ov.value))
             self.versions[("design", key)] = self.versions.get(("design", key), 0) + 1
+            if key.startswith("growth."):  # the grown columns move by the factor's change
+                self._grow(growth.ratios(old, growth.factors(self.policy)))
             self.patched.append(ov)
             return
         for kind, rows in self._select_rows(ov.select).items():
@@ -280,8 +284,19 @@ class Compiled:
             if problem:
                 raise DesignError([Issue(f"select '{ov.select}'", problem, ov.prop)])
             table.cols[ov.prop][rows] = _encode(spec, ov.value)
+            resource = growth.COLUMNS.get((kind, ov.prop))
+            if resource is not None:  # a value set today, grown to the year evaluated
+                table.cols[ov.prop][rows] *= growth.factors(self.policy)[resource]
             self.versions[(kind, ov.prop)] = self.versions.get((kind, ov.prop), 0) + 1
         self.patched.append(ov)
+
+    def _grow(self, ratio: dict[str, float]) -> None:
+        """Move every grown column by ``ratio`` (:mod:`models.core.growth`)."""
+        cols = {(kind, prop): t.cols[prop] for kind, t in self.tables.items()
+                for prop in t.specs if (kind, prop) in growth.COLUMNS}
+        held = self.tables["vm"].cols["workload.memory_gb"] if "vm" in self.tables else None
+        for key in growth.scale(cols, ratio, held):
+            self.versions[key] = self.versions.get(key, 0) + 1
 
     def memo(self, name: str, fn: Callable[[], T], *upstream: object) -> T:
         """``fn()``, or its last result when :attr:`reuse` is on, no column it read was
@@ -385,6 +400,9 @@ def compile_design(design: Design) -> Compiled:
         key = name.removeprefix("policy.")
         policy[key] = float(_encode(pspec, design.policy_value(key)))
     c = Compiled(design, tables, links, policy, _components=by_kind, reads=log)
+    grown = growth.factors(policy)
+    if any(f != 1.0 for f in grown.values()):
+        c._grow(grown)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))
     c.vm_secondary = _one_to_one(links["ft_secondary_on"], len(tables["vm"]))
     c.vm_array = _one_to_one(links["disk_on"], len(tables["vm"]))

@@ -81,8 +81,8 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
                     f" ({VERSION}); update Headroom")
         else:
             col.add("document", f"'version' must be {VERSION}, got {describe_value(version)}")
-    known_top = {"format", "version", "name", "notes", "report", "policy", "components",
-                 "links", "scenarios"}
+    known_top = {"format", "version", "name", "notes", "report", "policy", "growth",
+                 "components", "links", "scenarios"}
     for key in obj:
         if key not in known_top:
             col.add("document", f"unknown top-level field '{key}' (known: "
@@ -100,6 +100,13 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
             prefixed = {f"policy.{k}": v for k, v in policy.items()}
             parsed = parse_props(prefixed, DESIGN_PROPS, "policy", "design", col)
             design.policy = {k.removeprefix("policy."): v for k, v in parsed.items()}
+    growth = obj.get("growth")
+    if growth is not None:  # the rates and the year evaluated, kept beside the policy
+        if not isinstance(growth, dict):
+            col.add("growth", f"expected an object, got {describe_value(growth)}")
+        else:
+            design.policy.update(parse_props({f"growth.{k}": v for k, v in growth.items()},
+                                             DESIGN_PROPS, "growth", "design", col))
 
     components = obj.get("components", [])
     if not isinstance(components, list):
@@ -404,8 +411,13 @@ def design_to_dict(design: Design) -> dict[str, Any]:
     if design.report_title or design.report_notes:
         doc["report"] = {k: v for k, v in (("title", design.report_title),
                                            ("notes", design.report_notes)) if v}
-    if design.policy:
-        doc["policy"] = dict(design.policy)
+    policy = {k: v for k, v in design.policy.items() if not k.startswith("growth.")}
+    growth = {k.removeprefix("growth."): v for k, v in design.policy.items()
+              if k.startswith("growth.")}
+    if policy:
+        doc["policy"] = policy
+    if growth:
+        doc["growth"] = growth
     doc["components"] = [_component_dict(c) for c in design.components]
     doc["links"] = [_link_dict(lk) for lk in design.links]
     doc["scenarios"] = [_scenario_dict(s) for s in design.scenarios]

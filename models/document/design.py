@@ -176,9 +176,12 @@ class Design:
     of the document; whoever loaded it shows these as warnings."""
 
     def policy_value(self, key: str) -> Value:
+        """A design-level value: ``policy.<key>`` or ``growth.<rate>`` (the growth keeps its
+        prefix)."""
         if key in self.policy:
             return self.policy[key]
-        return DESIGN_PROPS["policy." + key].default
+        spec = DESIGN_PROPS.get("policy." + key) or DESIGN_PROPS[key]
+        return spec.default
 
     def component(self, cid: str) -> Component | None:
         for c in self.components:

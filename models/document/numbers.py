@@ -76,7 +76,7 @@ def si(x: float | None, digits: int = 3) -> str:
 # --------------------------------------------------------------------------- counts
 
 SINGULAR = {"drives": "drive", "hosts": "host", "devices": "device",
-            "disk groups": "disk group", "failures": "failure", "ports": "port",
+            "disk groups": "disk group", "failures": "failure", "years": "year", "ports": "port",
             "sockets": "socket",
             "cores": "core", "lanes": "lane", "I/Os": "I/O", "items": "item",
             "transfers": "transfer", "containers": "container", "streams": "stream",

@@ -214,8 +214,9 @@ HOST = KindSpec(
         P("ghz", "float", 2.4, "GHz", "nominal core clock", 0.5, 6.0),
         P("cpu_model", "str", "", doc="the processor as vCenter and RVTools print it ('Intel(R)"
           " Xeon(R) Gold 6140 CPU @ 2.30GHz'): its per-core performance comes from SPEC's"
-          " published results (the processor catalogue, matched by model number); empty or"
-          " unknown: the core clock alone"),
+          " published results (the processor catalogue, matched by model number; one it"
+          " lacks counts as its family's processor, scaled by its clock); empty or of no"
+          " known family: the core clock alone"),
         P("specrate_per_core", "float", None, "SPECrate2017_int_base per core", "per-core"
           " performance of a processor the catalogue lacks (overrides the catalogue's)", 0.5,
           50.0, nullable=True),
@@ -538,6 +539,18 @@ measured rate (open loop on ``workload.io_iops``); without one its storage figur
 measured (NaN, ``null`` in JSON), never invented."""
 
 DESIGN_PROPS: dict[str, PropSpec] = _props(
+    # --- issue 37: growth over years (models/core/growth.py)
+    P("growth.cpu_pct", "float", 0.0, "%", "CPU demand's compound growth a year", -50, 500),
+    P("growth.memory_pct", "float", 0.0, "%", "memory held's compound growth a year", -50,
+      500),
+    P("growth.storage_pct", "float", 0.0, "%", "storage used's compound growth a year", -50,
+      500),
+    P("growth.iops_pct", "float", 0.0, "%", "storage I/O and network traffic's compound"
+      " growth a year", -50, 500),
+    P("growth.vms_pct", "float", 0.0, "%", "the VM count's compound growth a year (new VMs"
+      " of the average size in their clusters)", -50, 500),
+    P("growth.year", "float", 0.0, "years", "the year the design is evaluated in (0: today;"
+      " fractional allowed)", 0, 30),
     P("policy.cpu_util_max", "float", 0.9, "fraction", "highest acceptable host CPU"
       " utilisation", 0.05, 1.0),
     P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
@@ -682,6 +695,9 @@ PROP_LABELS: dict[str, str] = {
     "rtt_ms": "Round trip", "gbps": "Bandwidth",
     "policy.cpu_util_max": "CPU utilisation ceiling",
     "policy.memory_util_max": "Memory utilisation ceiling",
+    "growth.cpu_pct": "CPU growth a year", "growth.memory_pct": "Memory growth a year",
+    "growth.storage_pct": "Storage growth a year", "growth.iops_pct": "IOPS growth a year",
+    "growth.vms_pct": "VM count growth a year", "growth.year": "Year evaluated",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
     "policy.vcpu_per_core_max": "vCPU:core ceiling",
     "policy.memory_overcommit_max": "Memory overcommit ceiling",

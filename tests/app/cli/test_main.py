@@ -25,7 +25,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_the_parser_has_every_modules_commands_in_order() -> None:
     assert COMMANDS == ("evaluate", "sweep", "knobs", "validate", "examples", "example",
-                        "convert", "report", "seek", "failure", "sensitivity", "refresh",
+                        "convert", "report", "seek", "failure", "sensitivity", "grow", "refresh",
                         "import-rvtools", "import-vcenter", "import-liveoptics", "calibrate",
                         "place", "catalogue")
     assert "{" + ",".join(COMMANDS) + "}" in build_parser().format_usage()

@@ -1,0 +1,63 @@
+"""``headroom grow DESIGN [--scenario S] --years N [--cpu PCT] [--memory PCT] [--storage PCT]
+[--iops PCT] [--vms PCT] [--json]``: the design in year 0..N at compound rates a year
+(:mod:`models.analysis.growth`): hosts needed with what binds, utilisation, storage, licensed
+cores, and the month each cluster runs out."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from app.cli.common import add_eval_opts, analysis_design, emit
+from models.document.numbers import counted
+
+if TYPE_CHECKING:
+    from app.cli.common import Subcommands
+
+COMMANDS = ("grow",)
+
+RATE_OPTIONS = (("cpu", "CPU demand"), ("memory", "memory held"),
+                ("storage", "storage used"), ("iops", "storage I/O and network traffic"),
+                ("vms", "the VM count (new VMs of the average size in their clusters)"))
+"""The rates each growth command takes (``--cpu PCT`` ...), as ``grow`` and ``refresh``
+offer them."""
+
+
+def add_rate_options(p: argparse.ArgumentParser) -> None:
+    """``--cpu``, ``--memory``, ``--storage``, ``--iops``, ``--vms``: % a year."""
+    for key, what in RATE_OPTIONS:
+        p.add_argument(f"--{key}", type=float, metavar="PCT",
+                       help=f"compound growth of {what}, %% a year (default: the design's"
+                            f" growth.{key}_pct)")
+
+
+def rates(args: argparse.Namespace) -> dict[str, float | None]:
+    return {key: getattr(args, key) for key, _ in RATE_OPTIONS}
+
+
+def cmd_grow(args: argparse.Namespace) -> int:
+    from models.analysis.growth import grow, lines  # noqa: PLC0415
+
+    design, base = analysis_design(args)
+    r = grow(base, args.years, rates(args))
+    doc = {"format": "headroom-growth", "version": 1, "design": design.name,
+           "scenario": args.scenario or "base", **r.to_dict()}
+    if args.json:
+        emit(doc)
+        return 0
+    print(f"{design.name} [{doc['scenario']}]: growth over {counted(args.years, 'year')}")
+    for line in lines(r):
+        print(f"  {line}")
+    return 0
+
+
+def add_commands(sub: Subcommands) -> None:
+    p = sub.add_parser("grow", help="the design year by year at compound growth rates: hosts"
+                       " needed and what binds, and the month each cluster runs out")
+    p.add_argument("file")
+    p.add_argument("--years", type=int, required=True, metavar="N",
+                   help="the horizon: years 0 (today) to N")
+    add_rate_options(p)
+    add_eval_opts(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_grow)

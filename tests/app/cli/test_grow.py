@@ -1,0 +1,52 @@
+"""`headroom grow`: the years in words and as JSON, the rates from the options or the design,
+one-line errors; the growth kept in the design file under `growth`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+from models.document.codec import design_to_json, loads
+from tests.refresh_estate import estate
+
+
+@pytest.fixture
+def old(tmp_path: Path) -> str:
+    d = estate()
+    d.policy["growth.memory_pct"] = 30.0  # the design's own rate
+    f = tmp_path / "old.json"
+    f.write_text(design_to_json(d), encoding="utf-8")
+    return str(f)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_grow_json_and_words(capsys: pytest.CaptureFixture[str], old: str) -> None:
+    code, out, _ = run(capsys, "grow", old, "--years", "3", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["format"] == "headroom-growth" and doc["rates"]["memory"] == 30.0
+    assert [y["year"] for y in doc["years"]] == [0, 1, 2, 3]
+    assert doc["runs_out"][0]["cluster"] == "prod" and doc["runs_out"][0]["month"] == 7
+    code, out, _ = run(capsys, "grow", old, "--years", "2", "--memory", "0", "--cpu", "10")
+    assert code == 0
+    assert "rates a year: cpu 10 %" in out and "memory" not in out.splitlines()[1]
+    assert "no cluster runs out within 2 years" in out or "runs out in month" in out
+    code, out, err = run(capsys, "grow", old, "--years", "0")
+    assert code == 2 and "--years takes 1 to 30" in err
+
+
+def test_growth_is_kept_under_growth_in_the_file() -> None:
+    d = estate()
+    d.policy.update({"growth.cpu_pct": 15.0, "growth.year": 2.0, "cpu_util_max": 0.8})
+    doc = json.loads(design_to_json(d))
+    assert doc["growth"] == {"cpu_pct": 15.0, "year": 2.0}
+    assert doc["policy"] == {"cpu_util_max": 0.8}
+    assert loads(design_to_json(d)).policy == d.policy
