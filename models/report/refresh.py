@@ -27,6 +27,10 @@ class RefreshView:
     """Each host setting the refresh changed, in words (``Hyperthreading off -> on``)."""
     breaks: str = ""
     """What the refreshed design breaks of its policy, in words (empty: nothing)."""
+    replaces: bool = True
+    """The rebuild takes hosts out and brings others (a refresh); False where it only adds
+    hosts or only takes some out (one host more, one host fewer): there are no new hosts to
+    speak of, and no host setting it changes."""
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -47,16 +51,17 @@ class RefreshView:
             text += (f" ({'saving' if saved >= 0 else 'adding'}"
                      f" {with_unit(abs(saved), 'per year')})")
         text += "."
+        hosts = "The new hosts" if self.replaces else "The hosts"
         if a.hosts_needed is not None:
             short = a.hosts_needed - a.hosts
             if short > 0:
-                text += (f" The new hosts are short of the policy by {counted(short, 'host')}"
+                text += (f" {hosts} are short of the policy by {counted(short, 'host')}"
                          f" ({limit_text(a.binding, phrase=True)} binds).")
             elif self.breaks:
-                text += (" The new hosts are as many as the policy needs, but it breaks all"
+                text += (f" {hosts} are as many as the policy needs, but it breaks all"
                          f" the same: {self.breaks}.")
             else:
-                text += (f" The new hosts meet the policy ({limit_text(a.binding, phrase=True)}"
+                text += (f" {hosts} meet the policy ({limit_text(a.binding, phrase=True)}"
                          " is the tightest limit).")
         if self.changed:
             text += f" Settings it changes: {', '.join(self.changed)}."
@@ -81,7 +86,8 @@ def views(design: Design, comparison: Comparison, breaks: Breaks | None = None
         if rb is not None and col.prediction is not None:
             old = [c for c in design.components if c.id in set(rb.removed)]
             new = [c for c in rb.components if c.kind == "host"]
-            changed = tuple(c["text"] for c in changed_settings(old, new))
+            replaces = bool(old) and bool(new)  # else hosts only added or only taken out
+            changed = tuple(c["text"] for c in changed_settings(old, new)) if replaces else ()
             words = ""
             if breaks is not None:
                 try:
@@ -89,7 +95,7 @@ def views(design: Design, comparison: Comparison, breaks: Breaks | None = None
                 except DesignError:
                     words = breaks(design, col.prediction)
             out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction),
-                                   changed, words))
+                                   changed, words, replaces))
     return out
 
 

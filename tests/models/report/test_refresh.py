@@ -4,7 +4,7 @@ summary's sentence, what the scenario changes and the knob table."""
 from __future__ import annotations
 
 from models.analysis.refresh import refresh, target
-from models.document.design import Design, Scenario
+from models.document.design import Component, Design, Link, Rebuild, Scenario
 from models.report.content import build
 from models.report.settings import scenario_text
 from tests.refresh_estate import estate
@@ -52,3 +52,25 @@ def test_the_knob_table_names_the_new_hardware() -> None:
 def test_a_design_without_a_refresh_has_none() -> None:
     c = build(estate(), "base", checks=False)
     assert c.refreshes == [] and "The refresh" not in dict(c.summary.paragraphs())
+
+
+def test_a_host_more_or_fewer_changes_no_setting() -> None:
+    """A rebuild that only adds a host (or only takes one out) has no new hardware to compare
+    with the old: it read 'Settings it changes: Hyperthreading  -> on, ESXi version  -> 6.0'
+    ('on -> ' for a host fewer) and spoke of 'the new hosts'."""
+    d = estate()
+    h0 = d.component("prod-h0")
+    assert h0 is not None
+    extra = Component("prod-h9", "host", "prod-h9", props=dict(h0.props))
+    d.scenarios += [
+        Scenario("one host more", [], Rebuild([], [extra], [Link("prod-h9", "prod",
+                                                                 "in_cluster")], "a host more")),
+        Scenario("one host fewer", [], Rebuild(["prod-h3"], [], [], "a host fewer"))]
+    views = {v.scenario: v for v in build(d, "base", checks=False).refreshes}
+    more, fewer = views["one host more"], views["one host fewer"]
+    assert more.changed == () and fewer.changed == ()
+    assert not more.replaces and not fewer.replaces
+    assert "Settings it changes" not in more.sentence + fewer.sentence
+    assert "new hosts" not in more.sentence + fewer.sentence
+    assert "The hosts meet the policy" in more.sentence
+    assert all(v.replaces for v in build(refreshed(), "base", checks=False).refreshes)
