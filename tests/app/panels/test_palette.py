@@ -80,3 +80,15 @@ def test_the_plain_host_names_its_processor(qtbot: QtBot) -> None:
     palette = make(qtbot)
     tip = palette.entry("host").toolTip(0)
     assert "cpu_model = Intel Xeon Gold 6526Y" in tip and "from: Processor catalogue" in tip
+
+
+def test_the_vsan_cluster_sits_beside_the_plain_cluster(qtbot: QtBot) -> None:
+    palette = make(qtbot)
+    plain, vsan = palette.entry("cluster"), palette.entry("vsan-cluster")
+    assert vsan.parent() is plain.parent() is palette.groups["cluster"]
+    assert vsan.text(0) == "vSAN cluster (ESA RAID 5, HA N+1, DRS)"
+    assert "vsan.architecture = esa" in vsan.toolTip(0) and "from: vSAN Planning" in \
+        vsan.toolTip(0)
+    qtbot.keyClicks(palette.filter, "vsan")
+    assert not vsan.isHidden() and plain.isHidden()
+    assert preset_of(palette.mime_for("vsan-cluster")) == "vsan-cluster"

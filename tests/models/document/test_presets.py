@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from models.document.codec import design_to_dict, parse_design
-from models.document.design import Design, DesignError, Link
+from models.document.design import Component, Design, DesignError, Link
 from models.document.presets import parse_presets, preset, presets
 from models.engine.evaluation import evaluate
 from models.engine.kpis import KPI_BY_KEY
@@ -64,3 +64,23 @@ def test_the_plain_host_is_a_named_current_processor() -> None:
     peers = [p for p in processors.processors() if p.cores == 16 and (p.year or 0) >= 2023]
     assert proc.submissions == max(p.submissions for p in peers)
     assert proc.model in preset("host").source
+
+
+def test_the_vsan_cluster_makes_its_hosts_a_vsan_datastore() -> None:
+    """The vSAN cluster preset is the plain cluster's HA and DRS with ESA RAID 5: hosts with
+    devices joined to it form a vSAN datastore the capacity model sizes."""
+    plain, vsan = preset("cluster"), preset("vsan-cluster")
+    assert vsan.kind == "cluster" and "vSAN" in vsan.source
+    assert {k: vsan.props[k] for k in plain.props} == plain.props  # HA N+1 and DRS alike
+    assert (vsan.props["vsan.architecture"], vsan.props["vsan.policy"]) == ("esa", "raid5")
+    host = preset("host").component("h1")
+    host.props.update({"vsan.devices": 6, "vsan.device_tb": 3.84})
+    hosts = [host] + [Component(f"h{i}", "host", "", props=dict(host.props))
+                      for i in (2, 3)]
+    design = Design(components=[vsan.component("c1"), *hosts],
+                    links=[Link(h.id, "c1", "in_cluster") for h in hosts])
+    cap = evaluate(design).sections.capacity
+    assert cap is not None and cap.vsan is not None
+    [cluster] = cap.vsan
+    assert (cluster.architecture, cluster.policy, cluster.min_hosts) == ("esa", "raid5", 3)
+    assert cluster.raw_tib > 0
