@@ -234,6 +234,22 @@ class Coverage:
 
 
 @dataclass
+class Folded:
+    """Many report entries of one kind said in one counted line ("91 NICs link down or speed
+    unknown: vmnic2 on 34 hosts, ..."), each entry kept for the detail listing and --json."""
+
+    line: str
+    items: list[str] = field(default_factory=list)
+    """Each entry, one line apiece ("vNIC row 14 'esx01 vmnic2'")."""
+    reason: str = ""
+    """The reason of the :attr:`ImportReport.skipped` rows it counts (they are listed in its
+    stead, each one in the detail listing only); empty: a note, not skipped rows."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "items": list(self.items), "reason": self.reason}
+
+
+@dataclass
 class ImportReport:
     """What an import brought in, what it left out and what it had to assume."""
 
@@ -249,6 +265,8 @@ class ImportReport:
     """Where the design's measured figures come from, one line per source."""
     calibration: list[str] = field(default_factory=list)
     """The baseline check after the import (predicted vs recorded), as text lines."""
+    folded: list[Folded] = field(default_factory=list)
+    """Entries too many to list one a line where the report is read (:class:`Folded`)."""
 
     def skip(self, where: str, name: str, reason: str) -> None:
         self.skipped.append(Skipped(where, name, reason))
@@ -287,19 +305,35 @@ class ImportReport:
         if reasons:
             out.append(f"  skipped {len(self.skipped)}: " + ", ".join(
                 f"{r} ({n})" for r, n in reasons.most_common()))
-        for s in self.skipped[:limit]:
+        folded = {f.reason for f in self.folded if f.reason}
+        for f in self.folded:
+            if f.reason:
+                out.extend(self._folded(f, "skipped ", dialog))
+        listed = [s for s in self.skipped if s.reason not in folded]
+        for s in listed[:limit]:
             out.append(f"  skipped {s}")
-        if len(self.skipped) > limit:
-            out.append(f"  ... and {len(self.skipped) - limit} more (--json lists all)")
+        if len(listed) > limit:
+            out.append(f"  ... and {len(listed) - limit} more (--json lists all)")
         for s in self.placement[:limit]:
             out.append(f"  placed {s}")
         if len(self.placement) > limit:
             out.append(f"  ... and {kind_count('vm', len(self.placement) - limit, 'more')}"
                        " placed by cluster or unplaced (--json lists all)")
         out.extend(f"  provenance: {n}" for n in self.provenance)
+        for f in self.folded:
+            if not f.reason:
+                out.extend(self._folded(f, "note: ", dialog))
         out.extend(f"  note: {n}" for n in self.notes)
         out.extend(f"  {n}" for n in self.calibration)
         return out
+
+    @staticmethod
+    def _folded(f: Folded, head: str, dialog: bool) -> list[str]:
+        """A folded entry's line; each of its items under it in the app's detail listing
+        (``dialog``), the command line pointing to --json for them."""
+        if dialog:
+            return [f"  {head}{f.line}", *(f"    {item}" for item in f.items)]
+        return [f"  {head}{f.line}" + (" (--json lists each)" if f.items else "")]
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "headroom-import-report", "version": 1, "source": self.source,
@@ -310,7 +344,8 @@ class ImportReport:
                 "placement": [{"where": s.where, "name": s.name, "reason": s.reason}
                               for s in self.placement],
                 "provenance": list(self.provenance),
-                "notes": list(self.notes), "calibration": list(self.calibration)}
+                "notes": list(self.notes), "calibration": list(self.calibration),
+                "folded": [f.to_dict() for f in self.folded]}
 
 
 def _reason_key(reason: str) -> str:

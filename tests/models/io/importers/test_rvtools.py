@@ -149,6 +149,9 @@ def test_xlsx_4x_maps_hosts_vms_arrays_nics(tmp_path: Path) -> None:
     assert design.component("ds-ds0").props["sioc"] is True  # type: ignore[union-attr]
     assert len(design.of_kind("nic")) == 32  # vmnic2 is link down on every host
     assert sum("link down" in s.reason for s in report.skipped) == 16
+    link = [ln for ln in report.lines() if "link down" in ln]  # one counted line, not 16
+    assert link[1].endswith("16 NICs link down or speed unknown (not imported): vmnic2 on 16"
+                            " hosts (--json lists each)") and len(link) == 2
     assert {c.name for c in design.of_kind("site")} == {"DC0", "DC1"}
     assert any("6.7" in n and "6.7" in n.split("mapped to")[1] for n in report.notes)
     # the design round-trips through the validating parser
