@@ -137,7 +137,8 @@ def component_summary(comp: Component) -> str:
         return _host_line(cores, comp.get("ghz"), comp.get("memory_gb"))
     if comp.kind == "storage_array":
         media, raid = fmt.value(comp.get("media")), fmt.value(comp.get("raid"))
-        return f"{comp.get('disks')} × {media} · {raid}"
+        local = "local · " if comp.get("local") else ""  # one host's disks, not shared
+        return f"{local}{comp.get('disks')} × {media} · {raid}"
     if comp.kind == "nic":
         return f"{_num(comp.get('speed_gbps'))} GbE"
     if comp.kind == "vm":
