@@ -23,16 +23,17 @@ RATE_OPTIONS = (("cpu", "CPU demand"), ("memory", "memory held"),
 offer them."""
 
 
-def add_rate_options(p: argparse.ArgumentParser) -> None:
-    """``--cpu``, ``--memory``, ``--storage``, ``--iops``, ``--vms``: % a year."""
+def add_rate_options(p: argparse.ArgumentParser, suffix: str = "") -> None:
+    """``--cpu``, ``--memory``, ``--storage``, ``--iops``, ``--vms``: % a year (with
+    ``suffix``, ``--cpu-growth`` ...: where ``--cpu`` names a processor)."""
     for key, what in RATE_OPTIONS:
-        p.add_argument(f"--{key}", type=float, metavar="PCT",
+        p.add_argument(f"--{key}{suffix}", type=float, metavar="PCT", dest=f"growth_{key}",
                        help=f"compound growth of {what}, %% a year (default: the design's"
                             f" growth.{key}_pct)")
 
 
 def rates(args: argparse.Namespace) -> dict[str, float | None]:
-    return {key: getattr(args, key) for key, _ in RATE_OPTIONS}
+    return {key: getattr(args, f"growth_{key}") for key, _ in RATE_OPTIONS}
 
 
 def cmd_grow(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.common import emit, load
+from app.cli.growth import add_rate_options
 from models.document import numbers as fmt
 from models.document.design import DesignError, Issue, Scenario
 
@@ -22,7 +23,13 @@ COMMANDS = ("refresh",)
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
-    from models.analysis.refresh import refresh, target, vsan_target  # noqa: PLC0415
+    from app.cli.growth import rates  # noqa: PLC0415
+    from models.analysis.refresh import (  # noqa: PLC0415
+        for_horizon,
+        refresh,
+        target,
+        vsan_target,
+    )
     from models.io.files import save_design  # noqa: PLC0415
 
     design = load(args.file)
@@ -43,7 +50,15 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         raise DesignError([Issue("refresh", f"the design already has a scenario '{name}':"
                                  " --scenario names another")])
     ht = None if args.ht is None else args.ht == "on"
-    r = refresh(design, to, hosts=args.hosts, clusters=args.cluster, ht=ht)
+    if args.years is not None:
+        r = for_horizon(design, to, args.years, rates(args), hosts=args.hosts,
+                        clusters=args.cluster, ht=ht)
+    elif any(v is not None for v in rates(args).values()):
+        raise DesignError([Issue("refresh", "--cpu-growth, --memory-growth, --storage-growth,"
+                                 " --iops-growth and --vms-growth grow the design for a"
+                                 " horizon: give --years N")])
+    else:
+        r = refresh(design, to, hosts=args.hosts, clusters=args.cluster, ht=ht)
     if out is not None:
         design.scenarios.append(Scenario(name, list(r.overrides), r.rebuild))
         save_design(design, out)
@@ -114,6 +129,10 @@ def add_commands(sub: Subcommands) -> None:
                    help="each device's raw TB (default 3.84)")
     p.add_argument("--compression", type=float, metavar="R",
                    help="vSAN data reduction assumed (default 1.0: nothing pre-spent)")
+    p.add_argument("--years", type=float, metavar="N",
+                   help="size for the horizon's end: the design grown N years at the rates"
+                        " below (default: the design's growth rates); today's figures beside")
+    add_rate_options(p, "-growth")  # --cpu is the processor here
     p.add_argument("--cluster", action="append", metavar="NAME",
                    help="refresh this cluster only (repeatable; default: every cluster)")
     p.add_argument("--scenario", metavar="NAME",

@@ -37,6 +37,8 @@ import numpy as np
 
 from models.analysis.common import Evaluate, _run, policy_breaches
 from models.analysis.failure import fail_hosts, loads_of
+from models.analysis.growth import overrides as growth_overrides
+from models.analysis.growth import rates_of
 from models.analysis.resize import groups_of, resize
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import compute
@@ -348,6 +350,11 @@ class RefreshResult:
     """What a count given breaks (hosts over the policy, host failures), in words."""
     overrides: list[Override] = field(default_factory=list)
     """What the refresh sets beside its rebuild (the clusters' vSAN): the scenario keeps both."""
+    horizon: dict[str, Any] | None = None
+    """Sized for a horizon (:func:`for_horizon`): ``years`` and the ``rates`` (% a year);
+    :attr:`before` and :attr:`after` are then that year's figures."""
+    today: Side | None = None
+    """With a horizon, the refreshed design's figures today (year 0)."""
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(figure, before, after) in words: what a table of the refresh shows."""
@@ -389,7 +396,8 @@ class RefreshResult:
                 "hosts_given": self.given, "rounds": self.rounds,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
                 "label": self.rebuild.label, "notes": list(self.notes),
-                "changed_settings": list(self.changed)}
+                "changed_settings": list(self.changed), "horizon": self.horizon,
+                "today": self.today.to_dict() if self.today is not None else None}
 
 
 def refresh(design: Design, to: Target, hosts: int | None = None,
@@ -406,6 +414,31 @@ def refresh(design: Design, to: Target, hosts: int | None = None,
     if to.memory_gb is None:
         return sized_memory(design, to, hosts, clusters, evaluate, ht)
     return _refresh(design, to, hosts, clusters, evaluate, ht)
+
+
+def for_horizon(design: Design, to: Target, years: float,
+                rates: dict[str, float | None] | None = None, hosts: int | None = None,
+                clusters: list[str] | None = None, evaluate: Evaluate | None = None,
+                ht: bool | None = None) -> RefreshResult:
+    """The refresh sized for the horizon's end: ``design`` grown ``years`` at ``rates`` (%
+    a year per resource, the design's own where not given; :mod:`models.core.growth`), then
+    refreshed; its before and after are that year's, and :attr:`RefreshResult.today` the
+    refreshed design today.  The rebuild is the same hardware for either year."""
+    r = rates_of(design, rates or {})
+    out = refresh(apply_overrides(design, growth_overrides(r, years)), to, hosts, clusters,
+                  evaluate, ht)
+    now = apply_overrides(out.design, [Override("design", "growth.year", 0.0)])
+    out.today = side((evaluate or _run)(compile_design(now)))
+    out.horizon = {"years": years, "rates": r}
+    out.notes.insert(0, f"sized for year {years:g} at {_rates_text(r)}; today the new hosts"
+                        f" run at {percent(out.today.cpu_util_mean)} CPU and"
+                        f" {percent(out.today.memory_util_mean)} memory (mean)")
+    return out
+
+
+def _rates_text(rates: dict[str, float]) -> str:
+    shown = [f"{k} {with_unit(v, '%')}" for k, v in rates.items() if v]
+    return (", ".join(shown) + " a year") if shown else "no growth"
 
 
 def sized_memory(design: Design, to: Target, hosts: int | None = None,

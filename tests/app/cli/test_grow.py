@@ -50,3 +50,15 @@ def test_growth_is_kept_under_growth_in_the_file() -> None:
     assert doc["growth"] == {"cpu_pct": 15.0, "year": 2.0}
     assert doc["policy"] == {"cpu_util_max": 0.8}
     assert loads(design_to_json(d)).policy == d.policy
+
+
+def test_refresh_for_a_horizon(capsys: pytest.CaptureFixture[str], old: str) -> None:
+    code, out, _ = run(capsys, "refresh", old, "--to", "dell-r760", "--cpu", "Gold 6548Y+",
+                       "--memory-gb", "512", "--years", "2", "--cpu-growth", "10", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["horizon"]["years"] == 2 and doc["horizon"]["rates"]["cpu"] == 10.0
+    assert doc["horizon"]["rates"]["memory"] == 30.0  # the design's own rate
+    assert doc["today"]["memory_util_mean"] < doc["after"]["memory_util_mean"]
+    code, out, err = run(capsys, "refresh", old, "--to", "dell-r760", "--vms-growth", "5")
+    assert code == 2 and "give --years N" in err

@@ -93,3 +93,19 @@ def test_year_n_of_grow_is_evaluate_with_the_year_set() -> None:
     p = evaluate(d)
     assert r.years[2].hosts_needed == p.consolidation.hosts_needed
     assert r.years[2].cpu_util_mean == pytest.approx(float(np.mean(p.hosts.cpu_util)))
+
+
+def test_a_refresh_sized_for_the_horizons_end_shows_today_beside() -> None:
+    from models.analysis.refresh import for_horizon, refresh, target  # noqa: PLC0415
+
+    to = target("dell-r760", "Gold 6548Y+", 512)
+    now = refresh(estate(), to)
+    later = for_horizon(estate(), to, 3, {"memory": 30.0})
+    assert later.horizon == {"years": 3, "rates": {"cpu": 0.0, "memory": 30.0,
+                                                   "storage": 0.0, "iops": 0.0, "vms": 0.0}}
+    assert later.after.hosts > now.after.hosts  # 2.2 times the memory in year 3
+    assert later.today is not None
+    assert later.today.memory_util_mean == pytest.approx(
+        later.after.memory_util_mean / 1.3 ** 3, rel=0.01)
+    assert later.notes[0].startswith("sized for year 3 at memory 30 % a year; today")
+    assert later.to_dict()["today"]["hosts"] == later.after.hosts
