@@ -104,7 +104,7 @@ def test_a_refresh_sized_for_the_horizons_end_shows_today_beside() -> None:
     assert later.horizon == {"years": 3, "rates": {"cpu": 0.0, "memory": 30.0,
                                                    "storage": 0.0, "iops": 0.0, "vms": 0.0}}
     assert later.after.hosts > now.after.hosts  # 2.2 times the memory in year 3
-    assert later.today is not None
+    assert later.today is not None and later.after.memory_util_mean is not None
     assert later.today.memory_util_mean == pytest.approx(
         later.after.memory_util_mean / 1.3 ** 3, rel=0.01)
     assert later.notes[0].startswith("sized for year 3 at memory 30 % a year; today")
