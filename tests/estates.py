@@ -25,7 +25,12 @@ What real exports do to that record is added on request (the mechanisms issue 22
 - ``unmeasured``: a share of the running VMs without a vCPU row (nothing measured their CPU);
 - ``unsized``: that many running VMs whose vInfo CPUs and Memory cells are empty (their vCPU
   and vMemory rows keep the size);
-- ``host_usage=False``: vHost without CPU usage % and Memory usage % (nothing recorded).
+- ``host_usage=False``: vHost without CPU usage % and Memory usage % (nothing recorded);
+- ``local_datastores``: every host (``True``) or that share of the hosts has a local VMFS
+  datastore that it alone mounts (``# Hosts`` 1: its boot or local disks, named as ESXi and
+  admins name them, ``datastore1 (12)`` or ``esx012_local``, on a local RAID controller's NAA),
+  a few of its VMs on it (``Truth.local``);
+- ``down_nics``: that many more NICs per host whose link is down (vNIC Speed 0).
 
 ``generation="3x"`` writes the older RVTools 3.x header set (MB columns; no vCPU, vMemory or
 vMetaData sheets, as in ``shared/reference/rvtools-headers.txt``).  The odd rows of real
@@ -113,6 +118,8 @@ class Truth:
     partial: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Host -> (VMs it runs, VMs the export lists on it), for the hosts a filter left
     partial."""
+    local: dict[str, str] = field(default_factory=dict)
+    """Local datastore -> the one host that mounts it."""
 
 
 @dataclass
@@ -129,11 +136,13 @@ def _row(header: list[str], values: dict[str, Any]) -> list[Any]:
 def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
            odd_rows: bool = False, anonymise_hosts: bool = False, filtered: float = 0.0,
            ht_charge: float | None = None, unmeasured: float = 0.0, unsized: int = 0,
-           host_usage: bool = True, load: float = 1.0) -> Estate:
+           host_usage: bool = True, load: float = 1.0, local_datastores: bool | float = False,
+           down_nics: int = 0) -> Estate:
     """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs (``load``
     times as busy as usual: each VM's CPU use scaled, up to 95% of its vCPUs)."""
     rnd = random.Random(seed)
     odd = random.Random(seed + 7919)  # the export's defects: the estate stays the same
+    own = random.Random(seed + 104729)  # local datastores: the rest of the estate stays too
     old = generation == "3x"
     truth = Truth()
     # ---- clusters and hosts
@@ -181,6 +190,18 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
                            "cap_mib": rnd.choice((2, 4, 8, 16)) * 1024 * 1024,
                            "prov": 0.0, "used": 0.0, "vms": 0})
         truth.arrays[f"DS{d:02d}"] = where
+    share = float(local_datastores)
+    local_of: dict[str, dict[str, Any]] = {}
+    for i, ho in enumerate(hosts if share else ()):
+        if own.random() >= share:
+            continue
+        short = ho["name"].split(".")[0]
+        name = f"datastore1 ({i})" if i % 3 else f"{short}_local"
+        perc = f"6d0946600{own.getrandbits(28):07x}"  # a PERC's NAA: not an array vendor's
+        local_of[ho["name"]] = {"name": name, "address": f"naa.{perc}{own.getrandbits(64):016x}",
+                                "type": "VMFS", "cap_mib": own.choice((1, 2, 4)) * 465 * 1024,
+                                "prov": 0.0, "used": 0.0, "vms": 0, "hosts": [ho["name"]]}
+        truth.local[name] = ho["name"]
     # ---- VMs
     vinfo, vcpu, vmem, vdisk, vpart, vnet = [], [], [], [], [], []
     cluster_hosts: dict[str, list[dict[str, Any]]] = {}
@@ -208,6 +229,8 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
         overhead = round(25 + 12 * vcpus + mem_gb * 2.5) if powered else 0
         active = round(consumed * rnd.uniform(0.05, 0.4))
         ds = rnd.choice(datastores)
+        if ho["name"] in local_of and own.random() < 0.05:  # a VM on its host's own disks
+            ds = local_of[ho["name"]]
         n_disks = rnd.choice((1, 1, 2, 2, 3, 4))
         prov = sum(rnd.choice((40, 60, 80, 100, 200, 500)) for _ in range(n_disks)) * 1024
         used = round(prov * rnd.uniform(0.3, 0.9))
@@ -290,20 +313,20 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
             "CPU Model": f"Intel(R) Xeon(R) Gold CPU @ {ho['mhz'] / 1000:.2f}GHz",
             "Speed": ho["mhz"], "HT Available": "True", "HT Active": "True", "# CPU": 2,
             "Cores per CPU": ho["cores"], "# Cores": 2 * ho["cores"], "CPU usage %": cpu_pct,
-            "# Memory": installed, "Memory usage %": mem_pct, "# NICs": 2,
+            "# Memory": installed, "Memory usage %": mem_pct, "# NICs": 2 + down_nics,
             "# VMs total": len(ho["vms"]),
             "# VMs": len(ho["vms"]) if old else sum(v in truth.vm_mhz for v in ho["vms"]),
             "# vCPUs": ho["vcpus"],
             "ESX Version": rnd.choice(("VMware ESXi 7.0.3 build-21930508",
                                        "VMware ESXi 8.0.2 build-22380479",
                                        "VMware ESXi 6.7.0 build-17700523"))}))
-        for k in range(2):
+        for k in range(2 + down_nics):
             vnic.append(_row(VNIC, {"Host": ho["name"], "Datacenter": ho["dc"],
                                     "Cluster": ho["cluster"], "Network Device": f"vmnic{k}",
-                                    "Speed": 25000, "Duplex": "True"}))
+                                    "Speed": 25000 if k < 2 else 0, "Duplex": str(k < 2)}))
     vds = []
-    for store in datastores:
-        hosts_on = [ho["name"] for ho in hosts]
+    for store in [*datastores, *local_of.values()]:
+        hosts_on = store.get("hosts") or [ho["name"] for ho in hosts]
         tib = 1024 * 1024  # datastores are sized to stay under ~75% full, as admins keep them
         store["cap_mib"] = max(store["cap_mib"], -(-round(store["used"] / 0.75) // tib) * tib)
         vds.append(_row(VDATASTORE_3 if old else VDATASTORE_4, {

@@ -143,6 +143,14 @@ class DatastoreRecord:
     in_use_mib: float | None = None
     address: str = ""
     """NAA id of its (first) LUN, ``server:/export`` of an NFS datastore, or a URL."""
+    host_count: int | None = None
+    """Hosts that mount it as the inventory counts them (RVTools vDatastore ``# Hosts``), when
+    it counts them apart from naming them in :attr:`hosts`."""
+    local: bool | None = None
+    """Whether the source says it is one host's own disks (Live Optics' Host Devices type
+    ``Local``) or shared (``Cluster``; vCenter's ``multipleHostAccess``); None: it does not
+    say, and a VMFS datastore that exactly one host mounts is taken to be local
+    (:mod:`.arrays`)."""
 
 
 @dataclass
@@ -277,9 +285,12 @@ class ImportReport:
         def n(kind: str, key: str) -> str:
             return kind_count(kind, c.get(key, 0))
 
+        local = c.get("local_storage", 0)  # hosts' own disks, apart from the shared arrays
+        disks = counted(local, "host's local disks", "hosts' local disks") + ", " if local \
+            else ""
         return (f"imported {self.source}: {n('vm', 'vms')} on {n('host', 'hosts')} in"
                 f" {n('cluster', 'clusters')} at {n('site', 'sites')},"
-                f" {n('storage_array', 'storage_arrays')}, {n('nic', 'nics')}"
+                f" {n('storage_array', 'storage_arrays')}, {disks}{n('nic', 'nics')}"
                 f" ({self.seconds:.1f} s)")
 
     def lines(self, limit: int = 40, dialog: bool = False) -> list[str]:

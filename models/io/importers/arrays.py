@@ -11,7 +11,15 @@ not say which array a LUN lives on, but its address does:
 - an NFS datastore's address is ``server:/export`` (or a ``nfs://`` URL): exports of one server
   share it;
 - a vSAN datastore is its cluster's disk groups: an array of its own;
-- a datastore without an address stays an array of its own (as before grouping existed).
+- a datastore without an address stays an array of its own (as before grouping existed);
+- a VMFS datastore that exactly one host mounts is that host's **local storage** (a boot disk,
+  ``datastore1 (12)``, ``esx01_local``), not a shared array: it groups only with other local
+  datastores of the same host (one RAID controller's virtual disks), never with another host's.
+  Where the source says what a datastore is (Live Optics' ``Local`` / ``Cluster`` devices,
+  vCenter's ``multipleHostAccess``) its word is taken.  A datastore one host mounts stays a
+  shared array where something says it lives on one: a LUN whose NAA names an array vendor
+  (:data:`SAN_VENDORS`) or shares its NAA prefix with datastores other hosts mount (a LUN of
+  the SAN presented to one host), or one reached over a fabric (FC, iSCSI).
 
 The grouping is a heuristic (a vendor may put the LUN number early); the import report lists
 every group it formed so that it can be checked.
@@ -38,6 +46,9 @@ VENDORS = {
     "2d05c0": "Nutanix", "000c29": "VMware", "0090fa": "Emulex",
 }
 """IEEE OUIs of common array vendors (for the array's name only)."""
+SAN_VENDORS = frozenset(VENDORS) - {"5000c5", "000e1e", "000c29", "0090fa"}
+"""OUIs that name a storage array (not a drive, an HBA or a virtual disk): a LUN of theirs is
+on the SAN even where one host mounts it."""
 
 
 @dataclass
@@ -47,6 +58,13 @@ class ArrayGroup:
     protocol: str | None
     address: str
     datastores: list[DatastoreRecord] = field(default_factory=list)
+    local: bool = False
+    """One host's own disks (:func:`is_local`), not a shared array."""
+
+    @property
+    def host(self) -> str:
+        """The host a local group's datastores are on ("" when the inventory names none)."""
+        return next((h for d in self.datastores for h in d.hosts), "") if self.local else ""
 
 
 def protocol(ds_type: str) -> str | None:
@@ -65,6 +83,33 @@ def _nfs_server(address: str) -> str | None:
         return host.lower() if host else None
     m = re.match(r"([^:/\s]+):/", a)
     return m.group(1).lower() if m else None
+
+
+def _naa_prefix(address: str) -> str | None:
+    m = re.match(rf"naa\.([0-9a-f]{{{NAA_PREFIX}}})", address.strip().lower())
+    return m.group(1) if m else None
+
+
+def mounts(ds: DatastoreRecord) -> int:
+    """How many hosts mount ``ds``: the inventory's count where it has one, else the hosts it
+    names."""
+    named = len(set(ds.hosts))
+    return ds.host_count if ds.host_count is not None and ds.host_count >= named else named
+
+
+def is_local(ds: DatastoreRecord, shared_prefixes: frozenset[str] = frozenset()) -> bool:
+    """Whether ``ds`` is one host's own disks (see the module docstring): the source's word,
+    else a VMFS datastore exactly one host mounts whose LUN is not the SAN's (an array
+    vendor's NAA, or an NAA prefix in ``shared_prefixes``: those of datastores several hosts
+    mount) and that is not reached over a fabric."""
+    if ds.local is not None:
+        return ds.local
+    t = ds.type.strip().lower()
+    if mounts(ds) != 1 or protocol(ds.type) in ("nfs", "vsan", "fc", "iscsi") \
+            or "vvol" in t or "pmem" in t or array_key(ds)[0].startswith(("nfs:", "vsan:")):
+        return False
+    prefix = _naa_prefix(ds.address)
+    return prefix is None or (prefix[1:7] not in SAN_VENDORS and prefix not in shared_prefixes)
 
 
 def array_key(ds: DatastoreRecord) -> tuple[str, str, str]:
@@ -89,13 +134,21 @@ def array_key(ds: DatastoreRecord) -> tuple[str, str, str]:
 
 
 def group_datastores(datastores: list[DatastoreRecord]) -> list[ArrayGroup]:
-    """Datastores grouped into arrays, in the order of their first datastore."""
+    """Datastores grouped into arrays, in the order of their first datastore; a local one
+    (:func:`is_local`) only with the same host's local datastores."""
+    shared = frozenset(p for d in datastores if mounts(d) > 1
+                       and (p := _naa_prefix(d.address)) is not None)
     groups: dict[str, ArrayGroup] = {}
     for ds in datastores:
+        local = is_local(ds, shared)
         key, name, address = array_key(ds)
+        if local:  # one host's disks: never another host's, nor a shared array's
+            host = ds.hosts[0].lower() if ds.hosts else ""
+            key = f"local:{host}:{key}" if host else f"local::ds:{ds.name}"
+            name = f"{ds.hosts[0]} local disks" if host else ds.name
         g = groups.get(key)
         if g is None:
-            g = groups[key] = ArrayGroup(key, name, protocol(ds.type), address)
+            g = groups[key] = ArrayGroup(key, name, protocol(ds.type), address, local=local)
         g.datastores.append(ds)
     for g in groups.values():
         if len(g.datastores) == 1:  # a datastore alone keeps its own name

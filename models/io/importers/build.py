@@ -8,7 +8,10 @@ Conventions of the imported design:
   address a cluster; hosts join ``cluster`` components (``in_cluster``) with
   the cluster's HA admission control and DRS where the inventory records them;
 - storage arrays come from datastores, LUNs of one array grouped (:mod:`.arrays`); media,
-  drive count and RAID are not in the inventory and keep the schema defaults;
+  drive count and RAID are not in the inventory and keep the schema defaults; a datastore one
+  host mounts (its boot or local disks) is that host's local storage: ``local``, protocol
+  ``sas`` (its own controller, no fabric), linked to that host alone, and a VM whose host is
+  not in the inventory but whose disk is there runs on it;
 - a running VM's workload is ``measured``: what the inventory measured (``measured.*``, with
   ``provenance.*`` saying from where), no invented I/O;
   :func:`models.analysis.baseline.solve` then sets the workload figures that reproduce it;
@@ -30,6 +33,7 @@ from models.document.words import kind_count
 from models.io.arrange import arrange_in_place
 from models.io.importers import (
     ClusterRecord,
+    DatastoreRecord,
     Estate,
     Folded,
     HostRecord,
@@ -45,7 +49,11 @@ from models.io.importers import (
     slug,
     vnic_type,
 )
-from models.io.importers.arrays import group_datastores
+from models.io.importers.arrays import group_datastores, mounts
+
+LOCAL_PROTOCOL = "sas"
+"""A local datastore's protocol: the host's own SAS/SATA controller, no fabric (the design
+format's name; NVMe and SATA disks are modelled alike)."""
 
 MIB_PER_GB = 1024.0
 
@@ -101,6 +109,14 @@ class _Builder:
         self.cluster_hosts: dict[str, list[str]] = {}
         self.load: dict[str, float] = {}
         self.arrays_by_ds: dict[str, str] = {}
+        self.local_ds: dict[tuple[str, str], str] = {}
+        """(host name, datastore name) -> the local array: a name two hosts' local
+        datastores share (``datastore1`` in two datacenters) is each host's own."""
+        self.local_host: dict[str, str | None] = {}
+        """Local array -> the host it is on (None until a VM on it names one)."""
+        self.hid_cluster: dict[str, str] = {}
+        self.away: list[str] = []
+        """VMs on a host other than the one whose local datastore holds their disk."""
         self.storage_pairs: set[tuple[str, str]] = set()
         self.array_disks: dict[str, list[int]] = {}
         self.vm_ids: dict[str, str] = {}
@@ -132,6 +148,7 @@ class _Builder:
             self.load[hid] = 0.0
             tags = [f"cluster-{slug(h.cluster)}"] if h.cluster else []
             self.host_cluster[h.name] = h.cluster
+            self.hid_cluster[hid] = h.cluster
             if h.cluster:
                 self.cluster_hosts.setdefault(h.cluster, []).append(hid)
             props = _host_props(h, report, versions, unknown_cpus)
@@ -196,20 +213,32 @@ class _Builder:
     # ------------------------------------------------------------------ storage
     def arrays(self, estate: Estate) -> None:
         design, report = self.design, self.report
-        seen: set[str] = set()
+        seen: dict[str, list[DatastoreRecord]] = {}
         unique = []
         for ds in estate.datastores:
-            if ds.name in seen:
+            if ds.name in seen and not _own_local(ds, seen[ds.name]):
                 report.skip(ds.where, ds.name, "duplicate datastore: the first row is used")
                 continue
-            seen.add(ds.name)
+            seen.setdefault(ds.name, []).append(ds)
             unique.append(ds)
         protocols: Counter[str] = Counter()
         grouped = []
+        local: list[str] = []
         for g in group_datastores(unique):
             aid = self.ids.make("ds" if len(g.datastores) == 1 else "arr", g.name)
-            protocols[g.protocol or "fc (type unknown)"] += 1
-            props: dict[str, Any] = {"protocol": g.protocol} if g.protocol else {}
+            if g.local:
+                props: dict[str, Any] = {"protocol": LOCAL_PROTOCOL, "local": True}
+                hid = self.host_ids.get(g.host)
+                self.local_host[aid] = hid
+                for ds in g.datastores:
+                    self.local_ds[(g.host, ds.name)] = aid
+                    local.append(f"{ds.where} '{ds.name}': {g.host or 'its host not named'}"
+                                 + ("" if hid or not g.host else " (not in the inventory)")
+                                 + (f", with {len(g.datastores) - 1} more in {g.name}"
+                                    if len(g.datastores) > 1 else ""))
+            else:
+                protocols[g.protocol or "fc (type unknown)"] += 1
+                props = {"protocol": g.protocol} if g.protocol else {}
             sioc = [d.sioc for d in g.datastores if d.sioc is not None]
             if sioc:
                 props["sioc"] = any(sioc)
@@ -222,24 +251,33 @@ class _Builder:
                 props["address"] = g.address
             if len(g.datastores) > 1:
                 props["datastores"] = len(g.datastores)
-                grouped.append(f"{g.name}: " + ", ".join(d.name for d in g.datastores[:6])
-                               + (" ..." if len(g.datastores) > 6 else ""))
+                if not g.local:
+                    grouped.append(f"{g.name}: " + ", ".join(d.name for d in g.datastores[:6])
+                                   + (" ..." if len(g.datastores) > 6 else ""))
             design.components.append(Component(aid, "storage_array", name=g.name,
                                                props=props))
             self.array_disks[aid] = [0, 0]
             for ds in g.datastores:
-                self.arrays_by_ds[ds.name] = aid
-                for hname in dict.fromkeys(ds.hosts):
+                self.arrays_by_ds.setdefault(ds.name, aid)
+                for hname in dict.fromkeys(ds.hosts if not g.local else ds.hosts[:1]):
                     if hname in self.host_ids and (self.host_ids[hname], aid) \
                             not in self.storage_pairs:
                         self.storage_pairs.add((self.host_ids[hname], aid))
                         design.links.append(Link(self.host_ids[hname], aid, "storage"))
         if self.array_disks:
+            shared = len(unique) - len(local)
             report.notes.append(
-                f"storage arrays come from {counted(len(unique), 'datastore')} (" + ", ".join(
-                    f"{p}: {n}" for p, n in protocols.most_common())
-                + "); media, drive count and RAID are not in the inventory: schema defaults"
+                f"storage arrays come from {counted(shared, 'datastore')}"
+                + (" shared by hosts" if local else "") + (" (" + ", ".join(
+                    f"{p}: {n}" for p, n in protocols.most_common()) + ")" if shared else "")
+                + (f" and {counted(len(local), 'local one')}" if local else "")
+                + "; media, drive count and RAID are not in the inventory: schema defaults"
                 " used")
+        if local:
+            report.folded.append(Folded(
+                f"{counted(len(local), 'local datastore')} (one host each: boot and local"
+                " disks) kept as each host's local storage, not shared arrays; protocol"
+                f" {choice_label(LOCAL_PROTOCOL)}, the host's own controller", local))
         if grouped:
             report.notes.append(f"{counted(len(grouped), 'array holds', 'arrays hold')} several"
                                 " datastores (LUNs by NAA prefix, exports by NFS server): "
@@ -290,8 +328,22 @@ class _Builder:
             self.unsized.append(f"{vm.where} '{vm.name}'")
         elif vm.sized_from:
             self.counts["sized_from"] += 1
+        ds_name = next((d for d in vm.datastores if d in self.arrays_by_ds), None)
+        aid = None if ds_name is None else \
+            self.local_ds.get((vm.host, ds_name), self.arrays_by_ds[ds_name])
+        on_disk = self.local_host.get(aid) if aid is not None else None
         if hid is not None:
             cov.on_their_host += 1
+        elif on_disk is not None:  # its disk is on one host's own disks: it runs there
+            hid = on_disk
+            cov.by_cluster += 1
+            tags = [t for t in tags if not t.startswith("cluster-")]
+            if self.hid_cluster.get(hid):
+                tags.insert(0, f"cluster-{slug(self.hid_cluster[hid])}")
+            tags.append("placed-by-datastore")
+            why = f"host '{vm.host}' is not in the inventory" if vm.host else "no host"
+            report.placement.append(Skipped(vm.where, vm.name, f"{why}: placed on {hid}, whose"
+                                            f" local datastore '{ds_name}' holds its disk"))
         elif cluster and self.cluster_hosts.get(cluster):
             hid = min(self.cluster_hosts[cluster], key=lambda h: self.load[h])
             cov.by_cluster += 1
@@ -320,13 +372,16 @@ class _Builder:
         if hid is not None:
             design.links.append(Link(vid, hid, "runs_on"))
             self.load[hid] += float(vm.vcpus or 0)
-        ds_name = next((d for d in vm.datastores if d in self.arrays_by_ds), None)
-        if ds_name is not None:
-            aid = self.arrays_by_ds[ds_name]
+        if aid is not None:
             design.links.append(Link(vid, aid, "disk_on"))
             self.array_disks[aid][0] += vm.thin_disks
             self.array_disks[aid][1] += vm.disks
-            if hid is not None and (hid, aid) not in self.storage_pairs:
+            if aid in self.local_host and self.local_host[aid] is None and hid is not None:
+                self.local_host[aid] = hid  # a local datastore whose host is not named
+            if aid in self.local_host and hid is not None and self.local_host[aid] != hid:
+                self.away.append(f"{vm.where} '{vm.name}' on {hid}, its disk on"
+                                 f" '{ds_name}' of {self.local_host[aid]}")
+            elif hid is not None and (hid, aid) not in self.storage_pairs:
                 self.storage_pairs.add((hid, aid))
                 design.links.append(Link(hid, aid, "storage"))
         elif vm.datastores:
@@ -375,6 +430,11 @@ class _Builder:
                 comp = self.design.component(aid)
                 if comp is not None:
                     comp.props["thin"] = True
+        if self.away:
+            report.folded.append(Folded(
+                f"{counted(len(self.away), 'VM runs', 'VMs run')} on a host other than the one"
+                " whose local datastore holds its disk (the inventory says both): no storage"
+                " link to another host's local disks is drawn", self.away))
         if counts["unknown_datastore"]:
             report.notes.append(f"{counted(counts.pop('unknown_datastore'), 'VM is', 'VMs are')}"
                                 " on datastores missing from the datastore list: their disks"
@@ -386,7 +446,8 @@ class _Builder:
         counts["hosts"] = len(self.host_ids)
         counts["sites"] = len(self.sites)
         counts["clusters"] = len(self.cluster_ids)
-        counts["storage_arrays"] = len(self.array_disks)
+        counts["local_storage"] = len(self.local_host)
+        counts["storage_arrays"] = len(self.array_disks) - len(self.local_host)
         report.counts.update({k: v for k, v in counts.items() if v or k in (
             "vms", "hosts", "sites", "clusters", "storage_arrays", "nics")})
         for k in ("vms", "nics"):
@@ -406,6 +467,13 @@ def _nics_down(down: list[tuple[str, str, str]]) -> Folded:
     return Folded(f"{kind_count('nic', len(down))} link down or speed unknown (not imported): "
                   + ", ".join(shown) + (f" and {counted(more, 'other name')}" if more else ""),
                   [f"{where} '{host} {dev}'" for where, host, dev in down], NIC_DOWN)
+
+
+def _own_local(ds: DatastoreRecord, earlier: list[DatastoreRecord]) -> bool:
+    """Whether ``ds``, named as ``earlier`` datastores are, is another host's local datastore
+    (``datastore1`` in two datacenters), not a second row of the same one."""
+    return mounts(ds) == 1 and ds.local is not False and bool(ds.hosts) \
+        and all(mounts(e) == 1 and e.hosts and e.hosts[0] != ds.hosts[0] for e in earlier)
 
 
 # --------------------------------------------------------------------------- records -> props

@@ -8,7 +8,10 @@ capacity, free and used space and VM count are one.  The VMs sheet names datasto
 does (unique within a datacenter, so ``datastore1`` of two datacenters are two) - in a masked
 workbook with a mask of its own ("Datastore 18"): a name that is no device's is matched to the
 one datastore of its datacenter that holds as many VMs and is mounted by every host its VMs run
-on, or else imported without a capacity.  Every such decision is in the import report.
+on, or else imported without a capacity (its hosts are then its VMs', not those that mount it:
+it stays a shared array).  A ``Local`` device is its host's local storage, a ``Cluster`` one
+shared, whatever number of hosts the workbook shows mounting it (:mod:`.arrays`).  Every such
+decision is in the import report.
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ def datastores(devices: list[Device], rows: list[VmRow],
         if g is None:
             bare.append(label)
             out.append(DatastoreRecord(name=label, where="VMs sheet", type="VMFS",
-                                       hosts=sorted(vc.host_names.values())))
+                                       hosts=sorted(vc.host_names.values()), local=False))
             continue
         g.matched = True
         out.append(_record(g, label))
@@ -146,4 +149,4 @@ def _record(g: _Group, name: str) -> DatastoreRecord:
         name=name, where=d.where, type=d.protocol or "VMFS",
         capacity_mib=None if d.capacity_gib is None else d.capacity_gib * GIB,
         in_use_mib=None if d.used_gib is None else d.used_gib * GIB,
-        hosts=sorted({x.host for x in g.devices}), address=d.address)
+        hosts=sorted({x.host for x in g.devices}), address=d.address, local=not d.shared)

@@ -9,7 +9,8 @@ vCPU       per VM: Overall MHz (measured CPU use) and Max MHz (its ceiling)
 vMemory    per VM: Consumed (+ Consumed Overhead), Active, Ballooned, Swapped
 vDisk      per disk: its controller (the VM's vscsi) and thin provisioning
 vPartition per guest partition: capacity and consumed
-vDatastore capacity, provisioned, in use, address (which LUNs share an array), hosts
+vDatastore capacity, provisioned, in use, address (which LUNs share an array), hosts (# Hosts
+           and Hosts: a VMFS datastore one host mounts is that host's local storage)
 vCluster   HA enabled, admission control (failover level or percentage), DRS
 vNIC       host physical NICs; vNetwork: VM adapter types
 vMetaData  the export's date (provenance: "RVTools vCPU Overall MHz, export of <date>")
@@ -298,7 +299,8 @@ def _read_partitions(sheet: Sheet, vms: dict[str, VmRecord], report: ImportRepor
 def _read_datastores(sheet: Sheet, report: ImportReport) -> list[DatastoreRecord]:
     sheet.require(("Name",))
     c = {k: sheet.col(k) for k in ("Name", "Type", "Capacity MB", "Provisioned MB",
-                                   "In Use MB", "Hosts", "SIOC enabled", "Address", "URL")}
+                                   "In Use MB", "Hosts", "# Hosts", "SIOC enabled", "Address",
+                                   "URL")}
     out = []
     for n, row in enumerate(sheet.rows, start=2):
         name = text(row, c["Name"])
@@ -317,6 +319,8 @@ def _read_datastores(sheet: Sheet, report: ImportReport) -> list[DatastoreRecord
                 setattr(ds, attr, num(row, c[key], key.replace("MB", "MiB"), False))
             except BadCellError as err:
                 report.notes.append(f"{where} datastore '{name}': {err}")
+        with contextlib.suppress(BadCellError):  # how many mount it (local: one)
+            ds.host_count = whole(row, c["# Hosts"], "# Hosts", False)
         out.append(ds)
     return out
 

@@ -55,7 +55,8 @@ PROPS: dict[str, list[str]] = {
                        "summary.storage.committed", "summary.storage.uncommitted",
                        "runtime.connectionState"],
     "Datastore": ["name", "summary.type", "summary.capacity", "summary.freeSpace",
-                  "summary.uncommitted", "summary.url", "host", "info"],
+                  "summary.uncommitted", "summary.url", "summary.multipleHostAccess", "host",
+                  "info"],
     "ClusterComputeResource": ["configurationEx"],
     "ComputeResource": ["name", "parent"],
     "Datacenter": ["name", "parent"],
@@ -225,6 +226,8 @@ def _estate(host: str, objs: dict[str, tuple[str, dict[str, Any]]],
                 capacity_mib=float(cap) / 2**20 if cap else None,
                 hosts=[names.get(_ref(m.key), "") for m in p.get("host") or ()],
                 address=_address(p.get("info"), str(p.get("summary.url") or "")))
+            if p.get("summary.multipleHostAccess") is True:  # vCenter: configured shared
+                ds.local = False
             if cap and free is not None:
                 ds.in_use_mib = (float(cap) - float(free)) / 2**20
                 ds.provisioned_mib = ds.in_use_mib + float(unc or 0) / 2**20

@@ -193,6 +193,9 @@ def test_garbage_cells_skip_rows_with_reasons(tmp_path: Path) -> None:
     vinfo[6][host] = ""
     vinfo[5][cpus] = 1000
     rows["vHost"][1][VHOST.index("Speed")] = "fast"
+    every = ", ".join(f"esx{i:03d}.lab.local" for i in range(4))
+    for ds in rows["vDatastore"][1:]:  # shared: a VM's disk does not say which host it is on
+        ds[VDATASTORE_4.index("Hosts")] = every
     design, report = import_rvtools(write_xlsx(tmp_path / "e.xlsx", rows))
     reasons = {s.name: s.reason for s in report.skipped}
     assert "'lots' is not a number" in reasons["vm00001"]
