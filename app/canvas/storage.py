@@ -7,10 +7,11 @@ together in a block.  Far out (below :data:`~app.canvas.cards.FAR_ZOOM`, where a
 name would not read) the block is one item, an
 :class:`ArrayGroupItem`: the clusters it serves, how many arrays, and a strip of their
 utilisation grades on the theme's scale, its arrays hidden; clicking it selects them.  Zoomed
-in, it is a frame round its arrays, which show as items of their own.  A group that serves a
-few clusters draws one line to each of their boxes (the storage paths per cluster); the
-lines between hosts and arrays are drawn for the selection only
-(:class:`app.canvas.lines.Lines` is sparse for such a design).
+in, it is a frame round its arrays, which show as items of their own.  Hosts' local disks
+(``local`` arrays) are groups of their own, counted as such and drawn grey, never among the
+shared arrays.  A group that serves a few clusters draws one line to each of their boxes (the
+storage paths per cluster); the lines between hosts and arrays are drawn for the selection
+only (:class:`app.canvas.lines.Lines` is sparse for such a design).
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from app.canvas.items import (
     label_px,
 )
 from models.document.design import Design
-from models.document.words import kind_count
 from models.io.placement import (
     CAPTION_PX,
     COUNT_PX,
@@ -54,6 +54,7 @@ from models.io.placement import (
     array_groups,
     box_around,
     group_band,
+    group_count,
     group_title,
 )
 
@@ -77,7 +78,7 @@ class ArrayGroupItem(QGraphicsItem):
         """What its width is kept for (:func:`models.io.placement.group_band`)."""
         self.style = style
         self.select = select
-        self.count = kind_count("storage_array", len(group.arrays))
+        self.count = group_count(group)
         self.collapsed = True
         self.tally = np.zeros(TALLY, np.int64)
         self.selected = 0
@@ -139,8 +140,12 @@ class ArrayGroupItem(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         r = self._rect
         dark = is_dark(widget)
-        fill = QColor("#3a3546" if dark else "#ece6f3") if self.collapsed else \
-            QColor(140, 107, 177, 22)
+        if self.array_group.local:  # hosts' own disks: grey, not the shared arrays' lilac
+            fill = QColor("#3a3c40" if dark else "#eceef0") if self.collapsed else \
+                QColor(120, 124, 130, 22)
+        else:
+            fill = QColor("#3a3546" if dark else "#ece6f3") if self.collapsed else \
+                QColor(140, 107, 177, 22)
         pen = QPen(SELECTED if self.selected else _EDGE,
                    (2.4 if self.selected else 1.6) / max(lod, 0.05))
         if not self.collapsed:

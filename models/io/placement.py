@@ -289,7 +289,8 @@ def holdings(design: Design) -> Holdings:
 GROUP_ARRAYS = 6
 """A design with more storage arrays than this draws the arrays the same clusters reach as one
 item, with their count, until zoomed in (an estate's datastores: 37 chips and a fan of lines
-across the canvas otherwise)."""
+across the canvas otherwise); hosts' local disks (``local`` arrays) apart from the shared
+arrays."""
 NO_CLUSTER = ""
 """In a group's reach: hosts in no cluster."""
 
@@ -303,6 +304,8 @@ class ArrayGroup:
     reach: tuple[str, ...]
     """The clusters whose hosts reach them (design order; :data:`NO_CLUSTER` for hosts in no
     cluster); empty when no host does."""
+    local: bool = False
+    """Hosts' local disks (arrays marked ``local``), never drawn among the shared arrays."""
 
 
 def group_band(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
@@ -311,7 +314,17 @@ def group_band(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
     title = group_title(group, name_of)
     if len(group.reach) <= 2:
         return title
-    return f"{title} · {kind_count('storage_array', len(group.arrays))}"
+    return f"{title} · {group_count(group)}"
+
+
+def group_count(group: ArrayGroup) -> str:
+    """What a group holds, counted: "5 storage arrays", or "12 hosts' local disks" for hosts'
+    local storage (which its count, not its title, tells apart: a longer title would widen
+    the box and the row of arrays above the hosts)."""
+    n = len(group.arrays)
+    if group.local:
+        return counted(n, "host's local disks", "hosts' local disks")
+    return kind_count("storage_array", n)
 
 
 def group_title(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
@@ -327,11 +340,12 @@ def group_title(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
 def array_groups(design: Design, held: Holdings | None = None) -> list[ArrayGroup]:
     """The groups of :data:`GROUP_ARRAYS`-or-more arrays' designs: each set of arrays that
     the same clusters reach (a host's ``storage`` links; for an array no host links to, the
-    hosts of the VMs whose disks are on it), in design order; an array alone in its set is
-    no group."""
+    hosts of the VMs whose disks are on it), hosts' local disks (``local``) a set apart from
+    the shared arrays, in design order; an array alone in its set is no group."""
     arrays = [c.id for c in design.components if c.kind == "storage_array"]
     if len(arrays) <= GROUP_ARRAYS:
         return []
+    local = {c.id for c in design.components if c.kind == "storage_array" and c.get("local")}
     held = held or holdings(design)
     clusters = {c.id: i for i, c in enumerate(design.components) if c.kind == "cluster"}
     cluster_of = {m: next((b for b in boxes if b in clusters), NO_CLUSTER)
@@ -347,13 +361,14 @@ def array_groups(design: Design, held: Holdings | None = None) -> list[ArrayGrou
             if lk.kind == "disk_on" and lk.target in unreached \
                     and (host := held.host_of.get(lk.source)) is not None:
                 reach[lk.target].add(cluster_of.get(host, NO_CLUSTER))
-    by_reach: dict[tuple[str, ...], list[str]] = {}
+    by_reach: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
     for a in arrays:
         key = tuple(sorted(reach[a], key=lambda k: clusters.get(k, -1)))
-        by_reach.setdefault(key, []).append(a)
-    return [ArrayGroup("group:" + ("+".join(k or "no cluster" for k in key) or "unreached"),
-                       tuple(members), key)
-            for key, members in by_reach.items() if len(members) > 1]
+        by_reach.setdefault((a in local, key), []).append(a)
+    return [ArrayGroup("group:" + ("local:" if own else "")
+                       + ("+".join(k or "no cluster" for k in key) or "unreached"),
+                       tuple(members), key, own)
+            for (own, key), members in by_reach.items() if len(members) > 1]
 
 
 def cards(design: Design, held: Holdings | None = None) -> dict[str, Card]:

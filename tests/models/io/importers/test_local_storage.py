@@ -17,6 +17,7 @@ from models.io.importers import DatastoreRecord
 from models.io.importers.arrays import group_datastores, is_local
 from models.io.importers.liveoptics import import_liveoptics
 from models.io.importers.rvtools import import_rvtools
+from models.io.placement import array_groups, group_count, group_title
 from tests.estates import estate, write_xlsx
 
 SAMPLES = Path(__file__).resolve().parents[4].parent / "shared" / "samples"
@@ -106,6 +107,21 @@ def test_nics_link_down_fold_into_one_counted_line(imported) -> None:  # type: i
     assert sum("vmnic" in ln for ln in report.lines(limit=10_000, dialog=True)) >= 48
 
 
+def test_local_arrays_are_drawn_apart_from_the_shared_ones(imported) -> None:  # type: ignore[no-untyped-def]
+    _, design, _ = imported
+    local = {a.id for a in design.of_kind("storage_array") if a.props.get("local")}
+    groups = array_groups(design)
+    names = {c.id: c.name for c in design.components}
+    assert groups
+    for g in groups:
+        assert set(g.arrays) <= local if g.local else not set(g.arrays) & local
+    local_groups = [g for g in groups if g.local]
+    assert local_groups  # each cluster's hosts' local disks: titled by it, counted as such
+    assert all(group_title(g, names.__getitem__) in names.values() for g in local_groups)
+    assert all(group_count(g) == f"{len(g.arrays)} hosts' local disks" for g in local_groups)
+    assert all(group_count(g).endswith("storage arrays") for g in groups if not g.local)
+
+
 def _ds(name: str, hosts: list[str], **kw) -> DatastoreRecord:  # type: ignore[no-untyped-def]
     return DatastoreRecord(name=name, where="t", type=kw.pop("type", "VMFS"), hosts=hosts, **kw)
 
@@ -185,6 +201,7 @@ def test_without_local_datastores_nothing_changes(tmp_path: Path) -> None:
                                                estate(12, 200, seed=5).sheets))
     assert not any(a.props.get("local") for a in design.of_kind("storage_array"))
     assert "local_storage" not in report.counts and "local disks" not in report.lines()[0]
+    assert not any(g.local for g in array_groups(design))
     assert not any("local datastore" in ln for ln in report.lines())
 
 
