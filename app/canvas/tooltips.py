@@ -11,7 +11,8 @@ from app.document.design_document import DesignDocument
 from models.analysis.baseline import provenance_lines
 from models.core.prediction import Prediction
 from models.document import numbers as fmt
-from models.document.schema import KINDS
+from models.document.schema import KINDS, choice_label
+from models.engine.kpis import limit_text
 from models.report import wording
 from models.subsystems import content_library
 
@@ -76,10 +77,35 @@ def component_tooltip(document: DesignDocument, cid: str, provenance: bool = Tru
                       " of line rate"]
         elif comp.kind == "content_library":
             lines += content_library.describe(p.sections.content_library or [], cid)
+        elif comp.kind == "cluster":
+            lines += [html.escape(t) for t in vsan_lines(p, cid)]
         top = p.bottlenecks(1)
         if top and top[0].component == cid:
             lines.append(f"<b>bottleneck</b>: {html.escape(plain(document, top[0].explanation))}")
     return "<br>".join(lines + (provenance_html(comp) if provenance else []))
+
+
+def vsan_lines(p: Prediction, cid: str) -> list[str]:
+    """A vSAN cluster's predicted capacity (:mod:`models.subsystems.vsan`), as lines: its
+    policy, raw and usable after reserves, data and free, the policy's minimum hosts and the
+    hosts it needs with what sets them; nothing for a cluster without vSAN."""
+    cap = p.sections.capacity
+    v = next((v for v in cap.vsan or [] if v.cluster == cid), None) if cap else None
+    if cap is None or v is None:
+        return []
+    row = next((g for g in cap.clusters if g.id == cid), None)
+    free = (f"free {fmt.with_unit(v.free_tib, 'TiB')}" if v.free_tib >= 0 else
+            f"short {fmt.with_unit(-v.free_tib, 'TiB')}")
+    out = [f"vSAN {v.architecture.upper()} {choice_label(v.policy)} FTT {v.ftt}",
+           f"raw {fmt.with_unit(v.raw_tib, 'TiB')}, usable {fmt.with_unit(v.usable_tib, 'TiB')}"
+           " after reserves",
+           f"data {fmt.with_unit(v.data_tib, 'TiB')}, {free}",
+           f"the policy at least {fmt.count(v.min_hosts, 'host')}"
+           f" ({fmt.count(v.min_hosts + 1, 'host')} recommended)"]
+    if row is not None and row.hosts_needed is not None:
+        out.append(f"{fmt.count(row.hosts_needed, 'host')} needed, set by"
+                   f" {limit_text(row.binding, phrase=True)}")
+    return out
 
 
 def _vm_times(p: Prediction, i: int) -> list[str]:

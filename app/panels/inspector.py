@@ -249,6 +249,56 @@ def imported_only(prop: str) -> bool:
     return prop.startswith(IMPORTED)
 
 
+VSAN = "vsan."
+"""A vSAN setting: on a cluster its policy and reserves, on a host its devices, on a VM its
+own policy.  Shown where the component is (or sits in) a vSAN cluster, or sets one itself
+(:func:`vsan_shown`); a cluster's ``vsan.architecture`` always shows (it turns vSAN on)."""
+OSA_ONLY = ("vsan.disk_groups", "vsan.cache_gb")
+"""A host's OSA settings: shown where its cluster runs OSA (ESA has no disk groups)."""
+
+
+def vsan_shown(doc: DesignDocument, kind: str, ids: list[str],
+               clusters: set[str] | None = None) -> set[str]:
+    """The ``vsan.*`` fields the selection of ``ids`` (all of ``kind``) needs, in the active
+    scenario: a vSAN cluster's settings, the devices of a host in one (its disk groups and
+    cache where that cluster runs OSA), a VM's policy where it runs in one; and any a
+    component sets itself.  ``clusters``: the clusters the hosts (or the VMs' hosts) are in,
+    when the caller knows them (:func:`clusters_of`).  Where no cluster runs vSAN this costs
+    one memoised lookup."""
+    props = [p for p in KINDS[kind].props if p.startswith(VSAN) and p != "vsan.architecture"]
+    if not props:
+        return set()
+    spec = KINDS[kind].props
+    comps = [c for cid in ids if (c := doc.shown_component(cid)) is not None]
+    shown = {p for p in props for c in comps
+             if c.props.get(p, spec[p].default) != spec[p].default}
+    if kind == "cluster":
+        clusters = set(ids)
+    elif doc.value("cluster", "vsan.architecture") == "none":  # no cluster runs vSAN
+        clusters = set()
+    elif clusters is None:
+        clusters = clusters_of(doc, kind, ids)
+    archs = {doc.value(f"id:{g}", "vsan.architecture") for g in clusters}
+    if archs - {"none", None}:
+        shown |= {p for p in props if p not in OSA_ONLY or "osa" in archs}
+    return shown
+
+
+def clusters_of(doc: DesignDocument, kind: str, ids: list[str]) -> set[str]:
+    """The clusters the hosts (or the VMs' hosts) of ``ids`` are in: one pass over the links
+    of the design the canvas shows (a refresh's hosts too)."""
+    wanted = set(ids)
+    host_of: dict[str, str] = {}
+    cluster_of: dict[str, str] = {}
+    for lk in doc.shown_design().links:
+        if lk.kind == "in_cluster":
+            cluster_of[lk.source] = lk.target
+        elif lk.kind == "runs_on" and kind == "vm" and lk.source in wanted:
+            host_of[lk.source] = lk.target
+    hosts = {host_of[v] for v in ids if v in host_of} if kind == "vm" else wanted
+    return {cluster_of[h] for h in hosts if h in cluster_of}
+
+
 class Inspector(QWidget):
     """Properties of the selected component(s)."""
 
@@ -319,6 +369,7 @@ class Inspector(QWidget):
         self.kind = ""
         self.read_only = False
         """The selection is hardware a refresh adds (its properties are the scenario's)."""
+        self._clusters_at: tuple[tuple[object, ...], set[str]] | None = None
         document.selection_changed.connect(self._selection_changed)
         document.component_changed.connect(self._component_changed)
         document.design_replaced.connect(self._rebuild)
@@ -413,6 +464,7 @@ class Inspector(QWidget):
         else:
             self.title.setText(f"{len(self.ids)} × {label}")
         comps = [c for cid in self.ids if (c := doc.shown_component(cid)) is not None]
+        vsan = vsan_shown(doc, self.kind, self.ids, self._clusters())
         for prop, f in self.fields.items():
             values = [doc.value(f"id:{cid}", prop) for cid in self.ids]
             mixed = any(v != values[0] for v in values[1:])
@@ -420,6 +472,20 @@ class Inspector(QWidget):
             f.set_value(values[0], mixed=mixed, explicit=explicit)
             if imported_only(prop):  # what an import recorded: shown where it did
                 self.form.setRowVisible(f, explicit)
+            elif prop.startswith(VSAN) and prop != "vsan.architecture":
+                self.form.setRowVisible(f, prop in vsan)  # vSAN's, where there is vSAN
+
+    def _clusters(self) -> set[str] | None:
+        """The clusters the selected hosts (or VMs' hosts) are in, found again only when the
+        selection, the scenario or the design's links changed (a slider drag repaints the
+        fields at every step); None for a selection of another kind."""
+        if self.kind not in ("host", "vm"):
+            return None
+        doc = self.document
+        key = (tuple(self.ids), doc.scenario, doc.session.structure)
+        if self._clusters_at is None or self._clusters_at[0] != key:
+            self._clusters_at = (key, clusters_of(doc, self.kind, self.ids))
+        return self._clusters_at[1]
 
     def field(self, prop: str) -> Field:
         return self.fields[prop]

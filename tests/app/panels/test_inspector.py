@@ -297,3 +297,67 @@ def test_a_processor_field_offers_the_catalogue_as_the_user_types(qtbot: QtBot,
     qtbot.keyClick(f.edit, Qt.Key.Key_Return)
     assert doc.value("id:h1", "cpu_model") == "Acme Turbo 9000"
     assert doc.undo_stack.count() == 2
+
+
+def _vsan_design() -> Design:
+    """Cluster c1 (no vSAN yet) of three hosts with devices, a VM on one; host h9 and VM v9
+    in no cluster."""
+    comps = [Component("c1", "cluster", "prod"), Component("h9", "host", "esx09"),
+             Component("v1", "vm", "db01", props={"disk.used_gb": 500.0}),
+             Component("v9", "vm", "loose")]
+    links = [Link("v1", "h1", "runs_on"), Link("v9", "h9", "runs_on")]
+    for i in (1, 2, 3):
+        comps.append(Component(f"h{i}", "host", f"esx0{i}", props={
+            "vsan.devices": 6, "vsan.device_tb": 3.84}))
+        links.append(Link(f"h{i}", "c1", "in_cluster"))
+    return Design(components=comps, links=links)
+
+
+def test_vsan_fields_show_where_there_is_vsan(qtbot: QtBot) -> None:
+    """A cluster without vSAN shows only the switch that turns it on; turned on (one undo
+    step), its policy and reserves show, its hosts' devices (disk groups and cache on OSA
+    only), its VMs' own policy; a VM elsewhere has no vSAN field; the cluster's predicted
+    figures say usable, data, free, the policy's minimum and what sets its hosts."""
+    doc, insp = make(qtbot, _vsan_design())
+
+    def shown(prop: str) -> bool:
+        qtbot.wait(1)  # a row added to a shown form is shown by the event loop
+        return insp.field(prop).isVisibleTo(insp)
+
+    doc.set_selection(["c1"])
+    assert shown("vsan.architecture") and not shown("vsan.policy")
+    assert not shown("vsan.compression") and not shown("vsan.thin")
+    assert "vSAN" not in insp.predicted.text()
+    combo = insp.field("vsan.architecture").combo
+    assert combo is not None and combo.currentText() == "none"
+    steps = doc.undo_stack.count()
+    combo.activated.emit(combo.findData("esa"))
+    assert doc.value("id:c1", "vsan.architecture") == "esa"
+    assert doc.undo_stack.count() == steps + 1
+    assert all(shown(p) for p in ("vsan.policy", "vsan.ftt", "vsan.compression",
+                                  "vsan.operations_reserve_pct",
+                                  "vsan.host_rebuild_reserve", "vsan.thin"))
+    label = insp.form.labelForField(insp.field("vsan.compression"))
+    assert isinstance(label, QLabel) and label.text() == "vSAN compression"
+    doc.evaluate_now()
+    text = insp.predicted.text()
+    assert "vSAN ESA RAID 1 FTT 1" in text and "usable" in text and "free" in text
+    assert "the policy at least 3 hosts (4 hosts recommended)" in text
+    assert "3 hosts needed, set by" in text
+    doc.set_selection(["h1"])
+    assert shown("vsan.devices") and shown("vsan.device_tb")
+    assert not shown("vsan.disk_groups") and not shown("vsan.cache_gb")  # ESA has none
+    doc.set_value("id:c1", "vsan.architecture", "osa")
+    assert shown("vsan.disk_groups") and shown("vsan.cache_gb")
+    doc.set_selection(["v1"])
+    assert shown("vsan.policy")
+    doc.set_selection(["v9"])
+    assert not shown("vsan.policy")
+    doc.set_selection(["h9"])  # in no cluster, no devices of its own
+    assert not shown("vsan.devices")
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()  # vSAN off again
+    doc.set_selection(["h1"])  # its devices are its own: they still show
+    assert shown("vsan.devices") and not shown("vsan.disk_groups")
+    doc.set_selection(["c1"])
+    assert not shown("vsan.policy")
