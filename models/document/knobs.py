@@ -49,6 +49,7 @@ from models.document.studies import (
     SIOC,
     VAIO,
     VSAN,
+    VSAN_PLANNING,
     cite,
 )
 
@@ -134,12 +135,14 @@ WORKLOADS = {
     "space": "storage space to plan (an array's or a disk's used space)",
     "testbed": "a VM of a study's testbed (a profile other than measured or idle)",
     "stretched": "sites linked by WAN (a stretched cluster's vSAN writes cross it)",
+    "vsan": "a vSAN cluster (vsan.architecture esa or osa, in the design or a scenario)",
 }
 """What a knob may need the design to contain (:attr:`Knob.needs`): an imported estate
 (measured VMs, no web or testbed VMs) sees the knobs that move it - cores, clock, memory,
 HA, the ceilings, its measured I/O once it has some - and a testbed its study's knobs."""
 IO, NET, WEB = ("io",), ("net",), ("web",)
 TRANSFER, APP, TESTBED = ("netperf",), ("app",), ("testbed",)
+VSAN_CLUSTER = ("vsan",)
 
 KNOBS: tuple[Knob, ...] = (
     # storage
@@ -224,6 +227,15 @@ KNOBS: tuple[Knob, ...] = (
     Knob("cluster.cpu_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.memory_failover_pct", HA.title, 0, 50, 1, group="Policy"),
     Knob("cluster.drs_enabled", DRS.title, group="Policy"),
+    # vSAN capacity: the policy's layout, the data reduction assumed, the hosts' devices
+    Knob("cluster.vsan.policy", VSAN_PLANNING.title, group="vSAN", needs=VSAN_CLUSTER),
+    Knob("cluster.vsan.ftt", VSAN_PLANNING.title, 1, 3, 1, group="vSAN", needs=VSAN_CLUSTER),
+    Knob("cluster.vsan.compression", VSAN_PLANNING.title, 1.0, 3.0, 0.05, group="vSAN",
+         needs=VSAN_CLUSTER),
+    Knob("host.vsan.devices", VSAN_PLANNING.title, 1, 24, 1, group="vSAN",
+         needs=VSAN_CLUSTER),
+    Knob("host.vsan.device_tb", VSAN_PLANNING.title, 0.96, 15.36, None, log=True,
+         group="vSAN", needs=VSAN_CLUSTER),
     # licensing
     Knob("design.policy.licence_edition", LICENSING.title, group="Licensing"),
     Knob("design.policy.licence_price_per_core", LICENSING.title, 0, 1000, 5,
@@ -345,7 +357,19 @@ def workloads(design: Design) -> set[str]:
         out.add("space")
     if any(lk.kind == "wan" for lk in design.links):
         out.add("stretched")
+    if _has_vsan(design):
+        out.add("vsan")
     return out
+
+
+def _has_vsan(design: Design) -> bool:
+    """A cluster of ``design`` runs vSAN, or a scenario turns vSAN on for one (a refresh to
+    vSAN keeps the clusters' settings as its overrides)."""
+    off = KINDS["cluster"].props["vsan.architecture"].default
+    return any(c.kind == "cluster" and c.props.get("vsan.architecture", off) != off
+               for c in design.components) \
+        or any(o.prop == "vsan.architecture" and o.value != off
+               for sc in design.scenarios for o in sc.overrides)
 
 
 def _vm_sets(design: Design) -> set[tuple[Value, ...]]:
@@ -370,7 +394,7 @@ def _vm_sets(design: Design) -> set[tuple[Value, ...]]:
 
 WORKLOAD_PROPS = frozenset({"workload.profile", "workload.io_iops", "workload.app_users",
                             "workload.net_rx_mbps", "workload.net_tx_mbps", "ft",
-                            "disk.used_gb", "used_gb", "capacity_gb"})
+                            "disk.used_gb", "used_gb", "capacity_gb", "vsan.architecture"})
 """The properties :func:`workloads` reads: an edit of one may change the knobs that apply."""
 
 

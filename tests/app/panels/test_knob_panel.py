@@ -253,3 +253,43 @@ def test_an_estate_shows_web_knobs_only_once_it_has_a_web_vm(qtbot: QtBot) -> No
     qtbot.waitUntil(lambda: not WEB_KNOBS & set(panel.rows))
     doc.undo_stack.redo()
     qtbot.waitUntil(lambda: set(panel.rows) >= WEB_KNOBS)
+
+
+def test_the_vsan_knobs_move_the_hosts_a_vsan_cluster_needs(qtbot: QtBot) -> None:
+    """On the vSAN example the vSAN group offers the policy, FTT, compression and devices:
+    RAID 1 from the combo needs a host more (vSAN storage binds), fewer devices from the
+    slider more hosts again, each one undo step; a cluster without vSAN has no such group
+    until vsan.architecture turns it on."""
+    from tests.models.document.test_knobs import VSAN_KNOBS, estate  # noqa: PLC0415
+
+    doc = DesignDocument(examples.load("vsan-esa"))
+    panel = KnobPanel(doc)
+    dash = Dashboard(doc)
+    qtbot.addWidget(panel)
+    qtbot.addWidget(dash)
+    assert set(panel.rows) >= VSAN_KNOBS
+    needed = dash.tiles["hosts_needed"].value_label
+    doc.evaluate_now()
+    assert needed.text() == "6"
+    combo = panel.row("cluster.vsan.policy").control
+    assert isinstance(combo, QComboBox) and combo.currentText() == "RAID 5"
+    i = combo.findData("raid1")
+    combo.setCurrentIndex(i)
+    combo.activated.emit(i)
+    doc.evaluate_now()
+    assert doc.value("id:prod", "vsan.policy") == "raid1" and needed.text() == "7"
+    doc.undo_stack.undo()
+    doc.evaluate_now()
+    assert needed.text() == "6"
+    devices = slider_of(panel.row("host.vsan.devices"))
+    step = doc.undo_stack.index()
+    devices.setValue(devices.minimum() + 3)  # 4 devices a host
+    assert doc.value("host", "vsan.devices") == 4 and doc.undo_stack.index() == step + 1
+    doc.evaluate_now()
+    assert int(needed.text()) > 6
+    plain = DesignDocument(estate())
+    other = KnobPanel(plain)
+    qtbot.addWidget(other)
+    assert not VSAN_KNOBS & set(other.rows)
+    plain.set_value("id:k1", "vsan.architecture", "esa")
+    qtbot.waitUntil(lambda: set(other.rows) >= VSAN_KNOBS)

@@ -106,3 +106,30 @@ def test_a_knob_a_scenario_sets_stays_whatever_the_vms() -> None:
     assert "host.dense_mode" in paths(design) and "vm.workload.req_per_s" not in paths(design)
     assert knob("host.dense_mode").applies_to(design)  # type: ignore[union-attr]
     assert workloads(design) == {"guest_cpu"}
+
+
+VSAN_KNOBS = {"cluster.vsan.policy", "cluster.vsan.ftt", "cluster.vsan.compression",
+              "host.vsan.devices", "host.vsan.device_tb"}
+
+
+def test_vsan_knobs_come_with_a_vsan_cluster() -> None:
+    """The vSAN policy, compression and devices move a vSAN cluster's capacity and nothing
+    else: offered where a cluster runs vSAN (or a scenario turns it on, as a refresh to vSAN
+    does), citing the vSAN planning guide; not on a cluster without it."""
+    from models.document.studies import VSAN_PLANNING  # noqa: PLC0415
+
+    design = estate()
+    assert not paths(design) & VSAN_KNOBS and "vsan" not in workloads(design)
+    cluster = design.component("k1")
+    assert cluster is not None
+    cluster.props["vsan.architecture"] = "esa"
+    assert paths(design) >= VSAN_KNOBS and "vsan" in workloads(design)
+    assert all(k.source == VSAN_PLANNING.title and k.group == "vSAN"
+               for k in KNOBS if k.path in VSAN_KNOBS)
+    del cluster.props["vsan.architecture"]
+    design.scenarios.append(Scenario("to vSAN", [Override("id:k1", "vsan.architecture",
+                                                          "osa")]))
+    assert paths(design) >= VSAN_KNOBS
+    policy = knob("cluster.vsan.policy")
+    assert policy is not None and policy.label == "vSAN storage policy"
+    assert policy.choices == ("raid1", "raid5", "raid6")
