@@ -72,6 +72,10 @@ class StorageResult(Common):
     """Steps the MVA took to converge."""
     wan_required_mbps: dict[str, float] = field(default_factory=dict)
     """What each stretched cluster's site link needs for its writes, by link name."""
+    vm_read_latency_ms: np.ndarray | None = None
+    vm_write_latency_ms: np.ndarray | None = None
+    """A vSAN VM's read and write latency apart (:mod:`models.subsystems.vsan_io`), NaN for
+    the others; None when no vSAN cluster serves a VM."""
 
 
 @dataclass

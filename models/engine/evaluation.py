@@ -46,6 +46,7 @@ from models.subsystems import (
     storage,
     stretched,
     vdi,
+    vsan_io,
 )
 
 
@@ -257,13 +258,15 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
                          latency_ms=arr_lat, util=sto.array_util,
                          io_not_measured=arr_unmeasured)
     parts = (st, sto, net, fto, con, desk, lib)
+    capacity_section = step("vsan.latency", lambda: vsan_io.with_latency(c, cap.capacity, sto),
+                            cap, sto)
     sections = Sections(
         stretched=Stretched(st.witness_required_mbps, sto.wan_required_mbps)
         if st.witness_required_mbps or sto.wan_required_mbps else None,
         storage_mva_iterations=sto.mva_iterations, network=net.detail,
         multicast=net.multicast, ft=fto.detail, cpu_virtualization=con.cpu_virtualization,
         consolidation=con.detail, vdi=desk.vdi, content_library=lib.jobs,
-        capacity=cap.capacity)
+        capacity=capacity_section)
     return Prediction(
         design=c.design.name, scenario=scenario, vms=vms, hosts=hosts, nics=nics,
         arrays=arrays, consolidation=cap.consolidation,

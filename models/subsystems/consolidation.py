@@ -65,7 +65,7 @@ from models.core.results import (
 from models.document.numbers import NOT_MEASURED, with_unit
 from models.document.schema import ESXI_VERSIONS
 from models.document.studies import BEST_PRACTICES_4, DENSE, DOCKER_WEB
-from models.subsystems import cpu_virt
+from models.subsystems import cpu_virt, vsan_io
 from models.subsystems.limits import (
     DENSE_MIN_UTIL,
     DENSE_MIN_VCPUS_PER_PCPU,
@@ -334,7 +334,7 @@ class _Static:
         held = vm["workload.memory_gb"]
         held = np.where(np.isnan(held), vm["memory_gb"], held)
         self.bg_cpu, bg_memory = background(c)
-        self.mem = per_host(held) + bg_memory
+        self.mem = per_host(held) + bg_memory + vsan_io.memory_gb(c)  # vSAN's own too
         # contexts that share the host's PCPUs: each VM's vCPUs and device-emulation threads
         # (counted per VM), FT secondaries included
         self.contexts = per_host(np.ones(n)) / np.maximum(pcpus, 1.0)

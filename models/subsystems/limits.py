@@ -25,6 +25,7 @@ from models.core.compiled import Compiled
 from models.core.platform import compute
 from models.core.results import Demand
 from models.core.sections import ConsolidationDetail
+from models.subsystems import vsan_io
 from models.subsystems.cpu_virt import LATENCY_MIN_ESXI
 from models.subsystems.queueing import (
     _LN20,
@@ -169,7 +170,8 @@ def limits_for(c: Compiled, d: Demand, vms: np.ndarray, ref: int, vms_per_host: 
     by_cpu: int | None = None
     if d_def > 0:
         by_cpu = pick(count_at(u_max * cap_r, False), count_at(u_max * cap_r, True))
-    by_mem = _floor(float(c.host.cols["memory_gb"][ref]) * memory_share
+    vsan_gb = float(vsan_io.memory_gb(c)[ref]) if len(c.host) else 0.0  # vSAN holds it
+    by_mem = _floor(max(float(c.host.cols["memory_gb"][ref]) - vsan_gb, 0.0) * memory_share
                     * c.policy["memory_util_max"] / m_per) \
         if n and m_per > 0 else None
     by_p95: int | None = None

@@ -43,7 +43,7 @@ from models.core.prediction import Labels
 from models.core.results import StorageResult
 from models.document.schema import NO_IO_PROFILES
 from models.document.words import counted
-from models.subsystems import mva, stretched
+from models.subsystems import mva, stretched, vsan_io
 from models.subsystems.storage_mva import (
     _expand,
     _open_load,
@@ -115,7 +115,6 @@ RAID_PENALTY = {"none": 1.0, "raid0": 1.0, "raid1": 2.0, "raid10": 2.0, "raid5":
 """Back-end I/Os per front-end write; 'RAID group performance = all drives minus the RAID
 overhead' (storage-raid-group-performance-formula).  Layout (group or pool) does not enter:
 on all-SSD arrays the study found no difference."""
-
 
 
 def issue_us() -> dict[str, float]:
@@ -200,6 +199,7 @@ class _Params:
     """Think time per I/O of the application VMs (a delay, not I/O latency)."""
     lat0: Any
     """Latency of a VM that does no I/O: 0, NaN without a disk."""
+    vsan: vsan_io.Station | None
 
 
 def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
@@ -292,6 +292,10 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io)
     else:
         per_io, aq, ad = np.zeros(n), np.zeros(n), np.zeros(n)
+    # a vSAN cluster's datastore: its hosts' devices, its policy's write path, round trips
+    vsan = vsan_io.station(c, read, bs_kb, scale, write_delay_ms) if n_arr else None
+    if vsan is not None:
+        per_io, backend, aq, ad, disks = vsan.merged(read, per_io, backend, aq, ad, disks)
 
     delay = vd + ad + write * np.nan_to_num(write_delay_ms) / 1000.0 + think_s
 
@@ -305,7 +309,8 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
     d_closed = demand * infl
     shared_st = np.where(demand[:, 3:5] > 0, np.stack([h, n_host + a], axis=1), -1)
-    cpio = (cpio_base + extra) / speed
+    own_us = extra + (vsan.cpu_us if vsan is not None else 0.0)  # vSAN's: the VM's host
+    cpio = (cpio_base + own_us) / speed
     return _Params(
         open_=open_,
         rate=rate,
@@ -337,7 +342,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         shared_st=shared_st,
         demand_t=np.ascontiguousarray(demand.T),
         util0=vcpu_us * scale / vcpus,
-        cores_per_io=(adapter + issue + COMPLETION_US + extra) * scale,
+        cores_per_io=(adapter + issue + COMPLETION_US + own_us) * scale,
         cpio_pct=cpio / 10.0,  # us per I/O -> % of a core per 1K IOPS
         backend_per_io=per_io * backend,
         app_share=own_cpu_us / np.maximum(vcpu_us, 1e-300),
@@ -345,6 +350,7 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         ios=ios,
         think_s=think_s,
         lat0=np.where(arr < 0, np.nan, 0.0),
+        vsan=vsan,
     )
 
 
@@ -500,6 +506,9 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
         resources=resources, warnings=warnings,
         mva_iterations=res.iterations, wan_required_mbps=wan_need)
+    if p.vsan is not None:  # a vSAN VM's reads and writes apart
+        out.vm_read_latency_ms, out.vm_write_latency_ms = p.vsan.split(
+            n, ix, served_ix, read, resp, r_t[4], p.demand_t[4, ix])
     if p.app.any():
         _application(c, p, out, pops, served)
     return out

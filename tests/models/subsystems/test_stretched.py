@@ -35,10 +35,15 @@ def test_latency_rises_with_rtt_and_throughput_falls_a_little() -> None:
 
 
 def test_reads_stay_local() -> None:
+    """A read never crosses the site link: its latency does not move with the RTT; beside
+    the regular cluster's it differs only by the chance its copy is on its own host (one of
+    the site's hosts, not of the cluster's)."""
     ro = dict(dvdstore_vm(), **{"workload.io_read_pct": 100})
     a = evaluate(dvdstore_cluster(None, vm=ro))
-    b = evaluate(dvdstore_cluster(5.0, vm=ro))
-    assert np.allclose(a.vms.latency_ms, b.vms.latency_ms, rtol=1e-6)
+    b = evaluate(dvdstore_cluster(1.0, vm=ro))
+    c = evaluate(dvdstore_cluster(5.0, vm=ro))
+    assert np.allclose(b.vms.latency_ms, c.vms.latency_ms, rtol=1e-6)
+    assert np.allclose(a.vms.latency_ms, c.vms.latency_ms, rtol=0.02)
 
 
 def test_sizing_formulas() -> None:
