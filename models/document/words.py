@@ -131,7 +131,8 @@ def set_text(kind: str | None, prop: str, targets: int, one: str = "") -> str:
 
 def component_summary(comp: Component) -> str:
     """A component's hardware or policy in one line ("16 cores · 2.4 GHz · 256 GB", "HA N+1 ·
-    DRS on"): a canvas item's second line and the report's tables."""
+    DRS on", "HA N+1 · DRS on · vSAN ESA RAID 5"): a canvas item's second line and the
+    report's tables."""
     if comp.kind == "host":
         cores = int(comp.get("sockets") or 0) * int(comp.get("cores_per_socket") or 0)
         return _host_line(cores, comp.get("ghz"), comp.get("memory_gb"))
@@ -152,7 +153,10 @@ def component_summary(comp: Component) -> str:
             ha = f"HA {fmt.value(comp.get('cpu_failover_pct'), '%')} reserved"
         else:
             ha = "HA, no admission control"
-        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}"
+        arch = comp.get("vsan.architecture")
+        vsan = f" · vSAN {str(arch).upper()} {fmt.value(comp.get('vsan.policy'))}" \
+            if arch not in (None, "none") else ""  # its datastore: the hosts' devices
+        return f"{ha} · DRS {'on' if comp.get('drs_enabled') else 'off'}{vsan}"
     if comp.kind == "content_library":
         gbe = _num(comp.get("network_gbps"))
         return f"{comp.get('operation')} · {comp.get('backing')} · {gbe} GbE"

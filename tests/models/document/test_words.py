@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from models.document.design import Design, DesignError, Link
+from models.document.design import Component, Design, DesignError, Link
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, prop_label
-from models.document.words import common_suffix, no_link_text, short_name
+from models.document.words import common_suffix, component_summary, no_link_text, short_name
 from models.examples import bundled as examples
 from models.session.session import Session
 
@@ -94,3 +94,14 @@ def test_hosts_lose_the_domain_they_all_share(names: list[str], suffix: str) -> 
     shown = [short_name(n, suffix) for n in names]
     assert len(set(shown)) == len(set(names))  # still told apart
     assert all(n.startswith(s) for n, s in zip(names, shown, strict=True))
+
+
+def test_a_vsan_cluster_says_its_vsan_on_its_line() -> None:
+    """The canvas's cluster box and the report's listing read a vSAN cluster's architecture
+    and default policy beside its HA and DRS; a cluster without vSAN reads as before."""
+    plain = Component("c1", "cluster", props={"failover_hosts": 1})
+    assert component_summary(plain) == "HA N+1 · DRS on"
+    esa = Component("c2", "cluster", props={"vsan.architecture": "esa", "vsan.policy": "raid5"})
+    assert component_summary(esa) == "HA N+1 · DRS on · vSAN ESA RAID 5"
+    osa = Component("c3", "cluster", props={"vsan.architecture": "osa"})
+    assert component_summary(osa).endswith("· vSAN OSA RAID 1")  # the default policy
