@@ -41,7 +41,7 @@ from models.analysis.growth import overrides as growth_overrides
 from models.analysis.growth import rates_of
 from models.analysis.resize import groups_of, resize
 from models.core.compiled import Compiled, compile_design
-from models.core.platform import compute
+from models.core.platform import compute, pin_work
 from models.core.prediction import VSAN_KEYS, Prediction
 from models.core.sections import to_json
 from models.document.catalogue import servers
@@ -516,7 +516,9 @@ def _refresh(base: Design, to: Target, hosts: int | None, clusters: list[str] | 
         raise DesignError([Issue("refresh", "vSAN runs in a cluster: the hosts in no cluster"
                                  " cannot move to it (--cluster names the clusters)")])
     overrides = to.vsan.overrides(chosen) if to.vsan is not None else []
-    design = apply_overrides(base, overrides)  # the clusters' vSAN, as the scenario sets it
+    # the clusters' vSAN as the scenario sets it; every VM's CPU share pinned to the
+    # processor it was entered on, so that on the new one it takes SPEC's ratio more or less
+    design = pin_work(apply_overrides(base, overrides))
     make = template(to, ht)
     before_c = compile_design(base)
     before_p = ev(before_c)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -41,6 +41,7 @@ from models.core.compiled import Compiled
 from models.document import numbers
 from models.document.catalogue import families, processors
 from models.document.catalogue.families import StandIn
+from models.document.design import Component, Design
 
 REF_GHZ = 2.4
 """The reference core's clock: a processor the catalogue does not know runs at ``ghz / REF_GHZ``
@@ -217,6 +218,36 @@ def _compute(c: Compiled) -> Compute:
     capacity = cores * np.where(host["hyperthreading"], HT_THROUGHPUT, 1.0)
     return Compute(cores=cores, capacity=capacity, speed=speed, known=known,
                    unknown_models=tuple(unknown), stand_ins=tuple(stood.items()))
+
+
+def pin_work(design: Design) -> Design:
+    """``design`` with every placed VM's CPU share pinned to the processor it was entered on:
+    a VM without ``workload.cpu_ghz`` (its share "of its vCPUs on its host") gets its host's
+    per-core speed as that clock (x :data:`REF_GHZ`), so it reads as before there and, moved
+    or with its host's processor changed (a knob, a refresh), takes SPEC's per-core ratio
+    more or fewer cores.  Web VMs (demand from requests in reference-core time) and VMs that
+    pin already are left as they are; the input is never changed (the VMs pinned are
+    copies)."""
+    hosts = {h.id: h for h in design.components if h.kind == "host"}
+    runs = {lk.source: lk.target for lk in design.links if lk.kind == "runs_on"}
+    out = []
+    changed = False
+    for comp in design.components:
+        h = hosts.get(runs.get(comp.id, "")) if comp.kind == "vm" else None
+        if h is None or comp.props.get("workload.cpu_ghz") is not None \
+                or comp.get("workload.profile") == "web":
+            out.append(comp)
+            continue
+        given = h.get("specrate_per_core")
+        ghz = float(h.get("ghz") or REF_GHZ)
+        speed = host_speed(ghz, float(given) if isinstance(given, (int, float)) else math.nan,
+                           str(h.get("cpu_model") or ""))
+        clock = (speed if speed is not None else ghz / REF_GHZ) * REF_GHZ
+        clock = min(max(clock, 0.1), 10.0)  # the property's range
+        out.append(Component(comp.id, comp.kind, comp.name, comp.x, comp.y, list(comp.tags),
+                             {**comp.props, "workload.cpu_ghz": round(clock, 6)}))
+        changed = True
+    return replace(design, components=out) if changed else design
 
 
 def speed_of(c: Compiled, host: np.ndarray) -> np.ndarray:

@@ -138,10 +138,11 @@ MEASURED_VM: tuple[PropSpec, ...] = (
       " sent)", 0, 1.0e7, nullable=True), CONTENTION,
     P("workload.memory_gb", "float", None, "GB", "memory the workload holds on its host"
       " (consumed); null means its configured memory", 0, 24576, nullable=True),
-    P("workload.cpu_ghz", "float", None, "GHz", "the speed cpu_pct was measured at, as the clock"
-      " of a reference core (a core of the Xeon E5-2665) that fast: the same work takes that"
-      " share x this clock / its host's (per-core speed x 2.4 GHz); null: a share at any"
-      " speed", 0.1, 10, nullable=True),
+    P("workload.cpu_ghz", "float", None, "GHz", "the speed cpu_pct was measured or entered at,"
+      " as the clock of a reference core (a core of the Xeon E5-2665) that fast: the same work"
+      " takes that share x this clock / its host's (per-core speed x 2.4 GHz) on any host;"
+      " null: entered on the host it runs on, pinned to that host's processor when the"
+      " design is read", 0.1, 10, nullable=True),
     P("disk.provisioned_gb", "float", None, "GB", "storage provisioned for the VM (RVTools"
       " vInfo Provisioned)", 0, 1.0e8, nullable=True),
     P("disk.used_gb", "float", None, "GB", "storage the VM uses on its datastores (vInfo In"
@@ -324,8 +325,9 @@ VM = KindSpec(
           0, 65536),
         P("workload.io_iops", "float", None, "IOPS", "offered IOPS (open loop); null means"
           " closed loop on io_oio", 0, 1.0e7, nullable=True),
-        P("workload.io_app_cpu_us", "float", 0.0, "us", "application CPU per I/O in the guest"
-          " (at 2.4 GHz); 0 for pure I/O generators", 0, 1.0e6),
+        P("workload.io_app_cpu_us", "float", 0.0, "us", "application CPU per I/O in the guest,"
+          " in microseconds of the reference core (a Xeon E5-2665 core at 2.4 GHz; a host"
+          " takes it over its per-core speed); 0 for pure I/O generators", 0, 1.0e6),
         P("disk_shares", "int", 1000, "shares", "Storage I/O Control disk shares", 1, 1000000),
         P("workload.net_rx_mbps", "float", 0.0, "Mbit/s", "offered receive load", 0, 400000),
         P("workload.net_tx_mbps", "float", 0.0, "Mbit/s", "offered transmit load", 0, 400000),
@@ -551,6 +553,19 @@ DESIGN_PROPS: dict[str, PropSpec] = _props(
       " of the average size in their clusters)", -50, 500),
     P("growth.year", "float", 0.0, "years", "the year the design is evaluated in (0: today;"
       " fractional allowed)", 0, 30),
+    # --- issue 37 item 5: demand against today's, a factor on measured values
+    # (models/core/demand.py); the file keeps them under 'demand'
+    P("demand.cpu_pct", "float", 0.0, "%", "every VM's CPU demand against today's, measured or"
+      " set (0: as it is; +20: each VM's own figure x 1.2), and the hosts' background CPU",
+      -90, 500),
+    P("demand.memory_pct", "float", 0.0, "%", "the memory every VM holds against today's,"
+      " measured or configured (0: as it is; +20: each VM's own figure x 1.2), and the hosts'"
+      " background memory", -90, 500),
+    P("demand.storage_pct", "float", 0.0, "%", "the disk space every VM and array uses against"
+      " today's, as imported or set (0: as it is; +20: each figure x 1.2)", -90, 500),
+    P("demand.iops_pct", "float", 0.0, "%", "every VM's storage I/O and network rates against"
+      " today's, measured or set (0: as they are; +20: each VM's own figures x 1.2)", -90,
+      500),
     P("policy.cpu_util_max", "float", 0.9, "fraction", "highest acceptable host CPU"
       " utilisation", 0.05, 1.0),
     P("policy.p95_ms_max", "float", 100.0, "ms", "highest acceptable p95 response time",
@@ -698,6 +713,9 @@ PROP_LABELS: dict[str, str] = {
     "growth.cpu_pct": "CPU growth a year", "growth.memory_pct": "Memory growth a year",
     "growth.storage_pct": "Storage growth a year", "growth.iops_pct": "IOPS growth a year",
     "growth.vms_pct": "VM count growth a year", "growth.year": "Year evaluated",
+    "demand.cpu_pct": "Measured CPU demand", "demand.memory_pct": "Measured memory held",
+    "demand.storage_pct": "Measured storage used",
+    "demand.iops_pct": "Measured I/O and network",
     "policy.p95_ms_max": "p95 response-time ceiling", "policy.ha_spare_hosts": "HA spare hosts",
     "policy.vcpu_per_core_max": "vCPU:core ceiling",
     "policy.memory_overcommit_max": "Memory overcommit ceiling",

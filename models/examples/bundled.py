@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from models.core.platform import pin_work
 from models.document.codec import load_json
 from models.document.design import Design
 from models.document.resources import RESOURCES
@@ -24,4 +25,6 @@ def path(name: str) -> Path:
 
 
 def load(name: str) -> Design:
-    return load_json(path(name))
+    """Example ``name``, its VMs' CPU shares pinned to the processors they ran on
+    (:func:`~models.core.platform.pin_work`)."""
+    return pin_work(load_json(path(name)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from models.core.platform import pin_work
 from models.document.codec import design_to_json, load_json, refuse_invalid_text
 from models.document.design import Design, DesignError, Issue
 from models.io import store
@@ -18,13 +19,15 @@ EXTENSIONS = (".json", ".headroom")
 
 
 def load_design(path: str | Path) -> Design:
-    """Load a design from a ``.json`` or ``.headroom`` file, or raise :class:`DesignError`."""
+    """Load a design from a ``.json`` or ``.headroom`` file, or raise :class:`DesignError`;
+    a file whose VMs' CPU shares name no processor reads them as entered on their hosts
+    (:func:`~models.core.platform.pin_work`), so that they read as before there."""
     p = require_regular_file(path)
     ext = p.suffix.lower()
     if ext == ".json":
-        return load_json(p)
+        return pin_work(load_json(p))
     if ext == ".headroom":
-        return store.load(p)
+        return pin_work(store.load(p))
     raise DesignError([Issue(str(p), f"unknown file type '{p.suffix}': expected "
                              + " or ".join(EXTENSIONS))])
 
