@@ -167,6 +167,8 @@ class VsanCluster:
     """The larger of the hosts the data needs and the policy's minimum (None: no devices)."""
     write_latency_ms: float | None
     read_latency_ms: float | None
+    """The mean latency of the writes and of the reads its datastore serves (the model's:
+    :mod:`models.subsystems.vsan_io`); None where it serves none."""
     storage_hosts: int | None = field(default=None, metadata=OMIT)
     """Hosts like the cluster's that the data needs (its reserves included)."""
     compression: float = field(default=1.0, metadata=OMIT)
