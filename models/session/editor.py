@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from models.core.platform import pin_work
 from models.document import snapshots
 from models.document.design import (
     Component,
@@ -250,7 +251,7 @@ class Editor:
             label = f"Delete {counted(len(present) + len(extra), 'item')}"
         return Structure(label, remove_links=extra, remove_ids=present)
 
-    def add_link(self, link: Link) -> Structure:
+    def add_link(self, link: Link) -> Structure | Batch:
         """Link two components; a one-per-source kind (``runs_on``, ``disk_on``, ...)
         replaces the source's existing link in the same edit (re-homing a VM is one
         gesture).  Raises DesignError saying why the link is illegal."""
@@ -262,8 +263,26 @@ class Editor:
         replaced = tuple(lk for lk in self.design.links
                          if not LINKS[link.kind].many and lk.kind == link.kind
                          and lk.source == link.source)
-        return Structure(link_text(link.kind, a, b), remove_links=replaced,
-                         add_links=((link, -1),))
+        label = link_text(link.kind, a, b)
+        structure = Structure(label, remove_links=replaced, add_links=((link, -1),))
+        pin = self._pin(link, replaced) if link.kind == "runs_on" else None
+        return Batch(label, (pin, structure)) if pin is not None else structure
+
+    def _pin(self, link: Link, replaced: tuple[Link, ...]) -> SetValues | None:
+        """A VM placed or moved whose CPU share names no processor: pinned, in the same step,
+        to the processor it was entered on (the host it leaves, else the one it joins;
+        :func:`~models.core.platform.pin_work`), so that on another it takes SPEC's ratio."""
+        vm = self.component(link.source)
+        if vm is None or vm.props.get("workload.cpu_ghz") is not None:
+            return None
+        was = replaced[0].target if replaced else link.target
+        probe = Design(components=[c for c in (vm, self.component(was)) if c is not None],
+                       links=[Link(vm.id, was, "runs_on")])
+        pinned = pin_work(probe).components[0].props.get("workload.cpu_ghz")
+        if pinned is None:
+            return None
+        return SetValues(f"Pin {self.name_of(vm.id)}'s CPU share to its processor", "base",
+                         (f"id:{vm.id}",), "workload.cpu_ghz", pinned)
 
     def remove_link(self, link: Link) -> Structure | None:
         """Unlink (None when the link is not in the design)."""

@@ -384,3 +384,26 @@ def test_move_and_join_leaves_out_a_refused_link_and_says_why(session: Editor) -
     edit, refused = session.move_and_join({vm.id: (1.0, 2.0)}, [Link(vm.id, vm.id, "runs_on")])
     assert isinstance(edit, Move) and len(refused) == 1
     assert refused[0].startswith(f"Not moved onto {vm.name or vm.id}:")
+
+
+def test_moving_a_vm_pins_its_share_to_the_processor_it_left_in_the_same_step() -> None:
+    """A VM dropped from the palette names no processor: moved from an E5-2665 host to an
+    EPYC 9354 one, its share is pinned to the E5 (one undo step with the move), so on the
+    EPYC it takes SPEC's per-core ratio fewer cores."""
+    from models.core.platform import REF_GHZ  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
+    from tests.models.core.test_pin_work import two_hosts  # noqa: PLC0415
+
+    ed = Editor(two_hosts())
+    before = evaluate(ed.design).vms.cpu_util[0]
+    edit = ed.add_link(Link("vm", "new", "runs_on"))
+    assert isinstance(edit, Batch) and len(edit.edits) == 2  # the pin and the move: one step
+    inverse, _ = ed.apply(edit)
+    vm = ed.component("vm")
+    assert vm is not None and vm.get("workload.cpu_ghz") == pytest.approx(REF_GHZ)
+    after = evaluate(ed.design).vms.cpu_util[0]
+    assert after < before / 2  # the EPYC 9354 core at 3.25 GHz is 2.3 times the E5's
+    ed.apply(inverse)
+    vm = ed.component("vm")
+    assert vm is not None and vm.props.get("workload.cpu_ghz") is None
+    assert [lk.target for lk in ed.design.links if lk.kind == "runs_on"] == ["old"]
