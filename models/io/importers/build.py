@@ -224,6 +224,7 @@ class _Builder:
         protocols: Counter[str] = Counter()
         grouped = []
         local: list[str] = []
+        vsan_groups: list[tuple[list[DatastoreRecord], Any]] = []
         for g in group_datastores(unique):
             aid = self.ids.make("ds" if len(g.datastores) == 1 else "arr", g.name)
             if g.local:
@@ -256,6 +257,8 @@ class _Builder:
                                    + (" ..." if len(g.datastores) > 6 else ""))
             design.components.append(Component(aid, "storage_array", name=g.name,
                                                props=props))
+            if g.protocol == "vsan":
+                vsan_groups.append((g.datastores, props.get("capacity_gb")))
             self.array_disks[aid] = [0, 0]
             for ds in g.datastores:
                 self.arrays_by_ds.setdefault(ds.name, aid)
@@ -264,6 +267,7 @@ class _Builder:
                             not in self.storage_pairs:
                         self.storage_pairs.add((self.host_ids[hname], aid))
                         design.links.append(Link(self.host_ids[hname], aid, "storage"))
+        self._vsan(vsan_groups)
         if self.array_disks:
             shared = len(unique) - len(local)
             report.notes.append(
@@ -282,6 +286,45 @@ class _Builder:
             report.notes.append(f"{counted(len(grouped), 'array holds', 'arrays hold')} several"
                                 " datastores (LUNs by NAA prefix, exports by NFS server): "
                                 + "; ".join(grouped[:8]))
+
+    def _vsan(self, groups: list[tuple[list[DatastoreRecord], Any]]) -> None:
+        """A vSAN datastore is its cluster's (:mod:`models.subsystems.vsan`): the cluster
+        whose hosts mount it runs vSAN, and since the inventory lists no devices each of its
+        hosts is given one holding its share of the datastore's capacity; the architecture and
+        policy are vSAN's defaults (OSA unless every host runs ESXi 8 or later, where ESA is
+        assumed; RAID 1 FTT 1), each assumption said in the report."""
+        design, report = self.design, self.report
+        cluster_of = {hid: cname for cname, hids in self.cluster_hosts.items() for hid in hids}
+        by_id = {c.id: c for c in design.components}
+        for datastores, capacity_gb in groups:
+            hosts = [self.host_ids[h] for d in datastores for h in d.hosts if h in self.host_ids]
+            names = {cluster_of[h] for h in hosts if h in cluster_of}
+            if len(names) != 1 or not capacity_gb:
+                report.notes.append(f"vSAN datastore {datastores[0].name}: mounted by hosts of"
+                                    f" {counted(len(names), 'cluster')} or of no stated"
+                                    " capacity, so kept as an array of its own")
+                continue
+            cname = next(iter(names))
+            cluster = by_id.get(self.cluster_ids.get(cname, ""))
+            members = [by_id[h] for h in self.cluster_hosts.get(cname, []) if h in by_id]
+            if cluster is None or not members:
+                continue
+            versions = [float(v.group()) if (v := re.match(r"\d+(\.\d+)?",
+                                                            str(m.get("esxi_version") or "")))
+                        else 0.0 for m in members]
+            arch = "esa" if min(versions) >= 8.0 else "osa"
+            cluster.props.update({"vsan.architecture": arch, "vsan.policy": "raid1",
+                                  "vsan.ftt": 1})
+            share_tb = float(capacity_gb) * 2.0**30 / 1.0e12 / len(members)
+            for m in members:
+                m.props.update({"vsan.devices": 1, "vsan.device_tb": round(share_tb, 4)})
+            report.notes.append(
+                f"vSAN datastore {datastores[0].name}: cluster {cname}'s vSAN"
+                f" ({with_unit(float(capacity_gb), 'GB')} raw); its devices are not in the"
+                f" inventory: assumed one device a host holding its"
+                f" {with_unit(share_tb, 'TB')} share, {choice_label(arch)} (ESXi"
+                f" {'8 or later on every host' if arch == 'esa' else 'before 8 on a host'}),"
+                " the default policy RAID 1 FTT 1")
 
     # ------------------------------------------------------------------ VMs
     def vms(self, vms: list[VmRecord], include_powered_off: bool,
