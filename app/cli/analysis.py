@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, analysis_design, emit
 from models.document import numbers as fmt
+from models.document.knobs import Knob, knob
 from models.document.numbers import counted
+from models.document.schema import Value
 from models.engine.kpis import limit_text
 
 if TYPE_CHECKING:
@@ -132,11 +134,16 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
           f" {out(s.baseline)}; {s.band} band; {s.evaluations:,} evaluations in"
           f" {s.elapsed_ms:,.0f} ms")
     for k in s.knobs[:args.top]:
-        rng = f"{fmt.value(k.low, k.unit)} .. {fmt.value(k.high, k.unit)}"
+        kn = knob(k.path)
+
+        def text(v: Value, unit: str = k.unit, kn: Knob | None = kn) -> str:
+            return kn.text(v) if kn is not None else fmt.value(v, unit)
+
+        rng = f"{text(k.low)} .. {text(k.high)}"
         outs = f"{out(k.output_low):>14} .. {out(k.output_high):<14}"
         if not math.isfinite(k.output_low) or not math.isfinite(k.output_high):
             one = k.high if math.isfinite(k.output_high) else k.low  # a switch's other side
-            rng = fmt.value(one, k.unit)
+            rng = text(one)
             outs = f"{out(k.output_high if math.isfinite(k.output_high) else k.output_low):>14}"
             outs = f"{outs}{'':18}"
         print(f"  {k.label:34} {rng:>24}  {outs} swing {out(k.swing)}")

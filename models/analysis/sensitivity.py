@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from models.analysis.common import SLIDER_TICKS, Evaluate, _finite, _light_copy, _run
+from models.core import demand
 from models.core.compiled import Compiled, compile_design
 from models.core.prediction import Prediction
 from models.document.design import (
@@ -152,6 +153,9 @@ class _Column:
 
     def restore(self) -> None:
         if self.kind == "design":
+            key = self.prop.removeprefix("policy.")
+            if demand.moves_columns(key):  # the grown columns move back with the rate
+                self.c.patch(Override("design", self.prop, self.policy[key]))
             self.c.policy.clear()
             self.c.policy.update(self.policy)
             self.c.design.policy.clear()
@@ -183,8 +187,9 @@ def band_settings(knob: Knob, current: np.ndarray, band: str,
                   chosen: Value = None) -> list[Value | np.ndarray]:
     """The settings a sensitivity study tries for ``knob``.
 
-    ``around``: each row's value halved and doubled (:data:`AROUND`), kept in what the
-    schema accepts (a value of 0: up by a twentieth of the knob's range; a value that turns the
+    ``around``: each row's value halved and doubled (:data:`AROUND`; a relative knob's,
+    :attr:`Knob.relative`, the figures it moves: -50 % and +100 % from today's), kept in what
+    the schema accepts (a value of 0: up by a twentieth of the knob's range; a value that turns the
     property off, ``PropSpec.off``, stays as it is); numbers restricted
     to a set and choices: the ones either side of the value (``chosen``: the most common choice; a
     switch: the other position).  Enums and bools otherwise: every choice.  Numbers
@@ -196,6 +201,9 @@ def band_settings(knob: Knob, current: np.ndarray, band: str,
     A setting is a single value for every row or an array with one value per row.
     """
     spec = knob.spec
+    if band == "around" and knob.relative:  # the figures it moves halved and doubled
+        return [np.clip(100.0 * ((1.0 + current / 100.0) * f - 1.0), spec.min, spec.max)
+                for f in AROUND]
     if band == "around" and spec.type in ("bool", "enum") and chosen is not None:
         choices: list[Value] = [False, True] if spec.type == "bool" \
             else list(spec.choices or ())

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from models.core import growth
+from models.core import demand, growth
 from models.document.design import (
     Component,
     Design,
@@ -267,11 +267,11 @@ class Compiled:
             if problem:
                 raise DesignError([Issue("select 'design'", problem, ov.prop)])
             key = ov.prop.removeprefix("policy.")
-            old = growth.factors(self.policy)
+            old = demand.factors(self.policy)
             self.policy[key] = float(_encode(spec, ov.value))
             self.versions[("design", key)] = self.versions.get(("design", key), 0) + 1
-            if key.startswith("growth."):  # the grown columns move by the factor's change
-                self._grow(growth.ratios(old, growth.factors(self.policy)))
+            if demand.moves_columns(key):  # the grown columns move by the factor's change
+                self._grow(growth.ratios(old, demand.factors(self.policy)))
             self.patched.append(ov)
             return
         for kind, rows in self._select_rows(ov.select).items():
@@ -286,7 +286,7 @@ class Compiled:
             table.cols[ov.prop][rows] = _encode(spec, ov.value)
             resource = growth.COLUMNS.get((kind, ov.prop))
             if resource is not None:  # a value set today, grown to the year evaluated
-                table.cols[ov.prop][rows] *= growth.factors(self.policy)[resource]
+                table.cols[ov.prop][rows] *= demand.factors(self.policy)[resource]
             self.versions[(kind, ov.prop)] = self.versions.get((kind, ov.prop), 0) + 1
         self.patched.append(ov)
 
@@ -400,7 +400,7 @@ def compile_design(design: Design) -> Compiled:
         key = name.removeprefix("policy.")
         policy[key] = float(_encode(pspec, design.policy_value(key)))
     c = Compiled(design, tables, links, policy, _components=by_kind, reads=log)
-    grown = growth.factors(policy)
+    grown = demand.factors(policy)
     if any(f != 1.0 for f in grown.values()):
         c._grow(grown)
     c.vm_host = _one_to_one(links["runs_on"], len(tables["vm"]))

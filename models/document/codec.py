@@ -40,6 +40,10 @@ from models.document.schema import DESIGN_PROPS, KINDS, LINKS
 
 FORMAT = "headroom-design"
 VERSION = 1
+BLOCKS = ("growth", "demand")
+"""Design properties kept in the file as top-level objects of their own, beside the policy:
+growth's rates and year (``{"cpu_pct": 15, "year": 3}``), today's demand changes
+(``{"cpu_pct": 20}``)."""
 
 # --------------------------------------------------------------------------- parsing
 
@@ -81,7 +85,7 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
                     f" ({VERSION}); update Headroom")
         else:
             col.add("document", f"'version' must be {VERSION}, got {describe_value(version)}")
-    known_top = {"format", "version", "name", "notes", "report", "policy", "growth",
+    known_top = {"format", "version", "name", "notes", "report", "policy", *BLOCKS,
                  "components", "links", "scenarios"}
     for key in obj:
         if key not in known_top:
@@ -100,13 +104,15 @@ def parse_design(obj: Any, consume: bool = False) -> Design:
             prefixed = {f"policy.{k}": v for k, v in policy.items()}
             parsed = parse_props(prefixed, DESIGN_PROPS, "policy", "design", col)
             design.policy = {k.removeprefix("policy."): v for k, v in parsed.items()}
-    growth = obj.get("growth")
-    if growth is not None:  # the rates and the year evaluated, kept beside the policy
-        if not isinstance(growth, dict):
-            col.add("growth", f"expected an object, got {describe_value(growth)}")
+    for block in BLOCKS:  # growth's rates and year, today's demand: beside the policy
+        values = obj.get(block)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            col.add(block, f"expected an object, got {describe_value(values)}")
         else:
-            design.policy.update(parse_props({f"growth.{k}": v for k, v in growth.items()},
-                                             DESIGN_PROPS, "growth", "design", col))
+            design.policy.update(parse_props({f"{block}.{k}": v for k, v in values.items()},
+                                             DESIGN_PROPS, block, "design", col))
 
     components = obj.get("components", [])
     if not isinstance(components, list):
@@ -411,13 +417,15 @@ def design_to_dict(design: Design) -> dict[str, Any]:
     if design.report_title or design.report_notes:
         doc["report"] = {k: v for k, v in (("title", design.report_title),
                                            ("notes", design.report_notes)) if v}
-    policy = {k: v for k, v in design.policy.items() if not k.startswith("growth.")}
-    growth = {k.removeprefix("growth."): v for k, v in design.policy.items()
-              if k.startswith("growth.")}
+    policy = {k: v for k, v in design.policy.items()
+              if not k.startswith(tuple(f"{b}." for b in BLOCKS))}
     if policy:
         doc["policy"] = policy
-    if growth:
-        doc["growth"] = growth
+    for block in BLOCKS:
+        values = {k.removeprefix(f"{block}."): v for k, v in design.policy.items()
+                  if k.startswith(f"{block}.")}
+        if values:
+            doc[block] = values
     doc["components"] = [_component_dict(c) for c in design.components]
     doc["links"] = [_link_dict(lk) for lk in design.links]
     doc["scenarios"] = [_scenario_dict(s) for s in design.scenarios]

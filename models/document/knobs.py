@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from models.document.design import Design, selector_kind, split_path
+from models.document.design import Component, Design, selector_kind, split_path
+from models.document.numbers import choice, counted, signed_percent
 from models.document.schema import (
     KINDS,
     LINKS,
@@ -71,6 +72,15 @@ class Knob:
     needs: tuple[str, ...] = ()
     """What the design must contain for the knob to move anything (any one of these
     :data:`WORKLOADS`): "web" for the request rate; empty: its kind alone (cores, memory)."""
+    imported: bool = False
+    """An import reads or measures this property one value per VM (a VM of the ``measured``
+    profile): the knob, which sets one value on every target, is never offered over such VMs
+    (kind-wide on an imported estate, or a selection holding one), where it would wipe their
+    figures; the :data:`MEASURED` knobs move them by a factor instead, and the Inspector sets
+    one VM's."""
+    relative: bool = False
+    """The value is a change in % of the figures the design holds today (0: as they are):
+    it reads "+20 %", and a sensitivity study's band halves and doubles those figures."""
 
     @property
     def label(self) -> str:
@@ -105,6 +115,13 @@ class Knob:
     def applies_to(self, design: Design) -> bool:
         return self in knobs_for(design)
 
+    def text(self, value: Value) -> str:
+        """The value as the knob panel shows it: a relative knob's ``+20 %`` (``as it is``
+        at 0), any other's figure with its unit or choice in words."""
+        if self.relative and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return AS_IS if abs(float(value)) < 1e-9 else signed_percent(float(value) / 100.0)
+        return choice(self.prop, value, self.unit)
+
     def to_dict(self) -> dict[str, object]:
         spec = self.spec
         return {"path": self.path, "label": self.label, "unit": spec.unit, "type": spec.type,
@@ -119,6 +136,16 @@ CAPACITY = "Storage capacity: space in use grown by the plan's growth"
 
 OVERCOMMIT = "Overcommit ceilings: the architect's own policy (vCPUs per core, memory)"
 """The overcommit ceilings' source: a design policy, no study."""
+
+GROWTH = ("Growth over years: compound rates a year per resource over a horizon, as capacity"
+          " planners project them (no study)")
+"""The growth knobs' source: the sizers' convention, no study."""
+
+SCALED = "The design's own figures, measured or set, each moved by this factor (no study)"
+"""The measured-demand knobs' source: arithmetic on what the import measured."""
+
+AS_IS = "as it is"
+"""A relative knob at 0: the figures as measured or set."""
 WORKLOADS = {
     "io": "a VM doing storage I/O (a profile that keeps I/Os in flight, a measured I/O rate,"
           " an application's transactions)",
@@ -135,6 +162,9 @@ WORKLOADS = {
     "space": "storage space to plan (an array's or a disk's used space)",
     "testbed": "a VM of a study's testbed (a profile other than measured or idle)",
     "stretched": "sites linked by WAN (a stretched cluster's vSAN writes cross it)",
+    "measured": "a VM an import measured or read (workload profile measured)",
+    "measured_io": "a measured VM with a measured I/O rate",
+    "measured_space": "storage space in use on an imported estate",
     "vsan": "a vSAN cluster (vsan.architecture esa or osa, in the design or a scenario)",
 }
 """What a knob may need the design to contain (:attr:`Knob.needs`): an imported estate
@@ -149,8 +179,9 @@ KNOBS: tuple[Knob, ...] = (
     Knob("vm.workload.io_oio", VAIO.title, 1, 256, 1, log=True, group="Storage",
          needs=("closed_io",)),
     Knob("vm.workload.io_block_kb", FLASH51.title, 0.5, 1024, None, log=True, group="Storage",
-         needs=IO),
-    Knob("vm.workload.io_read_pct", RAIDPOOL.title, 0, 100, 5, group="Storage", needs=IO),
+         needs=IO, imported=True),
+    Knob("vm.workload.io_read_pct", RAIDPOOL.title, 0, 100, 5, group="Storage", needs=IO,
+         imported=True),
     Knob("vm.vscsi", PVSCSI.title, group="Storage", needs=IO),
     Knob("vm.vaio_filter", VAIO.title, group="Storage", needs=IO),
     Knob("storage_array.raid", RAIDPOOL.title, group="Storage", needs=IO),
@@ -199,18 +230,27 @@ KNOBS: tuple[Knob, ...] = (
          " more than half its throughput)", group="Consolidation"),
     Knob("host.cores_per_socket", DENSE.title, 1, 64, 1, group="Consolidation"),
     # what every design has: an estate without FT sees them here, not under Fault Tolerance
-    Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Consolidation"),
+    Knob("vm.vcpus", FT6.title, 1, 128, 1, log=True, group="Consolidation", imported=True),
     Knob("host.esxi_version", cite(FT6, ORACLE), group="Consolidation"),
     Knob("host.ghz", DENSE.title, 1.0, 4.0, 0.1, group="Consolidation"),
     Knob("host.memory_gb", BEST_PRACTICES_4.title, 32, 4096, None, log=True,
          group="Consolidation", override="Host memory"),
     Knob("vm.memory_gb", BEST_PRACTICES_4.title, 0.5, 256, None, log=True,
-         group="Consolidation", override="VM memory"),
+         group="Consolidation", override="VM memory", imported=True),
     Knob("vm.latency_sensitivity", DOCKER_WEB.title, group="Consolidation", needs=WEB),
     Knob("vm.workload.req_per_s", DENSE.title, 0, 2000, None, group="Consolidation",
          needs=WEB),
     Knob("vm.workload.cpu_pct", DOCKER_WEB.title, 0, 100, 1, group="Consolidation",
-         needs=("guest_cpu",)),
+         needs=("guest_cpu",), imported=True),
+    # an imported estate's own figures, each moved by a factor (models/core/demand.py)
+    Knob("design.demand.cpu_pct", SCALED, -50, 200, 5, group="Measured demand",
+         needs=("measured",), relative=True),
+    Knob("design.demand.memory_pct", SCALED, -50, 200, 5, group="Measured demand",
+         needs=("measured",), relative=True),
+    Knob("design.demand.storage_pct", SCALED, -50, 200, 5, group="Measured demand",
+         needs=("measured_space",), relative=True),
+    Knob("design.demand.iops_pct", SCALED, -50, 200, 5, group="Measured demand",
+         needs=("measured_io",), relative=True),
     Knob("design.policy.cpu_util_max", DENSE.title, 0.5, 1.0, 0.01, group="Policy"),
     Knob("design.policy.memory_util_max", BEST_PRACTICES_4.title, 0.5, 1.0, 0.01,
          group="Policy"),
@@ -236,6 +276,13 @@ KNOBS: tuple[Knob, ...] = (
          needs=VSAN_CLUSTER),
     Knob("host.vsan.device_tb", VSAN_PLANNING.title, 0.96, 15.36, None, log=True,
          group="vSAN", needs=VSAN_CLUSTER),
+    # growth over years (models/core/growth.py): the rates a year and the year evaluated
+    Knob("design.growth.cpu_pct", GROWTH, -20, 100, 1, group="Growth"),
+    Knob("design.growth.memory_pct", GROWTH, -20, 100, 1, group="Growth"),
+    Knob("design.growth.storage_pct", GROWTH, -20, 100, 1, group="Growth"),
+    Knob("design.growth.iops_pct", GROWTH, -20, 100, 1, group="Growth"),
+    Knob("design.growth.vms_pct", GROWTH, -20, 100, 1, group="Growth"),
+    Knob("design.growth.year", GROWTH, 0, 10, 0.25, group="Growth"),
     # licensing
     Knob("design.policy.licence_edition", LICENSING.title, group="Licensing"),
     Knob("design.policy.licence_price_per_core", LICENSING.title, 0, 1000, 5,
@@ -308,14 +355,90 @@ def knob_at(design: Design, path: str) -> Knob | None:
 def knobs_for(design: Design) -> list[Knob]:
     """The knobs that apply to ``design``: a component or link of their kind exists and, for
     a knob that :attr:`~Knob.needs` a workload, the design has it (:func:`workloads`), or a
-    scenario sets the knob."""
+    scenario sets the knob.  On an imported estate (a VM of the ``measured`` profile) the
+    :attr:`~Knob.imported` knobs are left out (they would set its VMs' own figures to one
+    value); the :data:`MEASURED` knobs move those figures by a factor."""
     present = kinds_present(design)
     has = workloads(design)
     set_by_scenarios = {(selector_kind(design, o.select) or o.select, o.prop)
                         for sc in design.scenarios for o in sc.overrides}
     return [k for k in KNOBS if k.kind in present
+            and (not k.imported or "measured" not in has
+                 or (k.kind, k.prop) in set_by_scenarios)
             and (not k.needs or has.intersection(k.needs)
                  or (k.kind, k.prop) in set_by_scenarios)]
+
+
+def knobs_for_selection(design: Design, selected: list[Component],
+                        applicable: list[Knob] | None = None) -> list[Knob]:
+    """The knobs the knob panel offers for the components ``selected``: those of their kinds
+    that apply to ``design`` (``applicable``, :func:`knobs_for`, when known), but no
+    :attr:`~Knob.imported` knob over a selection holding an imported VM (the Inspector sets
+    one VM's figure), and, on an imported estate, the imported knobs of a selection of VMs
+    drawn by hand, where the VMs run what they move."""
+    applicable = knobs_for(design) if applicable is None else applicable
+    kinds = {c.kind for c in selected}
+    if any(is_imported(c) for c in selected):
+        return [k for k in applicable if k.kind in kinds and not k.imported]
+    theirs: set[str] | None = None
+    out = []
+    for k in KNOBS:
+        if k.kind not in kinds:
+            continue
+        if k in applicable:
+            out.append(k)
+        elif k.imported:
+            if theirs is None:  # what the selected VMs run (a few, read once)
+                theirs = workloads(Design(components=list(selected)))
+            if not k.needs or theirs.intersection(k.needs):
+                out.append(k)
+    return out
+
+
+def is_imported(c: Component) -> bool:
+    """Whether ``c`` is a VM an import measured or read (workload profile ``measured``)."""
+    return c.kind == "vm" and c.props.get("workload.profile") == "measured"
+
+
+MEASURED = ("design.demand.cpu_pct", "design.demand.memory_pct", "design.demand.storage_pct",
+            "design.demand.iops_pct")
+"""The knobs that move an imported estate's own figures by a factor
+(:mod:`models.core.demand`)."""
+
+_PROVENANCE = {"demand.cpu_pct": ("provenance.cpu",), "demand.memory_pct": ("provenance.memory",),
+               "demand.iops_pct": ("provenance.io", "provenance.net")}
+"""Where a measured-demand knob's figures say they come from, per VM."""
+
+
+def measured_sources(design: Design, k: Knob, limit: int = 2) -> str:
+    """Where the figures a :data:`MEASURED` knob moves came from, counted by source: ``57 VMs
+    measured: Live Optics VM Performance Peak vCPU; 8 VMs solved: ...`` ("" when no VM says;
+    disk space, which no provenance names, reads as the import's)."""
+    vms = [c for c in design.components if is_imported(c)]
+    if k.prop == "demand.storage_pct":
+        used = sum(1 for c in vms if c.props.get("disk.used_gb") is not None)
+        return (f"disk space in use of {counted(used, 'VM')} as imported" if used else "")
+    found: Counter[str] = Counter()
+    for c in vms:
+        for prop in _PROVENANCE.get(k.prop, ()):
+            text = str(c.props.get(prop) or "")
+            if text:
+                found[_source_head(text)] += 1
+                break
+    parts = [f"{counted(n, 'VM')} {text}" for text, n in found.most_common(limit)]
+    more = len(found) - limit
+    return "; ".join(parts) + (f"; {counted(more, 'other source')}" if more > 0 else "")
+
+
+def _source_head(text: str) -> str:
+    """A provenance's kind and source, without the per-VM detail that follows (``measured:
+    Live Optics VM Performance Peak vCPU`` of ``... at its host's peak: 32% of ...``)."""
+    cut = len(text)
+    for mark in (" at its", " (", "; ", ", "):
+        i = text.find(mark, text.find(":") + 1)
+        if 0 <= i < cut:
+            cut = i
+    return text[:cut].strip()
 
 
 _VM_READS = ("workload.profile", "workload.io_iops", "workload.app_users",
@@ -350,6 +473,10 @@ def workloads(design: Design) -> set[str]:
             out.add("guest_cpu")
         if profile not in ("measured", "idle"):
             out.add("testbed")
+        if profile == "measured":
+            out.add("measured")
+            if _number(rate) > 0:
+                out.add("measured_io")
         if used is not None:
             out.add("space")
     if any(a.get("used_gb") is not None or a.get("capacity_gb") is not None
@@ -357,6 +484,8 @@ def workloads(design: Design) -> set[str]:
         out.add("space")
     if any(lk.kind == "wan" for lk in design.links):
         out.add("stretched")
+    if {"measured", "space"} <= out:
+        out.add("measured_space")
     if _has_vsan(design):
         out.add("vsan")
     return out

@@ -70,11 +70,18 @@ def paths(design: Design) -> set[str]:
     return {k.path for k in knobs_for(design)}
 
 
-CAPACITY_KNOBS = {"host.cores_per_socket", "host.ghz", "host.memory_gb", "vm.memory_gb",
-                  "vm.vcpus", "design.policy.cpu_util_max", "design.policy.memory_util_max",
+CAPACITY_KNOBS = {"host.cores_per_socket", "host.ghz", "host.memory_gb",
+                  "design.demand.cpu_pct", "design.demand.memory_pct",
+                  "design.policy.cpu_util_max", "design.policy.memory_util_max",
                   "cluster.failover_hosts", "cluster.admission_control"}
+IMPORTED = {"vm.memory_gb", "vm.vcpus", "vm.workload.cpu_pct", "vm.workload.io_block_kb",
+            "vm.workload.io_read_pct"}
+"""The knobs that would set an imported VM's own figures to one value."""
+GROWTH_KNOBS = {"design.growth.cpu_pct", "design.growth.memory_pct",
+                "design.growth.storage_pct", "design.growth.iops_pct",
+                "design.growth.vms_pct", "design.growth.year"}
 WEB_KNOBS = {"host.dense_mode", "vm.workload.req_per_s", "vm.latency_sensitivity"}
-IO_KNOBS = {"vm.workload.io_block_kb", "vm.vscsi", "storage_array.disks",
+IO_KNOBS = {"design.demand.iops_pct", "vm.vscsi", "storage_array.disks",
             "storage_array.raid"}
 
 
@@ -84,9 +91,10 @@ def test_an_estate_sees_the_knobs_that_move_it_and_no_testbed_ones() -> None:
     assert not got & (WEB_KNOBS | IO_KNOBS)  # no web VM, no measured I/O
     assert not got & {"nic.speed_gbps", "vm.workload.net_msg_bytes", "host.platform",
                       "vm.ft", "vm.containers", "vm.workload.app_users"}
-    # vCPUs and the ESXi release are every design's: no Fault Tolerance group without FT
+    # the ESXi release is every design's: no Fault Tolerance group without FT
     assert "Fault Tolerance" not in {k.group for k in knobs_for(estate())}
-    assert {"vm.vcpus", "host.esxi_version"} <= got
+    assert "host.esxi_version" in got and got >= GROWTH_KNOBS
+    assert not got & IMPORTED  # each VM's own figures: moved by a factor, never set to one
     with_io = paths(estate(props={"workload.io_iops": 120.0}))  # measured I/O came
     assert with_io >= IO_KNOBS and "design.policy.p95_ms_max" in with_io
     assert "vm.workload.io_oio" not in with_io  # a measured rate: outstanding I/Os move nothing
@@ -105,7 +113,7 @@ def test_a_knob_a_scenario_sets_stays_whatever_the_vms() -> None:
     design.scenarios.append(Scenario("dense", [Override("host", "dense_mode", True)]))
     assert "host.dense_mode" in paths(design) and "vm.workload.req_per_s" not in paths(design)
     assert knob("host.dense_mode").applies_to(design)  # type: ignore[union-attr]
-    assert workloads(design) == {"guest_cpu"}
+    assert workloads(design) == {"guest_cpu", "measured"}
 
 
 VSAN_KNOBS = {"cluster.vsan.policy", "cluster.vsan.ftt", "cluster.vsan.compression",
@@ -133,3 +141,46 @@ def test_vsan_knobs_come_with_a_vsan_cluster() -> None:
     policy = knob("cluster.vsan.policy")
     assert policy is not None and policy.label == "vSAN storage policy"
     assert policy.choices == ("raid1", "raid5", "raid6")
+
+
+def test_a_selection_of_measured_vms_is_offered_no_knob_that_sets_their_figures() -> None:
+    """Selected imported VMs: no imported knob (the Inspector sets one VM's figure); a VM
+    drawn by hand on the same estate: its guest CPU demand and sizes, as on a testbed."""
+    from models.document.knobs import knobs_for_selection  # noqa: PLC0415
+
+    design = estate()
+    new = Component("new", "vm", props={"workload.profile": "oltp"})
+    design.components.append(new)
+    measured = design.of_kind("vm")[0]
+    chosen = {k.path for k in knobs_for_selection(design, [measured])}
+    assert not chosen & IMPORTED and "vm.vscsi" in chosen  # the oltp VM does I/O
+    drawn = {k.path for k in knobs_for_selection(design, [new])}
+    assert drawn >= {"vm.workload.cpu_pct", "vm.vcpus", "vm.memory_gb"}
+    assert not {k.path for k in knobs_for_selection(design, [measured, new])} & IMPORTED
+    plain = estate(profile="oltp")  # a testbed: nothing imported, the knobs as they were
+    assert {k.path for k in knobs_for_selection(plain, plain.of_kind("vm")[:1])} >= IMPORTED
+
+
+def test_a_measured_demand_knob_reads_as_a_change_and_says_where_its_figures_came_from(
+        ) -> None:
+    from models.document.knobs import MEASURED, measured_sources  # noqa: PLC0415
+
+    cpu = knob("design.demand.cpu_pct")
+    assert cpu is not None and cpu.relative and cpu.label == "Measured CPU demand"
+    assert cpu.text(20.0) == "+20 %" and cpu.text(-10.0) == "−10 %"
+    assert cpu.text(0.0) == "as it is"
+    assert knob("vm.workload.cpu_pct").text(19.0) == "19 %"  # type: ignore[union-attr]
+    assert all(k.path in MEASURED for k in KNOBS if k.relative)
+    design = estate(n_vms=5)
+    for i, v in enumerate(design.of_kind("vm")):
+        v.props["provenance.cpu"] = ("measured: RVTools vInfo CPU usage MHz at its host's"
+                                     f" peak: {30 + i}% of each VM's own peak" if i < 3 else
+                                     "solved: host esx1's recorded usage shared by vCPUs")
+    assert measured_sources(design, cpu) == ("3 VMs measured: RVTools vInfo CPU usage MHz;"
+                                             " 2 VMs solved: host esx1's recorded usage"
+                                             " shared by vCPUs")
+    storage = knob("design.demand.storage_pct")
+    assert storage is not None and measured_sources(design, storage) == ""
+    design.of_kind("vm")[0].props["disk.used_gb"] = 40.0
+    assert measured_sources(design, storage) == "disk space in use of 1 VM as imported"
+    assert "design.demand.storage_pct" in paths(design)  # space in use on an estate
