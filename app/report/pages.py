@@ -1,8 +1,9 @@
 """The pages of a Headroom report, each drawn on a :class:`~app.report.draw.Sheet`.
 
 :func:`build_pages` returns one drawing function per page: the executive summary, the
-scenarios compared, the knob settings, the design, where it is limited, its figures per VM
-and host, and the evidence appendix (the studies its figures rest on).  Long tables flow
+scenarios compared, the knob settings, the design, where it is limited (then what a host
+failure breaks, and each vSAN cluster's capacity, where the design has them), its figures per
+VM and host, and the evidence appendix (the studies its figures rest on).  Long tables flow
 over as many pages as they need (:mod:`app.report.tables`); the whole report keeps to
 :data:`MAX_PAGES`.  Every page starts with a heading from :data:`HEADINGS` (tests look for
 them).  What the pages say is :mod:`models.report`'s; how it is laid out is here.
@@ -56,6 +57,8 @@ from app.report.tables import (
     refresh_blocks,
     text_block,
 )
+from app.report.vsan import HEADING as VSAN_HEADING
+from app.report.vsan import has_vsan_page, vsan_page
 from models.core.prediction import Prediction
 from models.document import numbers as fmt
 from models.document.design import Design
@@ -81,9 +84,9 @@ Page = Callable[[Sheet, int, int], None]
 
 HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "The design",
             "Where the design is limited", "Figures per VM and host",
-            "Evidence: the studies behind these figures", FAILURE_HEADING)
+            "Evidence: the studies behind these figures", FAILURE_HEADING, VSAN_HEADING)
 """The heading of each kind of page, in order (tables continue over several pages) but the
-host-failure page's, last here, which follows the limits."""
+host-failure page's and the vSAN page's, last here, which follow the limits."""
 
 MAX_PAGES = 10
 """The most pages a report has; the appendix gives way (its last line says how many checks
@@ -117,8 +120,10 @@ def build_pages(r: Report) -> list[Page]:
     pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
     baseline = has_baseline(r.design)
     failure = has_failure_page(r)
+    vsan = has_vsan_page(r)
     if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
-        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline - failure))
+        room = max(1, min(DESIGN_PAGES,
+                          MAX_PAGES - len(pages) - 3 - baseline - failure - vsan))
         inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
         pages += _flowed(r, HEADINGS[3], inv_sub,
                          lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
@@ -130,6 +135,8 @@ def build_pages(r: Report) -> list[Page]:
     pages.append(partial(limits_page, r=r))
     if failure:  # what a host failure breaks, as the summary says it
         pages.append(partial(failure_page, r=r))
+    if vsan:  # each vSAN cluster's datastore, and the vSAN capacity the licence entitles
+        pages.append(partial(vsan_page, r=r))
     pages.append(partial(details_page, r=r))
     if baseline:
         pages.append(partial(baseline_page, r=r))
