@@ -30,7 +30,13 @@ from PySide6.QtWidgets import (
 from app.support import theme, wheel
 from models.document import numbers as fmt
 from models.document.design import DesignError, selector_kind
-from models.document.knobs import WORKLOAD_PROPS, Knob
+from models.document.knobs import (
+    WORKLOAD_PROPS,
+    Knob,
+    is_imported,
+    knobs_for_selection,
+    measured_sources,
+)
 from models.document.schema import Value
 from models.engine.sweep import KnobScale
 
@@ -73,8 +79,9 @@ class KnobRow(QWidget):
         self._gesture = 0
         self._last: Value = None
         spec = knob.spec
-        self.setToolTip(f"{knob.label}: {spec.doc}\nStudy behind it: {knob.source}"
-                        f"\nKnob: {knob.path}")
+        # a measured-demand knob says where the figures it moves came from
+        sources = measured_sources(document.design, knob) if knob.relative else ""
+        self.setToolTip(_tooltip(knob, sources))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 1, 0, 3)
         layout.setSpacing(0)
@@ -125,12 +132,11 @@ class KnobRow(QWidget):
             metrics = self.value_label.fontMetrics()
             n = self.mapping.positions
             step = max(1, n // 100)
-            texts = {fmt.value(self.mapping.to_value(i), knob.unit)
-                     for i in [*range(0, n + 1, step), n]}
+            texts = {knob.text(self.mapping.to_value(i)) for i in [*range(0, n + 1, step), n]}
             width = max(metrics.horizontalAdvance(t) for t in [*texts, fmt.MIXED])
             self.value_label.setFixedSize(width + 6, metrics.height() + 2)
         control.setAccessibleName(f"{knob.label} ({knob.unit})" if knob.unit else knob.label)
-        control.setAccessibleDescription(f"{spec.doc}. Study: {knob.source}")
+        control.setAccessibleDescription(f"{spec.doc}. {_source_line(knob, sources)}")
         control.setToolTip(self.toolTip())
         control.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         wheel.guard(control)  # a wheel over it scrolls the panel until it is clicked
@@ -139,9 +145,9 @@ class KnobRow(QWidget):
         layout.addWidget(control)
         # one line: the study's full title is in the tooltip, so a knob takes three lines
         # and the panel shows three times as many knobs as with wrapped titles
-        self.caption = ElidedLabel(knob.source)
+        self.caption = ElidedLabel(sources or knob.source)
         self.caption.setStyleSheet("font-size: 8pt;")
-        self.caption.setToolTip(f"Study behind it: {knob.source}")
+        self.caption.setToolTip(_source_line(knob, sources))
         theme.tone(self.caption, "muted")
         layout.addWidget(self.caption)
         self.error_label = QLabel()
@@ -162,7 +168,7 @@ class KnobRow(QWidget):
     def refresh(self) -> None:
         value = self.current()
         self._last = value
-        self.value_label.setText(fmt.choice(self.knob.prop, value, self.knob.unit))
+        self.value_label.setText(self.knob.text(value))
         self._updating = True
         try:
             if self.slider is not None and self.mapping is not None:
@@ -208,7 +214,7 @@ class KnobRow(QWidget):
             return
         self.error_label.hide()
         self._last = value
-        self.value_label.setText(fmt.choice(self.knob.prop, value, self.knob.unit))
+        self.value_label.setText(self.knob.text(value))
 
     def _on_slider(self, pos: int) -> None:
         if self.mapping is not None:
@@ -222,6 +228,23 @@ class KnobRow(QWidget):
         if self.check is not None and not self._updating:
             self.check.setTristate(False)
             self._apply(bool(checked), merge=False)
+
+
+def _source_line(knob: Knob, sources: str) -> str:
+    """Where a knob's effect comes from: the study, or for a measured-demand knob where the
+    figures it moves came from."""
+    if knob.relative:
+        return f"Figures it moves: {sources or 'none measured yet'}"
+    return f"Study behind it: {knob.source}"
+
+
+def _tooltip(knob: Knob, sources: str) -> str:
+    """What the knob does, where its effect or its figures come from, and its path."""
+    if not knob.relative:
+        return f"{knob.label}: {knob.spec.doc}\n{_source_line(knob, sources)}\nKnob: {knob.path}"
+    return (f"{knob.label}: {knob.spec.doc}.\nIt moves each VM's own figure by one factor and"
+            f" never sets them to one value.\n{_source_line(knob, sources)}\nOne VM's own"
+            f" figure: select it and set it in the Inspector.\nKnob: {knob.path}")
 
 
 class KnobPanel(QWidget):
@@ -270,10 +293,15 @@ class KnobPanel(QWidget):
         by_kind: dict[str, list[str]] = {}
         for c in selected:
             by_kind.setdefault(c.kind, []).append(f"id:{c.id}")
-        rows = [(k, by_kind[k.kind]) for k in applicable if k.kind in by_kind]
+        rows = [(k, by_kind[k.kind]) for k in knobs_for_selection(design, selected, applicable)]
         names = ", ".join(c.name or c.id for c in selected[:4])
         more = f" and {len(selected) - 4} more" if len(selected) > 4 else ""
-        return rows, f"Selected: {names}{more}"
+        measured = sum(is_imported(c) for c in selected)
+        their = "its" if measured == 1 else "their"
+        note = (f"\n{fmt.counted(measured, 'VM')} measured: set {their} own figures in the"
+                " Inspector; with nothing selected, the Measured demand knobs move every VM's"
+                " by a factor") if measured else ""
+        return rows, f"Selected: {names}{more}{note}"
 
     def _schedule_rebuild(self, *_: object) -> None:
         self._rebuild_timer.start()
