@@ -1,16 +1,23 @@
 """The Refresh tab: the base design's hosts (of every cluster, or of one) replaced by hosts of
 a catalogue server, with a processor of its options and the memory per host; the fewest that
 meet the policy, or a count (:func:`models.analysis.refresh.refresh`), computed in the
-background.  Before and after side by side; "Add as scenario" keeps the refresh as a
-scenario of the design (ONE undo step), which the dashboard, Compare and the report show
-against the base design."""
+background.  The refreshed clusters keep their storage, or move to vSAN (ESA or OSA) on the
+new hosts' devices with a default policy and an assumed compression
+(:func:`models.analysis.refresh.vsan_target`), storage then counting in the hosts needed.
+Before and after side by side, each cluster's vSAN in words; "Add as scenario" keeps the
+refresh as a scenario of the design (ONE undo step: its hosts and, for vSAN, the clusters'
+settings as its overrides), which the dashboard, Compare and the report show against the
+base design."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -18,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -28,10 +36,12 @@ from PySide6.QtWidgets import (
 from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE, stoppable
 from app.support.jobs import Runner
-from models.analysis.refresh import RefreshResult, refresh, target
+from models.analysis.refresh import DEVICE_TB, DEVICES, RefreshResult, refresh, target, vsan_target
 from models.document import numbers as fmt
 from models.document.catalogue import servers
 from models.document.design import Component, Design, DesignError, Link
+from models.document.schema import choice_label
+from models.subsystems.vsan import words as vsan_words
 
 DEFAULT_SERVER = "dell-r760"
 EVERY = ""
@@ -91,6 +101,7 @@ class RefreshTab(QWidget):
                                    " policy (CPU and memory ceilings, HA admission control,"
                                    " p95) when 0")
         self.cluster_combo = _combo("Cluster")
+        self._vsan_fields()
         grid.addWidget(QLabel("Server"), 0, 0)
         grid.addWidget(self.server_combo, 0, 1)
         grid.addWidget(QLabel("Processor"), 0, 2)
@@ -103,6 +114,8 @@ class RefreshTab(QWidget):
         grid.addWidget(self.cluster_combo, 2, 1)
         grid.addWidget(QLabel("Hyperthreading"), 3, 0)
         grid.addWidget(self.ht_combo, 3, 1)
+        grid.addWidget(QLabel("vSAN"), 4, 0)
+        grid.addLayout(self.vsan_row, 4, 1, 1, 3)
         buttons = QHBoxLayout()
         self.run_button = QPushButton("Refresh")
         self.run_button.setToolTip("Replace the base design's hosts by the server's and see"
@@ -151,10 +164,15 @@ class RefreshTab(QWidget):
         keep = QHBoxLayout()
         keep.addWidget(self.name_edit, 1)
         keep.addWidget(self.add_button)
+        self.detail_area = QScrollArea()  # the memory, each cluster, its vSAN, the method:
+        self.detail_area.setWidget(self.detail)  # more lines than a short dock shows
+        self.detail_area.setWidgetResizable(True)
+        self.detail_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         side.addWidget(self.answer)
-        side.addWidget(self.detail)
+        side.addWidget(self.detail_area, 1)
         side.addLayout(keep)
-        side.addStretch(1)
         out.addLayout(side, 1)
         v.addLayout(out, 1)
         self.server_combo.currentIndexChanged.connect(self._server_changed)
@@ -165,6 +183,62 @@ class RefreshTab(QWidget):
         document.component_added.connect(self._fill_clusters)
         document.component_removed.connect(self._fill_clusters)
         document.prediction_updated.connect(self._design_changed)
+
+    def _vsan_fields(self) -> None:
+        """The vSAN row: keep the clusters' storage, or move them to ESA or OSA with a policy,
+        the devices of each new host and a compression assumed."""
+        self.vsan_combo = _combo("vSAN")
+        for text, value in (("keep storage as it is", ""), ("vSAN ESA", "esa"),
+                            ("vSAN OSA", "osa")):
+            self.vsan_combo.addItem(text, value)
+        self.vsan_combo.setToolTip("Move the refreshed clusters to vSAN on the new hosts'"
+                                   " devices: storage then counts in the hosts they need"
+                                   " (the data under the policy, after the reserves, and the"
+                                   " policy's minimum)")
+        self.policy_combo = _combo("vSAN storage policy")
+        self.policy_combo.addItem("default policy", "")
+        for p in ("raid1", "raid5", "raid6"):
+            self.policy_combo.addItem(choice_label(p), p)
+        self.policy_combo.setToolTip("The clusters' default storage policy: unless chosen RAID"
+                                     " 5 on ESA, RAID 1 (FTT 1) on OSA")
+        self.devices_spin = QSpinBox()
+        self.devices_spin.setAccessibleName("vSAN devices per host")
+        self.devices_spin.setRange(1, 64)
+        self.devices_spin.setValue(DEVICES)
+        self.devices_spin.setSuffix(" devices")
+        self.devices_spin.setToolTip("vSAN capacity devices in each new host (six unless"
+                                     " chosen: a mid ESA ReadyNode profile, an assumption)")
+        self.device_tb_spin = QDoubleSpinBox()
+        self.device_tb_spin.setAccessibleName("vSAN device size")
+        self.device_tb_spin.setRange(0.1, 100.0)
+        self.device_tb_spin.setDecimals(2)
+        self.device_tb_spin.setSingleStep(0.96)
+        self.device_tb_spin.setValue(DEVICE_TB)
+        self.device_tb_spin.setPrefix("× ")
+        self.device_tb_spin.setSuffix(" TB")
+        self.device_tb_spin.setToolTip("Each device's raw capacity, decimal TB as vendors state"
+                                       " it")
+        self.compression_spin = QDoubleSpinBox()
+        self.compression_spin.setAccessibleName("vSAN compression")
+        self.compression_spin.setRange(1.0, 4.0)
+        self.compression_spin.setDecimals(2)
+        self.compression_spin.setSingleStep(0.25)
+        self.compression_spin.setValue(1.0)
+        self.compression_spin.setPrefix("compression ")
+        self.compression_spin.setToolTip("Data reduction assumed (1: nothing pre-spent, as"
+                                         " practitioners advise)")
+        self.vsan_row = QHBoxLayout()
+        for w in (self.vsan_combo, self.policy_combo, self.devices_spin,
+                  self.device_tb_spin, self.compression_spin):
+            self.vsan_row.addWidget(w, 1 if w in (self.vsan_combo, self.policy_combo) else 0)
+        self.vsan_combo.currentIndexChanged.connect(self._vsan_changed)
+        self._vsan_changed()
+
+    def _vsan_changed(self, *_: object) -> None:
+        on = bool(self.vsan_combo.currentData())
+        for w in (self.policy_combo, self.devices_spin, self.device_tb_spin,
+                  self.compression_spin):
+            w.setEnabled(on)
 
     # ------------------------------------------------------------------ choices
     def _server_changed(self, *_: object) -> None:
@@ -191,8 +265,21 @@ class RefreshTab(QWidget):
 
     def choose(self, server: str | None = None, cpu: str | None = None,
                cluster: str | None = None, hosts: int | None = None,
-               memory_gb: int | None = None, ht: str | None = None) -> None:
+               memory_gb: int | None = None, ht: str | None = None,
+               vsan: str | None = None, policy: str | None = None,
+               devices: int | None = None, device_tb: float | None = None,
+               compression: float | None = None) -> None:
         """Set the choices (a cluster's context menu, the tests)."""
+        if vsan is not None:
+            self.vsan_combo.setCurrentIndex(max(self.vsan_combo.findData(vsan), 0))
+        if policy is not None:
+            self.policy_combo.setCurrentIndex(max(self.policy_combo.findData(policy), 0))
+        if devices is not None:
+            self.devices_spin.setValue(devices)
+        if device_tb is not None:
+            self.device_tb_spin.setValue(device_tb)
+        if compression is not None:
+            self.compression_spin.setValue(compression)
         if server is not None:
             self.server_combo.setCurrentIndex(self.server_combo.findData(server))
         if cpu is not None:
@@ -215,6 +302,12 @@ class RefreshTab(QWidget):
             to = target(str(self.server_combo.currentData()),
                         str(self.cpu_combo.currentData() or "") or None,
                         float(self.memory_spin.value()) or None)
+            arch = str(self.vsan_combo.currentData() or "")
+            if arch:  # the clusters move to vSAN on the new hosts' devices
+                to = replace(to, vsan=vsan_target(
+                    arch, str(self.policy_combo.currentData() or "") or None, None,
+                    self.devices_spin.value(), self.device_tb_spin.value(),
+                    self.compression_spin.value()))
         except DesignError as err:
             self.answer.setText("Refresh failed.")
             self.detail.setText("; ".join(i.message for i in err.issues))
@@ -262,12 +355,12 @@ class RefreshTab(QWidget):
         memory = r.target.memory
         lines = [*([f"Memory: {memory.population.text} per host, {memory.reason}; module"
                     f" sizes: {memory.source}."] if memory is not None else []),
-                 *r.cluster_lines(), f"How many: {r.method()}.",
+                 *r.cluster_lines(), *vsan_lines(r), f"How many: {r.method()}.",
                  *(f"Changed: {c['text']}." for c in r.changed),
                  *(f"Note: {n}" for n in r.notes)]
         self.detail.setText("\n".join(lines))
         if not self.name_edit.isModified():
-            self.name_edit.setText(self._free_name(f"refresh to {r.target.server.name}"))
+            self.name_edit.setText(self._free_name(default_name(r)))
         self.add_button.setEnabled(self.document.edits == self._edits)
         self.refresh_finished.emit(r)
         self.status_message.emit(f"Refresh: {r.rebuild.label}")
@@ -289,10 +382,9 @@ class RefreshTab(QWidget):
         r = self.result
         if r is None or self.document.edits != self._edits:
             return
-        name = self.name_edit.text().strip() or self._free_name(
-            f"refresh to {r.target.server.name}")
-        try:
-            self.document.add_scenario(name, (), r.rebuild)
+        name = self.name_edit.text().strip() or self._free_name(default_name(r))
+        try:  # its hosts, and the clusters' vSAN settings where it moves them to vSAN
+            self.document.add_scenario(name, list(r.overrides), r.rebuild)
         except DesignError as err:
             self.detail.setText("; ".join(i.message for i in err.issues))
             return
@@ -308,6 +400,31 @@ class RefreshTab(QWidget):
             self.add_button.setEnabled(False)
             self.detail.setText(self.detail.text() + "\nThe design changed since: refresh"
                                 " again to keep it.")
+
+
+def default_name(r: RefreshResult) -> str:
+    """``refresh to PowerEdge R770`` (``... on vSAN ESA`` where it moves to vSAN)."""
+    to = r.target
+    where = f" on vSAN {to.vsan.architecture.upper()}" if to.vsan is not None else ""
+    return f"refresh to {to.server.name}{where}"
+
+
+def vsan_lines(r: RefreshResult) -> list[str]:
+    """Each refreshed cluster's vSAN after the refresh (and before, where it had one), in
+    words (:func:`models.subsystems.vsan.words`)."""
+    cap = r.prediction.sections.capacity
+    after = {v.cluster: v for v in (cap.vsan or [])} if cap is not None else {}
+    before = {c["id"]: c.get("vsan") for c in r.before.clusters}
+    out = []
+    for g in r.groups:
+        v = after.get(g)
+        if v is None:
+            continue
+        was = before.get(g)
+        then = (f" (before: {fmt.with_unit(was['usable_tib'], 'TiB')} usable,"
+                f" {fmt.with_unit(was['free_tib'], 'TiB')} free)") if was else ""
+        out.append(f"vSAN {r.names[g]}: {vsan_words(v)}{then}.")
+    return out
 
 
 def _combo(name: str) -> QComboBox:

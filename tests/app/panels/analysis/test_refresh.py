@@ -113,3 +113,45 @@ def test_an_edit_after_the_refresh_disables_add(qtbot: QtBot) -> None:
         doc.set_value("vm", "workload.cpu_pct", 40.0)
     assert not tab.add_button.isEnabled()
     assert "refresh again" in tab.detail.text()
+
+
+def test_a_refresh_to_vsan_keeps_the_clusters_settings_with_its_hosts(qtbot: QtBot) -> None:
+    """vSAN ESA with RAID 5 on eight 3.84 TB devices a host: the detail gives each cluster's
+    vSAN in words (dmz, two hosts before, needs the policy's three), the scenario's name says
+    vSAN, and Add as scenario keeps the clusters' vSAN settings as its overrides beside its
+    hosts, in one undo step; 'keep storage as it is' greys the vSAN fields."""
+    window = make(qtbot)
+    doc, tab = window.document, window.analysis.refresh
+    assert not tab.policy_combo.isEnabled() and not tab.devices_spin.isEnabled()
+    tab.choose(server="dell-r770", memory_gb=512)
+    tab.vsan_combo.setFocus()
+    tab.vsan_combo.setCurrentIndex(tab.vsan_combo.findData("esa"))  # as the user picks it
+    assert tab.policy_combo.isEnabled() and tab.devices_spin.isEnabled()
+    assert tab.devices_spin.value() == 6 and tab.device_tb_spin.value() == 3.84
+    tab.devices_spin.selectAll()
+    qtbot.keyClicks(tab.devices_spin, "8")
+    assert tab.devices_spin.value() == 8
+    tab.choose(policy="raid5")
+    r = run(qtbot, window)
+    assert r.target.vsan is not None and r.target.vsan.devices == 8
+    assert {(o.select, o.prop, o.value) for o in r.overrides} >= {
+        ("id:prod", "vsan.architecture", "esa"), ("id:dmz", "vsan.policy", "raid5")}
+    assert r.counts["dmz"] == 3  # ESA RAID 5's minimum
+    detail = tab.detail.text()
+    assert "vSAN dmz: ESA RAID 5 FTT 1 on 3 hosts:" in detail
+    assert "the policy at least 3 hosts" in detail and "vSAN prod: ESA RAID 5" in detail
+    assert tab.name_edit.text() == "refresh to PowerEdge R770 on vSAN ESA"
+    step = doc.undo_stack.index()
+    qtbot.mouseClick(tab.add_button, Qt.MouseButton.LeftButton)
+    assert doc.undo_stack.index() == step + 1  # ONE undo step
+    [scenario] = doc.design.scenarios
+    assert scenario.rebuild is not None and list(scenario.overrides) == list(r.overrides)
+    assert doc.scenario == scenario.name
+    assert doc.value("id:dmz", "vsan.architecture") == "esa"  # the scenario's setting
+    p = doc.prediction
+    assert p is not None and p.sections.capacity is not None
+    assert {v.name for v in p.sections.capacity.vsan or []} == {"prod", "dmz"}
+    qtbot.keySequence(window, QKeySequence("Ctrl+Z"))
+    assert doc.design.scenarios == [] and doc.value("id:dmz", "vsan.architecture") == "none"
+    tab.choose(vsan="")
+    assert not tab.compression_spin.isEnabled()
