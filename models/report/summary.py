@@ -29,7 +29,7 @@ from models.document.numbers import (
 )
 from models.document.words import kind_count, prop_text
 from models.engine.kpis import KPI_BY_KEY, Kpi, limit_text
-from models.report import refresh
+from models.report import refresh, vsan
 from models.report.compare import BASE, Cell, Comparison, judge
 from models.report.failure import (
     Failures,
@@ -331,6 +331,9 @@ def binds(design: Design, p: Prediction) -> str:
         else:
             sentences.append(f"Nothing is near its limit: the busiest resource, {low}, is"
                              f" {percent(r.util)} busy.")
+    storage = vsan.binds_text(p)  # vSAN storage or its policy's minimum sets the hosts
+    if storage:
+        sentences.append(storage)
     breach = _breaches(design, p)
     if breach:
         sentences.append(breach)
@@ -497,7 +500,7 @@ def action(design: Design, p: Prediction, remedy: Remedy | None,
         parts.append(_breach_action(design, found))
     if parts:
         return " ".join(parts)
-    room = _room(design, p)
+    room = vsan.room_text(p) or _room(design, p)  # the storage that sets the hosts first
     chosen = choice_action(design, failure)
     if chosen:
         return f"{chosen} Otherwise the load needs no change" + (f": {room}." if room else ".")

@@ -187,3 +187,41 @@ def method_text() -> str:
             " 2+1 below six hosts and 4+1 from six, RAID 6 4+2; ESA's log-structured file"
             " system 13.1 % more); data is what the VMs use (thin) or are provisioned (thick);"
             f" free is usable less the data after compression. Rules: {VSAN_PLANNING.title}.")
+
+
+def _setting(p: Prediction) -> list[tuple[VsanCluster, ClusterCapacity]]:
+    """The vSAN clusters whose storage or policy minimum sets their hosts."""
+    cap = p.sections.capacity
+    groups = {g.id: g for g in cap.clusters} if cap is not None else {}
+    return [(v, g) for v in clusters(p) if (g := groups.get(v.cluster)) is not None
+            and g.binding in ("storage", "vsan_min")]
+
+
+def binds_text(p: Prediction) -> str:
+    """What the summary's What binds adds where vSAN sets a cluster's hosts: ``In cluster
+    Production, vSAN storage capacity sets the hosts: 48.4 TiB of data in 65.2 TiB usable
+    (74.2 %), 16.8 TiB free.`` (empty where no vSAN cluster's count is set by vSAN)."""
+    out = []
+    for v, g in _setting(p):
+        used = (v.data_tib / v.compression) / v.usable_tib if v.usable_tib > 0 else None
+        share = f" ({percent(used)})" if used is not None else ""
+        free = f"{with_unit(v.free_tib, 'TiB')} free" if v.free_tib >= 0 else \
+            f"{with_unit(-v.free_tib, 'TiB')} short"
+        out.append(f"In cluster {v.name}, {limit_text(g.binding, phrase=True)} sets the"
+                   f" hosts: {with_unit(v.data_tib, 'TiB')} of data in"
+                   f" {with_unit(v.usable_tib, 'TiB')} usable{share}, {free}.")
+    return " ".join(out)
+
+
+def room_text(p: Prediction) -> str:
+    """Where vSAN storage sets a cluster's hosts, the room its free space leaves: ``by vSAN
+    storage capacity, cluster Production has 16.8 TiB free, room for 86 VMs of its average
+    size`` (empty otherwise, or where the cluster has no data or no room)."""
+    for v, g in _setting(p):
+        if g.binding != "storage" or v.free_tib <= 0 or not g.vms or v.data_tib <= 0:
+            continue
+        each = v.data_tib / v.compression / g.vms
+        return (f"by {limit_text('storage', phrase=True)}, cluster {v.name} has"
+                f" {with_unit(v.free_tib, 'TiB')} free, room for"
+                f" {counted(int(v.free_tib / each), 'VM')} of its average size")
+    return ""

@@ -65,3 +65,23 @@ def test_a_stretched_cluster_keeps_slack() -> None:
                     None, reserve_rule="slack")
     assert reserve_text(examples.load("vsan-esa"), v).startswith(
         "30 % of raw kept free (hosts at two sites")
+
+
+def test_the_summary_says_where_vsan_sets_the_hosts() -> None:
+    """What binds names the cluster whose vSAN storage sets its hosts, and What to do the room
+    its free space leaves, where it said only 'room for 109 VMs' by host CPU; where memory
+    sets the hosts again (compression 1.5) neither sentence is there."""
+    from models.report.content import build  # noqa: PLC0415
+
+    design = examples.load("vsan-esa")
+    said = dict(build(design, "base", checks=False).summary.paragraphs())
+    assert "In cluster Production, vSAN storage capacity sets the hosts: 48.4 TiB of data in" \
+        " 65.2 TiB usable (74.2 %), 16.8 TiB free." in said["What binds"]
+    assert said["What to do"] == ("Nothing needs to change: by vSAN storage capacity, cluster"
+                                  " Production has 16.8 TiB free, room for 86 VMs of its"
+                                  " average size.")
+    squeezed = dict(build(design, "compression 1.5", checks=False).summary.paragraphs())
+    assert "vSAN" not in squeezed["What binds"] + squeezed["What to do"]
+    short = dict(build(design, "RAID 1", checks=False).summary.paragraphs())
+    assert "7.63 TiB short" in short["What binds"]
+    assert short["What to do"].startswith("Add 1 host to cluster Production")
