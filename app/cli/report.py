@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.common import add_eval_opts, load, overrides
+from models.analysis.growth import MAX_YEARS
 from models.document.design import Design, apply_overrides, apply_scenario
 from models.document.schema import prop_label
 
@@ -39,10 +40,22 @@ def report_design(args: argparse.Namespace) -> Design:
     return out
 
 
+def _years(text: str) -> int:
+    """A horizon of 1 to :data:`MAX_YEARS` years."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_YEARS:
+        raise argparse.ArgumentTypeError(f"takes 1 to {MAX_YEARS} years, got {text!r}")
+    return n
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from app.report.export import export_report  # noqa: PLC0415  (Qt only when needed)
 
-    export_report(report_design(args), args.scenario or "base", Path(args.output))
+    export_report(report_design(args), args.scenario or "base", Path(args.output),
+                  years=args.years)
     print(f"wrote {args.output}")
     return 0
 
@@ -57,5 +70,8 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument("--notes", metavar="TEXT",
                    help=f"{prop_label('design', 'report.notes')}: the architect's notes on the"
                    " title page (the file is not changed)")
+    p.add_argument("--years", type=_years, metavar="N",
+                   help="a growth page for years 0 to N at the design's growth rates (by"
+                   " default where the design keeps rates, over five years)")
     add_eval_opts(p)
     p.set_defaults(func=cmd_report)

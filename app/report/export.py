@@ -83,21 +83,23 @@ def check_path(path: Path) -> str:
 
 
 def prepare(design: Design, scenario: str, prediction: Prediction | None = None,
-            with_checks: bool = True, progress: Progress | None = None) -> Report:
+            with_checks: bool = True, progress: Progress | None = None,
+            years: int | None = None) -> Report:
     """What the report says (Qt-free work: every scenario evaluated, levers tried, checks
-    run); safe in a worker thread."""
-    content = build(design, scenario, prediction, progress, with_checks)
+    run; ``years``, a horizon for the growth page); safe in a worker thread."""
+    content = build(design, scenario, prediction, progress, with_checks, years)
     return Report(content, _version(), datetime.now(UTC))
 
 
 def export_report(design: Design, scenario: str, path: Path,
-                  prediction: Prediction | None = None) -> None:
+                  prediction: Prediction | None = None, years: int | None = None) -> None:
     """Write the report of ``design`` in ``scenario`` to ``path`` (``.pdf`` or ``.png``);
-    ``prediction`` is that scenario's, when the caller has it."""
+    ``prediction`` is that scenario's, when the caller has it; ``years``, a horizon for the
+    growth page."""
     path = Path(path)
     ext = check_path(path)
     ensure_gui_app()
-    report = prepare(design, scenario, prediction, with_checks=ext == ".pdf")
+    report = prepare(design, scenario, prediction, with_checks=ext == ".pdf", years=years)
     write_atomic(path, render_pdf(report) if ext == ".pdf" else render_png(report))
 
 

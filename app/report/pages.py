@@ -46,6 +46,8 @@ from app.report.draw import (
 from app.report.estate import estate_blocks, estate_subtitle
 from app.report.failure import HEADING as FAILURE_HEADING
 from app.report.failure import failure_page, has_failure_page
+from app.report.growth import HEADING as GROWTH_HEADING
+from app.report.growth import growth_page, has_growth_page
 from app.report.tables import (
     CHANGE_COLORS,
     Block,
@@ -84,9 +86,11 @@ Page = Callable[[Sheet, int, int], None]
 
 HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "The design",
             "Where the design is limited", "Figures per VM and host",
-            "Evidence: the studies behind these figures", FAILURE_HEADING, VSAN_HEADING)
+            "Evidence: the studies behind these figures", FAILURE_HEADING, VSAN_HEADING,
+            GROWTH_HEADING)
 """The heading of each kind of page, in order (tables continue over several pages) but the
-host-failure page's and the vSAN page's, last here, which follow the limits."""
+host-failure page's, the vSAN page's and the growth page's, last here, which follow the
+limits."""
 
 MAX_PAGES = 10
 """The most pages a report has; the appendix gives way (its last line says how many checks
@@ -121,9 +125,10 @@ def build_pages(r: Report) -> list[Page]:
     baseline = has_baseline(r.design)
     failure = has_failure_page(r)
     vsan = has_vsan_page(r)
+    growth = has_growth_page(r)
     if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
         room = max(1, min(DESIGN_PAGES,
-                          MAX_PAGES - len(pages) - 3 - baseline - failure - vsan))
+                          MAX_PAGES - len(pages) - 3 - baseline - failure - vsan - growth))
         inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
         pages += _flowed(r, HEADINGS[3], inv_sub,
                          lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
@@ -137,6 +142,8 @@ def build_pages(r: Report) -> list[Page]:
         pages.append(partial(failure_page, r=r))
     if vsan:  # each vSAN cluster's datastore, and the vSAN capacity the licence entitles
         pages.append(partial(vsan_page, r=r))
+    if growth:  # the design year by year, and when each cluster runs out
+        pages.append(partial(growth_page, r=r))
     pages.append(partial(details_page, r=r))
     if baseline:
         pages.append(partial(baseline_page, r=r))

@@ -17,6 +17,8 @@ from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant
 from models.report.failure import Failures
 from models.report.failure import run as fail_hosts
+from models.report.growth import GrowthView
+from models.report.growth import run as grow_years
 from models.report.levers import Remedy, relieve
 from models.report.refresh import RefreshView, views
 from models.report.settings import KnobRow, knob_rows
@@ -39,6 +41,9 @@ class Content:
     """The hardware refreshes kept as scenarios, each before and after."""
     failure: Failures | None = None
     """Each host of the reported design failed in turn (None: no hosts or no VMs)."""
+    growth: GrowthView | None = None
+    """The reported design year by year (None: it keeps no growth rates and no horizon was
+    asked)."""
 
     @property
     def effective(self) -> Design:
@@ -50,13 +55,16 @@ class Content:
 
 
 def build(design: Design, scenario: str, prediction: Prediction | None = None,
-          progress: Progress | None = None, checks: bool = True) -> Content:
+          progress: Progress | None = None, checks: bool = True,
+          years: int | None = None) -> Content:
     """What the report of ``design`` in ``scenario`` says.  ``prediction`` is that
     scenario's prediction when the caller has it (the app's, so the report shows what the
-    dashboard shows); ``checks=False`` skips the calibration checks (a PNG has no appendix).
-    ``progress(done, total, what)`` is called between steps and may raise to stop."""
+    dashboard shows); ``checks=False`` skips the calibration checks (a PNG has no appendix);
+    ``years``, a horizon for the growth page (else the design's rates over five years, where
+    it keeps any).  ``progress(done, total, what)`` is called between steps and may raise to
+    stop."""
     scenario = scenario or BASE
-    steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 4
+    steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 5
     done = 0
 
     def step(what: str) -> None:
@@ -86,6 +94,8 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
             progress(at, steps, f"Failing each host in turn ({i:,} of {total:,})")
 
     failure = fail_hosts(effective, prediction, failed)
+    step("Growing the design year by year")
+    growth = grow_years(effective, years)
     step("Computing the uncertainty bands")
     bands: Bands | None
     try:
@@ -100,4 +110,4 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
     evidence = gather(used.subsystems, used.unused) if checks else Evidence(used.subsystems)
     summary = summarise(design, scenario, prediction, comparison, remedy, failure)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
-                   summary, evidence, bands, views(design, comparison), failure)
+                   summary, evidence, bands, views(design, comparison), failure, growth)
