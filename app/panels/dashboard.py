@@ -30,6 +30,8 @@ from models.document import numbers as fmt
 from models.document.design import every_component
 from models.document.words import common_suffix, short_name
 from models.engine.kpis import KPIS, Kpi
+from models.report.growth import KEYS as GROWTH_KEYS
+from models.report.growth import year_line
 from models.report.wording import plain
 
 if TYPE_CHECKING:
@@ -182,6 +184,14 @@ class Dashboard(QWidget):
         self.scenario_label.setAccessibleName("Dashboard scenario")
         self.scenario_label.setWordWrap(True)  # a refresh's name is long
         outer.addWidget(self.scenario_label)
+        self.year_label = QLabel()
+        self.year_label.setAccessibleName("Dashboard year")
+        self.year_label.setWordWrap(True)
+        self.year_label.setToolTip("The figures below are of this year at these growth rates"
+                                   " (Growth knobs, Analysis > Growth), and today's demand"
+                                   " changes (Measured demand knobs)")
+        self.year_label.setVisible(False)
+        outer.addWidget(self.year_label)
         self.grid = QGridLayout()
         self.grid.setSpacing(4)
         self.columns = 0
@@ -381,6 +391,11 @@ class Dashboard(QWidget):
         show_delta = active != "base"
         self.scenario_label.setText(
             f"Scenario: {active}" + (" (deltas against base)" if show_delta else ""))
+        year = year_line({k: float(v) if isinstance(v, (int, float)) else 0.0
+                          for k in GROWTH_KEYS
+                          if (v := self.document.value("design", k)) is not None})
+        self.year_label.setText(year)  # "Year 3 at 15 % CPU a year": which year this is
+        self.year_label.setVisible(bool(year))
         for tile in self.tiles.values():
             tile.update_from(p, base, show_delta, self.name_of)
         self._hide_unmeasured(p)
