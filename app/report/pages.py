@@ -215,9 +215,10 @@ def _blocks_page(s: Sheet, number: int, total: int, r: Report, title: str, subti
 # --------------------------------------------------------------------------- summary
 
 HEADLINE = ("total_iops", "mean_latency_ms", "p95_response_ms", "network_gbps", "wan_pct",
-            "library_min", "ft_logging_mbps")
+            "library_min", "ft_logging_mbps", "vsan_free_tib")
 """Figures the summary page may lead with, in order: the first three the design has
-(storage figures for a storage design, response time and network for a web farm, ...)."""
+(storage figures for a storage design, response time and network for a web farm, vSAN free
+for a vSAN cluster sized by capacity, ...)."""
 
 
 def kpi_tiles(p: Prediction, design: Design) -> list[tuple[str, str, str]]:

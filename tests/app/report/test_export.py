@@ -338,4 +338,8 @@ def test_summary_tiles_lead_with_what_the_design_measures() -> None:
     assert [t[0] for t in mc] == ["Network", "Hosts needed", "Busiest resource",
                                   "Consolidation"]
     assert mc[2][2] == "multicast replication · Dell R810"
+    vsan = tiles("vsan-esa")  # sized by capacity: its vSAN free leads
+    assert [t[0] for t in vsan] == ["vSAN free", "Hosts needed", "Busiest resource",
+                                    "Consolidation"]
+    assert vsan[0][1] == "16.8 TiB" and "Production" in vsan[0][2]
     assert not any(t[1] == "–" for t in (*web, *io, *mc))
