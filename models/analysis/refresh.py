@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from models.analysis.bom import Bom, Bought, PriceList, bill
 from models.analysis.common import Evaluate, _run, policy_breaches
 from models.analysis.failure import fail_hosts, loads_of
 from models.analysis.growth import overrides as growth_overrides
@@ -389,12 +390,33 @@ class RefreshResult:
                 f" capacity model's count, then the VMs spread as DRS would, every host within"
                 f" the policy and, with HA on, any one host's failure survived ({steps})")
 
-    def to_dict(self) -> dict[str, Any]:
+    def bom(self, prices: PriceList | None = None) -> Bom:
+        """The refreshed design's bill of materials (:mod:`models.analysis.bom`), priced over
+        the horizon's years (1 without one)."""
+        t, m = self.target, self.target.memory
+        return bill(self.design, self.prediction, Bought(
+            t.server, t.processor, frozenset(c.id for c in self.rebuild.components
+                                             if c.kind == "host"),
+            m.population if m is not None else None, m.source if m is not None else "",
+            m.reason if m is not None else "",
+            "" if t.vsan is None else f"{t.vsan.text}: " + (
+                "assumed, the refresh's default (a mid ESA ReadyNode profile; Broadcom's vSAN"
+                " Compatibility Guide holds the profiles)"
+                if (t.vsan.devices, t.vsan.device_tb) == (DEVICES, DEVICE_TB) else
+                "as the refresh was given them")),
+            years=float(self.horizon["years"]) if self.horizon else 1.0, prices=prices)
+
+    def to_dict(self, prices: PriceList | None = None) -> dict[str, Any]:
+        after = self.after.to_dict()
+        b = self.bom(prices)
+        after["bom"] = [x.to_dict() for x in b.lines]
+        if prices is not None:
+            after["bom_totals"] = {k: v for k, v in b.to_dict().items() if k != "lines"}
         return {"target": self.target.to_dict(),
                 "clusters": [{"id": g, "name": self.names[g], "hosts": self.counts[g]}
                              for g in self.groups],
                 "hosts_given": self.given, "rounds": self.rounds,
-                "before": self.before.to_dict(), "after": self.after.to_dict(),
+                "before": self.before.to_dict(), "after": after,
                 "label": self.rebuild.label, "notes": list(self.notes),
                 "changed_settings": list(self.changed), "horizon": self.horizon,
                 "today": self.today.to_dict() if self.today is not None else None}
