@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from app.cli import (
     analysis,
+    bom,
     calibrate,
     catalogue,
     design,
@@ -26,7 +27,7 @@ from app.cli.common import PROG, Parser, UserError, fail
 from app.cli.gui import run_gui
 from models.document.design import DesignError
 
-COMMAND_MODULES = (design, validate, files, report, analysis, growth, refresh, imports,
+COMMAND_MODULES = (design, validate, files, report, analysis, growth, refresh, bom, imports,
                    calibrate, catalogue)
 """Each adds its subcommands to the parser, in the order ``--help`` lists them (the import
 commands, one per design source of the importer registry, before calibrate)."""

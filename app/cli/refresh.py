@@ -1,6 +1,7 @@
 """``headroom refresh DESIGN --to SERVER [--cpu PROCESSOR] [--memory-gb N] [--hosts N]
-[--ht on|off] [--cluster NAME]... [--scenario NAME] [--json] [-o OUT]``: a hardware refresh
-as a what-if (:mod:`models.analysis.refresh`): before and after side by side; with ``-o``
+[--ht on|off] [--cluster NAME]... [--scenario NAME] [--prices F] [--json] [-o OUT]``: a
+hardware refresh as a what-if (:mod:`models.analysis.refresh`): before and after side by side
+and what it buys (its bill of materials, priced with ``--prices``); with ``-o``
 the design is written with the refresh kept as a scenario (its hosts replaced, the VMs placed
 on the new ones), which ``evaluate --scenario``, ``report`` and the app's Compare read."""
 
@@ -11,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.bom import add_prices_option, read_prices
 from app.cli.common import emit, load
 from app.cli.growth import add_rate_options
 from models.document import numbers as fmt
@@ -62,8 +64,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     if out is not None:
         design.scenarios.append(Scenario(name, list(r.overrides), r.rebuild))
         save_design(design, out)
+    prices = read_prices(args.prices)
     doc = {"format": "headroom-refresh", "version": 1, "design": design.name,
-           "scenario": name, **r.to_dict(),
+           "scenario": name, **r.to_dict(prices),
            "output": str(out) if out is not None else None}
     if args.json:
         emit(doc)
@@ -91,6 +94,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
                   f" {fmt.counted(v['min_hosts'], 'host')}")
     for n in r.notes:
         print(f"  note: {n}")
+    for line in r.bom(prices).text():
+        print(f"  bom        {line}")
     if out is not None:
         print(f"wrote {out} (scenario '{name}': compare it with the base design, or"
               f" headroom report {out.name} --scenario \"{name}\")")
@@ -140,5 +145,6 @@ def add_commands(sub: Subcommands) -> None:
                         " \"refresh to <server>\")")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write the design with the refresh as a scenario (.json or .headroom)")
+    add_prices_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_refresh)

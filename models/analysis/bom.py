@@ -342,8 +342,8 @@ def _memory(hosts: list[Component], bought: Bought | None) -> list[BomLine]:
             out.append(BomLine(
                 MEMORY, f"{with_unit(pop.dimm_gb, 'GB')} {pop.kind} RDIMM",
                 pop.dimms * len(same), "module",
-                f"{bought.server.title}'s balanced population {pop.text} a host; module"
-                f" sizes: {bought.population_source}", per_host=pop.dimms, hosts=len(same),
+                f"{bought.server.title}'s balanced population {pop.text} a host;"
+                f" {sizes_clause(bought.population_source)}", per_host=pop.dimms, hosts=len(same),
                 note=bought.population_why))
     else:
         rest += g["new"]
@@ -353,6 +353,11 @@ def _memory(hosts: list[Component], bought: Bought | None) -> list[BomLine]:
                            gb * n, "GB", "the design's hosts (memory_gb)", per_host=gb,
                            hosts=n))
     return out
+
+
+def sizes_clause(source: str) -> str:
+    """Where module sizes come from, as a clause."""
+    return source if source.startswith("module sizes") else f"module sizes: {source}"
 
 
 def _installed(design: Design) -> dict[str, str]:

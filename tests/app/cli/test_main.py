@@ -26,8 +26,8 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_the_parser_has_every_modules_commands_in_order() -> None:
     assert COMMANDS == ("evaluate", "sweep", "knobs", "validate", "examples", "example",
                         "convert", "report", "seek", "failure", "sensitivity", "grow", "refresh",
-                        "import-rvtools", "import-vcenter", "import-liveoptics", "calibrate",
-                        "place", "catalogue")
+                        "bom", "export", "import-rvtools", "import-vcenter", "import-liveoptics",
+                        "calibrate", "place", "catalogue")
     assert "{" + ",".join(COMMANDS) + "}" in build_parser().format_usage()
 
 
