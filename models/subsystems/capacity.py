@@ -91,7 +91,6 @@ class _Static:
         self.memory_overcommit = (float(vm["memory_gb"][placed].sum())
                                   / float(mem_installed.sum())) if len(c.host) else None
         self.max_vcpu_per_core_host = _max_ratio(c, vm["vcpus"], cores)
-        self.storage = _storage(c)
         self.unplaced_vms = int((~placed).sum())
         sites = c.host_site
         self.vsan = vsan.solve(c, [vsan.Cluster(
@@ -99,6 +98,11 @@ class _Static:
             len(np.unique(sites[g["hosts"]][sites[g["hosts"]] >= 0])) >= 2)
             for g in groups if g["cluster"] is not None])
         self.vsan_of = {v.cluster: v for v in self.vsan}
+        on_vsan = np.zeros(len(c.vm), bool)  # their space is their cluster's vSAN's
+        for g in groups:
+            if g["id"] in self.vsan_of:
+                on_vsan[g["vms"]] = True
+        self.storage = _storage(c, on_vsan)
 
 
 def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
@@ -170,6 +174,8 @@ def solve(c: Compiled, con: ConsolidationResult) -> CapacityResult:
                 needed, binding = vs.storage_hosts, "storage"
             if vs.min_hosts > (needed or 0):
                 needed, binding = vs.min_hosts, "vsan_min"
+            if binding in ("storage", "vsan_min"):  # vSAN's count holds its own reserve
+                reserve = 0
         if loaded:
             ranked.append((math.inf if needed is None else needed, binding))
         total += needed or 0
@@ -307,7 +313,7 @@ def _max_ratio(c: Compiled, vcpus: np.ndarray, cores: np.ndarray) -> float | Non
     return float((per / np.maximum(cores, 1.0)).max())
 
 
-def _storage(c: Compiled) -> StorageCapacity:
+def _storage(c: Compiled, on_vsan: np.ndarray | None = None) -> StorageCapacity:
     """Space in use, grown by the policy's growth, against each array's capacity."""
     a, vm = c.array.cols, c.vm.cols
     n_arr = len(c.array)
@@ -341,7 +347,7 @@ def _storage(c: Compiled) -> StorageCapacity:
             short_total += row.short_gb
         need_total += needed
         arrays.append(row)
-    loose = known_vm & ~on
+    loose = known_vm & ~on & (~on_vsan if on_vsan is not None else True)
     need_total += float(used_vm[loose].sum()) * (1.0 + growth)
     return StorageCapacity(growth_pct=growth * 100.0, needed_gb=need_total,
                            capacity_gb=cap_total, short_gb=short_total, arrays=arrays,
