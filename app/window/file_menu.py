@@ -1,4 +1,5 @@
-"""The File menu: New, Open, Save, Save As, recent files, Import, report export, "save changes?".
+"""The File menu: New, Open, Save, Save As, recent files, Import, report and workbook export,
+"save changes?".
 
 File > Import lists the design sources of the importer registry
 (:mod:`models.io.importers.registry`), each through :func:`app.window.importing.start_import`.
@@ -25,8 +26,9 @@ from app.window import importing, report_details
 from app.window.progress import Outcome, run_with_progress
 from app.window.recovery import RecoveryManager
 from models.document.design import Design
+from models.document.numbers import counted
 from models.examples import bundled as examples
-from models.io.atomic import fsync_dir
+from models.io.atomic import fsync_dir, write_atomic
 from models.io.files import load_design, save_design
 from models.io.importers import registry
 from models.io.importers.importer import DESIGN
@@ -40,6 +42,10 @@ MAX_RECENT = 8
 RECENT_KEY = "files/recent"
 DESIGN_FILTER = "Headroom designs (*.headroom *.json);;Headroom file (*.headroom);;JSON (*.json)"
 SAVE_FILTER = "Headroom file (*.headroom);;JSON design (*.json)"
+WORKBOOK_FILTER = "Excel workbook (*.xlsx)"
+WORKBOOK_TIP = ("The design (and the scenario shown, a refresh beside the base) as an Excel"
+                " workbook: summary, clusters, hosts, VMs, bill of materials, licences,"
+                " assumptions")
 
 
 class FileController(QObject):
@@ -91,6 +97,9 @@ class FileController(QObject):
                                               lambda: self.export_report(".pdf"))
         self.action_export_png = self._action("Export Report (P&NG)...", None,
                                               lambda: self.export_report(".png"))
+        self.action_export_xlsx = self._action("Export &Workbook (Excel)...", None,
+                                               self.export_workbook)
+        self.action_export_xlsx.setStatusTip(WORKBOOK_TIP)
         self.menu.addSeparator()
         self.action_quit = self._action("&Quit", QKeySequence("Ctrl+Q"), window.close)
         self._rebuild_recent()
@@ -255,6 +264,50 @@ class FileController(QObject):
                                                                    msg))
         self.report_job.start()
         return True
+
+    def export_workbook(self) -> bool:
+        """File > Export Workbook: ask where, then build the Excel workbook of the design in
+        its scenario in the background (:mod:`models.io.workbook_export`; a progress dialog
+        with Cancel after half a second) and write it; the status bar says what was written.
+        False when no file was chosen, or the export was cancelled or failed (nothing
+        written)."""
+        base = Path(self.document.path).with_suffix(".xlsx").name if self.document.path else \
+            f"{_safe_name(self.document.design.name)}.xlsx"
+        path = self.ask_save_path(str(Path(self._folder()) / base), WORKBOOK_FILTER)
+        if not path:
+            return False
+        if not path.lower().endswith(".xlsx"):
+            path += ".xlsx"
+        target = Path(path)
+        design, scenario = self.document.design.copy(), self.document.scenario
+
+        def build(task: Task) -> tuple[int, bytes]:
+            from models.io.workbook_export import (  # noqa: PLC0415  (openpyxl: when used)
+                contents,
+                to_bytes,
+                workbook,
+            )
+
+            c = contents(design, scenario, progress=task.progress)
+            task.check()
+            return len(c.tables), to_bytes(workbook(c))
+
+        outcome = run_with_progress(self.window, "Export Workbook",
+                                    f"Exporting {target.name}…", build)
+        error = outcome.error
+        if outcome.ok and isinstance(outcome.result, tuple):
+            sheets, data = outcome.result
+            try:
+                write_atomic(target, data)
+            except OSError as err:
+                error = str(err)
+            else:
+                self.window.statusBar().showMessage(
+                    f"Exported {target.name}: {counted(sheets, 'sheet')}", 8000)
+                return True
+        if error:
+            self.show_error("Could not export workbook", error)
+        return False
 
     def maybe_save(self) -> bool:
         """Ask to save a modified document; False means the user cancelled."""

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
@@ -13,12 +14,14 @@ from pytestqt.qtbot import QtBot
 from app.document.design_document import DesignDocument
 from app.window.file_menu import MAX_RECENT, FileController
 from app.window.recovery import RecoveryManager, RecoverySession, recovery_folder
+from models.analysis.refresh import refresh, target
 from models.document.codec import design_to_json
-from models.document.design import Design
+from models.document.design import Design, Scenario
 from models.examples import bundled as examples
 from models.io import store
 from models.io.files import load_design, save_design
 from models.io.importers.importer import Importer
+from tests.refresh_estate import estate
 
 Button = QMessageBox.StandardButton
 
@@ -260,3 +263,39 @@ def test_import_lists_the_registrys_design_sources(qtbot: QtBot, example: Design
                         lambda w, d, importer: started.append(importer))
     acts[3].trigger()
     assert started == [fake_importer]
+
+
+def test_export_workbook_from_the_menu(qtbot: QtBot, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """File > Export Workbook (Excel): the file dialog (mocked), the export in the background,
+    the workbook written with a refresh kept as the active scenario beside the base, and the
+    status bar saying so; a failed write shown, nothing left."""
+    design = estate()
+    r = refresh(design, target("dell-r760"))
+    design.scenarios.append(Scenario("R760", list(r.overrides), r.rebuild))
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    doc = DesignDocument(design, window)
+    ctrl = FileController(window, doc, recovery=False)
+    doc.set_scenario("R760")
+    h = Harness(window, doc, ctrl, monkeypatch)
+    action = next(a for a in ctrl.menu.actions() if a.text() == "Export &Workbook (Excel)...")
+    assert action is ctrl.action_export_xlsx
+    h.save_paths.append(str(tmp_path / "estate"))
+    action.trigger()
+    out = tmp_path / "estate.xlsx"
+    assert out.exists() and not h.errors
+    wb = load_workbook(out)
+    assert wb.sheetnames[:4] == ["Summary", "Clusters", "Hosts", "VMs"]
+    assert "Assumptions" in wb.sheetnames
+    head = [c.value for c in wb["Summary"][1]]
+    assert head[:3] == ["Figure", "base", "R760"]
+    hosts = {row[0].value: (row[1].value, row[2].value) for row in wb["Summary"].iter_rows()}
+    assert hosts["Hosts"] == (6, r.after.hosts)
+    assert window.statusBar().currentMessage() == "Exported estate.xlsx: 7 sheets"
+    h.save_paths.append(str(tmp_path / "missing" / "w.xlsx"))  # no such folder
+    assert not ctrl.export_workbook()
+    assert h.errors and not (tmp_path / "missing").exists()
+    h.save_paths.append("")  # the dialog cancelled
+    assert not ctrl.export_workbook()
+    ctrl.recovery.finish()
