@@ -14,7 +14,7 @@ signals.  Evaluation is coalesced: many edits in one event-loop turn lead to one
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -258,6 +258,15 @@ class DesignDocument(QObject):
         step; with a ``merge_key`` a drag over the selection stays one step too."""
         if selects:
             self._push(self.session.set_values(selects, prop, value), merge_key)
+
+    def set_design_values(self, values: Mapping[str, Value], text: str) -> bool:
+        """Set several of the design's own values (the growth rates the Growth tab keeps) as
+        ONE undo step; False when none changes."""
+        edit = self.session.set_design_values(values, text)
+        if edit is None:
+            return False
+        self._push(edit)
+        return True
 
     def set_report_details(self, title: str, notes: str) -> bool:
         """Set the report's title and notes (the design's ``report.title`` and

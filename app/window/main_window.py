@@ -253,8 +253,12 @@ class MainWindow(QMainWindow):
             "&Refresh...", self.show_refresh, "Ctrl+Shift+R",
             "Replace the hosts by a current server's: how many, where it binds, licensed"
             " cores")
+        self.growth_action = self._action(
+            "Gro&wth...", self.show_growth, "Ctrl+Shift+Y",
+            "The design year by year at growth rates: hosts needed and the month each"
+            " cluster runs out")
         for act in (self.seek_action, self.tornado_action, self.failure_action,
-                    self.refresh_action):
+                    self.refresh_action, self.growth_action):
             menu.addAction(act)
         self.analysis_menu = menu
         self.view.context_menu.extras.append(self._refresh_entry)
@@ -280,6 +284,14 @@ class MainWindow(QMainWindow):
         self._show_analysis(tab)
         tab.choose(cluster=cluster if isinstance(cluster, str) else None)
         tab.server_combo.setFocus()
+
+    def show_growth(self) -> None:
+        """The Growth tab at the design's rates, grown once at first."""
+        tab = self.analysis.growth
+        self._show_analysis(tab)
+        if tab.result is None and not tab.runner.busy:
+            tab.run_growth()
+        tab.rate_spins["cpu"].setFocus()
 
     def _refresh_entry(self, item: ComponentItem, menu: QMenu) -> None:
         """A cluster's context menu: Refresh this cluster."""
@@ -579,7 +591,7 @@ GESTURES = """Canvas gestures
 - Wheel or Ctrl+= / Ctrl+- zoom, Ctrl+0 actual size, F fits the design, middle-drag pans.
 - Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+X/C/V cut/copy/paste, Delete removes the selection.
 - Analysis: Ctrl+Shift+G goal seek, Ctrl+Shift+T sensitivity (tornado), Ctrl+Shift+F host
-  failure (N+1).
+  failure (N+1), Ctrl+Shift+Y growth over years.
 """
 
 

@@ -19,7 +19,7 @@ write never has to remember which caches to clear.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -361,6 +361,16 @@ class Editor:
         if label is None:
             label = self._set_label(selects, prop)
         return SetValues(label, scenario, selects, prop, next(iter(checked.values())))
+
+    def set_design_values(self, values: Mapping[str, Value], label: str) -> Edit | None:
+        """Set several of the design's own values (growth rates an analysis keeps) as ONE
+        edit, in the base design or as the active scenario's overrides; None when none of
+        them changes.  Raises DesignError when a value is invalid."""
+        parts = [self.set_values(["design"], prop, v, label) for prop, v in values.items()
+                 if self.value("design", prop) != v]
+        if len(parts) <= 1:
+            return parts[0] if parts else None
+        return Batch(label, tuple(parts))
 
     def _set_label(self, selects: Sequence[str], prop: str) -> str:
         """``Set Outstanding I/Os on 16 VMs``, ``Rename web-01``: an edit's undo text (counts

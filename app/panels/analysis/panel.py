@@ -1,4 +1,4 @@
-"""The Analysis dock: four tabs, each running one analysis of :mod:`models.analysis` on a
+"""The Analysis dock: five tabs, each running one analysis of :mod:`models.analysis` on a
 copy of the active scenario in the background (:mod:`app.support.jobs`), so the user can keep
 editing
 while it runs."""
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 from app.document.design_document import DesignDocument
 from app.panels.analysis.common import LANE
 from app.panels.analysis.goal_seek import GoalSeekTab
+from app.panels.analysis.growth import GrowthTab
 from app.panels.analysis.host_failure import HostFailureTab
 from app.panels.analysis.refresh import RefreshTab
 from app.panels.analysis.sensitivity import SensitivityTab
@@ -21,7 +22,7 @@ SHUTDOWN_S = 30.0
 
 
 class AnalysisPanel(QWidget):
-    """Four tabs: Goal seek, Sensitivity (tornado), Host failure (N+1), Refresh."""
+    """Five tabs: Goal seek, Sensitivity (tornado), Host failure (N+1), Refresh, Growth."""
 
     status_message = Signal(str)
 
@@ -37,12 +38,15 @@ class AnalysisPanel(QWidget):
         self.sensitivity = SensitivityTab(document)
         self.host_failure = HostFailureTab(document)
         self.refresh = RefreshTab(document)
+        self.growth = GrowthTab(document)
         self.tabs.addTab(self.goal_seek, "Goal seek")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(self.host_failure, "Host failure")
         self.tabs.addTab(self.refresh, "Refresh")
+        self.tabs.addTab(self.growth, "Growth")
         self.goal_seek.status_message.connect(self.status_message)
         self.refresh.status_message.connect(self.status_message)
+        self.growth.status_message.connect(self.status_message)
         self.tabs.currentChanged.connect(self._tab_changed)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
@@ -59,4 +63,5 @@ class AnalysisPanel(QWidget):
         self.sensitivity.cancel_sensitivity()
         self.host_failure.cancel_failure()
         self.refresh.cancel_refresh()
+        self.growth.cancel_growth()
         LANE.join(SHUTDOWN_S)

@@ -407,3 +407,19 @@ def test_moving_a_vm_pins_its_share_to_the_processor_it_left_in_the_same_step() 
     vm = ed.component("vm")
     assert vm is not None and vm.props.get("workload.cpu_ghz") is None
     assert [lk.target for lk in ed.design.links if lk.kind == "runs_on"] == ["old"]
+
+
+def test_several_design_values_are_one_edit_and_its_inverse_restores_them() -> None:
+    """The Growth tab's Keep: the rates set together, one edit, undone together; unchanged
+    values are left out, and nothing to change is no edit."""
+    from models.session.session import Session  # noqa: PLC0415
+
+    s = Session(Design())
+    rates = {"growth.cpu_pct": 15.0, "growth.memory_pct": 20.0, "growth.vms_pct": 0.0}
+    edit = s.set_design_values(rates, "Keep the growth rates")
+    assert edit is not None and edit.label == "Keep the growth rates"
+    inverse, _ = s.apply(edit)
+    assert s.design.policy == {"growth.cpu_pct": 15.0, "growth.memory_pct": 20.0}
+    assert s.set_design_values(rates, "again") is None
+    s.apply(inverse)
+    assert s.design.policy == {}

@@ -11,16 +11,19 @@ from models.examples import bundled as examples
 from tests.app.panels.analysis.windows import make
 
 
-def test_analysis_menu_lists_the_four_analyses_with_shortcuts(qtbot: QtBot) -> None:
+def test_analysis_menu_lists_the_five_analyses_with_shortcuts(qtbot: QtBot) -> None:
     window = make(qtbot, examples.DEFAULT_EXAMPLE)
     entries = {a.text().replace("&", ""): a.shortcut().toString()
                for a in window.analysis_menu.actions()}
     assert entries == {"Goal Seek...": "Ctrl+Shift+G", "Sensitivity (Tornado)": "Ctrl+Shift+T",
-                       "Host Failure (N+1)": "Ctrl+Shift+F", "Refresh...": "Ctrl+Shift+R"}
+                       "Host Failure (N+1)": "Ctrl+Shift+F", "Refresh...": "Ctrl+Shift+R",
+                       "Growth...": "Ctrl+Shift+Y"}
     window.analysis_dock.hide()
     qtbot.keySequence(window, QKeySequence("Ctrl+Shift+G"))
     assert window.analysis_dock.isVisible()
     assert window.analysis.tabs.currentWidget() is window.analysis.goal_seek
+    qtbot.keySequence(window, QKeySequence("Ctrl+Shift+Y"))
+    assert window.analysis.tabs.currentWidget() is window.analysis.growth
 
 
 def test_shutdown_stops_every_analysis_and_its_threads(qtbot: QtBot) -> None:
