@@ -119,7 +119,8 @@ def _vsan(d: Design, s: Side) -> list[list[Any]]:
             continue
         v = rows[c.id]
         who = f"cluster {c.name or c.id}"
-        stated = "the design" if "vsan.compression" in c.props else \
+        stated = ("set in the design or its scenario (a refresh to vSAN sets --compression,"
+                  " 1.0 unless given)") if "vsan.compression" in c.props else \
             f"{SCHEMA}: nothing pre-spent"
         out.append(["vSAN compression (data reduction)", who,
                     f"{float(c.get('vsan.compression')):g} : 1", stated])  # type: ignore[arg-type]

@@ -18,6 +18,8 @@ from openpyxl import load_workbook
 from app.cli.main import main
 from models.analysis.growth import grow
 from models.document.codec import design_to_json
+from models.document.design import Component, Design, Link
+from models.io.workbook_export import contents
 from tests.models.subsystems.test_vsan import cluster
 from tests.refresh_estate import estate
 
@@ -212,3 +214,30 @@ def test_a_price_list_in_the_workbook_by_hand(refreshed: dict[str, Any], tmp_pat
     assert totals["Subscriptions, a year (EUR)"][9] == 128 * 350
     assert totals["Over the horizon, years: 1 (EUR)"][10] == 4 * 12000 + 64 * 400 + 128 * 350
     assert any(str(k).startswith("No price for: Intel Xeon Gold") for k in totals)
+
+
+def test_the_assumptions_name_each_default_a_figure_rests_on() -> None:
+    """An array no import gave drives, a processor the catalogue counts as its family's
+    stand-in, one it does not know, hyperthreading unstated, the licence edition."""
+    d = Design(name="mixed")
+    d.components += [
+        Component("c", "cluster", "prod", props={"ha_enabled": True, "failover_hosts": 1,
+                                                 "admission_control": "failover_hosts"}),
+        Component("h1", "host", "esx1", props={"cpu_model": "Intel(R) Xeon(R) Gold 6199 CPU"
+                                               " @ 2.60GHz", "ghz": 2.6,
+                                               "hyperthreading": False}),
+        Component("h2", "host", "esx2", props={"cpu_model": "Acme Turbo 9000"}),
+        Component("a1", "storage_array", "san-a", props={"capacity_gb": 10000.0}),
+        Component("a2", "storage_array", "san-b", props={"disks": 24, "media": "hdd10k"}),
+        Component("v1", "vm", "db")]
+    d.links += [Link("h1", "c", "in_cluster"), Link("h2", "c", "in_cluster"),
+                Link("v1", "h1", "runs_on"), Link("v1", "a1", "disk_on")]
+    rows = {(r[0], r[1]): r for r in contents(d).table("Assumptions").rows}
+    drives = rows[("Drives of an array no import stated", "1 array: san-a")]
+    assert drives[2] == "8 drives of SSD" and "schema" in drives[3]
+    stand_in = rows[("Processor counted as its family's stand-in", "1 host: esx1")]
+    assert "counted as its family's Intel Xeon Silver 4116" in stand_in[2]
+    assert "clock alone" in rows[("Processor the catalogue does not know", "1 host: esx2")][2]
+    assert rows[("Hyperthreading", "1 host: esx2")][2] == "on"
+    assert ("Licence edition", "the design") in rows
+    assert not any(k[0].startswith("HA settings") for k in rows)  # the cluster states them
