@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from app.cli.common import add_eval_opts, load, overrides
 from models.analysis.growth import MAX_YEARS
 from models.document.design import Design, apply_overrides, apply_scenario
+from models.document.numbers import counted
 from models.document.schema import prop_label
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def _years(text: str) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= MAX_YEARS:
-        raise argparse.ArgumentTypeError(f"takes 1 to {MAX_YEARS} years, got {text!r}")
+        raise argparse.ArgumentTypeError(f"takes 1 to {counted(MAX_YEARS, 'year')}, got"
+                                         f" {text!r}")
     return n
 
 

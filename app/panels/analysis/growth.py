@@ -35,6 +35,7 @@ from app.support import theme, wheel
 from app.support.jobs import Runner
 from models.analysis.growth import MAX_YEARS, GrowthResult, grow
 from models.core.growth import RESOURCES
+from models.document.numbers import counted
 from models.document.schema import prop_spec
 from models.report.growth import (
     COLUMNS,
@@ -222,7 +223,7 @@ class GrowthTab(QWidget):
         design = analysis_copy(self.document)
         years, rates = self.years_spin.value(), self.rates()
         self._edits = self.document.edits
-        self.summary.setText(f"Growing over {years} years at {rates_text(rates)}...")
+        self.summary.setText(f"Growing over {counted(years, 'year')} at {rates_text(rates)}...")
         self._running(True)
         # grow() evaluates each year and month in turn with no check between them: Cancel
         # drops its answer at once, and the worker finishes the run it started unseen
