@@ -166,7 +166,7 @@ def _year(year: float, p: Prediction) -> Year:
     arrays = [a for a in cap.storage.arrays if a.capacity_gb] if cap is not None else []
     vsan = list(cap.vsan or []) if cap is not None else []
     used = (sum(a.used_gb for a in cap.storage.arrays) + cap.storage.vms_without_array_gb) \
-        / GIB_PER_TIB if cap is not None else 0.0
+        / GIB_PER_TIB + sum(v.data_tib for v in vsan) if cap is not None else 0.0
     usable = sum(a.capacity_gb or 0.0 for a in arrays) / GIB_PER_TIB \
         + sum(v.usable_tib for v in vsan)
     lic = cap.licensing if cap is not None else None

@@ -109,3 +109,9 @@ def test_a_refresh_sized_for_the_horizons_end_shows_today_beside() -> None:
         later.after.memory_util_mean / 1.3 ** 3, rel=0.01)
     assert later.notes[0].startswith("sized for year 3 at memory 30 % a year; today")
     assert later.to_dict()["today"]["hosts"] == later.after.hosts
+
+
+def test_storage_used_counts_a_vsan_clusters_data() -> None:
+    r = grow(cluster(), 1, {"storage": 10.0})
+    assert r.years[0].storage_used_tib == pytest.approx(20.0)
+    assert r.years[1].storage_used_tib == pytest.approx(22.0)
