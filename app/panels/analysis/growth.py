@@ -3,15 +3,21 @@
 busy bar and Cancel.  The rates start as the design's (``design.growth.*``); the chart shows
 hosts needed per year by cluster with the month each runs out, and storage used against
 usable; a table lists the years; "Keep as the design's growth" sets the rates on the design
-(ONE undo step), so that the Year knob, the dashboard and the report follow them."""
+(ONE undo step), so that the Year knob, the dashboard and the report follow them.  "Suggest
+from history..." fits a rate to each resource of a measured history
+(:mod:`models.analysis.trend`) and shows it with its spread and span; "Use the suggested
+rates" puts them in the boxes, and only Keep changes the design."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDoubleSpinBox,
+    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -34,6 +40,8 @@ from app.panels.analysis.common import LANE, analysis_copy
 from app.support import theme, wheel
 from app.support.jobs import Runner
 from models.analysis.growth import MAX_YEARS, GrowthResult, grow
+from models.analysis.trend import History, read_aria_history
+from models.analysis.trend import lines as trend_lines
 from models.core.growth import RESOURCES
 from models.document.numbers import counted
 from models.document.schema import prop_spec
@@ -114,12 +122,33 @@ class GrowthTab(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         v.addLayout(grid)
+        hints = QHBoxLayout()
+        self.history_button = QPushButton("Suggest from history...")
+        self.history_button.setToolTip("Fit a rate a year to each resource of a measured"
+                                       " history (an Aria Operations view with an interval"
+                                       " breakdown): a suggestion, applied only when you use"
+                                       " it")
+        self.history_button.clicked.connect(self._choose_history)
+        self.use_button = QPushButton("Use the suggested rates")
+        self.use_button.setToolTip("Put the suggested rates in the boxes above (the design"
+                                   " changes only with Keep)")
+        self.use_button.clicked.connect(self.use_suggested)
+        self.use_button.hide()
+        hints.addWidget(self.history_button)
+        hints.addWidget(self.use_button)
+        hints.addStretch(1)
+        v.addLayout(hints)
         self.suggestion = QLabel()
         self.suggestion.setAccessibleName("Suggested growth")
         self.suggestion.setWordWrap(True)
-        theme.tone(self.suggestion, "muted")
+        self.suggestion.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.suggestion.hide()
         v.addWidget(self.suggestion)
+        self.suggested: dict[str, float] = {}
+        """The rates the last history read suggests (none: too short, or none read)."""
+        self.history_runner = Runner(self, lane=LANE)
+        self.history_runner.finished.connect(self._history_read)
+        self.history_runner.failed.connect(self._history_failed)
         buttons = QHBoxLayout()
         self.run_button = QPushButton("Grow")
         self.run_button.setToolTip("The design year by year at these rates (the design is not"
@@ -230,6 +259,8 @@ class GrowthTab(QWidget):
         self.runner.submit(lambda task: grow(design, years, rates))
 
     def cancel_growth(self) -> None:
+        if self.history_runner.busy:
+            self.history_runner.cancel()
         if self.runner.busy:
             self.runner.cancel()
             self.summary.setText("Cancelled.")
@@ -272,6 +303,40 @@ class GrowthTab(QWidget):
                 and not self.summary.text().endswith("again to see it."):
             self.summary.setText(self.summary.text() + "\nThe design changed since: Grow"
                                  " again to see it.")
+
+    # ------------------------------------------------------------------ history
+    def _choose_history(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Suggest growth from a measured history", "",
+            "Aria Operations view with intervals (*.csv *.txt *.tsv);;All files (*)")
+        if path:
+            self.suggest_from(Path(path))
+
+    def suggest_from(self, path: Path) -> None:
+        """Read ``path``'s history in the background and show the rates it suggests."""
+        self.suggestion.setText(f"Reading {path.name}...")
+        self.suggestion.show()
+        self.use_button.hide()
+        self.history_runner.submit(lambda task: read_aria_history(path))
+
+    def _history_read(self, history: object) -> None:
+        if not isinstance(history, History):
+            return
+        self.suggested = history.suggested()
+        self.suggestion.setText(f"From {history.source}:\n" + "\n".join(trend_lines(history))
+                                + ("" if self.suggested else "\nNothing to suggest: the boxes"
+                                   " keep their rates."))
+        self.use_button.setVisible(bool(self.suggested))
+        self.status_message.emit("Growth suggested from the history: use it, or not")
+
+    def _history_failed(self, message: str) -> None:
+        self.suggested = {}
+        self.suggestion.setText(f"No history read: {message}")
+        self.use_button.hide()
+
+    def use_suggested(self) -> None:
+        """The suggested rates into the boxes (the design changes only with Keep)."""
+        self.set_rates(self.suggested)
 
     # ------------------------------------------------------------------ keeping
     def keep(self) -> None:

@@ -62,3 +62,24 @@ def test_refresh_for_a_horizon(capsys: pytest.CaptureFixture[str], old: str) -> 
     assert doc["today"]["memory_util_mean"] < doc["after"]["memory_util_mean"]
     code, out, err = run(capsys, "refresh", old, "--to", "dell-r760", "--vms-growth", "5")
     assert code == 2 and "give --years N" in err
+
+
+def test_suggest_from_a_history_prints_the_rates_and_uses_none(
+        capsys: pytest.CaptureFixture[str], old: str, tmp_path: Path) -> None:
+    """--suggest-from fits a rate per resource and says how to use it; the years are the
+    design's rates all the same (memory 30 %, CPU 0 %), in words and in the JSON."""
+    from tests.models.analysis.test_trend import aria_history  # noqa: PLC0415
+
+    history = str(aria_history(tmp_path / "h.csv", 200, vms=5))
+    code, out, _ = run(capsys, "grow", old, "--years", "1", "--suggest-from", history)
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("suggested from h.csv: vm view (not used: pass --cpu 1")
+    assert "  CPU 1" in out and "a year ± " in out and "200 daily means" in out
+    assert "rates a year: memory 30 %" in out
+    code, out, _ = run(capsys, "grow", old, "--years", "1", "--suggest-from", history,
+                       "--json")
+    doc = json.loads(out)
+    assert doc["rates"]["cpu"] == 0.0 and doc["rates"]["memory"] == 30.0
+    cpu = doc["suggested"]["rates"]["cpu"]
+    assert cpu["days"] == 200 and 0 < cpu["se_pct"] < 10 and cpu["why"] is None

@@ -5,6 +5,8 @@ shows nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
@@ -85,3 +87,32 @@ def test_cancelled_growth_shows_nothing(qtbot: QtBot) -> None:
     assert tab.summary.text() == "Cancelled." and tab.run_button.isEnabled()
     window.analysis.shutdown()
     assert tab.result is None and tab.table.rowCount() == 0
+
+
+def test_a_history_suggests_rates_that_only_the_architect_applies(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """A year of daily intervals suggests a rate per resource with its spread; Use puts them
+    in the boxes (the design unchanged), Keep sets them (one step); a week of hourly points
+    suggests nothing and says why."""
+    from tests.models.analysis.test_trend import aria_history  # noqa: PLC0415
+
+    window = make(qtbot, estate())
+    tab, doc = window.analysis.growth, window.document
+    with qtbot.waitSignal(tab.history_runner.finished, timeout=SLOW_MS):
+        tab.suggest_from(aria_history(tmp_path / "year.csv", 365, vms=8))
+    text = tab.suggestion.text()
+    assert "CPU 1" in text and "memory 2" in text and "a year ± " in text
+    assert "365 daily means, 2026-03-01 to 2027-02-28" in text
+    assert not tab.use_button.isHidden() and doc.value("design", "growth.cpu_pct") == 0.0
+    qtbot.mouseClick(tab.use_button, Qt.MouseButton.LeftButton)
+    assert tab.rate_spins["memory"].value() == pytest.approx(tab.suggested["memory"])
+    assert 20.0 < tab.suggested["memory"] < 30.0
+    assert doc.value("design", "growth.memory_pct") == 0.0  # a suggestion, not applied
+    steps = doc.undo_stack.count()
+    qtbot.mouseClick(tab.keep_button, Qt.MouseButton.LeftButton)
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.value("design", "growth.memory_pct") == pytest.approx(tab.suggested["memory"])
+    with qtbot.waitSignal(tab.history_runner.finished, timeout=SLOW_MS):
+        tab.suggest_from(aria_history(tmp_path / "week.csv", 7, hourly=True, vms=2))
+    assert "under the 30 a trend needs" in tab.suggestion.text()
+    assert tab.use_button.isHidden() and tab.suggested == {}
