@@ -431,10 +431,11 @@ def measured_sources(design: Design, k: Knob, limit: int = 2) -> str:
 
 
 def _source_head(text: str) -> str:
-    """A provenance's kind and source, without the per-VM detail that follows (``measured:
-    Live Optics VM Performance Peak vCPU`` of ``... at its host's peak: 32% of ...``)."""
+    """A provenance's kind and source, without the per-VM or per-host detail that follows
+    (``measured: Live Optics VM Performance Peak vCPU`` of ``... at its host's peak: 32% of
+    ...``, ``solved: share by vCPUs`` of ``... of host esx03's recorded CPU usage ...``)."""
     cut = len(text)
-    for mark in (" at its", " (", "; ", ", "):
+    for mark in (" at its", " of host ", " on host ", " (", "; ", ", "):
         i = text.find(mark, text.find(":") + 1)
         if 0 <= i < cut:
             cut = i

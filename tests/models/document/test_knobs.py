@@ -175,10 +175,10 @@ def test_a_measured_demand_knob_reads_as_a_change_and_says_where_its_figures_cam
     for i, v in enumerate(design.of_kind("vm")):
         v.props["provenance.cpu"] = ("measured: RVTools vInfo CPU usage MHz at its host's"
                                      f" peak: {30 + i}% of each VM's own peak" if i < 3 else
-                                     "solved: host esx1's recorded usage shared by vCPUs")
+                                     f"solved: share by vCPUs of host esx{i}'s recorded CPU"
+                                     " usage 36% not explained by its measured VMs")
     assert measured_sources(design, cpu) == ("3 VMs measured: RVTools vInfo CPU usage MHz;"
-                                             " 2 VMs solved: host esx1's recorded usage"
-                                             " shared by vCPUs")
+                                             " 2 VMs solved: share by vCPUs")
     storage = knob("design.demand.storage_pct")
     assert storage is not None and measured_sources(design, storage) == ""
     design.of_kind("vm")[0].props["disk.used_gb"] = 40.0
