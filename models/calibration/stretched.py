@@ -44,11 +44,12 @@ def dvdstore_vm() -> dict[str, Any]:
             "workload.app_tx_kb_per_txn": 10.0}
 
 
-def vsan_array() -> dict[str, Any]:
+def vsan_array(disk_groups: int = 9) -> dict[str, Any]:
     """vsanDatastore: its service is its cluster's (the hosts' disk groups, the policy's
-    write path, :mod:`models.subsystems.vsan_io`), so it states only its protocol and the
-    vSAN network's speed."""
-    return {"protocol": "vsan", "fabric_gbps": 10.0}
+    write path, :mod:`models.subsystems.vsan_io`); its drive figures only describe them (the
+    model does not read them): ``disk_groups`` flash disk groups, RAID 1."""
+    return {"media": "ssd", "disks": disk_groups, "raid": "raid1", "protocol": "vsan",
+            "fabric_gbps": 10.0}
 
 
 def vsan_cluster() -> dict[str, Any]:
@@ -65,7 +66,7 @@ def dvdstore_cluster(rtt_ms: float | None, n_hosts: int = 9, vms_per_host: int =
     host."""
     d = Design(name="vSAN stretched cluster" if rtt_ms is not None else "vSAN cluster")
     d.components.append(Component("vsan", "storage_array", "vsanDatastore",
-                                  props=vsan_array()))
+                                  props=vsan_array(n_hosts * disk_groups)))
     d.components.append(Component("vsan-cluster", "cluster", "vSAN cluster",
                                   props=vsan_cluster()))
     if rtt_ms is not None:

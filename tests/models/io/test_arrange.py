@@ -52,7 +52,12 @@ def test_every_bundled_example_arranges_without_overlap(name: str) -> None:
     design = arrange_in_place(examples.load(name))
     assert overlaps(design) == 0
     drawn = boxes(design)
-    assert overlapping_boxes(drawn) == 0  # sites side by side, not on top of each other
+    # sites side by side, not on top of each other; a stretched cluster's box (stretched-vsan)
+    # is drawn around its hosts at both sites (as in the test above)
+    site_of = {lk.source: lk.target for lk in design.links if lk.kind == "located_at"}
+    spanning = {k for k, members in holdings(design).containers.items()
+                if len({site_of[m] for m in members if m in site_of}) > 1}
+    assert overlapping_boxes({k: v for k, v in drawn.items() if k not in spanning}) == 0
     assert arrange(design) == {c.id: (c.x, c.y) for c in design.components}  # stable
 
 
