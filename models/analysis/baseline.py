@@ -74,6 +74,7 @@ from models.document.design import Component, Design, Value
 from models.document.numbers import counted
 from models.document.schema import VM
 from models.engine.evaluation import run
+from models.subsystems import vsan_io
 
 __all__ = ["SCALED", "TARGET_MEDIAN", "TARGET_P90", "BaselineCheck", "Changes", "HostResidual",
            "VmResidual", "apply", "calibrate", "calibrate_after_import", "check",
@@ -213,7 +214,9 @@ class _Solve:
         self.hosts = [comps[hid] for hid in c.host.ids]
         self.unlisted = np.array([_unlisted(h) for h in self.hosts], dtype=np.float64)
         self.cpu_rec = c.host.cols["measured.cpu_pct"] / 100.0 * self.cap
-        self.mem_rec = c.host.cols["measured.memory_pct"] / 100.0 * c.host.cols["memory_gb"]
+        # what the host recorded less what vSAN holds there (the engine adds vSAN's own)
+        self.mem_rec = np.maximum(c.host.cols["measured.memory_pct"] / 100.0
+                                  * c.host.cols["memory_gb"] - vsan_io.memory_gb(c), 0.0)
 
     def per_host(self, x: np.ndarray) -> np.ndarray:
         """Per host sums of a per-VM figure, FT secondaries counted on their own host."""

@@ -51,6 +51,9 @@ from models.io.importers import (
 )
 from models.io.importers.arrays import group_datastores, mounts
 
+ASSUMED_DEVICE_TB = 3.84
+"""An imported vSAN host's capacity device, where the inventory lists none: a common NVMe and
+SAS SSD size; the datastore's capacity over the hosts sets how many (an assumption, said)."""
 LOCAL_PROTOCOL = "sas"
 """A local datastore's protocol: the host's own SAS/SATA controller, no fabric (the design
 format's name; NVMe and SATA disks are modelled alike)."""
@@ -316,13 +319,20 @@ class _Builder:
             cluster.props.update({"vsan.architecture": arch, "vsan.policy": "raid1",
                                   "vsan.ftt": 1})
             share_tb = float(capacity_gb) * 2.0**30 / 1.0e12 / len(members)
+            devices = max(1, round(share_tb / ASSUMED_DEVICE_TB))
             for m in members:
-                m.props.update({"vsan.devices": 1, "vsan.device_tb": round(share_tb, 4)})
+                m.props.update({"vsan.devices": devices,
+                                "vsan.device_tb": round(share_tb / devices, 4)})
+                if arch == "osa":  # the common ReadyNode layout: two disk groups
+                    m.props["vsan.disk_groups"] = max(2, -(-devices // 7))
             report.notes.append(
                 f"vSAN datastore {datastores[0].name}: cluster {cname}'s vSAN"
                 f" ({with_unit(float(capacity_gb), 'GB')} raw); its devices are not in the"
-                f" inventory: assumed one device a host holding its"
-                f" {with_unit(share_tb, 'TB')} share, {choice_label(arch)} (ESXi"
+                f" inventory: assumed {counted(devices, 'device')} a host of about"
+                f" {with_unit(ASSUMED_DEVICE_TB, 'TB')} holding its"
+                f" {with_unit(share_tb, 'TB')} share"
+                + (", in two disk groups" if arch == "osa" else "")
+                + f", {choice_label(arch)} (ESXi"
                 f" {'8 or later on every host' if arch == 'esa' else 'before 8 on a host'}),"
                 " the default policy RAID 1 FTT 1")
 

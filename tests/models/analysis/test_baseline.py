@@ -317,3 +317,13 @@ def test_a_host_nothing_measured_reads_not_measured_never_zero() -> None:
     # set one VM's CPU by hand: the host has a basis again
     d.component("v2").props["workload.cpu_pct"] = 30.0  # type: ignore[union-attr]
     assert math.isfinite(evaluate(d).hosts.cpu_util[0])
+
+
+def test_a_vsan_hosts_record_is_met_without_counting_vsans_memory_twice() -> None:
+    """The host's recorded memory holds vSAN's own (KB 2113954 on OSA): the background is what
+    is left beside it, and the engine, which adds vSAN's memory, meets the record."""
+    d = partial_host(**{"vsan.devices": 4, "vsan.device_tb": 3.84, "vsan.disk_groups": 2})
+    d.components.append(Component("cl", "cluster", "cl", props={"vsan.architecture": "osa"}))
+    d.links.append(Link("h1", "cl", "in_cluster"))
+    baseline.calibrate(d)
+    assert evaluate(d).hosts.memory_util[0] == pytest.approx(0.50, abs=1e-6)

@@ -36,7 +36,9 @@ def test_a_vsan_datastore_is_its_clusters_vsan(version: str, arch: str) -> None:
     d = build_design(estate(version), report)
     cl = next(c for c in d.of_kind("cluster"))
     assert cl.get("vsan.architecture") == arch and cl.get("vsan.policy") == "raid1"
-    assert all(h.get("vsan.devices") == 1 and h.get("vsan.device_tb") == pytest.approx(7.68)
+    # 7.68 TB a host: two assumed 3.84 TB devices (OSA: in two disk groups)
+    assert all(h.get("vsan.devices") == 2 and h.get("vsan.device_tb") == pytest.approx(3.84)
+               and h.get("vsan.disk_groups") == (2 if arch == "osa" else 0)
                for h in d.of_kind("host"))
     note = next(n for n in report.notes if n.startswith("vSAN datastore vsanDatastore"))
     assert "devices are not in the inventory" in note and "RAID 1 FTT 1" in note
