@@ -68,6 +68,7 @@ from models.document.words import kind_count
 from models.engine.kpis import KPI_BY_KEY, KPIS, limit_text
 from models.report.content import Content
 from models.report.evidence import Evidence
+from models.report.growth import values_of, year_line
 from models.report.inventory import array_io, disks_on, inventory, listed
 from models.report.levers import headline
 from models.report.summary import cell_text
@@ -265,7 +266,9 @@ def summary_page(s: Sheet, number: int, total: int, r: Report) -> None:
     scen = "the base design" if r.scenario == "base" else f"scenario ‘{r.scenario}’"
     s.text(QRectF(MARGIN, y, w, 26), f"Reported: {scen} · {r.when:%d %B %Y, %H:%M} UTC"
            f" · Headroom {r.version}", 15, color=MUTED)
-    s.text(QRectF(MARGIN, y + 30, w, 26), counts_text(r.design), 15, color=MUTED)
+    year = year_line(values_of(r.content.effective))  # which year, as the dashboard says
+    s.text(QRectF(MARGIN, y + 30, w, 26), counts_text(r.design) + (f" · {year}" if year
+                                                                    else ""), 15, color=MUTED)
     if notes:
         s.wrapped(MARGIN, y + 66, w, notes, 14, max_h=NOTES_MAX_H)
     y = band + 24

@@ -230,7 +230,8 @@ def refresh_blocks(c: Content, compact: bool = False) -> list[Block]:
 
 def knob_table_rows(rows: Sequence[KnobRow]) -> list[list[str]]:
     return [[r.knob.label, r.knob.group,
-             fmt.prop_value(r.knob.kind, r.knob.prop, r.default),
+             r.knob.text(r.default) if r.knob.relative
+             else fmt.prop_value(r.knob.kind, r.knob.prop, r.default),
              setting_text(r.knob, r.base),
              scenario_text(r) or "–"] for r in rows]
 

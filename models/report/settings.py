@@ -96,8 +96,9 @@ def setting_text(k: Knob, s: Setting, limit: int = 3) -> str:
     one by one), ``494 values on 502 VMs, from 0.5 % to 100 % (median 4.6 %)``."""
     if not s.values:
         return "–"
-    if s.uniform:
-        return prop_value(k.kind, k.prop, s.values[0][0])
+    if s.uniform:  # a measured-demand knob reads as a change ("+20 %", "as it is")
+        return k.text(s.values[0][0]) if k.relative else prop_value(k.kind, k.prop,
+                                                                      s.values[0][0])
     nums = [float(v) for v, _ in s.values
             if isinstance(v, int | float) and not isinstance(v, bool)]
     if len(nums) == len(s.values) > SPREAD_FROM * limit:  # measured one by one: a range

@@ -14,7 +14,7 @@ from app.report.growth import HEADING, growth_page, shown_years
 from app.report.pages import MAX_PAGES, build_pages
 from models.io.files import save_design
 from models.report.content import build
-from tests.app.report.test_export import _page_count, _page_with, needs_pdftotext
+from tests.app.report.test_export import _page_count, _page_with, _text, needs_pdftotext
 from tests.refresh_estate import estate
 
 
@@ -39,6 +39,18 @@ def test_the_page_says_when_prod_runs_out_and_lists_the_years(tmp_path: Path) ->
         in page
     assert "Hosts needed per cluster, year by year" in page and "prod (4)" in page
     assert "Year 5" in page and "Licensed cores" in page
+
+
+@needs_pdftotext
+def test_the_first_page_says_which_year_it_shows(tmp_path: Path) -> None:
+    d = estate()
+    d.policy.update({"growth.memory_pct": 30.0, "growth.year": 2.0, "demand.cpu_pct": 20.0})
+    out = tmp_path / "year2.pdf"
+    report.export_report(d, "base", out)
+    first = _squash(_text(out, 1))
+    assert "Year 2 at 30 % memory a year; measured CPU demand +20 %" in first
+    page = _squash(_page_with(out, HEADING))
+    assert "The other pages show the design in year 2" in page
 
 
 def test_no_rates_no_page_and_a_horizon_asked_makes_one() -> None:

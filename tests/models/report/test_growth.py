@@ -52,3 +52,16 @@ def test_a_horizon_asked_grows_a_design_without_rates() -> None:
     view = build(estate(), "base", checks=False, years=3).growth
     assert view is not None and view.asked and len(view.result.years) == 4
     assert runs_out_lines(view) == ["No cluster runs out within 3 years."]
+
+
+def test_the_knob_table_reads_a_demand_change_as_a_change() -> None:
+    from models.report.settings import knob_rows, setting_text  # noqa: PLC0415
+
+    d = estate()
+    d.policy.update({"demand.cpu_pct": 20.0, "growth.cpu_pct": 15.0})
+    rows = {r.knob.path: r for r in knob_rows(d)}
+    demand = rows["design.demand.cpu_pct"]
+    assert setting_text(demand.knob, demand.base) == "+20 %"
+    assert demand.knob.text(demand.default) == "as it is"
+    rate = rows["design.growth.cpu_pct"]
+    assert setting_text(rate.knob, rate.base) == "15 %"
