@@ -143,7 +143,6 @@ class GrowthTab(QWidget):
         self.suggestion.setWordWrap(True)
         self.suggestion.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.suggestion.hide()
-        v.addWidget(self.suggestion)
         self.suggested: dict[str, float] = {}
         """The rates the last history read suggests (none: too short, or none read)."""
         self.history_runner = Runner(self, lane=LANE)
@@ -176,11 +175,17 @@ class GrowthTab(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        words = QScrollArea()  # a run-out line per cluster: an estate of 40 scrolls here
+        # the suggestion and a run-out line per cluster: an estate of 40 scrolls here
+        said = QWidget()
+        lines = QVBoxLayout(said)
+        lines.setContentsMargins(0, 0, 0, 0)
+        lines.addWidget(self.suggestion)
+        lines.addWidget(self.summary, 1)
+        words = QScrollArea()
         words.setWidgetResizable(True)
         words.setFrameShape(QScrollArea.Shape.NoFrame)
         words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        words.setWidget(self.summary)
+        words.setWidget(said)
         words.viewport().setBackgroundRole(QPalette.ColorRole.Window)  # the panel's, not a box
         v.addWidget(words, 1)
         split.addWidget(left)
