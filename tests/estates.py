@@ -30,7 +30,10 @@ What real exports do to that record is added on request (the mechanisms issue 22
   datastore that it alone mounts (``# Hosts`` 1: its boot or local disks, named as ESXi and
   admins name them, ``datastore1 (12)`` or ``esx012_local``, on a local RAID controller's NAA),
   a few of its VMs on it (``Truth.local``);
-- ``down_nics``: that many more NICs per host whose link is down (vNIC Speed 0).
+- ``down_nics``: that many more NICs per host whose link is down (vNIC Speed 0);
+- ``host_names="site"``: hosts named as a site names them, a shared prefix, the cluster's role
+  and number, the host's number and one domain (``bru-esx-prod1-01.infra.example.org``), where
+  by default they are ``esx000.corp.local``.
 
 ``generation="3x"`` writes the older RVTools 3.x header set (MB columns; no vCPU, vMemory or
 vMetaData sheets, as in ``shared/reference/rvtools-headers.txt``).  The odd rows of real
@@ -137,7 +140,7 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
            odd_rows: bool = False, anonymise_hosts: bool = False, filtered: float = 0.0,
            ht_charge: float | None = None, unmeasured: float = 0.0, unsized: int = 0,
            host_usage: bool = True, load: float = 1.0, local_datastores: bool | float = False,
-           down_nics: int = 0) -> Estate:
+           down_nics: int = 0, host_names: str = "esx") -> Estate:
     """A generated production estate with ``n_hosts`` hosts and about ``n_vms`` VMs (``load``
     times as busy as usual: each VM's CPU use scaled, up to 95% of its vCPUs)."""
     rnd = random.Random(seed)
@@ -167,8 +170,11 @@ def estate(n_hosts: int, n_vms: int, *, seed: int = 1, generation: str = "4x",
             "AdmissionControlEnabled": str(ha and rnd.random() < 0.8),
             "DRS enabled": str(rnd.random() < 0.85),
             "DRS default VM behavior": "fullyAutomated"}))
-        for _ in range(size):
-            hosts.append({"name": f"esx{h:03d}.corp.local", "cluster": cname,
+        for k in range(size):
+            role = cname.split("-")[1].lower()
+            hname = f"bru-esx-{role}{ci + 1}-{k + 1:02d}.infra.example.org" \
+                if host_names == "site" else f"esx{h:03d}.corp.local"
+            hosts.append({"name": hname, "cluster": cname,
                           "dc": f"DC{ci % 2 + 1}", "cores": cores, "mhz": mhz,
                           "mem_gb": mem_gb, "vms": [], "vm_mhz": 0.0, "vm_mem_mib": 0.0,
                           "vcpus": 0})

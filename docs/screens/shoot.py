@@ -5,10 +5,12 @@ Run from the repository root: ``QT_QPA_PLATFORM=offscreen .venv/bin/python
 docs/screens/shoot.py [WIDTH HEIGHT]`` (1366x768 by default); ``--estates`` takes the
 estates only, ``--examples`` the examples only.  The estates are the real samples in
 ``../shared/samples/`` imported through the importers (each skipped, and said so, when
-absent; never copied here) and a generated 10,000-VM RVTools export (``tests/estates.py``,
-seed 42, as ``make bench`` imports it): imported once, in a scratch folder, then shot in each
-scheme.  Each shot is saved as a palette PNG of its 256 most common colours (a screenshot of
-flat panels loses nothing to it and shrinks to about a third).
+absent; never copied here) and two generated RVTools exports (``tests/estates.py``): one of
+571 VMs on 23 hosts in 3 clusters with 36 datastores, local and shared, its hosts named as a
+site names them, and the 10,000-VM one ``make bench`` imports (seed 42): imported once, in a
+scratch folder, then shot in each scheme.  Each shot is saved as a palette PNG of its 256
+most common colours (a screenshot of flat panels loses nothing to it and shrinks to about a
+third).
 """
 
 from __future__ import annotations
@@ -25,17 +27,24 @@ ROOT = HERE.parents[1]
 SAMPLES = ROOT.parent / "shared" / "samples"
 ESTATES = (("estate-rvtools-805-vms", "rvtools-anonymised-805-vms.xlsx"),
            ("estate-liveoptics-83-vms", "liveoptics-masked-83-vms.xlsx"),
+           ("estate-generated-571-vms", ""),
            ("estate-generated-10000-vms", ""))
-"""(screenshot name, sample file; "" for the generated estate)."""
+"""(screenshot name, sample file; "" for a generated estate, :data:`GENERATED`)."""
+GENERATED: dict[str, dict[str, Any]] = {
+    "estate-generated-571-vms": {"n_hosts": 23, "n_vms": 571, "seed": 7,
+                                 "local_datastores": True, "host_names": "site"},
+    "estate-generated-10000-vms": {"n_hosts": 250, "n_vms": 10000, "seed": 42}}
+"""The generated estates' arguments to ``tests.estates.estate``."""
 SETTLE_MS = 1500
 """A bundled example's evaluation, curve and band."""
 ESTATE_MS = 30000
 """At most this long for an estate's curve, swept in the background for a large design."""
 
 
-def shoot(theme: str, width: int, height: int, which: set[str], estates: Path | None) -> None:
-    """Every example and estate in one scheme (a process per scheme: the palette is chosen
-    at start)."""
+def shoot(theme: str, width: int, height: int, which: set[str], estates: Path | None,
+          only: set[str] | None = None, out_dir: Path = HERE) -> None:
+    """Every example and estate (of ``only``, where given) in one scheme, into ``out_dir``
+    (a process per scheme: the palette is chosen at start)."""
     os.environ["HEADROOM_THEME"] = theme
     sys.path.insert(0, str(ROOT))
     import numpy as np  # noqa: PLC0415
@@ -58,14 +67,14 @@ def shoot(theme: str, width: int, height: int, which: set[str], estates: Path | 
     apply_theme(app)
     shots: list[tuple[Design, str, int, int, Path, bool]] = []
     if "examples" in which:
-        shots += [(examples.load(name), "base", width, height, HERE / f"{name}-{theme}.png",
-                   False) for name in examples.names()]
-        if theme == "light":  # the README's two large pictures
+        shots += [(examples.load(name), "base", width, height, out_dir / f"{name}-{theme}.png",
+                   False) for name in examples.names() if only is None or name in only]
+        if theme == "light" and only is None:  # the README's two large pictures
             shots += [(examples.load(name), scenario, 1600, 1000, HERE.parent / file, False)
                       for name, scenario, file in HEROES]
     if "estates" in which and estates is not None:
         shots += [(load_design(estates / f"{name}.headroom"), "base", width, height,
-                   HERE / f"{name}-{theme}.png", True)
+                   out_dir / f"{name}-{theme}.png", True)
                   for name, _ in ESTATES if (estates / f"{name}.headroom").exists()]
     for design, scenario, w, h, out, estate in shots:
         doc = DesignDocument(design)
@@ -100,8 +109,9 @@ HEROES = (("vaio-scaling", "iofilter", "main-window.png"),
 """(example, scenario, file in docs/): the pictures at the top of the README, 1600x1000."""
 
 
-def import_estates(folder: Path) -> None:
-    """Each estate of :data:`ESTATES` imported into ``folder`` as a ``.headroom`` file."""
+def import_estates(folder: Path, only: set[str] | None = None) -> None:
+    """Each estate of :data:`ESTATES` (of ``only``, where given) imported into ``folder`` as
+    a ``.headroom`` file."""
     sys.path.insert(0, str(ROOT))
     from models.io.files import save_design  # noqa: PLC0415
     from models.io.importers.liveoptics import import_liveoptics  # noqa: PLC0415
@@ -109,8 +119,10 @@ def import_estates(folder: Path) -> None:
     from tests.estates import estate, write_xlsx  # noqa: PLC0415
 
     for name, sample in ESTATES:
+        if only is not None and name not in only:
+            continue
         if not sample:
-            path = write_xlsx(folder / "generated.xlsx", estate(250, 10000, seed=42).sheets)
+            path = write_xlsx(folder / f"{name}.xlsx", estate(**GENERATED[name]).sheets)
             design, _ = import_rvtools(path)
         elif not (SAMPLES / sample).exists():
             print(f"{name}: {SAMPLES / sample} is absent, not shot")
@@ -137,6 +149,15 @@ def palette(np: Any, pixels: Any) -> list[int]:
 
 def main() -> None:
     args = sys.argv[1:]
+    only: set[str] | None = None
+    out_dir = HERE
+    for arg in [a for a in args if a.startswith(("--only=", "--out="))]:
+        args.remove(arg)
+        if arg.startswith("--only="):
+            only = set(arg.removeprefix("--only=").split(","))
+        else:
+            out_dir = Path(arg.removeprefix("--out=")).resolve()
+            out_dir.mkdir(parents=True, exist_ok=True)
     which = {"examples", "estates"}
     for flag in ("--examples", "--estates"):
         if flag in args:
@@ -145,13 +166,14 @@ def main() -> None:
     if args and args[0] in ("light", "dark"):  # a child: one scheme
         width, height = int(args[1]), int(args[2])
         estates = Path(args[3]) if len(args) > 3 else None
-        shoot(args[0], width, height, which, estates)
+        shoot(args[0], width, height, which, estates, only, out_dir)
         return
     size = args[:2] if len(args) > 1 else ["1366", "768"]
     flags = [f"--{w}" for w in which] if len(which) == 1 else []
+    flags += [f"--out={out_dir}"] + ([f"--only={','.join(sorted(only))}"] if only else [])
     with tempfile.TemporaryDirectory() as tmp:
         if "estates" in which:
-            import_estates(Path(tmp))
+            import_estates(Path(tmp), only)
         for theme in ("light", "dark"):
             subprocess.run([sys.executable, __file__, *flags, theme, *size, tmp], check=True)
 
