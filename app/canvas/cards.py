@@ -25,7 +25,10 @@ from app.canvas.items import (
     MIN_TITLE_PX,
     NO_DATA,
     SELECTED,
+    TITLE_ROOM,
     ComponentItem,
+    badge_room,
+    corner_badge,
     elided,
     ink,
     is_dark,
@@ -37,13 +40,14 @@ from app.canvas.items import (
 from app.support import theme
 from models.document import numbers as fmt
 from models.document.design import Component, Design
-from models.document.words import common_suffix, short_name
+from models.document.words import host_affixes, short_name
 from models.io.placement import (
     BOXES,
     CAPTION_PX,
     COUNT_PX,
     COUNT_SHARE,
     HEAD_H,
+    HOST_MIN_W,
     NIC_H,
     NIC_W,
     SIZES,
@@ -95,10 +99,14 @@ class HostItem(ComponentItem):
     ELIDE = Qt.TextElideMode.ElideMiddle
 
     def __init__(self, comp: Component, level_of: Callable[[str, str], int],
-                 suffix: str = ""):
-        self.suffix = suffix
-        """The domain every host's name ends in (:func:`models.document.words.common_suffix`):
-        left out of the name shown, which the tooltip has whole."""
+                 affixes: tuple[str, str] = ("", ""), least: float = HOST_MIN_W):
+        self.least = least
+        """Its least width (:func:`models.io.placement.host_widths`: room for its name at
+        the zoom its estate fits at)."""
+        self.affixes = affixes
+        """The start and the domain every host's name shares
+        (:func:`models.document.words.host_affixes`): left out of the name shown, which the
+        tooltip and the Inspector have whole."""
         self.card: Card = card(0, 0)
         self.vm_ids: list[str] = []
         self.nic_ids: list[str] = []
@@ -114,17 +122,18 @@ class HostItem(ComponentItem):
         self.set_children([], [])
 
     def name_of(self, comp: Component) -> str:
-        return short_name(comp.name or comp.id, self.suffix)
+        prefix, suffix = self.affixes
+        return short_name(comp.name or comp.id, suffix, prefix)
 
-    def set_suffix(self, suffix: str, comp: Component) -> None:
-        if suffix != self.suffix:
-            self.suffix = suffix
+    def set_affixes(self, affixes: tuple[str, str], comp: Component) -> None:
+        if affixes != self.affixes:
+            self.affixes = affixes
             self.set_component(comp)
 
     def set_children(self, nics: list[str], vms: list[str]) -> bool:
         """Hold ``nics`` and ``vms`` (in order); True when the card's size changed."""
         self.nic_ids, self.vm_ids = list(nics), list(vms)
-        new = card(len(nics), len(vms))
+        new = card(len(nics), len(vms), self.least)
         resized = (new.width, new.height) != (self.card.width, self.card.height)
         if resized:
             self.prepareGeometryChange()
@@ -159,7 +168,8 @@ class HostItem(ComponentItem):
     def tiny(self, lod: float) -> bool:
         """Far out (an estate's overview): the header is too low for a name, which goes
         over the whole card instead, in front of the VMs' grades."""
-        return HEAD_H * lod < 12.0 and self._rect.height() > HEAD_H + 8
+        return HEAD_H * TITLE_ROOM * lod < MIN_TITLE_PX - 0.5 \
+            and self._rect.height() > HEAD_H + 8
 
     def title_font(self, lod: float) -> QFont:
         font = super().title_font(lod)
@@ -180,9 +190,17 @@ class HostItem(ComponentItem):
 
     def title_rect(self, lod: float) -> QRectF:
         r = self._rect
-        if self.tiny(lod):  # the whole card: a low card's name reads too
-            return r.adjusted(4, 4, -4, -4)
-        return QRectF(r.left() + 8, r.top(), r.width() - 16, HEAD_H)
+        if self.tiny(lod):  # the whole card: a low card's name reads too (clear of the
+            # badge, its own or its VMs': far out both sit in its top right corner)
+            room = badge_room(self.badge or self.vm_badge is not None, lod)
+            box = r.adjusted(4, 4, -4, -4)
+            if room and box.height() - room >= MIN_TITLE_PX * 1.3 / max(lod, 1e-6):
+                box.setTop(box.top() + room)  # under its badge
+            elif room:
+                box.setRight(box.right() - room)  # beside it
+            return box
+        room = badge_room(self.badge, lod)
+        return QRectF(r.left() + 8, r.top(), r.width() - 16 - room, HEAD_H)
 
     def aggregate_text(self) -> str:
         n = len(self.vm_ids)
@@ -235,8 +253,9 @@ class HostItem(ComponentItem):
                     self._paint_pills(painter, option)
                 if self.vm_badge is not None:
                     area = self.aggregate_rect()
-                    paint_badge(painter, QPointF(area.right() - 2, area.top() + 2),
-                                self.vm_badge, lod)
+                    at = corner_badge(r, lod) if tiny else QPointF(area.right() - 2,
+                                                                   area.top() + 2)
+                    paint_badge(painter, at, self.vm_badge, lod)
         if tiny and self.title_reads(lod):  # the name on a light backing, over the card
             font, lines, _ = self.title_layout(lod)
             width = max(QFontMetricsF(font).horizontalAdvance(t) for t in lines)
@@ -247,7 +266,7 @@ class HostItem(ComponentItem):
             painter.drawRoundedRect(back, 3 / lod, 3 / lod)
             self._paint_text(painter, lod)
         if self.badge:
-            paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
+            paint_badge(painter, corner_badge(r, lod), self.badge_style, lod)
 
     def _paint_swatch(self, painter: QPainter, lod: float, dark: bool) -> None:
         """A card a few pixels wide (an estate of a thousand hosts at fit), where no name
@@ -260,7 +279,7 @@ class HostItem(ComponentItem):
         if self.vm_ids:
             self._paint_strip(painter, self.aggregate_rect())
         if self.badge:
-            paint_badge(painter, QPointF(r.right() - 2, r.top() + 2), self.badge_style, lod)
+            paint_badge(painter, corner_badge(r, lod), self.badge_style, lod)
 
     def _paint_strip(self, painter: QPainter, strip: QRectF) -> None:
         """The tally as a bar (:func:`paint_tally`), grey when nothing is counted."""
@@ -373,15 +392,16 @@ class HostItem(ComponentItem):
             paint_badge(painter, QPointF(area.right() - 2, area.top() + 2), self.vm_badge, lod)
 
 
-def rename_hosts(hosts: dict[str, HostItem], design: Design, suffix: str) -> str:
-    """Give ``hosts`` the domain every host of ``design`` shares now (they had ``suffix``);
-    returns it."""
-    now = common_suffix([c.name for c in design.of_kind("host")])
-    if now != suffix:
+def rename_hosts(hosts: dict[str, HostItem], design: Design, affixes: tuple[str, str]
+                 ) -> tuple[str, str]:
+    """Give ``hosts`` the start and domain every host of ``design`` shares now (they had
+    ``affixes``); returns them."""
+    now = host_affixes([c.name for c in design.of_kind("host")])
+    if now != affixes:
         for hid, host in hosts.items():
             comp = design.component(hid)
             if comp is not None:
-                host.set_suffix(now, comp)
+                host.set_affixes(now, comp)
     return now
 
 
@@ -418,7 +438,7 @@ class ContainerItem(ComponentItem):
 
     def title_rect(self, lod: float) -> QRectF:
         r = self._rect
-        return QRectF(r.left() + 10, r.top() + 3, r.width() - 20,
+        return QRectF(r.left() + 10, r.top() + 3, r.width() - 20 - badge_room(self.badge, lod),
                       self.style.head + self.style.pad - 6)
 
     def title_font(self, lod: float) -> QFont:
@@ -487,6 +507,6 @@ class ContainerItem(ComponentItem):
                 painter.drawText(box.adjusted(used, 0, 0, 0),
                                  Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                  count)
-        if self.badge:
-            paint_badge(painter, QPointF(self._rect.right() - 4, self._rect.top() + 4),
-                        self.badge_style, lod)
+        if self.badge:  # in its name band, after its name and count
+            paint_badge(painter, QPointF(box.right() + badge_room(True, lod) / 2,
+                                         box.center().y()), self.badge_style, lod)

@@ -54,7 +54,8 @@ def landing(canvas: Canvas, kind: str, pos: QPointF) -> tuple[Link | None, QPoin
     if link is not None and isinstance(under, HostItem) and link.kind in ("runs_on",
                                                                           "installed_in"):
         nics, vms = len(under.nic_ids), len(under.vm_ids)
-        grown = card(nics + (link.kind == "installed_in"), vms + (link.kind == "runs_on"))
+        grown = card(nics + (link.kind == "installed_in"), vms + (link.kind == "runs_on"),
+                     under.least)
         offset = grown.vm_offset(vms) if link.kind == "runs_on" else grown.nic_offset(nics)
         return link, under.pos() + QPointF(*offset)
     size = SIZES.get(kind, (100.0, 40.0))

@@ -45,6 +45,9 @@ MIN_TITLE_PX = LEAST_PX
 boxes' name bands by it too)."""
 MIN_SMALL_PX = 9.0
 """The same for the small labels (VM and NIC names, hardware lines)."""
+TITLE_ROOM = 0.8
+"""The share of its place's height a name's type takes (a card's header holds an 11 px name
+from a zoom where it is 14 px high; below that the name goes over the whole card)."""
 NO_DATA = theme.NO_GRADE
 """The level of a component whose utilisation is not modelled (its kind's neutral colour)."""
 
@@ -216,10 +219,29 @@ def is_dark(widget: QWidget | None) -> bool:
     return pal.color(QPalette.ColorRole.Base).lightnessF() < 0.5
 
 
+def badge_radius(lod: float) -> float:
+    """The bottleneck mark's radius (scene units): 9 at 100 %, at least 6.5 px on screen (a
+    card's name at fit fits under it)."""
+    return max(9.0, 6.5 / max(lod, 1e-6))
+
+
+def badge_room(on: bool, lod: float) -> float:
+    """What an item's name gives up for its badge (scene units): the disc and a pixel either
+    side of it, where the item wears one; its name never lies under it."""
+    return 2 * badge_radius(lod) + 2.0 / max(lod, 1e-6) if on else 0.0
+
+
+def corner_badge(rect: QRectF, lod: float) -> QPointF:
+    """Where an item wears its badge: inside the top right corner of ``rect``, so that it
+    never covers what lies round the item (a card's badge covered its cluster's name)."""
+    r = badge_radius(lod) + 1.0 / max(lod, 1e-6)
+    return QPointF(rect.right() - r, rect.top() + r)
+
+
 def paint_badge(painter: QPainter, centre: QPointF, style: tuple[QColor, str], lod: float
                 ) -> None:
-    """The bottleneck mark: a disc of at least 16 px on screen."""
-    r = max(9.0, 8.0 / max(lod, 1e-6))
+    """The bottleneck mark: a disc of at least 13 px on screen."""
+    r = badge_radius(lod)
     painter.setPen(QPen(QColor("#ffffff"), 1.5 * r / 9.0))
     painter.setBrush(QBrush(style[0]))
     painter.drawEllipse(centre, r, r)
@@ -307,14 +329,15 @@ class ComponentItem(QGraphicsItem):
 
     # ------------------------------------------------------------------ labels
     def title_rect(self, lod: float) -> QRectF:
-        """Where the name goes at level of detail ``lod``."""
+        """Where the name goes at level of detail ``lod`` (clear of its badge)."""
         r = self._rect
         if self.kind == "storage_array":
-            return r.adjusted(8, min(r.height() * 0.28, 14.0), -8, 0)
+            return r.adjusted(8, min(r.height() * 0.28, 14.0), -8 - badge_room(self.badge, lod),
+                              0)
         return r.adjusted(6, 0, -6, 0)
 
     def title_font(self, lod: float) -> QFont:
-        room = self.title_rect(lod).height() * (0.8 if self.kind != "vm" else 0.9)
+        room = self.title_rect(lod).height() * (TITLE_ROOM if self.kind != "vm" else 0.9)
         if self.kind in ("vm", "nic"):
             return label_font(label_px(self.SUB_PX, lod, room, MIN_SMALL_PX))
         return label_font(label_px(self.TITLE_PX, lod, room), bold=True)
@@ -380,8 +403,9 @@ class ComponentItem(QGraphicsItem):
             painter.drawRoundedRect(self._rect.adjusted(-3, -3, 3, 3), 6, 6)
         self._paint_text(painter, lod)
         if self.badge:
-            paint_badge(painter, QPointF(self._rect.right() - 2, self._rect.top() + 2),
-                        self.badge_style, lod)
+            at = corner_badge(self._rect, lod) if self.kind == "storage_array" else \
+                QPointF(self._rect.right() - 2, self._rect.top() + 2)  # a pill: at its end
+            paint_badge(painter, at, self.badge_style, lod)
 
     def _paint_text(self, painter: QPainter, lod: float, colour: QColor | None = None
                     ) -> None:

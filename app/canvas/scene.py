@@ -10,10 +10,12 @@ its NICs and VMs, a site or cluster a box around the cards it holds; those links
 holding, not lines.  A VM or NIC on a card is an item only while it can be read or is
 selected (the view's :mod:`app.canvas.detail` asks for it); its other links (disk, FT
 secondary) are drawn from its item while it is selected, and otherwise as one *bundle* per
-host and place they reach.  An estate's cards name their hosts without the domain they
-all share, its boxes have name bands sized for the zoom at which it fits
-(:func:`models.io.arrange.layout_styles`), and its arrays are grouped
-(:mod:`app.canvas.storage`); far out (:meth:`DesignScene.set_far`) a group is one item.
+host and place they reach.  An estate's cards name their hosts without the start and
+domain they all share (:func:`models.document.words.host_affixes`) and are as wide as those
+names need at fit (:func:`models.io.placement.host_widths`), its boxes have name bands sized
+for the zoom at which it fits (:func:`models.io.arrange.layout_styles`), and its arrays are
+grouped beside the clusters they serve (:mod:`app.canvas.storage`); far out
+(:meth:`DesignScene.set_far`) a group is one item.
 A new prediction recolours what is shown (:mod:`app.canvas.levels`).  The lookups are
 :class:`app.canvas.index.ItemIndex`'s.
 
@@ -50,16 +52,18 @@ from app.document.design_document import DesignDocument
 from app.support import first_paint
 from models.core.prediction import Prediction
 from models.document.design import Component, Design, Link
-from models.document.words import common_suffix
+from models.document.words import host_affixes
 from models.io.arrange import layout_styles
 from models.io.placement import (
     BOXES,
     DOCK_LINKS,
+    HOST_MIN_W,
     MEMBER_LINKS,
     ArrayGroup,
     array_groups,
     box_around,
     holdings,
+    host_widths,
 )
 
 
@@ -79,13 +83,16 @@ class DesignScene(ItemIndex):
         self.unplaced = UnplacedArea(self, self)
         self.groups = StorageGroups(self.addItem, self.removeItem)
         self._shape = 0  # counts changes of what holds what: caches follow it
-        self.host_suffix = ""
-        """The domain every host's name ends in, left out of the names on the cards."""
+        self.host_affixes = ("", "")
+        """The start and domain every host's name shares, left out of the names on the
+        cards (:func:`models.document.words.host_affixes`)."""
         self.far = False
         """Far out (:meth:`set_far`)."""
         self._nics_owed = False
         """The NICs' items wait for the window's first paint (:meth:`_make_nics`)."""
         self.box_styles = dict(BOXES)
+        self.host_widths: dict[str, float] = {}
+        """Host cards wider than their VMs need, for their names (the layout's too)."""
         """Each box kind's margins and name band, for the design's size (its names read at
         fit: :func:`models.io.placement.box_styles`)."""
         self._syncing = False
@@ -150,9 +157,10 @@ class DesignScene(ItemIndex):
         self.badge.worn = []
         design = self._drawn = self.document.shown_design()
         self.holdings = holdings(design)
-        self.host_suffix = common_suffix([c.name for c in design.of_kind("host")])
+        self.host_affixes = host_affixes([c.name for c in design.of_kind("host")])
         groups = array_groups(design, self.holdings)  # the layout's and the canvas's
         self.box_styles = layout_styles(design, self.holdings, groups=groups)
+        self.host_widths = host_widths(design, self.box_styles)  # names whole at fit
         self.lines.clear()
         for comp in design.components:
             if comp.id not in self.holdings.host_of:
@@ -180,7 +188,8 @@ class DesignScene(ItemIndex):
     def _add_top(self, comp: Component) -> ComponentItem:
         item: ComponentItem
         if comp.kind == "host":
-            item = self._hosts[comp.id] = HostItem(comp, self.levels.level, self.host_suffix)
+            item = self._hosts[comp.id] = HostItem(comp, self.levels.level, self.host_affixes,
+                                                   self.host_widths.get(comp.id, HOST_MIN_W))
         elif comp.kind in BOXES:
             item = self._boxes[comp.id] = ContainerItem(comp, self.box_styles.get(comp.kind))
         else:
@@ -398,9 +407,9 @@ class DesignScene(ItemIndex):
             self._rename_hosts()
 
     def _rename_hosts(self) -> None:
-        """The hosts' common domain again (a host came, went or was renamed)."""
-        self.host_suffix = rename_hosts(self._hosts, self.document.shown_design(),
-                                        self.host_suffix)
+        """The hosts' common start and domain again (a host came, went or was renamed)."""
+        self.host_affixes = rename_hosts(self._hosts, self.document.shown_design(),
+                                         self.host_affixes)
 
     def _components_changed(self, ids: list[str], prop: str) -> None:
         if prop and ids:  # a property edit of many (a kind-wide slider step): skip the

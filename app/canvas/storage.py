@@ -46,6 +46,7 @@ from models.io.placement import (
     CAPTION_PX,
     COUNT_PX,
     COUNT_SHARE,
+    GAP,
     NO_CLUSTER,
     TITLE_SHARE,
     ArrayGroup,
@@ -53,29 +54,34 @@ from models.io.placement import (
     Holdings,
     array_groups,
     box_around,
-    group_band,
     group_count,
     group_title,
+    group_width,
 )
 
 if TYPE_CHECKING:
     from app.canvas.levels import Levels
 
-LINED_CLUSTERS = 3
-"""A group serving at most this many clusters draws a line to each of their boxes."""
+LINED_CLUSTERS = 2
+"""A group serving at most this many clusters draws a line to each of their boxes (one
+serving more says how many in its name, "3 clusters": its lines crossed the clusters
+beside it)."""
 _EDGE = QColor("#8c6bb1")
+NEAR = 3 * GAP
+"""A group's line to a cluster it serves is drawn where it is no longer than this (canvas
+units): beside the cluster, or above it as a testbed's arrays are."""
 
 
 class ArrayGroupItem(QGraphicsItem):
     """One group of arrays: a labelled panel far out, a frame round its arrays zoomed in."""
 
-    def __init__(self, group: ArrayGroup, title: str, band_text: str, style: BoxStyle,
+    def __init__(self, group: ArrayGroup, title: str, width: float, style: BoxStyle,
                  select: Callable[[list[str]], None]):
         super().__init__()
         self.array_group = group
         self.title = title
-        self.band_text = band_text
-        """What its width is kept for (:func:`models.io.placement.group_band`)."""
+        self.width = width
+        """Its least width (:func:`models.io.placement.group_width`)."""
         self.style = style
         self.select = select
         self.count = group_count(group)
@@ -205,9 +211,32 @@ class ArrayGroupItem(QGraphicsItem):
         big = self._body_font(lod, room)
         if big.pixelSize() * lod < MIN_TITLE_PX - 0.5:
             return  # too small to read: the name band counts them
+        if QFontMetricsF(big).horizontalAdvance(self.count) > room.width():
+            big.setBold(False)  # a narrow box beside its cluster: the count whole, not bold
         painter.setFont(big)
         painter.setPen(ink(widget))
         painter.drawText(room, Qt.AlignmentFlag.AlignCenter, elided(self.count, big, room.width()))
+
+
+def joining(group: QRectF, box: QRectF) -> QLineF:
+    """The line from a group to a cluster's box it serves, between the sides that face each
+    other: from its left to the box's right where it stands beside the box (an estate's
+    storage, beside the clusters it serves), else from its bottom to the box's top."""
+    if group.left() >= box.right() or group.right() <= box.left():
+        right = group.left() >= box.right()
+        lo, hi = max(group.top(), box.top()), min(group.bottom(), box.bottom())
+        if lo < hi:  # level with each other: straight across
+            y_from = y_to = (lo + hi) / 2
+        else:
+            y_from = min(max(box.center().y(), group.top() + 20), group.bottom() - 20)
+            y_to = min(max(group.center().y(), box.top() + 20), box.bottom() - 20)
+        return QLineF(QPointF(group.left() if right else group.right(), y_from),
+                      QPointF(box.right() if right else box.left(), y_to))
+    start = QPointF(group.center().x(), group.bottom() if group.bottom() <= box.top()
+                    else group.top())
+    end = QPointF(min(max(start.x(), box.left() + 20), box.right() - 20),
+                  box.top() if group.bottom() <= box.top() else box.bottom())
+    return QLineF(start, end)
 
 
 class StorageGroups:
@@ -240,8 +269,8 @@ class StorageGroups:
               select: Callable[[list[str]], None]) -> None:
         self.clear()
         for g in groups:
-            item = ArrayGroupItem(g, group_title(g, name_of), group_band(g, name_of), style,
-                                  select)
+            item = ArrayGroupItem(g, group_title(g, name_of), group_width(g, name_of, style),
+                                  style, select)
             item.set_collapsed(self.collapsed)
             self._add(item)
             self.items[g.id] = item
@@ -281,20 +310,15 @@ class StorageGroups:
             bodies = [it.scene_body() for a in item.array_group.arrays
                       if (it := item_of(a)) is not None]
             rect = box_around(((b.x(), b.y(), b.width(), b.height()) for b in bodies),
-                              "cluster", item.style, item.style.width_for(item.band_text,
-                                                                          "cluster"))
+                              "cluster", item.style, item.width)
             if rect is not None:
                 item.set_rect(QRectF(*rect))
             for line, k in self.lines.get(gid, []):
                 box = box_of(k)
-                if box is None:
-                    line.setLine(QLineF())
-                    continue
-                target = box.scene_body()
-                start = QPointF(item.rect().center().x(), item.rect().bottom())
-                end = QPointF(min(max(start.x(), target.left() + 20), target.right() - 20),
-                              target.top())
-                line.setLine(QLineF(start, end))
+                line.setLine(QLineF() if box is None else joining(item.rect(),
+                                                                  box.scene_body()))
+                if line.line().length() > NEAR:  # another cluster lies between: its title
+                    line.setLine(QLineF())  # says whose it is
 
     def set_collapsed(self, collapsed: bool, item_of: Callable[[str], ComponentItem | None]
                       ) -> bool:

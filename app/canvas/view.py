@@ -9,7 +9,7 @@ be read (:mod:`app.canvas.detail`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QDragEnterEvent,
@@ -152,6 +152,12 @@ class DesignView(QGraphicsView):
             self.set_zoom(1.0)
         elif self.zoom < FOUND_ZOOM:
             self.set_zoom(FOUND_ZOOM)
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        room = QRectF(at.x() - seen.width() / 2, at.y() - seen.height() / 2, seen.width(),
+                      seen.height())
+        if not self.sceneRect().contains(room):  # an item at the design's edge (an estate's
+            # first row of cards) is centred too; the next fit follows the scene again
+            self.setSceneRect(self.sceneRect().united(room))
         self.centerOn(at)
         self.update_detail()
         return True
@@ -180,6 +186,7 @@ class DesignView(QGraphicsView):
 
     def fit(self) -> None:
         """Show every item (at most 100%), below the finder."""
+        self.setSceneRect(QRectF())  # the scene's own again (a find may have widened it)
         rect = self.design_scene.itemsBoundingRect()
         if rect.isEmpty():
             self.reset_zoom()

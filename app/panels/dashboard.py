@@ -28,7 +28,7 @@ from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document import numbers as fmt
 from models.document.design import every_component
-from models.document.words import common_suffix, short_name
+from models.document.words import host_affixes, short_name
 from models.engine.kpis import KPIS, Kpi
 from models.report.growth import KEYS as GROWTH_KEYS
 from models.report.growth import year_line
@@ -292,11 +292,11 @@ class Dashboard(QWidget):
         structure or a name changes)."""
         if self._names is None:
             comps = [c for c in every_component(self.document.design) if c.name]
-            # the hosts' shared domain left off, as the canvas does ('esx031', not
-            # 'esx031.corp.local'): the tiles' lines are short
-            suffix = common_suffix([c.name for c in comps if c.kind == "host"])
-            self._names = {c.id: short_name(c.name, suffix) if c.kind == "host" else c.name
-                           for c in comps}
+            # the hosts' shared start and domain left off, as the canvas does ('prod1-01',
+            # not 'bru-esx-prod1-01.infra.example.org'): the tiles' lines are short
+            prefix, suffix = host_affixes([c.name for c in comps if c.kind == "host"])
+            self._names = {c.id: short_name(c.name, suffix, prefix) if c.kind == "host"
+                           else c.name for c in comps}
         return self._names
 
     def _plain(self, warning: str) -> str:

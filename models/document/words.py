@@ -175,6 +175,8 @@ def _num(v: object) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
 def common_suffix(names: list[str]) -> str:
     """The domain every dotted name of ``names`` ends in (``.corp.local`` for
     ``esx01.corp.local`` and ``esx02.corp.local``), "" when they share none or a name is an
@@ -193,7 +195,45 @@ def common_suffix(names: list[str]) -> str:
     return "." + ".".join(parts[0][-shared:])
 
 
-def short_name(name: str, suffix: str) -> str:
-    """``name`` without the common ``suffix`` (:func:`common_suffix`)."""
-    return name[:-len(suffix)] if suffix and name.endswith(suffix) and name != suffix \
-        else name
+def short_name(name: str, suffix: str, prefix: str = "") -> str:
+    """``name`` without the common ``suffix`` (:func:`common_suffix`) and ``prefix``
+    (:func:`common_prefix`): the part of a host's name that tells it apart."""
+    if suffix and name.endswith(suffix) and name != suffix:
+        name = name[:-len(suffix)]
+    if prefix and name.startswith(prefix) and name != prefix:
+        name = name[len(prefix):]
+    return name
+
+
+SEPARATORS = "-_. "
+"""Where a host name's shared start may end: after one of these (``bru-esx-``), never inside
+a word (``prod`` and ``pci`` share a ``p`` that tells nothing)."""
+
+
+def common_prefix(names: list[str]) -> str:
+    """The start every one of ``names`` shares, up to and including a separator
+    (:data:`SEPARATORS`): ``bru-esx-`` for ``bru-esx-prod1-01`` and ``bru-esx-dev3-11``; ""
+    for fewer than two names, an address (``10.1.2.3``), or where what is left of a name
+    would be a bare number or nothing (``esx-01`` and ``esx-02`` keep ``esx-``)."""
+    if len(names) < 2 or any(n.replace(".", "").isdigit() for n in names):
+        return ""
+    first, last = min(names), max(names)  # the shared start of all is theirs
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    cut = max((i + 1 for i in range(n) if first[i] in SEPARATORS), default=0)
+    while cut:
+        rests = [name[cut:] for name in names]
+        if all(r and not r.replace("-", "").replace("_", "").isdigit() for r in rests):
+            return first[:cut]
+        cut = max((i + 1 for i in range(cut - 1) if first[i] in SEPARATORS), default=0)
+    return ""
+
+
+def host_affixes(names: list[str]) -> tuple[str, str]:
+    """(prefix, suffix) every host name of ``names`` sheds on the canvas, the same for all:
+    the domain they share (:func:`common_suffix`), then the start they share
+    (:func:`common_prefix`), so ``bru-esx-prod1-01.infra.example.org`` reads ``prod1-01``
+    beside ``dev3-11`` (the whole name in the tooltip and the Inspector)."""
+    suffix = common_suffix(names)
+    return common_prefix([short_name(n, suffix) for n in names]), suffix

@@ -14,7 +14,7 @@ where it was dropped; :func:`overlaps` counts the items that overlap another;
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +25,7 @@ from models.io.placement import (
     BOXES,
     GAP,
     HEAD_H,
+    NO_CLUSTER,
     REFERENCE_CANVAS,
     REFERENCE_HEIGHT,
     SIZES,
@@ -42,10 +43,10 @@ from models.io.placement import (
     cards,
     covered_area,
     docked_positions,
-    extent_zoom,
     fit_zoom,
-    group_band,
+    group_width,
     holdings,
+    host_widths,
     rect_of,
     size_of,
     vm_columns,
@@ -69,14 +70,17 @@ def _leaf(comp: Component, cs: dict[str, Card]) -> _Block:
     return _Block(w, h, [(comp.id, w / 2, HEAD_H / 2 if comp.kind == "host" else h / 2)])
 
 
-def _shelf(blocks: list[_Block], max_w: float, gap: float = GAP) -> _Block:
-    """Blocks in rows, left to right, a new row when the next would pass ``max_w``."""
+def _shelf(blocks: list[_Block], max_w: float, gap: float = GAP, sized: bool = False
+           ) -> _Block:
+    """Blocks in rows, left to right, a new row when the next would pass ``max_w``
+    (``sized``: its size alone, without placing what the blocks hold: a width tried)."""
     x = y = row_h = width = 0.0
     out: list[tuple[str, float, float]] = []
     for b in blocks:
         if x > 0 and x + b.w > max_w:
             x, y, row_h = 0.0, y + row_h + gap, 0.0
-        out.extend((cid, x + bx, y + by) for cid, bx, by in b.items)
+        if not sized:
+            out.extend((cid, x + bx, y + by) for cid, bx, by in b.items)
         width = max(width, x + b.w)
         x += b.w + gap
         row_h = max(row_h, b.h)
@@ -99,9 +103,10 @@ def _packed(blocks: list[_Block], aspect: float = ASPECT) -> _Block:
     widths.update(max(widest, guess * f) for f in (0.6, 0.75, 0.9, 1.1, 1.3, 1.6))
     scored = []
     for w in sorted(widths):
-        trial = _shelf(blocks, w + 0.5)
-        scored.append((abs(math.log(max(trial.w, 1.0) / max(trial.h, 1.0) / aspect)), w, trial))
-    return min(scored, key=lambda t: (round(t[0], 6), -t[1]))[2]  # a tie: the wider
+        trial = _shelf(blocks, w + 0.5, sized=True)
+        scored.append((abs(math.log(max(trial.w, 1.0) / max(trial.h, 1.0) / aspect)), w))
+    best = min(scored, key=lambda t: (round(t[0], 6), -t[1]))[1]  # a tie: the wider
+    return _shelf(blocks, best + 0.5)
 
 
 def _boxed(content: _Block, comp: Component, styles: dict[str, BoxStyle]) -> _Block:
@@ -130,9 +135,10 @@ def arrange(design: Design) -> dict[str, tuple[float, float]]:
     libraries or boxes overlap (deterministic: the same design gives the same layout), its
     boxes' name bands sized for the zoom at which it fits (:func:`layout_styles`)."""
     held = holdings(design)
-    cs = cards(design, held)
     groups = array_groups(design, held)
-    return _arranged(design, held, cs, layout_styles(design, held, cs, groups), groups=groups)
+    styles = layout_styles(design, held, cards(design, held), groups)
+    cs = cards(design, held, host_widths(design, styles))
+    return _arranged(design, held, cs, styles, groups=groups)
 
 
 def arrange_added(design: Design, added: set[str]) -> None:
@@ -166,7 +172,9 @@ def layout_styles(design: Design, held: Holdings | None = None,
     """The boxes' styles for ``design`` (:func:`models.io.placement.box_styles`), from its
     contents alone, so that :func:`arrange` and the canvas agree whatever the positions: a
     first guess of the zoom at which it fits from the area its cards cover, then twice the
-    zoom of a layout made with the styles before (the name bands they size take room).  A
+    zoom of a layout made with the styles before (the name bands they size take room, and
+    the cards as wide as their names need there: :func:`~models.io.placement.host_widths`,
+    which reads that zoom from ``styles["host"]``, a design with boxes only).  A
     design without boxes keeps the guess (its groups of arrays at most), or
     :data:`~models.io.placement.BOXES` without groups either: nothing to lay out again (a
     50,000-VM design opens without a layout).  ``groups``: the design's
@@ -176,18 +184,27 @@ def layout_styles(design: Design, held: Holdings | None = None,
     groups = array_groups(design, held) if groups is None else groups
     if not held.containers:  # no box: a group of arrays at most, which the guess sizes
         return box_styles(fit_zoom(covered_area(design, cs))) if groups else dict(BOXES)
-    styles = box_styles(fit_zoom(covered_area(design, cs)))
-    for _ in range(2):  # the guess, then the layout its styles make (their bands take room)
-        out = _arranged(design, held, cs, styles, docked=False, groups=groups)
-        styles = box_styles(extent_zoom(top_level_rects(design, held, cs, at=out)[1]))
+    zoom = fit_zoom(covered_area(design, cs))
+    styles = box_styles(zoom)
+    for _ in range(3):  # the guess, then the layout its styles make (their bands take room,
+        # and its cards as much as their names need)
+        wide = cards(design, held, host_widths(design, {**styles, "host": BoxStyle(0, 0, zoom)}))
+        size: list[float] = []
+        _arranged(design, held, wide, styles, docked=False, groups=groups, extent=size)
+        zoom = FITTED * min(REFERENCE_CANVAS / max(size[0], 1.0),
+                            REFERENCE_HEIGHT / max(size[1], 1.0))
+        styles = box_styles(zoom)
+    styles["host"] = BoxStyle(0.0, 0.0, zoom)  # the zoom the hosts' names are sized for
     return styles
 
 
 def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
               styles: dict[str, BoxStyle], docked: bool = True,
-              groups: list[ArrayGroup] | None = None) -> dict[str, tuple[float, float]]:
+              groups: list[ArrayGroup] | None = None, extent: list[float] | None = None
+              ) -> dict[str, tuple[float, float]]:
     """:func:`arrange` with the boxes in ``styles`` (without the VMs and NICs on cards unless
-    ``docked``; ``groups``: the design's array groups, when known)."""
+    ``docked``; ``groups``: the design's array groups, when known; ``extent``, when given,
+    gets the width and height of the whole, boxes and arrays included)."""
     docked_ids = held.host_of
     own = [c for c in design.components if c.id not in docked_ids]  # VMs on cards: not here
     by_id = {c.id: c for c in own}
@@ -203,38 +220,221 @@ def _arranged(design: Design, held: Holdings, cs: dict[str, Card],
     for k in clusters:
         where = {site_of[m] for m in held.containers[k.id]}
         cluster_site[k.id] = where.pop() if len(where) == 1 else "" if not where else None
-
-    def cluster_block(k: Component) -> _Block:
-        members = [by_id[m] for m in held.containers[k.id]]
-        return _boxed(_packed([_leaf(m, cs) for m in members]), k, styles)
-
     holders = [c for c in own if c.kind in ("host", "content_library")]
+    packed: dict[tuple[str, float], _Block] = {}
+
+    def cluster_block(k: Component, aspect: float) -> _Block:
+        if (k.id, aspect) not in packed:  # the costly part: each cluster once per aspect
+            members = [_leaf(by_id[m], cs) for m in held.containers[k.id]]
+            packed[k.id, aspect] = _boxed(_packed(members, aspect), k, styles)
+        return packed[k.id, aspect]
 
     def free_members(site_id: str) -> list[Component]:
         return [c for c in holders if site_of[c.id] == site_id
                 and (not cluster_of[c.id] or cluster_site.get(cluster_of[c.id]) is None)]
 
-    top: list[_Block] = []
     peopled = sum(1 for s in sites if held.containers[s.id])
-    inner_aspect = max(1.2, ASPECT / max(1, min(4, peopled)))  # sites side by side
-    for s in sites:
-        inner = [cluster_block(k) for k in clusters if cluster_site[k.id] == s.id]
-        inner += [_leaf(m, cs) for m in free_members(s.id)]
-        top.append(_boxed(_packed(inner, inner_aspect), s, styles))
-    top += [cluster_block(k) for k in clusters if cluster_site[k.id] == ""]
-    top += [_leaf(m, cs) for m in free_members("")]
+
+    def tops(inner_aspect: float, cluster_aspect: float) -> list[tuple[str, _Block]]:
+        """The top-level blocks (sites, clusters at no site, hosts in neither), by id."""
+        out = []
+        for s in sites:
+            inner = [cluster_block(k, cluster_aspect) for k in clusters
+                     if cluster_site[k.id] == s.id]
+            inner += [_leaf(m, cs) for m in free_members(s.id)]
+            out.append((s.id, _boxed(_packed(inner, inner_aspect), s, styles)))
+        out += [(k.id, cluster_block(k, cluster_aspect)) for k in clusters
+                if cluster_site[k.id] == ""]
+        out += [(m.id, _leaf(m, cs)) for m in free_members("")]
+        return out
+
+    rest: list[_Block] = []
     loose = [c.id for c in own if c.kind == "vm"]
     if loose:
-        top.append(_grid(loose))
-    placed = {cid for b in top for cid, _, _ in b.items}
+        rest.append(_grid(loose))
     arrays = [c for c in own if c.kind == "storage_array"]
-    top += [_leaf(c, cs) for c in own if c.id not in placed and c.kind != "storage_array"]
-    body, above = _with_arrays(design, top, arrays, held, styles["cluster"], groups)
-    out = {cid: (x, y) for cid, x, y in body.items}
-    out.update(above)
+    first = tops(max(1.2, ASPECT / max(1, min(4, peopled))), ASPECT)  # sites side by side
+    placed = {cid for _, b in first for cid, _, _ in b.items} | set(loose)
+    rest += [_leaf(c, cs) for c in own if c.id not in placed and c.kind != "storage_array"]
+    groups = (array_groups(design, held) if groups is None else groups) if arrays else []
+    if groups or (not arrays and held.containers):  # an estate: its datastores (grouped)
+        # beside the clusters they serve, the whole shaped to fill the canvas
+        homes = _storage_homes(design, arrays, groups, held, cluster_of, site_of, cluster_site,
+                               styles["cluster"])
+        shapes = [(0.0, 0.0)] if len(held.vms) > BESIDE_SEARCH_HOSTS else \
+            [(a, c) for c in CLUSTER_ASPECTS for a in (INNER_ASPECTS if peopled else (1.0,))]
+        body = _beside(first, tops, rest, homes, styles["cluster"], shapes)
+        out = {cid: (x, y) for cid, x, y in body.items}
+        size = [body.w, body.h]
+    else:
+        body, above = _with_arrays(design, [b for _, b in first] + rest, arrays, held,
+                                   styles["cluster"], groups)
+        out = {cid: (x, y) for cid, x, y in body.items}
+        out.update(above)
+        size = [body.w, body.h + _rise(above)]
+    if extent is not None:
+        extent[:] = size
     if docked:
-        out.update(docked_positions(design, held, out))
+        out.update(docked_positions(design, held, out, cs))
     return out
+
+
+FITTED = 0.97
+"""The share of the zoom at which a layout fits the reference canvas that the view's fit
+gives it (its margins round the items)."""
+BESIDE_SEARCH_HOSTS = 400
+"""Up to this many hosts the layout of an estate tries a few shapes of its sites and clusters
+and keeps the one that fits the canvas at the largest zoom (its cards' names read largest);
+beyond it, one shape."""
+INNER_ASPECTS = (1.0, 1.5, 2.2, 3.0, 4.5)
+"""Width / height tried for what a site holds."""
+CLUSTER_ASPECTS = (2.0, ASPECT, 4.5)
+"""... and for a cluster's cards."""
+
+
+@dataclass
+class _Storage:
+    """Arrays that go together beside the clusters they serve: a group's, or one array."""
+
+    ids: list[str]
+    width: float = 0.0
+    """A group's least width (:func:`models.io.placement.group_width`); 0 for one array."""
+    reach: tuple[str, ...] = ()
+    """The clusters it serves (a group's), to stand level with them."""
+
+
+def _storage_homes(design: Design, arrays: list[Component], groups: list[ArrayGroup],
+                   held: Holdings, cluster_of: dict[str, str], site_of: dict[str, str],
+                   cluster_site: dict[str, str | None], style: BoxStyle
+                   ) -> dict[str, list[_Storage]]:
+    """Each group of arrays (and each array in none) under the id of the top-level block
+    (site, cluster at no site, host) whose clusters or hosts alone reach it, or under ""
+    where several do (shared storage, a block of its own)."""
+    names = {c.id: c.name or c.id for c in design.components if c.kind == "cluster"}
+
+    def top_of_cluster(k: str) -> str | None:
+        where = cluster_site.get(k)
+        return None if where is None else where or k
+
+    def top_of_host(h: str) -> str | None:
+        k = cluster_of.get(h, "")
+        if k:
+            return top_of_cluster(k)
+        return site_of.get(h, "") or h
+
+    homes: dict[str, list[_Storage]] = {}
+    for g in groups:
+        where = {top_of_cluster(k) if k != NO_CLUSTER else None for k in g.reach}
+        home = where.pop() if len(where) == 1 else None
+        homes.setdefault(home or "", []).append(
+            _Storage(list(g.arrays), group_width(g, lambda k: names.get(k, k), style), g.reach))
+    grouped = {a for g in groups for a in g.arrays}
+    single = {a.id for a in arrays if a.id not in grouped}
+    reach: dict[str, set[str | None]] = {a: set() for a in single}
+    for lk in design.links if single else ():
+        if lk.kind == "storage" and lk.target in reach:
+            reach[lk.target].add(top_of_host(lk.source))
+    for lk in design.links if any(not r for r in reach.values()) else ():
+        if lk.kind == "disk_on" and lk.target in reach and not reach[lk.target] \
+                and (h := held.host_of.get(lk.source)) is not None:
+            reach[lk.target].add(top_of_host(h))
+    for a in arrays:
+        if a.id in single:
+            where = reach[a.id]
+            home = where.pop() if len(where) == 1 else None
+            homes.setdefault(home or "", []).append(_Storage([a.id]))
+    return homes
+
+
+def _beside(first: list[tuple[str, _Block]],
+            tops: Callable[[float, float], list[tuple[str, _Block]]], rest: list[_Block],
+            homes: dict[str, list[_Storage]], style: BoxStyle,
+            shapes: list[tuple[float, float]]) -> _Block:
+    """The top-level blocks, each with the storage only its clusters reach in a column at
+    its right, and the storage several reach in a block of its own, packed to fill the
+    reference canvas: of the ``shapes`` of the sites and clusters tried (what a site holds,
+    a cluster's cards: width / height; (0, 0): ``first``'s), the one that fits it at the
+    largest zoom."""
+    best: tuple[float, _Block] | None = None
+    for inner, cluster in shapes:
+        blocks = first if not inner else tops(inner, cluster)
+        whole = [_with_storage(b, homes.get(tid, []), style) for tid, b in blocks]
+        if homes.get(""):  # what several reach: a column of its own
+            whole.append(_with_storage(_Block(0.0, 0.0), homes[""], style))
+        body = _filled(whole + rest)
+        zoom = min(REFERENCE_CANVAS / max(body.w, 1.0), REFERENCE_HEIGHT / max(body.h, 1.0))
+        if best is None or zoom > best[0] * (1 + 1e-6):
+            best = (zoom, body)
+    assert best is not None
+    return best[1]
+
+
+def _with_storage(block: _Block, units: list[_Storage], style: BoxStyle) -> _Block:
+    """``block`` with ``units`` in a column at its right, each level with the clusters it
+    serves where there is room; a group's arrays in as many columns as keep the column
+    within the block's height (at least as many as its name band's width holds)."""
+    if not units:
+        return block
+    w, h = SIZES["storage_array"]
+    total = sum(len(u.ids) for u in units)
+    centres = {cid: y for cid, _, y in block.items}
+    lefts = {cid: x for cid, x, _ in block.items}
+    placed: list[tuple[float, float, _Block]] = []
+    for u in units:
+        if not u.width:
+            b = _leaf_array(u.ids[0])
+        else:
+            width = u.width
+            free = max(1, int((width - 2 * style.pad + ARRAY_GAP) // (w + ARRAY_GAP)))
+            share = block.h * len(u.ids) / total - GAP
+            rows = max(1, int((share - 2 * style.pad - style.head + ARRAY_GAP)
+                              // (h + ARRAY_GAP)))
+            cols = min(len(u.ids), max(free, -(-len(u.ids) // rows)))
+            b = _array_block(u.ids, style, width, cols)
+        ys = [centres[k] for k in u.reach if k in centres]
+        xs = [x for k, x in lefts.items() if k in u.reach]
+        centre = sum(ys) / len(ys) if ys else b.h / 2
+        placed.append((centre, -max(xs, default=0.0), b))
+    placed.sort(key=lambda t: t[:2])  # level with the clusters, the nearer first
+    x0 = block.w + GAP if block.items else 0.0
+    items = list(block.items)
+    y = 0.0
+    col_w = max(b.w for _, _, b in placed)
+    for centre, _, b in placed:
+        y = max(y, min(centre - b.h / 2, block.h - b.h))
+        items.extend((cid, x0 + bx, y + by) for cid, bx, by in b.items)
+        y += b.h + GAP
+    return _Block(x0 + col_w, max(block.h, y - GAP), items)
+
+
+def _leaf_array(aid: str) -> _Block:
+    w, h = SIZES["storage_array"]
+    return _Block(w, h, [(aid, w / 2, h / 2)])
+
+
+def _filled(blocks: list[_Block]) -> _Block:
+    """Blocks in rows, of the row widths tried (as :func:`_packed`'s), the one that fits
+    the reference canvas at the largest zoom (a tie: the wider)."""
+    if not blocks:
+        return _Block(0.0, 0.0)
+    aspect = REFERENCE_CANVAS / REFERENCE_HEIGHT
+    area = sum((b.w + GAP) * (b.h + GAP) for b in blocks)
+    widest = max(b.w for b in blocks)
+    guess = max(widest, math.sqrt(area * aspect))
+    widths = {guess, widest, sum(b.w + GAP for b in blocks) - GAP}
+    x = -GAP
+    for b in blocks[:40]:
+        x += b.w + GAP
+        widths.add(max(widest, x))
+    widths.update(max(widest, guess * f) for f in (0.5, 0.6, 0.75, 0.9, 1.1, 1.3, 1.6, 2.0))
+    best: tuple[float, float] | None = None
+    for wd in sorted(widths):
+        trial = _shelf(blocks, wd + 0.5, sized=True)
+        zoom = min(REFERENCE_CANVAS / max(trial.w, 1.0), REFERENCE_HEIGHT / max(trial.h, 1.0))
+        if best is None or zoom >= best[0] * (1 - 1e-9):
+            best = (zoom, wd)
+    assert best is not None
+    return _shelf(blocks, best[1] + 0.5)
 
 
 def _with_arrays(design: Design, top: list[_Block], arrays: list[Component], held: Holdings,
@@ -255,14 +455,19 @@ def _with_arrays(design: Design, top: list[_Block], arrays: list[Component], hel
         body = _packed(top, ASPECT * stretch)
         at = {cid: (x, y) for cid, x, y in body.items}
         above = _array_row(design, arrays, at, body, style, sources, groups)
-        rise = (max(0.0, -min(y for _, y in above.values())) + SIZES["storage_array"][1] / 2
-                if above else 0.0)
         # the zoom at which it all fits the canvas the boxes' names are sized for
-        zoom = min(REFERENCE_CANVAS / max(body.w, 1.0), REFERENCE_HEIGHT / max(body.h + rise, 1.0))
+        zoom = min(REFERENCE_CANVAS / max(body.w, 1.0),
+                   REFERENCE_HEIGHT / max(body.h + _rise(above), 1.0))
         if best is None or zoom > best[0] * (1 + 1e-6):
             best = (zoom, body, above)
     assert best is not None
     return best[1], best[2]
+
+
+def _rise(above: dict[str, tuple[float, float]]) -> float:
+    """How far the row of arrays at ``above`` rises over what lies under it."""
+    return (max(0.0, -min(y for _, y in above.values())) + SIZES["storage_array"][1] / 2
+            if above else 0.0)
 
 
 def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[float, float]],
@@ -280,7 +485,7 @@ def _array_row(design: Design, arrays: list[Component], at: dict[str, tuple[floa
     blocks: list[tuple[float, _Block]] = []
     for g in groups:
         xs = [x for a in g.arrays for x in reach[a]]
-        width = style.width_for(group_band(g, lambda k: names.get(k, k)), "cluster")
+        width = group_width(g, lambda k: names.get(k, k), style)
         blocks.append((float(np.mean(xs)) if xs else body.w / 2,
                        _array_block(list(g.arrays), style, width)))
     for a in arrays:
@@ -312,11 +517,11 @@ ARRAY_GAP = 16.0
 """Between two arrays of a group: closer than :data:`GAP`, so the group reads as one."""
 
 
-def _array_block(ids: list[str], style: BoxStyle, width: float) -> _Block:
-    """A group's arrays in a grid (about as many across as down) with a box's margins and
-    name band round it, at least ``width`` wide."""
+def _array_block(ids: list[str], style: BoxStyle, width: float, cols: int = 0) -> _Block:
+    """A group's arrays in a grid (``cols`` across; by default about as many across as
+    down) with a box's margins and name band round it, at least ``width`` wide."""
     w, h = SIZES["storage_array"]
-    cols = max(1, math.ceil(math.sqrt(len(ids))))
+    cols = cols or max(1, math.ceil(math.sqrt(len(ids))))
     rows = -(-len(ids) // cols)
     items = [(cid, style.pad + w / 2 + (i % cols) * (w + ARRAY_GAP),
               style.pad + style.head + h / 2 + (i // cols) * (h + ARRAY_GAP))

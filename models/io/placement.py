@@ -25,7 +25,7 @@ import numpy as np
 
 from models.document.design import Component, Design
 from models.document.numbers import counted
-from models.document.words import kind_count
+from models.document.words import host_affixes, kind_count, short_name
 
 VM_W, VM_H = 140.0, 20.0
 VM_PITCH_X, VM_PITCH_Y = 146.0, 26.0
@@ -154,10 +154,11 @@ class Card:
         return i if i < self.n_vms else None
 
 
-def card(n_nics: int, n_vms: int) -> Card:
-    """The card of a host holding ``n_nics`` NICs and ``n_vms`` VMs."""
+def card(n_nics: int, n_vms: int, least: float = HOST_MIN_W) -> Card:
+    """The card of a host holding ``n_nics`` NICs and ``n_vms`` VMs, at least ``least``
+    wide (:func:`host_widths`: an estate's host with a long name and few VMs)."""
     cols = vm_columns(n_vms)
-    width = max(HOST_MIN_W, cols * VM_PITCH_X - (VM_PITCH_X - VM_W) + 2 * PAD)
+    width = max(least, cols * VM_PITCH_X - (VM_PITCH_X - VM_W) + 2 * PAD)
     nic_cols = max(1, int((width - 2 * PAD + NIC_PITCH_X - NIC_W) // NIC_PITCH_X))
     nic_rows = -(-n_nics // nic_cols)
     y = HEAD_H / 2
@@ -317,6 +318,21 @@ def group_band(group: ArrayGroup, name_of: Callable[[str], str]) -> str:
     return f"{title} · {group_count(group)}"
 
 
+COUNT_EM = 0.55
+"""A character of a group's count in the canvas's regular type, in ems (measured: "8 hosts'
+local disks" is 103 px at 11 px)."""
+
+
+def group_width(group: ArrayGroup, name_of: Callable[[str], str], style: BoxStyle) -> float:
+    """The least width of a group's box: its name band's (:func:`group_band`) at the
+    style's fit, and room for its count on one line at :data:`COUNT_PX` under it (far out
+    the box says "8 hosts' local disks" in its body)."""
+    if not style.fit:
+        return 0.0
+    count = len(group_count(group)) * COUNT_EM * COUNT_PX / style.fit + 2 * style.pad + 20.0
+    return max(style.width_for(group_band(group, name_of), "cluster"), count)
+
+
 def group_count(group: ArrayGroup) -> str:
     """What a group holds, counted: "5 storage arrays", or "12 hosts' local disks" for hosts'
     local storage (which its count, not its title, tells apart: a longer title would widen
@@ -371,10 +387,44 @@ def array_groups(design: Design, held: Holdings | None = None) -> list[ArrayGrou
             for (own, key), members in by_reach.items() if len(members) > 1]
 
 
-def cards(design: Design, held: Holdings | None = None) -> dict[str, Card]:
-    """Every host's card."""
+def cards(design: Design, held: Holdings | None = None,
+          widths: dict[str, float] | None = None) -> dict[str, Card]:
+    """Every host's card (at least as wide as ``widths`` says, :func:`host_widths`)."""
     held = held or holdings(design)
-    return {hid: card(len(held.nics[hid]), len(held.vms[hid])) for hid in held.vms}
+    widths = widths or {}
+    return {hid: card(len(held.nics[hid]), len(held.vms[hid]), widths.get(hid, HOST_MIN_W))
+            for hid in held.vms}
+
+
+HOST_EM = 0.6
+"""A character of a host's name far out, in ems of the canvas's semi-condensed bold type
+(measured: "prod1-01" is 50 px at 11 px, 0.57; a digit is 0.61)."""
+NAME_SLACK = 0.9
+"""The cards are sized for their names at this share of the zoom the layout expects to fit
+at (their own width lowers it a little)."""
+HOST_MAX_W = 4 * HOST_MIN_W
+"""The widest a card grows for its name (a longer name is cut in the middle)."""
+
+
+def host_widths(design: Design, styles: dict[str, BoxStyle]) -> dict[str, float]:
+    """The least width of each host card whose name, as the canvas shows it (without the
+    start and domain every host shares, :func:`models.document.words.host_affixes`), would
+    not read whole at :data:`LEAST_PX` at the zoom the design fits at (``styles["host"]``,
+    :func:`models.io.arrange.layout_styles`) on a card of :data:`HOST_MIN_W`: an estate's
+    host with a few VMs ("vmsp-02" was cut to "…p-02").  Empty where the styles give no
+    such zoom (a testbed, a design without boxes)."""
+    fit = styles["host"].fit * NAME_SLACK if "host" in styles else 0.0
+    if not fit:
+        return {}
+    hosts = design.of_kind("host")
+    prefix, suffix = host_affixes([c.name for c in hosts])
+    out = {}
+    for c in hosts:
+        shown = len(short_name(c.name or c.id, suffix, prefix))
+        w = shown * HOST_EM * LEAST_PX / fit + 8.0 + 2.0 / fit  # its insets, a pixel each
+        if w > HOST_MIN_W:
+            out[c.id] = min(w, HOST_MAX_W)
+    return out
 
 
 def size_of(comp: Component, cards_: dict[str, Card]) -> tuple[float, float]:
@@ -396,10 +446,11 @@ def rect_of(comp: Component, cards_: dict[str, Card],
 
 
 def docked_positions(design: Design, held: Holdings | None = None,
-                     at: dict[str, tuple[float, float]] | None = None
-                     ) -> dict[str, tuple[float, float]]:
+                     at: dict[str, tuple[float, float]] | None = None,
+                     cards_: dict[str, Card] | None = None) -> dict[str, tuple[float, float]]:
     """Where every docked VM and NIC sits: on its host's card (hosts at ``at``, or at their
-    own positions).  Vectorised: one pass of numpy over all the VMs."""
+    own positions; ``cards_``: the hosts' cards, when the caller has them).  Vectorised: one
+    pass of numpy over all the VMs."""
     held = held or holdings(design)
     at = at or {}
     out: dict[str, tuple[float, float]] = {}
@@ -408,7 +459,8 @@ def docked_positions(design: Design, held: Holdings | None = None,
     if not hosts:
         return out
     pos = np.array([at.get(h, (by_id[h].x, by_id[h].y)) for h in hosts], np.float64)
-    cs = [card(len(held.nics[h]), len(held.vms[h])) for h in hosts]
+    known = cards_ or {}
+    cs = [known.get(h) or card(len(held.nics[h]), len(held.vms[h])) for h in hosts]
     for key, offset in (("vms", "vm"), ("nics", "nic")):
         lists = held.vms if key == "vms" else held.nics
         counts = np.array([len(lists[h]) for h in hosts], np.int64)

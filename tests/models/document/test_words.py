@@ -9,7 +9,13 @@ import pytest
 
 from models.document.design import Component, Design, DesignError, Link
 from models.document.schema import DESIGN_PROPS, KINDS, LINKS, prop_label
-from models.document.words import common_suffix, component_summary, no_link_text, short_name
+from models.document.words import (
+    common_suffix,
+    component_summary,
+    host_affixes,
+    no_link_text,
+    short_name,
+)
 from models.examples import bundled as examples
 from models.session.session import Session
 
@@ -94,6 +100,28 @@ def test_hosts_lose_the_domain_they_all_share(names: list[str], suffix: str) -> 
     shown = [short_name(n, suffix) for n in names]
     assert len(set(shown)) == len(set(names))  # still told apart
     assert all(n.startswith(s) for n, s in zip(names, shown, strict=True))
+
+
+@pytest.mark.parametrize(("names", "prefix", "shown"), [
+    (["bru-esx-prod1-01.infra.example.org", "bru-esx-dev3-11.infra.example.org"], "bru-esx-",
+     ["prod1-01", "dev3-11"]),
+    (["bru-esx-dmz1-01", "bru-esx-dev2-01"], "bru-esx-", ["dmz1-01", "dev2-01"]),  # not "bru-esx-d"
+    (["bru-esx-01", "bru-esx-02"], "bru-", ["esx-01", "esx-02"]),  # never a bare number
+    (["esx-01", "esx-02"], "", ["esx-01", "esx-02"]),
+    (["Server 1", "Server 2"], "", ["Server 1", "Server 2"]),
+    (["esx001.corp.local", "esx002.corp.local"], "", ["esx001", "esx002"]),
+    (["vmsp-01", "vmprod3-06", "bovmdmz7-01"], "", ["vmsp-01", "vmprod3-06", "bovmdmz7-01"]),
+    (["10.1.2.3", "10.1.2.4"], "", ["10.1.2.3", "10.1.2.4"]),
+    (["esx-01"], "", ["esx-01"]),
+])
+def test_hosts_lose_the_start_and_domain_they_all_share(names: list[str], prefix: str,
+                                                          shown: list[str]) -> None:
+    """Each host reads by the part of its name that tells it apart, cut the same way for
+    all: the shared domain, then the shared start up to a separator."""
+    got_prefix, suffix = host_affixes(names)
+    assert got_prefix == prefix
+    assert [short_name(n, suffix, got_prefix) for n in names] == shown
+    assert len(set(shown)) == len(set(names))
 
 
 def test_a_vsan_cluster_says_its_vsan_on_its_line() -> None:

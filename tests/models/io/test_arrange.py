@@ -179,9 +179,14 @@ def test_an_estates_boxes_and_array_groups_read_at_its_fit() -> None:
     assert len(groups) == 4 and all(len(g.arrays) == 4 for g in groups)
     by_id = {c.id: c for c in design.components}
     spans = []
-    for g in groups:  # a group's arrays lie together, apart from the others and above all
+    for g in groups:  # a group's arrays lie together, apart from the others, beside the site
         xs, ys = [by_id[a].x for a in g.arrays], [by_id[a].y for a in g.arrays]
         spans.append((min(xs) - 120, min(ys) - 32, max(xs) + 120, max(ys) + 32))
-        assert max(ys) < min(b[1] for b in drawn.values())
+        (cluster,) = g.reach  # of the cluster it serves: at its right, level with it
+        site = drawn[f"s{int(cluster[1:]) % 2 + 1}"]
+        assert min(xs) - 120 >= site[0] + site[2]
+        assert min(ys) - 32 < site[1] + site[3] and max(ys) + 32 > site[1]
     assert not overlapping(np.array(spans))
+    for x, y, w, h in drawn.values():  # and outside every box
+        assert not overlapping(np.array([*spans, (x, y, x + w, y + h)])) - set(range(len(spans)))
     assert arrange(design) == {c.id: (c.x, c.y) for c in design.components}  # stable
