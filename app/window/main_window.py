@@ -441,15 +441,12 @@ class MainWindow(QMainWindow):
         self.setWindowModified(doc.is_modified)
 
     def _prediction_updated(self, p: Prediction) -> None:
-        scen = "" if p.scenario == "base" else f"scenario {p.scenario} · "
-        top = p.bottlenecks(1)
-        name = self.document.session.name_of
-        neck = f" · bottleneck: {bottleneck_text(top[0], name)}" if top else ""
-        text = f"{scen}{status_summary(p)}{neck}"
-        # the label keeps its size (see __init__): a long name is elided, whole in the tip
+        text = status_line(p, self.document.session.name_of, self.dashboard.names())
+        # the label keeps its size (see __init__): what follows the most important fact is
+        # cut first, the whole line in the tip
         self.status_detail.setToolTip(text)
         self.status_detail.setText(self.status_detail.fontMetrics().elidedText(
-            text, Qt.TextElideMode.ElideMiddle, self.status_detail.width()))
+            text, Qt.TextElideMode.ElideRight, self.status_detail.width()))
 
     def _scenario_switched(self, *_: object) -> None:
         """Into or out of a refresh the canvas shows other hosts: fitted to them."""
@@ -593,6 +590,18 @@ GESTURES = """Canvas gestures
 - Analysis: Ctrl+Shift+G goal seek, Ctrl+Shift+T sensitivity (tornado), Ctrl+Shift+F host
   failure (N+1), Ctrl+Shift+Y growth over years.
 """
+
+
+def status_line(p: Prediction, name: fmt.Names, short: dict[str, str] | None = None) -> str:
+    """The status bar's line, the most important fact first: the scenario where it is not
+    the base, what binds (the busiest resource, a host by the part of its name that tells it
+    apart: ``short``), then the counts (:func:`status_summary`)."""
+    short = short or {}
+    top = p.bottlenecks(1)
+    neck = f"bottleneck: {bottleneck_text(top[0], lambda c: short.get(c) or name(c))}" \
+        if top else ""
+    scen = "" if p.scenario == "base" else f"scenario {p.scenario}"
+    return " · ".join(part for part in (scen, neck, status_summary(p)) if part)
 
 
 def status_summary(p: Prediction) -> str:

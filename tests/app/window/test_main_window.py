@@ -288,3 +288,27 @@ def test_status_summary_counts_and_what_the_design_moves() -> None:
         Component("h1", "host"), Component("v1", "vm", props={"workload.profile": "measured"})],
         links=[Link("v1", "h1", "runs_on")])  # imported without I/O data: not "0 IOPS"
     assert status_summary(evaluate(estate)) == "1 VM · 1 host · storage I/O not measured"
+
+
+
+def test_the_status_bar_starts_with_the_most_important_fact(qtbot: QtBot) -> None:
+    """What binds comes first, a host by the part of its name that tells it apart; the
+    counts after it are what the bar cuts when it is short (issue 39: "storage I/O not
+    measu...<host name>" hid the busiest host)."""
+    from app.window.main_window import status_line, status_summary  # noqa: PLC0415
+    from models.engine.evaluation import evaluate  # noqa: PLC0415
+
+    design = examples.load("dense-web-farm")
+    host = design.of_kind("host")[0]
+    host.name = "bru-esx-web1-01.infra.example.org"
+    p = evaluate(design)
+    line = status_line(p, str, {host.id: "web1-01"})
+    assert line.startswith("bottleneck: web1-01 ") and line.endswith(status_summary(p))
+    window = MainWindow(DesignDocument(design), remember_layout=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    shown = window.status_detail.text()
+    assert shown.startswith("bottleneck: bru-esx-web1-01 ")  # the domain left off
+    assert window.status_detail.toolTip().startswith(shown.rstrip("…"))
