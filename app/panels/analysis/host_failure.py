@@ -1,8 +1,9 @@
 """The Host failure (N+1) tab: each host failed in turn (:func:`models.analysis.host_failure`),
 then each site where the design has sites, in the background with a busy bar and Cancel; a
 table lists per failure the VMs restarted, FT fail-overs, new breaches, the busiest surviving
-host after the restarts and what breaks, and a line says whether the design survives.  The
-failure selected in it shows each surviving host's VMs, CPU and memory before and after."""
+host after the restarts and what breaks (the failures that break policy first, the worst at
+the top), and a line says whether the design survives.  The failure selected in it shows each
+surviving host's VMs, CPU and memory before and after."""
 
 from __future__ import annotations
 
@@ -105,6 +106,10 @@ class HostFailureTab(QWidget):
         self.hosts_table.horizontalHeader().setStretchLastSection(True)
         self.hosts_table.verticalHeader().hide()
         self.hosts_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for table in (self.failure_table, self.hosts_table):  # rows as high as their text:
+            rows = table.verticalHeader()  # a short dock shows more of them
+            rows.setDefaultSectionSize(table.fontMetrics().height() + 6)
+            rows.setMinimumSectionSize(table.fontMetrics().height() + 2)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.failure_table)
         below = QWidget()
@@ -113,7 +118,12 @@ class HostFailureTab(QWidget):
         lay.addWidget(self.hosts_label)
         lay.addWidget(self.hosts_table, 1)
         split.addWidget(below)
+        split.setStretchFactor(0, 3)  # the failures first: the one selected has the rest
+        split.setStretchFactor(1, 2)
+        self.split = split
         v.addWidget(split, 1)
+        self.order: list[int] = []
+        """Row -> its failure in the report: the failures that break policy first."""
 
     def run_failure(self) -> None:
         self.cancel_failure()
@@ -138,7 +148,8 @@ class HostFailureTab(QWidget):
             return
         self._failure_running(False)
         self.failure_report = report
-        rows = report.failures
+        self.order = failing_first(report)
+        rows = [report.failures[k] for k in self.order]
         self.failure_table.setRowCount(len(rows))
         for i, f in enumerate(rows):
             new = f.new_breaches
@@ -207,11 +218,11 @@ class HostFailureTab(QWidget):
         after the restarts; the hosts that took VMs first, the busiest after first."""
         report = self.failure_report
         rows = self.failure_table.selectionModel().selectedRows()
-        if report is None or not rows or rows[0].row() >= len(report.failures):
+        if report is None or not rows or rows[0].row() >= len(self.order):
             self.hosts_table.setRowCount(0)
             self.hosts_label.setText("")
             return
-        f = report.failures[rows[0].row()]
+        f = report.failures[self.order[rows[0].row()]]
         what = f"site {self._name(f.host)}" if f.site else self._name(f.host)
         breaks = self.failure_table.item(rows[0].row(), len(COLUMNS) - 1)
         self.hosts_label.setText(f"After {what} fails: {breaks.text() if breaks else ''}."
@@ -234,3 +245,13 @@ class HostFailureTab(QWidget):
                 if over:
                     item.setForeground(QColor(theme.tones().error))
                 self.hosts_table.setItem(i, j, item)
+
+
+def failing_first(report: FailureReport) -> list[int]:
+    """The report's failures in the order the table lists them: those that break policy
+    first (VMs that cannot restart, then the most new breaches), then the rest as the
+    design lists them; hosts before sites within each."""
+    fs = report.failures
+    return sorted(range(len(fs)), key=lambda i: (
+        not (fs[i].new_breaches or fs[i].not_restarted), -len(fs[i].not_restarted),
+        -len(fs[i].new_breaches), fs[i].site, i))

@@ -99,3 +99,34 @@ def test_the_what_breaks_header_stays_whole_beside_a_long_busiest_host(qtbot: Qt
     assert header.sectionSize(last) >= header.sectionSizeFromContents(last).width()
     busiest = table.item(0, BUSIEST)
     assert busiest is not None and busiest.toolTip() == busiest.text()
+
+
+def test_the_failing_host_is_the_first_row_and_the_table_shows_its_rows(
+        qtbot: QtBot) -> None:
+    """Of three hosts, only the failure of the third (the large one, with most VMs) breaks
+    policy: it is row 0, selected, with the surviving hosts under it (issue 39: the table
+    showed three rows with the failing host not first)."""
+    from models.document.design import Link  # noqa: PLC0415
+    from tests.models.subsystems.test_capacity import farm  # noqa: PLC0415
+
+    design = farm(n_hosts=3, n_vms=12, vm_pct=30.0, cluster={})
+    for c in design.components:
+        if c.id in ("h0", "h1"):
+            c.props.update(sockets=1, cores_per_socket=4)
+    design.links = [Link(lk.source, {"v0": "h0", "v1": "h1"}.get(lk.source, "h2"), lk.kind)
+                    if lk.kind == "runs_on" else lk for lk in design.links]
+    window = make(qtbot, design)
+    tab = window.analysis.host_failure
+    qtbot.waitUntil(lambda: window.document.prediction is not None)
+    with qtbot.waitSignal(tab.failure_finished, timeout=SLOW_MS) as blocker:
+        menu_action(window, "Host Failure")
+    report = blocker.args[0]
+    assert [f.host for f in report.failures] == ["h0", "h1", "h2"]  # the design's order
+    table = tab.failure_table
+    assert table.item(0, 0).text() == window.document.name_of("h2")  # type: ignore[union-attr]
+    assert table.item(0, 3).text() == str(len(report.failures[2].new_breaches))  # type: ignore[union-attr]
+    assert table.item(1, 3).text() == table.item(2, 3).text() == "0"  # type: ignore[union-attr]
+    assert "h2" not in tab.hosts_table.item(0, 0).text()  # type: ignore[union-attr]
+    assert tab.hosts_table.rowCount() == 2  # the selected (first) failure's survivors
+    rows = table.verticalHeader()
+    assert rows.defaultSectionSize() <= table.fontMetrics().height() + 6  # compact rows
