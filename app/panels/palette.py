@@ -2,11 +2,14 @@
 onto the canvas.
 
 Drag an entry onto the canvas (or onto a host, to place a VM or NIC on it), or double-click /
-press Enter to add it at the centre of the view.  Under Host, the studies' servers have a
-heading of their own; the catalogue's servers are grouped by vendor and generation, each with
-its processor options under it (fastest per core first): the server itself brings its default
-processor (:func:`models.document.catalogue.servers.default_processor`), a processor entry
-that one.  The filter looks through every level.
+press Enter to add it at the centre of the view.  Each kind is a group that opens and closes
+with a click, one open at a time, so that every kind stays in view on a short screen (the
+palette says when it is in use, :attr:`Palette.in_use`: the window gives it more height).
+Under Host, the studies' servers have a heading of their own; the catalogue's servers are
+grouped by vendor and generation, each with its processor options under it (fastest per core
+first): the server itself brings its default processor
+(:func:`models.document.catalogue.servers.default_processor`), a processor entry that one.
+The filter looks through every level and opens the kinds where it finds something.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ class PresetTree(QTreeWidget):
 class Palette(QWidget):
     preset_activated = Signal(str)
     """A preset was double-clicked or activated with Enter (add it at the view centre)."""
+    in_use = Signal(bool)
+    """A kind was opened or the filter holds text (True), or every kind is closed again and
+    the filter empty (False)."""
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None):
         super().__init__(parent)
@@ -87,7 +93,16 @@ class Palette(QWidget):
             self._entry(under, pre, pre.label)
         self.tree.expandAll()
         self._add_catalogue(self.groups["host"])
+        for group in self.groups.values():  # every kind in view, each opened by a click
+            group.setExpanded(False)
+        self.opened: QTreeWidgetItem | None = None
+        """The kind the user opened (one at a time), kept while the filter opens others."""
+        self._using = False
+        self._filtering = False
         self.tree.itemActivated.connect(self._activated)
+        self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemExpanded.connect(self._expanded)
+        self.tree.itemCollapsed.connect(self._collapsed)
         self.filter.textChanged.connect(self.set_filter)
 
     def _heading(self, parent: QTreeWidgetItem, text: str, key: str = "") -> QTreeWidgetItem:
@@ -141,12 +156,49 @@ class Palette(QWidget):
 
     def set_filter(self, text: str) -> None:
         """Show the entries whose text, or a heading above them, has ``text``: a heading
-        stays while something under it shows; a match below a collapsed heading opens it."""
+        stays while something under it shows; a match below a collapsed heading (or kind)
+        opens it.  Cleared, the kinds close again but the one the user opened."""
         needle = text.strip().lower()
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            if group is not None:
-                self._filter(group, needle, False)
+        self._filtering = True  # the kinds open and close here, not by the user
+        for group in self.groups.values():
+            shown = self._filter(group, needle, False)
+            group.setExpanded(shown if needle else group is self.opened)
+        self._filtering = False
+        self._say_in_use()
+
+    def kinds_height(self) -> int:
+        """The height that shows the filter and every kind's row (all closed), pixels."""
+        rows = sum(max(self.tree.sizeHintForRow(0), self.tree.fontMetrics().height() + 4)
+                   for _ in self.groups)
+        margins = self.layout().contentsMargins()
+        return (rows + 2 * self.tree.frameWidth() + self.filter.sizeHint().height()
+                + self.layout().spacing() + margins.top() + margins.bottom() + 4)
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        """A kind's row opens or closes it with one click."""
+        if item.parent() is None:
+            item.setExpanded(not item.isExpanded())
+
+    def _expanded(self, item: QTreeWidgetItem) -> None:
+        """A kind opened by the user: the others close (one open at a time)."""
+        if item.parent() is not None or self._filtering or self.filter.text().strip():
+            return
+        self.opened = item
+        for group in self.groups.values():
+            if group is not item and group.isExpanded():
+                group.setExpanded(False)
+        self._say_in_use()
+
+    def _collapsed(self, item: QTreeWidgetItem) -> None:
+        if item.parent() is None and item is self.opened and not self._filtering:
+            self.opened = None
+            self._say_in_use()
+
+    def _say_in_use(self) -> None:
+        using = self.opened is not None or bool(self.filter.text().strip())
+        if using != self._using:
+            self._using = using
+            self.in_use.emit(using)
 
     def _filter(self, item: QTreeWidgetItem, needle: str, above: bool) -> bool:
         matched = above or not needle or needle in item.text(0).lower()

@@ -138,6 +138,7 @@ class MainWindow(QMainWindow):
         self.analysis.status_message.connect(self.show_status)
         self.calibration.status_message.connect(self.show_status)
         self.palette_panel.preset_activated.connect(self.add_preset_at_centre)
+        self.palette_panel.in_use.connect(self._palette_in_use)
         doc.design_replaced.connect(self._design_replaced)
         self._shown_rebuild = doc.rebuild()
         doc.scenario_changed.connect(self._scenario_switched)
@@ -507,9 +508,13 @@ class MainWindow(QMainWindow):
         right = max(300, min(380, round(width * 0.25)))
         self.resizeDocks([self.palette_dock, self.inspector_dock], [left, right],
                          Qt.Orientation.Horizontal)
-        # the knobs get most of the left column: the palette shows a screenful of presets
+        # the knobs get most of the left column: the palette shows its kinds, and gets more
+        # while one is open (_palette_in_use)
+        rest = self._palette_at_rest()
+        column = self.palette_dock.height() + self.knob_dock.height()
         self.resizeDocks([self.palette_dock, self.knob_dock],
-                         [max(150, round(self.height() * 0.24)), 600], Qt.Orientation.Vertical)
+                         [rest, max(column - rest, 300)],
+                         Qt.Orientation.Vertical)
         # a short window gives the inspector a larger share (at 768 px it showed four
         # fields); the dashboard scrolls rather than cut a tile
         share = 0.35 if self.height() >= 900 else 0.43
@@ -517,6 +522,25 @@ class MainWindow(QMainWindow):
                          [round(1000 * share), round(1000 * (1 - share))],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.evidence_dock], [240], Qt.Orientation.Vertical)
+
+    def _palette_in_use(self, using: bool) -> None:
+        """The knobs yield height to the palette while it is in use (a kind open, the filter
+        holding text) and take it back after: at 1366x768 the palette showed six rows."""
+        if self.palette_dock.isFloating() or self.knob_dock.isFloating() \
+                or not self.knob_dock.isVisible() or not self.palette_dock.isVisible() \
+                or self.dockWidgetArea(self.palette_dock) != self.dockWidgetArea(self.knob_dock):
+            return
+        column = self.palette_dock.height() + self.knob_dock.height()
+        mine = round(column * PALETTE_IN_USE) if using else self._palette_at_rest()
+        self.resizeDocks([self.palette_dock, self.knob_dock], [mine, column - mine],
+                         Qt.Orientation.Vertical)
+
+    def _palette_at_rest(self) -> int:
+        """The palette's height at rest: its share of the window, and at least what shows
+        every kind's row under its title bar."""
+        title = self.palette_dock.fontMetrics().height() + 10
+        return max(150, round(self.height() * PALETTE_SHARE),
+                   self.palette_panel.kinds_height() + title)
 
     def save_layout(self) -> None:
         settings = QSettings()
@@ -551,6 +575,12 @@ class MainWindow(QMainWindow):
         if self.remember_layout:
             self.save_layout()
         super().closeEvent(event)
+
+
+PALETTE_SHARE = 0.24
+"""The palette's share of the window's height at rest (its kinds in view)."""
+PALETTE_IN_USE = 0.6
+"""...and of its column while a kind is open or the filter holds text."""
 
 
 def scrolled(widget: QWidget) -> QScrollArea:

@@ -92,3 +92,47 @@ def test_the_vsan_cluster_sits_beside_the_plain_cluster(qtbot: QtBot) -> None:
     qtbot.keyClicks(palette.filter, "vsan")
     assert not vsan.isHidden() and plain.isHidden()
     assert preset_of(palette.mime_for("vsan-cluster")) == "vsan-cluster"
+
+
+def test_every_kind_shows_at_1366x768_and_the_knobs_yield_height_while_one_is_open(
+        qtbot: QtBot) -> None:
+    """The kinds are groups, closed at first and opened one at a time with a click, so each
+    kind's row is in view on a laptop (issue 39: the palette showed about six rows, "HPE
+    servers" cut in half); while one is open the knobs give the palette height, and take it
+    back when it closes."""
+    from PySide6.QtCore import Qt  # noqa: PLC0415
+    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
+
+    from app.window.main_window import MainWindow  # noqa: PLC0415
+    from models.examples import bundled as examples  # noqa: PLC0415
+
+    window = MainWindow(DesignDocument(examples.load("vaio-scaling")), remember_layout=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    palette = window.palette_panel
+    tree = palette.tree
+    seen = tree.viewport().rect()
+    for group in palette.groups.values():  # every kind's whole row in view
+        assert not group.isExpanded()
+        assert seen.contains(tree.visualItemRect(group)), group.text(0)
+    rest = window.palette_dock.height()
+    vm = palette.groups["vm"]
+    with qtbot.waitSignal(palette.in_use) as used:
+        qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton,
+                         pos=tree.visualItemRect(vm).center())
+    assert used.args == [True] and vm.isExpanded()
+    QApplication.processEvents()
+    assert window.palette_dock.height() > rest * 1.5  # the knobs yielded
+    host = palette.groups["host"]
+    host.setExpanded(True)
+    assert not vm.isExpanded()  # one kind open at a time
+    with qtbot.waitSignal(palette.in_use) as used:
+        host.setExpanded(False)
+    assert used.args == [False]
+    QApplication.processEvents()
+    assert abs(window.palette_dock.height() - rest) <= 4
+    qtbot.keyClicks(palette.filter, "OLTP")  # the filter opens the kind it finds in
+    assert vm.isExpanded() and not palette.entry("oltp-vm").isHidden()
