@@ -72,7 +72,7 @@ class Palette(QWidget):
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setRootIsDecorated(True)
-        layout = QVBoxLayout(self)
+        layout = self.column = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.filter)
         layout.addWidget(self.tree)
@@ -170,9 +170,9 @@ class Palette(QWidget):
         """The height that shows the filter and every kind's row (all closed), pixels."""
         rows = sum(max(self.tree.sizeHintForRow(0), self.tree.fontMetrics().height() + 4)
                    for _ in self.groups)
-        margins = self.layout().contentsMargins()
+        margins = self.column.contentsMargins()
         return (rows + 2 * self.tree.frameWidth() + self.filter.sizeHint().height()
-                + self.layout().spacing() + margins.top() + margins.bottom() + 4)
+                + self.column.spacing() + margins.top() + margins.bottom() + 4)
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         """A kind's row opens or closes it with one click."""
