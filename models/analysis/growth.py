@@ -12,7 +12,7 @@ evaluation a month of that year.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,8 @@ class RunsOut:
     @property
     def text(self) -> str:
         when = f"in month {self.month} (year {-(-self.month // 12)})"
-        return (f"cluster {self.name} runs out {when}: {limit_text(self.resource, True)} needs"
+        return (f"{cluster_words(self.name)} runs out {when}:"
+                f" {limit_text(self.resource, True)} needs"
                 f" {counted(self.hosts_needed, 'host')}, it has {self.hosts:,}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,6 +95,11 @@ class GrowthResult:
                 "already_short": list(self.already_short)}
 
 
+def cluster_words(name: str) -> str:
+    """``cluster prod``; a name that says it is a cluster as it is (``Cluster1``)."""
+    return name if name.lower().startswith("cluster") else f"cluster {name}"
+
+
 def rates_of(design: Design, given: Mapping[str, float | None]) -> dict[str, float]:
     """Each resource's rate: given, else the design's ``growth.<resource>_pct``."""
     out = {}
@@ -112,10 +118,12 @@ def overrides(rates: Mapping[str, float], year: float | None = None) -> list[Ove
     return out
 
 
-def grow(design: Design, years: int, rates: Mapping[str, float | None] | None = None
-         ) -> GrowthResult:
+def grow(design: Design, years: int, rates: Mapping[str, float | None] | None = None,
+         check: Callable[[], None] | None = None) -> GrowthResult:
     """``design`` (a scenario already applied) evaluated in years 0..``years`` at ``rates``
-    (% a year per resource; missing ones the design's own)."""
+    (% a year per resource; missing ones the design's own); ``check`` is called before each
+    evaluation (a background task's: it raises when cancelled, so Cancel stops the run within
+    one evaluation)."""
     if not 1 <= years <= MAX_YEARS:
         raise DesignError([Issue("grow", f"--years takes 1 to {MAX_YEARS}, got {years}")])
     r = rates_of(design, rates or {})
@@ -124,6 +132,8 @@ def grow(design: Design, years: int, rates: Mapping[str, float | None] | None = 
         engine.patch(ov)
 
     def at(year: float) -> Prediction:
+        if check is not None:
+            check()
         engine.patch(Override("design", "growth.year", float(year)))
         return engine.evaluate()
 
@@ -200,8 +210,8 @@ def _max(x: np.ndarray) -> float | None:
 
 def lines(r: GrowthResult) -> list[str]:
     """The years in words, a line each, then when each cluster runs out."""
-    out = ["rates a year: " + ", ".join(f"{k} {with_unit(v, '%')}" for k, v in r.rates.items()
-                                         if v)]
+    shown = [f"{k} {with_unit(v, '%')}" for k, v in r.rates.items() if v]
+    out = ["rates a year: " + ", ".join(shown) if shown else "no growth: every rate is 0"]
     for y in r.years:
         store = with_unit(y.storage_used_tib, "TiB") + (
             f" of {with_unit(y.storage_usable_tib, 'TiB')}" if y.storage_usable_tib else "")
@@ -215,11 +225,11 @@ def lines(r: GrowthResult) -> list[str]:
                    f" storage {store}{p95}{lic}")
         for c in y.clusters:
             if c["hosts_needed"] is not None and c["hosts"]:
-                out.append(f"    cluster {c['name']}: {c['hosts_needed']:,} of"
+                out.append(f"    {cluster_words(c['name'])}: {c['hosts_needed']:,} of"
                            f" {counted(c['hosts'], 'host')} needed"
                            f" ({limit_text(c['binding'], True)})")
     for name in r.already_short:
-        out.append(f"cluster {name} needs more hosts than it has already today")
+        out.append(f"{cluster_words(name)} needs more hosts than it has already today")
     out += [x.text for x in r.runs_out]
     if not r.runs_out and not r.already_short:
         out.append(f"no cluster runs out within {counted(len(r.years) - 1, 'year')}")

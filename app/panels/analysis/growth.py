@@ -259,9 +259,8 @@ class GrowthTab(QWidget):
         self._edits = self.document.edits
         self.summary.setText(f"Growing over {counted(years, 'year')} at {rates_text(rates)}...")
         self._running(True)
-        # grow() evaluates each year and month in turn with no check between them: Cancel
-        # drops its answer at once, and the worker finishes the run it started unseen
-        self.runner.submit(lambda task: grow(design, years, rates))
+        # grow() checks before each evaluation: Cancel stops it within one
+        self.runner.submit(lambda task: grow(design, years, rates, check=task.check))
 
     def cancel_growth(self) -> None:
         if self.history_runner.busy:
