@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QScrollArea,
+    QStyle,
+    QStyleOptionFrame,
     QVBoxLayout,
     QWidget,
 )
@@ -78,6 +80,42 @@ def _processor_completer(parent: QWidget) -> QCompleter:
     return done
 
 
+class ElidedEdit(QLineEdit):
+    """A field that shows a value too long for it by its start and "…" while it is not being
+    edited (the whole value in its tooltip, and in the field once clicked): a host's
+    processor read "Intel(R) Xeon(R) G", cut without a mark."""
+
+    def shown_text(self) -> str:
+        """The text as painted now: whole while focused or when it fits."""
+        text = self.text()
+        room = self._room().width()
+        if self.hasFocus() or not text or self.fontMetrics().horizontalAdvance(text) <= room:
+            return text
+        return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+
+    def _room(self) -> QRect:
+        opt = QStyleOptionFrame()
+        self.initStyleOption(opt)
+        box = self.style().subElementRect(QStyle.SubElement.SE_LineEditContents, opt, self)
+        m = self.textMargins()
+        return box.adjusted(m.left() + 2, m.top(), -m.right() - 2, -m.bottom())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+        shown = self.shown_text()
+        if shown == self.text():
+            super().paintEvent(event)
+            return
+        opt = QStyleOptionFrame()
+        self.initStyleOption(opt)
+        painter = QPainter(self)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelLineEdit, opt, painter, self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        painter.setFont(self.font())
+        painter.drawText(self._room(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         shown)
+        painter.end()
+
+
 class Field(QWidget):
     """One property editor: the input, its unit, and an inline error line."""
 
@@ -112,7 +150,7 @@ class Field(QWidget):
             wheel.guard(self.combo)  # a wheel over it scrolls the inspector until clicked
             row.addWidget(self.combo, 1)
         else:
-            self.edit = QLineEdit(self)
+            self.edit = ElidedEdit(self)
             if spec.nullable:
                 self.edit.setPlaceholderText("default")
             self.edit.textEdited.connect(self._validate)
@@ -136,6 +174,8 @@ class Field(QWidget):
         outer.addWidget(self.error)
         self.setToolTip(f"{spec.doc}\nexpected: {spec.expected()}\ndefault: "
                         f"{format_value(spec.default) or 'none'}")
+        if self.edit is not None:  # the value whole over its (perhaps cut) field
+            self.edit.setToolTip(self.toolTip())
         self._shown = ""
 
     # ------------------------------------------------------------------ value <-> widget
@@ -162,6 +202,8 @@ class Field(QWidget):
                 return
             self._shown = "" if mixed else format_value(value)
             self.edit.setText(self._shown)
+            self.edit.setToolTip(f"{self._shown}\n\n{self.toolTip()}" if self._shown
+                                 else self.toolTip())
             if not self.edit.hasFocus():  # a long value shows its start, not its end
                 self.edit.setCursorPosition(0)
             self.edit.setPlaceholderText(MIXED if mixed else

@@ -361,3 +361,37 @@ def test_vsan_fields_show_where_there_is_vsan(qtbot: QtBot) -> None:
     assert shown("vsan.devices") and not shown("vsan.disk_groups")
     doc.set_selection(["c1"])
     assert not shown("vsan.policy")
+
+
+def test_a_long_value_reads_by_its_start_and_whole_on_hover(qtbot: QtBot, tmp_path: object
+                                                             ) -> None:
+    """At 1366x768 a host's processor as vCenter names it does not fit its field: the field
+    shows its start and "…" (it read "Intel(R) Xeon(R) G", cut without a mark), its tooltip
+    the whole value, and clicked it holds the whole value to edit."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
+
+    from models.io.importers.rvtools import import_rvtools  # noqa: PLC0415
+    from tests.estates import estate, write_csv_folder  # noqa: PLC0415
+
+    assert isinstance(tmp_path, Path)
+    design = import_rvtools(write_csv_folder(tmp_path / "export", estate(3, 20, seed=3).sheets))[0]
+    window = MainWindow(DesignDocument(design), remember_layout=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    host = design.of_kind("host")[0]
+    window.document.set_selection([host.id])
+    QApplication.processEvents()
+    whole = str(host.get("cpu_model"))
+    assert whole.startswith("Intel(R) Xeon(R) Gold CPU @ ")
+    edit = window.inspector.fields["cpu_model"].edit
+    assert edit is not None and edit.text() == whole
+    shown = edit.shown_text()
+    assert shown.endswith("…") and whole.startswith(shown[:-1])
+    assert edit.toolTip().startswith(whole)
+    edit.setFocus()
+    qtbot.waitUntil(edit.hasFocus)
+    assert edit.shown_text() == whole
