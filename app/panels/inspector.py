@@ -132,7 +132,7 @@ class Field(QWidget):
         self.error.hide()
         self.check: QCheckBox | None = None
         self.combo: QComboBox | None = None
-        self.edit: QLineEdit | None = None
+        self.edit: ElidedEdit | None = None
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         if spec.type == "bool":
