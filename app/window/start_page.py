@@ -125,7 +125,7 @@ class StartPage(QScrollArea):
             theme.tone(label, "muted")
             right.addWidget(button)
             right.addWidget(label)
-            right.addSpacing(3)  # ten examples and their studies fit a 1280x720 window
+            right.addSpacing(1)  # eleven examples and their studies fit a 1280x720 window
             self.example_buttons[name] = button
         right.addStretch(1)
         layout.addStretch(1)
