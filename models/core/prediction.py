@@ -182,6 +182,9 @@ class HostArrays:
     vms: np.ndarray
     dense_mode_active: np.ndarray
     ft_logging_mbps: np.ndarray
+    background_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """The I/O each host recorded beyond its VMs' (``background.iops``), as served: in the
+    total IOPS and its arrays' figures, not in any VM's."""
 
 
 @dataclass
@@ -237,7 +240,9 @@ class Prediction:
     # for the same figures of one prediction, which nothing changes once made)
     @cached_property
     def total_iops(self) -> float:
-        return float(np.nansum(self.vms.iops))
+        """The VMs' IOPS and the hosts' background I/O (what they recorded beyond their
+        VMs')."""
+        return float(np.nansum(self.vms.iops) + np.nansum(self.hosts.background_iops))
 
     @cached_property
     def mean_latency_ms(self) -> float:
@@ -369,7 +374,8 @@ class Prediction:
             hosts.append({"id": hid, "name": h.names[i], "cpu_util": _num(h.cpu_util[i]),
                           "memory_util": _num(h.memory_util[i]), "vms": int(h.vms[i]),
                           "dense_mode_active": bool(h.dense_mode_active[i]),
-                          "ft_logging_mbps": _num(h.ft_logging_mbps[i]), "nics": nics})
+                          "ft_logging_mbps": _num(h.ft_logging_mbps[i]),
+                          "background_iops": _opt(h.background_iops, i), "nics": nics})
         a = self.arrays
         arrays = [{"id": aid, "name": a.names[i], "iops": _num(a.iops[i]),
                    "latency_ms": _num(a.latency_ms[i]), "util": _num(a.util[i])}

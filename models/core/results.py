@@ -57,6 +57,9 @@ class StorageResult(Common):
     array_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_latency_ms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     array_util: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    host_background_iops: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """Per host, the background I/O served (what it recorded beyond its VMs: issue 36); the
+    arrays' IOPS, latency and utilisation count it."""
     vm_txn_per_s: np.ndarray | None = None
     """Transactions/s of application VMs (``workload.app_users`` > 0), NaN for the others;
     None when the design has none."""

@@ -131,7 +131,11 @@ MEASURED_VM: tuple[PropSpec, ...] = (
     P("measured.io_kb", "float", None, "KB", "measured mean I/O size", 0, 1.0e6,
       nullable=True),
     P("measured.latency_ms", "float", None, "ms", "measured mean virtual-disk latency (reads"
-      " and writes weighted by their rates)", 0, 1.0e6, nullable=True),
+      " and writes weighted by their rates): the average over the window, compared with the"
+      " model's mean latency", 0, 1.0e6, nullable=True),
+    P("measured.latency_peak_ms", "float", None, "ms", "measured high virtual-disk latency:"
+      " the highest sample (Live Optics Peak Latency) or the p95 or maximum of the samples,"
+      " compared with the model's p95 latency", 0, 1.0e6, nullable=True),
     P("measured.oio", "float", None, "I/Os", "measured outstanding I/Os (active + queued"
       " commands)", 0, 1.0e6, nullable=True),
     P("measured.net_mbps", "float", None, "Mbit/s", "measured network throughput (received +"
@@ -172,6 +176,19 @@ MEASURED_HOST: tuple[PropSpec, ...] = (
       " VMs do not hold (the VMs the export does not list)",
       0, 24576, nullable=True),
     P("provenance.background", "str", "", doc="where the host's background load comes from"),
+    # issue 36: the host's own I/O mix, and the I/O it recorded beyond its VMs'
+    P("measured.read_pct", "float", None, "%", "recorded share of reads of the host's I/O"
+      " (Live Optics ESX Performance, vCenter datastore counters, Aria Operations)", 0, 100,
+      nullable=True),
+    P("measured.io_kb", "float", None, "KB", "recorded mean I/O size of the host's I/O", 0,
+      1.0e6, nullable=True),
+    P("background.iops", "float", None, "IOPS", "I/O the host recorded beyond its VMs'"
+      " measured I/O (the hypervisor's own, VMs whose I/O is not measured or not listed):"
+      " open-loop load on the arrays the host reaches", 0, 1.0e9, nullable=True),
+    P("background.read_pct", "float", None, "%", "share of reads of the background I/O", 0,
+      100, nullable=True),
+    P("background.io_kb", "float", None, "KB", "mean size of the background I/O", 0.5, 4096,
+      nullable=True),
 )
 # Recorded by Aria Operations and Live Optics (issue 24), on hosts and clusters (contention on
 # VMs too); a cluster also keeps its recorded CPU and memory usage and their source.
@@ -623,7 +640,10 @@ PROP_LABELS: dict[str, str] = {
     "measured.vms": "Recorded VMs", "measured.vms_listed": "VMs in the export",
     "background.cpu_cores": "Background CPU", "background.cpu_ghz": "Clock of the background"
     " CPU", "background.memory_gb": "Background memory", "provenance.background":
-    "Source of the background load",
+    "Source of the background load", "background.iops": "Background I/O",
+    "background.read_pct": "Background read share", "background.io_kb": "Background I/O size",
+    "host.measured.read_pct": "Recorded read share", "host.measured.io_kb":
+    "Recorded I/O size", "measured.latency_peak_ms": "Measured peak latency",
     "nic.measured.mbps": "Recorded traffic", "nic.measured.pps": "Recorded packet rate",
     "measured.cpu_pct": "Recorded CPU usage", "measured.memory_pct": "Recorded memory usage",
     "host.measured.iops": "Recorded IOPS", "cluster.measured.iops": "Recorded IOPS",

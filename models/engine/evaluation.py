@@ -242,7 +242,7 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
     hosts = HostArrays(
         ids=host_ids, names=st_.host_names, cpu_util=con.host_cpu_util,
         memory_util=con.host_memory_util, vms=st_.host_vms, dense_mode_active=con.host_dense_active,
-        ft_logging_mbps=fto.host_logging_mbps)
+        ft_logging_mbps=fto.host_logging_mbps, background_iops=sto.host_background_iops)
     nics = NicArrays(ids=c.nic.ids, host=st_.nic_host, util=net.nic_util + fto.nic_util,
                      gbps=net.nic_gbps + fto.nic_gbps)
     arr_iops, arr_lat = sto.array_iops, sto.array_latency_ms
@@ -252,6 +252,10 @@ def _run(c: Compiled, scenario: str = "base", reuse: bool = False) -> Prediction
         vms_on = np.bincount(c.vm_array[on], minlength=len(c.array))
         blind = np.bincount(c.vm_array[on & unmeasured], minlength=len(c.array))
         arr_unmeasured = (vms_on > 0) & (blind == vms_on)
+        if sto.host_background_iops.any():  # a host's background I/O there is measured
+            vm_x = np.bincount(c.vm_array[on], np.nan_to_num(sto.vm_iops[on]),
+                               minlength=len(c.array))
+            arr_unmeasured &= sto.array_iops <= vm_x + 1e-9
         arr_iops = np.where(arr_unmeasured, np.nan, arr_iops)
         arr_lat = np.where(arr_unmeasured, np.nan, arr_lat)
     arrays = ArrayArrays(ids=c.array.ids, names=st_.array_names, iops=arr_iops,

@@ -30,7 +30,6 @@ residences) (normal approximation on the sum), never below the mean.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,15 +42,22 @@ from models.core.prediction import Labels
 from models.core.results import StorageResult
 from models.document.schema import NO_IO_PROFILES
 from models.document.words import counted
-from models.subsystems import mva, stretched, vsan_io
+from models.subsystems import mva, storage_background, stretched, vsan_io
 from models.subsystems.storage_mva import (
     _expand,
+    _Gathered,
+    _gathered,
     _open_load,
     _sioc,
     _solve_live,
     _warm_start,
 )
-from models.subsystems.storage_report import _bound_labels, _resources
+from models.subsystems.storage_report import (
+    _application,
+    _bound_labels,
+    _check_links,
+    _resources,
+)
 
 # CPU costs below are microseconds of the reference core (models.core.platform: the VAIO
 # study's 2.4 GHz Xeon E5-2665) and scale with the host's per-core speed.
@@ -200,6 +206,12 @@ class _Params:
     lat0: Any
     """Latency of a VM that does no I/O: 0, NaN without a disk."""
     vsan: vsan_io.Station | None
+    bg: storage_background.Background | None
+    """The hosts' background I/O (None: none)."""
+    bg_x: Any
+    """Its served rate per (host, array) row."""
+    bg_infl: Any
+    """Its array's inflation 1/(1-U) per row."""
 
 
 def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
@@ -259,39 +271,13 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     world = np.where(legacy & (host >= 0), 1.0 / VM_WORLD_IOPS_LEGACY.value, 0.0)
 
     # host HBA/fabric: ports x link speed (an array over Ethernet needs no HBA port)
-    ports = c.host.cols["hba_count"][h].astype(float) if n_host else np.ones(n)
-    ports = np.where(host >= 0, ports, 1.0)
-    fabric = c.array.cols["fabric_gbps"][a] if n_arr else np.ones(n)
-    ethernet = np.array([p in ("iscsi", "nfs", "vsan") for p in protocols])[proto_code]
-    no_path0 = (ports <= 0) & ~ethernet
-    ports = np.maximum(ports, 1.0)
-    hba_s = np.where(host >= 0, bs_kb * 8192.0 / (ports * fabric * 1e9), 0.0)
-
+    hba_s, no_path0 = _hba(c, host, a, bs_kb)
     # array: disks x per-drive IOPS / (read + write x penalty), Seidmann multi-server
-    drive_iops = np.where(np.isnan(c.array.cols["disk_iops"]),
-                          _lookup(c, "storage_array", "media",
-                                  DRIVE_IOPS | {"hdd15k": HDD15K_IOPS.value}),
-                          c.array.cols["disk_iops"])
-    drive_mbps = _lookup(c, "storage_array", "media", DRIVE_MBPS)
-    par = _lookup(c, "storage_array", "media", DRIVE_PARALLEL)
-    penalty = _lookup(c, "storage_array", "raid", RAID_PENALTY)
     disks = c.array.cols["disks"].astype(float)
-    backend = read + write * (penalty[a] if n_arr else 1.0)
-    # a drive does max(1 / IOPS, transfer time) of work per request (its capacity) on `par`
-    # channels (flash): a small request holds one channel for `par` / IOPS; one that moves
-    # more than a channel's share of the drive's bandwidth has every channel and takes its
-    # transfer time, not `par` times it.  The station's servers keep the drive's capacity:
-    # the work per request over the time one holds a channel.
-    # A request over the stripe unit is split over `k` drives, which move their pieces at once:
-    # it holds each for one piece's time and costs the array k pieces' work.
     if n_arr:
-        k = np.clip(np.ceil(bs_kb / STRIPE_KB), 1.0, np.maximum(disks[a], 1.0))
-        transfer = bs_kb / k / (drive_mbps[a] * 1000.0)
-        per_io = k * np.maximum(1.0 / drive_iops[a], transfer)
-        held = np.maximum(par[a] / drive_iops[a], transfer)
-        aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io)
+        per_io, backend, aq, ad = _array(c, a, read, bs_kb)
     else:
-        per_io, aq, ad = np.zeros(n), np.zeros(n), np.zeros(n)
+        per_io, backend, aq, ad = np.zeros(n), read + write, np.zeros(n), np.zeros(n)
     # a vSAN cluster's datastore: its hosts' devices, its policy's write path, round trips
     vsan = vsan_io.station(c, read, bs_kb, scale, write_delay_ms) if n_arr else None
     if vsan is not None:
@@ -305,8 +291,11 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
     lam = np.where(open_, np.nan_to_num(rate), 0.0)
     saturated_open = np.zeros(n, bool)
     infl = np.ones_like(demand)
-    if open_.any():
-        lam, infl, saturated_open = _open_load(demand, lam, open_, h, a, n_host, n_arr)
+    bg = _background(c, disks)  # the hosts' own I/O beyond their VMs', open loop too
+    bg_x = bg_infl = np.zeros(0)
+    if open_.any() or bg is not None:
+        lam, infl, saturated_open, bg_x, bg_infl = _open_load(demand, lam, open_, h, a,
+                                                              n_host, n_arr, bg)
     d_closed = demand * infl
     shared_st = np.where(demand[:, 3:5] > 0, np.stack([h, n_host + a], axis=1), -1)
     own_us = extra + (vsan.cpu_us if vsan is not None else 0.0)  # vSAN's: the VM's host
@@ -351,7 +340,79 @@ def _params(c: Compiled, write_delay_ms: np.ndarray) -> _Params:
         think_s=think_s,
         lat0=np.where(arr < 0, np.nan, 0.0),
         vsan=vsan,
+        bg=bg,
+        bg_x=bg_x,
+        bg_infl=bg_infl,
     )
+
+
+def _hba(c: Compiled, host: np.ndarray, a: np.ndarray, bs_kb: np.ndarray
+         ) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of I/O from ``host`` (-1: none) to array ``a``: its HBA/fabric time (s; block
+    size against ports x link speed) and whether the host has no HBA port for a FC/SAS
+    array."""
+    n = len(host)
+    ports = c.host.cols["hba_count"][np.maximum(host, 0)].astype(float) if len(c.host) \
+        else np.ones(n)
+    ports = np.where(host >= 0, ports, 1.0)
+    fabric = c.array.cols["fabric_gbps"][a] if len(c.array) else np.ones(n)
+    protocols = _choices(c, "storage_array", "protocol")
+    proto = c.array.cols["protocol"][a] if len(c.array) else np.zeros(n, np.int64)
+    ethernet = np.array([p in ("iscsi", "nfs", "vsan") for p in protocols])[proto]
+    no_path = (ports <= 0) & ~ethernet
+    ports = np.maximum(ports, 1.0)
+    return np.where(host >= 0, bs_kb * 8192.0 / (ports * fabric * 1e9), 0.0), no_path
+
+
+def _array(c: Compiled, a: np.ndarray, read: np.ndarray, bs_kb: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of I/O on array ``a`` (read share ``read``, ``bs_kb`` each): the drive work
+    per back-end I/O, the back-end I/Os per I/O and the Seidmann station's queueing and delay
+    demand, from the array's drive figures."""
+    drive_iops, par = drives(c)
+    drive_mbps = _lookup(c, "storage_array", "media", DRIVE_MBPS)
+    penalty = _lookup(c, "storage_array", "raid", RAID_PENALTY)
+    disks = c.array.cols["disks"].astype(float)
+    backend = read + (1.0 - read) * penalty[a]
+    # a drive does max(1 / IOPS, transfer time) of work per request (its capacity) on `par`
+    # channels (flash): a small request holds one channel for `par` / IOPS; one that moves
+    # more than a channel's share of the drive's bandwidth has every channel and takes its
+    # transfer time, not `par` times it.  The station's servers keep the drive's capacity:
+    # the work per request over the time one holds a channel.
+    # A request over the stripe unit is split over `k` drives, which move their pieces at once:
+    # it holds each for one piece's time and costs the array k pieces' work.
+    k = np.clip(np.ceil(bs_kb / STRIPE_KB), 1.0, np.maximum(disks[a], 1.0))
+    transfer = bs_kb / k / (drive_mbps[a] * 1000.0)
+    per_io = k * np.maximum(1.0 / drive_iops[a], transfer)
+    held = np.maximum(par[a] / drive_iops[a], transfer)
+    aq, ad = mva.seidmann(held * backend, disks[a] * held / per_io)
+    return per_io, backend, aq, ad
+
+
+def drives(c: Compiled) -> tuple[np.ndarray, np.ndarray]:
+    """Per array, its drives' random IOPS (``disk_iops``, else its media's) and the requests
+    each serves at once: a drive's service time per request is the second over the first."""
+    rate = np.where(np.isnan(c.array.cols["disk_iops"]),
+                    _lookup(c, "storage_array", "media",
+                            DRIVE_IOPS | {"hdd15k": HDD15K_IOPS.value}),
+                    c.array.cols["disk_iops"])
+    return rate, _lookup(c, "storage_array", "media", DRIVE_PARALLEL)
+
+
+def _background(c: Compiled, disks: np.ndarray) -> storage_background.Background | None:
+    """The hosts' background I/O over their arrays and what each of its I/Os demands there
+    (:mod:`models.subsystems.storage_background`); None where no host has any."""
+    pairs = storage_background.pairs(c)
+    if pairs is None:
+        return None
+    h, a, read, bs_kb = pairs.host, pairs.array, pairs.read, pairs.bs_kb
+    hba, _ = _hba(c, h, a, bs_kb)
+    per_io, backend, aq, ad = _array(c, a, read, bs_kb)
+    vsan = vsan_io.station(c, read, bs_kb, 1e-6 / speed_of(c, h), np.zeros(len(h)),
+                           vsan_io.rows(c, a), a)
+    if vsan is not None:
+        per_io, backend, aq, ad, _ = vsan.merged(read, per_io, backend, aq, ad, disks)
+    return storage_background.Background(pairs, hba, aq, ad, per_io * backend)
 
 
 def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
@@ -464,10 +525,18 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     array_util = np.zeros(n_arr)
     arr_x = np.bincount(a_ix, weights=x_ix, minlength=n_arr) if n_arr else np.zeros(0)
     arr_lat = np.full(n_arr, np.nan)
+    bg, bg_x = p.bg, p.bg_x
     if n_arr:
         backend_x = np.bincount(a_ix, weights=x_ix * g.backend_per_io, minlength=n_arr)
-        array_util = np.minimum(backend_x / disks, 1.0)
         w = np.bincount(a_ix, weights=x_ix * (r_t[4] + g.ad), minlength=n_arr)
+        if bg is not None:  # the hosts' background: its work, rate and time at the arrays
+            hba_util += np.bincount(bg.host, bg_x * bg.hba, n_host)
+            backend_x += np.bincount(bg.array, bg_x * bg.work, n_arr)
+            arr_x = arr_x + np.bincount(bg.array, bg_x, n_arr)
+            q_arr = np.bincount(a[live], res.queue[:, 4], n_arr)  # the closed classes'
+            w += np.bincount(bg.array, bg_x * (bg.aq * p.bg_infl * (1.0 + q_arr[bg.array])
+                                               + bg.ad), n_arr)
+        array_util = np.minimum(backend_x / disks, 1.0)
         arr_lat = np.where(arr_x > 0, w / np.maximum(arr_x, 1e-300) * 1000.0, 0.0)
     vm_util[3] = hba_util[h_ix] if n_host else 0.0
     vm_util[4] = array_util[a_ix] if n_arr else 0.0
@@ -493,6 +562,7 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         warnings.append(f"{counted(n, 'open-loop VM')} offer{'s' if n == 1 else ''} more IOPS"
                         " than the path can serve: capped at saturation")
     _check_links(c, active, warnings)
+    warnings.extend(storage_background.warnings(c, bg, bg_x))
     read_mbps = mbps * read
     # writes of stretched VMs cross the inter-site link (decimal units, as the sizing guide)
     wan_res, wan_warn, wan_need = stretched.wan_usage(c, x * write * bs_kb * 8.0 / 1000.0)
@@ -504,6 +574,8 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
         vm_p95_ms=p95_ms, vm_read_mbps=read_mbps,
         vm_cpu_cores=cpu_cores, vm_cpu_cost_per_kiops=cpio_pct, vm_bound_by=bound,
         array_iops=arr_x, array_latency_ms=arr_lat, array_util=array_util,
+        host_background_iops=(np.bincount(bg.host, bg_x, n_host) if bg is not None
+                              else np.zeros(n_host)),
         resources=resources, warnings=warnings,
         mva_iterations=res.iterations, wan_required_mbps=wan_need)
     if p.vsan is not None:  # a vSAN VM's reads and writes apart
@@ -512,89 +584,3 @@ def solve(c: Compiled, write_delay_ms: np.ndarray) -> StorageResult:
     if p.app.any():
         _application(c, p, out, pops, served)
     return out
-
-
-def _application(c: Compiled, p: _Params, out: StorageResult, users: np.ndarray,
-                 served: np.ndarray) -> None:
-    """Transactions of the application VMs from their I/O rate (``ios`` I/Os each), the
-    response time by Little's law (``R = N / X - Z``), the guest CPU their work keeps busy and
-    the network load their transactions carry."""
-    v = c.vm.cols
-    app = p.app & served
-    x = out.vm_iops
-    txn = np.where(app, x / p.ios, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        resp = np.where(app & (x > 0), users * 1000.0 / np.maximum(txn, 1e-300)
-                        - v["workload.app_think_ms"], np.nan)
-    out.vm_txn_per_s = txn
-    out.vm_txn_response_ms = np.maximum(resp, 0.0)
-    done = np.nan_to_num(txn)
-    out.vm_app_cores = done * v["workload.app_cpu_ms"] / 1000.0 * p.scale * 1e6
-    out.app_net_mbps = (done * v["workload.app_rx_kb_per_txn"] * 8e-3,
-                        done * v["workload.app_tx_kb_per_txn"] * 8e-3)
-    # users the VM carries before its mean response reaches the response ceiling: past the
-    # knee, R = N / X_max - Z (the asymptote of the closed loop), X_max = 1 / the busiest
-    # station's demand per transaction; the ceiling's p95 taken as 3x the mean (ln 20, an
-    # exponential response)
-    per_txn = p.demand[:, :5] * p.ios[:, None]
-    x_max = 1.0 / np.maximum(per_txn.max(axis=1), 1e-300)
-    r_mean = c.policy["p95_ms_max"] / math.log(20.0) / 1000.0
-    out.vm_max_users = np.where(app, x_max * (r_mean + v["workload.app_think_ms"] / 1000.0),
-                                np.nan)
-
-
-class _Gathered:
-    """The per-VM parameters of the VMs in ``ix`` (all VMs for a slice)."""
-
-    def __init__(self, p: _Params, ix: Any, d_closed: np.ndarray):
-        self.ix = ix
-        self.h, self.a = p.h[ix], p.a[ix]
-        self.vd, self.ad = p.vd[ix], p.ad[ix]
-        self.app_share = p.app_share[ix]
-        self.think_s = p.think_s[ix]
-        self.util0 = p.util0[ix]
-        self.backend_per_io = p.backend_per_io[ix]
-        self.demand5 = p.demand_t[:5, ix]
-        self.d5 = d_closed[ix, 5]
-
-
-def _gathered(cache: dict[str, Any], p: _Params, ix: np.ndarray,
-              d_closed: np.ndarray) -> _Gathered:
-    """:class:`_Gathered` for ``ix``, kept while the parameters and ``ix`` stay the same (a
-    knob that moves OIO among VMs already doing I/O)."""
-    hit = cache.get("gathered")
-    if hit is not None and hit[0] is p and np.array_equal(hit[1].ix, ix):
-        out: _Gathered = hit[1]
-        return out
-    g = _Gathered(p, ix, d_closed)
-    cache["gathered"] = (p, g)
-    return g
-
-
-def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
-    n_host, n_arr = len(c.host), len(c.array)
-    cache = _cache(c)
-    unreachable = cache.get("unreachable")
-    if unreachable is None:  # links never change under a knob patch
-        src, dst = c.host_array_pairs()
-        reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
-        reach[src, dst] = True
-        # A VM's disk on an array says its host reaches that array (vSphere runs a VM only
-        # on a host that sees its datastore), so a host without storage links is not
-        # warned about.  A host whose storage links name other arrays is: one of the two
-        # declarations is wrong.  Placed VMs whose host links to arrays, but not to theirs:
-        declared = np.any(reach, axis=1)
-        host = np.maximum(c.vm_host, 0)
-        unreachable = (c.vm_host >= 0) & (c.vm_array >= 0) & declared[host] \
-            & ~reach[host, np.maximum(c.vm_array, 0)]
-        cache["unreachable"] = unreachable = unreachable if unreachable.any() else False
-    if unreachable is False:
-        return
-    bad = active & unreachable
-    if not bad.any():
-        return
-    pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
-                                                          strict=True)})
-    for hh, aa in pairs[:5]:
-        warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but its"
-                        " storage links name other arrays (modelled as reachable)")

@@ -11,6 +11,7 @@ import numpy as np
 
 from models.core.compiled import Compiled
 from models.subsystems import mva
+from models.subsystems.storage_background import Background
 
 EXACT_MAX_POP = 4096
 """A lone VM with at most this many outstanding I/Os is solved with exact MVA."""
@@ -19,26 +20,37 @@ SIOC_THRESHOLD_MS = 30.0
 
 
 def _open_load(demand: np.ndarray, lam: np.ndarray, open_: np.ndarray, h: np.ndarray,
-               a: np.ndarray, n_host: int, n_arr: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               a: np.ndarray, n_host: int, n_arr: int, bg: Background | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Open classes take utilisation U from the shared stations they visit (their own
-    stations only slow themselves).  Offers beyond 98% of a station are scaled down.
-    Returns (served rates, closed-demand inflation 1/(1-U) per slot, saturated mask)."""
-    def util(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    stations only slow themselves), and so does the hosts' background I/O (``bg``).  Offers
+    beyond 98% of a station are scaled down.  Returns (served rates, closed-demand inflation
+    1/(1-U) per slot, saturated mask, the background's served rates and its inflation at
+    its array)."""
+    def util(rates: np.ndarray, bg_rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         load = rates[:, None] * demand
-        return np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
+        u_h, u_a = np.bincount(h, load[:, 3], n_host), np.bincount(a, load[:, 4], n_arr)
+        if bg is not None:
+            u_h += np.bincount(bg.host, bg_rates * bg.hba, len(u_h))
+            u_a += np.bincount(bg.array, bg_rates * bg.aq, len(u_a))
+        return u_h, u_a
 
+    bg_lam = bg.rate if bg is not None else np.zeros(0)
     own = (lam[:, None] * demand[:, :3]).max(axis=1)
-    u_h, u_a = util(lam)
+    u_h, u_a = util(lam, bg_lam)
     worst = np.maximum(np.maximum(u_h[h], u_a[a]), own)
     f = np.where(open_ & (worst > 0.98), 0.98 / np.maximum(worst, 1e-300), 1.0)
     lam = lam * f
-    u_h, u_a = util(lam)
+    if bg is not None:
+        bg_worst = np.maximum(u_h[bg.host], u_a[bg.array])
+        bg_lam = bg_lam * np.where(bg_worst > 0.98, 0.98 / np.maximum(bg_worst, 1e-300), 1.0)
+    u_h, u_a = util(lam, bg_lam)
     infl = np.ones_like(demand)
     infl[:, 3] = 1.0 / (1.0 - u_h[h])
     infl[:, 4] = 1.0 / (1.0 - u_a[a])
     infl[:, :3] = np.where(open_[:, None], 1.0 / (1.0 - lam[:, None] * demand[:, :3]), 1.0)
-    return lam, infl, f < 1.0
+    bg_infl = 1.0 / (1.0 - u_a[bg.array]) if bg is not None else np.zeros(0)
+    return lam, infl, f < 1.0, bg_lam, bg_infl
 
 
 def _warm_start(hist: tuple[Any, ...] | None, pops: np.ndarray,
@@ -172,3 +184,31 @@ def _sioc(c: Compiled, d: np.ndarray, shared_st: np.ndarray, pops: np.ndarray,
         ratio = np.where(want > 0, np.minimum(cap / np.maximum(want, 1e-300), 1.0), 1.0)
         eff[members] = pops[members] * ratio
     return eff, _solve_closed(d, shared_st, eff, len(c.host) + n_arr, res.queue, cache)
+
+
+class _Gathered:
+    """The per-VM parameters of the VMs in ``ix`` (all VMs for a slice)."""
+
+    def __init__(self, p: Any, ix: Any, d_closed: np.ndarray):
+        self.ix = ix
+        self.h, self.a = p.h[ix], p.a[ix]
+        self.vd, self.ad = p.vd[ix], p.ad[ix]
+        self.app_share = p.app_share[ix]
+        self.think_s = p.think_s[ix]
+        self.util0 = p.util0[ix]
+        self.backend_per_io = p.backend_per_io[ix]
+        self.demand5 = p.demand_t[:5, ix]
+        self.d5 = d_closed[ix, 5]
+
+
+def _gathered(cache: dict[str, Any], p: Any, ix: np.ndarray,
+              d_closed: np.ndarray) -> _Gathered:
+    """:class:`_Gathered` for ``ix``, kept while the parameters and ``ix`` stay the same (a
+    knob that moves OIO among VMs already doing I/O)."""
+    hit = cache.get("gathered")
+    if hit is not None and hit[0] is p and np.array_equal(hit[1].ix, ix):
+        out: _Gathered = hit[1]
+        return out
+    g = _Gathered(p, ix, d_closed)
+    cache["gathered"] = (p, g)
+    return g

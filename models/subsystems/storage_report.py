@@ -3,10 +3,14 @@ built from a small table, no per-VM Python loop).  Used by :mod:`models.subsyste
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 from models.core.compiled import Compiled
 from models.core.prediction import Resource
+from models.core.results import StorageResult
 from models.document.studies import MILLION, RAIDPOOL, VAIO
 
 BUSY = 0.9
@@ -65,3 +69,61 @@ def _bound_labels(c: Compiled, top: np.ndarray, top_u: np.ndarray,
     code = np.where(no_path, 1, code)
     out: list[str] = np.array(labels, dtype=object)[code].tolist()
     return out
+
+
+def _application(c: Compiled, p: Any, out: StorageResult, users: np.ndarray,
+                 served: np.ndarray) -> None:
+    """Transactions of the application VMs from their I/O rate (``ios`` I/Os each), the
+    response time by Little's law (``R = N / X - Z``), the guest CPU their work keeps busy and
+    the network load their transactions carry."""
+    v = c.vm.cols
+    app = p.app & served
+    x = out.vm_iops
+    txn = np.where(app, x / p.ios, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resp = np.where(app & (x > 0), users * 1000.0 / np.maximum(txn, 1e-300)
+                        - v["workload.app_think_ms"], np.nan)
+    out.vm_txn_per_s = txn
+    out.vm_txn_response_ms = np.maximum(resp, 0.0)
+    done = np.nan_to_num(txn)
+    out.vm_app_cores = done * v["workload.app_cpu_ms"] / 1000.0 * p.scale * 1e6
+    out.app_net_mbps = (done * v["workload.app_rx_kb_per_txn"] * 8e-3,
+                        done * v["workload.app_tx_kb_per_txn"] * 8e-3)
+    # users the VM carries before its mean response reaches the response ceiling: past the
+    # knee, R = N / X_max - Z (the asymptote of the closed loop), X_max = 1 / the busiest
+    # station's demand per transaction; the ceiling's p95 taken as 3x the mean (ln 20, an
+    # exponential response)
+    per_txn = p.demand[:, :5] * p.ios[:, None]
+    x_max = 1.0 / np.maximum(per_txn.max(axis=1), 1e-300)
+    r_mean = c.policy["p95_ms_max"] / math.log(20.0) / 1000.0
+    out.vm_max_users = np.where(app, x_max * (r_mean + v["workload.app_think_ms"] / 1000.0),
+                                np.nan)
+
+
+def _check_links(c: Compiled, active: np.ndarray, warnings: list[str]) -> None:
+    n_host, n_arr = len(c.host), len(c.array)
+    cache: dict[str, Any] = c.__dict__.setdefault("_storage_cache", {})
+    unreachable = cache.get("unreachable")
+    if unreachable is None:  # links never change under a knob patch
+        src, dst = c.host_array_pairs()
+        reach = np.zeros((max(n_host, 1), max(n_arr, 1)), bool)
+        reach[src, dst] = True
+        # A VM's disk on an array says its host reaches that array (vSphere runs a VM only
+        # on a host that sees its datastore), so a host without storage links is not
+        # warned about.  A host whose storage links name other arrays is: one of the two
+        # declarations is wrong.  Placed VMs whose host links to arrays, but not to theirs:
+        declared = np.any(reach, axis=1)
+        host = np.maximum(c.vm_host, 0)
+        unreachable = (c.vm_host >= 0) & (c.vm_array >= 0) & declared[host] \
+            & ~reach[host, np.maximum(c.vm_array, 0)]
+        cache["unreachable"] = unreachable = unreachable if unreachable.any() else False
+    if unreachable is False:
+        return
+    bad = active & unreachable
+    if not bad.any():
+        return
+    pairs = sorted({(int(hh), int(aa)) for hh, aa in zip(c.vm_host[bad], c.vm_array[bad],
+                                                          strict=True)})
+    for hh, aa in pairs[:5]:
+        warnings.append(f"host {c.host.ids[hh]} runs VMs on array {c.array.ids[aa]} but its"
+                        " storage links name other arrays (modelled as reachable)")

@@ -54,7 +54,7 @@ Mechanism (VMware's published rules; ``../shared/reference/vsan-sizing.md`` coll
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -167,6 +167,8 @@ class Service:
     """Per VM, a read's mean round-trip wait (a remote copy)."""
     write_rtt_ms: np.ndarray
     """Per VM, a write's round-trip wait (its remote replicas, within the cluster)."""
+    array_cluster: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    """Per array, the vSAN cluster that serves it (-1: none)."""
 
     @property
     def any(self) -> bool:
@@ -241,31 +243,50 @@ def _service(c: Compiled) -> Service:
                              per_cluster[np.maximum(array_cluster, 0)], 0.0)
     vm_cluster = np.where(c.vm_array >= 0, array_cluster[np.maximum(c.vm_array, 0)], -1)
     on = vm_cluster >= 0
-    if not on.any():
-        return none
-    hosts_of = np.bincount(hc[in_vsan], minlength=len(c.cluster))
-    # data sites of each cluster: reads stay at the VM's own site
-    sites = [len(set(c.host_site[(hc == k) & (c.host_site >= 0)].tolist())) or 1
-             for k in range(len(c.cluster))]
+    if not on.any():  # no VM on it; a host's background I/O may be
+        return replace(none, array_devices=array_devices, array_cluster=array_cluster)
     own = c.vm.cols["vsan.policy"]
     out = {k: np.full(n, np.nan) for k in ("iops", "wio", "ws", "rr", "wr")}
     for k in np.unique(vm_cluster[on]):
-        a = _choice(c, "cluster", "vsan.architecture", int(arch[k]))
-        default = _choice(c, "cluster", "vsan.policy", int(cc["vsan.policy"][k]))
-        hosts = int(hosts_of[k])
-        per_site = max(hosts / sites[k], 1.0)
         for code in np.unique(own[vm_cluster == k]):
             name = _choice(c, "vm", "vsan.policy", int(code))
-            policy = default if name == "cluster" else name
-            ftt = 1 if policy == "raid5" else 2 if policy == "raid6" else int(cc["vsan.ftt"][k])
-            wio, ws = write_path(a, policy, ftt, hosts)
             rows = (vm_cluster == k) & (own == code)
-            out["iops"][rows] = OSA_GROUP_IOPS.value * (ESA_SPEEDUP if a == "esa" else 1.0)
-            out["wio"][rows], out["ws"][rows] = wio, ws
-            out["rr"][rows] = HOST_RTT_MS * (1.0 - 1.0 / per_site)
-            out["wr"][rows] = HOST_RTT_MS * ws
+            for key, v in zip(out, _path(c, int(k), name), strict=True):
+                out[key][rows] = v
     return Service(on, vm_cluster, array_devices, out["iops"], out["wio"], out["ws"],
-                   out["rr"], out["wr"])
+                   out["rr"], out["wr"], array_cluster)
+
+
+def _path(c: Compiled, k: int, policy: str) -> tuple[float, float, float, float, float]:
+    """Cluster ``k``'s device rate, a write's device I/Os (work and in series) and a read's
+    and a write's round-trip wait under the VM policy ``policy`` (``cluster``: its default)."""
+    cc, hc = c.cluster.cols, c.host_cluster
+    arch = _choice(c, "cluster", "vsan.architecture", int(cc["vsan.architecture"][k]))
+    if policy == "cluster":
+        policy = _choice(c, "cluster", "vsan.policy", int(cc["vsan.policy"][k]))
+    hosts = int(np.count_nonzero(hc == k))
+    # data sites of the cluster: reads stay at the VM's own site
+    sites = len(set(c.host_site[(hc == k) & (c.host_site >= 0)].tolist())) or 1
+    per_site = max(hosts / sites, 1.0)
+    ftt = 1 if policy == "raid5" else 2 if policy == "raid6" else int(cc["vsan.ftt"][k])
+    wio, ws = write_path(arch, policy, ftt, hosts)
+    return (OSA_GROUP_IOPS.value * (ESA_SPEEDUP if arch == "esa" else 1.0), wio, ws,
+            HOST_RTT_MS * (1.0 - 1.0 / per_site), HOST_RTT_MS * ws)
+
+
+def rows(c: Compiled, arrays: np.ndarray) -> Service:
+    """The vSAN service of I/O on the arrays ``arrays`` (one row each) under their cluster's
+    default policy: a host's background I/O (:mod:`models.subsystems.storage_background`)."""
+    s = service(c)
+    n = len(arrays)
+    cluster = (s.array_cluster[arrays] if len(s.array_cluster) and n
+               else np.full(n, -1, np.int64))
+    out = {k: np.full(n, np.nan) for k in ("iops", "wio", "ws", "rr", "wr")}
+    for k in np.unique(cluster[cluster >= 0]):
+        for key, v in zip(out, _path(c, int(k), "cluster"), strict=True):
+            out[key][cluster == k] = v
+    return Service(cluster >= 0, cluster, s.array_devices, out["iops"], out["wio"], out["ws"],
+                   out["rr"], out["wr"], s.array_cluster)
 
 
 def memory_gb(c: Compiled) -> np.ndarray:
@@ -392,11 +413,13 @@ class Station:
 
 
 def station(c: Compiled, read: np.ndarray, bs_kb: np.ndarray, scale: np.ndarray,
-            write_delay_ms: np.ndarray) -> Station | None:
+            write_delay_ms: np.ndarray, s: Service | None = None,
+            arrays: np.ndarray | None = None) -> Station | None:
     """The vSAN station of the VMs a vSAN cluster serves (None without any): ``read`` the
     VMs' read shares, ``bs_kb`` their request sizes, ``scale`` seconds per microsecond of the
-    reference core on their hosts, ``write_delay_ms`` the engine's per-write delay."""
-    s = service(c)
+    reference core on their hosts, ``write_delay_ms`` the engine's per-write delay.  With
+    ``s`` and ``arrays`` (:func:`rows`), the same for other rows of I/O on those arrays."""
+    s = service(c) if s is None else s
     if not s.any:
         return None
     on = s.vm
@@ -404,7 +427,7 @@ def station(c: Compiled, read: np.ndarray, bs_kb: np.ndarray, scale: np.ndarray,
     transfer = bs_kb / (DEVICE_MBPS * 1000.0)
     per_io = np.maximum(1.0 / rate, transfer)
     held = np.maximum(FLASH_CHANNELS / rate, transfer)  # a request's time on its device
-    devices = s.array_devices[np.maximum(c.vm_array, 0)]
+    devices = s.array_devices[np.maximum(c.vm_array if arrays is None else arrays, 0)]
     servers = np.maximum(devices * held / per_io, 1.0)
     wio, ws = np.nan_to_num(s.write_ios), np.nan_to_num(s.write_serial)
     aq_r, aq_w = held / servers, held * wio / servers
