@@ -43,11 +43,26 @@ vCenter host's quickStats or performance history):
   from the record.
 
 A host whose export lists every VM it runs (or whose VM count nobody recorded) gets no
-background: what its record and its VMs disagree by is the model's error (the hypervisor's
-own work, a conversion, samples a moment apart) and stays in the check's residual, which is
-what the check is for.  A host that recorded nothing gets none either; its VMs without a
-measurement are idle and say so, and where nothing measured its CPU at all the engine reads
-it "not measured".
+background CPU or memory: what its record and its VMs disagree by is the model's error (the
+hypervisor's own work, a conversion, samples a moment apart) and stays in the check's
+residual, which is what the check is for.  A host that recorded nothing gets none either;
+its VMs without a measurement are idle and say so, and where nothing measured its CPU at all
+the engine reads it "not measured".
+
+Storage I/O is kept whole the same way, on every host:
+
+* **Background I/O** (issue 36), on every host that recorded its IOPS (Live Optics ESX
+  Performance, vCenter's datastore counters, an Aria Operations host view): what it recorded
+  beyond its VMs' measured IOPS is the host's ``background.iops`` - the hypervisor's own I/O,
+  that of its VMs whose I/O is not measured, and on a partial host that of the VMs the export
+  does not list - never negative (where its VMs add up to more, it has none and the check
+  says so).  Its read share and size (``background.read_pct``, ``background.io_kb``) are the
+  host's recorded reads and bytes less its VMs' (the host's own mix where that leaves none
+  that can be, or where the background is under a tenth of the record; the VMs' where the
+  host recorded none).  The storage model offers it to the
+  arrays the host reaches (:mod:`models.subsystems.storage_background`), so an estate's
+  arrays carry the load they recorded.  Its CPU is not charged again: the host's record
+  holds it.
 """
 
 from __future__ import annotations
@@ -80,10 +95,19 @@ __all__ = ["SCALED", "TARGET_MEDIAN", "TARGET_P90", "BaselineCheck", "Changes", 
            "VmResidual", "apply", "calibrate", "calibrate_after_import", "check",
            "provenance_lines", "solve"]
 
+MIN_IOPS = 0.5
+"""Background I/O below this is none (the sources record whole IOPS; a VM's share of its
+host's peak leaves a rounding)."""
+
+MIX_SHARE = 0.1
+"""A background I/O of at least this share of its host's record takes the record's mix less
+its VMs'; a smaller one (mostly the record's rounding), the host's own mix."""
+
 Changes = dict[str, dict[str, Value]]
 """Component id -> {property: new value} (None removes an explicit value)."""
 
 BACKGROUND = ("background.cpu_cores", "background.cpu_ghz", "background.memory_gb",
+              "background.iops", "background.read_pct", "background.io_kb",
               "provenance.background")
 
 
@@ -96,7 +120,8 @@ def solve(design: Design) -> Changes:
     them)."""
     vms = [c for c in design.of_kind("vm") if c.get("workload.profile") == "measured"]
     hosts = design.of_kind("host")
-    if not vms and not any(_unlisted(h) for h in hosts):
+    if not vms and not any(_unlisted(h) or h.get("measured.iops") is not None
+                           or h.get("background.iops") is not None for h in hosts):
         return {}
     changes: Changes = {}
     work = design.copy()
@@ -360,6 +385,7 @@ class _Solve:
             else np.zeros(len(solved.host))
         held = solved.vm.cols["workload.memory_gb"]
         memory = self.per_host(np.where(np.isnan(held), solved.vm.cols["memory_gb"], held))
+        io = self.io(solved)
         out: Changes = {}
         for j, comp in enumerate(self.hosts):
             ch: dict[str, Value] = dict.fromkeys(BACKGROUND)
@@ -367,16 +393,74 @@ class _Solve:
             if self.unlisted[j]:  # only the VMs the export leaves out are background
                 cpu = _left(self.cpu_rec[j], cores[j])
                 mem = _left(self.mem_rec[j], memory[j])
+            why = []
             if cpu is not None or mem is not None:
                 ch["background.cpu_cores"] = None if cpu is None else round(cpu, 6)
                 ch["background.cpu_ghz"] = None if cpu is None else round(float(self.clock[j]),
                                                                           6)
                 ch["background.memory_gb"] = None if mem is None else round(mem, 6)
-                ch["provenance.background"] = self._why_background(j)
+                why.append(self._why_background(j))
+            if j in io:
+                ch.update(io[j][0])
+                why.append(io[j][1])
+            if why:
+                ch["provenance.background"] = "; ".join(why)
             if any(comp.get(k) is not None for k in BACKGROUND) or any(
                     v is not None for v in ch.values()):
                 out[comp.id] = ch
         return out
+
+    def io(self, solved: Compiled) -> dict[int, tuple[dict[str, Value], str]]:
+        """Per host that recorded more IOPS than its VMs measured: its background I/O (rate,
+        read share, size) and its provenance, by host index."""
+        rec = solved.host.cols["measured.iops"]
+        if not np.isfinite(rec).any():
+            return {}
+        v = solved.vm.cols
+        measured = self.in_scope & np.isfinite(v["measured.iops"])
+        x = np.where(measured, np.nan_to_num(v["measured.iops"]), 0.0)
+        h = len(solved.host)
+        on = self.placed
+        vms = np.bincount(self.hidx[on], x[on], minlength=h)
+        reads = np.bincount(self.hidx[on], (x * v["workload.io_read_pct"] / 100.0)[on],
+                            minlength=h)
+        kbs = np.bincount(self.hidx[on], (x * v["workload.io_block_kb"])[on], minlength=h)
+        blind = np.bincount(self.hidx[on], (self.in_scope & ~measured)[on], minlength=h)
+        host_read = solved.host.cols["measured.read_pct"] / 100.0
+        host_kb = solved.host.cols["measured.io_kb"]
+        spec = VM.props["workload.io_block_kb"]
+        lo, hi = float(spec.min or 0.5), float(spec.max or 4096)
+        out: dict[int, tuple[dict[str, Value], str]] = {}
+        for j in np.flatnonzero(np.isfinite(rec) & (rec >= vms + MIN_IOPS)).tolist():
+            left = float(rec[j] - vms[j])
+            # the record less the VMs' where the background is a fair part of it (a small
+            # one is mostly the record's rounding); else the host's own mix
+            part = left >= MIX_SHARE * float(rec[j])
+            r = (float(rec[j] * host_read[j]) - float(reads[j])) / left if part else math.nan
+            if not 0.0 <= r <= 1.0:
+                r = float(host_read[j]) if math.isfinite(host_read[j]) else (
+                    float(reads[j] / vms[j]) if vms[j] > 0 else math.nan)
+            kb = (float(rec[j] * host_kb[j]) - float(kbs[j])) / left if part else math.nan
+            if not lo <= kb <= hi:
+                kb = (min(max(float(host_kb[j]), lo), hi) if math.isfinite(host_kb[j])
+                      and host_kb[j] > 0 else float(kbs[j] / vms[j]) if vms[j] > 0
+                      else math.nan)
+            ch: dict[str, Value] = {
+                "background.iops": round(left, 4),
+                "background.read_pct": round(r * 100.0, 3) if math.isfinite(r) else None,
+                "background.io_kb": round(kb, 3) if math.isfinite(kb) else None}
+            out[j] = (ch, self._why_io(j, float(rec[j]), float(vms[j]), left, int(blind[j])))
+        return out
+
+    def _why_io(self, j: int, rec: float, vms: float, left: float, blind: int) -> str:
+        also = [w for w in (
+            f"{counted(blind, 'VM')} whose own I/O is not measured" if blind else "",
+            f"the {counted(int(self.unlisted[j]), 'VM')} the export does not list"
+            if self.unlisted[j] else "") if w]
+        return (f"solved: host {self.name(j)}'s recorded {rec:,.0f} IOPS less its VMs' measured"
+                f" {vms:,.0f}: {left:,.0f} IOPS of its own (the hypervisor's I/O"
+                + "".join(f", {w}" for w in also) + ") on the arrays it reaches"
+                + self.source(j))
 
     def _why_background(self, j: int) -> str:
         recorded = [f"{label} usage {v:.0f}%" for label, v in (

@@ -32,17 +32,41 @@ def extras(comp: Component) -> dict[str, float]:
     return {label: v for key, label in EXTRAS if (v := _num(comp.get(key))) is not None}
 
 
-def host_iops(design: Design, pred: Prediction) -> dict[str, tuple[float, float]]:
-    """Host id -> (predicted IOPS of its VMs, recorded IOPS) for the hosts that recorded it."""
+@dataclass
+class HostIops:
+    """A host's recorded IOPS beside the design's: its VMs' (as predicted) and its background
+    I/O (what it recorded beyond its VMs', as served), and its VMs' measured IOPS."""
+
+    vms: float
+    background: float
+    recorded: float
+    measured: float
+
+    @property
+    def predicted(self) -> float:
+        return self.vms + self.background
+
+
+def host_iops(design: Design, pred: Prediction) -> dict[str, HostIops]:
+    """Host id -> its IOPS, for the hosts that recorded them."""
     recorded = {h.id: v for h in design.of_kind("host")
                 if (v := _num(h.get("measured.iops"))) is not None}
     if not recorded:
         return {}
     total = dict.fromkeys(recorded, 0.0)
+    measured = dict.fromkeys(recorded, 0.0)
+    runs = {lk.source: lk.target for lk in design.links if lk.kind == "runs_on"}
+    for vm in design.of_kind("vm"):
+        host = runs.get(vm.id)
+        if host in measured and vm.get("workload.profile") == "measured":
+            measured[host] += _num(vm.get("measured.iops")) or 0.0
     for host, iops in zip(pred.vms.host, pred.vms.iops, strict=True):
         if host in total and math.isfinite(float(iops)):
             total[host] += float(iops)
-    return {h: (total[h], recorded[h]) for h in recorded}
+    bg = pred.hosts.background_iops
+    own = {hid: float(bg[i]) for i, hid in enumerate(pred.hosts.ids)
+           if len(bg) > i and math.isfinite(float(bg[i]))}
+    return {h: HostIops(total[h], own.get(h, 0.0), recorded[h], measured[h]) for h in recorded}
 
 
 @dataclass
@@ -95,10 +119,29 @@ def _cap(h: Component) -> float:
     return sockets * cores * (_num(h.get("ghz")) or 0.0)
 
 
-def iops_line(pairs: list[tuple[float, float]]) -> str:
-    """The check's line on host IOPS: the median relative residual and the totals."""
-    rel = [abs(p - r) / r for p, r in pairs if r > 0]
-    pred, rec = sum(p for p, _ in pairs), sum(r for _, r in pairs)
+def iops_lines(hosts: list[HostIops], names: list[str]) -> list[str]:
+    """The check's lines on host IOPS: the median relative residual and the totals, the
+    background I/O (what the hosts recorded beyond their VMs') and the hosts whose VMs
+    measured more than they recorded (``names``: the hosts' names, in the same order)."""
+    rel = [abs(h.predicted - h.recorded) / h.recorded for h in hosts if h.recorded > 0]
+    pred, rec = sum(h.predicted for h in hosts), sum(h.recorded for h in hosts)
     median = f"median {float(np.median(rel)):.0%} off, " if rel else ""
-    return (f"  host IOPS    {median}{pred:,.0f} predicted vs {rec:,.0f} recorded over"
-            f" {counted(len(pairs), 'host')}")
+    out = [f"  host IOPS    {median}{pred:,.0f} predicted vs {rec:,.0f} recorded over"
+           f" {counted(len(hosts), 'host')}"]
+    own = sorted(((h.background, n) for h, n in zip(hosts, names, strict=True)
+                  if h.background > 0), reverse=True)
+    if own:
+        top = ", ".join(f"{n} {v:,.0f}" for v, n in own[:3]) + (" ..." if len(own) > 3 else "")
+        out.append(f"  background I/O {sum(v for v, _ in own):,.0f} IOPS on"
+                   f" {counted(len(own), 'host')} ({top}): what they recorded beyond their"
+                   " VMs' (the hypervisor's own, VMs without measured I/O or not listed), on"
+                   " the arrays each reaches")
+    over = [h.measured / h.recorded for h in hosts if h.recorded > 0
+            and h.measured > h.recorded + 0.5]
+    if over:
+        by = f"x{min(over):.2f}" if f"{min(over):.2f}" == f"{max(over):.2f}" \
+            else f"x{min(over):.2f} to x{max(over):.2f}"
+        out.append(f"  {counted(len(over), 'host')} whose VMs' measured IOPS add up to more"
+                   f" than the host recorded ({by}; samples a moment apart): no background"
+                   " I/O there, the VMs keep their own")
+    return out

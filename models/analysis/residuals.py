@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from models.analysis import recorded
+from models.analysis import latency, recorded
 from models.core.compiled import compile_design
 from models.core.platform import HT_THROUGHPUT, REF_GHZ, host_speed, processor_text
 from models.core.prediction import Prediction
@@ -58,7 +58,10 @@ class HostResidual:
     vms_listed: int | None = None
     """VMs the host runs by the inventory, and those the export lists on it."""
     iops_predicted: float | None = None
+    """Its VMs' IOPS and its background I/O."""
     iops_recorded: float | None = None
+    background_iops: float | None = None
+    """The I/O it recorded beyond its VMs' (``background.iops``, as served)."""
     recorded: dict[str, float] = field(default_factory=dict)
     """Recorded figures without a prediction (CPU demand, contention, ready: %)."""
 
@@ -86,7 +89,8 @@ class HostResidual:
                 "background_memory_pct": self.background_memory,
                 "vms_recorded": self.vms_recorded, "vms_listed": self.vms_listed,
                 "partial": self.partial, "iops_predicted": self.iops_predicted,
-                "iops_recorded": self.iops_recorded, "recorded": dict(self.recorded)}
+                "iops_recorded": self.iops_recorded, "background_iops": self.background_iops,
+                "recorded": dict(self.recorded)}
 
     def partial_line(self) -> str:
         """``esx01: 39 VMs recorded, 36 in the export; background CPU 12.0%, memory 8.1%``."""
@@ -104,15 +108,22 @@ class VmResidual:
     iops_recorded: float | None
     latency_predicted: float | None
     latency_recorded: float | None
+    """The model's mean latency and the recorded average (like with like)."""
     cpu_mhz_predicted: float | None
     cpu_mhz_recorded: float | None
     provenance: dict[str, str] = field(default_factory=dict)
+    p95_predicted: float | None = None
+    peak_recorded: float | None = None
+    """The model's p95 latency and the recorded peak (the highest sample, or the p95 or
+    maximum of the samples)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "iops_predicted": self.iops_predicted,
                 "iops_recorded": self.iops_recorded,
                 "latency_ms_predicted": self.latency_predicted,
                 "latency_ms_recorded": self.latency_recorded,
+                "p95_latency_ms_predicted": self.p95_predicted,
+                "peak_latency_ms_recorded": self.peak_recorded,
                 "cpu_mhz_predicted": self.cpu_mhz_predicted,
                 "cpu_mhz_recorded": self.cpu_mhz_recorded, "provenance": dict(self.provenance)}
 
@@ -142,6 +153,10 @@ class BaselineCheck:
     """Host id -> the factor its measured VMs' CPU was scaled by to meet its record."""
     clusters: list[HostResidual] = field(default_factory=list)
     """Clusters that recorded their utilisation (an Aria Operations cluster view)."""
+    iops: dict[str, recorded.HostIops] = field(default_factory=dict)
+    """Host id -> its IOPS, for the hosts that recorded them."""
+    arrays: list[latency.ArrayLatency] = field(default_factory=list)
+    """Arrays whose VMs recorded their average latency: the model's beside the record's."""
 
     def stats(self, what: str) -> dict[str, float | int | None]:
         """Median, 90th percentile and largest absolute residual of ``cpu`` or ``memory``
@@ -177,9 +192,13 @@ class BaselineCheck:
                 and v.iops_recorded is not None and v.iops_recorded > 0]
         lat = [abs(v.latency_predicted - v.latency_recorded) for v in self.vms
                if v.latency_predicted is not None and v.latency_recorded is not None]
+        peak = [abs(v.p95_predicted - v.peak_recorded) for v in self.vms
+                if v.p95_predicted is not None and v.peak_recorded is not None]
         return {"vms_iops": len(iops), "iops_median_rel": float(np.median(iops)) if iops
                 else None, "vms_latency": len(lat),
-                "latency_median_ms": float(np.median(lat)) if lat else None}
+                "latency_median_ms": float(np.median(lat)) if lat else None,
+                "vms_peak_latency": len(peak),
+                "peak_latency_median_ms": float(np.median(peak)) if peak else None}
 
     @property
     def within_target(self) -> bool | None:
@@ -204,10 +223,10 @@ class BaselineCheck:
                            f" {s['max']:.1f} over {kind_count('host', int(s['hosts']))}")
             else:
                 out.append(f"  {label:<12} nothing recorded to compare with")
-        iops = [(h.iops_predicted, h.iops_recorded) for h in self.hosts
-                if h.iops_predicted is not None and h.iops_recorded is not None]
-        if iops:
-            out.append(recorded.iops_line(iops))
+        if self.iops:
+            names = {h.id: h.name for h in self.hosts}
+            out += recorded.iops_lines(list(self.iops.values()),
+                                       [names.get(k, k) for k in self.iops])
         verdict = self.within_target
         if verdict is not None:
             out.append(f"  target (median <= {TARGET_MEDIAN:g}, p90 <= {TARGET_P90:g}):"
@@ -230,9 +249,14 @@ class BaselineCheck:
             out.append(f"  VM IOPS      median {float(v['iops_median_rel'] or 0):.1%} off over"
                        f" {kind_count('vm', int(v['vms_iops']))}")
         if v["vms_latency"]:
-            out.append(f"  VM latency   median {float(v['latency_median_ms'] or 0):.2f} ms off"
-                       f" over {kind_count('vm', int(v['vms_latency']))} (the model's array, not a"
-                       " fit)")
+            out.append(f"  VM latency   average: median {float(v['latency_median_ms'] or 0):.2f}"
+                       f" ms off over {kind_count('vm', int(v['vms_latency']))} (the model's mean"
+                       " against the recorded average)")
+        if v["vms_peak_latency"]:
+            out.append(f"  VM latency   peak: median {float(v['peak_latency_median_ms'] or 0):.2f}"
+                       f" ms off over {kind_count('vm', int(v['vms_peak_latency']))} (the model's"
+                       " p95 against the recorded peak)")
+        out += latency.check_lines(self.arrays)
         if self.vms_without_io:
             out.append(f"  {self.vms_without_io:,} of {kind_count('vm', self.vms_total)} lack"
                        " I/O data:"
@@ -293,6 +317,7 @@ class BaselineCheck:
                             "hosts_not_measured": len(self.not_measured)},
                 "hosts": [h.to_dict() for h in self.hosts],
                 "clusters": [h.to_dict() for h in self.clusters],
+                "arrays": [a.to_dict() for a in self.arrays],
                 "vms": [v.to_dict() for v in self.vms]}
 
 
@@ -304,7 +329,8 @@ def _more(h: HostResidual) -> str:
     """A check line's recorded IOPS and the figures without a prediction."""
     parts = []
     if h.iops_recorded is not None:
-        parts.append(f"IOPS {h.iops_predicted or 0:,.0f} vs {h.iops_recorded:,.0f}")
+        own = f" ({h.background_iops:,.0f} background)" if h.background_iops else ""
+        parts.append(f"IOPS {h.iops_predicted or 0:,.0f} vs {h.iops_recorded:,.0f}{own}")
     parts += [f"{label} {v:.1f}%" for label, v in h.recorded.items()]
     return ("  " + ", ".join(parts)) if parts else ""
 
@@ -349,8 +375,9 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
             _num(cpu_rec), _finite(pred.hosts.memory_util[i] * 100.0), _num(mem_rec),
             bg_cpu, bg_mem, runs if isinstance(runs, int) else None,
             listed if isinstance(listed, int) else None,
-            iops_predicted=iops[hid][0] if hid in iops else None,
-            iops_recorded=iops[hid][1] if hid in iops else None,
+            iops_predicted=iops[hid].predicted if hid in iops else None,
+            iops_recorded=iops[hid].recorded if hid in iops else None,
+            background_iops=iops[hid].background if hid in iops else None,
             recorded=recorded.extras(comp)))
     # an unplaced VM's MHz convert at the hosts' mean clock, as solve() converted them
     mean = (sum(ghz.values()) / n_hosts if ghz else 2.4, sum(ht.values()) / n_hosts
@@ -373,15 +400,18 @@ def check(design: Design, prediction: Prediction | None = None) -> BaselineCheck
         why = str(comp.get("provenance.cpu") or "")
         if SCALED in why and host is not None:
             scaled[host] = _scale_of(why)
+        peak = _num(comp.get("measured.latency_peak_ms"))
         vms.append(VmResidual(
             vid, v.names[i], _finite(v.iops[i]), _num(comp.get("measured.iops")),
             _finite(v.latency_ms[i]) if comp.get("measured.latency_ms") is not None else None,
             _num(comp.get("measured.latency_ms")), _finite(cores / f * g * 1000.0),
-            mhz_rec, {k: str(comp.get(f"provenance.{k}")) for k in ("cpu", "memory", "io")}))
+            mhz_rec, {k: str(comp.get(f"provenance.{k}")) for k in ("cpu", "memory", "io")},
+            _finite(v.p95_latency_ms[i]) if peak is not None else None, peak))
     clusters = [HostResidual(f.id, f.name, f.cpu_predicted, f.cpu_recorded,
                              f.memory_predicted, f.memory_recorded, recorded=f.extras)
                 for f in recorded.clusters(design, pred)]
-    return BaselineCheck(hosts, vms, without_io, without_cpu, total, scaled, clusters)
+    return BaselineCheck(hosts, vms, without_io, without_cpu, total, scaled, clusters, iops,
+                         latency.arrays(design, pred))
 
 
 def _scale_of(text: str) -> float:
