@@ -27,10 +27,12 @@ from models.document.design import (
     DesignError,
     Issue,
     Link,
+    Value,
 )
 from models.document.numbers import percent, with_unit
 from models.document.words import counted
 from models.engine import evaluation as engine_mod
+from models.subsystems.storage_background import IO_KB, READ_PCT
 
 Evaluate = Callable[[Compiled], Prediction]
 """Compiled design -> prediction; :func:`models.engine.evaluation.run` unless a test injects
@@ -206,6 +208,46 @@ def _mix_key(vm: Component) -> tuple[str, float, float, str]:
 BACKGROUND = ("background.cpu_cores", "background.cpu_ghz", "background.memory_gb",
               "provenance.background")
 """A host's background load (:mod:`models.analysis.baseline` solves it)."""
+BACKGROUND_IO = ("background.iops", "background.read_pct", "background.io_kb")
+"""A host's background I/O (issue 36)."""
+
+
+@dataclass
+class IoBackground:
+    """Hosts' background I/O summed: IOPS, and reads and KB moved per second (their mix)."""
+
+    iops: float = 0.0
+    reads: float = 0.0
+    kb: float = 0.0
+    """Reads per second and KB per second (None figures of a host: a VM's defaults)."""
+
+    def scaled(self, f: float) -> IoBackground:
+        return IoBackground(self.iops * f, self.reads * f, self.kb * f)
+
+    def __add__(self, other: IoBackground) -> IoBackground:
+        return IoBackground(self.iops + other.iops, self.reads + other.reads,
+                            self.kb + other.kb)
+
+    def props(self) -> dict[str, Value]:
+        if self.iops <= 0:
+            return {}
+        return {"background.iops": round(self.iops, 4),
+                "background.read_pct": round(self.reads / self.iops * 100.0, 3),
+                "background.io_kb": round(self.kb / self.iops, 3)}
+
+
+def io_background_of(hosts: list[Component]) -> IoBackground:
+    """The hosts' background I/O summed, with its mix."""
+    out = IoBackground()
+    for h in hosts:
+        iops = h.get("background.iops")
+        if not isinstance(iops, (int, float)) or iops <= 0:
+            continue
+        read, kb = h.get("background.read_pct"), h.get("background.io_kb")
+        out += IoBackground(float(iops), float(iops) * float(
+            read if isinstance(read, (int, float)) else READ_PCT) / 100.0,
+            float(iops) * float(kb if isinstance(kb, (int, float)) else IO_KB))
+    return out
 
 
 def background_of(hosts: list[Component]) -> tuple[float, float]:
@@ -223,11 +265,16 @@ def background_of(hosts: list[Component]) -> tuple[float, float]:
     return work, memory
 
 
-def with_background(host: Component, work: float, memory: float, why: str) -> Component:
+def with_background(host: Component, work: float, memory: float, why: str,
+                    io: IoBackground | None = None) -> Component:
     """A copy of ``host`` whose background load is ``work`` (GHz x core-equivalents, at its
-    own clock) and ``memory`` GB (none where both are zero)."""
-    props = {k: v for k, v in host.props.items() if k not in BACKGROUND}
-    if work > 0 or memory > 0:
+    own clock) and ``memory`` GB (none where both are zero), and its background I/O ``io``
+    (None: the host's own, as it was)."""
+    drop = BACKGROUND + (BACKGROUND_IO if io is not None else ())
+    props = {k: v for k, v in host.props.items() if k not in drop}
+    if io is not None:
+        props.update(io.props())
+    if work > 0 or memory > 0 or (io is not None and io.iops > 0):
         ghz = host.get("ghz")
         clock = float(ghz) if isinstance(ghz, (int, float)) else 2.4
         if work > 0:

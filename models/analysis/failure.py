@@ -17,6 +17,7 @@ from models.analysis.common import (
     _topology,
     _worst,
     background_of,
+    io_background_of,
     policy_breaches,
     with_background,
 )
@@ -346,16 +347,28 @@ def _restart_background(host: Component, out: Design, survivors: list[str],
                         res: FailureResult) -> None:
     """A partial host's background load is mostly VMs the export does not list: HA restarts
     them too, spread evenly over the survivors (a whole host has none from the baseline; one
-    set on it by hand goes down with it)."""
+    set on it by hand goes down with it).  A host's background I/O (its own beyond its VMs',
+    issue 36) moves with its VMs too: the arrays keep serving it, from the survivors."""
     recorded, listed = host.get("measured.vms"), host.get("measured.vms_listed")
     work, memory = background_of([host])
-    if not (isinstance(recorded, int) and isinstance(listed, int) and recorded > listed) \
-            or not (work or memory):
+    io = io_background_of([host])
+    unlisted = recorded - listed if isinstance(recorded, int) and isinstance(listed, int) \
+        else 0
+    if unlisted <= 0:
+        work = memory = 0.0
+    if not (work or memory or io.iops):
         return
+    name = host.name or host.id
+    parts = []
+    if work or memory:
+        parts.append(f"the background load of {name} ({counted(unlisted, 'VM')} the export"
+                     " does not list)")
+    if io.iops:
+        parts.append(("its" if parts else f"{name}'s") + f" background I/O ({io.iops:,.0f}"
+                     " IOPS)")
+    what = " and ".join(parts)
     if not survivors:
-        res.notes.append(f"the background load of {host.name or host.id}"
-                         f" ({counted(recorded - listed, 'VM')} the export does not list) stays"
-                         " down with it")
+        res.notes.append(f"{what} stays down with it")
         return
     share = 1.0 / len(survivors)
     for i, comp in enumerate(out.components):
@@ -364,11 +377,9 @@ def _restart_background(host: Component, out: Design, survivors: list[str],
             out.components[i] = with_background(
                 comp, own_work + work * share, own_memory + memory * share,
                 str(comp.get("provenance.background") or "")
-                + f"; a share of failed host {host.name or host.id}'s")
-    res.notes.append(f"the background load of {host.name or host.id}"
-                     f" ({counted(recorded - listed, 'VM')} the export does not list) restarts"
-                     " spread over"
-                     f" {counted(len(survivors), 'host')}")
+                + f"; a share of failed host {host.name or host.id}'s",
+                io_background_of([comp]) + io.scaled(share))
+    res.notes.append(f"{what} restarts spread over {counted(len(survivors), 'host')}")
 
 
 def _cluster_note(cluster: Component, survivors: int, ha_off: bool) -> str:

@@ -16,6 +16,7 @@ from models.analysis.common import (
     _replica,
     _topology,
     background_of,
+    io_background_of,
     with_background,
 )
 from models.document.design import Component, Design, DesignError, Issue, Link
@@ -76,7 +77,8 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
                                      "needs at least one host for its VMs")])
         made: list[str] = []
         work, memory = background_of(members)  # what the VMs do not explain: spread evenly
-        if (work or memory) and n:
+        io = io_background_of(members)
+        if (work or memory or io.iops) and n:
             cluster = design.component(gid) if gid else None
             group = f"cluster {(cluster.name if cluster else '') or gid}" if gid else \
                 "hosts in no cluster"
@@ -87,10 +89,11 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
         for i in range(n):
             tpl, r = templates[i % len(templates)], i // len(templates)
             host = make(tpl, r)
-            if work or memory:
+            if work or memory or io.iops:
                 host = with_background(host, work / n, memory / n, "spread evenly over the"
                                        f" cluster's {counted(n, 'host')} from "
-                                       + str(tpl.get("provenance.background") or "the record"))
+                                       + str(tpl.get("provenance.background") or "the record"),
+                                       io.scaled(1.0 / n))
             made.append(host.id)
             out.components.append(host)
             for nic in t.nics_of.get(tpl.id, []):
