@@ -69,6 +69,9 @@ class HostRecord:
     memory_usage_pct: float | None = None
     iops: float | None = None
     """Recorded host IOPS (Live Optics ESX Performance)."""
+    read_pct: float | None = None
+    io_kb: float | None = None
+    """The host's recorded I/O mix: share of reads (%) and mean size (KB)."""
     measured_by: str = ""
     """Where the recorded usage comes from (provenance text)."""
     vms_recorded: int | None = None
@@ -92,6 +95,10 @@ class Measured:
     read_pct: float | None = None
     io_kb: float | None = None
     latency_ms: float | None = None
+    """The mean latency over the window (compared with the model's mean)."""
+    latency_peak_ms: float | None = None
+    """A high latency: the highest sample, or the p95 or maximum of the samples (compared
+    with the model's p95)."""
     oio: float | None = None
     net_mbps: float | None = None
     sources: dict[str, str] = field(default_factory=dict)

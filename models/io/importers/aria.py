@@ -15,7 +15,8 @@ VM view     CPU demand (usage where the view has no demand) in MHz, ready and co
             network usage
 host view   CPU usage and demand (MHz, or %), contention and ready (%), memory utilisation
             (MB, or %), onto the host's recorded figures (a percentage of its cores x clock
-            and memory where the view gives MHz and MB)
+            and memory where the view gives MHz and MB); IOPS with its read share and size
+            (what passes its VMs' is its background I/O)
 cluster     the same onto the cluster (a percentage of its hosts' capacity)
 =========== ===============================================================================
 
@@ -37,7 +38,13 @@ from models.document.words import kind_text
 from models.io.importers import Measured
 from models.io.importers.aria_columns import FIGURES, Column, factor, number, parse
 from models.io.importers.importer import Importer, Option
-from models.io.importers.measurements import STATS, HostMeasured, Measurements, statistic
+from models.io.importers.measurements import (
+    STATS,
+    HostMeasured,
+    Measurements,
+    latencies,
+    statistic,
+)
 from models.io.importers.workbook import Row, csv_rows, head_rows
 
 NAME = re.compile(r"^(name|object name|virtual machine( name)?|vm( name)?|object)$")
@@ -175,9 +182,27 @@ def _host(view: _View, rows: list[Row], stat: str) -> HostMeasured | None:
         memory_unit_guessed=view.guessed("mem_util"),
         cpu_capacity_mhz=_stat(view, "cpu_capacity", rows, "max"),
         memory_capacity_mib=_stat(view, "mem_capacity", rows, "max"))
+    if view.object == "host":  # a host's own I/O: what passes its VMs' is its background
+        io = Measured()
+        iops, reads, writes = _iops(view, rows)
+        if iops is not None and (v := statistic(iops, stat)) is not None:
+            io.iops = v
+            _io(io, view, rows, stat, iops, reads, writes)
+            hm.iops, hm.read_pct, hm.io_kb = io.iops, io.read_pct, io.io_kb
     figures = (hm.cpu_pct, hm.memory_pct, hm.cpu_mhz, hm.cpu_demand_mhz, hm.cpu_demand_pct,
-               hm.cpu_contention_pct, hm.cpu_ready_pct, hm.memory_mib)
+               hm.cpu_contention_pct, hm.cpu_ready_pct, hm.memory_mib, hm.iops)
     return hm if any(v is not None for v in figures) else None
+
+
+def _iops(view: _View, rows: list[Row]
+          ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """IOPS per interval (or reads + writes per second), with the reads and writes."""
+    reads, writes = view.values("read_iops", rows), view.values("write_iops", rows)
+    iops = view.values("iops", rows)
+    if iops is None and reads is not None and writes is not None:
+        iops = np.where(np.isnan(reads) & np.isnan(writes), np.nan,
+                        np.nan_to_num(reads) + np.nan_to_num(writes))
+    return iops, reads, writes
 
 
 def _vm(view: _View, rows: list[Row], stat: str, src: str) -> Measured:
@@ -201,11 +226,7 @@ def _vm(view: _View, rows: list[Row], stat: str, src: str) -> Measured:
     active = col("mem_active")
     if active is not None:
         m.memory_active_mib = statistic(active, stat)
-    reads, writes = col("read_iops"), col("write_iops")
-    iops = col("iops")
-    if iops is None and reads is not None and writes is not None:
-        iops = np.where(np.isnan(reads) & np.isnan(writes), np.nan,
-                        np.nan_to_num(reads) + np.nan_to_num(writes))
+    iops, reads, writes = _iops(view, rows)
     if iops is not None and (v := statistic(iops, stat)) is not None:
         m.iops = v
         m.sources["io"] = f"{src}: IOPS"
@@ -234,7 +255,9 @@ def _io(m: Measured, view: _View, rows: list[Row], stat: str, iops: np.ndarray,
         lat = (np.nan_to_num(rl) * np.nan_to_num(reads)
                + np.nan_to_num(wl) * np.nan_to_num(writes)) / np.where(w > 0, w, np.nan)
     if lat is not None:
-        m.latency_ms = statistic(lat, stat)
+        m.latency_ms, m.latency_peak_ms = latencies(
+            np.nan_to_num(lat) * np.nan_to_num(iops), np.where(np.isnan(lat), np.nan, iops),
+            stat)
     oio = view.values("oio", rows)
     if oio is not None:
         m.oio = statistic(oio, stat)

@@ -600,7 +600,9 @@ def _host_props(h: HostRecord, report: ImportReport, versions: Counter[tuple[str
         props["esxi_version"] = mapped
         versions[(_short_version(h.version), mapped)] += 1
     for key, usage in (("measured.cpu_pct", h.cpu_usage_pct),
-                       ("measured.memory_pct", h.memory_usage_pct), ("measured.iops", h.iops)):
+                       ("measured.memory_pct", h.memory_usage_pct), ("measured.iops", h.iops),
+                       ("measured.read_pct", h.read_pct if h.iops else None),
+                       ("measured.io_kb", h.io_kb if h.iops else None)):
         if usage is not None and _in_range(key, usage, spec):
             props[key] = round(float(usage), 3)
     if h.measured_by and (h.cpu_usage_pct is not None or h.memory_usage_pct is not None
@@ -706,6 +708,7 @@ def measured_props(vm: VmRecord) -> dict[str, Any]:
             ("measured.memory_swapped_gb", m.memory_swapped_mib, gb),
             ("measured.iops", m.iops, 1.0), ("measured.read_pct", m.read_pct, 1.0),
             ("measured.io_kb", m.io_kb, 1.0), ("measured.latency_ms", m.latency_ms, 1.0),
+            ("measured.latency_peak_ms", m.latency_peak_ms, 1.0),
             ("measured.oio", m.oio, 1.0), ("measured.net_mbps", m.net_mbps, 1.0)):
         if value is not None and value >= 0:
             spec = VM.props[key]

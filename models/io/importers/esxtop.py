@@ -40,6 +40,7 @@ from models.io.importers.measurements import (
     HostMeasured,
     Measurements,
     NicMeasured,
+    latencies,
     statistic,
 )
 from models.io.importers.workbook import Row, csv_rows
@@ -271,7 +272,7 @@ def _disks(m: Measured, name: str, keys: list[tuple[str, str, str]],
     if have_lat:
         busy = np.where(total > 0, total, np.nan) if have_rw else np.where(cmds > 0, cmds,
                                                                            np.nan)
-        m.latency_ms = statistic(lat_w / busy, stat)
+        m.latency_ms, m.latency_peak_ms = latencies(lat_w, np.nan_to_num(busy), stat)
     if have_oio:
         m.oio = statistic(oio, stat)
 

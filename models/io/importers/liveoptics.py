@@ -5,7 +5,8 @@ read, the others named and left out).
 ================= ==========================================================================
 ESX Hosts         hosts: sockets, cores, clock, hyperthreading (threads > cores), memory, ESXi,
                   the processor string (kept on the record as ``cpu_model``)
-ESX Performance   each host's recorded CPU % (of cores x clock), memory % and IOPS
+ESX Performance   each host's recorded CPU % (of cores x clock), memory % and IOPS with its
+                  read share and I/O size (the I/O beyond its VMs' is its background I/O)
 VMs               VMs: vCPUs, memory, power state, host, cluster, datastores, disk sizes, and
                   consumed and active memory (readings taken at discovery)
 VM Performance    each VM's CPU (vCPU GHz), active memory, IOPS with its read share, I/O size
@@ -257,7 +258,7 @@ def _host_figures(col: Collection, hosts: dict[str, HostRecord], when: str,
                         " recorded figures are left out")
             continue
         host.cpu_usage_pct, host.memory_usage_pct = perf.cpu_pct, perf.memory_pct
-        host.iops = perf.iops
+        host.iops, host.read_pct, host.io_kb = perf.iops, perf.read_pct, perf.io_kb
         if perf.cpu_pct is not None or perf.memory_pct is not None or perf.iops is not None:
             host.measured_by = source
 
@@ -288,8 +289,8 @@ def _vm_figures(rows: list[VmRow], perf: dict[tuple[str, str], VmPerf],
         if got.memory_active_mib is not None:
             m.memory_active_mib = got.memory_active_mib
         if got.iops is not None:
-            m.iops, m.read_pct, m.io_kb, m.latency_ms = (got.iops, got.read_pct, got.io_kb,
-                                                         got.latency_ms)
+            m.iops, m.read_pct, m.io_kb = got.iops, got.read_pct, got.io_kb
+            m.latency_ms, m.latency_peak_ms = got.latency_ms, got.latency_peak_ms
             m.sources["io"] = io_src
         h = hosts.get(host)
         if vm.vcpus and h is not None and h.mhz:
@@ -474,7 +475,8 @@ def read_measurements(path: Path, stat: str = "p95") -> Measurements:
             meas.vms.setdefault(vm.name, vm.measured)
     for h in col.estate.hosts:
         if h.cpu_usage_pct is not None or h.memory_usage_pct is not None or h.iops is not None:
-            meas.hosts[h.name] = HostMeasured(h.cpu_usage_pct, h.memory_usage_pct, iops=h.iops)
+            meas.hosts[h.name] = HostMeasured(h.cpu_usage_pct, h.memory_usage_pct, iops=h.iops,
+                                              read_pct=h.read_pct, io_kb=h.io_kb)
     meas.notes.extend(n for n in report.notes if n.startswith(("sheet ", "names are masked")))
     return meas
 

@@ -171,7 +171,17 @@ class HostPerf:
     memory_pct: float | None = None
     iops: float | None = None
     cpu_mhz: float | None = None
+    read_pct: float | None = None
+    """The host's share of reads (Average Read/Write Ratio: the window's)."""
+    io_kb: float | None = None
+    """The host's mean I/O size (see :data:`COARSE_MBPS`)."""
     where: str = ""
+
+
+COARSE_MBPS = 10.0
+"""ESX Performance's throughput is whole MB/s: a host's mean I/O size is its average
+throughput over its average IOPS, or where that throughput is below this (too coarse to
+divide), its peak throughput over its peak IOPS."""
 
 
 def read_host_perf(sheet: Sheet, stat: str, hosts: dict[str, HostRecord],
@@ -186,6 +196,8 @@ def read_host_perf(sheet: Sheet, stat: str, hosts: dict[str, HostRecord],
     pct_mem = sheet.col(f"{word} Memory %")
     mem = unit_col(sheet, f"{word} Memory", MIB)
     iops = sheet.col(f"{word} IOPS")
+    io = {k: sheet.col(k) for k in ("Average Read/Write Ratio", "Average IOPS", "Peak IOPS",
+                                    "Avg Throughput MB/s", "Peak Throughput MB/s")}
     out: dict[str, HostPerf] = {}
     for n, row in enumerate(sheet.rows, start=2):
         name = clean(text(row, c_host))
@@ -207,10 +219,25 @@ def read_host_perf(sheet: Sheet, stat: str, hosts: dict[str, HostRecord],
             perf.memory_pct = (used / total * 100.0 if used is not None and total
                                else num(row, pct_mem, f"{word} Memory %", False))
             perf.iops = num(row, iops, f"{word} IOPS", False)
+            _host_mix(perf, row, io)
         except BadCellError as err:
             report.notes.append(f"{where} host '{name}': {err}")
         out[name.lower()] = perf
     return out
+
+
+def _host_mix(perf: HostPerf, row: Row, c: dict[str, int | None]) -> None:
+    """A host's I/O mix: its read share and mean I/O size (:data:`COARSE_MBPS`)."""
+    ratio = re.match(r"\s*(\d+(?:\.\d+)?)\s*%", text(row, c["Average Read/Write Ratio"]))
+    if ratio:
+        perf.read_pct = min(float(ratio.group(1)), 100.0)
+    for mbps, iops in (("Avg Throughput MB/s", "Average IOPS"),
+                       ("Peak Throughput MB/s", "Peak IOPS")):
+        rate, n = num(row, c[mbps], mbps, False), num(row, c[iops], iops, False)
+        if rate is not None and n and (rate >= COARSE_MBPS or iops == "Peak IOPS") \
+                and rate > 0:
+            perf.io_kb = rate * 1024.0 / n
+            return
 
 
 # --------------------------------------------------------------------------- VMs
@@ -301,9 +328,9 @@ def read_vm_perf(sheet: Sheet, stat: str, report: ImportReport) -> dict[tuple[st
     c = {k: sheet.col(k) for k in ("VM Name", "MOB ID", "Host", f"{cpu_w} IOPS",
                                    f"{rw_w} Read IOPS", f"{rw_w} Write IOPS",
                                    "Avg Read IOPS", "Avg Write IOPS", "Avg Read/Write Ratio",
-                                   "Average IOPS", "Average KB/sec",
-                                   f"{mem_w} Read Latency", f"{mem_w} Write Latency",
-                                   "Peak Latency")}
+                                   "Average IOPS", "Average KB/sec", "Avg Read Latency",
+                                   "Avg Write Latency", "Peak Read Latency",
+                                   "Peak Write Latency", "Peak Latency")}
     cpu = unit_col(sheet, f"{cpu_w} vCPU", MHZ, "ghz")
     mem = unit_col(sheet, f"{mem_w} Memory", MIB)
     kbps = sheet.col(f"{kb_w} KB/sec")
@@ -345,8 +372,10 @@ def _io(m: Measured, row: Row, c: dict[str, int | None], iops: float, kbps: floa
     average reads over the average reads and writes, else the ratio's text; the average
     KB/sec over the average IOPS - a VM's peak throughput and peak IOPS fall at moments of
     their own, often big sequential I/Os and small random ones, so their quotient is no I/O
-    size) and latency (the peak's own column; on average, reads and writes weighted by their
-    rates)."""
+    size) and latency in both statistics whichever ``stat`` the rates take, so that the check
+    compares like with like: the average (reads and writes weighted by their average rates)
+    with the model's mean, the peak (Peak Latency, else the higher of the read and write
+    peaks) with the model's p95."""
     m.iops = iops
     reads = num(row, c["Avg Read IOPS"], "Avg Read IOPS", False)
     writes = num(row, c["Avg Write IOPS"], "Avg Write IOPS", False)
@@ -362,16 +391,15 @@ def _io(m: Measured, row: Row, c: dict[str, int | None], iops: float, kbps: floa
         m.io_kb = avg_kbps / avg_iops
     elif kbps is not None and iops > 0:
         m.io_kb = kbps / iops
-    rl = "Peak" if stat == "peak" else "Avg"
-    read_lat = num(row, c[f"{rl} Read Latency"], f"{rl} Read Latency", False)
-    write_lat = num(row, c[f"{rl} Write Latency"], f"{rl} Write Latency", False)
     if iops <= 0:
         return
-    if stat == "peak":
-        top = num(row, c["Peak Latency"], "Peak Latency", False)
-        both = [v for v in (read_lat, write_lat) if v is not None]
-        m.latency_ms = top if top is not None else (max(both) if both else None)
-    elif read_lat is not None and write_lat is not None:
+    peaks = [v for k in ("Peak Read Latency", "Peak Write Latency")
+             if (v := num(row, c[k], k, False)) is not None]
+    top = num(row, c["Peak Latency"], "Peak Latency", False)
+    m.latency_peak_ms = top if top is not None else (max(peaks) if peaks else None)
+    read_lat = num(row, c["Avg Read Latency"], "Avg Read Latency", False)
+    write_lat = num(row, c["Avg Write Latency"], "Avg Write Latency", False)
+    if read_lat is not None and write_lat is not None:
         if reads is not None and writes is not None and reads + writes > 0:
             m.latency_ms = (read_lat * reads + write_lat * writes) / (reads + writes)
         else:

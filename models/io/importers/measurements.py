@@ -39,6 +39,19 @@ def statistic(values: list[float] | np.ndarray, stat: str) -> float | None:
     return float(np.percentile(a, 95))
 
 
+def latencies(weighted: np.ndarray, rate: np.ndarray, stat: str
+              ) -> tuple[float | None, float | None]:
+    """A VM's latency in both statistics from per-sample latency x rate (``weighted``) and
+    rate: the mean over its I/Os (all samples' time over all their I/Os), and ``stat`` (p95
+    or max) of the per-sample latencies (None for ``mean``): the check compares the first
+    with the model's mean latency and the second with its p95."""
+    w, r = np.asarray(weighted, dtype=np.float64), np.asarray(rate, dtype=np.float64)
+    ok = np.isfinite(w) & np.isfinite(r) & (r > 0)
+    mean = float(w[ok].sum() / r[ok].sum()) if ok.any() else None
+    peak = statistic(w[ok] / r[ok], stat) if stat != "mean" and ok.any() else None
+    return mean, peak
+
+
 @dataclass
 class HostMeasured:
     """What a file recorded for a host (or a cluster): percentages, or absolute figures that
@@ -48,7 +61,11 @@ class HostMeasured:
     cpu_pct: float | None = None
     memory_pct: float | None = None
     iops: float | None = None
-    """Recorded IOPS (Live Optics ESX Performance)."""
+    """Recorded IOPS (Live Optics ESX Performance, vCenter's datastore counters, an Aria
+    Operations host view)."""
+    read_pct: float | None = None
+    io_kb: float | None = None
+    """The recorded I/O's share of reads (%) and mean size (KB): a host's only."""
     cpu_mhz: float | None = None
     """CPU usage in MHz (Aria Operations CPU|Usage)."""
     cpu_demand_mhz: float | None = None
@@ -90,6 +107,7 @@ class HostMeasured:
 RECORDED_KEYS = ("measured.cpu_pct", "measured.memory_pct", "measured.iops",
                  "measured.cpu_demand_pct", "measured.cpu_contention_pct",
                  "measured.cpu_ready_pct")
+HOST_ONLY = ("measured.read_pct", "measured.io_kb")
 
 
 @dataclass
@@ -261,15 +279,19 @@ def _capacity(hosts: list[Component]) -> tuple[float, float]:
 
 
 def _record(comp: Component, hm: HostMeasured, source: str) -> None:
-    """A host's or cluster's recorded figures onto it (each within its property's range)."""
+    """A host's or cluster's recorded figures onto it (each within its property's range; a
+    host's I/O mix on a host alone, beside its IOPS)."""
     specs = HOST.props
     wrote = False
-    for key in RECORDED_KEYS:
+    keys = RECORDED_KEYS + (HOST_ONLY if comp.kind == "host" and hm.iops is not None else ())
+    for key in keys:
         value = getattr(hm, key.removeprefix("measured."), None)
         if value is not None:
             top = float(specs[key].max or 1000)
             comp.props[key] = round(min(max(float(value), 0.0), top), 3)
             wrote = True
+        elif key in HOST_ONLY:  # a mix recorded with other IOPS is not this one's
+            comp.props.pop(key, None)
     if wrote:
         comp.props["provenance.measured"] = source
 
@@ -302,7 +324,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "memory": ("measured.memory_active_gb", "measured.memory_consumed_gb",
                "measured.memory_ballooned_gb", "measured.memory_swapped_gb"),
     "io": ("measured.iops", "measured.read_pct", "measured.io_kb", "measured.latency_ms",
-           "measured.oio"),
+           "measured.latency_peak_ms", "measured.oio"),
     "net": ("measured.net_mbps",),
 }
 assert all(k in VM.props for keys in _GROUPS.values() for k in keys)

@@ -409,9 +409,13 @@ def _perf(si: Any, estate: Estate, objs: dict[str, tuple[str, dict[str, Any]]],
             vm.measured = m
     for h in estate.hosts:
         hm = res.hosts.get(h.name)
-        if hm is not None and (hm.cpu_pct is not None or hm.memory_pct is not None):
+        if hm is not None and (hm.cpu_pct is not None or hm.memory_pct is not None
+                               or hm.iops is not None):
             h.cpu_usage_pct, h.memory_usage_pct = hm.cpu_pct, hm.memory_pct
-            h.measured_by = res.source.format(counter="cpu.usagemhz and mem.consumed")
+            h.iops, h.read_pct, h.io_kb = hm.iops, hm.read_pct, hm.io_kb
+            h.measured_by = res.source.format(
+                counter="cpu.usagemhz and mem.consumed" + (
+                    ", datastore.numberRead/WriteAveraged" if hm.iops is not None else ""))
     report.provenance.append(res.source.format(counter="<counter>")
                              + f": {kind_count('vm', len(res.vms))},"
                              f" {kind_count('host', len(res.hosts))}")

@@ -4,10 +4,13 @@ For every powered-on VM: ``cpu.usagemhz``, ``mem.consumed``, ``mem.active``, per
 ``virtualDisk.numberReadAveraged`` / ``numberWriteAveraged`` (IOPS), ``read`` / ``write``
 (KB/s), ``totalReadLatency`` / ``totalWriteLatency`` (ms), ``readOIO`` / ``writeOIO`` where the
 statistics level collects them, and ``net.usage``; for every host ``cpu.usagemhz`` and
-``mem.consumed`` (its recorded utilisation).  The history interval is the finest one vCenter
-keeps for the whole span (5-minute samples for a day, 30-minute for a week, 2-hour for a
-month).  Each sample's VM total is formed first (disks summed, latency weighted by each disk's
-rate), then the chosen statistic over the samples (p95, mean or max) is the VM's demand.
+``mem.consumed`` (its recorded utilisation) and per datastore ``datastore.numberReadAveraged``
+/ ``numberWriteAveraged`` and ``read`` / ``write`` (its recorded I/O, summed over its
+datastores: what passes its VMs' is its background I/O).  The history interval is the
+finest one vCenter keeps for the whole span (5-minute samples for a day, 30-minute for a
+week, 2-hour for a month).  Each sample's VM total is formed first (disks summed, latency
+weighted by each disk's rate), then the chosen statistic over the samples (p95, mean or max)
+is the VM's demand; its latency is kept as the mean over its I/Os and as that statistic.
 Counters vCenter does not collect at its statistics level are reported, never invented.
 """
 
@@ -22,7 +25,7 @@ import numpy as np
 
 from models.document.words import kind_count
 from models.io.importers import Measured, Progress
-from models.io.importers.measurements import HostMeasured, statistic
+from models.io.importers.measurements import HostMeasured, latencies, statistic
 
 VM_COUNTERS = ("cpu.usagemhz.average", "mem.consumed.average", "mem.active.average",
                "virtualDisk.numberReadAveraged.average",
@@ -30,8 +33,12 @@ VM_COUNTERS = ("cpu.usagemhz.average", "mem.consumed.average", "mem.active.avera
                "virtualDisk.write.average", "virtualDisk.totalReadLatency.average",
                "virtualDisk.totalWriteLatency.average", "virtualDisk.readOIO.latest",
                "virtualDisk.writeOIO.latest", "net.usage.average")
-HOST_COUNTERS = ("cpu.usagemhz.average", "mem.consumed.average")
-PER_DISK = {c for c in VM_COUNTERS if c.startswith("virtualDisk.")}
+HOST_COUNTERS = ("cpu.usagemhz.average", "mem.consumed.average",
+                 "datastore.numberReadAveraged.average", "datastore.numberWriteAveraged.average",
+                 "datastore.read.average", "datastore.write.average")
+PER_DISK = {c for c in VM_COUNTERS + HOST_COUNTERS
+            if c.startswith(("virtualDisk.", "datastore."))}
+"""Counters queried per instance (a VM's virtual disks, a host's datastores) and summed."""
 BATCH = 50
 """Entities per QueryPerf call."""
 
@@ -102,11 +109,13 @@ def read_perf(si: Any, vms: dict[str, Any], hosts: dict[str, tuple[Any, float, f
             _, mhz, mib = hosts[name]
             cpu = series.get("cpu.usagemhz.average")
             mem = series.get("mem.consumed.average")
-            res.hosts[name] = HostMeasured(
+            hm = HostMeasured(
                 statistic(cpu.sum(axis=0) / mhz * 100.0, stat) if cpu is not None and mhz
                 else None,
                 statistic(mem.sum(axis=0) / 1024.0 / mib * 100.0, stat)
                 if mem is not None and mib else None)
+            hm.iops, hm.read_pct, hm.io_kb = host_io(series, stat)
+            res.hosts[name] = hm
     no_io = sum(1 for m in res.vms.values() if m.iops is None)
     if no_io:
         res.notes.append(f"{kind_count('vm', no_io)} without virtual-disk counters in this interval"
@@ -152,6 +161,27 @@ def _aligned(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
     return [None if a is None else a[:, :n] for a in arrays]
 
 
+def host_io(series: dict[str, np.ndarray], stat: str
+            ) -> tuple[float | None, float | None, float | None]:
+    """A host's I/O from its datastore counters (every datastore it reaches, summed): the
+    statistic of its IOPS, its share of reads (%) and mean I/O size (KB) over the span; the
+    I/O beyond its VMs' is its background I/O (:mod:`models.analysis.baseline`)."""
+    reads, writes, rk, wk = _aligned(series.get("datastore.numberReadAveraged.average"),
+                                     series.get("datastore.numberWriteAveraged.average"),
+                                     series.get("datastore.read.average"),
+                                     series.get("datastore.write.average"))
+    if reads is None or writes is None or reads.shape != writes.shape:
+        return None, None, None
+    r, w = np.nansum(reads, axis=0), np.nansum(writes, axis=0)
+    iops = statistic(r + w, stat)
+    total = float((r + w).sum())
+    if iops is None or total <= 0:
+        return iops, None, None
+    kb = (float(np.nansum(rk) + np.nansum(wk)) / total if rk is not None and wk is not None
+          else None)
+    return iops, float(r.sum()) / total * 100.0, kb
+
+
 def _vm(series: dict[str, np.ndarray], stat: str, source: str) -> Measured:
     m = Measured()
 
@@ -191,7 +221,7 @@ def _vm(series: dict[str, np.ndarray], stat: str, source: str) -> Measured:
             if lr is not None and lw is not None and lr.shape == reads.shape \
                     and lw.shape == writes.shape:
                 weighted = np.nansum(lr * reads + lw * writes, axis=0)
-                m.latency_ms = statistic(weighted / np.where(iops > 0, iops, np.nan), stat)
+                m.latency_ms, m.latency_peak_ms = latencies(weighted, iops, stat)
             ro, wo = total("virtualDisk.readOIO.latest"), total("virtualDisk.writeOIO.latest")
             if ro is not None and wo is not None:
                 m.oio = statistic(ro + wo, stat)

@@ -162,3 +162,27 @@ def test_a_view_with_nothing_to_read_names_its_headers(tmp_path: Path) -> None:
     path = write(tmp_path / "x.csv", header, [["esx01", INTERVALS[0], "inMaintenance"]])
     with pytest.raises(DesignError, match=r"found Name, Interval Breakdown, Host\|Runtime"):
         aria.read(path)
+
+
+def test_a_host_views_io_is_the_hosts_and_beyond_its_vms_its_background(tmp_path: Path
+                                                                        ) -> None:
+    header = ["Name", "Interval Breakdown", "Host|CPU|Usage|Avg",
+              "Host|Storage|Reads per second|Avg", "Host|Storage|Writes per second|Avg",
+              "Host|Storage|Read Rate (KBps)|Avg", "Host|Storage|Write Rate (KBps)|Avg"]
+    rows = [["esx01.corp.local", when, "38,400", "600", "200", "4,800", "3,200"]
+            for when in INTERVALS]
+    meas = read_performance(write(tmp_path / "host io.csv", header, rows), "mean")
+    esx = meas.hosts["esx01.corp.local"]
+    assert esx.iops == pytest.approx(800.0) and esx.read_pct == pytest.approx(75.0)
+    assert esx.io_kb == pytest.approx(10.0)
+    d = estate()
+    vm = d.component("v1")
+    assert vm is not None
+    vm.props.update({"measured.iops": 300.0, "measured.read_pct": 50.0, "measured.io_kb": 8.0})
+    apply_measurements(d, meas)
+    h = d.component("esx01")
+    assert h is not None and h.props["measured.iops"] == 800.0
+    assert h.props["measured.read_pct"] == 75.0 and h.props["measured.io_kb"] == 10.0
+    baseline.calibrate(d)
+    assert h.props["background.iops"] == pytest.approx(500.0)
+    assert h.props["background.read_pct"] == pytest.approx((600.0 - 150.0) / 500.0 * 100.0)
