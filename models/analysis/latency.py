@@ -143,9 +143,8 @@ def check_lines(rows: list[ArrayLatency], limit: int = 10) -> list[str]:
     off = sorted((r for r in rows if r.disagrees), key=lambda r: -abs(r.off_ms))
     if not off:
         return []
-    out = [f"  array latency: {counted(len(off), 'array')} whose model disagrees with what"
-           " its VMs recorded (the model's mean latency vs the recorded average, weighted by"
-           " their IOPS):"]
+    out = ["  array latency: the model's mean latency and the average its VMs recorded"
+           f" (weighted by their IOPS) differ on {counted(len(off), 'array')}:"]
     out += [f"    {r.line()}" + ("  (vSAN: its cluster's devices, not fitted)" if r.vsan
                                  else "") for r in off[:limit]]
     if len(off) > limit:

@@ -130,7 +130,8 @@ def test_an_array_that_disagrees_is_offered_a_fit_and_only_a_fit_asked_for_chang
     row = result.arrays[0]
     assert row.recorded_ms == 4.0 and row.predicted_ms < 1.0 and row.disagrees
     lines = result.lines()
-    start = lines.index(next(s for s in lines if s.startswith("  array latency: 1 array")))
+    start = lines.index(next(s for s in lines if s.startswith("  array latency: ")
+                             and s.endswith(" differ on 1 array:")))
     assert lines[start + 1].startswith("    vnx: the model's 0.")
     assert "ms vs 4.00 ms recorded" in lines[start + 1]
     assert "--storage fits each one's drive service time" in lines[start + 2]
