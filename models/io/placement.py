@@ -414,8 +414,8 @@ def host_widths(design: Design, styles: dict[str, BoxStyle]) -> dict[str, float]
     host with a few VMs ("vmsp-02" was cut to "…p-02").  Empty where the styles give no
     such zoom (a testbed, a design without boxes)."""
     fit = styles["host"].fit * NAME_SLACK if "host" in styles else 0.0
-    if not fit:
-        return {}
+    if not fit or HEAD_H * TITLE_SHARE * fit >= LEAST_PX:  # the header holds the name (in two
+        return {}  # lines where it is long): a testbed's cards keep their widths
     hosts = design.of_kind("host")
     prefix, suffix = host_affixes([c.name for c in hosts])
     out = {}
