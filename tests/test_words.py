@@ -244,13 +244,50 @@ def test_an_import_report_counts_right_and_the_dialog_names_no_flag(n: int) -> N
 
 
 def test_not_measured_is_said_in_one_place() -> None:
-    """"not measured" is one label (models.document.numbers.NOT_MEASURED): a module that
-    writes the words alone as its own string would drift from it."""
+    """"not measured" is one label (models.document.glossary.NOT_MEASURED, which
+    models.document.numbers reads): a module that writes the words alone as its own string
+    would drift from it."""
     own = []
     for path in sorted((*ROOT.glob("app/**/*.py"), *ROOT.glob("models/**/*.py"))):
-        if path.name == "numbers.py" and path.parent.name == "document":
+        if path.name == "glossary.py" and path.parent.name == "document":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value == fmt.NOT_MEASURED:
                 own.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert own == []
+
+
+QUOTED = ("Memory overcommit", "CPU per 1K IOPS", "% core", "median |error|", "held-out",
+          "cross-validated", '"CPU " + ', "CV median", "CV error")
+"""What issue 39 quoted a client could not read, as the views' sources wrote it."""
+VIEWS = ("app/panels", "app/canvas", "app/charts", "app/window", "models/engine")
+"""Where those wordings showed (the report is drawn from the same KPI table and words)."""
+
+
+def test_the_glossary_words_stand_where_the_issue_quoted_the_old_ones() -> None:
+    """Ratios as words and units ("memory 30 % allocated of installed", "2.7 % of a core per
+    1,000 IOPS", "no vCPU:core ceiling"), captions true to the colour they sit on, "not
+    measured" for what nothing measured, accuracy in a client's words: declared once in
+    models.document.glossary and read where the old wordings showed."""
+    from models.document import glossary  # noqa: PLC0415
+    from models.document.knobs import knob  # noqa: PLC0415
+    from models.engine.kpis import KPI_BY_KEY  # noqa: PLC0415
+
+    memory, cpu = KPI_BY_KEY["memory_overcommit"], KPI_BY_KEY["cpu_per_kiops"]
+    assert (memory.title, memory.text(30.1)) == ("Memory allocated", "30.1 % of installed")
+    assert (cpu.title, cpu.text(2.7)) == ("CPU per 1,000 IOPS", "2.7 % of a core")
+    assert KPI_BY_KEY["vcpu_per_core"].title == "vCPUs per core"
+    ceiling = knob("design.policy.vcpu_per_core_max")
+    assert ceiling is not None and ceiling.text(0.0) == "no vCPU:core ceiling"
+    assert fmt.prop_value("design", "policy.vcpu_per_core_max", 0.0) == "no vCPU:core ceiling"
+    assert fmt.prop_value("design", "policy.vcpu_per_core_max", 4.0) == "4 vCPUs per core"
+    assert glossary.vm_grades([("< 70 %", 470)], "≥ 90 %") \
+        == "host CPU ≥ 90 % · VMs' own CPU < 70 %: 470"
+    assert glossary.unseen_error("4.2 %") == "typical error 4.2 % on checks its fit did not see"
+    assert fmt.NOT_MEASURED is glossary.NOT_MEASURED
+    found = []
+    for folder in VIEWS:
+        for path in sorted(ROOT.glob(f"{folder}/**/*.py")):
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(ROOT)}: {q}" for q in QUOTED if q in text]
+    assert found == []

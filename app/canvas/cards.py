@@ -38,6 +38,7 @@ from app.canvas.items import (
     paint_badge,
 )
 from app.support import theme
+from models.document import glossary
 from models.document import numbers as fmt
 from models.document.design import Component, Design
 from models.document.words import host_affixes, short_name
@@ -199,8 +200,35 @@ class HostItem(ComponentItem):
             elif room:
                 box.setRight(box.right() - room)  # beside it
             return box
-        room = badge_room(self.badge, lod)
-        return QRectF(r.left() + 8, r.top(), r.width() - 16 - room, HEAD_H)
+        head = QRectF(r.left() + 8, r.top(), r.width() - 16, HEAD_H)
+        if self.badge and self._badge_in_header(lod):
+            head.setRight(head.right() - badge_room(True, lod))
+        return head
+
+    def _badge_place(self, lod: float) -> str:
+        """Where the card wears its badge: ``header`` (its corner: far out, or where its name
+        stays whole beside it), ``body`` (just under the header, at the right of its NICs and
+        VMs), or ``edge`` (astride its corner, zoomed in on a low card whose long name needs
+        the header's whole width): never over its name, and far out, where a cluster's name
+        lies just above the card, never outside it."""
+        if self.tiny(lod):
+            return "header"
+        font = label_font(label_px(self.TITLE_PX, lod, HEAD_H * TITLE_ROOM), bold=True)
+        room = self._rect.width() - 16 - badge_room(True, lod)
+        if QFontMetricsF(font).horizontalAdvance(self.title) <= room:
+            return "header"
+        return "body" if self._rect.height() >= HEAD_H + badge_room(True, lod) + 4 else "edge"
+
+    def _badge_in_header(self, lod: float) -> bool:
+        return self._badge_place(lod) == "header"
+
+    def badge_centre(self, lod: float) -> QPointF:
+        """Where the card wears the bottleneck badge (:meth:`_badge_place`)."""
+        r = self._rect
+        place = self._badge_place(lod)
+        if place == "edge":
+            return QPointF(r.right() - 2, r.top() + 2)
+        return corner_badge(r.adjusted(0, HEAD_H, 0, 0) if place == "body" else r, lod)
 
     def aggregate_text(self) -> str:
         n = len(self.vm_ids)
@@ -266,7 +294,7 @@ class HostItem(ComponentItem):
             painter.drawRoundedRect(back, 3 / lod, 3 / lod)
             self._paint_text(painter, lod)
         if self.badge:
-            paint_badge(painter, corner_badge(r, lod), self.badge_style, lod)
+            paint_badge(painter, self.badge_centre(lod), self.badge_style, lod)
 
     def _paint_swatch(self, painter: QPainter, lod: float, dark: bool) -> None:
         """A card a few pixels wide (an estate of a thousand hosts at fit), where no name
@@ -279,7 +307,7 @@ class HostItem(ComponentItem):
         if self.vm_ids:
             self._paint_strip(painter, self.aggregate_rect())
         if self.badge:
-            paint_badge(painter, corner_badge(r, lod), self.badge_style, lod)
+            paint_badge(painter, self.badge_centre(lod), self.badge_style, lod)
 
     def _paint_strip(self, painter: QPainter, strip: QRectF) -> None:
         """The tally as a bar (:func:`paint_tally`), grey when nothing is counted."""
@@ -320,7 +348,10 @@ class HostItem(ComponentItem):
         return QRectF(ax, ay, aw, ah).adjusted(2, 2, -2, -2)
 
     def tally_text(self) -> str:
-        """The VMs by class of utilisation: "CPU < 70 %: 412 · ≥ 90 %: 58"."""
+        """The VMs by class of their own CPU (of their vCPUs), true to the card it sits on:
+        "VMs' own CPU < 70 %: 412 · ≥ 90 %: 58", led by the host's class where the host is
+        hotter than all its VMs ("host CPU ≥ 90 % · VMs' own CPU < 70 %: 470": a red web
+        host read "CPU < 70 %: 470")."""
         by_load: dict[theme.Load, int] = {}
         for column in range(TALLY):
             n = int(self.tally[column])
@@ -329,7 +360,11 @@ class HostItem(ComponentItem):
                 by_load[load] = by_load.get(load, 0) + n
         names = dict((load, text) for text, load in theme.util_legend())
         names[theme.Load.NONE] = "no data"
-        return "CPU " + " · ".join(f"{names[k]}: {by_load[k]:,}" for k in sorted(by_load))
+        host = theme.grade_load(self.level)
+        hotter = host is not theme.Load.NONE and all(
+            k is theme.Load.NONE or k < host for k in by_load)
+        return glossary.vm_grades([(names[k], by_load[k]) for k in sorted(by_load)],
+                                  names[host] if hotter and by_load else "")
 
     def _paint_aggregate(self, painter: QPainter, lod: float, widget: QWidget | None) -> None:
         """Zoomed out: the VMs as one glyph, their count and a strip of their grades (side

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -37,6 +37,7 @@ from app.support import first_paint, gc_guard, theme
 from app.support.jobs import Runner, Task
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
+from models.document import glossary
 from models.document import numbers as fmt
 from models.document.design import Design, selector_kind
 from models.document.knobs import WORKLOAD_PROPS, Knob, knob
@@ -47,7 +48,6 @@ from models.engine.metrics import (
     Series,
     ThroughputFigure,
     TimeFigure,
-    falling,
     flat_range,
     focus,
     latencies,
@@ -100,6 +100,44 @@ def curve(design: Design, scenario: str, k: Knob, values: list[Value], times: Ti
         figures = series(iter_sweep(design, scenario, k.path, zoomed, check=check), times,
                          throughput)
     return values, figures
+
+
+def legend_offset(*curves: np.ndarray) -> tuple[int, int]:
+    """The legend's offset (pyqtgraph's: positive x from the left, negative from the right;
+    positive y from the top, negative from the bottom) at a corner the ``curves`` leave free:
+    top left where they stay in the lower half over the first third of the x range, else top
+    right where they do over the last third, else bottom right."""
+    ys = np.array([np.asarray(c, float) for c in curves])
+    finite = ys[np.isfinite(ys)]
+    if finite.size < 2 or finite.max() <= finite.min():
+        return (10, 5)
+    lo, span = float(finite.min()), float(finite.max() - finite.min())
+    third = max(1, ys.shape[1] // 3)
+
+    def low(part: np.ndarray) -> bool:
+        vals = part[np.isfinite(part)]
+        return not vals.size or float(vals.max() - lo) / span < 0.55
+
+    if low(ys[:, :third]):
+        return (10, 5)
+    if low(ys[:, -third:]):
+        return (-10, 5)
+    return (-10, -5)
+
+
+def saturated(xs: Sequence[float] | np.ndarray, mean: Sequence[float] | np.ndarray
+              ) -> tuple[float | None, bool]:
+    """Where a curve has no steady figure (its mean is NaN): (the first value with one after
+    a saturated start, True) when it saturates at the low end (too few cores: below 11, not
+    "from 1"); (the first saturated value, False) when it saturates going up; (None, False)
+    when it never does."""
+    sat = [math.isnan(float(m)) for m in mean]
+    if not any(sat) or len(sat) != len(xs):
+        return None, False
+    if sat[0]:
+        steady = next((x for x, s in zip(xs, sat, strict=True) if not s), None)
+        return (float(steady), True) if steady is not None else (float(xs[0]), False)
+    return float(next(x for x, s in zip(xs, sat, strict=True) if s)), False
 
 
 class KnobCurve(QWidget):
@@ -192,7 +230,11 @@ class KnobCurve(QWidget):
         self.focused: tuple[float, float] | None = None
         """The y range the hosts-needed plot is held to (round today's count), if any."""
         self.saturated_from: float | None = None
-        """The first x where the response time has no steady value (the line breaks)."""
+        """The first x where the response time has no steady value (the line breaks); where
+        :attr:`saturated_below`, the first x after a start without one."""
+        self.saturated_below = False
+        """The curve saturates below :attr:`saturated_from` (too few of what the knob sets),
+        not from it up."""
         self.band_sweeps = 0
         """How many band sweeps have run to the end (tests read it)."""
         self._band_values: list[Value] = []
@@ -448,9 +490,10 @@ class KnobCurve(QWidget):
                 legend_label.setText(name)
         self.latency_curve.setData(xs, figures.mean)
         self.p95_curve.setData(xs, figures.worst)
-        # the legend sits where the curves are low: top left when they rise (times), top
-        # right when they fall (the hosts' CPU as cores are added)
-        offset = (-10, 5) if falling(figures.mean) else (10, 5)
+        # the legend sits where the curves are low: top left when they rise late (times),
+        # top right when they fall (the hosts' CPU as cores are added), bottom right when
+        # they are high at both ends (the busiest host as demand grows)
+        offset = legend_offset(figures.mean, figures.worst)
         if tuple(self.legend.opts["offset"]) != offset:
             self.legend.setOffset(offset)
         label_axis(self.iops_plot, "left", through_label)
@@ -472,8 +515,7 @@ class KnobCurve(QWidget):
         self.focused = near  # the hosts an estate needs: round today's count, not 0-600
         if near is not None:
             self.iops_plot.setYRange(*near, padding=0)
-        self.saturated_from = next((float(x) for x, m in zip(xs, figures.mean, strict=True)
-                                    if math.isnan(m)), None)
+        self.saturated_from, self.saturated_below = saturated(xs, figures.mean)
         self._show_status()
 
     def show_time_plot(self, shown: bool) -> None:
@@ -491,10 +533,13 @@ class KnobCurve(QWidget):
         k = self.knob
         if k is None:
             return
-        text = f"{k.label} applied to every {kind_text(k.kind)}; study: {k.source}"
+        where = "across the design" if k.kind == "design" else \
+            f"applied to every {kind_text(k.kind)}"  # a design's own figures, not a policy's
+        text = f"{k.label} {where}; study: {k.source}"
         sat = self.saturated_from
-        if sat is not None and k.choices is None:
-            text += f". Saturated (no steady response time) from {fmt.with_unit(sat, k.unit)}"
+        if sat is not None and k.choices is None:  # where the curve has no steady figure
+            words = glossary.SATURATES_BELOW if self.saturated_below else glossary.SATURATES_FROM
+            text += ". " + words.format(x=fmt.with_unit(sat, k.unit))
         if self.flat:  # e.g. outstanding I/Os against VMs that issue a set IOPS rate
             text += ". Flat: in this design the knob moves neither figure; pick another above"
         self.status.setText(f"{text}. {TOO_LARGE_HINT}" if self.band_skipped else text)

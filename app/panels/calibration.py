@@ -63,14 +63,15 @@ VM_HEADERS = ("VM", "IOPS\npredicted", "IOPS\nrecorded", "Latency\npredicted (ms
 
 
 def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{x:.1f}%"
+    """A utilisation in per cent; "not measured" where nothing recorded it (it read "-")."""
+    return fmt.NOT_MEASURED if x is None else f"{x:.1f}%"
 
 
 def _listed(h: baseline.HostResidual) -> QTableWidgetItem:
     """``36 of 39`` for a partial host (its tooltip names the background), ``39`` for a whole
-    one, a dash where the inventory did not count them."""
+    one, "not measured" where the inventory did not count them."""
     if h.vms_recorded is None or h.vms_listed is None:
-        return QTableWidgetItem("–")
+        return QTableWidgetItem(fmt.NOT_MEASURED)
     item = QTableWidgetItem(f"{h.vms_listed:,} of {h.vms_recorded:,}" if h.partial
                             else f"{h.vms_listed:,}")
     item.setData(Qt.ItemDataRole.UserRole, h.vms_listed - h.vms_recorded)
@@ -94,11 +95,11 @@ def _predicted(x: float | None) -> QTableWidgetItem:
 
 
 def _num(x: float | None, digits: int = 0) -> str:
-    return "–" if x is None else f"{x:,.{digits}f}"
+    return fmt.NOT_MEASURED if x is None else f"{x:,.{digits}f}"
 
 
 def _residual_item(value: float | None, unit: str = "") -> QTableWidgetItem:
-    item = QTableWidgetItem("–" if value is None else f"{value:+.1f}{unit}")
+    item = QTableWidgetItem(fmt.NOT_MEASURED if value is None else f"{value:+.1f}{unit}")
     if value is not None:
         item.setData(Qt.ItemDataRole.UserRole, abs(value))
         if abs(value) > baseline.TARGET_P90:

@@ -1,15 +1,15 @@
 """The live dashboard: KPI tiles that follow every re-evaluation, with deltas against base
-(an estate's capacity among them: cluster headroom, vCPU:core, memory overcommit, storage;
-a figure its data lacks reads "not measured", never 0).
+(an estate's capacity among them: cluster headroom, vCPUs per core, memory allocated of
+installed, storage; a figure its data lacks reads "not measured", never 0).
 
 Tiles are built once and updated in place (``setText``) on ``prediction_updated`` and
 ``baseline_updated``; each carries the study behind its figure as a tooltip.  The figures are
 :data:`models.engine.kpis.KPIS` (the scenario comparison lists them too), as
-:meth:`~models.engine.kpis.Kpi.text` writes them (the line under each,
-:meth:`~models.engine.kpis.Kpi.note`).  Under a figure that rests on a coefficient
-published
-as a range, the tile shows the figure's band (``1.2–1.4 ms`` or ``±3 %``) once the document's
-:class:`~app.document.bands.BandTracker` has computed it; its tooltip names the studies.
+:meth:`~models.engine.kpis.Kpi.text` writes them, the words after a figure ("of
+installed") leading the line under it (:meth:`~models.engine.kpis.Kpi.note`).  Under a
+figure that rests on a coefficient published as a range, the tile shows the figure's band
+(``1.2–1.4 ms`` or ``±3 %``) once the document's :class:`~app.document.bands.BandTracker`
+has computed it; its tooltip names the studies.
 """
 
 from __future__ import annotations
@@ -148,8 +148,12 @@ class KpiTile(QFrame):
             else None
         self.values = (new, old)
         self.unmeasured = new is None and self.kpi.not_measured(p)
-        self.value_label.setText(fmt.NOT_MEASURED if self.unmeasured else self.kpi.text(new))
-        self.detail_label.setText(self.kpi.note(p, name, new))
+        # the figure large, the words after it ("of installed") leading the line under it
+        self.value_label.setText(fmt.NOT_MEASURED if self.unmeasured
+                                 else self.kpi.text(new, short=True))
+        after = self.kpi.after if new is not None and self.kpi.after else ""
+        self.detail_label.setText("; ".join(t for t in (after, self.kpi.note(p, name, new))
+                                            if t))
         if not show_delta or p is None or base is None:
             self.delta_label.setText("")
             self.delta_label.setVisible(False)

@@ -37,6 +37,7 @@ from app.support import first_paint, theme
 from models.calibration import Check, all_checks
 from models.calibration.crossval import stored, stored_summary
 from models.core.registry import SUBSYSTEMS, subsystem
+from models.document import glossary
 from models.document import numbers as fmt
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def evidence() -> Evidence:
 
 
 def cv_error(c: Check, row: dict[str, Any] | None) -> float | None:
-    """A check's cross-validated relative error, None where there is none to show."""
+    """A check's relative error with its study left out of the fit, None where there is none
+    to show."""
     if c.role == "rule" or row is None or row["reproduced_only"]:
         return None
     err = row.get("cv_error")
@@ -82,8 +84,9 @@ def cv_error(c: Check, row: dict[str, Any] | None) -> float | None:
 
 
 def cv_text(c: Check, row: dict[str, Any] | None) -> str:
-    """A check's cross-validated error as the views show it (stored by the fit command):
-    'reproduced only' where only its own case pins its coefficients, 'rule' for a rule."""
+    """A check's error with its study left out of the fit, as the views show it (stored by
+    the fit command): 'reproduced only' where only its own case pins its coefficients, 'rule'
+    for a rule."""
     if c.role == "rule":
         return "rule"
     if row is None:
@@ -290,7 +293,8 @@ class EvidenceView(QWidget):
                 if column.numeric:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
-                if column.title.startswith("CV") and off_target(st):
+                if column.title in (glossary.LEFT_OUT_TYPICAL, glossary.LEFT_OUT_LARGEST) \
+                        and off_target(st):
                     item.setForeground(QColor(theme.tones().error))
                 self.studies.setItem(row, col, item)
         self.studies.fit_columns()
@@ -346,15 +350,15 @@ class EvidenceView(QWidget):
                 f" {sum(c.role == 'check' for c in checks)} check,"
                 f" {sum(c.role == 'rule' for c in checks)} rule)")
         if honest:
-            text += f"; median |error| on held-out checks {fmt.percent(statistics.median(honest))}"
+            text += "; " + glossary.unseen_error(fmt.percent(statistics.median(honest)))
         rows = [(c, ev.cv.get((c.case_id, c.quantity))) for c in checks
                 if c.bound == "eq" and c.role != "rule"]
         cv_errs = [abs(e) for c, r in rows if (e := cv_error(c, r)) is not None]
         if cv_errs:
-            text += (f"; cross-validated {fmt.percent(statistics.median(cv_errs))} median"
-                     f" over {len(cv_errs)} predictable figures,"
-                     f" {sum(cv_text(c, r) == 'reproduced only' for c, r in rows)}"
-                     " reproduced only")
+            text += ("; " + glossary.left_out_error(fmt.percent(statistics.median(cv_errs)),
+                                                    fmt.count(len(cv_errs), "figure"))
+                     + f" ({sum(cv_text(c, r) == 'reproduced only' for c, r in rows)}"
+                     " reproduced only)")
         text += f". Band: ±{fmt.percent(tol)} (median tolerance)."
         not_plotted = len(checks) - len(logs)
         if not_plotted:
@@ -383,7 +387,7 @@ class EvidenceView(QWidget):
             cv_html = (" — <i>reproduced only</i>: only its own study pins the coefficients it"
                        " depends on, so no other study can check it")
         elif cv and cv != "rule":
-            cv_html = f"; cross-validated {cv} (refitted without its whole study)"
+            cv_html = f"; {cv} {glossary.LEFT_OUT_ONE}"
         self.quote.setHtml(
             f"<p><b>{study}</b> ({ROLE_WORDS.get(c.role, c.role)})</p>"
             f"<p>{html.escape(c.quantity)}: published"
@@ -421,7 +425,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("Published", lambda c, _s: _bound(c), numeric=True, priority=0),
     Column("Model", lambda c, _s: fmt.number(c.model), numeric=True, priority=0),
     Column("Error", lambda c, _s: fmt.signed_percent(c.error), numeric=True, priority=1),
-    Column("CV error", lambda c, _s: _cv_of(c), numeric=True, priority=2),
+    Column(glossary.LEFT_OUT_ERROR, lambda c, _s: _cv_of(c), numeric=True, priority=2),
     Column("Tolerance", lambda c, _s: "±" + fmt.percent(c.tolerance), numeric=True,
            priority=4),
     Column("Subsystem", lambda _c, s: subsystem(s).title, priority=5),
@@ -433,15 +437,16 @@ EvidenceView.COLUMNS = COLUMNS
 
 
 def _pct(key: str) -> Callable[[str, dict[str, Any]], str]:
-    return lambda _t, st: "-" if st.get(key) is None else fmt.percent(st[key])
+    return lambda _t, st: glossary.NONE_PREDICTED if st.get(key) is None \
+        else fmt.percent(st[key])
 
 
 STUDY_COLUMNS: tuple[Column, ...] = (
     Column("Study", lambda t, _st: t, stretch=True, priority=0),
     Column("Predicted", lambda _t, st: f"{st['cv_figures']} of {st['figures']}", numeric=True,
            priority=0),
-    Column("CV median", _pct("cv_median"), numeric=True, priority=0),
-    Column("CV max", _pct("cv_max"), numeric=True, priority=1),
+    Column(glossary.LEFT_OUT_TYPICAL, _pct("cv_median"), numeric=True, priority=0),
+    Column(glossary.LEFT_OUT_LARGEST, _pct("cv_max"), numeric=True, priority=1),
     Column("Reproduced only", lambda _t, st: str(st["reproduced_only"]), numeric=True,
            priority=1),
     Column("Target", lambda _t, st: f"{fmt.percent(st['target_median'])} median,"

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from models.document.design import Component, Design, selector_kind, split_path
+from models.document.glossary import off_text
 from models.document.numbers import choice, counted, signed_percent
 from models.document.schema import (
     KINDS,
@@ -120,6 +121,10 @@ class Knob:
         at 0), any other's figure with its unit or choice in words."""
         if self.relative and isinstance(value, (int, float)) and not isinstance(value, bool):
             return AS_IS if abs(float(value)) < 1e-9 else signed_percent(float(value) / 100.0)
+        off = self.spec.off
+        if off is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and float(value) == off:  # "no vCPU:core ceiling", not "0 vCPUs per core"
+            return off_text(self.kind, self.prop)
         return choice(self.prop, value, self.unit)
 
     def to_dict(self) -> dict[str, object]:
@@ -551,10 +556,15 @@ PROFILE_KNOBS = {
 """The knob whose curve tells most about a workload profile (outstanding I/Os otherwise)."""
 
 
-MEASURED_KNOBS = ("storage_array.disks", "host.cores_per_socket")
-"""The curves an imported estate (``measured`` VMs) opens on: its arrays' drives when some VM
-has measured I/O (an open loop at the measured rate: its latency moves with the drives), its
-hosts' cores per socket otherwise (the hosts' CPU and the hosts needed move with them)."""
+MEASURED_KNOBS = ("design.demand.iops_pct", "design.demand.cpu_pct", "design.growth.year")
+"""The curves an imported estate (``measured`` VMs) opens on, the questions an estate's
+what-if starts from (issue 39: it opened on cores per socket, a knob no estate question
+starts from): its measured storage I/O grown when some VM has measured I/O (the arrays'
+latency and IOPS as it grows), its measured CPU demand grown otherwise (the hosts' CPU, mean
+and busiest, and the hosts needed as it grows); the year where the design has growth rates
+(every figure as the years pass)."""
+GROWTH_RATES = ("growth.cpu_pct", "growth.memory_pct", "growth.storage_pct",
+                "growth.iops_pct", "growth.vms_pct")
 
 
 APP_KNOBS = ("wan.rtt_ms", "vm.workload.app_users")
@@ -571,9 +581,9 @@ def default_knob(design: Design, choices: list[Knob] | None = None) -> Knob | No
     """The knob whose curve a design opens on: the one that drives its most common workload
     profile other than idle (request rate for a web farm, message size for netperf, streams
     for a file transfer, :data:`APP_KNOBS` for applications, :data:`MEASURED_KNOBS` for an
-    imported estate, ...), else outstanding I/Os, else (I/O at a set rate, which outstanding
-    I/Os do not move) the arrays' drives, else the first knob that applies (``choices``: the
-    design's :func:`knobs_for`, when known)."""
+    imported estate: its growth, ...), else outstanding I/Os, else (I/O at a set rate, which
+    outstanding I/Os do not move) the arrays' drives, else the first knob that applies
+    (``choices``: the design's :func:`knobs_for`, when known)."""
     if choices is None:
         choices = knobs_for(design)
     vms = [c for c in design.components if c.kind == "vm"]
@@ -591,9 +601,10 @@ def default_knob(design: Design, choices: list[Knob] | None = None) -> Knob | No
         first = APP_KNOBS[0] if knob(APP_KNOBS[0]) in choices else APP_KNOBS[1]
     elif common == "measured":
         with_io = any(v.get("workload.io_iops") is not None for v in mains)
-        first = MEASURED_KNOBS[0] if with_io and design.of_kind("storage_array") \
+        growing = any(_number(design.policy_value(r)) for r in GROWTH_RATES)
+        first = MEASURED_KNOBS[2] if growing else MEASURED_KNOBS[0] if with_io \
             else MEASURED_KNOBS[1]
-    for path in (first, "vm.workload.io_oio", MEASURED_KNOBS[0]):  # an open loop: drives
+    for path in (first, "vm.workload.io_oio", "storage_array.disks"):  # an open loop: drives
         k = knob(path)
         if k is not None and k in choices:
             return k

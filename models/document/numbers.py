@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from models.document import glossary
 from models.document.schema import Value, choice_label, prop_spec
 
 MIXED = "mixed"
@@ -32,9 +33,9 @@ NO_CHANGE = "no change"
 """A change smaller than :data:`RESOLUTION`."""
 SATURATED = "saturated"
 """An unbounded time (a queue past its capacity: the KPI table gives it as infinity)."""
-NOT_MEASURED = "not measured"
+NOT_MEASURED = glossary.NOT_MEASURED
 """A figure the design's data does not give (an estate imported without its datastores'
-capacity): never 0, which would claim a result."""
+capacity): never 0, which would claim a result (:mod:`models.document.glossary`)."""
 
 Names = Callable[[str], str]
 """Component id -> the name the user knows it by."""
@@ -243,10 +244,13 @@ def choice(prop: str, v: Value, unit: str = "") -> str:
 def prop_value(kind: str, prop: str, v: Value, unset: str = "auto") -> str:
     """The value of ``prop`` of ``kind`` as a report or a message shows it: ``32 I/Os``,
     ``on``, ``RAID 5``, ``Gen3``, ``90 %``; ``unset`` for a null (a nullable property's
-    default)."""
+    default); at the value that turns it off, the glossary's words for that."""
     if v is None:
         return unset
     spec = prop_spec(kind, prop)
+    if spec is not None and spec.off is not None and isinstance(v, (int, float)) \
+            and not isinstance(v, bool) and float(v) == spec.off:
+        return glossary.off_text(kind, prop)  # "no vCPU:core ceiling", not "0 vCPUs per core"
     return value(v, spec.unit if spec is not None else "")
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from models.core.prediction import Prediction, Resource
 from models.core.sections import Capacity, ClusterCapacity, LibraryJob, Licensing
+from models.document.glossary import CPU_PER_KIOPS, MEMORY_ALLOCATED, VCPUS_PER_CORE
 from models.document.knobs import CAPACITY
 from models.document.numbers import (
     NOT_MEASURED,
@@ -88,18 +89,25 @@ class Kpi:
     optional: bool = False
     """A figure the user asks for (a licence price): where it is absent the dashboard does
     not list it among the figures the design has nothing to measure for."""
+    after: str = ""
+    """Words after the figure and its unit that say what it is a share of (the glossary's:
+    ``34.5 % of installed``, ``2.7 % of a core``)."""
 
-    def text(self, v: float | None) -> str:
-        """A value of this KPI as a tile, a table cell, a report and the command line show it
-        (an unbounded time reads :data:`~models.document.numbers.SATURATED`)."""
+    def text(self, v: float | None, short: bool = False) -> str:
+        """A value of this KPI as a table cell, a report and the command line show it, with
+        the words after it (``short``: without them, a tile's figure with those words on the
+        line under it); an unbounded time reads :data:`~models.document.numbers.SATURATED`."""
         if v is not None and math.isinf(v):
             return SATURATED
-        return with_unit(v, self.unit)
+        figure = with_unit(v, self.unit)
+        return f"{figure} {self.after}" if self.after and not short and v is not None \
+            and math.isfinite(v) else figure
 
-    def figure(self, p: Prediction | None) -> str:
-        """This KPI's figure in prediction ``p`` as a tile shows it."""
+    def figure(self, p: Prediction | None, short: bool = False) -> str:
+        """This KPI's figure in prediction ``p`` (``short``: as a tile shows it, without the
+        words after it)."""
         v = self.value(p) if p is not None else None
-        return NOT_MEASURED if v is None and self.not_measured(p) else self.text(v)
+        return NOT_MEASURED if v is None and self.not_measured(p) else self.text(v, short)
 
     def not_measured(self, p: Prediction | None) -> bool:
         """Whether ``p`` lacks the data for this figure (shown as not measured, not left
@@ -122,7 +130,7 @@ class Kpi:
 
 
 def cpu_per_kiops(p: Prediction) -> float | None:
-    """IOPS-weighted mean host CPU per 1K IOPS (% of a core), None when no VM does I/O."""
+    """IOPS-weighted mean host CPU per 1,000 IOPS (% of a core), None when no VM does I/O."""
     w = np.nan_to_num(p.vms.iops)
     total = w.sum()
     return float((w * np.nan_to_num(p.vms.cpu_cost_per_kiops)).sum() / total) if total > 0 \
@@ -358,10 +366,11 @@ def vcpu_per_core(p: Prediction) -> float | None:
 
 
 def memory_overcommit(p: Prediction) -> float | None:
-    """Configured VM memory per installed memory (the capacity section's), for an
-    estate."""
+    """Configured VM memory over installed memory (the capacity section's overcommit), per
+    cent, for an estate: memory 34.5 % allocated of installed."""
     cap = _estate(p)
-    return cap.memory_overcommit if cap is not None else None
+    ratio = cap.memory_overcommit if cap is not None else None
+    return 100.0 * ratio if ratio is not None else None
 
 
 def storage_used_pct(p: Prediction) -> float | None:
@@ -438,9 +447,9 @@ def _busiest_vcpus(p: Prediction, name: Names) -> str:
 def _memory_detail(p: Prediction, name: Names) -> str:
     rows = [c for c in clusters_of(p) if c.memory_overcommit is not None]
     if len(rows) < 2:
-        return "configured over installed"
+        return "configured in the VMs"
     top = max(rows, key=lambda c: c.memory_overcommit or 0.0)
-    return f"highest {top.name} {number(top.memory_overcommit)}"
+    return f"highest {top.name} {with_unit(100.0 * (top.memory_overcommit or 0.0), '%')}"
 
 
 def _storage_detail(p: Prediction, name: Names) -> str:
@@ -482,9 +491,9 @@ KPIS: tuple[Kpi, ...] = (
     Kpi("p95_latency_ms", "p95 latency", "ms", _if_io(lambda p: p.p95_latency_ms),
         cite(RAIDPOOL, VAIO), "Highest per-VM 95th-percentile storage latency", False,
         absent=NO_IO),
-    Kpi("cpu_per_kiops", "CPU per 1K IOPS", "% core", cpu_per_kiops, cite(VAIO, PVSCSI),
-        "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O), % of a core", False,
-        absent=NO_IO),
+    Kpi("cpu_per_kiops", CPU_PER_KIOPS.title, CPU_PER_KIOPS.unit, cpu_per_kiops,
+        cite(VAIO, PVSCSI), "Host CPU per 1,000 IOPS (IOPS-weighted over VMs that do I/O),"
+        " as a share of one core", False, absent=NO_IO, after=CPU_PER_KIOPS.after),
     Kpi("network_gbps", "Network", "Gbit/s", network_gbps, cite(FEDEX, LRO),
         "Network throughput summed over VMs (received + sent): the tightest of line rate, PCIe"
         " slot, per-stream tool and crypto limits and the vNIC's per-packet CPU path", True,
@@ -538,13 +547,15 @@ KPIS: tuple[Kpi, ...] = (
         " admission control keeps for failover (negative: short); each cluster's hosts and"
         " hosts needed below, the tightest first", True, "no clusters", _clusters_detail,
         estate=True),
-    Kpi("vcpu_per_core", "vCPU:core", "", vcpu_per_core, cite(BEST_PRACTICES_4),
+    Kpi("vcpu_per_core", VCPUS_PER_CORE.title, VCPUS_PER_CORE.unit, vcpu_per_core,
+        cite(BEST_PRACTICES_4),
         "vCPUs of the placed VMs per physical core (the busiest host's below), in a design"
         " of clusters", False, "no clusters", _busiest_vcpus, estate=True),
-    Kpi("memory_overcommit", "Memory overcommit", "", memory_overcommit,
-        cite(BEST_PRACTICES_4), "Memory configured in the placed VMs over the memory"
-        " installed in the hosts (above 1: the hosts rely on reclamation), in a design of"
-        " clusters", False, "no clusters", _memory_detail, estate=True),
+    Kpi("memory_overcommit", MEMORY_ALLOCATED.title, MEMORY_ALLOCATED.unit, memory_overcommit,
+        cite(BEST_PRACTICES_4), "Memory configured in the placed VMs as a share of the memory"
+        " installed in the hosts (overcommit; above 100 %: the hosts rely on reclamation), in"
+        " a design of clusters", False, "no clusters", _memory_detail, estate=True,
+        after=MEMORY_ALLOCATED.after),
     Kpi("vsan_free_tib", "vSAN free", "TiB", vsan_free, cite(VSAN_PLANNING),
         "Data the vSAN clusters can still take under their storage policies after the host"
         " rebuild and operations reserves (or 30 % slack where those cannot apply), before"

@@ -195,7 +195,7 @@ CLUSTER: tuple[tuple[str, Any], ...] = (
     ("HA reserve (hosts)", lambda c, v: c["reserve_hosts"]),
     ("DRS", lambda c, v: "on" if c["drs"] else "off"),
     ("vCPUs per core (ratio)", lambda c, v: c["vcpu_per_core"]),
-    ("Memory overcommit (ratio)", lambda c, v: c["memory_overcommit"]),
+    ("Memory allocated (% of installed)", lambda c, v: pct(c["memory_overcommit"])),
     ("Physical cores", lambda c, v: c["physical_cores"]),
     ("Licensed cores", lambda c, v: c["licensed_cores"]),
     ("vSAN raw (TiB)", lambda c, v: v["raw_tib"] if v else None),

@@ -49,8 +49,9 @@ def test_import_then_check_then_calibrate_from_esxtop(
                           "-o", str(design))
     assert code == 0 and "baseline check" in stdout and "target" in stdout
     code, stdout, _ = run(capsys, "evaluate", str(design))
-    assert code == 0 and "lack I/O data" in stdout and "vCPU:core" in stdout
-    assert "Memory overcommit" in stdout and "Cluster headroom" in stdout
+    assert code == 0 and "lack I/O data" in stdout and "vCPUs per core" in stdout
+    assert "Memory allocated" in stdout and "of installed" in stdout
+    assert "Cluster headroom" in stdout
     code, stdout, _ = run(capsys, "calibrate", str(design), "--check", "--json")
     doc = json.loads(stdout)
     assert doc["summary"]["cpu"]["hosts"] == 4 and doc["summary"]["vms_without_io"] > 0

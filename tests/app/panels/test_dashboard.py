@@ -32,8 +32,10 @@ def test_tiles_show_the_prediction(qtbot: QtBot) -> None:
     assert [k.key for k in KPIS] == list(dash.tiles)
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == kpi.figure(p)
-        assert tile.detail_label.text() == kpi.note(p, dash.name_of)
+        assert tile.value_label.text() == kpi.figure(p, short=True)
+        after = kpi.after if kpi.value(p) is not None else ""  # "of a core" leads the line
+        assert tile.detail_label.text() == "; ".join(
+            t for t in (after, kpi.note(p, dash.name_of)) if t)
         assert not tile.delta_label.isVisibleTo(dash)
     c = p.consolidation
     assert c.binding == "cpu"
@@ -57,7 +59,7 @@ def test_tiles_update_in_place(qtbot: QtBot) -> None:
     assert doc.prediction is not None
     for key, tile in dash.tiles.items():
         assert tile.value_label is labels[key]
-        assert tile.value_label.text() == KPI_BY_KEY[key].figure(doc.prediction)
+        assert tile.value_label.text() == KPI_BY_KEY[key].figure(doc.prediction, short=True)
 
 
 def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
@@ -70,7 +72,7 @@ def test_scenario_shows_deltas_against_base(qtbot: QtBot) -> None:
     assert p is not None and base is not None and p is not base
     for kpi in KPIS:
         tile = dash.tiles[kpi.key]
-        assert tile.value_label.text() == kpi.figure(p)
+        assert tile.value_label.text() == kpi.figure(p, short=True)
         if kpi.value(p) is None and kpi.value(base) is None:  # nothing to compare
             assert not tile.delta_label.isVisibleTo(dash), kpi.key
             continue
@@ -228,7 +230,11 @@ def test_cpu_per_kiops_tile_is_the_iops_weighted_cost(qtbot: QtBot) -> None:
     value = KPI_BY_KEY["cpu_per_kiops"].value(p)
     iops, cost = p.vms.iops, p.vms.cpu_cost_per_kiops
     assert value is not None and abs(value - (iops * cost).sum() / iops.sum()) < 1e-9
-    assert dash.tiles["cpu_per_kiops"].value_label.text().endswith("% core")
+    tile = dash.tiles["cpu_per_kiops"]  # "2.7 % of a core per 1,000 IOPS" (was "% core")
+    assert tile.title_label.text() == "CPU per 1,000 IOPS"
+    assert tile.value_label.text().endswith(" %")
+    assert tile.detail_label.text().startswith("of a core")
+    assert KPI_BY_KEY["cpu_per_kiops"].text(value).endswith(" % of a core")
     with qtbot.waitSignal(doc.prediction_updated, timeout=5000):
         doc.set_value("vm", "vaio_filter", "null")  # the filter costs 10-20% more per 1K IOPS
     after = KPI_BY_KEY["cpu_per_kiops"].value(doc.prediction) if doc.prediction else None
@@ -302,7 +308,7 @@ def test_an_estate_shows_its_capacity_and_says_what_was_not_measured(qtbot: QtBo
     assert p is not None and cap is not None
     for key in ("cluster_headroom", "vcpu_per_core", "memory_overcommit", "storage_used_pct"):
         assert key not in dash.hidden and dash.tiles[key].isVisibleTo(dash)
-        assert dash.tiles[key].value_label.text() == KPI_BY_KEY[key].figure(p)
+        assert dash.tiles[key].value_label.text() == KPI_BY_KEY[key].figure(p, short=True)
     assert dash.tiles["vcpu_per_core"].value_label.text() == fmt.number(cap.vcpu_per_core)
     storage = dash.tiles["storage_used_pct"]
     assert storage.value_label.text() == fmt.NOT_MEASURED != "0 %"
@@ -311,7 +317,10 @@ def test_an_estate_shows_its_capacity_and_says_what_was_not_measured(qtbot: QtBo
     before = dash.tiles["memory_overcommit"].value_label.text()
     with qtbot.waitSignal(doc.prediction_updated):
         doc.set_value("host", "memory_gb", 512.0)  # twice the memory installed
-    assert dash.tiles["memory_overcommit"].value_label.text() == fmt.number(800 / 2048)
+    memory = dash.tiles["memory_overcommit"]  # "memory 39 % allocated of installed"
+    assert memory.title_label.text() == "Memory allocated"
+    assert memory.value_label.text() == fmt.with_unit(100 * 800 / 2048, "%")
+    assert memory.detail_label.text().startswith("of installed")
     with qtbot.waitSignal(doc.prediction_updated):
         doc.undo_stack.undo()
     assert dash.tiles["memory_overcommit"].value_label.text() == before

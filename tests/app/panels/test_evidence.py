@@ -100,10 +100,11 @@ def test_evidence_shows_the_cross_validated_error_beside_the_fitted_one(
     view = EvidenceView(make_doc())
     qtbot.addWidget(view)
     view.ensure_loaded()
-    col = view.table.index_of("CV error")
+    col = view.table.index_of("Error, study left out")  # it read "CV error"
     got = {check_of(view, r).case_id: cell(view, r, col) for r in range(3)}
     assert got == {ids[0]: "reproduced only", ids[1]: "+62 %", ids[2]: "rule"}
-    assert "cross-validated 62" in view.summary.text()
+    assert "typical error 62 % with each study left out of the fit" in view.summary.text()
+    assert "cross-validated" not in view.summary.text() and "|error|" not in view.summary.text()
     assert "1 reproduced only" in view.summary.text()
     row = next(r for r in range(3) if check_of(view, r).case_id == ids[0])
     view.table.setCurrentCell(row, 0)
@@ -214,11 +215,11 @@ def test_each_study_left_out_shows_its_predicted_error_against_its_target(
     t = view.studies
     assert t.rowCount() == 3
     rows = {t.item(r, 0).text(): r for r in range(3)}  # type: ignore[union-attr]
-    med = t.index_of("CV median")
+    med = t.index_of("Typical, left out")  # it read "CV median"
     assert t.item(rows["Study A"], med).text() == "5 %"  # type: ignore[union-attr]
     predicted = t.index_of("Predicted")  # of its figures, in the narrowest table too
     assert t.item(rows["Study A"], predicted).text() == "4 of 5"  # type: ignore[union-attr]
-    assert t.item(rows["Study C"], med).text() == "-"  # type: ignore[union-attr]
+    assert t.item(rows["Study C"], med).text() == "none predicted"  # type: ignore[union-attr]
     red = QColor(theme.tones().error)
     assert t.item(rows["Study B"], med).foreground().color() == red  # type: ignore[union-attr]
     assert t.item(rows["Study A"], med).foreground().color() != red  # type: ignore[union-attr]

@@ -180,7 +180,9 @@ def test_the_capacity_tiles_read_the_capacity_section() -> None:
     cap = p.sections.capacity
     assert cap is not None
     assert KPI_BY_KEY["vcpu_per_core"].value(p) == cap.vcpu_per_core == 200 / 64
-    assert KPI_BY_KEY["memory_overcommit"].value(p) == cap.memory_overcommit == 800 / 1024
+    assert cap.memory_overcommit == 800 / 1024  # the tile: memory allocated of installed
+    assert KPI_BY_KEY["memory_overcommit"].value(p) == pytest.approx(100 * 800 / 1024)
+    assert KPI_BY_KEY["memory_overcommit"].text(100 * 800 / 1024) == "78.1 % of installed"
     gold, silver = (c for c in cap.clusters if c.id)
     spare = min(c.hosts - (c.hosts_needed or 0) for c in (gold, silver))
     assert KPI_BY_KEY["cluster_headroom"].value(p) == spare
