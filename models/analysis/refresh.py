@@ -44,7 +44,7 @@ from models.analysis.resize import groups_of, resize
 from models.core.compiled import Compiled, compile_design
 from models.core.platform import compute, pin_work
 from models.core.prediction import VSAN_KEYS, Prediction
-from models.core.sections import to_json
+from models.core.sections import ClusterCapacity, to_json
 from models.document.catalogue import servers
 from models.document.catalogue.processors import Processor
 from models.document.catalogue.servers import Server
@@ -651,7 +651,36 @@ class Sizing:
                 "ha_hosts": self.ha_hosts, "set_by_text": self.text()}
 
 
-def _ha_on(design: Design, g: str) -> bool:
+RESTART = "room to restart any one host's VMs"
+"""Why HA adds a host beyond its admission control's reserve: with one host fewer, a host
+failure leaves a VM down, an FT VM unprotected or a survivor over the policy."""
+
+
+def capacity_sizing(design: Design, g: str, row: ClusterCapacity | None, count: int
+                    ) -> Sizing:
+    """What sets group ``g``'s ``count`` hosts where the capacity model's count decides it
+    (``row``, its row of the capacity section): the resource that binds the load's hosts
+    (``one`` where the load takes one host), the hosts its admission control reserves, and
+    with HA on at least two hosts.  The refresh starts from it; the report says a kept
+    refresh's count with it, so both read the count alike."""
+    reserve = row.reserve_hosts if row is not None and row.binding not in (
+        "storage", "vsan_min") else 0  # vSAN's count holds its own rebuild reserve
+    load = max(count - reserve, 1)
+    binding = row.binding if row is not None else None
+    sz = Sizing(count, count - load, binding if load > 1 and binding else "one")
+    if reserve:
+        sz.ha_why.append(f"admission control reserves {counted(reserve, 'host')}"
+                         if row is not None and row.admission_control.startswith("fail")
+                         else f"admission control's {row.admission_control if row else ''}")
+    least = 2 if ha_on(design, g) else 1
+    if sz.hosts < least:
+        sz.ha_why.append("HA needs two hosts")
+        sz.ha_hosts += least - sz.hosts
+        sz.hosts = least
+    return sz
+
+
+def ha_on(design: Design, g: str) -> bool:
     """Whether group ``g`` restarts a failed host's VMs: a cluster with HA on, or the hosts in
     no cluster where the policy keeps spare hosts for HA (``policy.ha_spare_hosts``)."""
     if not g:
@@ -672,25 +701,7 @@ def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str]
     reserves), a host more until that holds."""
     caps = {r.id: r for r in a.prediction.sections.capacity.clusters} \
         if a.prediction.sections.capacity is not None else {}
-    sizing: dict[str, Sizing] = {}
-    for g in chosen:
-        row = caps.get(g)
-        reserve = row.reserve_hosts if row is not None and row.binding not in (
-            "storage", "vsan_min") else 0  # vSAN's count holds its own rebuild reserve
-        load = max(counts[g] - reserve, 1)
-        binding = row.binding if row is not None else None
-        sz = Sizing(counts[g], counts[g] - load,
-                    binding if load > 1 and binding else "one")
-        if reserve:
-            sz.ha_why.append(f"admission control reserves {counted(reserve, 'host')}"
-                             if row is not None and row.admission_control.startswith("fail")
-                             else f"admission control's {row.admission_control if row else ''}")
-        least = 2 if _ha_on(design, g) else 1
-        if sz.hosts < least:
-            sz.ha_why.append("HA needs two hosts")
-            sz.ha_hosts += least - sz.hosts
-            sz.hosts = least
-        sizing[g] = sz
+    sizing = {g: capacity_sizing(design, g, caps.get(g), counts[g]) for g in chosen}
     checked: set[tuple[str, int]] = set()
     for _ in range(MAX_GROWTH):
         counts = {g: sizing[g].hosts for g in chosen}
@@ -704,7 +715,7 @@ def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str]
                 if sz.set_by in ("one",) or sz.set_by != resource:
                     sz.set_by = resource
             continue
-        todo = [g for g in chosen if _ha_on(design, g) and (g, sizing[g].hosts) not in checked]
+        todo = [g for g in chosen if ha_on(design, g) and (g, sizing[g].hosts) not in checked]
         broken = _failure_breaks(a, todo, ev) if todo else {}
         checked |= {(g, sizing[g].hosts) for g in todo if g not in broken}
         if not broken:
@@ -713,8 +724,8 @@ def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str]
             sz = sizing[g]
             sz.hosts += 1
             sz.ha_hosts += 1
-            if "room to restart any one host's VMs" not in sz.ha_why:
-                sz.ha_why.append("room to restart any one host's VMs")
+            if RESTART not in sz.ha_why:
+                sz.ha_why.append(RESTART)
     raise DesignError([Issue("refresh", f"no count up to {counted(MAX_GROWTH, 'host')} more"
                              " than the totals need holds on every host: another processor or more"
                              " memory per host")])
@@ -773,7 +784,7 @@ def _checks(design: Design, a: Attempt, chosen: list[str], names: dict[str, str]
     """What a given count breaks, in words: hosts over the policy, host failures."""
     out = [f"cluster {names[g]} has a host over its {limit_text(r, True)} limit"
            for g, r in _host_breaches(a, chosen).items()]
-    ha = [g for g in chosen if _ha_on(design, g)]
+    ha = [g for g in chosen if ha_on(design, g)]
     out += [f"cluster {names[g]} does not survive a host failure ({why})"
             for g, why in _failure_breaks(a, ha, ev).items()]
     return out

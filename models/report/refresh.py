@@ -1,19 +1,180 @@
 """A hardware refresh in the report: each scenario that rebuilds the hosts (a refresh, kept
 with ``headroom refresh -o`` or the app's Analysis > Refresh) beside the base design, the
 same figures before and after (hosts, hosts needed, mean host CPU and memory, latency where
-measured, licensed cores, the binding limit), and in sentences for the summary."""
+measured, licensed cores, the binding limit), each cluster it rebuilds before and after with
+what set its count, in words, and in sentences for the summary.
+
+What set a cluster's count is read from the scenario's prediction (the capacity section's
+binding, hosts needed and reserve, and the hosts it has against those needed) through
+:func:`models.analysis.refresh.capacity_sizing` and
+:meth:`~models.analysis.refresh.Sizing.text`, what ``headroom refresh`` starts from and says:
+the report and the command read a count alike."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from models.analysis.refresh import Side, changed_settings, rows, side
+from models.analysis.refresh import (
+    RESTART,
+    Side,
+    Sizing,
+    capacity_sizing,
+    changed_settings,
+    ha_on,
+    rows,
+    side,
+)
 from models.core.prediction import Prediction
-from models.document.design import Design, DesignError, apply_scenario
+from models.core.sections import ClusterCapacity
+from models.document.design import Design, DesignError, Rebuild, apply_scenario
 from models.document.numbers import counted, percent, with_unit
 from models.engine.kpis import limit_text
 from models.report.compare import Comparison
+
+NO_FIT = "a VM fits on none of its hosts"
+"""Why a cluster has no count: the capacity model's None."""
+
+
+@dataclass(frozen=True)
+class ClusterChange:
+    """One cluster (or the hosts in no cluster) a rebuild changes, before and after, in
+    words."""
+
+    name: str
+    hosts: tuple[int, int]
+    hosts_needed: tuple[int | None, int | None]
+    cpu_util_mean: tuple[float | None, float | None]
+    """Mean host CPU, fractions: the cluster's CPU demand over its capacity."""
+    memory_util_mean: tuple[float | None, float | None]
+    licensed_cores: tuple[int, int]
+    why: str
+    """What set the count after the rebuild: ``host memory sets 7 hosts for the load; HA
+    adds 1 (admission control reserves 1 host)``."""
+
+    @property
+    def cells(self) -> list[str]:
+        """Cluster, hosts, hosts needed, mean host CPU and memory, licensed cores (each
+        ``before → after``), and why the count."""
+        def two(pair: tuple[object, object], text: Callable[[object], str]) -> str:
+            return f"{text(pair[0])} → {text(pair[1])}"
+
+        def num(x: object) -> str:
+            return "–" if x is None else f"{x:,}"
+
+        def pct(x: object) -> str:
+            return percent(x) if isinstance(x, float) else "–"
+
+        return [self.name, two(self.hosts, num), two(self.hosts_needed, num),
+                two(self.cpu_util_mean, pct), two(self.memory_util_mean, pct),
+                two(self.licensed_cores, num), self.why]
+
+
+CLUSTER_COLUMNS = ("Cluster", "Hosts", "Hosts needed", "Host CPU (mean)",
+                   "Host memory (mean)", "Licensed cores", "What sets the count")
+"""The columns of :attr:`ClusterChange.cells`."""
+
+
+def count_sizing(design: Design, p: Prediction, row: ClusterCapacity) -> Sizing | None:
+    """What set ``row``'s count in prediction ``p`` of ``design`` (the scenario applied), as
+    ``headroom refresh`` counts it (:func:`~models.analysis.refresh.capacity_sizing`): the
+    capacity model's count; hosts beyond it, the refresh's placement checks (with HA on, room
+    to restart any one host's VMs; with HA off, the busiest resource as placed); None where a
+    VM fits on no host."""
+    if row.hosts_needed is None:
+        return None
+    sz = capacity_sizing(design, row.id, row, row.hosts_needed)
+    more = row.hosts - sz.hosts
+    if more > 0:
+        sz.hosts += more
+        if ha_on(design, row.id):
+            sz.ha_hosts += more
+            sz.ha_why.append(RESTART)
+        else:
+            sz.set_by = _busiest(design, p, row.id)
+    return sz
+
+
+def count_text(design: Design, p: Prediction, row: ClusterCapacity) -> str:
+    """:func:`count_sizing` in words (:meth:`~models.analysis.refresh.Sizing.text`), and
+    where the cluster has fewer hosts than that (the scenario edited since), how many."""
+    sz = count_sizing(design, p, row)
+    if sz is None:
+        return NO_FIT
+    text = sz.text()
+    if row.hosts < sz.hosts:
+        text += f"; it has {row.hosts:,}, {counted(sz.hosts - row.hosts, 'host')} short"
+    return text
+
+
+def _busiest(design: Design, p: Prediction, group: str) -> str:
+    """The resource, ``cpu`` or ``memory``, nearest its policy's ceiling on a host of
+    ``group`` (memory where both are as near)."""
+    members = _members(design)
+    ceiling = {"cpu": float(design.policy_value("cpu_util_max") or 1.0),
+               "memory": float(design.policy_value("memory_util_max") or 1.0)}
+    worst = {"cpu": 0.0, "memory": 0.0}
+    for i, hid in enumerate(p.hosts.ids):
+        if members.get(hid, "") != group:
+            continue
+        for res, util in (("cpu", p.hosts.cpu_util[i]), ("memory", p.hosts.memory_util[i])):
+            if math.isfinite(util):  # NaN: not measured
+                worst[res] = max(worst[res], float(util) / ceiling[res])
+    return "memory" if worst["memory"] >= worst["cpu"] else "cpu"
+
+
+def _members(design: Design) -> dict[str, str]:
+    """Host id -> its cluster's id (hosts in none: absent)."""
+    return {lk.source: lk.target for lk in design.links if lk.kind == "in_cluster"}
+
+
+def touched(design: Design, rb: Rebuild) -> list[str]:
+    """The groups (cluster ids, ``""`` for the hosts in no cluster) whose hosts ``rb`` takes
+    out or adds, in the base design's order."""
+    before = _members(design)
+    after = {lk.source: lk.target for lk in rb.links if lk.kind == "in_cluster"}
+    found = {before.get(h, "") for h in rb.removed}
+    found |= {after.get(c.id, before.get(c.id, "")) for c in rb.components if c.kind == "host"}
+    order = [c.id for c in design.of_kind("cluster")] + [""]
+    return [g for g in order if g in found]
+
+
+def cluster_changes(design: Design, rb: Rebuild, before: Prediction, after: Prediction,
+                    applied: Design) -> list[ClusterChange]:
+    """Each group ``rb`` changes: its figures in ``before`` (the base design's prediction)
+    and ``after`` (the scenario's, of ``applied``), and what set its count after."""
+    def rows_of(p: Prediction) -> dict[str, ClusterCapacity]:
+        cap = p.sections.capacity
+        return {g.id: g for g in cap.clusters} if cap is not None else {}
+
+    b_rows, a_rows = rows_of(before), rows_of(after)
+    out = []
+    for g in touched(design, rb):
+        b, a = b_rows.get(g), a_rows.get(g)
+        if a is None:
+            continue
+        out.append(ClusterChange(
+            a.name if g or a.name != "design" else "hosts in no cluster",
+            (b.hosts if b is not None else 0, a.hosts),
+            (b.hosts_needed if b is not None else None, a.hosts_needed),
+            (_mean_cpu(b), _mean_cpu(a)), (_mean_memory(b), _mean_memory(a)),
+            (b.licensed_cores if b is not None else 0, a.licensed_cores),
+            count_text(applied, after, a)))
+    return out
+
+
+def _mean_cpu(row: ClusterCapacity | None) -> float | None:
+    """As :func:`models.analysis.refresh.side` has it per cluster."""
+    if row is None or not row.cpu_capacity_cores:
+        return None
+    return row.cpu_demand_cores / row.cpu_capacity_cores
+
+
+def _mean_memory(row: ClusterCapacity | None) -> float | None:
+    if row is None or not row.memory_capacity_gb:
+        return None
+    return row.memory_gb / row.memory_capacity_gb
 
 
 @dataclass(frozen=True)
@@ -31,6 +192,10 @@ class RefreshView:
     """The rebuild takes hosts out and brings others (a refresh); False where it only adds
     hosts or only takes some out (one host more, one host fewer): there are no new hosts to
     speak of, and no host setting it changes."""
+    clusters: tuple[ClusterChange, ...] = ()
+    """Each cluster the rebuild changes, before and after, and what set its count."""
+    kept: tuple[str, ...] = ()
+    """The clusters it leaves as they are, by name."""
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -88,14 +253,16 @@ def views(design: Design, comparison: Comparison, breaks: Breaks | None = None
             new = [c for c in rb.components if c.kind == "host"]
             replaces = bool(old) and bool(new)  # else hosts only added or only taken out
             changed = tuple(c["text"] for c in changed_settings(old, new)) if replaces else ()
-            words = ""
-            if breaks is not None:
-                try:
-                    words = breaks(apply_scenario(design, col.name), col.prediction)
-                except DesignError:
-                    words = breaks(design, col.prediction)
+            try:
+                applied = apply_scenario(design, col.name)
+            except DesignError:
+                applied = design
+            words = breaks(applied, col.prediction) if breaks is not None else ""
+            changes = cluster_changes(design, rb, base, col.prediction, applied)
+            mine = set(touched(design, rb))
+            kept = tuple(c.name or c.id for c in design.of_kind("cluster") if c.id not in mine)
             out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction),
-                                   changed, words, replaces))
+                                   changed, words, replaces, tuple(changes), kept))
     return out
 
 

@@ -3,8 +3,13 @@ summary's sentence, what the scenario changes and the knob table."""
 
 from __future__ import annotations
 
-from models.analysis.refresh import refresh, target
-from models.document.design import Component, Design, Link, Rebuild, Scenario
+from dataclasses import replace
+
+import pytest
+
+from models.analysis.refresh import RefreshResult, refresh, target, vsan_target
+from models.document.design import Component, Design, Link, Override, Rebuild, Scenario
+from models.document.numbers import counted
 from models.report.content import build
 from models.report.settings import scenario_text
 from tests.refresh_estate import estate
@@ -74,3 +79,82 @@ def test_a_host_more_or_fewer_changes_no_setting() -> None:
     assert "new hosts" not in more.sentence + fewer.sentence
     assert "The hosts meet the policy" in more.sentence
     assert all(v.replaces for v in build(refreshed(), "base", checks=False).refreshes)
+
+
+def _kept(d: Design, r: RefreshResult) -> Design:
+    """``d`` with ``r`` kept as the scenario 'R', as ``headroom refresh -o`` keeps it."""
+    out = d.copy()
+    out.scenarios.append(Scenario("R", list(r.overrides), r.rebuild))
+    return out
+
+
+def _ha_off(d: Design) -> Design:
+    for c in d.of_kind("cluster"):
+        c.props["ha_enabled"] = False
+    return d
+
+
+@pytest.mark.parametrize(("server", "cpu", "memory", "vsan", "ha"), [
+    ("dell-r760", "Gold 6548Y+", 1024, False, True),  # 1 host holds the load; HA adds 1
+    ("dell-r760", "Gold 6544Y", 512, False, True),    # host memory sets 2 hosts for the load
+    ("dell-r660", None, 256, False, False),           # HA off: no host added for it
+    ("dell-r770", None, None, True, True)])           # vSAN: the policy's minimum sets 3
+def test_each_cluster_says_what_set_its_count_as_the_refresh_does(
+        server: str, cpu: str | None, memory: float | None, vsan: bool, ha: bool) -> None:
+    """The report reads a kept refresh's count from its prediction (the capacity section's
+    binding, hosts needed and reserve; the hosts it has) and words it as ``headroom refresh``
+    does (``set_by_text``), cluster by cluster."""
+    d = estate() if ha else _ha_off(estate())
+    t = target(server, cpu, memory)
+    if vsan:
+        t = replace(t, vsan=vsan_target("esa"))
+    r = refresh(d, t)
+    view = build(_kept(d, r), "base", checks=False).refreshes[0]
+    want = {c["name"]: c["set_by_text"] for c in r.after.clusters}
+    assert {c.name: c.why for c in view.clusters} == want
+    after = {c["name"]: c for c in r.after.clusters}
+    for c in view.clusters:  # the figures refresh gives, before and after
+        assert c.hosts[1] == after[c.name]["hosts"] == r.counts[c.name]
+        assert c.licensed_cores[1] == after[c.name]["licensed_cores"]
+        assert c.cells[1] == f"{c.hosts[0]:,} → {c.hosts[1]:,}"
+    if vsan:
+        assert want["dmz"] == "the vSAN policy's minimum hosts sets 3 hosts"
+    elif not ha:
+        assert all("HA" not in w for w in want.values())
+    else:
+        assert all(w.endswith("HA adds 1 (admission control reserves 1 host)")
+                   for w in want.values())
+
+
+def test_a_count_the_refresh_raised_for_a_host_failure_says_so() -> None:
+    """Hosts beyond the capacity model's count in a cluster with HA on are the room a host
+    failure needs: the refresh adds them after failing each host, and the report says so."""
+    d = _kept(estate(), refresh(estate(), target("dell-r760", "Gold 6544Y", 512)))
+    rb = d.scenarios[0].rebuild
+    assert rb is not None
+    extra = next(c for c in rb.components if c.kind == "host" and "prod" in c.id)
+    more = Component(extra.id + "-more", "host", extra.name + " more", props=dict(extra.props))
+    rb.components.append(more)
+    rb.links.append(Link(more.id, "prod", "in_cluster"))
+    prod = {c.name: c for c in build(d, "base", checks=False).refreshes[0].clusters}["prod"]
+    assert prod.hosts == (4, 4)
+    assert prod.why == ("host memory sets 2 hosts for the load; HA adds 2 (admission control"
+                        " reserves 1 host, room to restart any one host's VMs)")
+
+
+def test_a_cluster_short_of_its_count_says_how_many() -> None:
+    """A kept refresh edited since (its VMs grown): the count it needs, and how many short."""
+    d = refreshed()
+    d.scenarios[0].overrides.append(Override("vm", "memory_gb", 64.0))
+    view = build(d, "base", checks=False).refreshes[0]
+    prod = {c.name: c for c in view.clusters}["prod"]
+    assert prod.hosts_needed[1] is not None and prod.hosts_needed[1] > prod.hosts[1]
+    assert prod.why.endswith(f"; it has {prod.hosts[1]:,},"
+                             f" {counted(prod.hosts_needed[1] - prod.hosts[1], 'host')} short")
+
+
+def test_a_refresh_of_one_cluster_names_the_clusters_it_keeps() -> None:
+    d = estate()
+    view = build(_kept(d, refresh(d, target("dell-r760", "Gold 6548Y+", 1024),
+                                  clusters=["prod"])), "base", checks=False).refreshes[0]
+    assert [c.name for c in view.clusters] == ["prod"] and view.kept == ("dmz",)
