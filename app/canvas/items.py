@@ -296,9 +296,21 @@ class ComponentItem(QGraphicsItem):
             self.title, self.subtitle = title, subtitle
             self.update()
 
+    shown_prefix = ""
+    """The start of its name the item leaves out (a NIC on its host's card: the host's name
+    and a space, "vmnic0" for "esx01.corp.local vmnic0"; the tooltip has it whole)."""
+
     def name_of(self, comp: Component) -> str:
-        """The name the item shows (its name, else its id)."""
-        return comp.name or comp.id
+        """The name the item shows (its name, else its id; less :attr:`shown_prefix`)."""
+        name = comp.name or comp.id
+        prefix = self.shown_prefix
+        return name[len(prefix):] if prefix and name.startswith(prefix) \
+            and len(name) > len(prefix) else name
+
+    def set_shown_prefix(self, prefix: str, comp: Component) -> None:
+        if prefix != self.shown_prefix:
+            self.shown_prefix = prefix
+            self.set_component(comp)
 
     def set_level(self, level: int) -> None:
         if level != self.level:

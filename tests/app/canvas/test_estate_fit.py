@@ -111,3 +111,18 @@ def test_no_badge_covers_a_name(window: MainWindow) -> None:
                                              *scene.container_items()]
     for item in named:
         assert not _title_box(item, lod).intersects(disc), item.title
+
+
+def test_a_nic_on_its_hosts_card_reads_by_its_own_name(window: MainWindow) -> None:
+    """Zoomed in, a NIC chip named as the import names it ("<host> vmnic0") read as the
+    host's first five letters and "…": on its host's card it reads "vmnic0" (whole in its
+    tooltip)."""
+    scene, view = window.scene, window.view
+    host = next(iter(scene.host_items().values()))
+    view.set_zoom(1.0)
+    view.centerOn(host)
+    QApplication.processEvents()
+    nic = scene.item(host.nic_ids[0])
+    assert nic is not None and nic.title == "vmnic0"
+    assert nic.shown_title(1.0) == "vmnic0"
+    assert window.document.name_of(nic.cid) in component_tooltip(window.document, nic.cid)
