@@ -290,6 +290,8 @@ class ComponentItem(QGraphicsItem):
     # ------------------------------------------------------------------ state
     def set_component(self, comp: Component) -> None:
         """Refresh the label from the component (after a rename or a property edit)."""
+        self.name = comp.name
+        """Its component's whole name."""
         title = self.name_of(comp)
         subtitle = describe(comp)
         if (title, subtitle) != (self.title, self.subtitle):

@@ -263,10 +263,8 @@ class DesignScene(ItemIndex):
             return
         item = ComponentItem(comp)
         item.set_docked(True)
-        if comp.kind == "nic":  # on its host's card its name need not repeat the host's
-            owner = self.document.shown_component(host.cid)
-            item.set_shown_prefix(f"{owner.name} " if owner is not None and owner.name else "",
-                                  comp)
+        if comp.kind == "nic" and host.name:  # on its host's card its name need not
+            item.set_shown_prefix(f"{host.name} ", comp)  # repeat the host's
         if comp.kind == "vm":  # dragged onto another host's card, it runs there
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         item.setPos(host.pos() + host.child_offset(cid, self._slot.get(cid, 0)))
