@@ -380,7 +380,9 @@ def _hosts_without_vms(col: Collection, report: ImportReport) -> None:
         if figures:
             report.notes.append(f"host '{h.name}' recorded {figures} but runs no VM of the"
                                 " workbook: no VM explains its load (the baseline check"
-                                " shows it as a residual)")
+                                " shows its CPU and memory as a residual"
+                                + ("; its IOPS are its background I/O on the arrays it"
+                                   " reaches" if h.iops else "") + ")")
 
 
 def _masked(estate: Estate) -> bool:

@@ -99,3 +99,16 @@ def test_the_real_sample_keeps_its_hosts_recorded_io() -> None:
     fit = latency.fit(design)
     assert design_to_json(design) == before and fit.fitted  # offered, not applied
     assert {f.id for f in fit.fitted} <= {a.id for a in check.arrays if a.disagrees}
+
+
+def test_a_host_without_vms_carries_its_recorded_io(tmp_path: Path) -> None:
+    c = workbook(4, 24, seed=3, idle_host=True, host_io={4: 300.0})
+    design, report = import_liveoptics(write(tmp_path / "lo.xlsx", c.sheets), stat="average")
+    idle = _hosts(design)["esx-idle.corp.local"]
+    assert idle["background.iops"] == idle["measured.iops"]
+    assert any(n.startswith("host 'esx-idle.corp.local' recorded") and n.endswith(
+        "its IOPS are its background I/O on the arrays it reaches)") for n in report.notes)
+    pred = evaluate(design)
+    j = pred.hosts.ids.index(next(h.id for h in design.of_kind("host")
+                                  if h.name == "esx-idle.corp.local"))
+    assert pred.hosts.background_iops[j] == pytest.approx(float(str(idle["measured.iops"])))
