@@ -19,7 +19,8 @@ IOPS and latency, network).  What each resource scales:
   configured memory), a host's background memory;
 * ``storage``: a VM's disk space used and provisioned, an array's recorded used and
   provisioned space;
-* ``iops``: a VM's measured I/O rate, and its network traffic (streams, multicast, PCoIP).
+* ``iops``: a VM's measured I/O rate, a host's background I/O, and a VM's network traffic
+  (streams, multicast, PCoIP).
 
 Nothing here is fitted: it is the compound-growth convention of the sizers
 (``../shared/reference/vsan-sizing.md``, "Growth conventions").
@@ -51,6 +52,7 @@ COLUMNS: dict[tuple[str, str], str] = {
     ("vm", "workload.net_tx_mbps"): "iops",
     ("vm", "workload.multicast_pps"): "iops",
     ("vm", "workload.pcoip_kbps"): "iops",
+    ("host", "background.iops"): "iops",
 }
 """Each column growth scales, and the resource whose factor it takes."""
 

@@ -119,3 +119,13 @@ def test_storage_used_counts_a_vsan_clusters_data() -> None:
     r = grow(cluster(), 1, {"storage": 10.0})
     assert r.years[0].storage_used_tib == pytest.approx(20.0)
     assert r.years[1].storage_used_tib == pytest.approx(22.0)
+
+
+def test_a_hosts_background_io_grows_with_the_iops_rate() -> None:
+    d = estate()
+    for h in d.of_kind("host"):
+        h.props.update({"background.iops": 500.0})
+    d.policy.update({"growth.iops_pct": 10.0, "growth.year": 2.0})
+    engine = Engine(d)
+    assert list(engine.compiled.host.cols["background.iops"]) == pytest.approx(
+        [500.0 * 1.21] * len(d.of_kind("host")))
