@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.bom import add_prices_option, read_prices
 from app.cli.common import add_eval_opts, load, overrides
 from models.analysis.growth import MAX_YEARS
 from models.document.design import Design, apply_overrides, apply_scenario
@@ -57,7 +58,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from app.report.export import export_report  # noqa: PLC0415  (Qt only when needed)
 
     export_report(report_design(args), args.scenario or "base", Path(args.output),
-                  years=args.years)
+                  years=args.years, prices=read_prices(args.prices))
     print(f"wrote {args.output}")
     return 0
 
@@ -75,5 +76,6 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument("--years", type=_years, metavar="N",
                    help="a growth page for years 0 to N at the design's growth rates (by"
                    " default where the design keeps rates, over five years)")
+    add_prices_option(p)
     add_eval_opts(p)
     p.set_defaults(func=cmd_report)

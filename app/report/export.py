@@ -42,6 +42,7 @@ from app.report.pages import (
     scenario_strip,
 )
 from app.support import qt_fixes
+from models.analysis.bom import PriceList
 from models.core.prediction import Prediction
 from models.document.design import Design, DesignError, Issue
 from models.io.atomic import write_atomic
@@ -84,22 +85,25 @@ def check_path(path: Path) -> str:
 
 def prepare(design: Design, scenario: str, prediction: Prediction | None = None,
             with_checks: bool = True, progress: Progress | None = None,
-            years: int | None = None) -> Report:
+            years: int | None = None, prices: PriceList | None = None) -> Report:
     """What the report says (Qt-free work: every scenario evaluated, levers tried, checks
-    run; ``years``, a horizon for the growth page); safe in a worker thread."""
-    content = build(design, scenario, prediction, progress, with_checks, years)
+    run; ``years``, a horizon for the growth page; ``prices``, the price list the bill of
+    materials is priced with); safe in a worker thread."""
+    content = build(design, scenario, prediction, progress, with_checks, years, prices)
     return Report(content, _version(), datetime.now(UTC))
 
 
 def export_report(design: Design, scenario: str, path: Path,
-                  prediction: Prediction | None = None, years: int | None = None) -> None:
+                  prediction: Prediction | None = None, years: int | None = None,
+                  prices: PriceList | None = None) -> None:
     """Write the report of ``design`` in ``scenario`` to ``path`` (``.pdf`` or ``.png``);
     ``prediction`` is that scenario's, when the caller has it; ``years``, a horizon for the
-    growth page."""
+    growth page; ``prices``, the price list the bill of materials is priced with."""
     path = Path(path)
     ext = check_path(path)
     ensure_gui_app()
-    report = prepare(design, scenario, prediction, with_checks=ext == ".pdf", years=years)
+    report = prepare(design, scenario, prediction, with_checks=ext == ".pdf", years=years,
+                     prices=prices)
     write_atomic(path, render_pdf(report) if ext == ".pdf" else render_png(report))
 
 

@@ -1,10 +1,13 @@
 """The pages of a Headroom report, each drawn on a :class:`~app.report.draw.Sheet`.
 
 :func:`build_pages` returns one drawing function per page: the executive summary, the
-scenarios compared, the knob settings, the design, where it is limited (then what a host
-failure breaks, and each vSAN cluster's capacity, where the design has them), its figures per
-VM and host, and the evidence appendix (the studies its figures rest on).  Long tables flow
-over as many pages as they need (:mod:`app.report.tables`); the whole report keeps to
+scenarios compared (then each refresh kept as a scenario, per cluster), the knob settings,
+the design, where it is limited (then what a host failure breaks, each vSAN cluster's
+capacity, growth over years and the bill of materials, where the design has them), its
+figures per VM and host, and the evidence appendix (the studies its figures rest on).  A
+page that would hold little is left out: no knob page where every knob is at its default, no
+bill of materials for a testbed, no growth page without rates.  Long tables flow over as many
+pages as they need (:mod:`app.report.tables`); the whole report keeps to
 :data:`MAX_PAGES`.  Every page starts with a heading from :data:`HEADINGS` (tests look for
 them).  What the pages say is :mod:`models.report`'s; how it is laid out is here.
 """
@@ -20,6 +23,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 
 from app.report.baseline import baseline_page, has_baseline
+from app.report.bom import HEADING as BOM_HEADING
+from app.report.bom import bom_blocks, has_bom_page
+from app.report.bom import subtitle as bom_subtitle
 from app.report.charts import (
     chart_height,
     figure_chart,
@@ -48,6 +54,9 @@ from app.report.failure import HEADING as FAILURE_HEADING
 from app.report.failure import failure_page, has_failure_page
 from app.report.growth import HEADING as GROWTH_HEADING
 from app.report.growth import growth_page, has_growth_page
+from app.report.refresh import HEADING as REFRESH_HEADING
+from app.report.refresh import SUBTITLE as REFRESH_SUBTITLE
+from app.report.refresh import has_refresh_page, rebuild_blocks, refresh_blocks
 from app.report.tables import (
     CHANGE_COLORS,
     Block,
@@ -56,7 +65,6 @@ from app.report.tables import (
     evidence_blocks,
     knob_blocks,
     paginate,
-    refresh_blocks,
     text_block,
 )
 from app.report.vsan import HEADING as VSAN_HEADING
@@ -88,17 +96,24 @@ Page = Callable[[Sheet, int, int], None]
 HEADINGS = ("Headroom design report", "Scenarios compared", "Knob settings", "The design",
             "Where the design is limited", "Figures per VM and host",
             "Evidence: the studies behind these figures", FAILURE_HEADING, VSAN_HEADING,
-            GROWTH_HEADING)
+            GROWTH_HEADING, REFRESH_HEADING, BOM_HEADING)
 """The heading of each kind of page, in order (tables continue over several pages) but the
-host-failure page's, the vSAN page's and the growth page's, last here, which follow the
-limits."""
+host-failure page's, the vSAN page's, the growth page's and the bill of materials', which
+follow the limits, and the refresh page's, which follows the scenarios compared: last here."""
 
-MAX_PAGES = 10
+MAX_PAGES = 12
 """The most pages a report has; the appendix gives way (its last line says how many checks
 it leaves out)."""
 DESIGN_PAGES = 3
 """The most pages an estate's listing of clusters and hosts takes (it lists the busiest
 hosts of each cluster where they do not fit)."""
+REFRESH_PAGES = 2
+"""The most pages the refreshes kept as scenarios take."""
+BOM_PAGES = 2
+"""The most pages the bills of materials take."""
+APPENDIX_PAGES = 2
+"""The most pages the evidence appendix takes (set tighter, else its last line says how
+many checks it leaves out: ``headroom validate`` lists them all)."""
 ROWS_PER_PAGE = 30
 """Host rows a listing page holds with its clusters' titles and the arrays (about)."""
 
@@ -118,18 +133,26 @@ def build_pages(r: Report) -> list[Page]:
                          lambda tight: [*comparison_blocks(c, tight),
                                         Block(14, lambda s, y: None),
                                         *changes_blocks(c, tight),
-                                        *refresh_blocks(c, tight)])
-    knobs = (f"The {fmt.count(len(c.knobs), 'knob')} set away from their defaults or changed"
-             " by a scenario; every other knob is at its default") if c.knobs else \
-        "No knob is set away from its default"
-    pages += _flowed(r, HEADINGS[2], knobs, lambda tight: knob_blocks(c, tight))
+                                        *rebuild_blocks(c, tight)])
+    if has_refresh_page(c):  # each refresh per cluster, and what set each count
+        pages += _flowed(r, REFRESH_HEADING, REFRESH_SUBTITLE,
+                         lambda tight: refresh_blocks(c, tight), REFRESH_PAGES,
+                         lambda left: f"… and {fmt.count(left, 'more row')}: headroom"
+                         " refresh and Compare give every cluster.")
+    if c.knobs:  # every knob at its default: nothing to list, no page
+        pages += _flowed(r, HEADINGS[2], f"The {fmt.count(len(c.knobs), 'knob')} set away"
+                         " from their defaults or changed by a scenario; every other knob is"
+                         " at its default", lambda tight: knob_blocks(c, tight))
     baseline = has_baseline(r.design)
     failure = has_failure_page(r)
     vsan = has_vsan_page(r)
     growth = has_growth_page(r)
+    bom = _flowed(r, BOM_HEADING, bom_subtitle(c), lambda tight: bom_blocks(c, tight),
+                  BOM_PAGES, lambda left: f"… and {fmt.count(left, 'more row')}: headroom bom"
+                  " lists every line.") if has_bom_page(c) else []
     if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
-        room = max(1, min(DESIGN_PAGES,
-                          MAX_PAGES - len(pages) - 3 - baseline - failure - vsan - growth))
+        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline - failure
+                          - vsan - growth - len(bom)))
         inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
         pages += _flowed(r, HEADINGS[3], inv_sub,
                          lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
@@ -145,6 +168,7 @@ def build_pages(r: Report) -> list[Page]:
         pages.append(partial(vsan_page, r=r))
     if growth:  # the design year by year, and when each cluster runs out
         pages.append(partial(growth_page, r=r))
+    pages += bom  # what each refresh buys, or what the design is made of
     pages.append(partial(details_page, r=r))
     if baseline:
         pages.append(partial(baseline_page, r=r))
@@ -159,7 +183,7 @@ def build_pages(r: Report) -> list[Page]:
            + _predicted(ev) if ev.checks else
            "The published figures the models were fitted to and checked against")
     return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
-                           max(1, MAX_PAGES - len(pages)))
+                           max(1, min(APPENDIX_PAGES, MAX_PAGES - len(pages))))
 
 
 def _predicted(ev: Evidence) -> str:

@@ -1,5 +1,7 @@
 """The report's long tables, as blocks that flow over as many pages as they need: the
-scenario comparison, what each scenario changes, the knob table and the evidence appendix.
+scenario comparison, what each scenario changes, the knob table and the evidence appendix
+(the refresh page's and the bill of materials' are :mod:`app.report.refresh`'s and
+:mod:`app.report.bom`'s).
 
 A :class:`Block` knows its height before it is drawn, so :func:`paginate` can count pages
 (and the report keep to its page budget) before anything is painted.  A table's rows carry
@@ -208,20 +210,6 @@ def changes_blocks(c: Content, compact: bool = False) -> list[Block]:
         words += [w for w in [changes_text(design, sc.overrides)] if w]
         text = f"‘{sc.name}’ — " + ("; ".join(words) or "no changes")
         out.append(text_block(text, 11.5 if compact else 12.5, gap=4 if compact else 6))
-    return out
-
-
-def refresh_blocks(c: Content, compact: bool = False) -> list[Block]:
-    """Each hardware refresh kept as a scenario: the base design and the refresh side by
-    side (:mod:`models.report.refresh`), under a title that says what it replaces."""
-    out: list[Block] = []
-    for v in c.refreshes:
-        out += [Block(14, lambda s, y: None), title_block(f"The refresh ‘{v.scenario}’"),
-                text_block(v.label[:1].upper() + v.label[1:] + ".", 11.5 if compact else 12.5)]
-        columns = [Column("Figure", 0.34), Column("Base design", 0.33, RIGHT),
-                   Column(f"‘{v.scenario}’", 0.33, RIGHT)]
-        out += table_blocks(columns, [list(r) for r in v.rows], size=12 if compact else 13,
-                            row_h=22 if compact else 26, width=WIDTH * 0.6)
     return out
 
 

@@ -1,7 +1,8 @@
 """Everything a report says about a design, computed once and without Qt: the prediction of
 the scenario reported, every scenario side by side, the knob table, the change that relieves
 the bottleneck, each host failed in turn (one run, which the summary, What to do and the
-host-failure page all read), the executive summary, the uncertainty bands and the
+host-failure page all read), the executive summary, each refresh kept as a scenario and the
+bill of materials (of each refresh, else of the design), the uncertainty bands and the
 calibration checks of the studies the predictions use.  :func:`build` may run in a worker
 thread (it touches no Qt object); drawing it is :mod:`app.report`'s business."""
 
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from models.analysis.bom import PriceList
 from models.core.prediction import Prediction
 from models.core.uncertainty import Bands
 from models.document.design import Design, DesignError, apply_scenario
 from models.engine.evaluation import Engine, evaluate_bands
+from models.report.bom import BillView, bills
 from models.report.compare import BASE, Comparison, Progress, compare
 from models.report.evidence import Evidence, gather, relevant
 from models.report.failure import Failures
@@ -44,6 +47,9 @@ class Content:
     growth: GrowthView | None = None
     """The reported design year by year (None: it keeps no growth rates and no horizon was
     asked)."""
+    bills: list[BillView] = field(default_factory=list)
+    """The bill of materials of each refresh kept as a scenario, else of the design reported
+    where it is more than a testbed (:func:`models.report.bom.bills`)."""
 
     @property
     def effective(self) -> Design:
@@ -56,13 +62,13 @@ class Content:
 
 def build(design: Design, scenario: str, prediction: Prediction | None = None,
           progress: Progress | None = None, checks: bool = True,
-          years: int | None = None) -> Content:
+          years: int | None = None, prices: PriceList | None = None) -> Content:
     """What the report of ``design`` in ``scenario`` says.  ``prediction`` is that
     scenario's prediction when the caller has it (the app's, so the report shows what the
     dashboard shows); ``checks=False`` skips the calibration checks (a PNG has no appendix);
     ``years``, a horizon for the growth page (else the design's rates over five years, where
-    it keeps any).  ``progress(done, total, what)`` is called between steps and may raise to
-    stop."""
+    it keeps any); ``prices``, the price list the bills of materials are priced with.
+    ``progress(done, total, what)`` is called between steps and may raise to stop."""
     scenario = scenario or BASE
     steps = 2 + len([s for s in design.scenarios if s.name != BASE]) + 5
     done = 0
@@ -109,5 +115,8 @@ def build(design: Design, scenario: str, prediction: Prediction | None = None,
                              if c.prediction is not None])
     evidence = gather(used.subsystems, used.unused) if checks else Evidence(used.subsystems)
     summary = summarise(design, scenario, prediction, comparison, remedy, failure)
+    refreshes = views(design, comparison)
+    bought = bills(design, scenario, prediction, comparison,
+                   [v.scenario for v in refreshes if v.replaces], prices)
     return Content(design, scenario, prediction, comparison, knob_rows(design), remedy,
-                   summary, evidence, bands, views(design, comparison), failure, growth)
+                   summary, evidence, bands, refreshes, failure, growth, bought)

@@ -76,17 +76,18 @@ CLUSTER_COLUMNS = ("Cluster", "Hosts", "Hosts needed", "Host CPU (mean)",
 """The columns of :attr:`ClusterChange.cells`."""
 
 
-def count_sizing(design: Design, p: Prediction, row: ClusterCapacity) -> Sizing | None:
+def count_sizing(design: Design, p: Prediction, row: ClusterCapacity, refreshed: bool = True
+                 ) -> Sizing | None:
     """What set ``row``'s count in prediction ``p`` of ``design`` (the scenario applied), as
     ``headroom refresh`` counts it (:func:`~models.analysis.refresh.capacity_sizing`): the
-    capacity model's count; hosts beyond it, the refresh's placement checks (with HA on, room
-    to restart any one host's VMs; with HA off, the busiest resource as placed); None where a
-    VM fits on no host."""
+    capacity model's count; in a refresh (``refreshed``), hosts beyond it are the refresh's
+    placement checks' (with HA on, room to restart any one host's VMs; with HA off, the
+    busiest resource as placed); None where a VM fits on no host."""
     if row.hosts_needed is None:
         return None
     sz = capacity_sizing(design, row.id, row, row.hosts_needed)
     more = row.hosts - sz.hosts
-    if more > 0:
+    if more > 0 and refreshed:
         sz.hosts += more
         if ha_on(design, row.id):
             sz.ha_hosts += more
@@ -96,15 +97,19 @@ def count_sizing(design: Design, p: Prediction, row: ClusterCapacity) -> Sizing 
     return sz
 
 
-def count_text(design: Design, p: Prediction, row: ClusterCapacity) -> str:
+def count_text(design: Design, p: Prediction, row: ClusterCapacity, refreshed: bool = True
+               ) -> str:
     """:func:`count_sizing` in words (:meth:`~models.analysis.refresh.Sizing.text`), and
-    where the cluster has fewer hosts than that (the scenario edited since), how many."""
-    sz = count_sizing(design, p, row)
+    where the cluster has fewer hosts than that (a refresh edited since), how many short;
+    where a rebuild that is no refresh (a host more) gives it more, how many more."""
+    sz = count_sizing(design, p, row, refreshed)
     if sz is None:
         return NO_FIT
     text = sz.text()
     if row.hosts < sz.hosts:
         text += f"; it has {row.hosts:,}, {counted(sz.hosts - row.hosts, 'host')} short"
+    elif row.hosts > sz.hosts:
+        text += f"; it has {row.hosts:,}, {counted(row.hosts - sz.hosts, 'host')} more"
     return text
 
 
@@ -141,9 +146,10 @@ def touched(design: Design, rb: Rebuild) -> list[str]:
 
 
 def cluster_changes(design: Design, rb: Rebuild, before: Prediction, after: Prediction,
-                    applied: Design) -> list[ClusterChange]:
+                    applied: Design, refreshed: bool = True) -> list[ClusterChange]:
     """Each group ``rb`` changes: its figures in ``before`` (the base design's prediction)
-    and ``after`` (the scenario's, of ``applied``), and what set its count after."""
+    and ``after`` (the scenario's, of ``applied``), and what set its count after
+    (``refreshed``: ``rb`` is a refresh, whose placement checks may add hosts)."""
     def rows_of(p: Prediction) -> dict[str, ClusterCapacity]:
         cap = p.sections.capacity
         return {g.id: g for g in cap.clusters} if cap is not None else {}
@@ -160,7 +166,7 @@ def cluster_changes(design: Design, rb: Rebuild, before: Prediction, after: Pred
             (b.hosts_needed if b is not None else None, a.hosts_needed),
             (_mean_cpu(b), _mean_cpu(a)), (_mean_memory(b), _mean_memory(a)),
             (b.licensed_cores if b is not None else 0, a.licensed_cores),
-            count_text(applied, after, a)))
+            count_text(applied, after, a, refreshed)))
     return out
 
 
@@ -258,7 +264,7 @@ def views(design: Design, comparison: Comparison, breaks: Breaks | None = None
             except DesignError:
                 applied = design
             words = breaks(applied, col.prediction) if breaks is not None else ""
-            changes = cluster_changes(design, rb, base, col.prediction, applied)
+            changes = cluster_changes(design, rb, base, col.prediction, applied, replaces)
             mine = set(touched(design, rb))
             kept = tuple(c.name or c.id for c in design.of_kind("cluster") if c.id not in mine)
             out.append(RefreshView(col.name, rb.label, side(base), side(col.prediction),

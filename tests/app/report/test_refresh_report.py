@@ -1,5 +1,7 @@
-"""A refresh in the PDF: the scenarios compared page puts it beside the base design, the
-summary says it in a sentence, and a report of the refresh draws its own hosts."""
+"""A refresh in the PDF: a page of its own puts each cluster before and after with what set
+its count (the words ``headroom refresh`` says), and the design as a whole beside the base
+design; the bill of materials says what it buys; the summary says it in a sentence, and a
+report of the refresh draws its own hosts.  A design without a refresh has no such page."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from app.report import export as report
+from app.report.bom import HEADING as BOM
+from app.report.pages import HEADINGS, build_pages
+from app.report.refresh import HEADING
 from models.analysis.refresh import refresh, target
 from models.document.design import Scenario
 from tests.refresh_estate import estate
@@ -18,29 +23,53 @@ from tests.refresh_estate import estate
 PDFTOTEXT = shutil.which("pdftotext")
 
 
-def _text(path: Path, page: int) -> str:
+def _pages(path: Path) -> list[str]:
     assert PDFTOTEXT is not None
-    out = subprocess.run([PDFTOTEXT, "-f", str(page), "-l", str(page), "-layout", str(path),
-                          "-"], check=True, capture_output=True, text=True)
-    return " ".join(unicodedata.normalize("NFKC", out.stdout).split())
+    out = subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], check=True,
+                         capture_output=True, text=True)
+    return [" ".join(unicodedata.normalize("NFKC", page).split()).replace(" → ", "→")
+            for page in out.stdout.split("\f")]
+
+
+def _headed(pages: list[str], heading: str) -> list[str]:
+    return [p for p in pages if p.startswith(heading + " ") or
+            p.startswith(heading + " (continued)")]
 
 
 @pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
 def test_the_report_shows_the_refresh_before_and_after(tmp_path: Path) -> None:
     d = estate()
     r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024))
-    d.scenarios.append(Scenario("R760", [], r.rebuild))
+    d.scenarios.append(Scenario("R760", list(r.overrides), r.rebuild))
     out = tmp_path / "refresh.pdf"
     report.export_report(d, "base", out)
-    summary = _text(out, 1)
-    assert "The refresh" in summary and "licensed cores from 192 to 256" in summary
-    compared = _text(out, 2)
-    assert "The refresh ‘R760’" in compared
-    assert "Licensed cores 192 256" in compared and "Hosts 6 4" in compared
+    pages = _pages(out)
+    assert "The refresh" in pages[0] and "licensed cores from 192 to 256" in pages[0]
+    assert pages[1].startswith(HEADINGS[1])
     assert "‘R760’ — 6 hosts of prod, dmz replaced by 4 hosts of Dell PowerEdge R760" \
-        in compared
+        in pages[1]
+    page = pages[2]  # the refresh follows the scenarios compared
+    assert page.startswith(HEADING + " ")
+    assert "Settings it changes: ESXi version 6.0 -> 8.0." in page
+    for c in r.after.clusters:  # each cluster, before → after, and why, as refresh says
+        assert c["set_by_text"] in page
+        assert f"{c['name']} " in page
+    assert "prod 4→2 4→2" in page and "dmz 2→2 2→2" in page  # hosts, hosts needed
+    assert "Licensed cores 192 256" in page and "Hosts 6 4" in page
+    bom = _headed(pages, BOM)
+    assert len(bom) == 1 and "What ‘R760’ buys" in bom[0]
+    assert "Dell PowerEdge R760 4 servers" in bom[0]
+    assert "Intel Xeon Gold 6548Y+ 8 processors 2 processors a host x 4 hosts" in bom[0]
+    assert "VMware Cloud Foundation subscription (per core) 256 cores" in bom[0]
     mine = tmp_path / "r760.pdf"
     report.export_report(d, "R760", mine)
     # the design page lists the refresh's own hosts: 2 clusters, 4 hosts, 48 VMs (not 6 hosts)
-    page = _text(mine, 4)
-    assert "4 hosts in 2 clusters running 48 VMs" in page and "PowerEdge R760" in page
+    (design,) = _headed(_pages(mine), HEADINGS[3])
+    assert "4 hosts in 2 clusters running 48 VMs" in design and "PowerEdge R760" in design
+
+
+def test_a_design_without_a_refresh_has_no_refresh_page() -> None:
+    """An estate of 6 hosts has the bill of what it is made of instead."""
+    pages = build_pages(report.prepare(estate(), "base", with_checks=False))
+    titles = [p.keywords.get("title", "") for p in pages]  # type: ignore[attr-defined]
+    assert HEADING not in titles and BOM in titles
