@@ -193,17 +193,36 @@ class HostItem(ComponentItem):
         r = self._rect
         if self.tiny(lod):  # the whole card: a low card's name reads too (clear of the
             # badge, its own or its VMs': far out both sit in its top right corner)
-            room = badge_room(self.badge or self.vm_badge is not None, lod)
             box = r.adjusted(4, 4, -4, -4)
-            if room and box.height() - room >= MIN_TITLE_PX * 1.3 / max(lod, 1e-6):
-                box.setTop(box.top() + room)  # under its badge
-            elif room:
-                box.setRight(box.right() - room)  # beside it
+            place = self._far_badge(lod)
+            room = badge_room(True, lod)
+            if place == "under":
+                box.setTop(box.top() + room)
+            elif place == "beside":
+                box.setRight(box.right() - room)
             return box
         head = QRectF(r.left() + 8, r.top(), r.width() - 16, HEAD_H)
         if self.badge and self._badge_in_header(lod):
             head.setRight(head.right() - badge_room(True, lod))
         return head
+
+    def _far_badge(self, lod: float) -> str:
+        """Far out, where the card wears a badge (its own or its VMs') with its name whole:
+        ``under`` it (the badge in the top right corner, the name below), ``beside`` it (the
+        name at its left), or ``corner`` (a low narrow card: the badge astride its bottom
+        right corner, clear of the centred name and of every box's name, which lie above
+        cards); "" without a badge."""
+        if not (self.badge or self.vm_badge is not None):
+            return ""
+        box = self._rect.adjusted(4, 4, -4, -4)
+        room = badge_room(True, lod)
+        if box.height() - room >= MIN_TITLE_PX * 1.3 / max(lod, 1e-6):
+            return "under"
+        font = label_font(label_px(self.TITLE_PX, lod, box.height() * TITLE_ROOM), bold=True)
+        font.setStretch(QFont.Stretch.SemiCondensed)  # as far out (title_font)
+        if QFontMetricsF(font).horizontalAdvance(self.title) <= box.width() - room:
+            return "beside"
+        return "corner"
 
     def _badge_place(self, lod: float) -> str:
         """Where the card wears its badge: ``header`` (its corner: far out, or where its name
@@ -212,7 +231,7 @@ class HostItem(ComponentItem):
         the header's whole width): never over its name, and far out, where a cluster's name
         lies just above the card, never outside it."""
         if self.tiny(lod):
-            return "header"
+            return "corner" if self._far_badge(lod) == "corner" else "header"
         font = label_font(label_px(self.TITLE_PX, lod, HEAD_H * TITLE_ROOM), bold=True)
         room = self._rect.width() - 16 - badge_room(True, lod)
         if QFontMetricsF(font).horizontalAdvance(self.title) <= room:
@@ -228,6 +247,8 @@ class HostItem(ComponentItem):
         place = self._badge_place(lod)
         if place == "edge":
             return QPointF(r.right() - 2, r.top() + 2)
+        if place == "corner":
+            return QPointF(r.right() - 1.0 / max(lod, 1e-6), r.bottom() - 1.0 / max(lod, 1e-6))
         return corner_badge(r.adjusted(0, HEAD_H, 0, 0) if place == "body" else r, lod)
 
     def aggregate_text(self) -> str:
@@ -281,8 +302,8 @@ class HostItem(ComponentItem):
                     self._paint_pills(painter, option)
                 if self.vm_badge is not None:
                     area = self.aggregate_rect()
-                    at = corner_badge(r, lod) if tiny else QPointF(area.right() - 2,
-                                                                   area.top() + 2)
+                    at = self.badge_centre(lod) if tiny else QPointF(area.right() - 2,
+                                                                     area.top() + 2)
                     paint_badge(painter, at, self.vm_badge, lod)
         if tiny and self.title_reads(lod):  # the name on a light backing, over the card
             font, lines, _ = self.title_layout(lod)

@@ -220,9 +220,9 @@ def is_dark(widget: QWidget | None) -> bool:
 
 
 def badge_radius(lod: float) -> float:
-    """The bottleneck mark's radius (scene units): 9 at 100 %, at least 6.5 px on screen (a
-    card's name at fit fits under it)."""
-    return max(9.0, 6.5 / max(lod, 1e-6))
+    """The bottleneck mark's radius (scene units): 9 at 100 %, at least 6 px on screen (a
+    low card's name at fit fits under it: 30 px of card hold the disc and an 11 px name)."""
+    return max(9.0, 6.0 / max(lod, 1e-6))
 
 
 def badge_room(on: bool, lod: float) -> float:
@@ -240,7 +240,7 @@ def corner_badge(rect: QRectF, lod: float) -> QPointF:
 
 def paint_badge(painter: QPainter, centre: QPointF, style: tuple[QColor, str], lod: float
                 ) -> None:
-    """The bottleneck mark: a disc of at least 13 px on screen."""
+    """The bottleneck mark: a disc of at least 12 px on screen."""
     r = badge_radius(lod)
     painter.setPen(QPen(QColor("#ffffff"), 1.5 * r / 9.0))
     painter.setBrush(QBrush(style[0]))

@@ -103,7 +103,8 @@ def test_no_badge_covers_a_name(window: MainWindow) -> None:
     scene, lod = window.scene, window.view.zoom
     holder = scene.badge_holder()
     assert isinstance(holder, HostItem)  # the estate's busiest host
-    centre = corner_badge(holder.rect(), lod) + holder.pos()
+    centre = holder.badge_centre(lod) + holder.pos()
+    assert holder.badge_centre(lod) == corner_badge(holder.rect(), lod)  # its top right
     r = badge_radius(lod)
     disc = QRectF(centre - QPointF(r, r), centre + QPointF(r, r))
     assert holder.scene_body().contains(disc)  # within its own card
