@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.bom import add_prices_option, read_prices
-from app.cli.common import add_eval_opts, load, overrides
+from app.cli.common import add_eval_opts, load, overrides, warn
 from models.analysis.growth import MAX_YEARS
 from models.document.design import Design, apply_overrides, apply_scenario
 from models.document.numbers import counted
 from models.document.schema import prop_label
+from models.report.growth import has_rates
 
 if TYPE_CHECKING:
     from app.cli.common import Subcommands
@@ -57,8 +58,12 @@ def _years(text: str) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from app.report.export import export_report  # noqa: PLC0415  (Qt only when needed)
 
-    export_report(report_design(args), args.scenario or "base", Path(args.output),
-                  years=args.years, prices=read_prices(args.prices))
+    design = report_design(args)
+    if args.years is not None and not has_rates(apply_scenario(design, args.scenario)):
+        warn("--years: the design keeps no growth rates: no growth page (every year would"
+             " read as today; set design.growth.cpu_pct, ... to grow it)")
+    export_report(design, args.scenario or "base", Path(args.output), years=args.years,
+                  prices=read_prices(args.prices))
     print(f"wrote {args.output}")
     return 0
 
@@ -75,7 +80,7 @@ def add_commands(sub: Subcommands) -> None:
                    " title page (the file is not changed)")
     p.add_argument("--years", type=_years, metavar="N",
                    help="a growth page for years 0 to N at the design's growth rates (by"
-                   " default where the design keeps rates, over five years)")
+                   " default over five years; a design without rates has none)")
     add_prices_option(p)
     add_eval_opts(p)
     p.set_defaults(func=cmd_report)

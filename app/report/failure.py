@@ -25,11 +25,17 @@ BOTTOM = PAGE_H - MARGIN - 14 - 24
 """The lowest a row may reach, leaving a line to count the rows left out."""
 
 
+FEWEST = 3
+"""The fewest failures (hosts and sites) a page of its own lists: with one or two the page
+would hold the summary's own paragraph and a row or two, the second the first's mirror."""
+
+
 def has_failure_page(r: Report) -> bool:
-    """A page of its own where more than one host failed: a design of one host has its
-    sentence in the summary, and nothing to list."""
+    """A page of its own where :data:`FEWEST` failures or more were tried: a design of one or
+    two hosts has its paragraph in the summary, which says the worst, and little to list."""
     fl = r.content.failure
-    return fl is not None and fl.hosts > 1 and bool(fl.tried)
+    return fl is not None and fl.hosts > 1 and bool(fl.tried) and \
+        len(fl.report.failures) >= FEWEST
 
 
 def failure_page(s: Sheet, number: int, total: int, r: Report) -> None:

@@ -6,7 +6,7 @@ dashboard's line under its title, the Growth tab and the report's growth page sa
 
 The report's growth page reads one run of :func:`models.analysis.growth.grow` (what ``headroom
 grow`` and Analysis > Growth run) on the reported scenario, made where the design keeps growth
-rates or the report is asked for a horizon (``headroom report --years N``): a row per year
+rates, over five years or the horizon asked (``headroom report --years N``): a row per year
 (hosts needed and what binds, mean and busiest host CPU and memory, storage used against
 usable, licensed cores), each cluster's hosts needed per year, and the month each cluster
 runs out.
@@ -98,9 +98,9 @@ class GrowthView:
 
 def run(design: Design, years: int | None = None) -> GrowthView | None:
     """Growth of ``design`` (the reported scenario applied) over ``years`` (asked), else over
-    :data:`HORIZON` years where it keeps growth rates; None where neither, or where the
-    engine cannot evaluate it."""
-    if years is None and not has_rates(design):
+    :data:`HORIZON` years, where it keeps growth rates; None where it keeps none (every year
+    would read as today: a page of the same row), or where the engine cannot evaluate it."""
+    if not has_rates(design):
         return None
     year = float(design.policy_value("growth.year"))  # type: ignore[arg-type]
     n = years if years is not None else max(HORIZON, math.ceil(year))

@@ -1,6 +1,7 @@
 """The report's growth page: where the design keeps growth rates (or ``report --years N``
 asks for a horizon), led by when each cluster runs out, a row per year and each cluster's
-hosts needed year by year; no page for a design without rates."""
+hosts needed year by year; no page for a design without rates, horizon asked or not (the
+command line says so)."""
 
 from __future__ import annotations
 
@@ -53,15 +54,21 @@ def test_the_first_page_says_which_year_it_shows(tmp_path: Path) -> None:
     assert "The other pages show the design in year 2" in page
 
 
-def test_no_rates_no_page_and_a_horizon_asked_makes_one() -> None:
+def test_no_rates_no_page_even_with_a_horizon_asked() -> None:
+    """A page of the same row every year would hold nothing: rates make one."""
     assert not _has_page(report.prepare(estate(), "base", with_checks=False))
-    asked = report.prepare(estate(), "base", with_checks=False, years=3)
+    assert not _has_page(report.prepare(estate(), "base", with_checks=False, years=3))
+    d = estate()
+    d.policy["growth.vms_pct"] = 10.0
+    asked = report.prepare(d, "base", with_checks=False, years=3)
     assert _has_page(asked) and asked.content.growth is not None
     assert asked.content.growth.years == 3
 
 
 def test_a_long_horizon_lists_every_kth_year_and_the_last() -> None:
-    view = build(estate(), "base", checks=False, years=30).growth
+    d = estate()
+    d.policy["growth.cpu_pct"] = 2.0
+    view = build(d, "base", checks=False, years=30).growth
     assert view is not None
     years = shown_years(view)
     assert years[0] == 0 and years[-1] == 30 and len(years) <= 11
@@ -79,3 +86,5 @@ def test_report_years_on_the_command_line(tmp_path: Path,
     assert "Years 0 to 2 at 40 % CPU a year" in page
     assert main(["report", str(src), "-o", str(out), "--years", "31"]) != 0
     assert "takes 1 to 30 years" in capsys.readouterr().err
+    assert main(["report", str(src), "-o", str(out), "--years", "2"]) == 0  # no rates
+    assert "keeps no growth rates: no growth page" in capsys.readouterr().err

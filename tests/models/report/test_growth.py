@@ -48,8 +48,12 @@ def test_the_report_grows_a_design_that_keeps_rates_as_grow_does() -> None:
     assert year_cells(view.result.years[0])[:3] == ["0", "6 of 6", "host CPU"]
 
 
-def test_a_horizon_asked_grows_a_design_without_rates() -> None:
-    view = build(estate(), "base", checks=False, years=3).growth
+def test_a_horizon_asked_grows_a_design_with_rates_and_none_without() -> None:
+    """Without rates every year reads as today: no growth run, no page of the same row."""
+    assert build(estate(), "base", checks=False, years=3).growth is None
+    d = estate()
+    d.policy["growth.storage_pct"] = 5.0  # storage alone: no cluster runs out of hosts
+    view = build(d, "base", checks=False, years=3).growth
     assert view is not None and view.asked and len(view.result.years) == 4
     assert runs_out_lines(view) == ["No cluster runs out within 3 years."]
 
