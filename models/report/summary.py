@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from models.analysis.common import Breach, policy_breaches
+from models.analysis.seek import seek
 from models.core.prediction import Prediction, Resource, resource_words
 from models.core.sections import ClusterCapacity
 from models.document.design import Design, DesignError, apply_scenario
@@ -22,6 +21,7 @@ from models.document.numbers import (
     SINGULAR,
     change_unit,
     counted,
+    number,
     percent,
     prop_value,
     signed_percent,
@@ -465,24 +465,40 @@ def _breach_action(design: Design, found: list[Breach]) -> str:
             f" ({percent(b.value)}).")
 
 
+ROOM_VMS = 20_000
+"""The most VMs whose room the summary seeks (a goal seek copies every VM k times over:
+past this an estate's What to do says nothing needs to change without the figure)."""
+
+
 def _room(design: Design, p: Prediction) -> str:
-    """``by host memory, the host that runs most VMs, esx01 (35 VMs), has room for 88 VMs of
-    the average size`` (empty without a figure)."""
-    c = p.consolidation
-    detail = p.sections.consolidation
-    # the room under the limit that binds the hosts needed (memory on most estates), else CPU
-    room = {"cpu": c.max_vms_per_host_by_cpu, "p95": c.max_vms_per_host_by_p95,
-            "memory": detail.max_vms_per_host_by_memory if detail is not None else None}
-    limit = c.binding if c.binding in room and room[c.binding] is not None else "cpu"
-    most = room[limit]
-    if most is None or not len(p.hosts.vms):
+    """The room the policy leaves, as goal seek finds it (``headroom seek --goal vms``,
+    Analysis > Goal seek's most VMs per host): ``every host can run up to 36 VMs of the
+    design's mix within the policy, against 22.4 a host now (goal seek: host memory binds
+    first)``; empty where there is nothing to seek or it finds no answer."""
+    vms, hosts = len(p.vms.ids), len(p.hosts.ids)
+    if not vms or not hosts or vms > ROOM_VMS:
         return ""
-    # the limits are the reference host's: the one that runs most VMs
-    i = int(np.argmax(p.hosts.vms))
-    host = component_name(design, p.hosts.ids[i])
-    return (f"by {limit_text(limit, phrase=True)}, the host that runs most VMs, {host}"
-            f" ({counted(int(p.hosts.vms[i]), 'VM')}), has room for {counted(most, 'VM')} of"
-            " the average size")
+    try:
+        found = seek(design, "vms")
+    except (DesignError, ArithmeticError, ValueError):
+        return ""
+    if found.value is None:
+        return ""
+    c = p.consolidation  # the dashboard's "at most 4 by CPU": the consolidation model's
+    ceilings = [(n, k) for n, k in ((c.max_vms_per_host_by_cpu, "cpu"),
+                                    (c.max_vms_per_host_by_p95, "p95")) if n is not None]
+    if ceilings and min(ceilings)[0] < found.value:  # a ceiling seek does not count
+        most, key = min(ceilings)
+        why = ": a physical core for each latency-sensitive vCPU" if key == "cpu" and any(
+            v.get("latency_sensitivity") == "high" for v in design.of_kind("vm")) else ""
+        return (f"by {limit_text(key, phrase=True)} a host holds at most"
+                f" {counted(most, 'VM')} of the design's mix, against {number(vms / hosts)} a"
+                f" host now (VMs per host on the dashboard{why}; goal seek, which counts the"
+                f" policy's utilisation ceilings alone, finds {found.value:,})")
+    verb = "bind" if "+" in found.binding else "binds"
+    binds = f": {limit_text(found.binding, phrase=True)} {verb} first" if found.binding else ""
+    return (f"every host can run up to {counted(found.value, 'VM')} of the design's mix within"
+            f" the policy, against {number(vms / hosts)} a host now (goal seek{binds})")
 
 
 def action(design: Design, p: Prediction, remedy: Remedy | None,

@@ -101,7 +101,7 @@ def test_ha_off_is_said_plainly_and_never_nothing_to_change() -> None:
                                        " esx00 fails).")
     assert said["What to do"].startswith("Turn on vSphere HA in cluster prod if its VMs must"
                                          " restart when their host fails. Otherwise the load"
-                                         " needs no change: by host memory")
+                                         " needs no change: every host can run up to")
     assert "broken" not in " ".join(said.values())  # a choice, not a broken design
     assert {r.tone for r in rows(c.effective, c.failure)} == {"choice"}
     assert rows(c.effective, c.failure)[0].breaks == "4 VMs stay down (HA off)"

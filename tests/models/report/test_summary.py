@@ -62,7 +62,8 @@ def test_a_design_with_room_needs_nothing_but_says_its_one_host_has_no_failover(
     assert s.binds.startswith("Nothing is near its limit")
     assert s.failure == "It has one host: if it fails, its 4 VMs stay down until it is back."
     assert s.action.startswith("Add a second host if its VMs must restart when this one"
-                               " fails. Otherwise the load needs no change: by host CPU")
+                               " fails. Otherwise the load needs no change: by host CPU a host"
+                               " holds at most 4")
     assert "Nothing needs to change" not in s.action
     assert "‘16-vCPU VMs (over-committed)’ cannot run" in s.scenarios
 
@@ -106,9 +107,11 @@ def test_no_ids_paths_or_case_ids(name: str) -> None:
         assert "_" not in text.replace("ds2-", ""), text
 
 
-def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
-    """A design whose hosts needed memory sets says the room memory leaves, not the CPU's:
-    an estate's report said 'by CPU each host has room for 107' where memory bound at 88."""
+def test_nothing_to_change_names_the_room_goal_seek_finds() -> None:
+    """The room is goal seek's most VMs per host (headroom seek --goal vms, Analysis > Goal
+    seek): the 805-VM estate's report said 'by host memory, the host that runs most VMs
+    has room for 88 VMs of the average size' beside a goal seek of 36 a host."""
+    from models.analysis.seek import seek  # noqa: PLC0415
     from models.document.design import Component, Link  # noqa: PLC0415
     from models.report.summary import action  # noqa: PLC0415
 
@@ -121,12 +124,27 @@ def test_nothing_to_change_names_the_room_under_the_limit_that_binds() -> None:
                     links=[Link(v.id, "h1", "runs_on") for v in vms])
     p = evaluate(design)
     assert p.consolidation.binding == "memory"
-    text = action(design, p, None)
-    detail = p.sections.consolidation
-    assert detail is not None and detail.max_vms_per_host_by_memory is not None
-    assert text == ("Nothing needs to change: by host memory, the host that runs most VMs,"
-                    " esx01 (3 VMs), has room for"
-                    f" {detail.max_vms_per_host_by_memory:,} VMs of the average size.")
+    found = seek(design, "vms")
+    assert found.value is not None and found.binding == "memory"
+    assert action(design, p, None) == (
+        f"Nothing needs to change: every host can run up to {found.value:,} VMs of the"
+        " design's mix within the policy, against 3 a host now (goal seek: host memory binds"
+        " first).")
+
+
+def test_a_ceiling_goal_seek_does_not_count_is_said_beside_it() -> None:
+    """Latency-sensitive VMs take a physical core per vCPU: the dashboard's VMs per host
+    says at most 4 by CPU, where goal seek, which counts the utilisation ceilings alone,
+    finds 29; What to do says both, each for what it counts, rather than one against the
+    other."""
+    s = _summary("docker-cloudstone")
+    p = evaluate(examples.load("docker-cloudstone"))
+    assert p.consolidation.max_vms_per_host_by_cpu == 4
+    assert s.action.endswith("Otherwise the load needs no change: by host CPU a host holds at"
+                             " most 4 VMs of the design's mix, against 4 a host now (VMs per"
+                             " host on the dashboard: a physical core for each"
+                             " latency-sensitive vCPU; goal seek, which counts the policy's"
+                             " utilisation ceilings alone, finds 29).")
 
 
 def _refreshed(overrides: list[Override], memory_gb: float | None = None,
