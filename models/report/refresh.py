@@ -8,18 +8,18 @@ What set a cluster's count is read from the scenario's prediction (the capacity 
 binding, hosts needed and reserve, and the hosts it has against those needed) through
 :func:`models.analysis.refresh.capacity_sizing` and
 :meth:`~models.analysis.refresh.Sizing.text`, what ``headroom refresh`` starts from and says:
-the report and the command read a count alike."""
+the report and the command read a count alike (hosts the refresh's placement checks added
+beyond the capacity model's count are said as the refresh's: the prediction does not tell
+which check added them)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.analysis.refresh import (
     RESTART,
     Side,
-    Sizing,
     capacity_sizing,
     changed_settings,
     ha_on,
@@ -76,57 +76,29 @@ CLUSTER_COLUMNS = ("Cluster", "Hosts", "Hosts needed", "Host CPU (mean)",
 """The columns of :attr:`ClusterChange.cells`."""
 
 
-def count_sizing(design: Design, p: Prediction, row: ClusterCapacity, refreshed: bool = True
-                 ) -> Sizing | None:
-    """What set ``row``'s count in prediction ``p`` of ``design`` (the scenario applied), as
-    ``headroom refresh`` counts it (:func:`~models.analysis.refresh.capacity_sizing`): the
-    capacity model's count; in a refresh (``refreshed``), hosts beyond it are the refresh's
-    placement checks' (with HA on, room to restart any one host's VMs; with HA off, the
-    busiest resource as placed); None where a VM fits on no host."""
-    if row.hosts_needed is None:
-        return None
-    sz = capacity_sizing(design, row.id, row, row.hosts_needed)
-    more = row.hosts - sz.hosts
-    if more > 0 and refreshed:
-        sz.hosts += more
-        if ha_on(design, row.id):
-            sz.ha_hosts += more
-            sz.ha_why.append(RESTART)
-        else:
-            sz.set_by = _busiest(design, p, row.id)
-    return sz
-
-
 def count_text(design: Design, p: Prediction, row: ClusterCapacity, refreshed: bool = True
                ) -> str:
-    """:func:`count_sizing` in words (:meth:`~models.analysis.refresh.Sizing.text`), and
-    where the cluster has fewer hosts than that (a refresh edited since), how many short;
-    where a rebuild that is no refresh (a host more) gives it more, how many more."""
-    sz = count_sizing(design, p, row, refreshed)
-    if sz is None:
+    """What set ``row``'s count in prediction ``p`` of ``design`` (the scenario applied), in
+    the words ``headroom refresh`` says it with (:func:`~models.analysis.refresh.capacity_sizing`
+    and :meth:`~models.analysis.refresh.Sizing.text`): the capacity model's count, and the
+    hosts the cluster has against it.  Hosts beyond it in a refresh (``refreshed``) are the
+    refresh's, whose placed design holds there: which of its checks added them (a host over
+    the policy as placed, a host's failure, a count that moves with the placement) the
+    prediction does not tell, so they are said as the refresh's, not put down to one."""
+    if row.hosts_needed is None:
         return NO_FIT
+    sz = capacity_sizing(design, row.id, row, row.hosts_needed)
     text = sz.text()
     if row.hosts < sz.hosts:
-        text += f"; it has {row.hosts:,}, {counted(sz.hosts - row.hosts, 'host')} short"
-    elif row.hosts > sz.hosts:
-        text += f"; it has {row.hosts:,}, {counted(row.hosts - sz.hosts, 'host')} more"
-    return text
-
-
-def _busiest(design: Design, p: Prediction, group: str) -> str:
-    """The resource, ``cpu`` or ``memory``, nearest its policy's ceiling on a host of
-    ``group`` (memory where both are as near)."""
-    members = _members(design)
-    ceiling = {"cpu": float(design.policy_value("cpu_util_max") or 1.0),
-               "memory": float(design.policy_value("memory_util_max") or 1.0)}
-    worst = {"cpu": 0.0, "memory": 0.0}
-    for i, hid in enumerate(p.hosts.ids):
-        if members.get(hid, "") != group:
-            continue
-        for res, util in (("cpu", p.hosts.cpu_util[i]), ("memory", p.hosts.memory_util[i])):
-            if math.isfinite(util):  # NaN: not measured
-                worst[res] = max(worst[res], float(util) / ceiling[res])
-    return "memory" if worst["memory"] >= worst["cpu"] else "cpu"
+        return f"{text}; it has {row.hosts:,}, {counted(sz.hosts - row.hosts, 'host')} short"
+    more = row.hosts - sz.hosts
+    if more <= 0:
+        return text
+    if not refreshed:
+        return f"{text}; it has {row.hosts:,}, {counted(more, 'host')} more"
+    ha = f" and {RESTART}" if ha_on(design, row.id) else ""
+    return (f"{text}; the refresh adds {counted(more, 'host')} for the VMs as placed (every"
+            f" host within the policy{ha})")
 
 
 def _members(design: Design) -> dict[str, str]:

@@ -126,9 +126,10 @@ def test_each_cluster_says_what_set_its_count_as_the_refresh_does(
                    for w in want.values())
 
 
-def test_a_count_the_refresh_raised_for_a_host_failure_says_so() -> None:
-    """Hosts beyond the capacity model's count in a cluster with HA on are the room a host
-    failure needs: the refresh adds them after failing each host, and the report says so."""
+def test_hosts_the_refresh_adds_beyond_the_capacity_count_are_said_as_its_own() -> None:
+    """Hosts beyond the capacity model's count are the refresh's (a host over the policy as
+    placed, a host's failure, a count that moved with the placement): the prediction does
+    not tell which, so the report says them as the refresh's, not put down to HA."""
     d = _kept(estate(), refresh(estate(), target("dell-r760", "Gold 6544Y", 512)))
     rb = d.scenarios[0].rebuild
     assert rb is not None
@@ -138,8 +139,10 @@ def test_a_count_the_refresh_raised_for_a_host_failure_says_so() -> None:
     rb.links.append(Link(more.id, "prod", "in_cluster"))
     prod = {c.name: c for c in build(d, "base", checks=False).refreshes[0].clusters}["prod"]
     assert prod.hosts == (4, 4)
-    assert prod.why == ("host memory sets 2 hosts for the load; HA adds 2 (admission control"
-                        " reserves 1 host, room to restart any one host's VMs)")
+    assert prod.why == ("host memory sets 2 hosts for the load; HA adds 1 (admission control"
+                        " reserves 1 host); the refresh adds 1 host for the VMs as placed"
+                        " (every host within the policy and room to restart any one host's"
+                        " VMs)")
 
 
 def test_a_cluster_short_of_its_count_says_how_many() -> None:
