@@ -235,24 +235,36 @@ def _widths(sheet: Sheet, comps: list[Component], pos: dict[str, QPointF],
 
 
 def _legend(sheet: Sheet, rect: QRectF, design: Design, mode: str) -> None:
-    x = rect.x()
+    """The kinds drawn and the utilisation colours, each as wide as its words, within
+    ``rect``'s width: where they do not fit (the PNG summary's half-page diagram), the note
+    that VMs and NICs are counted goes first, then the spacing tightens."""
     order = list(KIND_COLORS)
     kinds = sorted({c.kind for c in design.components},
                    key=lambda k: order.index(k) if k in order else len(order))
     if mode != "full":
         kinds = [k for k in kinds if k not in ("vm", "nic")]
-    for kind in kinds:
-        sheet.box(QRectF(x, rect.y() + 8, 16, 12), KIND_COLORS.get(kind, QColor("#eee")),
-                  INK, 2)
-        sheet.text(QRectF(x + 20, rect.y(), 110, rect.height()), kind_text(kind),
-                   11, color=MUTED)
-        x += 120
-    if mode != "full":
-        sheet.text(QRectF(x, rect.y(), 230, rect.height()), "VMs and NICs counted on their hosts",
-                   11, color=MUTED)
-        x += 240
-    for label, load in theme.util_legend():
-        sheet.box(QRectF(x, rect.y() + 8, 16, 12), QColor("#ffffff"),
-                  QColor(theme.UTIL_COLOURS[load]), 2)
-        sheet.text(QRectF(x + 20, rect.y(), 100, rect.height()), label, 11, color=MUTED)
-        x += 105
+    size = 11
+    items: list[tuple[str, QColor | None, QColor | None]] = [
+        (kind_text(kind), KIND_COLORS.get(kind, QColor("#eee")), INK) for kind in kinds]
+    note = [("VMs and NICs counted on their hosts", None, None)] if mode != "full" else []
+    items += [(label, QColor("#ffffff"), QColor(theme.UTIL_COLOURS[load]))
+              for label, load in theme.util_legend()]
+
+    def width(entries: list[tuple[str, QColor | None, QColor | None]], gap: float) -> float:
+        return sum((20 if fill is not None else 0) + sheet.text_width(label, size) + gap
+                   for label, fill, _ in entries)
+
+    gap = 24.0
+    full = items[:len(kinds)] + note + items[len(kinds):]
+    if width(full, gap) <= rect.width():
+        items = full
+    while width(items, gap) > rect.width() and gap > 8:
+        gap -= 4
+    x = rect.x()
+    for label, fill, line in items:
+        if fill is not None:
+            sheet.box(QRectF(x, rect.y() + 8, 16, 12), fill, line, 2)
+            x += 20
+        w = sheet.text_width(label, size)
+        sheet.text(QRectF(x, rect.y(), w + 2, rect.height()), label, size, color=MUTED)
+        x += w + gap
