@@ -172,6 +172,10 @@ class KpiTile(QFrame):
         self.delta_label.setVisible(True)
 
 
+SCROLL_SLACK = 16
+"""Pixels a tile column may give up to a vertical scroll bar."""
+
+
 class Dashboard(QWidget):
     """KPI tiles for the active scenario, with deltas against base when a scenario is active."""
 
@@ -346,7 +350,9 @@ class Dashboard(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        self._reflow(max(1, min(4, event.size().width() // self.TILE_WIDTH)))
+        # a scroll bar's width of slack: once the tiles scroll, the bar takes ~15 px, and
+        # 285 // 150 reflowed two columns into one, taller, which kept the bar (1280 x 720)
+        self._reflow(max(1, min(4, (event.size().width() + SCROLL_SLACK) // self.TILE_WIDTH)))
 
     def _hide_unmeasured(self, p: Prediction | None) -> None:
         """Hide the tiles a design has nothing to measure for (storage latency on a web farm,

@@ -66,7 +66,9 @@ def test_nothing_is_cut_and_nothing_scrolls_sideways_at_1280x720(qtbot: QtBot,
     # each group's title after the first takes about one knob's place
     titles = [b for b in window.knob_panel.findChildren(QGroupBox)
               if b.visibleRegion().boundingRect().height() > 0]
-    assert len(shown) + max(len(titles) - 1, 0) >= 8, "a knob takes three lines: many fit"
+    # seven: the palette above shows every kind's row at rest (issue 39: "HPE servers" was cut
+    # in half), one knob's height at 1280 x 720; it yields its height while in use
+    assert len(shown) + max(len(titles) - 1, 0) >= 7, "a knob takes three lines: many fit"
     assert not [r.knob.path for r in shown if cut(r.value_label)]
     tiles = [t for t in window.dashboard.tiles.values() if t.isVisible()]
     assert tiles and all(t.value_label.fits() for t in tiles)
