@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from app.cli.main import main
 from app.report import export as report
 from app.report.bom import HEADING as BOM
 from app.report.pages import HEADINGS, build_pages
 from app.report.refresh import HEADING
 from models.analysis.refresh import refresh, target
 from models.document.design import Scenario
+from models.io.files import save_design
 from tests.refresh_estate import estate
 
 PDFTOTEXT = shutil.which("pdftotext")
@@ -73,3 +75,24 @@ def test_a_design_without_a_refresh_has_no_refresh_page() -> None:
     pages = build_pages(report.prepare(estate(), "base", with_checks=False))
     titles = [p.keywords.get("title", "") for p in pages]  # type: ignore[attr-defined]
     assert HEADING not in titles and BOM in titles
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) not installed")
+def test_report_prices_the_bill_on_the_command_line(tmp_path: Path) -> None:
+    """4 x 12,000 + 8 x 3,000 + 64 x 400 = 97,600 EUR once; 128 cores x 350 = 44,800 EUR a
+    year: the sums headroom bom --prices gives, on the report's bill of materials."""
+    d = estate()
+    r = refresh(d, target("dell-r760", "Gold 6544Y", 1024))
+    d.scenarios.append(Scenario("R760", list(r.overrides), r.rebuild))
+    src, prices, out = tmp_path / "e.json", tmp_path / "prices.csv", tmp_path / "r.pdf"
+    save_design(d, src)
+    prices.write_text("item,unit_price,currency\nDell PowerEdge R760,12000,EUR\n"
+                      "Intel Xeon Gold 6544Y,3000,EUR\n64 GB DDR5 RDIMM,400,EUR\n"
+                      "VMware Cloud Foundation subscription (per core),350,EUR\n",
+                      encoding="utf-8")
+    assert main(["report", str(src), "-o", str(out), "--prices", str(prices)]) == 0
+    (bom,) = _headed(_pages(out), BOM)
+    assert "priced with prices.csv" in bom
+    assert "Dell PowerEdge R760 4 servers 12,000.00 EUR 48,000.00 EUR" in bom
+    assert "Total EUR: hardware 97,600.00 EUR once, subscriptions 44,800.00 EUR a year;" \
+        " 142,400.00 EUR over 1 year." in bom
