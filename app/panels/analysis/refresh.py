@@ -207,7 +207,7 @@ class RefreshTab(QWidget):
         self.devices_spin.setAccessibleName("vSAN devices per host")
         self.devices_spin.setRange(1, 64)
         self.devices_spin.setValue(DEVICES)
-        self.devices_spin.setSuffix(" devices")
+        self.devices_spin.setSuffix(" dev.")
         self.devices_spin.setToolTip("vSAN capacity devices in each new host (six unless"
                                      " chosen: a mid ESA ReadyNode profile, an assumption)")
         self.device_tb_spin = QDoubleSpinBox()
@@ -226,10 +226,12 @@ class RefreshTab(QWidget):
         self.compression_spin.setDecimals(2)
         self.compression_spin.setSingleStep(0.25)
         self.compression_spin.setValue(1.0)
-        self.compression_spin.setPrefix("compression ")
+        self.compression_spin.setSuffix(" : 1")
         self.compression_spin.setToolTip("Data reduction assumed (1: nothing pre-spent, as"
                                          " practitioners advise)")
         self.vsan_row = QHBoxLayout()
+        for combo in (self.vsan_combo, self.policy_combo):  # the row fits beside the docks
+            combo.setMinimumContentsLength(6)
         for w in (self.vsan_combo, self.policy_combo, self.devices_spin,
                   self.device_tb_spin, self.compression_spin):
             self.vsan_row.addWidget(w, 1 if w in (self.vsan_combo, self.policy_combo) else 0)
