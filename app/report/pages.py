@@ -124,43 +124,64 @@ BODY_BOTTOM = PAGE_H - MARGIN - 14
 
 
 def build_pages(r: Report) -> list[Page]:
-    """Every page of the report, in order (at most :data:`MAX_PAGES`)."""
+    """Every page of the report, in order, within :data:`MAX_PAGES`: the pages of one page
+    each are counted first, and what the budget leaves goes to the parts that flow - the
+    refreshes, the bill of materials, an estate's listing and the appendix, in that order,
+    each at least a page (so a design with every kind of page and scenarios that fill two
+    pages may pass the budget by a page or two rather than lose one)."""
     c = r.content
-    pages: list[Page] = [partial(summary_page, r=r)]
+    compared: list[Page] = []
     if c.comparison.columns[1:]:
-        pages += _flowed(r, HEADINGS[1], "The base design and every scenario: changes against"
-                         " the base in green (better) or red (worse), “no change” below 0.1 %",
-                         lambda tight: [*comparison_blocks(c, tight),
-                                        Block(14, lambda s, y: None),
-                                        *changes_blocks(c, tight),
-                                        *rebuild_blocks(c, tight)])
-    if has_refresh_page(c):  # each refresh per cluster, and what set each count
-        pages += _flowed(r, REFRESH_HEADING, REFRESH_SUBTITLE,
-                         lambda tight: refresh_blocks(c, tight), REFRESH_PAGES,
-                         lambda left: f"… and {fmt.count(left, 'more row')}: headroom"
-                         " refresh and Compare give every cluster.")
+        compared = _flowed(r, HEADINGS[1], "The base design and every scenario: changes"
+                           " against the base in green (better) or red (worse), “no change”"
+                           " below 0.1 %", lambda tight: [*comparison_blocks(c, tight),
+                                                          Block(14, lambda s, y: None),
+                                                          *changes_blocks(c, tight),
+                                                          *rebuild_blocks(c, tight)])
+    knobs: list[Page] = []
     if c.knobs:  # every knob at its default: nothing to list, no page
-        pages += _flowed(r, HEADINGS[2], f"The {fmt.count(len(c.knobs), 'knob')} set away"
-                         " from their defaults or changed by a scenario; every other knob is"
-                         " at its default", lambda tight: knob_blocks(c, tight))
+        knobs = _flowed(r, HEADINGS[2], f"The {fmt.count(len(c.knobs), 'knob')} set away"
+                        " from their defaults or changed by a scenario; every other knob is"
+                        " at its default", lambda tight: knob_blocks(c, tight))
     baseline = has_baseline(r.design)
     failure = has_failure_page(r)
     vsan = has_vsan_page(r)
     growth = has_growth_page(r)
-    bom = _flowed(r, BOM_HEADING, bom_subtitle(c), lambda tight: bom_blocks(c, tight),
-                  BOM_PAGES, lambda left: f"… and {fmt.count(left, 'more row')}: headroom bom"
-                  " lists every line.") if has_bom_page(c) else []
+    ev = c.evidence
+    # no appendix where no study's figure is used (an estate measured for CPU and memory)
+    appendix = bool(ev.checks or ev.error)
+    bom_page = has_bom_page(c)
+    left = MAX_PAGES - (1 + len(compared) + len(knobs) + 1 + failure + vsan + growth + 1
+                        + baseline)  # summary, limits and details among them
+    refresh: list[Page] = []
+    if has_refresh_page(c):  # each refresh per cluster, and what set each count
+        refresh = _flowed(r, REFRESH_HEADING, REFRESH_SUBTITLE,
+                          lambda tight: refresh_blocks(c, tight),
+                          max(1, min(REFRESH_PAGES, left - bom_page - 1 - appendix)),
+                          lambda n: f"… and {fmt.count(n, 'more row')}: headroom refresh"
+                          " and Compare give every cluster.")
+        left -= len(refresh)
+    bom: list[Page] = []
+    if bom_page:  # what each refresh buys, or what the design is made of
+        bom = _flowed(r, BOM_HEADING, bom_subtitle(c), lambda tight: bom_blocks(c, tight),
+                      max(1, min(BOM_PAGES, left - 1 - appendix)),
+                      lambda n: f"… and {fmt.count(n, 'more row')}: headroom bom lists every"
+                      " line.")
+        left -= len(bom)
+    pages: list[Page] = [partial(summary_page, r=r), *compared, *refresh, *knobs]
     if listed(r.design):  # an estate: its clusters and hosts listed, over up to 3 pages
-        room = max(1, min(DESIGN_PAGES, MAX_PAGES - len(pages) - 3 - baseline - failure
-                          - vsan - growth - len(bom)))
+        room = max(1, min(DESIGN_PAGES, left - appendix))
         inv_sub = estate_subtitle(inventory(c.effective, r.prediction))
-        pages += _flowed(r, HEADINGS[3], inv_sub,
-                         lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
-                         lambda left: f"… and {fmt.count(left, 'more row')} of hosts and"
-                         " arrays: the design lists them all (File > Open, or headroom"
-                         " evaluate --json).")
+        listing = _flowed(r, HEADINGS[3], inv_sub,
+                          lambda tight: estate_blocks(r, tight, room * ROWS_PER_PAGE), room,
+                          lambda n: f"… and {fmt.count(n, 'more row')} of hosts and"
+                          " arrays: the design lists them all (File > Open, or headroom"
+                          " evaluate --json).")
+        pages += listing
+        left -= len(listing)
     else:
         pages.append(partial(design_page, r=r))
+        left -= 1
     pages.append(partial(limits_page, r=r))
     if failure:  # what a host failure breaks, as the summary says it
         pages.append(partial(failure_page, r=r))
@@ -168,13 +189,12 @@ def build_pages(r: Report) -> list[Page]:
         pages.append(partial(vsan_page, r=r))
     if growth:  # the design year by year, and when each cluster runs out
         pages.append(partial(growth_page, r=r))
-    pages += bom  # what each refresh buys, or what the design is made of
+    pages += bom
     pages.append(partial(details_page, r=r))
     if baseline:
         pages.append(partial(baseline_page, r=r))
-    ev = c.evidence
-    if not ev.checks and not ev.error:  # no study's figure is used (an estate measured for
-        return pages                     # CPU and memory): no appendix
+    if not appendix:
+        return pages
     names = [in_sentence(t) for t in ev.titles]
     titles = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
         if names else ""
@@ -183,7 +203,7 @@ def build_pages(r: Report) -> list[Page]:
            + _predicted(ev) if ev.checks else
            "The published figures the models were fitted to and checked against")
     return pages + _flowed(r, HEADINGS[6], sub, lambda tight: evidence_blocks(c, tight),
-                           max(1, min(APPENDIX_PAGES, MAX_PAGES - len(pages))))
+                           max(1, min(APPENDIX_PAGES, left)))
 
 
 def _predicted(ev: Evidence) -> str:

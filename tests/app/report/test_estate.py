@@ -78,3 +78,27 @@ def test_the_title_page_leads_with_the_reports_title_and_its_notes(tmp_path: Pat
     stored.report_title = "Fabrikam"
     report.export_report(stored, "base", out)
     assert "Fabrikam" in _text(out, 1)
+
+
+def test_an_estate_with_a_refresh_and_growth_keeps_the_page_budget(tmp_path: Path) -> None:
+    """Every kind of page - the scenarios, the refresh, knobs, the listing, limits, host
+    failure, growth, the bill of materials, figures and the baseline - within the budget,
+    the listing taking what the budget leaves."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from app.report.pages import build_pages  # noqa: PLC0415
+    from models.analysis.refresh import refresh, target, vsan_target  # noqa: PLC0415
+    from models.document.design import Override, Scenario  # noqa: PLC0415
+
+    design, _ = import_rvtools(write_xlsx(tmp_path / "e.xlsx", estate(23, 571, seed=25).sheets))
+    design.policy["growth.cpu_pct"] = 10.0
+    design.scenarios.append(Scenario("1 TB hosts", [Override("host", "memory_gb", 1024.0)]))
+    r = refresh(design, replace(target("dell-r770", None, 1024), vsan=vsan_target("esa")))
+    design.scenarios.append(Scenario("R770", list(r.overrides), r.rebuild))
+    for scenario in ("base", "R770"):  # the refresh reported: its vSAN page too
+        pages = build_pages(report.prepare(design, scenario, with_checks=False))
+        names = [p.keywords.get("title", p.func.__name__) for p in pages]  # type: ignore[attr-defined]
+        assert len(pages) <= MAX_PAGES, names
+        assert {"The refresh", "Bill of materials", "failure_page", "growth_page",
+                "baseline_page", HEADINGS[3]} <= set(names), names
+        assert ("vsan_page" in names) == (scenario == "R770")
