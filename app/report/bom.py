@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from app.report.draw import ACCENT, MUTED, Column
+from app.report.draw import ACCENT, MUTED, Column, Sheet
 from app.report.tables import Block, table_blocks, text_block, title_block
 from models.report.bom import (
     BillView,
@@ -59,6 +59,22 @@ def bom_blocks(c: Content, compact: bool = False) -> list[Block]:
     return out
 
 
+def _titled(rows: list[Block], title: Block) -> None:
+    """The table's header drawn under the bill's title, so that a bill carried over to the
+    next page says whose it is there too."""
+    head = rows[0].header if rows else None
+    if head is None:
+        return
+
+    def draw(s: Sheet, y: float) -> None:
+        title.draw(s, y)
+        head.draw(s, y + title.height)
+
+    both = Block(title.height + head.height, draw)
+    for row in rows:
+        row.header = both
+
+
 def _bill(b: BillView, compact: bool) -> list[Block]:
     size = 10.5 if compact else 11.5
     columns = PRICED if priced(b.bom) else PLAIN
@@ -76,8 +92,8 @@ def _bill(b: BillView, compact: bool) -> list[Block]:
             rows.append([*cells, source(x)])
             colors.append([None] * len(columns))
             bold.append(False)
-    out = [title_block(b.title)]
-    out += table_blocks(columns, rows, colors, bold, size=size, row_h=19 if compact else 21)
+    out = table_blocks(columns, rows, colors, bold, size=size, row_h=19 if compact else 21)
+    _titled(out, title_block(b.title))
     totals = totals_lines(b.bom)
     if totals:
         out.append(Block(8, lambda s, y: None))
