@@ -757,6 +757,7 @@ def _failure_breaks(a: Attempt, groups: list[str], ev: Evaluate) -> dict[str, st
     group = {h.id: g for g, hs in members.items() for h in hs}
     out: dict[str, str] = {}
     loads = loads_of(a.compiled, a.prediction)
+    on_local = _on_local(a.design)
     for k in range(max((len(hs) for hs in members.values()), default=0)):
         ids = [hs[k].id for g, hs in members.items() if len(hs) > k and g not in out]
         if not ids:
@@ -770,9 +771,16 @@ def _failure_breaks(a: Attempt, groups: list[str], ev: Evaluate) -> dict[str, st
         home = {vm: group.get(h) for vm, h in _runs_on(a.design).items()}
         for vm in res.not_restarted + [f.vm for f in res.ft if f.secondary is None]:
             g = home.get(vm)
-            if g is not None and g not in out:
+            if g is not None and g not in out and vm not in on_local:
                 out[g] = f"VM {vm} is left without a host"
     return out
+
+
+def _on_local(d: Design) -> set[str]:
+    """VMs whose disk is on one host's local storage: no other host can restart them, with
+    any number of hosts (the estate's own limit: a refresh adds no host for it)."""
+    local = {c.id for c in d.of_kind("storage_array") if c.get("local") is True}
+    return {lk.source for lk in d.links if lk.kind == "disk_on" and lk.target in local}
 
 
 def _runs_on(d: Design) -> dict[str, str]:

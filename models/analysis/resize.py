@@ -65,6 +65,7 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
     out.components.extend(t.kept)
     out.links.extend(lk for lk in design.links if lk.kind not in _PLACEMENT)
     fallback = t.hosts[:1]
+    local = {c.id for c in t.kept if c.kind == "storage_array" and c.get("local") is True}
     dropped_ft = 0
     for gid, (members, vms) in found.items():
         if gid not in hosts:  # as it is
@@ -76,6 +77,10 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
             raise DesignError([Issue(f"cluster '{gid}'" if gid else "hosts in no cluster",
                                      "needs at least one host for its VMs")])
         made: list[str] = []
+        # every host of a resized cluster reaches the shared storage any of its hosts reached
+        # (a VM restarts only where its datastore is); a host's local disks stay its own
+        shared = {lk.target: lk for m in members for lk in t.storage_of.get(m.id, [])
+                  if lk.target not in local}
         work, memory = background_of(members)  # what the VMs do not explain: spread evenly
         io = io_background_of(members)
         if (work or memory or io.iops) and n:
@@ -100,8 +105,9 @@ def resize(design: Design, hosts: Mapping[str, int], template: Template | None =
                 copy = _replica(nic, r)
                 out.components.append(copy)
                 out.links.append(Link(copy.id, host.id, "installed_in"))
+            own = {lk.target: lk for lk in t.storage_of.get(tpl.id, [])}
             out.links.extend(Link(host.id, lk.target, "storage", dict(lk.props))
-                             for lk in t.storage_of.get(tpl.id, []))
+                             for lk in {**shared, **own}.values())
             if tpl.id in t.site_of:
                 out.links.append(Link(host.id, t.site_of[tpl.id].target, "located_at"))
             if gid:

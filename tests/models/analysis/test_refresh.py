@@ -388,3 +388,29 @@ def test_a_vsan_out_of_range_is_refused_by_name(kwargs: dict[str, object], words
 
     with pytest.raises(DesignError, match=words):
         vsan_target(**kwargs)  # type: ignore[arg-type]
+
+
+def test_every_new_host_reaches_the_clusters_shared_storage_not_a_hosts_local_disks() -> None:
+    """prod's hosts each reached one shared datastore of their own and their local disks: a
+    VM restarts only where its datastore is, so each new host reaches every shared one
+    (a failure left the VMs of one datastore down and the refresh added hosts for nothing);
+    a host's local disks stay one host's."""
+    from models.document.design import Component, Link  # noqa: PLC0415
+
+    d = estate()
+    for i in range(4):
+        d.components.append(Component(f"shared{i}", "storage_array", f"shared{i}"))
+        d.links.append(Link(f"prod-h{i}", f"shared{i}", "storage"))
+    d.components.append(Component("boot", "storage_array", "boot", props={"local": True}))
+    d.links.append(Link("prod-h0", "boot", "storage"))
+    for j, vm in enumerate(v for v in d.of_kind("vm") if v.id.startswith("prod-")):
+        d.links.append(Link(vm.id, f"shared{j % 4}", "disk_on"))
+    r = refresh(d, target("dell-r760", "Gold 6548Y+", 1024), clusters=["prod"])
+    reach: dict[str, set[str]] = {}
+    for lk in r.design.links:
+        if lk.kind == "storage":
+            reach.setdefault(lk.source, set()).add(lk.target)
+    new = [h.id for h in r.design.of_kind("host") if h.id.startswith("prod-")]
+    assert all({f"shared{i}" for i in range(4)} <= reach[h] for h in new)
+    assert sum("boot" in reach[h] for h in new) == 1
+    assert host_failure(r.design).survives and r.counts["prod"] == 2
