@@ -583,9 +583,13 @@ def free_spot(design: Design, size: tuple[float, float], near: tuple[float, floa
 
 
 def overlaps(design: Design) -> int:
-    """How many cards, arrays, libraries, empty boxes and VMs on no host overlap another
-    (a sort and sweep along x: no pass over all pairs)."""
-    _, r = top_level_rects(design)
+    """How many cards, arrays, libraries, empty boxes and VMs on no host overlap another, at
+    the widths the canvas draws them (:func:`models.io.placement.host_widths`: a design laid
+    out before far-out cards were widened for their names overlaps now) (a sort and sweep
+    along x: no pass over all pairs)."""
+    held = holdings(design)
+    widths = host_widths(design, layout_styles(design, held))
+    _, r = top_level_rects(design, held, cards(design, held, widths))
     return len(overlapping(r))
 
 

@@ -190,3 +190,22 @@ def test_an_estates_boxes_and_array_groups_read_at_its_fit() -> None:
     for x, y, w, h in drawn.values():  # and outside every box
         assert not overlapping(np.array([*spans, (x, y, x + w, y + h)])) - set(range(len(spans)))
     assert arrange(design) == {c.id: (c.x, c.y) for c in design.components}  # stable
+
+
+def test_overlaps_counts_cards_at_the_width_the_canvas_draws_them() -> None:
+    """A design laid out before far-out cards were widened for their names: its cards at the
+    old width overlap nothing, at the drawn width they do, and the open hint says so."""
+    from models.io.placement import HOST_MIN_W, cards, holdings, host_widths  # noqa: PLC0415
+
+    d = estate_design(clusters=6, hosts=12, vms=2)
+    for c in d.of_kind("host"):
+        c.name = f"esx-production-{c.id}-rack{c.id[-2:]}.corp.local"
+    arrange_in_place(d)
+    held = holdings(d)
+    widths = host_widths(d, layout_styles(d, held))
+    assert widths  # far out, these names need wider cards
+    for i, c in enumerate(d.of_kind("host")):  # as an older layout packed them
+        c.x, c.y = i * (HOST_MIN_W + 10.0), 0.0
+    _, narrow = top_level_rects(d, held, cards(d, held))
+    assert not len(overlapping(narrow))
+    assert overlaps(d) > 0
