@@ -42,7 +42,7 @@ from models.analysis.growth import overrides as growth_overrides
 from models.analysis.growth import rates_of
 from models.analysis.resize import groups_of, resize
 from models.core.compiled import Compiled, compile_design
-from models.core.platform import compute, pin_work
+from models.core.platform import pin_work
 from models.core.prediction import VSAN_KEYS, Prediction
 from models.core.sections import ClusterCapacity, to_json
 from models.document.catalogue import servers
@@ -594,7 +594,7 @@ def _refresh(base: Design, to: Target, hosts: int | None, clusters: list[str] | 
     after = side(a.prediction)
     for row in after.clusters:
         if row["id"] in sizing:
-            row.update(sizing[row["id"]].to_dict(names[row["id"]]))
+            row.update(sizing[row["id"]].to_dict())
     return RefreshResult(to, chosen, {g: names[g] for g in chosen}, counts, hosts is not None,
                          rounds, side(before_p), after, a.design, a.rebuild, a.prediction,
                          notes, changed=_changed(design, a.design, chosen, found),
@@ -646,7 +646,7 @@ class Sizing:
             return load
         return f"{load}; HA adds {self.ha_hosts:,} ({', '.join(self.ha_why)})"
 
-    def to_dict(self, name: str) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"set_by": self.set_by, "hosts_for_load": self.load_hosts,
                 "ha_hosts": self.ha_hosts, "set_by_text": self.text()}
 
@@ -712,8 +712,7 @@ def _sized(design: Design, a: Attempt, counts: dict[str, int], chosen: list[str]
             for g, resource in over.items():
                 sz = sizing[g]
                 sz.hosts += 1
-                if sz.set_by in ("one",) or sz.set_by != resource:
-                    sz.set_by = resource
+                sz.set_by = resource
             continue
         todo = [g for g in chosen if ha_on(design, g) and (g, sizing[g].hosts) not in checked]
         broken = _failure_breaks(a, todo, ev) if todo else {}
@@ -800,26 +799,18 @@ def _checks(design: Design, a: Attempt, chosen: list[str], names: dict[str, str]
 
 def _weights(a: Attempt, chosen: list[str]) -> dict[str, tuple[float, float]]:
     """Each VM of the refreshed groups as (CPU, memory) shares of one new host's room under
-    the policy (what :func:`~models.analysis.resize.balanced` weighs), from a prediction on
-    the new hardware."""
-    c, p = a.compiled, a.prediction
-    hc = compute(c)
-    cpu_room = hc.capacity * c.policy["cpu_util_max"]
-    mem_room = c.host.cols["memory_gb"] * c.policy.get("memory_util_max", 1.0)
-    vm = c.vm.cols
-    held = np.where(np.isnan(vm["workload.memory_gb"]), vm["memory_gb"], vm["workload.memory_gb"])
-    cores = np.nan_to_num(np.asarray(p.vms.cpu_cores, np.float64)) \
-        if len(p.vms.cpu_cores) == len(c.vm) else np.zeros(len(c.vm))
+    the policy (what :func:`~models.analysis.resize.balanced` weighs), from the loads HA
+    restarts weigh (:func:`~models.analysis.failure.loads_of`) on the new hardware."""
+    loads = loads_of(a.compiled, a.prediction)
     group = _group_of_host(a.design, chosen)
-    index = {h: i for i, h in enumerate(c.host.ids)}
     out: dict[str, tuple[float, float]] = {}
-    for i, vid in enumerate(c.vm.ids):
-        h = int(c.vm_host[i])
-        if h < 0 or c.host.ids[h] not in group:
+    for vid, host in _runs_on(a.design).items():
+        if host not in group or vid not in loads.vm:
             continue
-        j = index[c.host.ids[h]]
-        out[vid] = (float(cores[i] / cpu_room[j]) if cpu_room[j] > 0 else 0.0,
-                    float(np.nan_to_num(held[i]) / mem_room[j]) if mem_room[j] > 0 else 0.0)
+        work, held = loads.vm[vid]
+        _, cpu_room, _, mem_room, speed = loads.host[host]
+        out[vid] = (work / max(speed, 1e-9) / cpu_room if cpu_room > 0 else 0.0,
+                    held / mem_room if mem_room > 0 else 0.0)
     return out
 
 

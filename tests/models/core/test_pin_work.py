@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from models.core.platform import REF_GHZ, pin_work, processor_speed
+from models.document.catalogue import processors
 from models.document.codec import design_to_json
 from models.document.design import Component, Design, Link, Override
 from models.engine.evaluation import Engine, evaluate
@@ -59,9 +60,10 @@ def test_a_processor_knob_moves_the_guest_work_too() -> None:
     d = bundled.load("vaio-scaling")
     engine = Engine(d)
     base = float(engine.evaluate().hosts.cpu_util[0])
-    for cpu, spec, ghz in (("Intel Xeon Gold 6130", 4.992, 2.1),
-                           ("AMD EPYC 9354", 11.609, 3.25)):
+    for cpu in ("Intel Xeon Gold 6130", "AMD EPYC 9354"):
         engine.patch(Override("host", "cpu_model", cpu))
-        speed = spec / 3.79 * 2.4 / ghz
+        found = processors.match(cpu)
+        assert found is not None and found.ghz
+        speed = processor_speed(cpu) * REF_GHZ / found.ghz  # at the host's 2.4 GHz
         assert float(engine.evaluate().hosts.cpu_util[0]) == pytest.approx(base / speed,
                                                                           rel=0.01)
